@@ -1,0 +1,42 @@
+# Two set-up commands on a fresh machine with Python 3.11: `make run` and `make test`.
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+# dvc runs each stage's `python -m flows.<stage>` with this PATH, i.e. inside the virtual environment.
+export PATH := $(abspath $(BIN)):$(PATH)
+
+.PHONY: run test lint install lock clean-cache
+
+$(BIN)/python:
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found; install Python 3.11 or run 'make PYTHON=/path/to/python3.11 ...'"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml constraints.txt
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[dev]"
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/dvc repro
+	@$(BIN)/dvc status
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+clean-cache:
+	rm -rf .cache/llm
+
+# Re-resolve the pinned set after editing pyproject.toml (then review the diff of constraints.txt).
+lock: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	{ echo "# Full resolved dependency set (Python 3.11), used as pip constraints. Regenerate: make lock"; \
+	  $(BIN)/python -m pip freeze --exclude-editable; } > constraints.txt

@@ -1,0 +1,66 @@
+"""Stage `data_report`: the data card `reports/data.md` from the interim tables (DuckDB SQL).
+
+dvc.yaml → this flow → steps/sql/data_<table>.sql (one query per table) → steps.reports.data_card.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import duckdb
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from flows.config import MANIFEST_FILE
+from flows.ingest import INTERIM_DIR
+from flows.stage import main
+from steps.reports.data_card import TableSection, render_data_card
+from steps.sources import load_manifest
+from steps.sql import register_parquet, run_query
+
+REPORT = Path("reports/data.md")
+
+TITLES = {
+    "lawbench_items": "LawBench task items",
+    "lawbench_predictions": "LawBench published predictions",
+    "lawbench_published": "LawBench published scores",
+    "mile": "MILE instances",
+    "ucl": "UCL-Bench public items",
+    "plawbench_case_analysis": "PLawBench case analysis",
+    "plawbench_consultation": "PLawBench consultation",
+    "plawbench_drafting": "PLawBench document drafting",
+    "judgments_criminal": "JuDGE criminal judgments",
+    "judgments_civil": "C3RD mini civil cases",
+}
+
+
+@task(cache_policy=NO_CACHE)
+def summarise(tables: dict[str, Path]) -> list[TableSection]:
+    with duckdb.connect() as con:
+        register_parquet(con, tables)
+        sections = []
+        for name in TITLES:
+            rows = con.execute(f"SELECT count(*) FROM {name}").fetchone()[0]
+            sections.append(TableSection(name, TITLES[name], rows, run_query(con, f"data_{name}")))
+    return sections
+
+
+@flow(name="data_report")
+def data_report(interim_dir: Path = INTERIM_DIR, out: Path = REPORT) -> str:
+    """Write the data card for every interim table."""
+    tables = {name: interim_dir / f"{name}.parquet" for name in TITLES}
+    missing = [str(p) for p in tables.values() if not p.is_file()]
+    if missing:
+        raise FileNotFoundError(f"{missing[0]}: interim table missing; run `dvc repro ingest` first")
+    sections = summarise(tables)
+    text = render_data_card(load_manifest(MANIFEST_FILE), sections)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, out)
+    return f"{out} written ({len(sections)} tables, {sum(s.rows for s in sections):,} rows described); 0 failed"
+
+
+if __name__ == "__main__":
+    main("data_report", data_report)

@@ -1,0 +1,29 @@
+"""Rich progress bars for long loops inside flows (terminal only; Prefect shows task states)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import TypeVar
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+T = TypeVar("T")
+_console = Console(stderr=True)
+
+
+def track(items: Iterable[T], description: str, total: int | None = None) -> Iterator[T]:
+    """Iterate with a progress bar on stderr; the bar disappears when the loop ends."""
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=_console, transient=True) as progress:
+        task = progress.add_task(description, total=total if total is not None else _len(items))
+        for item in items:
+            yield item
+            progress.advance(task)
+
+
+def _len(items: Iterable) -> int | None:
+    try:
+        return len(items)  # type: ignore[arg-type]
+    except TypeError:
+        return None

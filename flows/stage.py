@@ -1,0 +1,56 @@
+"""Running a stage flow from the command line: one summary line on success, one error line on failure."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+
+from steps.schemas import TableError
+from steps.sources.errors import SourceError
+
+# Errors that describe bad input or configuration; they end a stage with their one-line message.
+EXPECTED_ERRORS: tuple[type[Exception], ...] = (SourceError, TableError, FileNotFoundError, ValueError)
+
+console = Console(stderr=True)
+
+
+class _ShortExpectedErrors(logging.Filter):
+    """Drop the traceback from log records about expected errors: their message says it all."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.exc_info[1], EXPECTED_ERRORS):
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+def _shorten_prefect_tracebacks() -> None:
+    for name in ("", "prefect", "prefect.flow_runs", "prefect.task_runs"):
+        for handler in logging.getLogger(name).handlers:
+            if not any(isinstance(f, _ShortExpectedErrors) for f in handler.filters):
+                handler.addFilter(_ShortExpectedErrors())
+
+
+def run_stage(name: str, flow_fn: Callable[..., Any], **kwargs: Any) -> int:
+    """Run a flow and turn its final state into an exit code (0 ok, 1 failed)."""
+    _shorten_prefect_tracebacks()
+    state = flow_fn(return_state=True, **kwargs)
+    if state.is_completed():
+        summary = state.result()
+        console.print(f"[bold green]{name}[/]: {summary}", soft_wrap=True)
+        return 0
+    err = state.result(raise_on_failure=False)
+    if isinstance(err, BaseException) and not isinstance(err, EXPECTED_ERRORS):
+        console.print_exception() if sys.exc_info()[0] else None
+        console.print(f"[bold red]{name} failed[/] with an unexpected error: {type(err).__name__}: {err}")
+        return 1
+    message = str(err) if isinstance(err, BaseException) else (state.message or "failed")
+    console.print(f"[bold red]{name} failed[/]: {message}", soft_wrap=True)
+    return 1
+
+
+def main(name: str, flow_fn: Callable[..., Any], **kwargs: Any) -> None:
+    sys.exit(run_stage(name, flow_fn, **kwargs))

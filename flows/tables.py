@@ -1,0 +1,71 @@
+"""Reading and writing validated Parquet tables; writes are atomic (temporary file, then rename)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+import pandera.pandas as pa
+import pyarrow as pa_arrow
+import pyarrow.parquet as pq
+
+from steps.schemas import validate
+
+
+def to_arrow(df: pd.DataFrame, arrow_types: dict[str, pa_arrow.DataType] | None = None) -> pa_arrow.Table:
+    """Convert with fixed types for nested columns; other columns are inferred."""
+    table = pa_arrow.Table.from_pandas(df, preserve_index=False)
+    for name, typ in (arrow_types or {}).items():
+        i = table.schema.get_field_index(name)
+        if i >= 0 and table.schema.field(i).type != typ:
+            table = table.set_column(i, name, pa_arrow.array(df[name].tolist(), type=typ))
+    return table
+
+
+def write_parquet_atomic(table: pa_arrow.Table, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    pq.write_table(table, tmp, compression="zstd")
+    os.replace(tmp, path)
+
+
+def write_table(
+    df: pd.DataFrame,
+    path: Path,
+    schema: type[pa.DataFrameModel],
+    *,
+    table: str,
+    arrow_types: dict[str, pa_arrow.DataType] | None = None,
+) -> pd.DataFrame:
+    """Validate `df` against `schema`, then write it to `path` atomically; returns the validated frame."""
+    valid = validate(df.reset_index(drop=True), schema, table=table)
+    write_parquet_atomic(to_arrow(valid, arrow_types), path)
+    return valid
+
+
+def read_table(path: Path, schema: type[pa.DataFrameModel] | None = None, *, table: str | None = None) -> pd.DataFrame:
+    """Read a Parquet table (nested columns as Python lists/dicts) and optionally validate it."""
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: table not found; run the stage that writes it (see dvc.yaml)")
+    df = pq.read_table(path).to_pandas(maps_as_pydicts="strict")
+    df = _nested_to_python(df)
+    return validate(df, schema, table=table or path.stem) if schema is not None else df
+
+
+def _nested_to_python(df: pd.DataFrame) -> pd.DataFrame:
+    """Arrow list columns come back as numpy arrays; turn them into lists so checks and equality are plain."""
+    for col in df.columns:
+        if df[col].dtype == object and len(df) and hasattr(df[col].iloc[0], "tolist"):
+            df[col] = [_plain(v) for v in df[col]]
+    return df
+
+
+def _plain(value):
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,1 @@
+"""jurisflow's domain steps: plain functions over DataFrames and dataclasses (no Prefect, no fixed paths)."""

@@ -1,0 +1,1 @@
+"""Rendering result tables into Markdown reports and their long-format CSV twins."""

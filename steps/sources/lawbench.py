@@ -1,0 +1,123 @@
+"""LawBench loaders: task items, published predictions and published scores (spec lawbench.md §3)."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+import pandas as pd
+
+from steps.metrics.lawbench.tasks import SETTINGS, TASK_IDS
+from steps.sources.errors import SourceFormatError
+from steps.sources.readers import read_csv_records, read_json, require_keys
+from steps.sources.types import Fetched
+
+
+def _setting_and_task(path: str, label: str) -> tuple[str, str]:
+    parts = PurePosixPath(path).parts
+    setting, task = parts[2], PurePosixPath(path).stem
+    if setting not in SETTINGS or task not in TASK_IDS:
+        raise SourceFormatError(label, "path", f"expected .../<zero_shot|one_shot>/<task id>.json, got {path}")
+    return setting, task
+
+
+def load_items(files: list[Fetched]) -> pd.DataFrame:
+    """`data/<setting>/<task>.json`: a JSON array of {instruction, question, answer}."""
+    rows = []
+    for f in files:
+        label = str(f.local)
+        setting, task = _setting_and_task(f.source.path, label)
+        records = read_json(f.local, label)
+        if not isinstance(records, list):
+            raise SourceFormatError(label, "top level", "expected a JSON array of items")
+        for idx, rec in enumerate(records):
+            require_keys(rec, ["instruction", "question", "answer"], file=label, where=f"item {idx}")
+            rows.append(
+                {
+                    "item_id": f"{setting}/{task}/{idx}",
+                    "setting": setting,
+                    "task": task,
+                    "idx": idx,
+                    "instruction": rec["instruction"],
+                    "question": rec["question"],
+                    "answer": rec["answer"],
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def parse_prediction_record(rec: object, *, label: str, where: str) -> tuple[str, str | None, str, str]:
+    """One prediction value -> (prompt text, prompt role or None, prediction, reference).
+
+    `origin_prompt` is either the templated prompt string (local models) or a one-element chat list
+    `[{"role": "HUMAN", "prompt": ...}]` (API models); the role is kept so the file can be rebuilt.
+    """
+    rec = require_keys(rec, ["origin_prompt", "prediction", "refr"], file=label, where=where)
+    origin = rec["origin_prompt"]
+    if isinstance(origin, str):
+        prompt, role = origin, None
+    elif isinstance(origin, list) and len(origin) == 1 and isinstance(origin[0], dict) and "prompt" in origin[0]:
+        prompt, role = origin[0]["prompt"], str(origin[0].get("role", ""))
+    else:
+        raise SourceFormatError(label, where, "origin_prompt must be a string or a one-element [{role, prompt}] list")
+    for key in ("prediction", "refr"):
+        if not isinstance(rec[key], str):
+            raise SourceFormatError(label, where, f"'{key}' must be a string, found {type(rec[key]).__name__}")
+    return prompt, role, rec["prediction"], rec["refr"]
+
+
+def load_predictions(files: list[Fetched]) -> pd.DataFrame:
+    """`predictions/<setting>/<model>/<task>.json`: an object keyed "0".."499" in index order."""
+    rows = []
+    for f in files:
+        label = str(f.local)
+        parts = PurePosixPath(f.source.path).parts
+        setting, model, task = parts[2], parts[3], PurePosixPath(f.source.path).stem
+        if setting not in SETTINGS or task not in TASK_IDS:
+            raise SourceFormatError(label, "path", f"unexpected prediction file path {f.source.path}")
+        obj = read_json(f.local, label)
+        if not isinstance(obj, dict):
+            raise SourceFormatError(label, "top level", "expected an object keyed by item index")
+        for idx in range(len(obj)):
+            if str(idx) not in obj:
+                raise SourceFormatError(label, f'key "{idx}"', "item indices must run 0..n-1 without gaps")
+            prompt, role, prediction, reference = parse_prediction_record(
+                obj[str(idx)], label=label, where=f"item {idx}"
+            )
+            rows.append(
+                {
+                    "setting": setting,
+                    "model": model,
+                    "task": task,
+                    "idx": idx,
+                    "prompt": prompt,
+                    "prompt_role": role,
+                    "prediction": prediction,
+                    "reference": reference,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def load_published(files: list[Fetched]) -> pd.DataFrame:
+    """`predictions/<setting>/results.csv`: task,model_name,score,abstention_rate."""
+    rows = []
+    for f in files:
+        label = str(f.local)
+        setting = PurePosixPath(f.source.path).parts[2]
+        for lineno, rec in enumerate(
+            read_csv_records(f.local, ["task", "model_name", "score", "abstention_rate"], label), start=2
+        ):
+            try:
+                score, abst = float(rec["score"]), float(rec["abstention_rate"])
+            except ValueError:
+                raise SourceFormatError(label, f"line {lineno}", "score and abstention_rate must be numbers") from None
+            rows.append(
+                {
+                    "setting": setting,
+                    "model": rec["model_name"],
+                    "task": rec["task"],
+                    "score": score,
+                    "abstention_rate": abst,
+                }
+            )
+    return pd.DataFrame(rows)

@@ -1,0 +1,111 @@
+"""PLawBench loaders: case analysis (PCA), consultation (PLC) and document drafting (LDG).
+
+Spec plawbench.md §2. The rubrics are kept as the data gives them: PCA's four scored dimensions as
+structured items with integer points; PLC's and LDG's free-text rubrics as text plus the declared total
+("总分：N分"), to be parsed item by item by the PLawBench stage.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+import pandas as pd
+
+from steps.sources.errors import SourceFormatError
+from steps.sources.readers import read_json, read_jsonl, require_keys
+from steps.sources.types import Fetched
+
+_TOTAL = re.compile(r"总分\s*[：:]\s*(\d+(?:\.\d+)?)\s*分?")
+
+
+def declared_total(rubric: str) -> float | None:
+    """The "总分：N分" header of a rubric, or None when the rubric has none."""
+    m = _TOTAL.search(rubric)
+    return float(m.group(1)) if m else None
+
+
+def load_case_analysis(files: list[Fetched]) -> pd.DataFrame:
+    """`practical_case_analysis_250.jsonl`: no id field, so the 0-based line index is the id."""
+    rows = []
+    for f in files:
+        label = str(f.local)
+        for lineno, rec in read_jsonl(f.local, label):
+            where = f"line {lineno}"
+            require_keys(rec, ["label", "context", "question", "rubrics"], file=label, where=where)
+            rubrics = rec["rubrics"]
+            if not isinstance(rubrics, list) or not rubrics:
+                raise SourceFormatError(label, where, "'rubrics' must be a non-empty list")
+            items = []
+            for k, r in enumerate(rubrics):
+                require_keys(r, ["criterion", "points", "tags"], file=label, where=f"{where}, rubrics[{k}]")
+                try:
+                    points = int(str(r["points"]).strip())
+                except ValueError:
+                    raise SourceFormatError(
+                        label, f"{where}, rubrics[{k}]", f"points {r['points']!r} is not an integer"
+                    ) from None
+                items.append({"tag": r["tags"], "criterion": r["criterion"], "points": points})
+            rows.append(
+                {
+                    "item_id": f"pca/{lineno - 1}",
+                    "line": lineno - 1,
+                    "label": rec["label"],
+                    "context": rec["context"],
+                    "question": rec["question"],
+                    "rubrics": items,
+                    "max_points": sum(i["points"] for i in items),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def load_consultation(files: list[Fetched]) -> pd.DataFrame:
+    """`public_legal_consultation_18.json`: id, conversation, rubrics (text), score ("" in all rows)."""
+    rows = []
+    for f in files:
+        label = str(f.local)
+        records = read_json(f.local, label)
+        if not isinstance(records, list):
+            raise SourceFormatError(label, "top level", "expected a JSON array")
+        for i, rec in enumerate(records):
+            require_keys(rec, ["id", "conversation", "rubrics"], file=label, where=f"record {i}")
+            rows.append(
+                {
+                    "item_id": f"plc/{rec['id']}",
+                    "id": int(rec["id"]),
+                    "conversation": rec["conversation"],
+                    "rubric": rec["rubrics"],
+                    "declared_total": declared_total(rec["rubrics"]),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def load_drafting(files: list[Fetched]) -> pd.DataFrame:
+    """`Plantiffs_Statement.json` / `Defendants_Statement.json`: the same 6 disputes from both sides."""
+    sides = {"Plantiffs_Statement.json": "plaintiff", "Defendants_Statement.json": "defendant"}
+    rows = []
+    for f in files:
+        label = str(f.local)
+        side = sides.get(PurePosixPath(f.source.path).name)
+        if side is None:
+            raise SourceFormatError(label, "path", "not a known drafting file")
+        records = read_json(f.local, label)
+        if not isinstance(records, list):
+            raise SourceFormatError(label, "top level", "expected a JSON array")
+        for i, rec in enumerate(records):
+            require_keys(rec, ["id", "tag", "conversation", "Rubrics", "score"], file=label, where=f"record {i}")
+            rows.append(
+                {
+                    "item_id": f"{side}/{rec['id']}",
+                    "side": side,
+                    "id": int(rec["id"]),
+                    "tag": rec["tag"],
+                    "conversation": rec["conversation"],
+                    "rubric": rec["Rubrics"],
+                    "max_points": float(rec["score"]),
+                    "declared_total": declared_total(rec["Rubrics"]),
+                }
+            )
+    return pd.DataFrame(rows)

@@ -1,0 +1,74 @@
+"""Strict readers for JSON, JSON Lines and CSV files that report the file, line and rule on failure."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from steps.sources.errors import SourceFormatError
+
+
+def read_text(path: Path, label: str | None = None) -> str:
+    """Read a file as strict UTF-8 (a leading BOM is dropped); name the byte offset of bad bytes."""
+    label = label or str(path)
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise SourceFormatError(label, f"line {line} (byte {e.start})", f"not valid UTF-8 ({e.reason})") from None
+
+
+def read_json(path: Path, label: str | None = None) -> Any:
+    """Parse a whole-file JSON document; a truncated or malformed file names the line and column."""
+    label = label or str(path)
+    text = read_text(path, label)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        rule = "file ends before the JSON document is complete (truncated?)" if e.pos >= len(text.rstrip()) else e.msg
+        raise SourceFormatError(label, f"line {e.lineno} column {e.colno}", f"invalid JSON: {rule}") from None
+
+
+def read_jsonl(path: Path, label: str | None = None) -> list[tuple[int, Any]]:
+    """Parse JSON Lines; returns (1-based line number, value) pairs and skips blank lines."""
+    label = label or str(path)
+    rows: list[tuple[int, Any]] = []
+    for lineno, line in enumerate(read_text(path, label).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rows.append((lineno, json.loads(line)))
+        except json.JSONDecodeError as e:
+            raise SourceFormatError(
+                label, f"line {lineno} column {e.colno}", f"invalid JSON Lines record: {e.msg}"
+            ) from None
+    return rows
+
+
+def read_csv_records(path: Path, required: list[str], label: str | None = None) -> list[dict[str, str]]:
+    """Read a CSV with a header row; every required column must be present and every row complete."""
+    label = label or str(path)
+    reader = csv.DictReader(io.StringIO(read_text(path, label)))
+    missing = [c for c in required if c not in (reader.fieldnames or [])]
+    if missing:
+        raise SourceFormatError(label, "header", f"missing column(s) {', '.join(missing)}")
+    rows = []
+    for lineno, row in enumerate(reader, start=2):
+        if any(row.get(c) in (None, "") for c in required):
+            raise SourceFormatError(label, f"line {lineno}", f"empty value in one of {', '.join(required)}")
+        rows.append(row)
+    return rows
+
+
+def require_keys(record: Any, keys: list[str], *, file: str, where: str) -> dict[str, Any]:
+    """Check that a record is an object holding every key; name the first missing one."""
+    if not isinstance(record, dict):
+        raise SourceFormatError(file, where, f"expected a JSON object, found {type(record).__name__}")
+    for key in keys:
+        if key not in record:
+            raise SourceFormatError(file, where, f"required field '{key}' is missing")
+    return record

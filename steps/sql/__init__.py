@@ -1,0 +1,29 @@
+"""The result-table SQL: one `.sql` file per table, run by DuckDB over Parquet views."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+SQL_DIR = Path(__file__).parent
+
+
+def query_text(name: str) -> str:
+    path = SQL_DIR / f"{name}.sql"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such query")
+    return path.read_text(encoding="utf-8")
+
+
+def register_parquet(con: duckdb.DuckDBPyConnection, tables: dict[str, Path]) -> None:
+    """Expose each Parquet file as a view named after its table."""
+    for name, path in tables.items():
+        literal = str(path).replace("'", "''")
+        con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM read_parquet('{literal}')")
+
+
+def run_query(con: duckdb.DuckDBPyConnection, name: str) -> pd.DataFrame:
+    """Run `steps/sql/<name>.sql` and return its result."""
+    return con.execute(query_text(name)).df()

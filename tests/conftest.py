@@ -1,0 +1,32 @@
+"""Shared fixtures. Prefect state goes to a throw-away PREFECT_HOME so tests never touch ~/.prefect."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+_PREFECT_HOME = tempfile.mkdtemp(prefix="jurisflow-prefect-")
+os.environ.setdefault("PREFECT_HOME", _PREFECT_HOME)
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+
+ROOT = Path(__file__).resolve().parents[1]
+MIRROR = Path(os.environ.get("JURISFLOW_MIRROR", ROOT.parent / "shared" / "data"))
+
+
+@pytest.fixture(scope="session")
+def mirror() -> Path:
+    """The pinned source mirror; tests that need real data skip when it is absent."""
+    if not (MIRROR / "MANIFEST.tsv").is_file():
+        pytest.skip(f"source mirror not found at {MIRROR} (set JURISFLOW_MIRROR)")
+    return MIRROR
+
+
+@pytest.fixture(scope="session")
+def manifest():
+    from steps.sources import load_manifest
+
+    return load_manifest(ROOT / "sources.yaml")

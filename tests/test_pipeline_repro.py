@@ -1,0 +1,52 @@
+"""`dvc repro` on a copy of the project: runs every stage, leaves `dvc status` clean, then does no work."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow
+
+
+def _copy_project(dest: Path) -> None:
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split("\n")
+    for rel in filter(None, listed):
+        src = ROOT / rel
+        if src.is_file() and not rel.startswith(("data/", ".venv/")):
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+    subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
+
+
+def _dvc(args: list[str], cwd: Path, env: dict) -> subprocess.CompletedProcess:
+    dvc = Path(sys.executable).parent / "dvc"
+    return subprocess.run([str(dvc), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=1800)
+
+
+def test_repro_then_status_clean_then_nothing_to_do(tmp_path, mirror):
+    project = tmp_path / "jurisflow"
+    _copy_project(project)
+    env = {
+        **os.environ,
+        "JURISFLOW_MIRROR": str(mirror),
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+    }
+    first = _dvc(["repro"], project, env)
+    assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
+    report = (project / "reports/data.md").read_text(encoding="utf-8")
+    assert "| mile | 693 |" in report and "| judgments_civil | 808 |" in report
+    assert report == (ROOT / "reports/data.md").read_text(encoding="utf-8"), "committed reports/data.md is stale"
+    status = _dvc(["status"], project, env)
+    assert status.returncode == 0 and "up to date" in status.stdout, status.stdout
+    second = _dvc(["repro"], project, env)
+    assert second.returncode == 0
+    assert "Running stage" not in second.stdout and "didn't change, skipping" in second.stdout

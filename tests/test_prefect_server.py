@@ -1,0 +1,87 @@
+"""A real local Prefect server records the ingest flow run and its task runs as Completed."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import ROOT
+from tests.helpers import sha256_bytes, write_manifest
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def prefect_server(tmp_path):
+    port = _free_port()
+    env = {**os.environ, "PREFECT_HOME": str(tmp_path / "server-home"), "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).parent / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}/api"
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        try:
+            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None:
+            pytest.fail("prefect server exited during start-up")
+        time.sleep(0.5)
+    else:
+        proc.terminate()
+        pytest.fail("prefect server did not answer /api/health within 120 s")
+    yield url
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+async def _runs(url: str):
+    from prefect.client.orchestration import PrefectClient
+
+    async with PrefectClient(api=url) as client:
+        flow_runs = await client.read_flow_runs()
+        names = [(await client.read_flow(fr.flow_id)).name for fr in flow_runs]
+        return flow_runs, names, await client.read_task_runs()
+
+
+def test_ingest_run_is_recorded_by_a_real_server(tmp_path, mirror, prefect_server):
+    project = tmp_path / "project"
+    (project / "m/mile").mkdir(parents=True)
+    shutil.copy(mirror / "mile/evaluate_data.json", project / "m/mile/evaluate_data.json")
+    data = (project / "m/mile/evaluate_data.json").read_bytes()
+    write_manifest(
+        project / "sources.yaml", [{"path": "mile/evaluate_data.json", "sha256": sha256_bytes(data), "dataset": "mile"}]
+    )
+    (project / "params.yaml").write_text("sources:\n  mirror: m\n  download: false\n", encoding="utf-8")
+    env = {**os.environ, "PREFECT_API_URL": prefect_server, "PYTHONPATH": str(ROOT)}
+    env.pop("JURISFLOW_MIRROR", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "flows.ingest"], cwd=project, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert "ingest: 1 tables written (693 rows)" in done.stderr.replace("\n", "")
+
+    flow_runs, flow_names, task_runs = asyncio.run(_runs(prefect_server))
+    assert flow_names == ["ingest"] and [fr.state.type.value for fr in flow_runs] == ["COMPLETED"]
+    names = sorted(t.name.rsplit("-", 1)[0] for t in task_runs)
+    assert names == ["build_table", "fetch_sources"]
+    assert {t.state.type.value for t in task_runs} == {"COMPLETED"}
+    assert all(t.flow_run_id == flow_runs[0].id for t in task_runs)
