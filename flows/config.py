@@ -6,7 +6,9 @@ import os
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from steps.llm import Decoding, LLMSettings, ModelConfig
 
 PARAMS_FILE = Path("params.yaml")
 MANIFEST_FILE = Path("sources.yaml")
@@ -32,8 +34,44 @@ class SourcesParams(_Section):
         return None
 
 
+class ModelEntry(_Section):
+    """A model as written in params.yaml (the name comes from the key it is listed under)."""
+
+    model: str
+    api_base: str | list[str] | None = None
+    api_key_env: str | None = None
+    decoding: Decoding = Decoding()
+    concurrency: int | None = None
+    timeout_s: float | None = None
+
+    def resolve(self, name: str) -> ModelConfig:
+        return ModelConfig(name=name, **self.model_dump())
+
+
 class Params(_Section):
     sources: SourcesParams = SourcesParams()
+    agents: dict[str, ModelEntry] = Field(default_factory=dict)
+    environment: ModelEntry = ModelEntry(model="scripted/persona")
+    judge: ModelEntry = ModelEntry(model="scripted/judge")
+    llm: LLMSettings = LLMSettings()
+
+    @model_validator(mode="after")
+    def _agent_names_are_paths(self) -> Params:
+        for name in self.agents:
+            if not name or not all(c.isalnum() or c in "-_." for c in name):
+                raise ValueError(f"agent name '{name}' must be usable as a directory name (letters, digits, - _ .)")
+        return self
+
+    def agent(self, name: str) -> ModelConfig:
+        if name not in self.agents:
+            raise ValueError(f"unknown agent '{name}'; params.yaml lists: {', '.join(self.agents) or 'none'}")
+        return self.agents[name].resolve(name)
+
+    def environment_model(self) -> ModelConfig:
+        return self.environment.resolve("environment")
+
+    def judge_model(self) -> ModelConfig:
+        return self.judge.resolve("judge")
 
 
 def load_params(path: Path = PARAMS_FILE) -> Params:

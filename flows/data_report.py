@@ -17,9 +17,11 @@ from flows.ingest import INTERIM_DIR
 from flows.stage import main
 from steps.reports.data_card import TableSection, render_data_card
 from steps.sources import load_manifest
-from steps.sql import register_parquet, run_query
+from steps.sql import register_parquet, register_parquet_union, run_query
 
 REPORT = Path("reports/data.md")
+# Every stage that calls models writes its accounting rows to a `usage.parquet` beside its outputs.
+USAGE_GLOB = "**/usage.parquet"
 
 TITLES = {
     "lawbench_items": "LawBench task items",
@@ -36,14 +38,19 @@ TITLES = {
 
 
 @task(cache_policy=NO_CACHE)
-def summarise(tables: dict[str, Path]) -> list[TableSection]:
+def summarise(tables: dict[str, Path], usage_files: list[Path]) -> tuple[list[TableSection], TableSection | None]:
     with duckdb.connect() as con:
         register_parquet(con, tables)
         sections = []
         for name in TITLES:
             rows = con.execute(f"SELECT count(*) FROM {name}").fetchone()[0]
             sections.append(TableSection(name, TITLES[name], rows, run_query(con, f"data_{name}")))
-    return sections
+        usage = None
+        if usage_files:
+            register_parquet_union(con, "model_usage", usage_files)
+            rows = con.execute("SELECT count(*) FROM model_usage").fetchone()[0]
+            usage = TableSection("model_usage", "Model usage", rows, run_query(con, "data_model_usage"))
+    return sections, usage
 
 
 @flow(name="data_report")
@@ -53,8 +60,9 @@ def data_report(interim_dir: Path = INTERIM_DIR, out: Path = REPORT) -> str:
     missing = [str(p) for p in tables.values() if not p.is_file()]
     if missing:
         raise FileNotFoundError(f"{missing[0]}: interim table missing; run `dvc repro ingest` first")
-    sections = summarise(tables)
-    text = render_data_card(load_manifest(MANIFEST_FILE), sections)
+    usage_files = sorted(Path("data").glob(USAGE_GLOB))
+    sections, usage = summarise(tables, usage_files)
+    text = render_data_card(load_manifest(MANIFEST_FILE), sections, usage)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp")
     tmp.write_text(text, encoding="utf-8")

@@ -38,7 +38,7 @@ def sources_table(manifest: Manifest, rows: dict[str, int]) -> pd.DataFrame:
     return pd.DataFrame(records)
 
 
-def render_data_card(manifest: Manifest, sections: list[TableSection]) -> str:
+def render_data_card(manifest: Manifest, sections: list[TableSection], usage: TableSection | None = None) -> str:
     rows = {s.table: s.rows for s in sections}
     lines = [
         "# Data card",
@@ -63,4 +63,15 @@ def render_data_card(manifest: Manifest, sections: list[TableSection]) -> str:
         lines.append("")
     for s in sections:
         lines += [f"## {s.title} (`{s.table}`, {s.rows:,} rows)", "", markdown_table(s.summary), ""]
+    lines += ["## Model usage", ""]
+    if usage is None:
+        lines += ["No model calls recorded yet (no stage has written a `usage.parquet`).", ""]
+    else:
+        lines += [
+            f"{usage.rows:,} calls through the model door (cache hits and failures included). `cost_usd` is empty",
+            "when litellm's price map does not know the model; scripted models are offline stand-ins and cost 0.",
+            "",
+            markdown_table(usage.summary),
+            "",
+        ]
     return "\n".join(lines)

@@ -24,6 +24,12 @@ def register_parquet(con: duckdb.DuckDBPyConnection, tables: dict[str, Path]) ->
         con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM read_parquet('{literal}')")
 
 
+def register_parquet_union(con: duckdb.DuckDBPyConnection, name: str, paths: list[Path]) -> None:
+    """Expose several Parquet files with the same schema as one view."""
+    literals = ", ".join("'" + str(p).replace("'", "''") + "'" for p in paths)
+    con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM read_parquet([{literals}], union_by_name = true)")
+
+
 def run_query(con: duckdb.DuckDBPyConnection, name: str) -> pd.DataFrame:
     """Run `steps/sql/<name>.sql` and return its result."""
     return con.execute(query_text(name)).df()

@@ -1,0 +1,47 @@
+"""The only door to models: litellm calls, response cache, retries, accounting, scripted offline models.
+
+Nothing else in jurisflow imports litellm. The heavy parts (litellm itself) load on first use, so that
+configuration classes can be imported cheaply.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from typing import Any
+
+# litellm fetches a remote price map at import unless told not to; we use the map pinned with the package.
+# This must run before the first `import litellm`.
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+from steps.llm.config import Decoding, LLMSettings, ModelConfig
+from steps.llm.results import CallFailure, Completion, FailureKind, Reply, UsageRecord
+
+_LAZY = {
+    "ModelDoor": "steps.llm.door",
+    "Request": "steps.llm.door",
+    "ScriptedRequest": "steps.llm.scripted",
+    "register_policy": "steps.llm.scripted",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'steps.llm' has no attribute '{name}'")
+
+
+__all__ = [
+    "CallFailure",
+    "Completion",
+    "Decoding",
+    "FailureKind",
+    "LLMSettings",
+    "ModelConfig",
+    "ModelDoor",
+    "Reply",
+    "Request",
+    "ScriptedRequest",
+    "UsageRecord",
+    "register_policy",
+]

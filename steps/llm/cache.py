@@ -1,0 +1,93 @@
+"""The response cache: completed calls stored by content in SQLite, outside any DVC output.
+
+The key is a sha256 over the canonical JSON of what changes the output (model string, the endpoint when it
+is a single server, messages, decoding parameters). API keys, timeouts, retry settings, concurrency and the
+addresses of interchangeable replicas never enter it. Only successful completions are stored, so a rerun
+repeats failed calls and replays every finished one without touching the network. SQLite in WAL mode is safe
+for several processes at once; within a process all access happens on the event loop's thread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from steps.llm.config import ModelConfig
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS responses (
+    key TEXT PRIMARY KEY,
+    model TEXT NOT NULL,
+    text TEXT NOT NULL,
+    prompt_tokens INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL,
+    cost_usd REAL,
+    latency_s REAL NOT NULL,
+    created REAL NOT NULL
+)
+"""
+
+
+def call_key(model: ModelConfig, messages: list[dict[str, Any]]) -> str:
+    """Content key of a call (see the module docstring for what is in it and what is not)."""
+    body = {
+        "model": model.model,
+        "endpoint": model.api_base if isinstance(model.api_base, str) else None,
+        "messages": messages,
+        "decoding": model.decoding.as_kwargs(),
+    }
+    canonical = json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class CachedResponse:
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float | None
+    latency_s: float
+
+
+class ResponseCache:
+    """A small content-keyed store of completed calls."""
+
+    def __init__(self, directory: Path):
+        directory.mkdir(parents=True, exist_ok=True)
+        self.path = directory / "responses.sqlite"
+        self._db = sqlite3.connect(self.path, timeout=60, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(SCHEMA)
+
+    def get(self, key: str) -> CachedResponse | None:
+        row = self._db.execute(
+            "SELECT text, prompt_tokens, completion_tokens, cost_usd, latency_s FROM responses WHERE key = ?", (key,)
+        ).fetchone()
+        return CachedResponse(*row) if row else None
+
+    def put(self, key: str, model: str, response: CachedResponse) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                key,
+                model,
+                response.text,
+                response.prompt_tokens,
+                response.completion_tokens,
+                response.cost_usd,
+                response.latency_s,
+                time.time(),
+            ),
+        )
+
+    def __len__(self) -> int:
+        return self._db.execute("SELECT count(*) FROM responses").fetchone()[0]
+
+    def close(self) -> None:
+        self._db.close()

@@ -1,0 +1,259 @@
+"""The model door: every model call in jurisflow goes through `ModelDoor.complete`.
+
+One async API over litellm with a content-keyed response cache, bounded concurrency per endpoint, retries
+with exponential backoff and jitter (respecting Retry-After), typed failures that never raise out of a
+batch, and one accounting record per call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import time
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import litellm
+
+from steps.llm import scripted
+from steps.llm.cache import CachedResponse, ResponseCache, call_key
+from steps.llm.config import LLMSettings, ModelConfig
+from steps.llm.errors import classify, redact
+from steps.llm.pricing import pricing_for
+from steps.llm.results import CallFailure, Completion, FailureKind, Reply, UsageRecord
+
+litellm.suppress_debug_info = True
+litellm.telemetry = False
+litellm.turn_off_message_logging = True  # prompts and answers are never handed to litellm's loggers
+# litellm warns once per model given explicit zero prices ("custom pricing"); cost stays None for those.
+logging.getLogger("LiteLLM").setLevel(logging.ERROR)
+
+
+@dataclass(frozen=True)
+class Request:
+    """One call for `ModelDoor.complete_many`."""
+
+    model: ModelConfig
+    messages: list[dict[str, Any]]
+    purpose: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+class ModelDoor:
+    """The only way to reach a model. Create one per flow run; close it at the end."""
+
+    def __init__(self, settings: LLMSettings, *, run_id: str = "", cache_dir: Path | None = None):
+        self.settings = settings
+        self.run_id = run_id
+        self.cache = ResponseCache(cache_dir or Path(settings.cache_dir)) if settings.cache else None
+        self.usage: list[UsageRecord] = []
+        self._bounds: dict[str, asyncio.Semaphore] = {}
+        self._inflight: dict[str, asyncio.Future] = {}
+        self._routers: dict[str, Any] = {}
+        scripted.install()
+
+    # ------------------------------------------------------------------ public API
+    async def complete(
+        self,
+        model: ModelConfig,
+        messages: list[dict[str, Any]],
+        *,
+        purpose: str,
+        metadata: dict | None = None,
+        fresh: bool = False,
+    ) -> Reply:
+        """Return the completion of `messages` by `model`, or a typed failure. Never raises for call errors.
+
+        `fresh=True` skips the cache lookup (the answer is still stored), e.g. to probe an endpoint.
+        """
+        metadata = dict(metadata or {})
+        key = call_key(model, messages)
+        cached = self.cache.get(key) if self.cache is not None and not fresh else None
+        if cached is not None:
+            reply: Reply = self._completion(model, key, cached, attempts=0, cache_hit=True)
+        elif key in self._inflight:  # the same call is already on its way: share its result
+            reply = await asyncio.shield(self._inflight[key])
+            reply = reply if isinstance(reply, CallFailure) else _as_hit(reply)
+        else:
+            future: asyncio.Future = asyncio.get_running_loop().create_future()
+            self._inflight[key] = future
+            try:
+                reply = await self._call_with_retries(model, messages, key, metadata)
+                future.set_result(reply)
+            finally:
+                self._inflight.pop(key, None)
+                if not future.done():
+                    future.cancel()
+        self._account(reply, model, purpose, metadata)
+        return reply
+
+    async def complete_many(self, requests: Iterable[Request]) -> list[Reply]:
+        """Run many calls concurrently (bounded per endpoint); results come back in request order."""
+        return list(
+            await asyncio.gather(
+                *(self.complete(r.model, r.messages, purpose=r.purpose, metadata=r.metadata) for r in requests)
+            )
+        )
+
+    def usage_records(self) -> list[dict[str, Any]]:
+        return [asdict(u) for u in self.usage]
+
+    def close(self) -> None:
+        if self.cache is not None:
+            self.cache.close()
+
+    # ------------------------------------------------------------------ internals
+    def _bound(self, model: ModelConfig) -> asyncio.Semaphore:
+        endpoint = model.endpoint()
+        if endpoint not in self._bounds:
+            limit = model.concurrency or self.settings.concurrency
+            self._bounds[endpoint] = asyncio.Semaphore(limit * max(1, len(model.replicas)))
+        return self._bounds[endpoint]
+
+    async def _call_with_retries(
+        self, model: ModelConfig, messages: list[dict[str, Any]], key: str, metadata: dict[str, Any]
+    ) -> Reply:
+        deadline = time.monotonic() + self.settings.retry_budget_s
+        attempt = 0
+        while True:
+            attempt += 1
+            started = time.perf_counter()
+            try:
+                async with self._bound(model):
+                    response = await self._litellm_call(model, messages, metadata)
+                return self._store(model, key, response, time.perf_counter() - started, attempt)
+            except Exception as exc:  # every failure is classified; none escapes
+                c = classify(exc)
+                if model.is_scripted:  # a scripted policy is deterministic: its errors are not transient
+                    return CallFailure(FailureKind.BAD_REQUEST, c.message, model.model, key, attempt)
+                if not c.retryable or attempt >= self.settings.max_attempts:
+                    return CallFailure(c.kind, c.message, model.model, key, attempt)
+                delay = self._backoff(attempt, c.retry_after_s)
+                if time.monotonic() + delay > deadline:
+                    return CallFailure(
+                        c.kind, f"retry budget exhausted; last error: {c.message}", model.model, key, attempt
+                    )
+                await asyncio.sleep(delay)
+
+    def _backoff(self, attempt: int, retry_after_s: float | None) -> float:
+        exponential = min(self.settings.backoff_max_s, self.settings.backoff_base_s * 2 ** (attempt - 1))
+        jittered = exponential * (0.5 + random.random() / 2)
+        return max(retry_after_s, jittered) if retry_after_s is not None else jittered
+
+    async def _litellm_call(self, model: ModelConfig, messages: list[dict[str, Any]], metadata: dict[str, Any]):
+        kwargs: dict[str, Any] = {
+            **model.decoding.as_kwargs(),
+            "timeout": model.timeout_s or self.settings.timeout_s,
+            "max_retries": 0,  # the door retries; the OpenAI SDK underneath must not
+            "no-log": True,  # no litellm logging callbacks: the door keeps its own accounting
+        }
+        if not model.is_scripted:  # explicit prices spare litellm a slow price-map search on every call
+            pricing = pricing_for(model.model)
+            kwargs["input_cost_per_token"] = pricing.input_per_token if pricing else 0.0
+            kwargs["output_cost_per_token"] = pricing.output_per_token if pricing else 0.0
+        if model.api_key_env:
+            kwargs["api_key"] = os.environ.get(model.api_key_env) or None
+        if model.is_scripted:
+            kwargs["metadata"] = metadata  # only scripted models see call metadata
+        if model.replicas:
+            return await self._router(model).acompletion(model=model.name, messages=messages, **kwargs)
+        if model.api_base:
+            kwargs["api_base"] = model.api_base
+        return await litellm.acompletion(model=model.model, messages=messages, **kwargs)
+
+    def _router(self, model: ModelConfig):
+        if model.name not in self._routers:
+            deployments = [
+                {"model_name": model.name, "litellm_params": {"model": model.model, "api_base": base}}
+                for base in model.replicas
+            ]
+            self._routers[model.name] = litellm.Router(
+                model_list=deployments, num_retries=0, routing_strategy="least-busy"
+            )
+        return self._routers[model.name]
+
+    def _store(self, model: ModelConfig, key: str, response: Any, latency: float, attempts: int) -> Reply:
+        choice = response.choices[0]
+        text = choice.message.content
+        if text is None:
+            if getattr(choice, "finish_reason", None) == "content_filter":
+                return CallFailure(
+                    FailureKind.CONTENT_FILTER, "the provider filtered the completion", model.model, key, attempts
+                )
+            text = ""
+        usage = getattr(response, "usage", None)
+        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
+        completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
+        pricing = None if model.is_scripted else pricing_for(model.model)
+        cached = CachedResponse(
+            text=text,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            cost_usd=0.0 if model.is_scripted else pricing.cost(prompt_tokens, completion_tokens) if pricing else None,
+            latency_s=round(latency, 6),
+        )
+        if self.cache is not None:
+            self.cache.put(key, model.model, cached)
+        return self._completion(model, key, cached, attempts=attempts, cache_hit=False)
+
+    @staticmethod
+    def _completion(model: ModelConfig, key: str, c: CachedResponse, *, attempts: int, cache_hit: bool) -> Completion:
+        return Completion(
+            c.text, model.model, key, c.prompt_tokens, c.completion_tokens, c.cost_usd, c.latency_s, attempts, cache_hit
+        )
+
+    def _account(self, reply: Reply, model: ModelConfig, purpose: str, metadata: dict[str, Any]) -> None:
+        public = {k: v for k, v in metadata.items() if k in ("instance_id", "scenario", "role", "task", "setting")}
+        if isinstance(reply, Completion):
+            record = UsageRecord(
+                self.run_id,
+                purpose,
+                model.name,
+                model.model,
+                reply.call_key,
+                reply.prompt_tokens,
+                reply.completion_tokens,
+                reply.cost_usd,
+                0.0 if reply.cache_hit else reply.latency_s,
+                reply.attempts,
+                reply.cache_hit,
+                None,
+                None,
+                public,
+            )
+        else:
+            record = UsageRecord(
+                self.run_id,
+                purpose,
+                model.name,
+                model.model,
+                reply.call_key,
+                0,
+                0,
+                None,
+                0.0,
+                reply.attempts,
+                False,
+                reply.kind.value,
+                redact(reply.message),
+                public,
+            )
+        self.usage.append(record)
+
+
+def _as_hit(reply: Completion) -> Completion:
+    return Completion(
+        reply.text,
+        reply.model,
+        reply.call_key,
+        reply.prompt_tokens,
+        reply.completion_tokens,
+        reply.cost_usd,
+        reply.latency_s,
+        0,
+        True,
+    )

@@ -1,0 +1,70 @@
+"""What a model call returns: a completion or a typed failure, and its accounting record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class FailureKind(StrEnum):
+    RATE_LIMIT = "rate_limit"
+    SERVER = "server"  # 5xx and dropped connections
+    TIMEOUT = "timeout"
+    BAD_REQUEST = "bad_request"
+    AUTH = "auth"
+    CONTENT_FILTER = "content_filter"
+    PARSE = "parse"  # the server's answer was not a valid completion
+
+
+@dataclass(frozen=True)
+class Completion:
+    text: str
+    model: str
+    call_key: str
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float | None
+    latency_s: float  # of the call that produced the text (stored with the cached response)
+    attempts: int
+    cache_hit: bool
+
+    @property
+    def ok(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True)
+class CallFailure:
+    kind: FailureKind
+    message: str
+    model: str
+    call_key: str
+    attempts: int
+
+    @property
+    def ok(self) -> bool:
+        return False
+
+
+Reply = Completion | CallFailure
+
+
+@dataclass(frozen=True)
+class UsageRecord:
+    """One row of accounting per call, hit or miss, success or failure."""
+
+    run_id: str
+    purpose: str
+    model_name: str
+    model: str
+    call_key: str
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float | None
+    latency_s: float
+    attempts: int
+    cache_hit: bool
+    failure_kind: str | None
+    failure_message: str | None
+    metadata: dict[str, Any] = field(default_factory=dict)

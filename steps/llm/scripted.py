@@ -1,0 +1,108 @@
+"""Deterministic offline models (`scripted/oracle`, `scripted/null`, `scripted/persona`, `scripted/judge`).
+
+They are a litellm custom provider, so they travel the same path as real models (cache, accounting,
+concurrency bounds). Each call is answered by a *policy* looked up by (model, scenario); later stages
+register one policy per scenario. Policies are plain functions of the messages and the call metadata
+(instance id, scenario, role, purpose, and whatever context the caller passes, such as a reference answer
+for the oracle). Numbers produced with scripted models are labelled as such in every report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import litellm
+from litellm import CustomLLM
+
+SCRIPTED_MODELS = ("oracle", "null", "persona", "judge")
+ANY_SCENARIO = "*"
+
+
+@dataclass(frozen=True)
+class ScriptedRequest:
+    model: str  # "oracle", "null", ...
+    messages: list[dict[str, Any]]
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def scenario(self) -> str:
+        return str(self.metadata.get("scenario", ""))
+
+    @property
+    def last_user(self) -> str:
+        return next((m.get("content") or "" for m in reversed(self.messages) if m.get("role") == "user"), "")
+
+
+Policy = Callable[[ScriptedRequest], str]
+_POLICIES: dict[tuple[str, str], Policy] = {}
+
+
+class NoPolicyError(LookupError):
+    """No policy is registered for a scripted model in a scenario."""
+
+
+def register_policy(model: str, scenario: str, policy: Policy) -> Policy:
+    """Register `policy` to answer `scripted/<model>` calls whose metadata names `scenario`."""
+    if model not in SCRIPTED_MODELS:
+        raise ValueError(f"unknown scripted model '{model}'; expected one of {', '.join(SCRIPTED_MODELS)}")
+    _POLICIES[(model, scenario)] = policy
+    return policy
+
+
+def policy_for(model: str, scenario: str) -> Policy:
+    for key in ((model, scenario), (model, ANY_SCENARIO)):
+        if key in _POLICIES:
+            return _POLICIES[key]
+    raise NoPolicyError(f"no policy for scripted/{model} in scenario '{scenario}'; register one with register_policy")
+
+
+def answer(request: ScriptedRequest) -> str:
+    return policy_for(request.model, request.scenario)(request)
+
+
+def _null_policy(request: ScriptedRequest) -> str:
+    """The null agent answers nothing, whatever it is asked."""
+    return ""
+
+
+register_policy("null", ANY_SCENARIO, _null_policy)
+
+
+def _approx_tokens(text: str) -> int:
+    """A deterministic stand-in for token counts: one token per character (labelled as approximate)."""
+    return len(text)
+
+
+class ScriptedProvider(CustomLLM):
+    """The litellm handler behind the `scripted/` prefix."""
+
+    def _respond(self, model: str, messages: list, litellm_params: dict | None) -> litellm.ModelResponse:
+        metadata = dict((litellm_params or {}).get("metadata") or {})
+        text = answer(ScriptedRequest(model=model, messages=list(messages), metadata=metadata))
+        prompt = sum(_approx_tokens(str(m.get("content") or "")) for m in messages)
+        return litellm.ModelResponse(
+            model=f"scripted/{model}",
+            choices=[{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+            usage={
+                "prompt_tokens": prompt,
+                "completion_tokens": _approx_tokens(text),
+                "total_tokens": prompt + _approx_tokens(text),
+            },
+        )
+
+    def completion(self, model, messages, *args, litellm_params=None, **kwargs) -> litellm.ModelResponse:
+        return self._respond(model, messages, litellm_params)
+
+    async def acompletion(self, model, messages, *args, litellm_params=None, **kwargs) -> litellm.ModelResponse:
+        return self._respond(model, messages, litellm_params)
+
+
+_HANDLER = ScriptedProvider()
+
+
+def install() -> None:
+    """Register the `scripted` provider with litellm (idempotent)."""
+    providers = [p for p in (litellm.custom_provider_map or []) if p.get("provider") != "scripted"]
+    litellm.custom_provider_map = [*providers, {"provider": "scripted", "custom_handler": _HANDLER}]

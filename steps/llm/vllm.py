@@ -1,0 +1,80 @@
+"""Serving local models with vLLM, or pointing at an OpenAI-compatible server that already runs.
+
+`vllm serve` (the optional `[vllm]` extra) is started as a child process; we wait until its
+`/v1/models` answers, then tell the user the litellm model string and `api_base` to put in params.yaml.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from dataclasses import dataclass
+
+import httpx
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    model: str
+    host: str = "127.0.0.1"
+    port: int = 8000
+    tensor_parallel: int = 1
+    max_model_len: int | None = None
+    served_name: str | None = None
+    extra_args: tuple[str, ...] = ()
+    executable: str = "vllm"
+
+    @property
+    def api_base(self) -> str:
+        return f"http://{self.host}:{self.port}/v1"
+
+    @property
+    def name(self) -> str:
+        return self.served_name or self.model
+
+
+def serve_command(o: ServeOptions) -> list[str]:
+    cmd = [
+        o.executable,
+        "serve",
+        o.model,
+        "--host",
+        o.host,
+        "--port",
+        str(o.port),
+        "--tensor-parallel-size",
+        str(o.tensor_parallel),
+    ]
+    if o.max_model_len:
+        cmd += ["--max-model-len", str(o.max_model_len)]
+    if o.served_name:
+        cmd += ["--served-model-name", o.served_name]
+    return cmd + list(o.extra_args)
+
+
+def list_models(api_base: str, timeout_s: float = 5.0) -> list[str]:
+    """The model ids an OpenAI-compatible server offers at `api_base` (…/v1)."""
+    response = httpx.get(f"{api_base.rstrip('/')}/models", timeout=timeout_s)
+    response.raise_for_status()
+    return [m["id"] for m in response.json().get("data", [])]
+
+
+def wait_until_ready(api_base: str, *, timeout_s: float, process: subprocess.Popen | None = None) -> list[str]:
+    """Poll `/v1/models` until it answers; fail early if the server process exits."""
+    deadline = time.monotonic() + timeout_s
+    last_error = "no answer yet"
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"the server process exited with code {process.returncode} before it was ready")
+        try:
+            return list_models(api_base, timeout_s=2.0)
+        except (httpx.HTTPError, ValueError) as e:
+            last_error = f"{type(e).__name__}: {e}"
+        time.sleep(0.5)
+    raise TimeoutError(f"{api_base}/models did not answer within {timeout_s:.0f} s ({last_error})")
+
+
+def params_snippet(name: str, model_id: str, api_base: str) -> str:
+    """The params.yaml entry that points an agent at a served model."""
+    alias = "".join(c if c.isalnum() else "_" for c in name.lower()).strip("_")
+    return f"  {alias}:\n    model: hosted_vllm/{model_id}\n    api_base: {api_base}\n"

@@ -1,0 +1,67 @@
+"""`jurisflow models check` end to end, and no API key in anything the run writes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from tests.fake_openai_server import FakeOpenAIServer
+
+ROOT = Path(__file__).resolve().parents[2]
+SECRET = "sk-jurisflow-dummy-0123456789abcdefXYZ"
+
+
+def _params(server_url: str) -> str:
+    return f"""
+agents:
+  oracle: {{model: scripted/oracle}}
+  gpt4o: {{model: openai/gpt-4o-2024-11-20, api_base: "{server_url}"}}
+environment: {{model: scripted/persona}}
+judge: {{model: hosted_vllm/test-model, api_base: "{server_url}"}}
+llm: {{cache_dir: .cache/llm, max_attempts: 2, backoff_base_s: 0.01}}
+"""
+
+
+def test_models_check_probes_every_role_and_writes_no_key(tmp_path):
+    env = {**os.environ, "OPENAI_API_KEY": SECRET, "PYTHONPATH": str(ROOT), "PREFECT_HOME": str(tmp_path / "prefect")}
+    with FakeOpenAIServer() as server:
+        (tmp_path / "params.yaml").write_text(_params(server.url), encoding="utf-8")
+        done = subprocess.run(
+            [sys.executable, "-m", "flows.cli", "models", "check", "--usage-out", "usage.parquet"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "models check: 4 models answered, 0 failed" in done.stderr.replace("\n", "")
+        assert any(h.get("Authorization") == f"Bearer {SECRET}" for h in server.headers_seen)
+    usage = pd.read_parquet(tmp_path / "usage.parquet")
+    assert sorted(usage.model_name) == ["environment", "gpt4o", "judge", "oracle"]
+    assert set(usage.purpose) == {"probe"} and usage.failure_kind.isna().all()
+    written = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert any(p.suffix == ".sqlite" for p in written) and any("prefect" in str(p) for p in written)
+    leaks = [str(p) for p in written if SECRET.encode() in p.read_bytes()]
+    assert leaks == []
+    assert SECRET not in done.stdout + done.stderr
+
+
+def test_models_check_fails_when_a_model_does_not_answer(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PREFECT_HOME": str(tmp_path / "prefect")}
+    (tmp_path / "params.yaml").write_text(_params("http://127.0.0.1:9/v1"), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "flows.cli", "models", "check"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 1
+    err = done.stderr.replace("\n", "")
+    assert "2 of 4 models did not answer" in err and "gpt4o (server" in err

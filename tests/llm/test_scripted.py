@@ -1,0 +1,74 @@
+"""Scripted offline models travel the litellm path: policies, metadata, cache and accounting."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import pytest
+
+from steps.llm import FailureKind, LLMSettings, ModelConfig, ModelDoor, ScriptedRequest, register_policy
+from steps.llm.scripted import policy_for
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_null_answers_nothing_for_every_purpose(tmp_path):
+    door = ModelDoor(LLMSettings(cache_dir=str(tmp_path)))
+    null = ModelConfig(name="null", model="scripted/null")
+    for scenario in ("lawbench", "j1.KQ", "judge.pointwise"):
+        reply = asyncio.run(
+            door.complete(null, [{"role": "user", "content": "问题"}], purpose="agent", metadata={"scenario": scenario})
+        )
+        assert reply.ok and reply.text == ""
+
+
+def test_policies_see_messages_and_metadata_and_replies_are_cached(tmp_path):
+    seen: list[ScriptedRequest] = []
+
+    def oracle(request: ScriptedRequest) -> str:
+        seen.append(request)
+        return f"答案：{request.metadata['reference']}"
+
+    register_policy("oracle", "test.scripted", oracle)
+    model = ModelConfig(name="oracle", model="scripted/oracle")
+    messages = [{"role": "user", "content": "请回答"}]
+    meta = {"scenario": "test.scripted", "instance_id": "x/1", "reference": "甲"}
+    door = ModelDoor(LLMSettings(cache_dir=str(tmp_path)), run_id="r")
+    first = asyncio.run(door.complete(model, messages, purpose="agent", metadata=meta))
+    second = asyncio.run(door.complete(model, messages, purpose="agent", metadata=meta))
+    assert first.text == second.text == "答案：甲" and second.cache_hit and len(seen) == 1
+    assert seen[0].last_user == "请回答" and seen[0].scenario == "test.scripted"
+    assert [u.cache_hit for u in door.usage] == [False, True] and door.usage[0].cost_usd == 0.0
+    assert door.usage[0].metadata == {"instance_id": "x/1", "scenario": "test.scripted"}
+
+
+def test_missing_policy_is_a_typed_failure_not_a_retry_loop(tmp_path):
+    door = ModelDoor(LLMSettings(cache_dir=str(tmp_path)))
+    reply = asyncio.run(
+        door.complete(
+            ModelConfig(name="o", model="scripted/oracle"),
+            [{"role": "user", "content": "q"}],
+            purpose="agent",
+            metadata={"scenario": "no.such.scenario"},
+        )
+    )
+    assert not reply.ok and reply.kind is FailureKind.BAD_REQUEST and reply.attempts == 1
+    assert "no policy for scripted/oracle in scenario 'no.such.scenario'" in reply.message
+
+
+def test_unknown_scripted_model_is_rejected_at_registration():
+    with pytest.raises(ValueError, match="unknown scripted model"):
+        register_policy("genius", "x", lambda r: "")
+    assert policy_for("null", "anything")(ScriptedRequest("null", [])) == ""
+
+
+def test_only_the_model_door_imports_litellm():
+    offenders = []
+    for path in [*ROOT.glob("steps/**/*.py"), *ROOT.glob("flows/**/*.py"), *ROOT.glob("benchmarks/**/*.py")]:
+        if path.is_relative_to(ROOT / "steps/llm"):
+            continue
+        if re.search(r"^\s*(import litellm|from litellm)", path.read_text(encoding="utf-8"), re.M):
+            offenders.append(str(path.relative_to(ROOT)))
+    assert offenders == []
