@@ -33,15 +33,21 @@ CREATE TABLE IF NOT EXISTS responses (
 """
 
 
-def call_key(model: ModelConfig, messages: list[dict[str, Any]]) -> str:
-    """Content key of a call (see the module docstring for what is in it and what is not)."""
+def call_key(model: ModelConfig, messages: list[dict[str, Any]], metadata: dict[str, Any] | None = None) -> str:
+    """Content key of a call (see the module docstring for what is in it and what is not).
+
+    Scripted models read the call metadata (the oracle's reference answer, the persona's profile), so for
+    them the metadata changes the output and enters the key; real models never see it.
+    """
     body = {
         "model": model.model,
         "endpoint": model.api_base if isinstance(model.api_base, str) else None,
         "messages": messages,
         "decoding": model.decoding.as_kwargs(),
     }
-    canonical = json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    if model.is_scripted and metadata:
+        body["metadata"] = metadata
+    canonical = json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 

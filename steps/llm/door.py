@@ -12,7 +12,7 @@ import logging
 import os
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,7 +71,7 @@ class ModelDoor:
         `fresh=True` skips the cache lookup (the answer is still stored), e.g. to probe an endpoint.
         """
         metadata = dict(metadata or {})
-        key = call_key(model, messages)
+        key = call_key(model, messages, metadata)
         cached = self.cache.get(key) if self.cache is not None and not fresh else None
         if cached is not None:
             reply: Reply = self._completion(model, key, cached, attempts=0, cache_hit=True)
@@ -91,13 +91,21 @@ class ModelDoor:
         self._account(reply, model, purpose, metadata)
         return reply
 
-    async def complete_many(self, requests: Iterable[Request]) -> list[Reply]:
-        """Run many calls concurrently (bounded per endpoint); results come back in request order."""
-        return list(
-            await asyncio.gather(
-                *(self.complete(r.model, r.messages, purpose=r.purpose, metadata=r.metadata) for r in requests)
-            )
-        )
+    async def complete_many(
+        self, requests: Iterable[Request], on_reply: Callable[[Reply], None] | None = None
+    ) -> list[Reply]:
+        """Run many calls concurrently (bounded per endpoint); results come back in request order.
+
+        `on_reply` is called as each reply arrives (e.g. to advance a progress bar).
+        """
+
+        async def one(r: Request) -> Reply:
+            reply = await self.complete(r.model, r.messages, purpose=r.purpose, metadata=r.metadata)
+            if on_reply is not None:
+                on_reply(reply)
+            return reply
+
+        return list(await asyncio.gather(*(one(r) for r in requests)))
 
     def usage_records(self) -> list[dict[str, Any]]:
         return [asdict(u) for u in self.usage]

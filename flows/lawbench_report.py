@@ -1,0 +1,79 @@
+"""Stage `lawbench_report`: the paper-style LawBench tables and their long-format CSV twin.
+
+dvc.yaml → this flow → steps/sql/lawbench_long.sql and lawbench_deltas.sql (DuckDB) → steps.lawbench.report.
+Reads the rescored published predictions, LawBench's results.csv, and every configured agent's scores.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from flows.config import MANIFEST_FILE, PARAMS_FILE, load_params
+from flows.ingest import INTERIM_DIR
+from flows.lawbench_predict import OUT_DIR as AGENT_DIR
+from flows.lawbench_score import OUT as PUBLISHED_SCORES
+from flows.stage import main
+from flows.tables import read_table
+from steps.lawbench.report import AgentInfo, render_setting, tasks_frame
+from steps.metrics.lawbench.tasks import SETTINGS
+from steps.schemas import LawBenchPublished, LawBenchScores
+from steps.sources import load_manifest
+
+REPORTS = Path("reports")
+
+
+@task(cache_policy=NO_CACHE)
+def build_tables(scores: pd.DataFrame, published: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    from steps.sql import run_query
+
+    with duckdb.connect() as con:
+        con.register("scores", scores)
+        con.register("published", published)
+        con.register("lawbench_tasks", tasks_frame())
+        long = run_query(con, "lawbench_long")
+        con.register("lawbench_long", long)
+        deltas = run_query(con, "lawbench_deltas")
+    return long, deltas
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+@flow(name="lawbench_report")
+def lawbench_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS) -> str:
+    params = load_params(params_file)
+    frames = [read_table(PUBLISHED_SCORES, LawBenchScores)]
+    agents: dict[str, AgentInfo] = {}
+    for name in params.agents:
+        model = params.agent(name)
+        agent_scores = [read_table(AGENT_DIR / name / s / "scores.parquet", LawBenchScores) for s in SETTINGS]
+        frames += agent_scores
+        failed = int(sum(df.n_failed.sum() for df in agent_scores))
+        agents[name] = AgentInfo(name, model.model, model.is_scripted, failed)
+    scores = pd.concat(frames, ignore_index=True)
+    published = read_table(INTERIM_DIR / "lawbench_published.parquet", LawBenchPublished)
+    long, deltas = build_tables(scores, published)
+    commit = next(f.commit for f in load_manifest(MANIFEST_FILE).files if f.dataset == "lawbench_items")
+    note = (f"Data: open-compass/LawBench@{commit[:10]}, 500 items per task. Published predictions rescored: "
+            + ", ".join(sorted(set(published.model))) + ". Scripted agents are labelled.")
+    for setting in SETTINGS:
+        _write(reports / f"lawbench_{setting}.md", render_setting(long, deltas, setting, agents, note))
+    csv = long.assign(value=long.value.round(12))
+    _write(reports / "lawbench.csv", csv.to_csv(index=False, lineterminator="\n"))
+    worst = deltas.max_abs_diff.max() if len(deltas) else float("nan")
+    return (f"reports/lawbench_zero_shot.md, reports/lawbench_one_shot.md and reports/lawbench.csv written "
+            f"({len(long):,} long rows; {len(agents)} agents; largest |ours − published| {worst:.2g})")
+
+
+if __name__ == "__main__":
+    main("lawbench_report", lawbench_report)

@@ -1,0 +1,80 @@
+"""Stage `lawbench_score`: score every published prediction with our scorers and compare with results.csv.
+
+dvc.yaml → this flow → steps.metrics.lawbench. Writes data/processed/lawbench_scores.parquet; the
+comparison with the published numbers is in the summary line and in the reports.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from flows.ingest import INTERIM_DIR
+from flows.stage import main
+from flows.tables import read_table, write_table
+from steps.metrics.lawbench import score_predictions
+from steps.schemas import LawBenchPredictions, LawBenchPublished, LawBenchScores
+
+OUT = Path("data/processed/lawbench_scores.parquet")
+TOLERANCE = 1e-6
+
+
+@task(cache_policy=NO_CACHE)
+def score_published(predictions: pd.DataFrame) -> pd.DataFrame:
+    scores = score_predictions(predictions).rename(columns={"model": "agent"})
+    return scores.assign(n_failed=0, proxy=False, run_id="published")[list(LawBenchScores.to_schema().columns)]
+
+
+def compare(scores: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
+    """Join ours and published by (setting, model, task); one row per cell with both differences."""
+    merged = scores.merge(published.rename(columns={"model": "agent"}), on=["setting", "agent", "task"],
+                          how="inner", suffixes=("", "_published"), validate="one_to_one")
+    merged["score_diff"] = (merged.score - merged.score_published).abs()
+    merged["abstention_diff"] = (merged.abstention_rate - merged.abstention_rate_published).abs()
+    return merged
+
+
+def score_folder(predictions: Path, out: Path, *, workers: int = 2) -> list[str]:
+    """Score a LawBench-style folder into results.csv layout; returns what was written and skipped.
+
+    A single setting folder writes `out`; a folder with zero_shot/ and one_shot/ sub-folders writes one file
+    per setting, named `out`'s stem + `_<setting>`.
+    """
+    from steps.metrics.lawbench import read_prediction_tree, results_table
+    from steps.metrics.lawbench.tasks import SETTINGS
+
+    if not predictions.is_dir():
+        raise FileNotFoundError(f"{predictions}: no such folder")
+    frame, skipped = read_prediction_tree(predictions)
+    lines = [f"skipped {s}: not a LawBench task file" for s in skipped]
+    if frame.empty:
+        raise ValueError(f"{predictions}: no <model>/<task>.json prediction files found")
+    scores = score_predictions(frame, workers=workers)
+    settings = sorted(set(scores.setting), key=lambda s: SETTINGS.index(s) if s in SETTINGS else 99)
+    for setting in settings:
+        target = out if len(settings) == 1 else out.with_name(f"{out.stem}_{setting}{out.suffix}")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        table = results_table(scores, setting)
+        table.to_csv(target, index=False, lineterminator="\n")
+        lines.append(f"{target}: {len(table)} (model, task) rows, {table.model_name.nunique()} models, {setting}")
+    return lines
+
+
+@flow(name="lawbench_score")
+def lawbench_score(out: Path = OUT) -> str:
+    predictions = read_table(INTERIM_DIR / "lawbench_predictions.parquet", LawBenchPredictions)
+    published = read_table(INTERIM_DIR / "lawbench_published.parquet", LawBenchPublished)
+    scores = score_published(predictions)
+    write_table(scores, out, LawBenchScores, table="lawbench_scores")
+    cells = compare(scores, published)
+    off = cells[(cells.score_diff > TOLERANCE) | (cells.abstention_diff > TOLERANCE)]
+    return (f"{len(scores)} (setting, model, task) cells scored; {len(cells) - len(off)} of {len(cells)} match "
+            f"results.csv within {TOLERANCE:g} (max |Δscore| {cells.score_diff.max():.2g}, "
+            f"max |Δabstention| {cells.abstention_diff.max():.2g}); {len(off)} differ")
+
+
+if __name__ == "__main__":
+    main("lawbench_score", lawbench_score)

@@ -1,0 +1,53 @@
+"""Prompting any model on LawBench exactly as LawBench did, and collecting its predictions.
+
+The prompt sent to a model is the data file's `instruction + "\\n" + question` as one user message (spec
+lawbench.md §3.1; one-shot files carry their demonstration inside `instruction`). Failed calls are kept as
+rows with their failure kind and no prediction, so they are counted, never scored as empty answers.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from steps.llm import ModelConfig, Reply, Request
+
+SCENARIO = "lawbench"
+PROMPT_VERSION = 1  # bump when the prompt construction changes: it enters the run id
+
+
+def prompt_text(instruction: str, question: str) -> str:
+    return f"{instruction}\n{question}"
+
+
+def build_requests(items: pd.DataFrame, model: ModelConfig) -> list[Request]:
+    """One request per item (setting, task, idx); the reference travels in metadata for the scripted oracle."""
+    return [
+        Request(
+            model=model,
+            messages=[{"role": "user", "content": prompt_text(row.instruction, row.question)}],
+            purpose="agent",
+            metadata={"scenario": SCENARIO, "instance_id": row.item_id, "task": row.task, "setting": row.setting,
+                      "idx": int(row.idx), "reference": row.answer},
+        )
+        for row in items.itertuples(index=False)
+    ]
+
+
+def predictions_frame(items: pd.DataFrame, replies: list[Reply], model_name: str) -> pd.DataFrame:
+    """The predictions table (same layout as the published one, plus call key and failure columns)."""
+    if len(items) != len(replies):
+        raise ValueError(f"{len(items)} items but {len(replies)} replies")
+    return pd.DataFrame(
+        {
+            "setting": items.setting.to_numpy(),
+            "model": model_name,
+            "task": items.task.to_numpy(),
+            "idx": items.idx.to_numpy(),
+            "prompt": [prompt_text(i, q) for i, q in zip(items.instruction, items.question, strict=True)],
+            "prompt_role": "user",
+            "prediction": [r.text if r.ok else None for r in replies],
+            "reference": items.answer.to_numpy(),
+            "call_key": [r.call_key for r in replies],
+            "failure_kind": [None if r.ok else r.kind.value for r in replies],
+        }
+    )
