@@ -12,8 +12,12 @@ app = typer.Typer(
 )
 models_app = typer.Typer(no_args_is_help=True, help="Check the models configured in params.yaml.")
 serve_app = typer.Typer(no_args_is_help=True, help="Serve local models (vLLM) or check a running server.")
+lawbench_app = typer.Typer(no_args_is_help=True, help="LawBench: score prediction folders, predict, report.")
+extract_app = typer.Typer(help="Legal elements from judgments (stage `extract`, or any file).")
 app.add_typer(models_app, name="models")
 app.add_typer(serve_app, name="serve")
+app.add_typer(lawbench_app, name="lawbench")
+app.add_typer(extract_app, name="extract")
 
 
 def _run(name: str, flow, **kwargs) -> None:
@@ -36,6 +40,89 @@ def data_report() -> None:
     from flows.data_report import data_report as flow
 
     _run("data_report", flow)
+
+
+@lawbench_app.command("score")
+def lawbench_score_folder(
+    predictions: Path = typer.Option(..., "--predictions", help="a folder laid out like LawBench's "
+                                     "predictions/<setting>/: one sub-folder per model, <task>.json inside"),
+    out: Path = typer.Option(..., "--out", help="CSV to write: task,model_name,score,abstention_rate"),
+    workers: int = typer.Option(2, help="worker processes (groups of one model and task run in parallel)"),
+) -> None:
+    """Score any LawBench-style prediction folder into LawBench's results.csv layout.
+
+    A folder holding zero_shot/ and one_shot/ sub-folders writes one CSV per setting (OUT's name + _<setting>).
+    """
+    from flows.lawbench_score import score_folder
+
+    try:
+        for line in score_folder(predictions, out, workers=workers):
+            typer.echo(line)
+    except (OSError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from None
+
+
+@lawbench_app.command("rescore")
+def lawbench_rescore() -> None:
+    """Rescore every pinned published prediction and compare with results.csv (stage `lawbench_score`)."""
+    from flows.lawbench_score import lawbench_score as flow
+
+    _run("lawbench_score", flow)
+
+
+@lawbench_app.command("predict")
+def lawbench_predict(
+    agent: str = typer.Argument(..., help="an agent name from params.yaml"),
+    setting: str = typer.Argument(..., help="zero_shot or one_shot"),
+) -> None:
+    """Prompt one agent on the 20 tasks and score it (stage `lawbench_predict@<agent>-<setting>`)."""
+    from flows.lawbench_predict import lawbench_predict as flow
+
+    _run("lawbench_predict", flow, agent_name=agent, setting=setting)
+
+
+@lawbench_app.command("report")
+def lawbench_report() -> None:
+    """Write reports/lawbench_{zero_shot,one_shot}.md and reports/lawbench.csv (stage `lawbench_report`)."""
+    from flows.lawbench_report import lawbench_report as flow
+
+    _run("lawbench_report", flow)
+
+
+@extract_app.callback(invoke_without_command=True)
+def extract(
+    ctx: typer.Context,
+    evaluate: bool = typer.Option(False, "--evaluate", help="print the parser's accuracy figures instead"),
+) -> None:
+    """Extract every mirrored judgment (stage `extract`), or with --evaluate print the accuracy figures."""
+    if ctx.invoked_subcommand is not None:
+        return
+    if evaluate:
+        from flows.extract import evaluate as evaluate_parser
+
+        try:
+            evaluate_parser()
+        except (OSError, ValueError) as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(1) from None
+        return
+    from flows.extract import extract as flow
+
+    _run("extract", flow)
+
+
+@extract_app.command("judgments")
+def extract_judgments(
+    input: Path = typer.Option(..., "--input", help="a JuDGE-style JSON Lines file or a C3RD mini JSON file"),
+    fmt: str = typer.Option(..., "--format", help="judge or c3rd"),
+    out: Path = typer.Option(..., "--out", help="Parquet file to write (the columns of cases.parquet)"),
+    limit: int | None = typer.Option(None, help="only the first N judgments"),
+) -> None:
+    """Extract the legal elements of any judgment file (parser + the environment model, cross-checked)."""
+    from flows.extract import extract_file as flow
+
+    _run("extract judgments", flow, input=input, fmt=fmt, out=out, limit=limit)
 
 
 @models_app.command("check")

@@ -48,12 +48,20 @@ class ModelEntry(_Section):
         return ModelConfig(name=name, **self.model_dump())
 
 
+class ExtractParams(_Section):
+    """Stage `extract`: how many judgments per source (None: all) and model calls per case (1 + repair rounds)."""
+
+    limit: int | None = Field(default=None, ge=1)
+    max_attempts: int = Field(default=2, ge=1, le=5)
+
+
 class Params(_Section):
     sources: SourcesParams = SourcesParams()
     agents: dict[str, ModelEntry] = Field(default_factory=dict)
     environment: ModelEntry = ModelEntry(model="scripted/persona")
     judge: ModelEntry = ModelEntry(model="scripted/judge")
     llm: LLMSettings = LLMSettings()
+    extract: ExtractParams = ExtractParams()
 
     @model_validator(mode="after")
     def _agent_names_are_paths(self) -> Params:

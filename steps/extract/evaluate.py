@@ -226,6 +226,15 @@ def score_fixture(fixture: dict, criminal: pd.DataFrame) -> dict[str, dict[str, 
     return out
 
 
+def figures(criminal: pd.DataFrame, civil: pd.DataFrame, fixture: dict) -> dict[str, dict]:
+    """All three figures: criminal articles (a), civil pairs (b, raw and label_space) and the verdict fixture (c)."""
+    return {
+        "criminal_articles": score_criminal(criminal),
+        "civil_pairs": score_civil(civil),
+        "verdict_fixture": score_fixture(fixture, criminal),
+    }
+
+
 def main(argv: list[str]) -> None:
     """python -m steps.extract.evaluate INTERIM_DIR FIXTURE_JSON: print all figures."""
     import json
@@ -234,12 +243,7 @@ def main(argv: list[str]) -> None:
     criminal = pd.read_parquet(interim / "judgments_criminal.parquet")
     civil = pd.read_parquet(interim / "judgments_civil.parquet")
     fixture = json.loads(fixture_path.read_text(encoding="utf-8"))
-    report = {
-        "criminal_articles": score_criminal(criminal),
-        "civil_pairs": score_civil(civil),
-        "verdict_fixture": score_fixture(fixture, criminal),
-    }
-    print(json.dumps(report, ensure_ascii=False, indent=2))
+    print(json.dumps(figures(criminal, civil, fixture), ensure_ascii=False, indent=2))
 
 
 if __name__ == "__main__":

@@ -138,3 +138,8 @@ def _full_statute_name(name: str) -> str:
 def law_key(name: str) -> str:
     """A comparison key for a law name: canonical, without title marks; unknown names are kept as written."""
     return strip_marks(canonical_law(name) or name)
+
+
+def official_name(law: str) -> str:
+    """A canonical name without its outer title marks; inner 〈〉 stay, as in the official title."""
+    return law[1:-1] if law.startswith("《") and law.endswith("》") else law

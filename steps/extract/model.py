@@ -201,3 +201,23 @@ class ParsedCase:
     rulings: list[str] = field(default_factory=list)
     costs: Costs | None = None
     issues: list[Issue] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class JudgmentParts:
+    """A judgment written as one text (a model's final utterance, or a court's 本院认为 … 判决如下 … body).
+
+    `reasoning` runs from 本院认为 to the rulings, `rulings` from 判决如下 (or 判决：) to the cited-law part, the
+    appeal notice or the end; `laws` is a cited-law heading's section, or else the 依照…规定 clause before the
+    rulings. A part the text does not have is None.
+    """
+
+    text: str
+    reasoning: str | None
+    rulings: str | None
+    laws: str | None
+
+    @property
+    def complete(self) -> bool:
+        """A final judgment in the J1 sense: reasoning and rulings are both there."""
+        return self.reasoning is not None and self.rulings is not None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import fields
 
-from steps.extract.model import Sections
+from steps.extract.model import JudgmentParts, Sections
 
 # Paragraph openings, checked in order; the first match labels the paragraph.
 _PROSECUTOR = r"[^，。：:\s]{0,30}?(?:人民检察院|检察院|公诉机关|起诉书|自诉人)"
@@ -104,3 +104,55 @@ def _verdict_start(text: str) -> int | None:
 def is_record(paragraph: str) -> bool:
     """The procedural paragraph that ends the list of parties (…提起公诉 / …一案 / 本院受理…)."""
     return bool(_RECORD.search(paragraph))
+
+
+# A judgment written as one text: headings a model may put around its parts ([Court Reasoning], 【判决结果】,
+# **法律依据：**) and the markers that open each part.
+_DECORATION = r"[\s#*【\[（(]*"
+# a heading 【本院认为】 right before the paragraph that repeats it is skipped
+_REASONING_START = re.compile(r"本院认为(?![】\]）)*#\s：:]*本院认为)")
+_RULINGS_START = re.compile(
+    rf"(?:判决|裁定|判)如下[：:]?|{_DECORATION}(?:判决结果|判决主文|判决内容|Court Judgment)[】\]）)*\s*[：:]?"
+    r"|判决[：:](?=\s*[一1１被原驳])"
+)
+_LAWS_HEADING = re.compile(
+    rf"{_DECORATION}(?:法律依据|引用法条|援引法条|适用法律|适用法条|所依据的法律(?:条文)?|相关法律条文|法律条文|引用法律"
+    r"|Law)[】\]）)*\s*[：:]"
+)
+_CLOSING_MARKS = re.compile(r"<结束庭审>|如不服本(?:判决|裁定)|本(?:判决|裁定)为终审|审\s*判\s*长\s*[：:]?\s*\S{0,4}$")
+_BASIS_CLAUSE = re.compile(r"(?:依照|依据|根据|按照)[^。；]*?第[^。；]*?条[^。；]*?(?:之规定|的规定|规定)")
+
+
+def _cut(text: str, start: int, *stops: int | None) -> str | None:
+    ends = [s for s in stops if s is not None and s > start]
+    part = text[start : min(ends) if ends else len(text)].strip(" \n*#】]：:")
+    return part or None
+
+
+def judgment_parts(text: str) -> JudgmentParts:
+    """Reasoning, rulings and cited-law parts of a judgment written as one text (spec j1-envs §9.3-19)."""
+    reasoning_at = _REASONING_START.search(text)
+    after = reasoning_at.start() if reasoning_at else 0
+    rulings_at = _RULINGS_START.search(text, after)
+    laws_at = _LAWS_HEADING.search(text, after)
+    closing = _CLOSING_MARKS.search(text, rulings_at.end() if rulings_at else after)
+    close_at = closing.start() if closing else None
+    laws_start = laws_at.start() if laws_at else None
+    reasoning = (
+        _cut(text, reasoning_at.start(), rulings_at.start() if rulings_at else None, laws_start)
+        if reasoning_at
+        else None
+    )
+    rulings = _cut(text, rulings_at.end(), laws_start, close_at) if rulings_at else None
+    if laws_at:
+        after_laws = [m.start() for m in (_RULINGS_START.search(text, laws_at.end()),) if m]
+        laws = _cut(text, laws_at.end(), close_at, *after_laws)
+    else:
+        clauses = _BASIS_CLAUSE.findall(reasoning or "")
+        laws = clauses[-1] if clauses else None
+    return JudgmentParts(text=text, reasoning=reasoning, rulings=rulings, laws=laws)
+
+
+def strip_appeal_notice(text: str) -> str:
+    """The text before the appeal notice (如不服本判决… / 本判决为终审判决), which no party argues about."""
+    return _NOTICE_SPLIT.split(text, maxsplit=1)[0].strip()

@@ -194,3 +194,50 @@ def parse_verdict(verdict: str, names: list[str]) -> tuple[list[DefendantVerdict
             results[name] = parsed
             issues += problems
     return list(results.values()), others, issues
+
+
+_CONSTITUTES = re.compile(
+    r"(?<!不)构成(?P<charge>[\u4e00-\u9fa5、]{1,30}?)罪(?!所得|收益)(?P<more>(?:[、和及与][\u4e00-\u9fa5]{1,20}?罪)*)"
+)
+
+
+def charges_named(text: str) -> tuple[str, ...]:
+    """Charges a text names with 犯…罪 or 构成…罪 (not 不构成…罪), in order, without 罪 and repeats."""
+    found = [
+        (m.start(), name)
+        for pattern in (_CHARGE, _CONSTITUTES)
+        for m in pattern.finditer(text)
+        for name in [m["charge"], *re.findall(r"[、和及与]([\u4e00-\u9fa5]{1,20}?)罪", m["more"] or "")]
+    ]
+    return tuple(dict.fromkeys(n.strip("、") for _, n in sorted(found) if n.strip("、") not in ("", "犯")))
+
+
+def read_sentence(verdict: str, names: list[str]) -> tuple[DefendantVerdict | None, list[Issue]]:
+    """The sentence of one defendant in a verdict written by a court or by a model.
+
+    Courts open each sentence with 被告人X犯Y罪; a model may not (判处被告人X有期徒刑一年…), so when no sentence
+    block is found the whole verdict is read as the sentence of one defendant, with the charges it names by
+    构成…罪 as well. The defendant named first in `names` is preferred; otherwise the first sentenced.
+    """
+    defendants, _, issues = parse_verdict(verdict, names)
+    if defendants:
+        return next((d for d in defendants if d.name in names), defendants[0]), issues
+    text = strip_notes(verdict)
+    if not (_PRINCIPAL.search(text) or _FINE.search(text)):
+        return None, [*issues, Issue("verdict", IssueKind.MISSING, "no sentence in the verdict")]
+    combined_at = _COMBINED.search(text)
+    decisive = text[combined_at.end() :] if combined_at else text
+    penalty, months = _principal(decisive)
+    probation = _PROBATION.search(text)
+    sentence = DefendantVerdict(
+        name=names[0] if names else "",
+        charges=charges_named(text),
+        penalty=penalty,
+        prison_months=months,
+        probation_months=term_months(probation["term"]) if probation else None,
+        fine_yuan=_fine(decisive),
+        combined=bool(combined_at),
+        text=text.strip(),
+    )
+    inferred = Issue("verdict", IssueKind.INFERRED, "no 被告人…犯…罪 lead: the whole verdict read as one sentence")
+    return sentence, [*issues, inferred]
