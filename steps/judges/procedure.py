@@ -1,0 +1,301 @@
+"""Two-pass court procedure judge for III-1 (spec j1-envs §5.7, §6.3-e/f, §9.3-14).
+
+Pass 1 labels every exchange of the transcript with one stage, a window of exchanges per call with the
+exchanges before it as context. Pass 2 gives each stage's exchanges, with the whole checklist, to the judge,
+which answers every item under five principles (stage matching, semantic completion, first action per turn,
+negative default, no keyword triggering); an item counts only in its own stage's unit, and a stage that no
+exchange reached answers No throughout. Then, per trial:
+
+    ACT = items answered Yes / items;  STA = stages with every item Yes / stages;
+    III-1 = UNI × (STA + ACT) / 2
+
+UNI is the rule of `steps.metrics.j1.trial` (final judgment, enough exchanges, no single-turn collapse); an
+invalid trial scores 0 without judge calls, and its STA and ACT are reported as 0 too, so that III-1 is the
+mean of the reported STA and ACT as in the paper's tables. Any judge call that fails makes III-1 a failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from steps.judges.asking import Asked, ask_json
+from steps.judges.courts import Court
+from steps.judges.prompts import render, template_source, version
+from steps.judges.result import Judgement
+from steps.llm import ModelConfig
+from steps.metrics.j1.trial import Exchange, TrialValidity, Utterance
+
+KIND = "procedure"
+
+
+@dataclass(frozen=True)
+class ProcedureConfig:
+    window: int = 8  # exchanges labelled per call
+    context: int = 6  # earlier exchanges shown before a window
+    context_chars: int = 300  # each context utterance is cut to this length
+
+
+class StageLabel(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    turn: str | int
+    court_stage: str
+    reason: str = ""
+
+
+class StageLabels(BaseModel):
+    result: list[StageLabel]
+
+
+class ItemAnswer(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: str
+    answer: Literal["是", "否"]
+    reason: str = ""
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id(cls, value: Any) -> str:
+        return str(value).strip().rstrip(".．、").upper()
+
+    @field_validator("answer", mode="before")
+    @classmethod
+    def _answer(cls, value: Any) -> Any:
+        text = str(value).strip().strip("。.").lower()
+        return {"yes": "是", "no": "否", "是的": "是", "不是": "否"}.get(text, text)
+
+
+class ChecklistAnswers(BaseModel):
+    result: list[ItemAnswer]
+
+
+def turn_number(turn: str | int) -> int | None:
+    digits = re.search(r"\d+", str(turn))
+    return int(digits.group(0)) if digits else None
+
+
+@cache
+def labels_schema(stages: tuple[str, ...], turns: tuple[int, ...]) -> type[StageLabels]:
+    """The pass-1 answer for one window: a known stage for each of exactly these turns."""
+
+    class WindowLabels(StageLabels):
+        @model_validator(mode="after")
+        def _complete(self) -> WindowLabels:
+            unknown = sorted({x.court_stage for x in self.result} - set(stages))
+            if unknown:
+                raise PydanticCustomError("out_of_range", "unknown stage {unknown}", {"unknown": ", ".join(unknown)})
+            got = sorted(n for x in self.result if (n := turn_number(x.turn)) is not None)
+            if got != sorted(turns):
+                raise PydanticCustomError(
+                    "incomplete",
+                    "label each turn exactly once: expected {expected}, got {got}",
+                    {"expected": list(turns), "got": got},
+                )
+            return self
+
+    return WindowLabels
+
+
+@cache
+def checklist_schema(ids: tuple[str, ...]) -> type[ChecklistAnswers]:
+    """The pass-2 answer for one unit: 是 or 否 for each item of the checklist, once."""
+
+    class UnitAnswers(ChecklistAnswers):
+        @model_validator(mode="after")
+        def _complete(self) -> UnitAnswers:
+            got = [x.id for x in self.result]
+            unknown = sorted(set(got) - set(ids))
+            if unknown:
+                raise PydanticCustomError("out_of_range", "unknown item {unknown}", {"unknown": ", ".join(unknown)})
+            if sorted(got) != sorted(ids):
+                missing = sorted(set(ids) - set(got))
+                raise PydanticCustomError(
+                    "incomplete", "answer each item exactly once; missing {missing}", {"missing": ", ".join(missing)}
+                )
+            return self
+
+    return UnitAnswers
+
+
+@dataclass(frozen=True)
+class ProcedureScore:
+    """III-1 and its components for one trial; `judgement.value` is III-1 (None on a judge failure)."""
+
+    judgement: Judgement
+    sta: float | None
+    act: float | None
+    uni: int
+    labels: dict[int, str] = field(default_factory=dict)  # exchange -> stage
+    answers: dict[str, bool] = field(default_factory=dict)  # item id -> Yes
+
+
+def procedure_version(court: Court) -> str:
+    return version(
+        f"{KIND}.{court.key}", template_source("stages.j2") + template_source("checklist.j2"), court.as_data()
+    )
+
+
+def _cut(exchange: Exchange, limit: int) -> Exchange:
+    short = tuple(
+        Utterance(u.speaker, u.text if len(u.text) <= limit else u.text[:limit] + "……") for u in exchange.utterances
+    )
+    return Exchange(exchange.index, short)
+
+
+def labels_prompt(
+    court: Court, window: Sequence[Exchange], context: Sequence[Exchange], config: ProcedureConfig
+) -> str:
+    return render(
+        "stages.j2",
+        {
+            "court_name": court.name,
+            "stages": court.stages,
+            "context": [_cut(e, config.context_chars) for e in context],
+            "turns": list(window),
+        },
+    )
+
+
+def checklist_prompt(court: Court, stage: str, unit: Sequence[Exchange]) -> str:
+    return render(
+        "checklist.j2",
+        {"court_name": court.name, "stage": court.stage(stage), "stages": court.stages, "turns": list(unit)},
+    )
+
+
+def _proxy_turns(court: Court, exchanges: Sequence[Exchange]) -> list[dict[str, Any]]:
+    return [{"turn": e.index, "judge": e.said_by(court.judge)} for e in exchanges]
+
+
+async def _label(
+    door: Any,
+    model: ModelConfig,
+    court: Court,
+    exchanges: Sequence[Exchange],
+    config: ProcedureConfig,
+    meta: dict[str, Any],
+) -> list[Asked]:
+    """Pass 1: one call per window of exchanges, the exchanges before it as context."""
+    stage_keys = tuple(s.key for s in court.stages)
+
+    def ask(i: int) -> Any:
+        window, context = exchanges[i : i + config.window], exchanges[max(0, i - config.context) : i]
+        proxy = {
+            "judge_kind": "stages",
+            "turns": _proxy_turns(court, window),
+            "context": _proxy_turns(court, exchanges[:i]),
+        }
+        return ask_json(
+            door,
+            model,
+            labels_prompt(court, window, context, config),
+            labels_schema(stage_keys, tuple(e.index for e in window)),
+            metadata={**meta, **proxy},
+        )
+
+    return list(await asyncio.gather(*(ask(i) for i in range(0, len(exchanges), config.window))))
+
+
+async def _check(
+    door: Any, model: ModelConfig, court: Court, units: dict[str, list[Exchange]], meta: dict[str, Any]
+) -> list[Asked]:
+    """Pass 2: the whole checklist for each stage's exchanges."""
+    ids = tuple(item.id for item in court.items)
+    return list(
+        await asyncio.gather(
+            *(
+                ask_json(
+                    door,
+                    model,
+                    checklist_prompt(court, stage, unit),
+                    checklist_schema(ids),
+                    metadata={**meta, "judge_kind": "checklist", "stage": stage, "turns": _proxy_turns(court, unit)},
+                )
+                for stage, unit in units.items()
+            )
+        )
+    )
+
+
+def _scores(court: Court, by_stage: dict[str, dict[str, ItemAnswer]]) -> tuple[dict[str, bool], float, float]:
+    """Item answers counted only in their own stage's unit; ACT and STA."""
+    answers = {i.id: i.stage in by_stage and by_stage[i.stage][i.id].answer == "是" for i in court.items}
+    act = sum(answers.values()) / len(answers)
+    sta = sum(all(answers[i.id] for i in s.checklist) for s in court.stages) / len(court.stages)
+    return answers, sta, act
+
+
+async def judge_procedure(
+    door: Any,
+    model: ModelConfig,
+    court: Court,
+    exchanges: Sequence[Exchange],
+    validity: TrialValidity,
+    *,
+    config: ProcedureConfig = ProcedureConfig(),
+    metadata: dict[str, Any] | None = None,
+) -> ProcedureScore:
+    """III-1 of one trial: stage labels (pass 1), checklist per stage (pass 2), then STA, ACT and UNI."""
+    record = _Record(model, procedure_version(court))
+    if not validity.uni:
+        evidence = {"uni": 0, "invalid": str(validity.reason), "sta": 0.0, "act": 0.0}
+        return ProcedureScore(record.judgement(0.0, [], evidence), 0.0, 0.0, 0)
+    meta = {**(metadata or {}), "court": court.key}
+    pass1 = await _label(door, model, court, exchanges, config, meta)
+    if failed := record.failure(pass1):
+        return failed
+    labels = {turn_number(x.turn): x.court_stage for asked in pass1 for x in asked.value.result}
+    units = {s.key: [e for e in exchanges if labels[e.index] == s.key] for s in court.stages}
+    units = {stage: unit for stage, unit in units.items() if unit}
+    pass2 = await _check(door, model, court, units, meta)
+    if failed := record.failure([*pass1, *pass2]):
+        return failed
+    by_stage = {stage: {x.id: x for x in asked.value.result} for stage, asked in zip(units, pass2, strict=True)}
+    answers, sta, act = _scores(court, by_stage)
+    items = {
+        i.id: {
+            "stage": i.stage,
+            "yes": answers[i.id],
+            "reason": by_stage[i.stage][i.id].reason if i.stage in by_stage else "",
+        }
+        for i in court.items
+    }
+    evidence = {"uni": 1, "sta": sta, "act": act, "labels": {str(k): v for k, v in labels.items()}, "items": items}
+    judgement = record.judgement((sta + act) / 2, [*pass1, *pass2], evidence)
+    return ProcedureScore(judgement, sta, act, 1, labels, answers)
+
+
+@dataclass(frozen=True)
+class _Record:
+    model: ModelConfig
+    prompt_version: str
+
+    def judgement(
+        self, value: float | None, calls: Sequence[Asked], evidence: dict, failed: Asked | None = None
+    ) -> Judgement:
+        return Judgement(
+            value=value,
+            failure=failed.failure if failed else None,
+            raw="\n\n".join(c.raw for c in calls),
+            prompt_version=self.prompt_version,
+            judge_model=self.model.model,
+            proxy=self.model.is_scripted,
+            evidence=evidence,
+            error=failed.error if failed else "",
+            attempts=sum(c.attempts for c in calls),
+            call_keys=tuple(k for c in calls for k in c.call_keys),
+        )
+
+    def failure(self, calls: Sequence[Asked]) -> ProcedureScore | None:
+        failed = next((c for c in calls if c.failure is not None), None)
+        if failed is None:
+            return None
+        judgement = self.judgement(None, calls, {"failed_calls": sum(c.failure is not None for c in calls)}, failed)
+        return ProcedureScore(judgement, None, None, 1)

@@ -1,0 +1,1 @@
+"""Personas for the lay roles: Big-Five levels, behaviour style, legal-sense level and distractors."""

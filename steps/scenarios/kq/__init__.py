@@ -1,0 +1,1 @@
+"""KQ — Knowledge Questioning (J1 level I): a layperson asks a legal professional about a theme."""

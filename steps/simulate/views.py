@@ -1,0 +1,55 @@
+"""What each role hears: its system prompt plus the utterances it can see, as chat messages.
+
+Visibility: a role that `sees="all"` hears every utterance (two-party dialogues, the presiding judge); a
+role that `sees="addressed"` hears only utterances addressed to it and its own (court parties). Supervisor
+records, drafts sent back for revision and reviews are heard by nobody. A role's own utterances are
+`assistant` messages; everyone else's are `user` messages, named by speaker when several others speak.
+"""
+
+from __future__ import annotations
+
+import re
+
+from steps.simulate.model import Role, Scenario, Turn, TurnKind
+
+_THINK = re.compile(r"<think>.*?</think>", re.S)
+
+
+def clean_utterance(text: str) -> str:
+    """Strip reasoning traces (<think>…</think>) before a reply is routed or scored (spec j1 §9.3-25)."""
+    return _THINK.sub("", text).strip()
+
+
+def visible(turn: Turn, role: Role) -> bool:
+    if turn.kind is not TurnKind.UTTERANCE or turn.failure is not None:
+        return False
+    if role.sees == "all" or turn.speaker == role.name:
+        return True
+    return turn.addressee == role.name
+
+
+def view_messages(scenario: Scenario, role: Role, system_prompt: str, turns: list[Turn]) -> list[dict[str, str]]:
+    """Chat messages for `role`'s next turn."""
+    heard = [t for t in turns if visible(t, role)]
+    others = {t.speaker for t in heard if t.speaker != role.name}
+    named = len(others) > 1 or (role.sees == "all" and len(scenario.roles) > 2)
+    messages: list[dict[str, str]] = [{"role": "system", "content": system_prompt}]
+    for t in heard:
+        if t.speaker == role.name:
+            _append(messages, "assistant", t.text)
+        else:
+            label = scenario.roles[t.speaker].label or t.speaker
+            _append(messages, "user", f"{label}：{t.text}" if named else t.text)
+    if len(messages) == 1:
+        messages.append({"role": "user", "content": scenario.kickoff})
+    elif messages[-1]["role"] == "assistant":
+        messages.append({"role": "user", "content": scenario.nudge})
+    return messages
+
+
+def _append(messages: list[dict[str, str]], role: str, content: str) -> None:
+    """Merge consecutive messages of the same chat role (many chat templates require alternation)."""
+    if messages[-1]["role"] == role and role != "system":
+        messages[-1] = {"role": role, "content": f"{messages[-1]['content']}\n\n{content}"}
+    else:
+        messages.append({"role": role, "content": content})

@@ -1,0 +1,80 @@
+"""Big-Five redistribution, seeded determinism, and persona generation through the model door."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import Counter
+
+import pytest
+
+import steps.personas.scripted  # noqa: F401  (registers the scripted persona policies)
+from steps.llm import LLMSettings, ModelConfig, ModelDoor
+from steps.personas.big5 import TRAITS, redistribute
+from steps.personas.generate import Subject, generate
+from tests.fake_openai_server import FakeOpenAIServer
+
+ALL_MEDIUM = dict.fromkeys(TRAITS, "medium")
+
+
+def test_medium_is_redrawn_two_one_two_on_a_large_sample():
+    draws = Counter()
+    for i in range(4000):
+        draws.update(redistribute(ALL_MEDIUM, seed=7, key=f"case/{i}").values())
+    n = sum(draws.values())  # 20,000 independent draws
+    expected = {"high": 0.4 * n, "medium": 0.2 * n, "low": 0.4 * n}
+    chi2 = sum((draws[k] - e) ** 2 / e for k, e in expected.items())
+    assert chi2 < 13.8  # chi-square, 2 degrees of freedom, p = 0.001
+    assert abs(draws["medium"] / n - 0.2) < 0.01
+
+
+def test_high_and_low_are_kept_and_the_draw_is_seeded():
+    fixed = {"extraversion": "high", "neuroticism": "low", "openness": "medium", "agreeableness": "medium",
+             "conscientiousness": "high"}
+    a = redistribute(fixed, seed=1, key="x")
+    assert (a["extraversion"], a["neuroticism"], a["conscientiousness"]) == ("high", "low", "high")
+    assert a == redistribute(fixed, seed=1, key="x")
+    assert any(redistribute(ALL_MEDIUM, seed=2, key=f"k{i}") != redistribute(ALL_MEDIUM, seed=1, key=f"k{i}")
+               for i in range(20))
+    with pytest.raises(ValueError, match="not one of"):
+        redistribute({**fixed, "openness": "very high"}, seed=1, key="x")
+
+
+SUBJECT = Subject("CD/c/1/plaintiff", "CD", "plaintiff", "民事案件的原告（自然人）", "person",
+                  "原告李某，经营一家小饭店，被告拖欠货款三万元。", frozenset({"gender", "address"}))
+
+
+def test_scripted_persona_is_complete_and_deterministic(tmp_path):
+    door = ModelDoor(LLMSettings(cache_dir=str(tmp_path)))
+    model = ModelConfig(name="environment", model="scripted/persona")
+    first = asyncio.run(generate(door, model, SUBJECT, seed=3))
+    again = asyncio.run(generate(ModelDoor(LLMSettings(cache_dir=str(tmp_path / "b"))), model, SUBJECT, seed=3))
+    assert first == again and first.failure is None
+    assert set(first.levels) == set(TRAITS) and first.style and "你" in first.style
+    assert all(first.levels[t] == first.assigned[t] for t in TRAITS if first.assigned[t] != "medium")
+    assert first.withheld_field in {"gender", "address"} and 1 <= first.legal_sense <= 5
+
+
+def test_a_model_that_never_answers_json_leaves_a_recorded_failure(tmp_path):
+    with FakeOpenAIServer(reply=lambda body: "这个人应该比较外向。") as server:
+        door = ModelDoor(LLMSettings(cache_dir=str(tmp_path)))
+        model = ModelConfig(name="environment", model="hosted_vllm/test-model", api_base=server.url)
+        persona = asyncio.run(generate(door, model, SUBJECT, seed=3))
+        assert server.count == 2  # the answer, then one repair round with the error shown
+        assert "请只输出符合要求的 JSON" in server.requests[1]["messages"][-1]["content"]
+    assert persona.levels is None and persona.style is None
+    assert persona.failure.startswith("trait levels: parse: invalid JSON answer after 2 attempts")
+
+
+def test_a_real_model_answer_is_validated_then_styled(tmp_path):
+    def reply(body):
+        if "JSON" in body["messages"][-1]["content"]:
+            return "```json\n" + json.dumps({t: "medium" for t in TRAITS}) + "\n```"
+        return "你说话慢条斯理。"
+
+    with FakeOpenAIServer(reply=reply) as server:
+        door = ModelDoor(LLMSettings(cache_dir=str(tmp_path)))
+        persona = asyncio.run(generate(door, ModelConfig(name="e", model="hosted_vllm/m", api_base=server.url),
+                                       SUBJECT, seed=3))
+    assert persona.failure is None and persona.style == "你说话慢条斯理。"
+    assert persona.assigned == ALL_MEDIUM and persona.levels == redistribute(ALL_MEDIUM, seed=3, key=SUBJECT.key)

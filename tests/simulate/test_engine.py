@@ -1,0 +1,125 @@
+"""The turn loop with scripted speakers: routing, views, endings, failures, deliverables."""
+
+from __future__ import annotations
+
+import asyncio
+
+from steps.simulate import EndReason, TurnKind
+from steps.simulate.engine import run_dialogue
+from steps.simulate.instance import Instance
+from tests.simulate.toys import Script, court, interview
+
+COURT = Instance("c/1", "TOYCOURT", {
+    "judge": {"findings": "被告人甲盗窃手机一部"},
+    "defendant": {"name": "甲", "secret": "我其实还偷过一次"},
+    "procurator": {"name": "检察院", "secret": "证据三份"},
+}, ground_truth={"charges": ["盗窃"]})
+
+
+def run(scenario, instance, speak):
+    return asyncio.run(run_dialogue(scenario, instance, speak))
+
+
+def test_unaddressed_judge_turn_goes_back_to_the_judge():
+    script = Script({"judge": ["现在开庭。", "对被告人说：请陈述。", "对公诉机关说：请宣读起诉书。",
+                               "本院认为，被告人甲犯盗窃罪。判决如下：有期徒刑六个月。<结束庭审>"],
+                     "defendant": ["我认罪。"], "procurator": ["起诉书如下……"]})
+    d = run(court(), COURT, script)
+    assert [t.speaker for t in d.utterances()] == ["judge", "judge", "defendant", "judge", "procurator", "judge"]
+    assert [t.addressee for t in d.utterances()][:3] == [None, "defendant", "judge"]
+    assert d.ended_by is EndReason.MARKER and d.exchanges == 4
+    assert d.deliverable == "本院认为，被告人甲犯盗窃罪。判决如下：有期徒刑六个月。"
+    # the judge spoke twice in a row: its second prompt ends with the nudge, not with its own words
+    assert script.calls[1].messages[-1] == {"role": "user", "content": "（请继续主持庭审。）"}
+
+
+def test_parties_hear_only_what_is_addressed_to_them():
+    script = Script({"judge": ["对被告人说：你叫什么？", "对公诉机关说：请出示证据。", "对被告人说：还有补充吗？",
+                               "<结束庭审>"], "defendant": ["我叫甲。", "没有了。"], "procurator": ["证据一……"]})
+    run(court(), COURT, script)
+    second_defendant_call = [c for c in script.calls if c.role.name == "defendant"][1]
+    heard = " ".join(m["content"] for m in second_defendant_call.messages[1:])
+    assert "请出示证据" not in heard and "证据一" not in heard
+    assert "你叫什么" in heard and "还有补充吗" in heard
+    judge_call = script.calls[-1]
+    judge_heard = [m["content"] for m in judge_call.messages if m["role"] == "user"]
+    assert "公诉机关：证据一……" in judge_heard and "被告人：没有了。" in judge_heard  # everyone, named
+
+
+def test_no_view_contains_another_roles_private_profile_or_the_ground_truth():
+    script = Script({"judge": ["对被告人说：说吧。", "对公诉机关说：说吧。", "<结束庭审>"],
+                     "defendant": ["好的。"], "procurator": ["好的。"]})
+    run(court(), COURT, script)
+    for call in script.calls:
+        text = " ".join(m["content"] for m in call.messages)
+        for role, profile in COURT.profiles.items():
+            if role != call.role.name and "secret" in profile:
+                assert profile["secret"] not in text
+        assert "ground_truth" not in text and "盗窃罪" not in text
+
+
+def test_max_turns_cuts_the_dialogue_and_no_judgment_is_forced():
+    script = Script({"judge": ["对被告人说：嗯。"] * 20, "defendant": ["嗯。"] * 20})
+    d = run(court(max_turns=3), COURT, script)
+    assert d.ended_by is EndReason.MAX_TURNS and d.exchanges == 3
+    assert len([t for t in d.utterances() if t.speaker == "judge"]) == 3
+    assert d.deliverable is None and not d.deliverable_forced
+
+
+def test_a_failed_call_ends_the_instance_and_is_never_speech():
+    script = Script({"judge": ["对被告人说：你好。", "对被告人说：再说一遍。"], "defendant": ["好。"]},
+                    fail_at={("defendant", 1)})
+    d = run(court(), COURT, script)
+    assert d.ended_by is EndReason.CALL_FAILED
+    failed = d.turns[-1]
+    assert failed.failure == "server: injected" and failed.text == ""
+    assert failed not in d.utterances() and d.deliverable is None
+
+
+def test_marker_message_is_the_deliverable_when_it_holds_the_document():
+    script = Script({"lawyer": ["请问您的姓名？", "起诉状\n原告：张三……<询问结束>"], "client": ["张三。"]})
+    d = run(interview(), Instance("i/1", "TOYCD", {"lawyer": {"template": "起诉状模板"}, "client":
+                                                    {"name": "张三", "secret": "x"}}), script)
+    assert d.ended_by is EndReason.MARKER and d.deliverable == "起诉状\n原告：张三……" and not d.deliverable_forced
+    assert not any(t.kind is TurnKind.DELIVERABLE for t in d.turns)
+
+
+def test_the_document_is_forced_once_when_the_cap_is_hit():
+    script = Script({"lawyer": ["问题？"] * 2 + ["起诉状\n原告：张三"], "client": ["答。"] * 3})
+    d = run(interview(max_turns=2), Instance("i/2", "TOYCD", {"lawyer": {"template": "T"},
+                                                               "client": {"name": "张三", "secret": "x"}}), script)
+    assert d.ended_by is EndReason.MAX_TURNS and d.exchanges == 2
+    forced = [t for t in d.turns if t.kind is TurnKind.DELIVERABLE]
+    assert len(forced) == 1 and d.deliverable == "起诉状\n原告：张三" and d.deliverable_forced
+    assert script.calls[-1].messages[-1]["content"].endswith("请现在输出完整的起诉状。")
+
+
+def test_reasoning_traces_are_stripped_before_routing():
+    script = Script({"judge": ["<think>先问被告人</think>对被告人说：姓名？", "<结束庭审>"], "defendant": ["甲。"]})
+    d = run(court(), COURT, script)
+    assert d.utterances()[0].text == "对被告人说：姓名？" and d.utterances()[0].addressee == "defendant"
+
+
+def test_failure_causes_of_a_court_dialogue():
+    from steps.simulate.failures import failure_causes
+
+    collapse = Script(
+        {"judge": ["现在开庭，核实身份，告知诉讼权利。本院认为，被告人甲犯盗窃罪。判决如下：有期徒刑六个月。"
+                   "<结束庭审>"]}
+    )
+    d = run(court(), COURT, collapse)
+    assert failure_causes(d, court()) == ["single_turn_collapse", "role_omission"]
+
+    rambling = Script(
+        {
+            "judge": ["现在开庭。", "请被告人陈述。", "对被告人说：你认罪吗？"] + ["对被告人说：还有吗？"] * 20,
+            "defendant": ["认罪。"] * 30,
+        }
+    )
+    d = run(court(max_turns=5), COURT, rambling)
+    assert failure_causes(d, court()) == ["missing_final_objective", "missing_addressee", "role_omission"]
+
+    proper = Script({"judge": ["现在开庭。", "对被告人说：姓名？", "对公诉机关说：请宣读起诉书。",
+                               "本院认为，被告人甲犯盗窃罪。判决如下：有期徒刑六个月。<结束庭审>"],
+                     "defendant": ["甲。"], "procurator": ["起诉书……"]})
+    assert failure_causes(run(court(), COURT, proper), court()) == []
