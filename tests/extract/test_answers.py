@@ -49,7 +49,7 @@ def test_mandatory_fields_depend_on_kind_procedure_and_document_type():
 
 def test_the_cases_schema_knows_which_llm_fields_are_lists():
     from steps.extract.answers import FIELDS, LLM_COLUMNS
-    from steps.schemas import _LIST_FIELDS
+    from steps.schemas.extraction import _LIST_FIELDS
 
     for kind, fields in FIELDS.items():
         lists = []
