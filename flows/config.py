@@ -48,6 +48,13 @@ class ModelEntry(_Section):
         return ModelConfig(name=name, **self.model_dump())
 
 
+class LawBenchParams(_Section):
+    """Stages `lawbench_predict`: items per task sent to each agent (None: all 500; a smaller number for a
+    quick smoke run, whose scores are then not comparable with the paper's)."""
+
+    limit: int | None = Field(default=None, ge=1, le=500)
+
+
 class ExtractParams(_Section):
     """Stage `extract`: how many judgments per source (None: all) and model calls per case (1 + repair rounds)."""
 
@@ -62,6 +69,7 @@ class Params(_Section):
     judge: ModelEntry = ModelEntry(model="scripted/judge")
     llm: LLMSettings = LLMSettings()
     extract: ExtractParams = ExtractParams()
+    lawbench: LawBenchParams = LawBenchParams()
 
     @model_validator(mode="after")
     def _agent_names_are_paths(self) -> Params:

@@ -59,8 +59,11 @@ def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_F
     agent = params.agent(agent_name)
     items = read_table(INTERIM_DIR / "lawbench_items.parquet", LawBenchItems)
     items = items[items.setting == setting].sort_values(["task", "idx"], kind="stable").reset_index(drop=True)
+    if params.lawbench.limit is not None:
+        items = items[items.idx < params.lawbench.limit].reset_index(drop=True)
     run_dir = out_dir / agent_name / setting
-    rid = write_run_json(run_dir, run_spec(agent, "lawbench", setting=setting, prompt_version=PROMPT_VERSION))
+    rid = write_run_json(run_dir, run_spec(agent, "lawbench", setting=setting, prompt_version=PROMPT_VERSION,
+                                          limit=params.lawbench.limit))
     door = open_door(params, run_id=rid)
     try:
         predictions = predict(items, agent, door)

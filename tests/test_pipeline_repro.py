@@ -9,10 +9,16 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow
+
+# The copy runs every stage on small samples: this test checks the pipeline's wiring (every stage runs,
+# `dvc status` is clean, a second repro does nothing), not the sizes. Each stage with a sample-size
+# parameter adds its small value here.
+SMALL = {"lawbench": {"limit": 3}, "extract": {"limit": 20}}
 
 
 def _copy_project(dest: Path) -> None:
@@ -24,6 +30,10 @@ def _copy_project(dest: Path) -> None:
         if src.is_file() and not rel.startswith(("data/", ".venv/")):
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / rel)
+    params = yaml.safe_load((dest / "params.yaml").read_text(encoding="utf-8"))
+    for section, values in SMALL.items():
+        params[section] = {**params.get(section, {}), **values}
+    (dest / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True, sort_keys=False), encoding="utf-8")
     subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
 
 
@@ -45,6 +55,8 @@ def test_repro_then_status_clean_then_nothing_to_do(tmp_path, mirror):
     report = (project / "reports/data.md").read_text(encoding="utf-8")
     assert "| mile | 693 |" in report and "| judgments_civil | 808 |" in report
     assert report == (ROOT / "reports/data.md").read_text(encoding="utf-8"), "committed reports/data.md is stale"
+    for name in ("lawbench_zero_shot.md", "lawbench_one_shot.md", "lawbench.csv", "extraction.md"):
+        assert (project / "reports" / name).is_file(), name
     status = _dvc(["status"], project, env)
     assert status.returncode == 0 and "up to date" in status.stdout, status.stdout
     second = _dvc(["repro"], project, env)
