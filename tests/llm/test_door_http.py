@@ -195,3 +195,19 @@ def test_replicas_are_load_balanced_and_share_cache_entries(fast_settings):
         swapped = model.model_copy(update={"api_base": [b.url, a.url]})
         again = run(ModelDoor(fast_settings).complete(swapped, [{"role": "user", "content": "0"}], purpose="agent"))
         assert again.cache_hit and a.count + b.count == 40
+
+
+def test_litellm_bookkeeping_hooks_exist_and_are_skipped(server, fast_settings, vllm_model):
+    """The door replaces two litellm module hooks (see door._skip_litellm_bookkeeping); an upgrade that
+    renames them would silently bring back ~2.5 ms of CPU per call, so their presence is pinned here."""
+    import litellm.utils as litellm_utils
+
+    from steps.llm.door import _no_success_logging
+
+    assert callable(litellm_utils._client_async_logging_helper)
+    assert callable(litellm_utils.update_response_metadata)
+    door = ModelDoor(fast_settings)
+    assert litellm_utils._client_async_logging_helper is _no_success_logging
+    reply = asyncio.run(door.complete(vllm_model, [{"role": "user", "content": "hooks"}], purpose="agent"))
+    door.close()
+    assert reply.ok and reply.text and reply.prompt_tokens > 0
