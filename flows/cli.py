@@ -48,17 +48,20 @@ def lawbench_score_folder(
                                      "predictions/<setting>/: one sub-folder per model, <task>.json inside"),
     out: Path = typer.Option(..., "--out", help="CSV to write: task,model_name,score,abstention_rate"),
     workers: int = typer.Option(2, help="worker processes (groups of one model and task run in parallel)"),
+    proofread_data: Path | None = typer.Option(None, help="folder with LawBench's cilin.txt and confusion_dict.txt "
+                                               "for task 2-1 (not in the mirror; see README)"),
 ) -> None:
     """Score any LawBench-style prediction folder into LawBench's results.csv layout.
 
     A folder holding zero_shot/ and one_shot/ sub-folders writes one CSV per setting (OUT's name + _<setting>).
     """
     from flows.lawbench_score import score_folder
+    from steps.sources.errors import SourceError
 
     try:
-        for line in score_folder(predictions, out, workers=workers):
+        for line in score_folder(predictions, out, workers=workers, proofread_data=proofread_data):
             typer.echo(line)
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, SourceError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from None
 

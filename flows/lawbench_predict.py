@@ -41,10 +41,10 @@ def predict(items: pd.DataFrame, agent: ModelConfig, door: ModelDoor) -> pd.Data
 
 
 @task(cache_policy=NO_CACHE)
-def score(predictions: pd.DataFrame, agent: ModelConfig, rid: str) -> pd.DataFrame:
+def score(predictions: pd.DataFrame, agent: ModelConfig, rid: str, proofread_paths: dict) -> pd.DataFrame:
     """Score the successful predictions; failed calls are counted per task, never scored as empty answers."""
     ok = predictions[predictions.failure_kind.isna()]
-    scores = score_predictions(ok)
+    scores = score_predictions(ok, contiguous=False, **proofread_paths)
     failed = predictions[predictions.failure_kind.notna()].groupby(["setting", "task"]).size().rename("n_failed")
     scores = scores.merge(failed.reset_index(), on=["setting", "task"], how="left", validate="one_to_one")
     return scores.assign(agent=agent.name, n_failed=scores.n_failed.fillna(0).astype(int), proxy=agent.is_scripted,
@@ -52,12 +52,13 @@ def score(predictions: pd.DataFrame, agent: ModelConfig, rid: str) -> pd.DataFra
 
 
 @flow(name="lawbench_predict")
-def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR) -> str:
+def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR,
+                     interim_dir: Path = INTERIM_DIR) -> str:
     if setting not in SETTINGS:
         raise ValueError(f"unknown setting '{setting}'; expected one of {', '.join(SETTINGS)}")
     params = load_params(params_file)
     agent = params.agent(agent_name)
-    items = read_table(INTERIM_DIR / "lawbench_items.parquet", LawBenchItems)
+    items = read_table(interim_dir / "lawbench_items.parquet", LawBenchItems)
     items = items[items.setting == setting].sort_values(["task", "idx"], kind="stable").reset_index(drop=True)
     if params.lawbench.limit is not None:
         items = items[items.idx < params.lawbench.limit].reset_index(drop=True)
@@ -68,7 +69,7 @@ def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_F
     try:
         predictions = predict(items, agent, door)
         write_table(predictions, run_dir / "predictions.parquet", LawBenchRunPredictions, table="lawbench_predictions")
-        scores = score(predictions, agent, rid)
+        scores = score(predictions, agent, rid, params.lawbench.proofread_paths())
         write_table(scores, run_dir / "scores.parquet", LawBenchScores, table="lawbench_scores")
         write_usage(door, run_dir / "usage.parquet")
     finally:

@@ -12,6 +12,7 @@ import pandas as pd
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
+from flows.config import PARAMS_FILE, LawBenchParams, load_params
 from flows.ingest import INTERIM_DIR
 from flows.stage import main
 from flows.tables import read_table, write_table
@@ -23,8 +24,8 @@ TOLERANCE = 1e-6
 
 
 @task(cache_policy=NO_CACHE)
-def score_published(predictions: pd.DataFrame) -> pd.DataFrame:
-    scores = score_predictions(predictions).rename(columns={"model": "agent"})
+def score_published(predictions: pd.DataFrame, proofread_paths: dict) -> pd.DataFrame:
+    scores = score_predictions(predictions, **proofread_paths).rename(columns={"model": "agent"})
     return scores.assign(n_failed=0, proxy=False, run_id="published")[list(LawBenchScores.to_schema().columns)]
 
 
@@ -37,7 +38,7 @@ def compare(scores: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
     return merged
 
 
-def score_folder(predictions: Path, out: Path, *, workers: int = 2) -> list[str]:
+def score_folder(predictions: Path, out: Path, *, workers: int = 2, proofread_data: Path | None = None) -> list[str]:
     """Score a LawBench-style folder into results.csv layout; returns what was written and skipped.
 
     A single setting folder writes `out`; a folder with zero_shot/ and one_shot/ sub-folders writes one file
@@ -52,7 +53,8 @@ def score_folder(predictions: Path, out: Path, *, workers: int = 2) -> list[str]
     lines = [f"skipped {s}: not a LawBench task file" for s in skipped]
     if frame.empty:
         raise ValueError(f"{predictions}: no <model>/<task>.json prediction files found")
-    scores = score_predictions(frame, workers=workers)
+    paths = LawBenchParams(proofread_data=str(proofread_data) if proofread_data else None).proofread_paths()
+    scores = score_predictions(frame, workers=workers, **paths)
     settings = sorted(set(scores.setting), key=lambda s: SETTINGS.index(s) if s in SETTINGS else 99)
     for setting in settings:
         target = out if len(settings) == 1 else out.with_name(f"{out.stem}_{setting}{out.suffix}")
@@ -64,10 +66,11 @@ def score_folder(predictions: Path, out: Path, *, workers: int = 2) -> list[str]
 
 
 @flow(name="lawbench_score")
-def lawbench_score(out: Path = OUT) -> str:
+def lawbench_score(out: Path = OUT, params_file: Path = PARAMS_FILE) -> str:
+    proofread_paths = load_params(params_file).lawbench.proofread_paths()
     predictions = read_table(INTERIM_DIR / "lawbench_predictions.parquet", LawBenchPredictions)
     published = read_table(INTERIM_DIR / "lawbench_published.parquet", LawBenchPublished)
-    scores = score_published(predictions)
+    scores = score_published(predictions, proofread_paths)
     write_table(scores, out, LawBenchScores, table="lawbench_scores")
     cells = compare(scores, published)
     off = cells[(cells.score_diff > TOLERANCE) | (cells.abstention_diff > TOLERANCE)]

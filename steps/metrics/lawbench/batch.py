@@ -30,13 +30,21 @@ class _Group:
     confusion_path: Path | None
 
 
-def _items_in_index_order(setting: str, model: str, task: str, group: pd.DataFrame) -> pd.DataFrame:
-    """The group's rows sorted by `idx`, which must be exactly 0..n-1 (LawBench iterates str(i) for i < n)."""
+def _items_in_index_order(
+    setting: str, model: str, task: str, group: pd.DataFrame, contiguous: bool = True
+) -> pd.DataFrame:
+    """The group's rows sorted by `idx`, which must be exactly 0..n-1 (LawBench iterates str(i) for i < n).
+
+    `contiguous=False` accepts gaps: an agent's items whose call failed are left out and counted apart
+    (no score depends on an item's index; it only names items in error messages).
+    """
     group = group.sort_values("idx")
     idx = group["idx"].tolist()
     duplicated = group["idx"][group["idx"].duplicated()].tolist()
     if duplicated:
         raise ScoringError(f"setting {setting} model {model} task {task}: index {duplicated[0]} occurs twice")
+    if not contiguous:
+        return group
     missing = sorted(set(range(max(idx) + 1)) - set(idx))
     if missing or idx[0] != 0:
         first = missing[0] if missing else 0
@@ -59,10 +67,12 @@ def _score_group(group: _Group) -> tuple[str, str, str, TaskScore]:
     return group.setting, group.model, group.task, result
 
 
-def _groups(df: pd.DataFrame, cilin_path: Path | None, confusion_path: Path | None) -> list[_Group]:
+def _groups(
+    df: pd.DataFrame, cilin_path: Path | None, confusion_path: Path | None, contiguous: bool
+) -> list[_Group]:
     out = []
     for (setting, model, task), group in df.groupby(["setting", "model", "task"], sort=True):
-        group = _items_in_index_order(setting, model, task, group)
+        group = _items_in_index_order(setting, model, task, group, contiguous)
         out.append(
             _Group(
                 setting,
@@ -84,18 +94,20 @@ def score_predictions(
     *,
     cilin_path: Path | None = None,
     confusion_path: Path | None = None,
+    contiguous: bool = True,
 ) -> pd.DataFrame:
     """Score every (setting, model, task) group of a long prediction table.
 
     `df` has one row per item (setting, model, task, idx, prompt, prediction, reference); items are matched
     by `idx`, which must run 0..n-1 in every group. Groups are scored in a process pool of `workers`
     processes (default: all cores; 1 scores in this process). Returns setting, model, task, score,
-    abstention_rate, n, sorted by setting, model and task.
+    abstention_rate, n, sorted by setting, model and task. `contiguous=False` scores a subset of items
+    (an agent's successful calls) without requiring every index.
     """
     missing = [c for c in REQUIRED_COLUMNS if c not in df.columns]
     if missing:
         raise ScoringError(f"prediction table lacks column(s) {', '.join(missing)}")
-    groups = _groups(df, cilin_path, confusion_path)
+    groups = _groups(df, cilin_path, confusion_path, contiguous)
     workers = workers or os.cpu_count() or 1
     if workers == 1 or len(groups) <= 1:
         results = [_score_group(g) for g in groups]
