@@ -12,6 +12,9 @@ _PREFECT_HOME = tempfile.mkdtemp(prefix="jurisflow-prefect-")
 os.environ.setdefault("PREFECT_HOME", _PREFECT_HOME)
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+# Flows started by tests (also in subprocesses and other working directories) may wait for the ephemeral
+# API longer than Prefect's default 20 s: the test machine has 2 cores and runs much at once.
+os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
 
 ROOT = Path(__file__).resolve().parents[1]
 MIRROR = Path(os.environ.get("JURISFLOW_MIRROR", ROOT.parent / "shared" / "data"))

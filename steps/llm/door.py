@@ -235,42 +235,32 @@ class ModelDoor:
 
     def _account(self, reply: Reply, model: ModelConfig, purpose: str, metadata: dict[str, Any]) -> None:
         public = {k: v for k, v in metadata.items() if k in ("instance_id", "scenario", "role", "task", "setting")}
+        common = {"run_id": self.run_id, "purpose": purpose, "model_name": model.name, "model": model.model,
+                  "call_key": reply.call_key, "attempts": reply.attempts, "metadata": public}  # fmt: skip
         if isinstance(reply, Completion):
+            hit = reply.cache_hit
             record = UsageRecord(
-                self.run_id,
-                purpose,
-                model.name,
-                model.model,
-                reply.call_key,
-                reply.prompt_tokens,
-                reply.completion_tokens,
-                0.0 if reply.cache_hit and reply.cost_usd is not None else reply.cost_usd,  # a hit costs nothing
-                0.0 if reply.cache_hit else reply.latency_s,
-                reply.attempts,
-                reply.cache_hit,
-                None,
-                None,
-                public,
+                **common,
+                prompt_tokens=reply.prompt_tokens,
+                completion_tokens=reply.completion_tokens,
+                cost_usd=0.0 if hit and reply.cost_usd is not None else reply.cost_usd,  # a hit costs nothing
+                latency_s=0.0 if hit else reply.latency_s,
+                cache_hit=hit,
+                failure_kind=None,
+                failure_message=None,
             )
         else:
             record = UsageRecord(
-                self.run_id,
-                purpose,
-                model.name,
-                model.model,
-                reply.call_key,
-                0,
-                0,
-                None,
-                0.0,
-                reply.attempts,
-                False,
-                reply.kind.value,
-                redact(reply.message),
-                public,
+                **common,
+                prompt_tokens=0,
+                completion_tokens=0,
+                cost_usd=None,
+                latency_s=0.0,
+                cache_hit=False,
+                failure_kind=reply.kind.value,
+                failure_message=redact(reply.message),
             )
         self.usage.append(record)
-
 
 def _as_hit(reply: Completion) -> Completion:
     return Completion(

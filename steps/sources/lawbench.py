@@ -65,6 +65,31 @@ def parse_prediction_record(rec: object, *, label: str, where: str) -> tuple[str
     return prompt, role, rec["prediction"], rec["refr"]
 
 
+def prediction_rows(obj: object, *, label: str, setting: str, model: str, task: str) -> list[dict]:
+    """The rows of one prediction file's JSON: an object keyed "0".."n-1" in index order."""
+    if not isinstance(obj, dict):
+        raise SourceFormatError(label, "top level", f"model {model} task {task}: expected an object keyed by index")
+    rows = []
+    for idx in range(len(obj)):
+        where = f"model {model} task {task} item {idx}"
+        if str(idx) not in obj:
+            raise SourceFormatError(label, where, "item indices must run 0..n-1 without gaps")
+        prompt, role, prediction, reference = parse_prediction_record(obj[str(idx)], label=label, where=where)
+        rows.append(
+            {
+                "setting": setting,
+                "model": model,
+                "task": task,
+                "idx": idx,
+                "prompt": prompt,
+                "prompt_role": role,
+                "prediction": prediction,
+                "reference": reference,
+            }
+        )
+    return rows
+
+
 def load_predictions(files: list[Fetched]) -> pd.DataFrame:
     """`predictions/<setting>/<model>/<task>.json`: an object keyed "0".."499" in index order."""
     rows = []
@@ -74,27 +99,7 @@ def load_predictions(files: list[Fetched]) -> pd.DataFrame:
         setting, model, task = parts[2], parts[3], PurePosixPath(f.source.path).stem
         if setting not in SETTINGS or task not in TASK_IDS:
             raise SourceFormatError(label, "path", f"unexpected prediction file path {f.source.path}")
-        obj = read_json(f.local, label)
-        if not isinstance(obj, dict):
-            raise SourceFormatError(label, "top level", "expected an object keyed by item index")
-        for idx in range(len(obj)):
-            if str(idx) not in obj:
-                raise SourceFormatError(label, f'key "{idx}"', "item indices must run 0..n-1 without gaps")
-            prompt, role, prediction, reference = parse_prediction_record(
-                obj[str(idx)], label=label, where=f"item {idx}"
-            )
-            rows.append(
-                {
-                    "setting": setting,
-                    "model": model,
-                    "task": task,
-                    "idx": idx,
-                    "prompt": prompt,
-                    "prompt_role": role,
-                    "prediction": prediction,
-                    "reference": reference,
-                }
-            )
+        rows += prediction_rows(read_json(f.local, label), label=label, setting=setting, model=model, task=task)
     return pd.DataFrame(rows)
 
 

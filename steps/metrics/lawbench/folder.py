@@ -7,8 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from steps.metrics.lawbench.tasks import SETTINGS, TASK_IDS
-from steps.sources.errors import SourceFormatError
-from steps.sources.lawbench import parse_prediction_record
+from steps.sources.lawbench import prediction_rows
 from steps.sources.readers import read_json
 
 RESULTS_COLUMNS = ["task", "model_name", "score", "abstention_rate"]
@@ -17,28 +16,7 @@ PREDICTION_COLUMNS = ["setting", "model", "task", "idx", "prompt", "prompt_role"
 
 def _read_task_file(path: Path, setting: str, model: str, task: str) -> list[dict]:
     label = f"{model}/{path.name} ({path})"
-    obj = read_json(path, label)
-    if not isinstance(obj, dict):
-        raise SourceFormatError(label, "top level", f"model {model} task {task}: expected an object keyed by index")
-    rows = []
-    for idx in range(len(obj)):
-        where = f"model {model} task {task} item {idx}"
-        if str(idx) not in obj:
-            raise SourceFormatError(label, where, "item indices must run 0..n-1 without gaps")
-        prompt, role, prediction, reference = parse_prediction_record(obj[str(idx)], label=label, where=where)
-        rows.append(
-            {
-                "setting": setting,
-                "model": model,
-                "task": task,
-                "idx": idx,
-                "prompt": prompt,
-                "prompt_role": role,
-                "prediction": prediction,
-                "reference": reference,
-            }
-        )
-    return rows
+    return prediction_rows(read_json(path, label), label=label, setting=setting, model=model, task=task)
 
 
 def read_prediction_folder(folder: Path, setting: str | None = None) -> tuple[pd.DataFrame, list[str]]:
