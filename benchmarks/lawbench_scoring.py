@@ -4,7 +4,11 @@ First scores every (setting, model, task) group one after another in this proces
 task; then scores everything again with `score_predictions` on N worker processes and prints the wall time
 next to the ideal one (the sequential total divided by N) and items/s overall.
 
-    python benchmarks/lawbench_scoring.py [--predictions DIR] [--workers N]
+    python benchmarks/lawbench_scoring.py [--predictions DIR] [--workers N] [--no-reference]
+
+Task 2-1 dominates. Unless --no-reference is given, its alignment table is also filled for one model with
+the pure-Python reference loop (`align.fill_costs`) beside the compiled one that the scorer uses, so the
+speed-up is measured in the same run on the same sentence pairs.
 
 DIR is a `predictions/` folder with zero_shot/ and one_shot/ sub-folders, or a single setting folder;
 default: the mirror's lawbench/predictions.
@@ -43,10 +47,45 @@ def _sequential(df) -> dict[str, tuple[int, float]]:
     return {t: (int(v[0]), v[1]) for t, v in per_task.items()}
 
 
+def _alignment_side_by_side(df) -> None:
+    """Seconds to fill every 2-1 table of the first (setting, model) with the Python and the compiled loop."""
+    from steps.metrics.lawbench.proofread import load_lexicon
+    from steps.metrics.lawbench.proofread.align import fill_costs
+    from steps.metrics.lawbench.proofread.align_kernel import fill_costs_compiled
+    from steps.metrics.lawbench.proofread.m2 import to_simplified
+    from steps.metrics.lawbench.proofread.sentences import hypothesis_sentence, reference_sentence, source_sentence
+
+    rows = df[df["task"] == "2-1"]
+    if rows.empty:
+        return
+    setting, model = rows.iloc[0]["setting"], rows.iloc[0]["model"]
+    rows = rows[(rows["setting"] == setting) & (rows["model"] == model)]
+    pairs = []
+    for r in rows.itertuples():
+        source = "".join(source_sentence(r.idx, r.prompt).split())
+        for target in (hypothesis_sentence(r.prediction, r.reference), reference_sentence(r.reference)):
+            target = to_simplified("".join(target.split()))
+            if target and target != source:
+                pairs.append((source, target))
+    lexicon = load_lexicon(None, None)
+    fill_costs_compiled(*pairs[0], lexicon)  # compile (or load the compiled cache) outside the timing
+    timings = {}
+    for name, fill in (("python loop", fill_costs), ("compiled", fill_costs_compiled)):
+        start = time.perf_counter()
+        for source, target in pairs:
+            fill(source, target, lexicon)
+        timings[name] = time.perf_counter() - start
+    print(f"\n2-1 alignment tables of {setting}/{model} ({len(pairs)} sentence pairs):")
+    for name, seconds in timings.items():
+        print(f"  {name:<12} {seconds:7.2f} s   {len(pairs) / seconds:8.0f} pairs/s")
+    print(f"  speed-up     {timings['python loop'] / timings['compiled']:.1f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--predictions", type=Path, default=DEFAULT_PREDICTIONS)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--no-reference", action="store_true", help="skip the 2-1 alignment side by side")
     args = parser.parse_args()
 
     df, skipped = read_prediction_tree(args.predictions)
@@ -71,6 +110,8 @@ def main() -> None:
     print(f"\nscore_predictions, {args.workers} workers:")
     print(f"  wall {wall:.1f} s   ideal {ideal:.1f} s (sequential / workers)   efficiency {ideal / wall:.0%}")
     print(f"  {total_items / wall:.0f} items/s   ideal {total_items / ideal:.0f} items/s")
+    if not args.no_reference:
+        _alignment_side_by_side(df)
 
 
 if __name__ == "__main__":

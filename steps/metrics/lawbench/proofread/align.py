@@ -31,8 +31,8 @@ class CostMatrix:
 
     source: str
     target: str
-    cost: list[list[float]]  # (n+1) x (m+1)
-    substitution: list[list[float]]  # n x m
+    cost: np.ndarray  # (n+1) x (m+1) float64
+    substitution: np.ndarray  # n x m float64
     transpositions: dict[tuple[int, int], tuple[float, int]]  # cell -> (cost, span length k+1)
 
     @property
@@ -48,17 +48,17 @@ class CostMatrix:
         c = self.cost
         if self.source[i - 1] == self.target[j - 1]:
             return [("M", i - 1, i, j - 1, j)]
-        best = c[i][j]
+        best = c[i, j]
         found: list[Op] = []
         trans = self.transpositions.get((i, j))
         if trans is not None and trans[0] == best:
             span = trans[1]
             found.append((f"T{span}", i - span, i, j - span, j))
-        if c[i - 1][j - 1] + self.substitution[i - 1][j - 1] == best:
+        if c[i - 1, j - 1] + self.substitution[i - 1, j - 1] == best:
             found.append(("S", i - 1, i, j - 1, j))
-        if c[i][j - 1] + 1 == best:
+        if c[i, j - 1] + 1 == best:
             found.append(("I", i, i, j - 1, j))
-        if c[i - 1][j] + 1 == best:
+        if c[i - 1, j] + 1 == best:
             found.append(("D", i - 1, i, j, j))
         return found
 
@@ -99,11 +99,13 @@ def fill_costs(source: str, target: str, lexicon: CharLexicon) -> CostMatrix:
     """The official cost table for aligning `source` to `target` (both whitespace-free).
 
     A plain row-major loop over precomputed per-cell lists; numpy per-row or per-anti-diagonal versions were
-    measured and are not faster on sentences of ~80 characters (call overhead dominates).
+    measured and are not faster on sentences of ~80 characters (call overhead dominates). This is the readable
+    reference; the scorer runs the same loop compiled (`align_kernel.fill_costs_compiled`).
     """
     n, m = len(source), len(target)
-    sub = _substitution_matrix(source, target, lexicon).tolist() if n and m else []
-    k_min = _min_window(source, target).tolist() if n and m else []
+    sub_table = _substitution_matrix(source, target, lexicon) if n and m else np.zeros((n, m))
+    sub = sub_table.tolist()
+    k_min = _min_window(source, target).tolist() if n and m else [[0] * m for _ in range(n)]
     cost = [[float(j) for j in range(m + 1)]]
     last_free = [0] * (n + m + 1)  # per diagonal i - j + m: last row entered by a free diagonal step
     transpositions: dict[tuple[int, int], tuple[float, int]] = {}
@@ -135,4 +137,4 @@ def fill_costs(source: str, target: str, lexicon: CharLexicon) -> CostMatrix:
                 last_free[i - j + m] = i + 1
             diag = up
         cost.append(row)
-    return CostMatrix(source, target, cost, sub, transpositions)
+    return CostMatrix(source, target, np.array(cost, dtype=np.float64), sub_table, transpositions)

@@ -72,6 +72,7 @@ def read_confusions(path: Path) -> dict[str, frozenset[str]]:
     return confusions
 
 
+@lru_cache(maxsize=4)
 def load_lexicon(cilin_path: Path | None = None, confusion_path: Path | None = None) -> CharLexicon:
     """The lexicon from the optional LawBench data files (`cilin.txt` in GBK, `confusion_dict.txt`).
 

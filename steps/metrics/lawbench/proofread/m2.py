@@ -7,7 +7,7 @@ from functools import cache
 
 from opencc import OpenCC
 
-from steps.metrics.lawbench.proofread.align import fill_costs
+from steps.metrics.lawbench.proofread.align_kernel import fill_costs_compiled
 from steps.metrics.lawbench.proofread.edits import finish_edits, group_path
 from steps.metrics.lawbench.proofread.lexicon import CharLexicon
 from steps.metrics.lawbench.proofread.paths import count_paths, enumerate_paths, followed_ops, grouped_paths
@@ -52,7 +52,7 @@ def _annotate(source: str, target: str, lexicon: CharLexicon, max_paths: int | N
         return {NOOP_KEY: ["noop"]}
     if target == NOT_ANNOTATABLE_TARGET:
         return {NOOP_KEY: ["NA"]}
-    table = fill_costs(source, target, lexicon)
+    table = fill_costs_compiled(source, target, lexicon)
     ops = followed_ops(table)
     if max_paths is not None and count_paths(ops) > max_paths:
         return None
