@@ -2,7 +2,8 @@
 and each dialogue scored against its own guidance (pointwise mode, ours).
 
 dvc.yaml → this flow → steps.ucl.judging (steps.judges.pairwise for the verdicts, steps.ucl.hint_judge for the
-hint scores) → steps.llm (the judge model). Writes data/ucl/<agent>/judge/{verdicts,hint_scores,usage}.parquet.
+hint scores) → steps.llm (the judge model). Writes data/ucl/<agent>/judge/{verdicts,hint_scores,usage}.parquet
+and run.json.
 A rerun replays the response cache.
 """
 
@@ -20,7 +21,7 @@ import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL proxy judge
 from flows.config import PARAMS_FILE, load_params
 from flows.models import open_door, write_usage
 from flows.progress import counter
-from flows.runs import run_id
+from flows.runs import write_run_json
 from flows.stage import main
 from flows.tables import read_table, write_table
 from flows.ucl_simulate import PATHS, UclPaths, read_items
@@ -61,7 +62,7 @@ def ucl_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: UclPaths 
     judge_spec = {"agent_run": ids.run_id, "reference_run": ids.reference_run_id, "judge": settings.judge.model,
                   "decoding": settings.judge.decoding.model_dump(), "retries": settings.retries,
                   "pointwise": settings.pointwise, "protocol": settings.protocol}  # fmt: skip
-    door = open_door(params, run_id=run_id(judge_spec))
+    door = open_door(params, run_id=write_run_json(run_dir / JUDGE_DIR, judge_spec))
     try:
         verdicts, hints = judge(items, dialogues, reference, settings, ids, door)
         write_table(verdicts, run_dir / JUDGE_DIR / "verdicts.parquet", UclVerdicts, table="ucl_verdicts")

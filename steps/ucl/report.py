@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from steps.reports.markdown import markdown_table
-from steps.ucl.stats import pearson_p
 from steps.ucl.tasks import BLOOM_LEVELS, PAPER_TASK_IDS, SCENARIOS, TASKS
 
 
@@ -34,14 +33,6 @@ class ReportInfo:
     pointwise: bool
     data: str  # upstream repository and commit of the items
     notes: list[str] = field(default_factory=list)
-
-
-def add_p_values(long: pd.DataFrame) -> pd.DataFrame:
-    """A `p_…` row (two-sided, Pearson) beside every `r_…` row of the turns table."""
-    rs = long[long.metric.str.startswith("r_") & long.value.notna()]
-    ps = rs.assign(metric="p_" + rs.metric.str[2:], value=[pearson_p(r, int(n)) for r, n in zip(rs.value, rs.n,
-                                                                                                 strict=True)])
-    return pd.concat([long, ps], ignore_index=True)
 
 
 def _fmt(value: object, digits: int = 1) -> object:
@@ -80,6 +71,8 @@ def _wide(long: pd.DataFrame, info: ReportInfo, metric: str, scopes: list[str], 
 def _orders(long: pd.DataFrame, info: ReportInfo) -> pd.DataFrame:
     metrics = {
         "pooled (Table 3)": "win_rate",
+        "95% CI low": "win_rate_ci_low",
+        "95% CI high": "win_rate_ci_high",
         "candidate first": "win_rate_candidate_first",
         "reference first": "win_rate_reference_first",
         "balanced (ours)": "win_rate_balanced",
@@ -153,7 +146,8 @@ def render(long: pd.DataFrame, info: ReportInfo) -> str:
         "",
         markdown_table(_orders(long, info)),
         "",
-        "Order disagreement: share of pairs whose two verdicts differ for the candidate (position bias). An "
+        "95% CI: bootstrap over items within each task (both orders of an item together). Order disagreement: "
+        "share of pairs whose two verdicts differ for the candidate (position bias). An "
         f"answer without a valid [[1]]/[[2]]/[[3]] is asked again up to {info.retries} time(s), then excluded "
         "(never a loss), as are pairs whose dialogue ended in a failed call.",
         "",

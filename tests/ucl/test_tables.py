@@ -152,3 +152,18 @@ def test_paper_rows_sit_beside_a_matched_agent():
     assert value(long, "win_rate", "Apply", "gpt4", "paper") == pytest.approx(float(Fraction(1543, 30)), abs=1e-9)
     paper = long[long.source == "paper"]
     assert set(paper.judge) == {"gpt-4-0613"} and not paper.proxy.any()
+
+
+def test_the_bootstrap_interval_of_the_overall_win_rate():
+    from steps.ucl.bootstrap import overall_interval
+
+    certain = pd.DataFrame([r for t in PAPER_TASK_IDS for r in one_order(t, 10, 0, 0)], columns=VERDICT_COLUMNS)
+    assert overall_interval(certain)[["low", "high"]].iloc[0].tolist() == [100.0, 100.0]
+    coin = pd.DataFrame([r for t in PAPER_TASK_IDS for r in one_order(t, 5, 0, 5)], columns=VERDICT_COLUMNS)
+    ci = overall_interval(coin).iloc[0]
+    # the standard error of the mean of 22 task rates over 10 fair coins each is 100·√(0.25/10)/√22 ≈ 3.37
+    assert ci.low < 50 < ci.high and 11 < ci.high - ci.low < 15.5
+    assert overall_interval(coin).equals(overall_interval(coin))  # seeded
+    assert overall_interval(coin[coin.task != KEY_OF["6-6"]]).empty  # needs all 22 tasks
+    long = build(coin.to_dict("records"))
+    assert value(long, "win_rate_ci_low") == pytest.approx(ci.low) and value(long, "win_rate") == 50.0
