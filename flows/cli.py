@@ -204,5 +204,41 @@ def serve_check(api_base: str = typer.Argument(..., help="e.g. http://127.0.0.1:
         )
 
 
+# ---------------------------------------------------------------- UCL-Bench (stages ucl_*)
+ucl_app = typer.Typer(no_args_is_help=True, help="UCL-Bench: simulated-user dialogues, pairwise judging, report.")
+app.add_typer(ucl_app, name="ucl")
+
+
+@ucl_app.command("simulate")
+def ucl_simulate(
+    agent: str | None = typer.Argument(None, help="an agent name from params.yaml (omit with --reference)"),
+    reference: bool = typer.Option(False, "--reference", help="simulate the reference model (ucl.reference)"),
+) -> None:
+    """The simulated user consults one agent, or the reference model (stages `ucl_simulate@<agent>`,
+    `ucl_reference`)."""
+    from flows.ucl_simulate import ucl_simulate as flow
+
+    if reference == (agent is not None):
+        typer.echo("error: give an agent name or --reference (not both)", err=True)
+        raise typer.Exit(2)
+    _run("ucl_simulate", flow, agent_name=agent)
+
+
+@ucl_app.command("judge")
+def ucl_judge(agent: str = typer.Argument(..., help="an agent name from params.yaml")) -> None:
+    """Judge one agent's dialogues against the reference's in both orders, plus the hint score (`ucl_judge@<agent>`)."""
+    from flows.ucl_judge import ucl_judge as flow
+
+    _run("ucl_judge", flow, agent_name=agent)
+
+
+@ucl_app.command("report")
+def ucl_report() -> None:
+    """Write reports/ucl.md and reports/ucl.csv (stage `ucl_report`)."""
+    from flows.ucl_report import ucl_report as flow
+
+    _run("ucl_report", flow)
+
+
 if __name__ == "__main__":
     app()

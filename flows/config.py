@@ -76,6 +76,35 @@ class ExtractParams(_Section):
     max_attempts: int = Field(default=2, ge=1, le=5)
 
 
+class UclReference(ModelEntry):
+    """The model whose dialogues every UCL agent is compared with, and the name the reports give it."""
+
+    name: str = "reference"
+
+    def resolve_reference(self) -> ModelConfig:
+        return ModelConfig(**self.model_dump())
+
+
+class UclParams(_Section):
+    """UCL-Bench stages: the reference model, the exchange cap (the paper's 3), the single-round variant,
+    items per task (None: all 10 public items), judge repair rounds and the pointwise mode [ours]."""
+
+    reference: UclReference = UclReference(name="scripted_null", model="scripted/null")
+    max_exchanges: int = Field(default=3, ge=1, le=20)
+    single_round: bool = False
+    limit: int | None = Field(default=None, ge=1)
+    judge_retries: int = Field(default=2, ge=0, le=5)
+    pointwise: bool = True
+
+    def exchanges(self) -> int:
+        """The effective cap: 1 in the single-round variant."""
+        return 1 if self.single_round else self.max_exchanges
+
+    def check_names(self, agents: dict[str, ModelEntry]) -> None:
+        if self.reference.name in agents:
+            raise ValueError(f"ucl.reference.name '{self.reference.name}' is also an agent name; give it its own")
+
+
 class Params(_Section):
     sources: SourcesParams = SourcesParams()
     agents: dict[str, ModelEntry] = Field(default_factory=dict)
@@ -84,6 +113,7 @@ class Params(_Section):
     llm: LLMSettings = LLMSettings()
     extract: ExtractParams = ExtractParams()
     lawbench: LawBenchParams = LawBenchParams()
+    ucl: UclParams = UclParams()
 
     @model_validator(mode="after")
     def _agent_names_are_paths(self) -> Params:

@@ -2,9 +2,15 @@
 
 The caller supplies the prompt (a Jinja source with `answer_1`, `answer_2` and its own slots) that asks for a
 final [[1]] (the first response is better), [[2]] (the second is) or [[3]] (a tie). The last [[d]] in the
-answer counts. The pair is judged twice, candidate first and candidate second, and the second verdict is mapped
-back to the candidate, so position bias shows as an inconsistent pair instead of hiding in the score. An answer
-without a verdict is shown the problem and asked once more; then it is a failure.
+answer counts (spaces inside the brackets are tolerated; any other number is out of range). The pair is judged
+twice, candidate shown first and candidate shown second, and each verdict is mapped back to the candidate, so
+position bias shows as a disagreement between the orders instead of hiding in the score. An answer without a
+verdict is shown the problem and asked again (`retries` times); then that order is a failure, recorded with
+its raw text and never counted as a loss.
+
+`judge_both_orders` returns both orders separately (`PairVerdict`): a benchmark can score each order as a
+single-order protocol would, pool them, or require agreement. `judge_pairwise` folds them into one
+`Judgement` (mean points of the two orders).
 """
 
 from __future__ import annotations
@@ -43,34 +49,113 @@ def parse_verdict(text: str) -> tuple[str | None, JudgeFailure | None, str]:
 
 @dataclass(frozen=True)
 class OrderVerdict:
-    outcome: str | None  # for the response shown first
+    """One order's answer. `outcome` is for the response shown first; None exactly when `failure` is set."""
+
+    outcome: str | None
     failure: JudgeFailure | None
     error: str
     raw: str
     attempts: int
     call_keys: tuple[str, ...]
+    prompt: str = ""
+
+    @property
+    def verdict(self) -> int | None:
+        """The [[d]] that counted (1, 2 or 3)."""
+        return next((d for d, o in VERDICTS.items() if o == self.outcome), None)
 
 
-async def ask_verdict(door: Any, model: ModelConfig, prompt: str, *, metadata: dict[str, Any]) -> OrderVerdict:
-    """One order: the verdict, with one repair round when the answer holds none."""
+async def ask_verdict(
+    door: Any, model: ModelConfig, prompt: str, *, metadata: dict[str, Any], retries: int = 1
+) -> OrderVerdict:
+    """One order: the verdict, with up to `retries` repair rounds when the answer holds none."""
     messages = [{"role": "user", "content": prompt}]
     keys: list[str] = []
     raw, failure, error = "", JudgeFailure.UNPARSABLE, ""
-    for attempt in (1, 2):
+    for attempt in range(1, retries + 2):
         reply = await door.complete(model, messages, purpose="judge", metadata=metadata)
         keys.append(reply.call_key)
         if not reply.ok:
-            return OrderVerdict(None, JudgeFailure.CALL_FAILED, reply.message, raw, attempt, tuple(keys))
+            return OrderVerdict(None, JudgeFailure.CALL_FAILED, reply.message, raw, attempt, tuple(keys), prompt)
         raw = reply.text
         outcome, failure, error = parse_verdict(raw)
         if failure is None:
-            return OrderVerdict(outcome, None, "", raw, attempt, tuple(keys))
+            return OrderVerdict(outcome, None, "", raw, attempt, tuple(keys), prompt)
         messages = [
             *messages,
             {"role": "assistant", "content": raw},
             {"role": "user", "content": REPAIR.format(error=error)},
         ]
-    return OrderVerdict(None, failure, error, raw, 2, tuple(keys))
+    return OrderVerdict(None, failure, error, raw, retries + 1, tuple(keys), prompt)
+
+
+@dataclass(frozen=True)
+class PairVerdict:
+    """Both orders of one pair; `outcomes` are the candidate's (win / tie / lose) in each order, or None."""
+
+    candidate_first: OrderVerdict
+    candidate_second: OrderVerdict
+    prompt_version: str
+
+    @property
+    def outcomes(self) -> tuple[str | None, str | None]:
+        second = self.candidate_second.outcome
+        return self.candidate_first.outcome, SWAPPED[second] if second else None
+
+    @property
+    def complete(self) -> bool:
+        return None not in self.outcomes
+
+    @property
+    def consistent(self) -> bool | None:
+        """Whether both orders gave the candidate the same outcome (None when an order failed)."""
+        return self.outcomes[0] == self.outcomes[1] if self.complete else None
+
+    @property
+    def balanced(self) -> str | None:
+        """Order-balanced outcome: a win or a loss needs both orders; any disagreement is a tie."""
+        if not self.complete:
+            return None
+        return self.outcomes[0] if self.consistent else TIE
+
+
+def _shown(slots: Mapping[str, Any]) -> dict[str, Any]:
+    return {"answer_1": slots["answer_1"], "answer_2": slots["answer_2"]}
+
+
+async def judge_both_orders(
+    door: Any,
+    model: ModelConfig,
+    *,
+    template: str,
+    candidate: str,
+    baseline: str,
+    context: Mapping[str, Any] | None = None,
+    name: str = KIND,
+    metadata: dict[str, Any] | None = None,
+    retries: int = 1,
+) -> PairVerdict:
+    """Judge the candidate against the baseline, candidate shown first and then second.
+
+    Args:
+        template: Jinja source rendered with `answer_1`, `answer_2` and `context`.
+        name: the prompt's name in its version (e.g. ucl.pairwise).
+        metadata: call metadata (read by the proxy judge, which also gets the two shown answers and
+            `judge_kind`). The call cache keys a real judge on the prompt only, so whatever should change
+            the verdict must be rendered into the prompt.
+        retries: repair rounds per order after an answer without a valid verdict.
+    """
+    slots = dict(context or {})
+    first = {**slots, "answer_1": candidate, "answer_2": baseline}
+    second = {**slots, "answer_1": baseline, "answer_2": candidate}
+    meta = {**(metadata or {}), "judge_kind": KIND}
+
+    def ask(shown: dict[str, Any]):
+        prompt = render(template, shown, inline=True)
+        return ask_verdict(door, model, prompt, metadata={**meta, **_shown(shown)}, retries=retries)
+
+    a, b = await asyncio.gather(ask(first), ask(second))
+    return PairVerdict(a, b, version(name, template))
 
 
 async def judge_pairwise(
@@ -83,34 +168,29 @@ async def judge_pairwise(
     context: Mapping[str, Any] | None = None,
     name: str = KIND,
     metadata: dict[str, Any] | None = None,
+    retries: int = 1,
 ) -> Judgement:
     """The candidate against the baseline in both orders; value = mean points (win 1, tie 0.5, lose 0).
 
-    Args:
-        template: Jinja source rendered with `answer_1`, `answer_2` and `context`.
-        name: the prompt's name in its version (e.g. ucl.consultation).
-        metadata: call metadata; `reference` in it is used by the proxy judge. The call cache keys on the
-            prompt only, so a template whose verdict should depend on a reference must render it.
+    A failure in either order fails the judgement (its kind and error are the first failed order's).
+    See `judge_both_orders` for the arguments.
     """
-    slots = dict(context or {})
-    first = {**slots, "answer_1": candidate, "answer_2": baseline}
-    second = {**slots, "answer_1": baseline, "answer_2": candidate}
-    meta = {**(metadata or {}), "judge_kind": KIND}
-    orders = await asyncio.gather(
-        ask_verdict(door, model, render(template, first, inline=True), metadata={**meta, **_shown(first)}),
-        ask_verdict(door, model, render(template, second, inline=True), metadata={**meta, **_shown(second)}),
-    )
-    outcomes = [orders[0].outcome, SWAPPED.get(orders[1].outcome) if orders[1].outcome else None]
+    pair = await judge_both_orders(
+        door, model, template=template, candidate=candidate, baseline=baseline, context=context, name=name,
+        metadata=metadata, retries=retries,
+    )  # fmt: skip
+    orders = (pair.candidate_first, pair.candidate_second)
     failed = next((o for o in orders if o.failure is not None), None)
     evidence = {
-        "candidate_outcomes": outcomes,  # candidate shown first, candidate shown second
-        "consistent": None if failed else outcomes[0] == outcomes[1],
+        "candidate_outcomes": list(pair.outcomes),  # candidate shown first, candidate shown second
+        "consistent": pair.consistent,
+        "balanced": pair.balanced,
     }
     return Judgement(
-        value=None if failed else sum(POINTS[o] for o in outcomes) / 2,
+        value=None if failed else sum(POINTS[o] for o in pair.outcomes if o) / 2,
         failure=failed.failure if failed else None,
         raw="\n\n".join(o.raw for o in orders),
-        prompt_version=version(name, template),
+        prompt_version=pair.prompt_version,
         judge_model=model.model,
         proxy=model.is_scripted,
         evidence=evidence,
@@ -118,7 +198,3 @@ async def judge_pairwise(
         attempts=sum(o.attempts for o in orders),
         call_keys=tuple(k for o in orders for k in o.call_keys),
     )
-
-
-def _shown(slots: Mapping[str, Any]) -> dict[str, Any]:
-    return {"answer_1": slots["answer_1"], "answer_2": slots["answer_2"]}

@@ -22,6 +22,7 @@ from steps.schemas.sources import (
     PlawDrafting,
     Ucl,
 )
+from steps.schemas.ucl import UclDialogues, UclHintScores, UclTurns, UclVerdicts
 from steps.schemas.usage import ModelUsage
 
 ARROW_TYPES = {**SOURCE_ARROW_TYPES, "cases": CASES_ARROW_TYPES}
@@ -47,6 +48,10 @@ __all__ = [
     "Strict",
     "TableError",
     "Ucl",
+    "UclDialogues",
+    "UclHintScores",
+    "UclTurns",
+    "UclVerdicts",
     "is_list_of",
     "is_list_of_dicts_with",
     "validate",

@@ -1,0 +1,86 @@
+"""Stage `ucl_judge` (one per agent): the agent's dialogues against the reference's, judged in both orders,
+and each dialogue scored against its own guidance (pointwise mode, ours).
+
+dvc.yaml → this flow → steps.ucl.judging (steps.judges.pairwise for the verdicts, steps.ucl.hint_judge for the
+hint scores) → steps.llm (the judge model). Writes data/ucl/<agent>/judge/{verdicts,hint_scores,usage}.parquet
+and run.json.
+A rerun replays the response cache.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL proxy judge)
+from flows.config import PARAMS_FILE, load_params
+from flows.models import open_door, write_usage
+from flows.progress import counter
+from flows.runs import write_run_json
+from flows.stage import main
+from flows.tables import read_table, write_table
+from flows.ucl_simulate import PATHS, UclPaths, read_items
+from steps.llm import ModelDoor
+from steps.schemas import UclDialogues, UclHintScores, UclVerdicts
+from steps.ucl import JudgeSettings, RunIds, judge_run, protocol_version
+
+JUDGE_DIR = "judge"  # data/ucl/<agent>/judge/: this stage's outputs (its usage.parquet is found by data_report)
+
+
+def _run_id(run_dir: Path) -> str:
+    path = run_dir / "run.json"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no run; run its simulation stage first (see dvc.yaml)")
+    return json.loads(path.read_text(encoding="utf-8"))["run_id"]
+
+
+@task(cache_policy=NO_CACHE)
+def judge(items: pd.DataFrame, dialogues: pd.DataFrame, reference: pd.DataFrame, settings: JudgeSettings,
+          ids: RunIds, door: ModelDoor) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
+    def progress(total: int):
+        return counter(f"ucl judge {ids.agent}", total)
+
+    return judge_run(door, settings, items, dialogues, reference, ids, progress=progress)
+
+
+@flow(name="ucl_judge")
+def ucl_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
+    params = load_params(params_file)
+    params.agent(agent_name)  # an unknown agent is a clear error
+    run_dir = paths.runs / agent_name
+    dialogues = read_table(run_dir / "dialogues.parquet", UclDialogues)
+    reference = read_table(paths.reference / "dialogues.parquet", UclDialogues)
+    items = read_items(params.ucl.limit, paths)
+    settings = JudgeSettings(params.judge_model(), params.ucl.judge_retries, params.ucl.pointwise,
+                             protocol_version())  # fmt: skip
+    ids = RunIds(agent_name, _run_id(run_dir), params.ucl.reference.name, _run_id(paths.reference))
+    judge_spec = {"agent_run": ids.run_id, "reference_run": ids.reference_run_id, "judge": settings.judge.model,
+                  "decoding": settings.judge.decoding.model_dump(), "retries": settings.retries,
+                  "pointwise": settings.pointwise, "protocol": settings.protocol}  # fmt: skip
+    door = open_door(params, run_id=write_run_json(run_dir / JUDGE_DIR, judge_spec))
+    try:
+        verdicts, hints = judge(items, dialogues, reference, settings, ids, door)
+        write_table(verdicts, run_dir / JUDGE_DIR / "verdicts.parquet", UclVerdicts, table="ucl_verdicts")
+        write_table(hints, run_dir / JUDGE_DIR / "hint_scores.parquet", UclHintScores, table="ucl_hint_scores")
+        write_usage(door, run_dir / JUDGE_DIR / "usage.parquet")
+    finally:
+        door.close()
+    valid = verdicts[verdicts.failure.isna()]
+    excluded = verdicts.failure.value_counts().to_dict()
+    rate = 100 * valid.points.mean() if len(valid) else float("nan")
+    hint = 100 * hints.value.mean() if len(hints) and hints.value.notna().any() else float("nan")
+    hits = sum(u.cache_hit for u in door.usage)
+    return (f"{agent_name} vs {ids.reference} judged by {settings.judge.model}: {len(valid):,}/{len(verdicts):,} "
+            f"verdicts valid (pooled win rate {rate:.1f}), excluded {excluded or 'none'}; hint score {hint:.1f} over "
+            f"{int(hints.value.notna().sum())} dialogues; {hits:,} calls from the cache")  # fmt: skip
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: python -m flows.ucl_judge <agent>")
+    main("ucl_judge", ucl_judge, agent_name=sys.argv[1])

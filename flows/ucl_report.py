@@ -1,0 +1,118 @@
+"""Stage `ucl_report`: the paper-style UCL-Bench tables (reports/ucl.md) and their long-format CSV twin.
+
+dvc.yaml → this flow → steps/sql/ucl_long.sql (DuckDB) → steps.ucl.report. Reads every configured agent's
+verdicts, hint scores and dialogues, the reference's dialogues, and the paper's Table 3.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pandas as pd
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from flows.config import MANIFEST_FILE, PARAMS_FILE, Params, load_params
+from flows.stage import main
+from flows.tables import read_table
+from flows.ucl_judge import JUDGE_DIR
+from flows.ucl_simulate import PATHS, UclPaths, read_items
+from steps.schemas import UclDialogues, UclHintScores, UclVerdicts
+from steps.sources import load_manifest
+from steps.ucl.paper import match, paper_long
+from steps.ucl.report import ReportInfo, RunInfo, render
+from steps.ucl.tables import long_table
+
+
+def _run_id(run_dir: Path) -> str:
+    return json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["run_id"]
+
+
+@task(cache_policy=NO_CACHE)
+def build_long(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    return long_table(tables)
+
+
+def _notes(params: Params, items: pd.DataFrame, verdicts: pd.DataFrame, dialogues: pd.DataFrame) -> list[str]:
+    no_hints = items[items.evaluation_hints.str.strip() == ""]
+    notes = [
+        f"{len(no_hints)} item(s) have no answer guidance in the public data (task(s) "
+        f"{', '.join(sorted(set(no_hints.task)))}): the pairwise judge is told so and judges on legal "
+        "correctness; their hint score is the holistic one (flagged `hint_free` in hint_scores.parquet).",
+    ]
+    for agent, rows in verdicts[verdicts.failure.notna()].groupby("agent"):
+        reasons = ", ".join(f"{k} {v}" for k, v in rows.failure.value_counts().sort_index().items())
+        notes.append(f"Agent `{agent}`: {len(rows)} verdict(s) excluded ({reasons}).")
+    closing = dialogues[dialogues.closing_extra.notna()]
+    if len(closing):
+        notes.append(f"{len(closing)} closing user message(s) held words besides 咨询结束; as in the paper they "
+                     "are not in the judged transcript (kept in dialogues.parquet `closing_extra`).")  # fmt: skip
+    notes.append("Verdicts: the last [[d]] of the answer counts (spaces inside the brackets are tolerated, "
+                 "unlike the paper's strict regex); the prompts (user, judge) are ours, in Chinese; the agent "
+                 "gets the task's own model prompt from the data as its system message.")  # fmt: skip
+    if params.ucl.single_round:
+        notes.append("Single-round variant: the user asks once and is not asked again (not the paper's "
+                     "protocol); the reference ran in the same mode.")  # fmt: skip
+    return notes
+
+
+@flow(name="ucl_report")
+def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
+    params = load_params(params_file)
+    ucl = params.ucl
+    ucl.check_names(params.agents)
+    judge, user = params.judge_model(), params.environment_model()
+    reference = ucl.reference.resolve_reference()
+    runs, verdicts, hints, dialogues, matches = [], [], [], [], {}
+    for name in params.agents:
+        model = params.agent(name)
+        paper = match(name, model.model)
+        if paper is not None:
+            matches[name] = paper
+        runs.append(RunInfo(name, model.model, model.is_scripted, _run_id(paths.runs / name),
+                            paper.name if paper else None))  # fmt: skip
+        verdicts.append(read_table(paths.runs / name / JUDGE_DIR / "verdicts.parquet", UclVerdicts))
+        hints.append(read_table(paths.runs / name / JUDGE_DIR / "hint_scores.parquet", UclHintScores))
+        dialogues.append(read_table(paths.runs / name / "dialogues.parquet", UclDialogues))
+    ref_run = RunInfo(reference.name, reference.model, reference.is_scripted, _run_id(paths.reference))
+    dialogues.append(read_table(paths.reference / "dialogues.parquet", UclDialogues))
+    scripted_env = user.is_scripted or judge.is_scripted or reference.is_scripted
+    agents = pd.DataFrame(
+        [{"agent": r.name, "role": "agent", "judge": judge.model, "proxy": r.scripted or scripted_env} for r in runs]
+        + [{"agent": ref_run.name, "role": "reference", "judge": judge.model, "proxy": ref_run.scripted
+            or user.is_scripted}]
+    )  # fmt: skip
+    items = read_items(ucl.limit, paths)
+    all_verdicts = pd.concat(verdicts, ignore_index=True)
+    all_dialogues = pd.concat(dialogues, ignore_index=True)
+    long = build_long({
+        "verdicts": all_verdicts, "hint_scores": pd.concat(hints, ignore_index=True), "dialogues": all_dialogues,
+        "paper": paper_long(matches), "agents": agents,
+    })  # fmt: skip
+    commit = next(f.commit for f in load_manifest(MANIFEST_FILE).files if f.dataset == "ucl")
+    info = ReportInfo(
+        agents=runs, reference=ref_run, user=user.model, judge=judge.model, judge_scripted=judge.is_scripted,
+        exchanges=ucl.exchanges(), single_round=ucl.single_round,
+        items_per_task=int(items.groupby("task").size().max()), retries=ucl.judge_retries, pointwise=ucl.pointwise,
+        data=f"killerqueen-wonder/UCL-bench@{commit[:10]}",
+        notes=_notes(params, items, all_verdicts, all_dialogues),
+    )  # fmt: skip
+    _write(paths.reports / "ucl.md", render(long, info))
+    _write(paths.reports / "ucl.csv", long.assign(value=long.value.round(10)).to_csv(index=False, lineterminator="\n"))
+    overall = long[(long.metric == "win_rate") & (long.scope == "overall") & (long.source == "ours")]
+    summary = ", ".join(f"{a} {v:.1f}" for a, v in zip(overall.agent, overall.value, strict=True) if pd.notna(v))
+    return (f"reports/ucl.md and reports/ucl.csv written ({len(long):,} long rows; {len(runs)} agents vs "
+            f"{ref_run.name}; overall win rate: {summary or 'none'})")  # fmt: skip
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+if __name__ == "__main__":
+    main("ucl_report", ucl_report)

@@ -1,0 +1,107 @@
+"""Stages `ucl_simulate` (one per agent) and `ucl_reference`: the simulated user consults a model on every
+UCL-Bench item.
+
+dvc.yaml → this flow → steps.ucl (instances, the UCL scenario, the scripted user / oracle) → steps.simulate (the
+engine, through the model door). Writes data/ucl/<agent>/ (or data/ucl_reference/ for the reference model)
+{turns,dialogues,usage}.parquet and run.json. An interrupted run resumes from its journal in .cache/runs/ucl/
+(outside the DVC outputs), which is removed once the tables are written; a rerun replays the response cache.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL user, oracle and proxy judge)
+from flows.config import CACHE_DIR, PARAMS_FILE, load_params
+from flows.ingest import INTERIM_DIR
+from flows.models import open_door, write_usage
+from flows.progress import counter
+from flows.runs import run_spec, write_run_json
+from flows.stage import main
+from flows.tables import read_table, write_table
+from steps.llm import ModelConfig, ModelDoor
+from steps.schemas import Ucl, UclDialogues, UclTurns
+from steps.simulate.journal import Journal
+from steps.ucl import UCL, build_instances, limit_items, protocol_version, simulate_run
+from steps.ucl.dialogues import run_tables
+
+REFERENCE_FLAG = "--reference"
+
+
+@dataclass(frozen=True)
+class UclPaths:
+    """Where the UCL stages read and write (tests point them elsewhere)."""
+
+    interim: Path = INTERIM_DIR  # ucl.parquet from stage `ingest`
+    runs: Path = Path("data/ucl")  # one folder per agent
+    reference: Path = Path("data/ucl_reference")
+    journals: Path = CACHE_DIR / "runs" / "ucl"  # resume journals, outside the DVC outputs
+    reports: Path = Path("reports")
+
+
+PATHS = UclPaths()
+
+
+def read_items(limit: int | None, paths: UclPaths) -> pd.DataFrame:
+    """The public items of the ucl table (stage `ingest`), the first `limit` of every task."""
+    return limit_items(read_table(paths.interim / "ucl.parquet", Ucl), limit)
+
+
+@task(cache_policy=NO_CACHE)
+def converse(items: pd.DataFrame, assistant: ModelConfig, user: ModelConfig, exchanges: int, door: ModelDoor,
+             journal: Journal, rid: str) -> tuple[pd.DataFrame, pd.DataFrame, int]:  # fmt: skip
+    instances = build_instances(items, max_exchanges=exchanges)
+    resumed = sum(i.instance_id in journal.done for i in instances)
+    with counter(f"ucl {assistant.name}", len(instances)) as advance:
+        dialogues = simulate_run(door, assistant, user, instances, journal, on_done=advance)
+    turns, rows = run_tables(dialogues, run_id=rid, agent=assistant.name)
+    return turns, rows, resumed
+
+
+@flow(name="ucl_simulate")
+def ucl_simulate(agent_name: str | None = None, params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
+    """Simulate one agent (`agent_name`), or the reference model when `agent_name` is None."""
+    params = load_params(params_file)
+    ucl = params.ucl
+    assistant = params.agent(agent_name) if agent_name else ucl.reference.resolve_reference()
+    run_dir = paths.runs / agent_name if agent_name else paths.reference
+    user = params.environment_model()
+    items = read_items(ucl.limit, paths)
+    spec = run_spec(assistant, "ucl", role="agent" if agent_name else "reference", scenario_version=UCL.version,
+                    protocol=protocol_version(), user={"model": user.model, "decoding": user.decoding.model_dump()},
+                    max_exchanges=ucl.exchanges(), single_round=ucl.single_round, limit=ucl.limit)  # fmt: skip
+    rid = write_run_json(run_dir, spec)
+    journal_path = paths.journals / (agent_name or "_reference") / f"{rid}.jsonl"
+    journal = Journal(journal_path)
+    door = open_door(params, run_id=rid)
+    try:
+        turns, dialogues, resumed = converse(items, assistant, user, ucl.exchanges(), door, journal, rid)
+        write_table(turns, run_dir / "turns.parquet", UclTurns, table="ucl_turns")
+        write_table(dialogues, run_dir / "dialogues.parquet", UclDialogues, table="ucl_dialogues")
+        write_usage(door, run_dir / "usage.parquet")
+    finally:
+        journal.close()
+        door.close()
+    journal_path.unlink(missing_ok=True)  # the tables are written: nothing left to resume
+    failed = int(dialogues.failure.notna().sum())
+    ended = dialogues.ended_by.value_counts().to_dict()
+    hits = sum(u.cache_hit for u in door.usage)
+    who = f"{assistant.name} ({assistant.model})" + ("" if agent_name else ", the reference")
+    return (f"{who}: {len(dialogues):,} dialogues over {dialogues.task.nunique()} tasks, "
+            f"mean {dialogues.rounds[dialogues.failure.isna()].mean():.2f} rounds "
+            f"({ended.get('marker', 0)} ended by the user, {ended.get('max_turns', 0)} at the cap of "
+            f"{ucl.exchanges()}), {resumed} resumed from the journal, {hits:,} calls from the cache, "
+            f"{failed} failed; run {rid}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    arg = sys.argv[1] if len(sys.argv) > 1 else ""
+    if not arg:
+        sys.exit(f"usage: python -m flows.ucl_simulate <agent> | {REFERENCE_FLAG}")
+    main("ucl_simulate", ucl_simulate, agent_name=None if arg == REFERENCE_FLAG else arg)

@@ -1,0 +1,53 @@
+"""Engine instances from the `ucl` table: one per public item (spec ucl-bench §2, §3).
+
+The user's profile holds what the user prompt renders (the task's `want`, the information, the need, and
+whether the assistant's own prompt already holds the information: the released model prompts embed it for
+19 of the 23 tasks, so there the user only voices the need) plus `expects`, the key items that the scripted
+user waits for (never rendered into any prompt). The assistant's profile is the task's model prompt. The
+ground truth (every hint item) reaches only the scripted oracle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+import pandas as pd
+
+from steps.simulate.instance import Instance
+from steps.ucl.hints import hint_items, key_items, levels_of
+from steps.ucl.scenario import END
+from steps.ucl.tasks import task_of
+
+
+def build_instances(items: pd.DataFrame, *, max_exchanges: int) -> list[Instance]:
+    """One instance per row of the ucl table, in the table's order, capped at `max_exchanges` exchanges."""
+    out = []
+    for row in items.to_dict("records"):
+        task = task_of(row["task"])
+        hints = hint_items(levels_of(row))
+        user = {
+            "want": task.want,
+            "information": (row["information"] or "").strip(),
+            "needs": row["needs"].strip(),
+            "assistant_has_information": "{information}" in (row["model_template"] or ""),
+            "end": END,
+            "expects": [i.text for i in key_items(hints)],
+        }
+        out.append(
+            Instance(
+                instance_id=row["item_id"],
+                scenario="UCL",
+                profiles={"user": user, "assistant": {"model_prompt": row["model_prompt"].strip()}},
+                ground_truth={"task": task.id, "needs": user["needs"], "items": [asdict(i) for i in hints]},
+                max_turns=max_exchanges,
+            )
+        )
+    return out
+
+
+def limit_items(items: pd.DataFrame, limit: int | None) -> pd.DataFrame:
+    """The first `limit` items of every task (by upstream id), or all; in a stable (task, id) order."""
+    ordered = items.sort_values(["task", "id"], kind="stable")
+    if limit is not None:
+        ordered = ordered.groupby("task", sort=False).head(limit)
+    return ordered.reset_index(drop=True)

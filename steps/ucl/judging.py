@@ -1,0 +1,125 @@
+"""Judging one agent's run: pairwise against the reference in both orders, and the pointwise hint score.
+
+A plain step over DataFrames: the flow reads the tables, opens the model door and writes what this returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from steps.judges.prompts import version
+from steps.judges.result import Judgement
+from steps.llm import ModelConfig
+from steps.ucl.cases import AGENT_FAILED, AGENT_MISSING, Case, failed_dialogue, item_cases, pair_up
+from steps.ucl.hint_judge import hints_version, judge_all_hints
+from steps.ucl.pairs import NAME, judge_metadata, judge_pairs, template_source, verdict_rows
+
+HINT_COLUMNS = ["run_id", "agent", "item_id", "task", "value", "failure", "error", "hint_free", "items", "met",
+                "partial", "forbidden_mentioned", "holistic", "attempts", "raw", "judge", "proxy",
+                "prompt_version"]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class JudgeSettings:
+    judge: ModelConfig
+    retries: int  # repair rounds after an answer without a valid verdict
+    pointwise: bool  # also run the hint judge [ours]
+    protocol: str  # steps.ucl.version.protocol_version(), read by the proxy judge
+
+
+@dataclass(frozen=True)
+class RunIds:
+    agent: str
+    run_id: str
+    reference: str
+    reference_run_id: str
+
+
+def hint_rows(
+    cases: dict[str, Case], jobs: list[tuple[Case, str, dict]], judged: list[Judgement], excluded: dict[str, str],
+    **meta: Any,
+) -> pd.DataFrame:
+    """One row per expected item; `meta` fills run_id, agent, judge, proxy, prompt_version."""
+    rows = []
+    for (case, _, _), j in zip(jobs, judged, strict=True):
+        ev = j.evidence
+        status = ev.get("status", {})
+        rows.append({
+            **meta, "item_id": case.item_id, "task": case.task, "value": j.value,
+            "failure": j.failure.value if j.failure else None, "error": j.error,
+            "hint_free": bool(ev.get("hint_free", False)),
+            "items": sum(i.level != "forbidden" for i in case.items),
+            "met": sum(s == "met" for s in status.values()), "partial": sum(s == "partial" for s in status.values()),
+            "forbidden_mentioned": sum(bool(v) for v in ev.get("mentioned", {}).values()),
+            "holistic": ev.get("score"), "attempts": j.attempts, "raw": j.raw,
+        })  # fmt: skip
+    for item_id, reason in excluded.items():
+        case = cases[item_id]
+        rows.append({
+            **meta, "item_id": item_id, "task": case.task, "value": None, "failure": reason, "error": "",
+            "hint_free": False, "items": sum(i.level != "forbidden" for i in case.items), "met": 0, "partial": 0,
+            "forbidden_mentioned": 0, "holistic": None, "attempts": 0, "raw": "",
+        })  # fmt: skip
+    df = pd.DataFrame(rows, columns=HINT_COLUMNS)
+    return df.sort_values(["task", "item_id"], kind="stable").reset_index(drop=True)
+
+
+def _hint_jobs(cases: dict[str, Case], dialogues: pd.DataFrame, protocol: str):
+    by_id = {r["item_id"]: r for r in dialogues.to_dict("records")}
+    jobs, excluded = [], {}
+    for item_id, case in cases.items():
+        row = by_id.get(item_id)
+        if row is None or failed_dialogue(row):
+            excluded[item_id] = AGENT_MISSING if row is None else AGENT_FAILED
+        else:
+            jobs.append((case, row["transcript"], judge_metadata(case, protocol)))
+    return jobs, excluded
+
+
+@contextmanager
+def _silent(total: int):
+    yield lambda *_: None
+
+
+async def _judge(door: Any, s: JudgeSettings, pairs, hint_jobs, on_call: Callable[..., None]):
+    verdicts = judge_pairs(door, s.judge, pairs, retries=s.retries, protocol=s.protocol, on_done=on_call)
+    hints = judge_all_hints(door, s.judge, hint_jobs, on_done=on_call)
+    return await asyncio.gather(verdicts, hints)
+
+
+def judge_run(
+    door: Any,
+    settings: JudgeSettings,
+    items: pd.DataFrame,
+    dialogues: pd.DataFrame,
+    reference: pd.DataFrame,
+    ids: RunIds,
+    progress: Callable[[int], AbstractContextManager[Callable[..., None]]] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(verdicts, hint scores) of one agent's dialogues; `items` are the expected items (the ucl table rows).
+
+    `progress(total)` opens a progress bar and yields its advance function (called once per judged pair and
+    once per hint judgement).
+    """
+    cases = item_cases(items)
+    pairs, excluded = pair_up(cases, dialogues, reference)
+    hint_jobs, hint_excluded = _hint_jobs(cases, dialogues, settings.protocol) if settings.pointwise else ([], {})
+    with (progress or _silent)(len(pairs) + len(hint_jobs)) as advance:
+        verdicts, judged = asyncio.run(_judge(door, settings, pairs, hint_jobs, advance))
+    judge = {"judge": settings.judge.model, "proxy": settings.judge.is_scripted}
+    verdict_df = verdict_rows(
+        pairs, verdicts, excluded, {k: c.task for k, c in cases.items()}, run_id=ids.run_id,
+        reference_run_id=ids.reference_run_id, agent=ids.agent, reference=ids.reference,
+        prompt_version=version(NAME, template_source()), **judge,
+    )  # fmt: skip
+    if not settings.pointwise:
+        return verdict_df, pd.DataFrame(columns=HINT_COLUMNS)
+    hint_df = hint_rows(cases, hint_jobs, judged, hint_excluded, run_id=ids.run_id, agent=ids.agent,
+                        prompt_version=hints_version(), **judge)  # fmt: skip
+    return verdict_df, hint_df

@@ -1,0 +1,30 @@
+"""Simulating a run: every instance through the engine, the agent (or the reference) against the user."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from steps.llm import ModelConfig
+from steps.simulate import Dialogue
+from steps.simulate.instance import Instance
+from steps.simulate.journal import Journal
+from steps.simulate.runner import DoorSpeaker, simulate
+from steps.ucl.scenario import UCL
+from steps.ucl.speaking import UclSpeaker
+from steps.ucl.version import protocol_version
+
+
+def simulate_run(
+    door: Any,
+    assistant: ModelConfig,
+    user: ModelConfig,
+    instances: list[Instance],
+    journal: Journal,
+    *,
+    on_done: Callable[[Dialogue], None] | None = None,
+) -> list[Dialogue]:
+    """Run every instance (resuming from `journal`); dialogues in the instances' order."""
+    speak = UclSpeaker(DoorSpeaker(door, assistant, user), protocol_version())
+    return asyncio.run(simulate(instances, lambda _: UCL, speak, journal, on_done=on_done))

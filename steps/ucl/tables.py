@@ -1,0 +1,46 @@
+"""The long result table: steps/sql/ucl_long.sql over the run tables (DuckDB), plus what SQL does not compute:
+the p-value of every correlation and the bootstrap interval of every overall win rate."""
+
+from __future__ import annotations
+
+import duckdb
+import pandas as pd
+
+from steps.sql import run_query
+from steps.ucl.bootstrap import overall_interval
+from steps.ucl.stats import pearson_p
+from steps.ucl.tasks import tasks_frame
+
+INPUTS = ("verdicts", "hint_scores", "dialogues", "paper", "agents")
+
+
+def long_table(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Run ucl_long.sql over `tables` (the INPUTS; `ucl_tasks` is added) and add a p for every r."""
+    missing = [name for name in INPUTS if name not in tables]
+    if missing:
+        raise ValueError(f"ucl_long needs the tables {', '.join(missing)}")
+    with duckdb.connect() as con:
+        for name, df in {**tables, "ucl_tasks": tasks_frame()}.items():
+            con.register(name, df)
+        long = run_query(con, "ucl_long")
+    long["n"] = long["n"].astype("Int64")
+    return pd.concat([long, p_values(long), intervals(tables["verdicts"], long)], ignore_index=True)
+
+
+def p_values(long: pd.DataFrame) -> pd.DataFrame:
+    """A `p_…` row (two-sided, Pearson) for every `r_…` row with a value."""
+    rs = long[long.metric.str.startswith("r_") & long.value.notna()]
+    p = [pearson_p(r, int(n)) for r, n in zip(rs.value, rs.n, strict=True)]
+    return rs.assign(metric="p_" + rs.metric.str[2:], value=pd.array(p, dtype="Float64").astype(float))
+
+
+def intervals(verdicts: pd.DataFrame, long: pd.DataFrame) -> pd.DataFrame:
+    """`win_rate_ci_low` / `win_rate_ci_high` rows (overall, ours); n is the number of bootstrap draws."""
+    ci = overall_interval(verdicts)
+    template = long[(long.metric == "win_rate") & (long.scope == "overall") & (long.source == "ours")]
+    rows = []
+    for r in ci.itertuples():
+        base = template[template.agent == r.agent]
+        for metric, value in (("win_rate_ci_low", r.low), ("win_rate_ci_high", r.high)):
+            rows.append(base.assign(metric=metric, value=value, n=r.reps))
+    return pd.concat(rows, ignore_index=True) if rows else long.iloc[0:0]

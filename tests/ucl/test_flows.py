@@ -1,0 +1,111 @@
+"""The UCL stages end to end on one item per task: simulate (reference and agents), judge, report; a rerun
+rebuilds identical tables from the cache; an interrupted simulation resumes from its journal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+import flows.ucl_simulate as simulate_flow
+from flows.stage import run_stage
+from flows.tables import read_table, write_table
+from flows.ucl_judge import ucl_judge
+from flows.ucl_report import ucl_report
+from flows.ucl_simulate import UclPaths, ucl_simulate
+from steps.schemas import Ucl, UclDialogues, UclHintScores, UclTurns, UclVerdicts
+
+CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "judge", "proxy", "source"]
+
+
+def params_file(tmp_path: Path, **ucl) -> Path:
+    doc = {
+        "agents": {"oracle": {"model": "scripted/oracle"}, "null": {"model": "scripted/null"}},
+        "environment": {"model": "scripted/persona"},
+        "judge": {"model": "scripted/judge"},
+        "llm": {"cache_dir": str(tmp_path / "cache"), "backoff_base_s": 0.01, "max_attempts": 2},
+        "ucl": {"limit": 1, **ucl},
+    }
+    path = tmp_path / "params.yaml"
+    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def project(tmp_path, ucl_items) -> tuple[Path, UclPaths]:
+    paths = UclPaths(interim=tmp_path / "interim", runs=tmp_path / "ucl", reference=tmp_path / "ucl_reference",
+                     journals=tmp_path / "journals", reports=tmp_path / "reports")  # fmt: skip
+    write_table(ucl_items, paths.interim / "ucl.parquet", Ucl, table="ucl")
+    return params_file(tmp_path), paths
+
+
+def run_all(params: Path, paths: UclPaths) -> None:
+    assert run_stage("ucl_simulate", ucl_simulate, agent_name=None, params_file=params, paths=paths) == 0
+    for agent in ("oracle", "null"):
+        assert run_stage("ucl_simulate", ucl_simulate, agent_name=agent, params_file=params, paths=paths) == 0
+        assert run_stage("ucl_judge", ucl_judge, agent_name=agent, params_file=params, paths=paths) == 0
+    assert run_stage("ucl_report", ucl_report, params_file=params, paths=paths) == 0
+
+
+def snapshot_bytes(paths: UclPaths) -> dict[str, bytes]:
+    names = ["turns", "dialogues", "judge/verdicts", "judge/hint_scores"]
+    out = {f"{a}/{n}": (paths.runs / a / f"{n}.parquet").read_bytes() for a in ("oracle", "null") for n in names}
+    out["reference"] = (paths.reference / "dialogues.parquet").read_bytes()
+    out["csv"] = (paths.reports / "ucl.csv").read_bytes()
+    return out
+
+
+def test_the_stages_run_end_to_end_and_a_rerun_is_identical(project, capsys):
+    params, paths = project
+    run_all(params, paths)
+    for agent in ("oracle", "null"):
+        run = paths.runs / agent
+        read_table(run / "turns.parquet", UclTurns)
+        dialogues = read_table(run / "dialogues.parquet", UclDialogues)
+        verdicts = read_table(run / "judge" / "verdicts.parquet", UclVerdicts)
+        read_table(run / "judge" / "hint_scores.parquet", UclHintScores)
+        assert len(dialogues) == 23 and len(verdicts) == 46 and (run / "usage.parquet").is_file()
+        assert (run / "judge" / "usage.parquet").is_file() and (run / "run.json").is_file()
+    assert list(paths.journals.rglob("*.jsonl")) == []  # journals go once the tables are written
+    csv = pd.read_csv(paths.reports / "ucl.csv", keep_default_na=False, na_values=[""])  # an agent is named null
+    assert list(csv.columns) == CSV_COLUMNS and set(csv.source) == {"ours"}
+    overall = csv[(csv.metric == "win_rate") & (csv.scope == "overall")].set_index("agent").value
+    assert overall.to_dict() == {"null": 50.0, "oracle": 100.0}
+    report = (paths.reports / "ucl.md").read_text(encoding="utf-8")
+    assert "**scripted_null** = `scripted/null`" in report and "| oracle [scripted] | 100 |" in report
+    out = capsys.readouterr().err
+    assert "oracle (scripted/oracle): 23 dialogues over 23 tasks" in out and "scripted_null" in out
+
+    first = snapshot_bytes(paths)
+    run_all(params, paths)
+    assert snapshot_bytes(paths) == first
+
+
+def test_an_interrupted_simulation_resumes_from_its_journal(project, monkeypatch, capsys):
+    params, paths = project
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("killed after the dialogues")
+
+    monkeypatch.setattr(simulate_flow, "run_tables", crash)
+    assert run_stage("ucl_simulate", ucl_simulate, agent_name="oracle", params_file=params, paths=paths) == 1
+    [journal] = list(paths.journals.rglob("*.jsonl"))
+    assert journal.read_text(encoding="utf-8").count('"type": "done"') == 23
+    monkeypatch.undo()
+    capsys.readouterr()
+    assert run_stage("ucl_simulate", ucl_simulate, agent_name="oracle", params_file=params, paths=paths) == 0
+    assert "23 resumed from the journal" in capsys.readouterr().err
+    assert not journal.exists()
+    assert len(read_table(paths.runs / "oracle" / "dialogues.parquet", UclDialogues)) == 23
+
+
+def test_bad_configuration_fails_with_a_clear_message(project, tmp_path, capsys):
+    _, paths = project
+    clash = params_file(tmp_path, reference={"name": "oracle", "model": "scripted/oracle"})
+    assert run_stage("ucl_report", ucl_report, params_file=clash, paths=paths) == 1
+    assert "ucl.reference.name 'oracle' is also an agent name" in capsys.readouterr().err
+    assert run_stage("ucl_simulate", ucl_simulate, agent_name="nobody", params_file=params_file(tmp_path),
+                     paths=paths) == 1  # fmt: skip
+    assert "unknown agent 'nobody'" in capsys.readouterr().err
