@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 from pathlib import Path
 
@@ -166,6 +167,8 @@ def serve_vllm(
     except FileNotFoundError:
         typer.echo(f"error: '{vllm_bin}' not found; install the extra with: pip install -e '.[vllm]'", err=True)
         raise typer.Exit(1) from None
+    # SIGTERM (a process manager, `kill`) ends the server as Ctrl-C does: vLLM never outlives this command.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
         served = wait_until_ready(options.api_base, timeout_s=ready_timeout, process=process)
         model_id = options.name if options.name in served else served[0]
@@ -178,11 +181,16 @@ def serve_vllm(
         process.wait()
     except (RuntimeError, TimeoutError) as e:
         typer.echo(f"error: {e}", err=True)
-        process.terminate()
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
-        process.terminate()
-        process.wait(30)
+        pass
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
 
 
 @serve_app.command("check")

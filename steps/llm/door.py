@@ -69,6 +69,9 @@ class ModelDoor:
         self.run_id = run_id
         self.cache = ResponseCache(cache_dir or Path(settings.cache_dir)) if settings.cache else None
         self.usage: list[UsageRecord] = []
+        # Semaphores and shared futures belong to one event loop; a door used from several `asyncio.run`
+        # calls gets fresh ones for each loop (see _for_this_loop).
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._bounds: dict[str, asyncio.Semaphore] = {}
         self._inflight: dict[str, asyncio.Future] = {}
         self._routers: dict[str, Any] = {}
@@ -89,8 +92,13 @@ class ModelDoor:
 
         `fresh=True` skips the cache lookup (the answer is still stored), e.g. to probe an endpoint.
         """
+        self._for_this_loop()
         metadata = dict(metadata or {})
-        key = call_key(model, messages, metadata)
+        key_extra = metadata
+        if model.is_scripted:  # a scripted answer is a function of the messages, the metadata and the policy code
+            policy = scripted.policy_fingerprint(model.model.split("/", 1)[1], str(metadata.get("scenario", "")))
+            key_extra = {**metadata, "_policy": policy}
+        key = call_key(model, messages, key_extra)
         cached = self.cache.get(key) if self.cache is not None and not fresh else None
         if cached is not None:
             reply: Reply = self._completion(model, key, cached, attempts=0, cache_hit=True)
@@ -134,6 +142,11 @@ class ModelDoor:
             self.cache.close()
 
     # ------------------------------------------------------------------ internals
+    def _for_this_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            self._loop, self._bounds, self._inflight = loop, {}, {}
+
     def _bound(self, model: ModelConfig) -> asyncio.Semaphore:
         endpoint = model.endpoint()
         if endpoint not in self._bounds:

@@ -9,8 +9,12 @@ for the oracle). Numbers produced with scripted models are labelled as such in e
 
 from __future__ import annotations
 
+import hashlib
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import litellm
@@ -48,6 +52,7 @@ def register_policy(model: str, scenario: str, policy: Policy) -> Policy:
     if model not in SCRIPTED_MODELS:
         raise ValueError(f"unknown scripted model '{model}'; expected one of {', '.join(SCRIPTED_MODELS)}")
     _POLICIES[(model, scenario)] = policy
+    policy_fingerprint.cache_clear()
     return policy
 
 
@@ -56,6 +61,22 @@ def policy_for(model: str, scenario: str) -> Policy:
         if key in _POLICIES:
             return _POLICIES[key]
     raise NoPolicyError(f"no policy for scripted/{model} in scenario '{scenario}'; register one with register_policy")
+
+
+@lru_cache(maxsize=256)
+def policy_fingerprint(model: str, scenario: str) -> str:
+    """A short hash of the source file that defines the policy answering (model, scenario).
+
+    It enters the cache key of scripted calls, so that editing a policy never serves its old answers from
+    the response cache (policies that call helpers elsewhere should pass a version in their metadata).
+    """
+    try:
+        policy = policy_for(model, scenario)
+    except NoPolicyError:
+        return ""
+    path = inspect.getsourcefile(policy)
+    content = Path(path).read_bytes() if path else policy.__qualname__.encode()
+    return hashlib.sha256(content).hexdigest()[:16]
 
 
 def answer(request: ScriptedRequest) -> str:

@@ -72,3 +72,34 @@ def test_only_the_model_door_imports_litellm():
         if re.search(r"^\s*(import litellm|from litellm)", path.read_text(encoding="utf-8"), re.M):
             offenders.append(str(path.relative_to(ROOT)))
     assert offenders == []
+
+
+def test_editing_a_policy_changes_its_cache_key(tmp_path):
+    """The policy's source enters the key of scripted calls: a changed policy is never served stale answers."""
+    import importlib.util
+    import sys
+
+    from steps.llm import LLMSettings, ModelConfig, ModelDoor
+
+    def load(version: str):
+        path = tmp_path / f"policy_{version}.py"
+        path.write_text(
+            "from steps.llm import register_policy\n"
+            f"register_policy('oracle', 'edited', lambda request: 'answer {version}')\n",
+            encoding="utf-8",
+        )
+        spec = importlib.util.spec_from_file_location(f"policy_{version}", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+
+    door = ModelDoor(LLMSettings(cache_dir=str(tmp_path / "cache")))
+    oracle = ModelConfig(name="oracle", model="scripted/oracle")
+    ask = [{"role": "user", "content": "same question"}]
+    texts = []
+    for version in ("one", "two"):
+        load(version)
+        reply = asyncio.run(door.complete(oracle, ask, purpose="agent", metadata={"scenario": "edited"}))
+        texts.append((reply.text, reply.cache_hit))
+    door.close()
+    assert texts == [("answer one", False), ("answer two", False)]

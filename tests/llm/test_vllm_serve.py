@@ -88,10 +88,12 @@ def test_serve_vllm_waits_for_the_server_and_prints_the_params(tmp_path):
             if "serving until interrupted" in line or proc.poll() is not None:
                 break
     finally:
-        proc.terminate()
+        proc.terminate()  # SIGTERM: the command stops the server it started
         proc.wait(30)
-        subprocess.run(["pkill", "-f", f"--port {port}"], check=False)
     out = "".join(lines)
+    time.sleep(0.5)
+    leftover = subprocess.run(["pgrep", "-f", "--", f"--port {port}"], capture_output=True, text=True).stdout
+    assert leftover.strip() == "", "the vllm server outlived `jurisflow serve vllm`"
     assert f"ready: litellm model string hosted_vllm/Qwen/Qwen3-32B, api_base http://127.0.0.1:{port}/v1" in out
     assert f"model: hosted_vllm/Qwen/Qwen3-32B\n    api_base: http://127.0.0.1:{port}/v1" in out
 
