@@ -60,6 +60,8 @@ def _own_answer(profile: dict[str, Any], question: str, asked_before: list[str],
         elif fields.get(field):
             template = _SAY_COMPANY_ADDRESS if (kind == "company" and field == "地址") else _SAY[field]
             said.append(template.format(fields[field]))
+        else:  # the profile has no value (one MILE instance withholds an empty address)
+            said.append(f"{field}我确实说不上来。")
     return "".join(said)
 
 

@@ -22,7 +22,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-from steps.simulate import TurnKind
 from steps.simulate.review import Reviewer, Verdict, parse_advice
 from steps.simulate.templates import render
 
@@ -170,7 +169,3 @@ class MileSupervisor(Reviewer):
         prompt = render(TEMPLATES, "blur.j2", {**profile, "instruction": verdict.advice})
         return [{"role": "user", "content": prompt}]
 
-
-def kept_turn_checks(turns: list[Any]) -> list[Any]:
-    """The supervisor's CHECK records of a transcript (for counts in the reports)."""
-    return [t for t in turns if t.kind is TurnKind.CHECK and t.speaker == MileSupervisor.role]

@@ -47,7 +47,8 @@ def _tasks(mile):
     complaint = reference_complaint(truth)
     tasks = judge_tasks(row.instance_id, complaint, references(truth, list(row.evidence), GoalOptions()))
     said = [Utterance(0, "client", "您好"), Utterance(0, "lawyer", "您好"), Utterance(1, "client", "好的"),
-            Utterance(1, "lawyer", "请问您的姓名？"), Utterance(2, "client", "李恩泉"), Utterance(2, "lawyer", "您的性别？")]
+            Utterance(1, "lawyer", "请问您的姓名？"), Utterance(2, "client", "李恩泉"),
+            Utterance(2, "lawyer", "您的性别？")]
     return tasks + interaction_tasks(row.instance_id, said, row.less)
 
 
