@@ -15,10 +15,14 @@ models_app = typer.Typer(no_args_is_help=True, help="Check the models configured
 serve_app = typer.Typer(no_args_is_help=True, help="Serve local models (vLLM) or check a running server.")
 lawbench_app = typer.Typer(no_args_is_help=True, help="LawBench: score prediction folders, predict, report.")
 extract_app = typer.Typer(help="Legal elements from judgments (stage `extract`, or any file).")
+mile_app = typer.Typer(no_args_is_help=True, help="MILE/MASER: simulate complaint drafting, judge, report.")
+export_app = typer.Typer(no_args_is_help=True, help="Export simulated dialogues as training data.")
 app.add_typer(models_app, name="models")
 app.add_typer(serve_app, name="serve")
 app.add_typer(lawbench_app, name="lawbench")
 app.add_typer(extract_app, name="extract")
+app.add_typer(mile_app, name="mile")
+app.add_typer(export_app, name="export")
 
 
 def _run(name: str, flow, **kwargs) -> None:
@@ -127,6 +131,45 @@ def extract_judgments(
     from flows.extract import extract_file as flow
 
     _run("extract judgments", flow, input=input, fmt=fmt, out=out, limit=limit)
+
+
+@mile_app.command("simulate")
+def mile_simulate(agent: str = typer.Argument(..., help="an agent name from params.yaml")) -> None:
+    """Run the agent as the lawyer on the MILE sample (stage `mile_simulate@<agent>`)."""
+    from flows.mile_simulate import mile_simulate as flow
+
+    _run("mile_simulate", flow, agent_name=agent)
+
+
+@mile_app.command("judge")
+def mile_judge(agent: str = typer.Argument(..., help="an agent name from params.yaml")) -> None:
+    """Goal, interaction and client-consistency scores of an agent's run (stage `mile_judge@<agent>`)."""
+    from flows.mile_judge import mile_judge as flow
+
+    _run("mile_judge", flow, agent_name=agent)
+
+
+@mile_app.command("report")
+def mile_report() -> None:
+    """Write reports/mile.md and reports/mile.csv (stage `mile_report`)."""
+    from flows.mile_report import mile_report as flow
+
+    _run("mile_report", flow)
+
+
+@export_app.command("sft")
+def export_sft(
+    run: str = typer.Argument(..., help="an agent name (data/mile/<agent>) or a MILE run directory"),
+    out: Path = typer.Option(..., "--out", help="JSON Lines file to write (OpenAI chat-messages format)"),
+) -> None:
+    """Write a MILE/MASER run's dialogues as chat-format SFT data, from the lawyer's point of view."""
+    from flows.mile_export import export_sft as export
+
+    try:
+        typer.echo(export(run, out))
+    except (OSError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from None
 
 
 @models_app.command("check")

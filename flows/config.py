@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -105,6 +106,26 @@ class UclParams(_Section):
             raise ValueError(f"ucl.reference.name '{self.reference.name}' is also an agent name; give it its own")
 
 
+class MileParams(_Section):
+    """Stages `mile_simulate` / `mile_judge` / `mile_report` (MASER/MILE, issue 9; spec maser-mile).
+
+    `sample`: instances stratified by cause of action (None: all 693); `max_turns`: client–lawyer turns after
+    the greetings (the released code's 15); `template`: the complaint template the lawyer drafts from (`eval`,
+    the released evaluation template; `sta`, the one the STA judge checks against); `supervise`: `client`
+    (MILE) or `both` (MASER's data-synthesis mode); the rest select the reference behaviours the spec lists."""
+
+    sample: int | None = Field(default=100, ge=1)
+    seed: int = 0
+    max_turns: int = Field(default=15, ge=1, le=50)
+    template: Literal["eval", "sta"] = "eval"
+    supervise: Literal["client", "both"] = "client"
+    style_triggers_revision: bool = False
+    windows: Literal["full", "strict"] = "full"
+    count_empty_fields: bool = False
+    prof_reference: Literal["rebuilt", "raw"] = "rebuilt"
+    evid_reference: Literal["joined", "raw"] = "joined"
+
+
 class Params(_Section):
     sources: SourcesParams = SourcesParams()
     agents: dict[str, ModelEntry] = Field(default_factory=dict)
@@ -114,6 +135,7 @@ class Params(_Section):
     extract: ExtractParams = ExtractParams()
     lawbench: LawBenchParams = LawBenchParams()
     ucl: UclParams = UclParams()
+    mile: MileParams = MileParams()
 
     @model_validator(mode="after")
     def _agent_names_are_paths(self) -> Params:

@@ -8,6 +8,7 @@ One module per family of tables: `sources` (stage ingest), `lawbench`, `extracti
 from steps.schemas.base import Strict, TableError, is_list_of, is_list_of_dicts_with, validate
 from steps.schemas.extraction import CASES_ARROW_TYPES, Cases, ExtractionIssues
 from steps.schemas.lawbench import LawBenchRunPredictions, LawBenchScores
+from steps.schemas.mile import MileDialogues, MileScores, MileTurns
 from steps.schemas.sources import (
     SCHEMAS,
     SOURCE_ARROW_TYPES,
@@ -41,6 +42,9 @@ __all__ = [
     "LawBenchRunPredictions",
     "LawBenchScores",
     "Mile",
+    "MileDialogues",
+    "MileScores",
+    "MileTurns",
     "ModelUsage",
     "PlawCaseAnalysis",
     "PlawConsultation",

@@ -1,0 +1,37 @@
+"""`jurisflow export sft RUN --out FILE.jsonl`: a MILE/MASER run's dialogues as chat-format SFT data.
+
+RUN is an agent name (its run directory data/mile/<agent>) or the path of a run directory. Reads run.json and
+deliverables.parquet (validated) and writes the JSON Lines file atomically (steps.mile.export).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from flows.mile_simulate import OUT_DIR
+from flows.tables import read_table
+from steps.mile.export import sft_records, to_jsonl
+from steps.schemas import MileDialogues
+
+
+def run_directory(run: str, runs: Path = OUT_DIR) -> Path:
+    for candidate in (Path(run), runs / run):
+        if (candidate / "deliverables.parquet").is_file():
+            return candidate
+    raise FileNotFoundError(f"{run}: no MILE run there or at {runs / run} (run `dvc repro mile_simulate` first)")
+
+
+def export_sft(run: str, out: Path, runs: Path = OUT_DIR) -> str:
+    """Write the SFT file; returns a one-line summary."""
+    directory = run_directory(run, runs)
+    spec = json.loads((directory / "run.json").read_text(encoding="utf-8"))
+    dialogues = read_table(directory / "deliverables.parquet", MileDialogues, table="mile_dialogues")
+    export = sft_records(dialogues, spec)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp")
+    tmp.write_text(to_jsonl(export.records), encoding="utf-8")
+    os.replace(tmp, out)
+    skipped = ", ".join(f"{n} {why}" for why, n in sorted(export.skipped.items())) or "none"
+    return f"{out}: {len(export.records)} dialogues from run {spec.get('run_id')} ({directory}); skipped: {skipped}"

@@ -1,0 +1,82 @@
+"""Stage `mile_report`: the paper-style MILE tables (goal, interaction, client consistency) and their CSV twin.
+
+dvc.yaml → this flow → steps/sql/mile_*.sql (DuckDB over every agent's scores and dialogues) →
+steps.mile.report (Markdown, with the paper's published numbers). Writes reports/mile.md and reports/mile.csv.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from flows.config import PARAMS_FILE, load_params
+from flows.ingest import INTERIM_DIR
+from flows.mile_simulate import OUT_DIR
+from flows.stage import main
+from flows.tables import read_table
+from steps.mile.report import AgentInfo, RunInfo, csv_frame, render
+from steps.schemas import Mile, MileDialogues, MileScores
+
+REPORTS = Path("reports")
+QUERIES = ("mile_goal", "mile_interaction", "mile_consistency", "mile_rounds", "mile_dialogues")
+DIALOGUE_COLUMNS = ["agent", "instance_id", "law_reason", "ended_by", "turns", "client_revisions",
+                    "lawyer_revisions", "blurred", "unsupervised"]
+
+
+@task(cache_policy=NO_CACHE)
+def result_rows(scores: pd.DataFrame, dialogues: pd.DataFrame, agents: pd.DataFrame) -> pd.DataFrame:
+    from steps.sql import run_query
+
+    with duckdb.connect() as con:
+        con.register("scores", scores)
+        con.register("dialogues", dialogues)
+        con.register("agents", agents)
+        ours = pd.concat([run_query(con, q) for q in QUERIES], ignore_index=True)
+        con.register("ours", ours)
+        return pd.concat([ours, run_query(con, "mile_total")], ignore_index=True)
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+@flow(name="mile_report")
+def mile_report(params_file: Path = PARAMS_FILE, runs: Path = OUT_DIR, reports: Path = REPORTS,
+                interim: Path = INTERIM_DIR) -> str:
+    params = load_params(params_file)
+    environment, judge = params.environment_model(), params.judge_model()
+    agents, scores, dialogues, specs = {}, [], [], []
+    for name in params.agents:
+        model = params.agent(name)
+        agents[name] = AgentInfo(name, model.model, model.is_scripted)
+        scores.append(read_table(runs / name / "scores.parquet", MileScores))
+        dialogues.append(read_table(runs / name / "deliverables.parquet", MileDialogues)[DIALOGUE_COLUMNS])
+        specs.append(json.loads((runs / name / "run.json").read_text(encoding="utf-8")))
+    if not agents:
+        raise ValueError("params.yaml lists no agents: nothing to report")
+    flags = pd.DataFrame({"agent": list(agents), "model": [a.model for a in agents.values()],
+                          "agent_scripted": [a.scripted for a in agents.values()],
+                          "environment_scripted": environment.is_scripted})
+    ours = result_rows(pd.concat(scores, ignore_index=True), pd.concat(dialogues, ignore_index=True), flags)
+    run = RunInfo(environment.model, environment.is_scripted, judge.model, judge.is_scripted,
+                  sample=len(dialogues[0]),
+                  sampled_from=len(read_table(interim / "mile.parquet", Mile)),
+                  options={**specs[0]["options"], **params.mile.model_dump()})
+    _write(reports / "mile.md", render(ours, agents, run))
+    _write(reports / "mile.csv", csv_frame(ours).to_csv(index=False, lineterminator="\n"))
+    goal = ours[(ours["table"] == "goal") & (ours.metric == "AVE")].set_index("agent").value.round(2).to_dict()
+    return (f"reports/mile.md and reports/mile.csv written ({len(agents)} agents, {run.sample} dialogues each; "
+            f"goal AVE {goal}; judge {judge.model})")
+
+
+if __name__ == "__main__":
+    main("mile_report", mile_report)

@@ -1,0 +1,102 @@
+"""Stage `mile_simulate` (one per agent): the agent drafts complaints as the lawyer of MASER's simulation.
+
+dvc.yaml → this flow → steps.mile (instances, scenario, supervisor, scripted policies) → steps.simulate (the
+engine, with a resume journal) → steps.llm (the model door). The agent plays the lawyer; the `environment`
+model plays the client and the supervisor. Writes data/mile/<agent>/{turns,deliverables,usage}.parquet and
+run.json. The journal lives in .cache/runs/mile/<agent>/<run_id>.jsonl, outside the DVC outputs, so an
+interrupted run resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import pandas as pd
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+import steps.mile.oracle  # registers the scripted oracle lawyer
+import steps.mile.scripted  # noqa: F401  (registers the scripted client and supervisor)
+from flows.config import CACHE_DIR, PARAMS_FILE, MileParams, load_params
+from flows.ingest import INTERIM_DIR
+from flows.models import open_door, write_usage
+from flows.progress import counter
+from flows.runs import run_spec, write_run_json
+from flows.stage import main
+from flows.tables import read_table, write_table
+from steps.llm import ModelConfig, ModelDoor
+from steps.mile.frames import deliverables_frame, turns_frame
+from steps.mile.instances import build_instance, sample_rows
+from steps.mile.opening import FixedOpening
+from steps.mile.scenario import MileOptions, mile_scenario, protocol_version
+from steps.schemas import Mile, MileDialogues, MileTurns
+from steps.simulate import Dialogue
+from steps.simulate.journal import Journal
+from steps.simulate.runner import DoorSpeaker, simulate
+
+OUT_DIR = Path("data/mile")
+JOURNALS = CACHE_DIR / "runs" / "mile"
+
+
+def options_of(p: MileParams) -> MileOptions:
+    return MileOptions(max_turns=p.max_turns, template=p.template, supervise=p.supervise,
+                       style_triggers_revision=p.style_triggers_revision, seed=p.seed)
+
+
+def spec_of(agent: ModelConfig, environment: ModelConfig, p: MileParams) -> dict:
+    """What changes the dialogues: the agent, the environment model, the protocol options and the sample."""
+    return run_spec(agent, "mile", environment={"model": environment.model, "decoding": environment.decoding
+                                                .model_dump()},
+                    scenario_version=mile_scenario().version, protocol=protocol_version(),
+                    options=options_of(p).__dict__, sample=p.sample)
+
+
+@task(cache_policy=NO_CACHE)
+def run_dialogues(instances, scenario, speak, journal: Journal, label: str) -> list[Dialogue]:
+    with counter(label, len(instances)) as advance:
+        return asyncio.run(simulate(instances, lambda _: scenario, speak, journal, on_done=advance))
+
+
+@flow(name="mile_simulate")
+def mile_simulate(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR,
+                  journals: Path = JOURNALS, interim: Path = INTERIM_DIR) -> str:
+    params = load_params(params_file)
+    agent, environment = params.agent(agent_name), params.environment_model()
+    mile = read_table(interim / "mile.parquet", Mile)
+    rows = sample_rows(mile, params.mile.sample, params.mile.seed)
+    options = options_of(params.mile)
+    scenario = mile_scenario(options)
+    instances = [build_instance(r, supervise_lawyer=options.supervise == "both") for r in rows.itertuples()]
+    run_dir = out_dir / agent_name
+    rid = write_run_json(run_dir, spec_of(agent, environment, params.mile))
+    door: ModelDoor = open_door(params, run_id=rid)
+    journal = Journal(journals / agent_name / f"{rid}.jsonl")
+    try:
+        speak = FixedOpening(DoorSpeaker(door, agent, environment))
+        dialogues = run_dialogues(instances, scenario, speak, journal, f"mile {agent_name}")
+        turns = turns_frame(dialogues, run_id=rid, agent=agent_name)
+        by_id = {i.instance_id: i for i in instances}
+        row_of = {r.instance_id: r for r in rows.itertuples()}
+        dialogue_rows = deliverables_frame(scenario, by_id, row_of, dialogues, run_id=rid, agent=agent_name)
+        write_table(turns, run_dir / "turns.parquet", MileTurns, table="mile_turns")
+        write_table(dialogue_rows, run_dir / "deliverables.parquet", MileDialogues, table="mile_dialogues")
+        write_usage(door, run_dir / "usage.parquet")
+    finally:
+        journal.close()
+        door.close()
+    return _summary(agent_name, agent, dialogue_rows, door, rid)
+
+
+def _summary(name: str, agent: ModelConfig, d: pd.DataFrame, door: ModelDoor, rid: str) -> str:
+    ended = d.ended_by.value_counts().to_dict()
+    hits = sum(u.cache_hit for u in door.usage)
+    return (f"{name} ({agent.model}): {len(d)} dialogues ({ended.get('marker', 0)} ended by the lawyer, "
+            f"{ended.get('max_turns', 0)} at the turn cap, {ended.get('call_failed', 0)} failed), "
+            f"{int(d.client_revisions.sum())} client revisions, {len(door.usage):,} calls "
+            f"({hits:,} from the cache); run {rid}")
+
+
+if __name__ == "__main__":
+    main("mile_simulate", mile_simulate, agent_name=sys.argv[1])

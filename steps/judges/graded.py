@@ -1,0 +1,75 @@
+"""Graded judge: one call scores one or several named criteria on a bounded scale (e.g. 1–10).
+
+MASER/MILE asks for JSON with Chinese keys — `{"互动性": 8, "专业性": 7, "逻辑性": 8, "解释": "…"}` for an
+interaction window, `{"分数": 6, "解释": "…"}` for a complaint section. The caller supplies the rendered prompt
+(its templates live with the benchmark) and its version; this module asks, validates the keys and bounds
+(one repair round), and returns one `Judgement` per criterion with value = (score − low) / (high − low), so
+the lowest grade is 0 and the highest 1. The raw grade and the explanation stay in `evidence`. A failed call,
+an unparsable answer or a grade outside the scale is a failure kind for every criterion, never a low grade.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from steps.judges.asking import ask_json
+from steps.judges.result import Judgement
+from steps.llm import ModelConfig
+
+
+@dataclass(frozen=True)
+class Scale:
+    """The criteria a judge answer must grade, the key of its explanation, and the bounds of a grade."""
+
+    keys: tuple[str, ...]
+    reason_key: str = "解释"
+    low: int = 1
+    high: int = 10
+
+    def normalise(self, grade: float) -> float:
+        return (grade - self.low) / (self.high - self.low)
+
+
+@cache
+def answer_schema(scale: Scale) -> type[BaseModel]:
+    """A pydantic model with one bounded number per criterion (JSON keys as given) and the explanation."""
+    fields: dict[str, Any] = {
+        f"g{i}": (float, Field(ge=scale.low, le=scale.high, alias=key)) for i, key in enumerate(scale.keys)
+    }
+    fields["reason"] = (str, Field(default="", alias=scale.reason_key))
+    return create_model(
+        "GradedAnswer", __config__=ConfigDict(extra="ignore", populate_by_name=True), **fields
+    )
+
+
+async def judge_graded(
+    door: Any,
+    model: ModelConfig,
+    prompt: str,
+    scale: Scale,
+    *,
+    prompt_version: str,
+    metadata: dict[str, Any] | None = None,
+) -> dict[str, Judgement]:
+    """Ask `model` to grade `prompt`; returns one judgement per key of `scale` (failures shared by all)."""
+    asked = await ask_json(door, model, prompt, answer_schema(scale), metadata=metadata)
+    out = {}
+    for i, key in enumerate(scale.keys):
+        grade = getattr(asked.value, f"g{i}") if asked.value is not None else None
+        out[key] = Judgement(
+            value=scale.normalise(grade) if grade is not None else None,
+            failure=asked.failure,
+            raw=asked.raw,
+            prompt_version=prompt_version,
+            judge_model=model.model,
+            proxy=model.is_scripted,
+            evidence={"score": grade, "reason": asked.value.reason} if asked.value is not None else {},
+            error=asked.error,
+            attempts=asked.attempts,
+            call_keys=asked.call_keys,
+        )
+    return out

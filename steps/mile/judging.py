@@ -1,0 +1,92 @@
+"""Judge tasks and score rows shared by the goal, interaction and consistency evaluations.
+
+A `JudgeTask` is one judge call: a rendered prompt, the scale its answer must follow, and which answer key
+becomes which metric. `run_tasks` asks them concurrently through the model door; every task yields one score
+row per metric, with its grade or its failure (a failure is never a low grade). Score rows carry the value in
+[0, 1] (matching accuracy, or (grade − 1) / 9), the raw grade, and `scaled`: the paper's 0–100 number
+(accuracy × 100, grade × 10).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from steps.judges.graded import Scale, judge_graded
+from steps.judges.prompts import render, version
+from steps.judges.result import Judgement
+from steps.llm import ModelConfig
+
+TEMPLATES = Path(__file__).parent / "templates" / "judges"
+SCENARIO = "MILE"
+
+
+@cache
+def template_source(name: str) -> str:
+    return (TEMPLATES / name).read_text(encoding="utf-8")
+
+
+def render_judge(name: str, context: dict[str, Any]) -> str:
+    return render(template_source(name), context, inline=True)
+
+
+def judge_version(name: str) -> str:
+    return version(f"mile.{name.removesuffix('.j2')}", template_source(name))
+
+
+@dataclass(frozen=True)
+class JudgeTask:
+    instance_id: str
+    stage: str  # goal | interaction | consistency
+    metrics: dict[str, str]  # answer key -> metric label
+    prompt: str
+    scale: Scale
+    prompt_version: str
+    kind: str  # judge kind, read by the proxy judge
+    turn: int | None = None
+    inputs: dict[str, Any] = field(default_factory=dict)  # what the proxy judge reads (scripted models only)
+
+
+def score_row(instance_id: str, stage: str, metric: str, **values: Any) -> dict[str, Any]:
+    """One row of scores.parquet (columns not given take their empty value)."""
+    row = {"instance_id": instance_id, "stage": stage, "metric": metric, "turn": None, "value": None,
+           "grade": None, "scaled": None, "failure": None, "error": "", "judge": "rule",
+           "judge_prompt_version": "", "proxy": False, "reason": "", "detail": ""}
+    row.update(values)
+    return row
+
+
+def _row(task: JudgeTask, metric: str, j: Judgement) -> dict[str, Any]:
+    grade = j.evidence.get("score") if j.ok else None
+    return score_row(
+        task.instance_id, task.stage, metric, turn=task.turn, value=j.value, grade=grade,
+        scaled=grade * 10 if grade is not None else None, failure=j.failure.value if j.failure else None,
+        error=j.error, judge=j.judge_model, judge_prompt_version=j.prompt_version, proxy=j.proxy,
+        reason=str(j.evidence.get("reason", "")) if j.ok else "",
+    )
+
+
+async def _one(door: Any, model: ModelConfig, task: JudgeTask) -> list[dict[str, Any]]:
+    metadata = {"scenario": SCENARIO, "instance_id": task.instance_id, "judge_kind": task.kind, **task.inputs}
+    judged = await judge_graded(door, model, task.prompt, task.scale, prompt_version=task.prompt_version,
+                                metadata=metadata)
+    return [_row(task, metric, judged[key]) for key, metric in task.metrics.items()]
+
+
+async def run_tasks(
+    door: Any, model: ModelConfig, tasks: Sequence[JudgeTask], on_done: Callable[[], None] | None = None
+) -> list[dict[str, Any]]:
+    """Ask every task (the door bounds concurrency); rows come back in task order."""
+
+    async def one(task: JudgeTask) -> list[dict[str, Any]]:
+        rows = await _one(door, model, task)
+        if on_done is not None:
+            on_done()
+        return rows
+
+    results = await asyncio.gather(*(one(t) for t in tasks))
+    return [row for rows in results for row in rows]

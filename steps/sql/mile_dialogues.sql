@@ -1,0 +1,21 @@
+-- MILE dialogue statistics (the paper's Table 9 layout plus how dialogues ended and what the supervisor did):
+-- turns per dialogue over the dialogues that did not fail; endings, client revisions, blurred and unsupervised
+-- turns (a supervisor call that failed) over all dialogues.
+WITH d AS (SELECT * FROM dialogues JOIN agents USING (agent)),
+stats AS (
+    SELECT agent, 'avg_turns' AS metric, avg(turns) FILTER (WHERE ended_by <> 'call_failed') AS value FROM d GROUP BY agent
+    UNION ALL SELECT agent, 'max_turns', max(turns) FILTER (WHERE ended_by <> 'call_failed') FROM d GROUP BY agent
+    UNION ALL SELECT agent, 'min_turns', min(turns) FILTER (WHERE ended_by <> 'call_failed') FROM d GROUP BY agent
+    UNION ALL SELECT agent, 'ended_by_lawyer', count(*) FILTER (WHERE ended_by = 'marker') FROM d GROUP BY agent
+    UNION ALL SELECT agent, 'ended_at_cap', count(*) FILTER (WHERE ended_by = 'max_turns') FROM d GROUP BY agent
+    UNION ALL SELECT agent, 'failed', count(*) FILTER (WHERE ended_by = 'call_failed') FROM d GROUP BY agent
+    UNION ALL SELECT agent, 'client_revisions', sum(client_revisions) FROM d GROUP BY agent
+    UNION ALL SELECT agent, 'lawyer_revisions', sum(lawyer_revisions) FROM d GROUP BY agent
+    UNION ALL SELECT agent, 'blurred_turns', sum(blurred) FROM d GROUP BY agent
+    UNION ALL SELECT agent, 'unsupervised_turns', sum(unsupervised) FROM d GROUP BY agent
+)
+SELECT 'dialogues' AS "table", s.agent, 'overall' AS scope, s.metric, CAST(s.value AS DOUBLE) AS value,
+       (SELECT count(*) FROM d WHERE d.agent = s.agent) AS n, 0 AS n_failed, 'none' AS judge,
+       a.agent_scripted OR a.environment_scripted AS proxy
+FROM stats s JOIN agents a USING (agent)
+ORDER BY s.agent, s.metric

@@ -1,0 +1,35 @@
+-- MILE Table 2 (interaction evaluation), ours: each dialogue's mean grade per metric over its scored windows,
+-- then the mean over dialogues × 10 (scope 'overall', n = dialogues); AVE = mean of INT, PROF, LOGI. Also the
+-- micro mean over all windows (scope 'windows', n = windows) and the macro means per cause of action (the
+-- layout of the paper's Table 7; scope = law_reason).
+-- Inputs: scores, dialogues (law_reason per instance), agents.
+WITH windows AS (
+    SELECT s.agent, s.instance_id, d.law_reason, s.metric, s.grade, s.failure, s.judge, s.proxy
+    FROM scores s JOIN dialogues d USING (agent, instance_id)
+    WHERE s.stage = 'interaction'
+), per_dialogue AS (
+    SELECT agent, instance_id, law_reason, metric, avg(grade) AS grade
+    FROM windows WHERE failure IS NULL
+    GROUP BY ALL
+), failed AS (
+    SELECT agent, metric, count(*) FILTER (WHERE failure IS NOT NULL) AS n_failed,
+           max(judge) FILTER (WHERE judge <> 'rule') AS judge, bool_or(proxy) AS proxy
+    FROM windows GROUP BY ALL
+), macro AS (
+    SELECT agent, 'overall' AS scope, metric, avg(grade) * 10 AS value, count(*) AS n FROM per_dialogue GROUP BY ALL
+    UNION ALL
+    SELECT agent, law_reason AS scope, metric, avg(grade) * 10, count(*) FROM per_dialogue GROUP BY ALL
+    UNION ALL
+    SELECT agent, 'windows' AS scope, metric, avg(grade) * 10, count(*) FROM windows WHERE failure IS NULL GROUP BY ALL
+), rows AS (
+    SELECT m.agent, m.scope, m.metric, m.value, m.n, f.n_failed, f.judge,
+           f.proxy OR a.agent_scripted OR a.environment_scripted AS proxy
+    FROM macro m JOIN failed f USING (agent, metric) JOIN agents a USING (agent)
+), ave AS (
+    SELECT agent, scope, 'AVE' AS metric, CASE WHEN count(value) = 3 THEN avg(value) END AS value, min(n) AS n,
+           max(n_failed) AS n_failed, max(judge) AS judge, bool_or(proxy) AS proxy
+    FROM rows GROUP BY agent, scope
+)
+SELECT 'interaction' AS "table", agent, scope, metric, value, n, n_failed, judge, proxy
+FROM (SELECT * FROM rows UNION ALL SELECT * FROM ave)
+ORDER BY agent, scope, metric

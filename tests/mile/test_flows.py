@@ -1,0 +1,104 @@
+"""The MILE stages end to end on a small sample: simulate → judge → report → SFT export; rerun and resume."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from flows.mile_export import export_sft
+from flows.mile_judge import mile_judge
+from flows.mile_report import mile_report
+from flows.mile_simulate import mile_simulate
+from flows.stage import run_stage
+from flows.tables import read_table
+from steps.schemas import MileDialogues, MileScores, MileTurns
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory, interim):
+    root = tmp_path_factory.mktemp("mile")
+    params = {
+        "agents": {"oracle": {"model": "scripted/oracle"}, "null": {"model": "scripted/null"}},
+        "environment": {"model": "scripted/persona"},
+        "judge": {"model": "scripted/judge"},
+        "llm": {"cache_dir": str(root / "llm")},
+        "mile": {"sample": 3},
+    }
+    (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
+    paths = {"params_file": root / "params.yaml", "interim": interim}
+    for agent in ("oracle", "null"):
+        assert run_stage("mile_simulate", mile_simulate, agent_name=agent, out_dir=root / "runs",
+                         journals=root / "journals", **paths) == 0
+        assert run_stage("mile_judge", mile_judge, agent_name=agent, out_dir=root / "runs", **paths) == 0
+    assert run_stage("mile_report", mile_report, runs=root / "runs", reports=root / "reports", **paths) == 0
+    return root
+
+
+def test_every_table_is_written_and_valid(project):
+    for agent in ("oracle", "null"):
+        run = project / "runs" / agent
+        turns = read_table(run / "turns.parquet", MileTurns)
+        dialogues = read_table(run / "deliverables.parquet", MileDialogues)
+        scores = read_table(run / "scores.parquet", MileScores)
+        rid = json.loads((run / "run.json").read_text())["run_id"]
+        assert len(dialogues) == 3 and set(turns.run_id) == {rid} == set(scores.run_id)
+        assert scores.failure.isna().all() and (run / "usage.parquet").is_file()
+        assert (run / "judge_usage.parquet").is_file()
+
+
+def test_the_report_and_its_csv_twin(project):
+    md = (project / "reports" / "mile.md").read_text(encoding="utf-8")
+    assert "## Table 1 — goal evaluation" in md and "## Table 2 — interaction evaluation" in md
+    assert "| oracle [scripted] | scripted/oracle | 3 | 100 | 100 |" in md
+    csv = pd.read_csv(project / "reports" / "mile.csv", keep_default_na=False, na_values=[""])  # agent "null"
+    ours = csv[(csv.source == "ours") & (csv["table"] == "goal") & (csv.scope == "overall")]
+    cli = ours.set_index(["agent", "metric"]).value
+    assert cli[("oracle", "CLI")] == 100 and cli[("null", "CLI")] == 0 and ours.proxy.all()
+
+
+def test_the_sft_export_is_chat_format_from_the_lawyers_point_of_view(project, tmp_path):
+    out = tmp_path / "sft.jsonl"
+    summary = export_sft(str(project / "runs" / "oracle"), out)
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 3 and "3 dialogues" in summary
+    record = json.loads(lines[0])
+    roles = [m["role"] for m in record["messages"]]
+    assert roles[0] == "system" and roles[1::2] == ["user"] * (len(roles) // 2)
+    assert roles[2::2] == ["assistant"] * ((len(roles) - 1) // 2) and roles[-1] == "assistant"
+    assert record["messages"][-1]["content"].startswith("起诉状")
+    assert "按照下面的模板写出完整的民事起诉状" in record["messages"][-2]["content"]
+    meta = record["metadata"]
+    assert meta["instance_id"].startswith("mile/") and {"personality", "tone", "less"} <= set(meta["persona"])
+    assert meta["lawyer_model"] == "scripted/oracle" and meta["environment_model"] == "scripted/persona"
+    empty = export_sft(str(project / "runs" / "null"), tmp_path / "null.jsonl")
+    assert "0 dialogues" in empty and "3 no complaint" in empty
+    with pytest.raises(FileNotFoundError):
+        export_sft("nope", tmp_path / "x.jsonl", runs=project / "runs")
+
+
+def _frame(path: Path) -> pd.DataFrame:
+    return pd.read_parquet(path).drop(columns=["latency_s", "cache_hit"])
+
+
+def test_a_rerun_replays_the_journal_and_an_interrupted_run_resumes(project, interim):
+    run = project / "runs" / "oracle"
+    before = _frame(run / "turns.parquet")
+    calls = len(pd.read_parquet(run / "usage.parquet"))
+    args = {"agent_name": "oracle", "params_file": project / "params.yaml", "out_dir": project / "runs",
+            "journals": project / "journals", "interim": interim}
+    assert run_stage("mile_simulate", mile_simulate, **args) == 0
+    assert len(pd.read_parquet(run / "usage.parquet")) == 0  # every dialogue came from the journal
+    pd.testing.assert_frame_equal(_frame(run / "turns.parquet"), before)
+    # cut the journal as a kill would: the last dialogue's `done` record and its last calls are lost
+    journal = next((project / "journals" / "oracle").glob("*.jsonl"))
+    lines = journal.read_text(encoding="utf-8").splitlines()
+    last_done = max(i for i, line in enumerate(lines) if json.loads(line)["type"] == "done")
+    journal.write_text("\n".join(lines[: last_done - 5]) + "\n" + lines[last_done - 5][:20], encoding="utf-8")
+    assert run_stage("mile_simulate", mile_simulate, **args) == 0
+    resumed = len(pd.read_parquet(run / "usage.parquet"))
+    assert 0 < resumed < calls
+    pd.testing.assert_frame_equal(_frame(run / "turns.parquet"), before)

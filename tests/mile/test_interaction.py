@@ -1,0 +1,69 @@
+"""Interaction windows (which lawyer turns are scored, with what context) and their aggregation."""
+
+from __future__ import annotations
+
+import duckdb
+import pandas as pd
+import pytest
+
+from steps.mile.interaction import Utterance, consistency_task, interaction_tasks, scored_turns
+from steps.sql import run_query
+
+
+@pytest.mark.parametrize(
+    ("last", "turns"),
+    [(0, []), (1, [1]), (2, [2]), (3, [2, 3]), (4, [2, 4]), (15, [2, 4, 6, 8, 10, 12, 14, 15])],
+)
+def test_even_turns_and_an_odd_last_turn_are_scored(last, turns):
+    assert scored_turns(last) == turns
+
+
+def dialogue(last: int) -> list[Utterance]:
+    said = [Utterance(0, "client", "C0"), Utterance(0, "lawyer", "L0")]
+    for i in range(1, last + 1):
+        said += [Utterance(i, "client", f"C{i}"), Utterance(i, "lawyer", f"L{i}")]
+    return said
+
+
+def test_the_full_window_holds_everything_before_the_reply_and_the_strict_one_the_previous_turn():
+    full = interaction_tasks("mile/1", dialogue(3), "出生日期")
+    assert [t.turn for t in full] == [2, 3]
+    assert [h["text"] for h in full[0].inputs["history"]] == ["C0", "L0", "C1", "L1", "C2"]
+    assert full[0].inputs["response"] == "L2" and "律师：L2" in full[0].prompt and "出生日期" in full[0].prompt
+    assert "L3" not in full[0].prompt
+    strict = interaction_tasks("mile/1", dialogue(3), "出生日期", windows="strict")
+    assert [h["text"] for h in strict[1].inputs["history"]] == ["C2", "L2", "C3"]
+
+
+def test_the_complaint_and_the_greetings_are_never_scored_and_a_missing_reply_is_skipped():
+    said = dialogue(2)[:-1]  # the lawyer's turn-2 reply is missing (the dialogue failed there)
+    assert [t.turn for t in interaction_tasks("mile/1", said, "性别")] == [1]
+    assert interaction_tasks("mile/1", dialogue(0), "性别") == []
+
+
+def test_consistency_reads_the_clients_statements_from_turn_one():
+    task = consistency_task("mile/1", dialogue(2), {"tone": "T", "content": "C", "interaction": "I",
+                                                   "law_level": "L", "personality": "P"})
+    assert task.inputs["statements"] == ["C1", "C2"] and task.metrics == {"分数": "CONS"}
+    assert consistency_task("mile/1", dialogue(0), {}) is None
+
+
+def test_dialogue_means_first_then_the_mean_over_dialogues():
+    # dialogue 1: INT grades 8 and 6 over two windows; dialogue 2: one window graded 10
+    rows = [("mile/1", 2, 8.0), ("mile/1", 4, 6.0), ("mile/2", 2, 10.0)]
+    base = {"run_id": "t", "agent": "a", "stage": "interaction", "failure": None, "judge": "j", "proxy": False}
+    scores = pd.DataFrame([{**base, "instance_id": i, "turn": t, "metric": m, "grade": g}
+                           for i, t, g in rows for m in ("INT", "PROF", "LOGI")])
+    dialogues = pd.DataFrame({"agent": ["a", "a"], "instance_id": ["mile/1", "mile/2"],
+                              "law_reason": ["物权纠纷", "物权纠纷"]})
+    agents = pd.DataFrame({"agent": ["a"], "model": ["m"], "agent_scripted": [False],
+                           "environment_scripted": [False]})
+    with duckdb.connect() as con:
+        for name, df in (("scores", scores), ("dialogues", dialogues), ("agents", agents)):
+            con.register(name, df)
+        out = run_query(con, "mile_interaction").set_index(["scope", "metric"])
+    assert out.loc[("overall", "INT"), "value"] == pytest.approx(85.0)  # (70 + 100) / 2
+    assert out.loc[("windows", "INT"), "value"] == pytest.approx(80.0)  # (80 + 60 + 100) / 3
+    assert out.loc[("overall", "AVE"), "value"] == pytest.approx(85.0)
+    assert (out.loc[("overall", "INT"), "n"], out.loc[("windows", "INT"), "n"]) == (2, 3)
+    assert out.loc[("物权纠纷", "INT"), "value"] == pytest.approx(85.0)

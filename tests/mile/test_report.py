@@ -1,0 +1,84 @@
+"""The report: the paper's numbers, name matching, the CSV twin's layout, proxy labelling, Table 3's rule."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from steps.mile.published import paper_long, paper_model
+from steps.mile.report import CSV_COLUMNS, AgentInfo, RunInfo, csv_frame, render
+
+
+def test_the_printed_goal_ave_is_the_seven_metric_mean_for_four_rows_only():
+    goal = paper_long().query("table == 'goal'").pivot_table(index="model", columns="metric", values="value")
+    assert goal.loc["GPT-3.5-turbo", "AVE (7-mean)"] == pytest.approx(57.42)
+    assert goal.loc["Mistral-instruct-v0.3-7B", "AVE (7-mean)"] == pytest.approx(21.89)
+    same = goal.index[(goal["AVE"] - goal["AVE (7-mean)"]).abs() < 0.01]
+    assert sorted(same) == ["Baichuan2-chat-13B", "GPT-4o", "Qwen2.5-instruct-7B", "SynthLaw-7B"]
+    inter = paper_long().query("table == 'interaction'").pivot_table(index="model", columns="metric", values="value")
+    # Table 2's AVE is the 3-metric mean up to rounding (largest gap: Baichuan2-7B, 68.483 printed 68.43)
+    assert ((inter[["INT", "PROF", "LOGI"]].mean(axis=1) - inter["AVE"]).abs() < 0.06).all()
+
+
+@pytest.mark.parametrize(
+    ("agent", "model", "paper"),
+    [
+        ("gpt4o", "openai/gpt-4o-2024-08-06", "GPT-4o"),
+        ("qwen", "hosted_vllm/Qwen2.5-7B-Instruct", "Qwen2.5-instruct-7B"),
+        ("GPT-4o", "openai/gpt-4o-2024-11-20", "GPT-4o"),
+        ("oracle", "scripted/oracle", None),
+        ("qwen3", "hosted_vllm/Qwen3-32B", None),
+    ],
+)
+def test_same_named_models_are_found_by_alias_or_model_name(agent, model, paper):
+    assert paper_model(agent, model) == paper
+
+
+def ours_rows(judge: str = "scripted/judge", proxy: bool = True) -> pd.DataFrame:
+    rows = []
+    for metric, value in zip(("CLI", "DEF", "F&R", "CLA", "EVID", "STA", "PROF", "AVE"),
+                             (100, 100, 90, 80, 70, 100, 90, 90), strict=True):
+        rows.append(("goal", "oracle", "overall", metric, value))
+    for metric in ("CLI-norm", "DEF-norm"):
+        rows.append(("goal", "oracle", "overall", metric, 100))
+    for scope in ("overall", "windows", "物权纠纷"):
+        for metric in ("INT", "PROF", "LOGI", "AVE"):
+            rows.append(("interaction", "oracle", scope, metric, 70))
+    rows += [("consistency", "oracle", "overall", "CONS", 55), ("total", "oracle", "overall", "AVE", 80)]
+    rows += [("rounds", "oracle", "turn 2", "INT", 80), ("rounds", "oracle", "turn 2", "LOGI", 80)]
+    rows += [("dialogues", "oracle", "overall", m, 3) for m in ("avg_turns", "max_turns", "min_turns")]
+    df = pd.DataFrame(rows, columns=["table", "agent", "scope", "metric", "value"])
+    return df.assign(n=3, n_failed=0, judge=judge, proxy=proxy)
+
+
+def run_info(judge_scripted: bool) -> RunInfo:
+    return RunInfo("scripted/persona", True, "scripted/judge" if judge_scripted else "openai/gpt-4o",
+                   judge_scripted, 3, 693, {"seed": 0, "max_turns": 15, "template": "eval", "supervise": "client",
+                                            "windows": "full", "prof_reference": "rebuilt",
+                                            "evid_reference": "joined"})
+
+
+def test_the_csv_twin_has_the_shared_columns_with_ours_and_the_papers_rows():
+    csv = csv_frame(ours_rows())
+    assert list(csv.columns) == CSV_COLUMNS
+    assert set(csv.source) == {"ours", "paper"} and set(csv.benchmark) == {"mile"}
+    paper = csv[csv.source == "paper"]
+    assert paper[(paper.agent == "GPT-4o") & (paper.metric == "CLI")].value.item() == 94.26
+    assert paper[(paper["table"] == "consistency")].scope.str.startswith("rater ").all()
+    assert not paper.proxy.any() and csv[csv.source == "ours"].proxy.all()
+
+
+def test_table_three_needs_a_real_judge_and_scripted_numbers_are_labelled():
+    agents = {"oracle": AgentInfo("oracle", "scripted/oracle", True)}
+    proxied = render(ours_rows(), agents, run_info(True))
+    assert "Not reported: the judge is the scripted proxy" in proxied
+    assert "oracle [scripted]" in proxied and "**proxy judge**" in proxied
+    assert "3 of 693" in proxied and "not comparable one-to-one" in proxied
+    real = render(ours_rows("openai/gpt-4o", False), agents, run_info(False))
+    assert "Not reported" not in real and "| oracle [scripted] | 55 | 3 | 0 |" in real
+
+
+def test_a_same_named_agent_is_set_beside_the_paper_row():
+    ours = ours_rows().assign(agent="gpt4o")
+    text = render(ours, {"gpt4o": AgentInfo("gpt4o", "openai/gpt-4o-2024-08-06", False)}, run_info(True))
+    assert "| gpt4o | GPT-4o | goal | CLI | 100 | 94.26 | 5.74 |" in text
