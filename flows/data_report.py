@@ -21,7 +21,7 @@ from steps.sql import register_parquet, register_parquet_union, run_query
 
 REPORT = Path("reports/data.md")
 # Every stage that calls models writes its accounting rows to a `usage.parquet` beside its outputs.
-USAGE_GLOB = "**/usage.parquet"
+USAGE_GLOB = "**/*usage.parquet"  # usage.parquet, judge_usage.parquet …
 
 TITLES = {
     "lawbench_items": "LawBench task items",
