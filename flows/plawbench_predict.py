@@ -47,18 +47,16 @@ def prompt_options(p: PlawBenchParams) -> PromptOptions:
     return PromptOptions(split_system=p.split_system, min_questions=p.min_questions, max_questions=p.max_questions)
 
 
-@task(cache_policy=NO_CACHE)
-def single_turn(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, door: ModelDoor,
-                options: PromptOptions, rid: str) -> pd.DataFrame:
+async def _single_turn(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, door: ModelDoor,
+                       options: PromptOptions, rid: str) -> pd.DataFrame:
     requests = build_requests(tasks, rubric, agent, options)
     with counter(f"plawbench {agent.name}", len(requests)) as advance:
-        replies = asyncio.run(door.complete_many(requests, on_reply=advance))
+        replies = await door.complete_many(requests, on_reply=advance)
     return responses_frame(tasks, requests, replies, agent.name, rid)
 
 
-@task(cache_policy=NO_CACHE)
-def multi_turn(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, environment: ModelConfig,
-               door: ModelDoor, max_turns: int, rid: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+async def _multi_turn(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, environment: ModelConfig,
+                      door: ModelDoor, max_turns: int, rid: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     units = rubric[rubric.judged & (rubric.kind == "award")].sort_values("order")
     questions = {k: list(g.award_text) for k, g in units.groupby("item_id", sort=False)}
     instances = dialogue.instances(tasks, questions, max_turns)
@@ -66,12 +64,29 @@ def multi_turn(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, en
     scenario = dialogue.scenario(max_turns)
     try:
         with counter(f"plawbench {agent.name} multi-turn", len(instances)) as advance:
-            dialogues = asyncio.run(simulate(instances, lambda _: scenario, DoorSpeaker(door, agent, environment),
-                                             journal, on_done=advance))
+            dialogues = await simulate(instances, lambda _: scenario, DoorSpeaker(door, agent, environment), journal,
+                                       on_done=advance)
     finally:
         journal.close()
     asked = {d.instance_id: dialogue.lawyer_questions(d) for d in dialogues}
     return multiturn_frame(tasks, dialogues, agent.name, rid, asked), turns_frame(dialogues, agent.name, rid)
+
+
+@task(cache_policy=NO_CACHE)
+def predict(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, environment: ModelConfig,
+            door: ModelDoor, options: PromptOptions, max_turns: int | None, rid: str):
+    """Single-turn answers, then (max_turns set) the multi-turn consultations, in one event loop: the door's
+    per-endpoint bounds belong to the loop that made them."""
+
+    async def both() -> tuple[pd.DataFrame, pd.DataFrame]:
+        responses = await _single_turn(tasks, rubric, agent, door, options, rid)
+        if max_turns is None:
+            return responses, turns_frame([], agent.name, rid)
+        consult = tasks[tasks.category == "consultation"].reset_index(drop=True)
+        extra, turns = await _multi_turn(consult, rubric, agent, environment, door, max_turns, rid)
+        return pd.concat([responses, extra], ignore_index=True), turns
+
+    return asyncio.run(both())
 
 
 @flow(name="plawbench_predict")
@@ -90,12 +105,8 @@ def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, out_dir:
                                            options=options.__dict__, multiturn=multiturn))
     door = open_door(params, run_id=rid)
     try:
-        responses = single_turn(tasks, rubric, agent, door, options, rid)
-        turns = turns_frame([], agent_name, rid)
-        if multiturn:
-            consult = tasks[tasks.category == "consultation"].reset_index(drop=True)
-            extra, turns = multi_turn(consult, rubric, agent, environment, door, p.multiturn.max_turns, rid)
-            responses = pd.concat([responses, extra], ignore_index=True)
+        max_turns = p.multiturn.max_turns if multiturn else None
+        responses, turns = predict(tasks, rubric, agent, environment, door, options, max_turns, rid)
         write_table(responses, run_dir / "responses.parquet", PlawResponses, table="plawbench_responses")
         write_table(turns, run_dir / "turns.parquet", PlawTurns, table="plawbench_turns")
         write_usage(door, run_dir / "usage.parquet")

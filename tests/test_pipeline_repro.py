@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow
 # The copy runs every stage on small samples: this test checks the pipeline's wiring (every stage runs,
 # `dvc status` is clean, a second repro does nothing), not the sizes. Each stage with a sample-size
 # parameter adds its small value here.
-SMALL = {"lawbench": {"limit": 3}, "extract": {"limit": 20}}
+SMALL = {"lawbench": {"limit": 3}, "extract": {"limit": 20}, "plawbench": {"limit": 1}}
 
 
 def _copy_project(dest: Path) -> None:
@@ -55,7 +55,8 @@ def test_repro_then_status_clean_then_nothing_to_do(tmp_path, mirror):
     report = (project / "reports/data.md").read_text(encoding="utf-8")
     assert "| mile | 693 |" in report and "| judgments_civil | 808 |" in report
     assert report == (ROOT / "reports/data.md").read_text(encoding="utf-8"), "committed reports/data.md is stale"
-    for name in ("lawbench_zero_shot.md", "lawbench_one_shot.md", "lawbench.csv", "extraction.md"):
+    for name in ("lawbench_zero_shot.md", "lawbench_one_shot.md", "lawbench.csv", "extraction.md",
+                 "plawbench.md", "plawbench.csv", "plawbench_rubrics.md"):
         assert (project / "reports" / name).is_file(), name
     status = _dvc(["status"], project, env)
     assert status.returncode == 0 and "up to date" in status.stdout, status.stdout

@@ -104,7 +104,7 @@ async def judge_all(door: Any, judge: ModelConfig, tasks: pd.DataFrame, rubric: 
             on_done()
         return resp, prepared, judgement
 
-    todo = [r for r in responses.itertuples(index=False) if r.response is not None]
+    todo = [r for r in responses.itertuples(index=False) if isinstance(r.response, str)]
     return list(await asyncio.gather(*(one(r) for r in todo)))
 
 
