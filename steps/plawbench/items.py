@@ -17,11 +17,6 @@ from dataclasses import asdict, dataclass, field
 
 import pandas as pd
 
-CATEGORIES = ("consultation", "case_analysis", "drafting")
-KINDS = ("section", "award", "deduction", "fail", "alternative", "optional", "level")
-# PCA dimensions: the data's tags and the synonyms models and judges use (spec §2.1, §6.11)
-DIMENSIONS = ("conclusion", "facts", "reasoning", "statute")
-
 
 @dataclass(frozen=True)
 class RubricRow:
