@@ -165,6 +165,28 @@ def _check_table(long: pd.DataFrame) -> tuple[pd.DataFrame, float]:
     return out, gap
 
 
+DEVIATIONS = (
+    "- Prompts (models under test and judge) are our own Chinese templates asking for the same things; the "
+    "judge answers per rubric item (points, 不及格 conditions, 统一扣分项 counts) and the code adds up, where the "
+    "paper's judge returned its own totals.",
+    "- The expert reference answers and the LDG document templates (有模板：…) are not released: the judge scores "
+    "against the rubric alone, and drafting prompts cannot include the templates.",
+    "- T1 penalties of the paper's Table 8 are in neither the released rubrics nor the repo's judge: not applied.",
+    "- Maxima come from the rubric data (the repo divided by the maximum its judge reported); a judge failure is "
+    "excluded and counted (the repo scored it 0 after three tries).",
+    "- The multi-turn consultation is ours; the paper's T1 is single-turn.",
+)
+
+
+def _self_preference(agents: dict[str, AgentInfo], judge: str) -> list[str]:
+    """The paper's judge is also one of its models; flag agents of the judge's family (spec §6.15)."""
+    families = ("gemini", "gpt", "claude", "qwen", "deepseek", "kimi", "glm", "doubao")
+    judged_by = next((f for f in families if f in judge.lower()), None)
+    same = [a.name for a in agents.values() if judged_by and judged_by in a.model.lower()]
+    return ["", f"Self-preference risk: the judge `{judge}` is of the same family as {', '.join(same)}."] if same \
+        else []
+
+
 def _section(title: str, *body: str) -> list[str]:
     return [f"## {title}", "", *body, ""]
 
@@ -202,7 +224,8 @@ def render_report(tables: dict[str, pd.DataFrame], inputs: ReportInputs) -> str:
             "",
         ]
     lines += _section("Main results (paper Table 3 layout)", markdown_table(main_table(long, agents)),
-                      "`n` = responses scored for this agent. A `↳` row is the paper's number for the same model.")
+                      "`n` = responses scored for this agent. A `↳` row is the paper's number for the same model.",
+                      *_self_preference(agents, inputs.judge))
     lines += _section(
         "Formula check: the paper's aggregates from its own per-category numbers",
         f"Largest difference: {gap:.3f} points (the paper rounds to 2 decimals).",
@@ -253,6 +276,7 @@ def render_report(tables: dict[str, pd.DataFrame], inputs: ReportInputs) -> str:
     macro = pivot(long, "macro", "agent", "metric", agents, ["T1", "T2", "T3/Defendant", "T3/Plaintiff"])
     lines += _section("Ours: macro means (mean of per-response rates, for comparison with the pooled rates)",
                       markdown_table(macro))
+    lines += _section("Deviations from the paper", *DEVIATIONS)
     errors = tables["errors"]
     if errors.empty:
         lines += _section("Error types", "The judge named no error types.")
