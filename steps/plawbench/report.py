@@ -40,7 +40,8 @@ def render_rubrics(tables: RubricTables, summary: dict[str, pd.DataFrame]) -> st
                            "share": (dims / dims.sum()).round(4).to_numpy()})
     seq = tables.tasks[tables.tasks.category == "case_analysis"].seq_class.value_counts().rename_axis(
         "seq_class").reset_index(name="tasks")
-    issues = tables.issues.sort_values(["category", "item_id", "rubric_id"], kind="stable")
+    position = {item_id: i for i, item_id in enumerate(tables.tasks.item_id)}
+    issues = tables.issues.sort_values("item_id", key=lambda ids: ids.map(position), kind="stable")
     lines = [
         "# PLawBench — rubrics as data",
         "",
@@ -223,7 +224,7 @@ def render_report(tables: dict[str, pd.DataFrame], inputs: ReportInputs) -> str:
                "measure legal quality." if inputs.judge_proxy else ""),
             "",
         ]
-    lines += _section("Main results (paper Table 3 layout)", markdown_table(main_table(long, agents)),
+    lines += _section("Main results (paper Table 3 layout)", markdown_table(main_table(long, agents)), "",
                       "`n` = responses scored for this agent. A `↳` row is the paper's number for the same model.",
                       *_self_preference(agents, inputs.judge))
     lines += _section(
