@@ -17,12 +17,14 @@ lawbench_app = typer.Typer(no_args_is_help=True, help="LawBench: score predictio
 extract_app = typer.Typer(help="Legal elements from judgments (stage `extract`, or any file).")
 mile_app = typer.Typer(no_args_is_help=True, help="MILE/MASER: simulate complaint drafting, judge, report.")
 export_app = typer.Typer(no_args_is_help=True, help="Export simulated dialogues as training data.")
+plawbench_app = typer.Typer(no_args_is_help=True, help="PLawBench: rubrics as data, predict, judge, report.")
 app.add_typer(models_app, name="models")
 app.add_typer(serve_app, name="serve")
 app.add_typer(lawbench_app, name="lawbench")
 app.add_typer(extract_app, name="extract")
 app.add_typer(mile_app, name="mile")
 app.add_typer(export_app, name="export")
+app.add_typer(plawbench_app, name="plawbench")
 
 
 def _run(name: str, flow, **kwargs) -> None:
@@ -170,6 +172,36 @@ def export_sft(
     except (OSError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from None
+@plawbench_app.command("rubrics")
+def plawbench_rubrics() -> None:
+    """Parse every public task's rubric into items, with the parse report (stage `plawbench_rubrics`)."""
+    from flows.plawbench_rubrics import plawbench_rubrics as flow
+
+    _run("plawbench_rubrics", flow)
+
+
+@plawbench_app.command("predict")
+def plawbench_predict(agent: str = typer.Argument(..., help="an agent name from params.yaml")) -> None:
+    """Ask one agent every task, plus the multi-turn consultations (stage `plawbench_predict@<agent>`)."""
+    from flows.plawbench_predict import plawbench_predict as flow
+
+    _run("plawbench_predict", flow, agent_name=agent)
+
+
+@plawbench_app.command("judge")
+def plawbench_judge(agent: str = typer.Argument(..., help="an agent name from params.yaml")) -> None:
+    """Judge one agent's responses item by item with the configured judge (stage `plawbench_judge@<agent>`)."""
+    from flows.plawbench_judge import plawbench_judge as flow
+
+    _run("plawbench_judge", flow, agent_name=agent)
+
+
+@plawbench_app.command("report")
+def plawbench_report() -> None:
+    """Write reports/plawbench.md and reports/plawbench.csv (stage `plawbench_report`)."""
+    from flows.plawbench_report import plawbench_report as flow
+
+    _run("plawbench_report", flow)
 
 
 @models_app.command("check")

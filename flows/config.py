@@ -124,6 +124,30 @@ class MileParams(_Section):
     count_empty_fields: bool = False
     prof_reference: Literal["rebuilt", "raw"] = "rebuilt"
     evid_reference: Literal["joined", "raw"] = "joined"
+class PlawMultiturnParams(_Section):
+    """Ours, not the paper's: the consultation task as a dialogue with a simulated client."""
+
+    enabled: bool = True
+    max_turns: int = Field(default=10, ge=1, le=50)
+
+
+class PlawBenchParams(_Section):
+    """Stages `plawbench_*`: sample size, prompt layout, consultation question counts, judge repairs, and the
+    paper's name for agents whose alias or model string does not match it."""
+
+    limit: int | None = Field(default=None, ge=1)  # tasks per scenario (15 scenarios); None: all 280
+    split_system: bool = False  # instructions as a system message (default: one user message, as the repo)
+    min_questions: int = Field(default=10, ge=1)
+    max_questions: int = Field(default=25, ge=1)  # only the first N questions are judged (level mid)
+    judge_repairs: int = Field(default=2, ge=0, le=5)  # re-asks after an invalid judge answer
+    multiturn: PlawMultiturnParams = PlawMultiturnParams()
+    paper_names: dict[str, str] = Field(default_factory=dict)  # agent -> model name in the paper's Table 3
+
+    @model_validator(mode="after")
+    def _question_bounds(self) -> PlawBenchParams:
+        if self.min_questions > self.max_questions:
+            raise ValueError("plawbench.min_questions must not exceed plawbench.max_questions")
+        return self
 
 
 class Params(_Section):
@@ -136,6 +160,7 @@ class Params(_Section):
     lawbench: LawBenchParams = LawBenchParams()
     ucl: UclParams = UclParams()
     mile: MileParams = MileParams()
+    plawbench: PlawBenchParams = PlawBenchParams()
 
     @model_validator(mode="after")
     def _agent_names_are_paths(self) -> Params:

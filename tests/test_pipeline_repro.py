@@ -18,7 +18,8 @@ pytestmark = pytest.mark.slow
 # The copy runs every stage on small samples: this test checks the pipeline's wiring (every stage runs,
 # `dvc status` is clean, a second repro does nothing), not the sizes. Each stage with a sample-size
 # parameter adds its small value here.
-SMALL = {"lawbench": {"limit": 3}, "extract": {"limit": 20}, "ucl": {"limit": 2}, "mile": {"sample": 3}}
+SMALL = {"lawbench": {"limit": 3}, "extract": {"limit": 20}, "ucl": {"limit": 2}, "mile": {"sample": 3},
+         "plawbench": {"limit": 1}}
 
 
 def _copy_project(dest: Path) -> None:
@@ -58,7 +59,8 @@ def test_repro_then_status_clean_then_nothing_to_do(tmp_path, mirror):
     # The data sections must match the committed card; the model usage table depends on the sample sizes.
     assert report.split("## Model usage")[0] == committed.split("## Model usage")[0], "reports/data.md is stale"
     assert "## Model usage" in report and "scripted/oracle" in report.split("## Model usage")[1]
-    for name in ("lawbench_zero_shot.md", "lawbench_one_shot.md", "lawbench.csv", "extraction.md"):
+    for name in ("lawbench_zero_shot.md", "lawbench_one_shot.md", "lawbench.csv", "extraction.md",
+                 "plawbench.md", "plawbench.csv", "plawbench_rubrics.md", "ucl.md", "ucl.csv", "mile.md", "mile.csv"):
         assert (project / "reports" / name).is_file(), name
     status = _dvc(["status"], project, env)
     assert status.returncode == 0 and "up to date" in status.stdout, status.stdout

@@ -1,84 +1,177 @@
-"""Rubric-item judge: one call scores a response against a list of rubric items (PLawBench style).
+"""Rubric judge: one call scores a response against a rubric item by item (PLawBench style).
 
-The answer is JSON with, per item, the points awarded and a short justification. Every item must be answered
-once (else the answer is repaired, then a failure). Points outside [0, max] are clamped, not refused, and the
-clamps are counted in the evidence: the judge did answer, only beyond the scale. The value is the share of the
-available points awarded. Callers may pass their own template source; it gets `question`, `response`, `items`.
+The judge sees the rubric as data (`Rubric`: award items in groups, fail conditions, penalties) and answers
+JSON with, per award item, the points it awards and a one-line justification (and, optionally, an error
+label); per fail condition whether it happened; per penalty how often. Every answer is bounded: points
+outside [0, the item's points], a count above its bound or a label outside the list is out of range, a
+missing or unknown id makes the answer incomplete; such an answer is shown its error and asked again
+(`repairs` times), then recorded as a failure (`out_of_range`, `unparsable`), never scored 0. The code adds
+up (`rubric_tally.tally`): fails zero their target, groups are clamped to their maxima, penalties come off
+the total, and the value is total / maximum. Callers may pass their own template source.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from steps.judges.asking import ask_json
+from steps.judges.asking import classify
 from steps.judges.prompts import render, template_source, version
-from steps.judges.result import Judgement
+from steps.judges.result import JudgeFailure, Judgement
+from steps.judges.rubric_tally import Answer, ItemKind, Rubric, RubricGroup, RubricItem, tally
 from steps.llm import ModelConfig
+from steps.llm.structured import complete_json
 
 KIND = "rubric"
 TEMPLATE = "rubric.j2"
+MAX_COUNT = 100  # the bound of a penalty without a stated bound
+_INVALID_ANSWER = "invalid JSON answer"
+
+__all__ = ["ItemKind", "Rubric", "RubricGroup", "RubricItem", "judge_rubric", "rubric_prompt", "rubric_version"]
 
 
-@dataclass(frozen=True)
-class RubricItem:
-    id: str
-    text: str
-    points: float
-    key_phrases: tuple[str, ...] = ()  # read only by the proxy judge (not in the prompt, so not in the cache key)
-
-    def __post_init__(self) -> None:
-        if self.points <= 0:
-            raise ValueError(f"rubric item {self.id} must be worth more than 0 points")
-
-
-class ItemAward(BaseModel):
+class _Line(BaseModel):
     model_config = ConfigDict(extra="ignore")
     id: str
-    awarded: float = Field(allow_inf_nan=False)
     justification: str = ""
 
     @field_validator("id", mode="before")
     @classmethod
     def _id(cls, value: Any) -> str:
-        return str(value).strip().rstrip(".．、")
+        return str(value).strip().strip("[]【】").rstrip(".．、")
+
+    @field_validator("justification", mode="before")
+    @classmethod
+    def _text(cls, value: Any) -> str:
+        return "" if value is None else str(value)
+
+
+class AwardLine(_Line):
+    awarded: float = Field(allow_inf_nan=False)
+    error: str | None = None
+
+
+class FailLine(_Line):
+    triggered: bool
+
+
+class PenaltyLine(_Line):
+    times: int = Field(ge=0)
 
 
 class RubricAnswer(BaseModel):
-    items: list[ItemAward]
+    model_config = ConfigDict(extra="ignore")
+    items: list[AwardLine]
+    fails: list[FailLine] = Field(default_factory=list)
+    penalties: list[PenaltyLine] = Field(default_factory=list)
 
 
 @cache
-def rubric_schema(ids: tuple[str, ...]) -> type[RubricAnswer]:
-    class ItemsAnswer(RubricAnswer):
+def rubric_schema(awards: tuple[tuple[str, float], ...], fails: tuple[str, ...],
+                  penalties: tuple[tuple[str, int], ...], labels: tuple[str, ...]) -> type[RubricAnswer]:
+    """The answer schema of one rubric: every id exactly once, every value within its bounds."""
+
+    class Checked(RubricAnswer):
         @model_validator(mode="after")
-        def _complete(self) -> ItemsAnswer:
-            got = [x.id for x in self.items]
-            if sorted(got) != sorted(ids):
-                raise PydanticCustomError(
-                    "incomplete",
-                    "answer each item exactly once: expected {expected}, got {got}",
-                    {"expected": list(ids), "got": got},
-                )
+        def _complete_and_bounded(self) -> Checked:
+            _same_ids("items", [a.id for a in self.items], [i for i, _ in awards])
+            _same_ids("fails", [f.id for f in self.fails], list(fails))
+            _same_ids("penalties", [p.id for p in self.penalties], [i for i, _ in penalties])
+            top = dict(awards)
+            bad = [f"{a.id}: {a.awarded:g} not in [0, {top[a.id]:g}]" for a in self.items
+                   if not 0 <= a.awarded <= top[a.id]]
+            bounds = dict(penalties)
+            bad += [f"{p.id}: {p.times} times, at most {bounds[p.id]}" for p in self.penalties
+                    if p.times > bounds[p.id]]
+            if labels:
+                bad += [f"{a.id}: error label {a.error!r} is not one of the listed labels" for a in self.items
+                        if a.error not in (None, "", *labels)]
+            if bad:
+                raise PydanticCustomError("out_of_range", "values out of range: {bad}", {"bad": "; ".join(bad)})
             return self
 
-    return ItemsAnswer
+    return Checked
 
 
-def rubric_prompt(
-    response: str, items: Sequence[RubricItem], *, question: str | None = None, template: str | None = None
-) -> str:
-    context = {"question": (question or "").strip(), "response": response.strip(), "items": list(items)}
+def _same_ids(where: str, got: list[str], expected: list[str]) -> None:
+    if sorted(got) != sorted(expected):
+        missing = sorted(set(expected) - set(got))
+        unknown = sorted(set(got) - set(expected))
+        raise PydanticCustomError(
+            "incomplete",
+            "{where}: answer each listed id exactly once (missing {missing}, unknown {unknown}, given {n})",
+            {"where": where, "missing": missing, "unknown": unknown, "n": len(got)},
+        )
+
+
+def _schema_for(rubric: Rubric) -> type[RubricAnswer]:
+    return rubric_schema(
+        tuple((i.id, i.points) for i in rubric.of(ItemKind.AWARD)),
+        tuple(i.id for i in rubric.of(ItemKind.FAIL)),
+        tuple((i.id, i.max_times or MAX_COUNT) for i in rubric.of(ItemKind.PENALTY)),
+        rubric.error_labels,
+    )
+
+
+def _blocks(rubric: Rubric) -> list[dict[str, Any]]:
+    """Award items under their group headings, in the rubric's order (ungrouped items first)."""
+    groups = {g.id: g for g in rubric.groups}
+    blocks: list[dict[str, Any]] = [{"group": None, "items": []}]
+    placed: dict[str | None, dict[str, Any]] = {None: blocks[0]}
+    for g in rubric.groups:
+        placed[g.id] = {"group": g, "depth": _depth(g, groups), "items": []}
+        blocks.append(placed[g.id])
+    for item in rubric.of(ItemKind.AWARD):
+        placed.get(item.group, blocks[0])["items"].append(item)
+    return [b for b in blocks if b["items"] or b["group"] is not None]
+
+
+def _depth(g: RubricGroup, groups: dict[str, RubricGroup]) -> int:
+    return 0 if g.parent is None or g.parent not in groups else 1 + _depth(groups[g.parent], groups)
+
+
+def rubric_prompt(response: str, rubric: Rubric | Sequence[RubricItem], *, question: str | None = None,
+                  template: str | None = None) -> str:
+    rubric = _as_rubric(rubric)
+    context = {
+        "question": (question or "").strip(),
+        "response": response.strip(),
+        "blocks": _blocks(rubric),
+        "fails": rubric.of(ItemKind.FAIL),
+        "penalties": rubric.of(ItemKind.PENALTY),
+        "rules": list(rubric.rules),
+        "error_labels": list(rubric.error_labels),
+        "titles": {g.id: g.title for g in rubric.groups},
+    }
     return render(template, context, inline=True) if template else render(TEMPLATE, context)
 
 
-def rubric_version(items: Sequence[RubricItem], *, template: str | None = None, name: str = KIND) -> str:
-    return version(name, template or template_source(TEMPLATE), [(i.id, i.text, i.points) for i in items])
+def rubric_version(rubric: Rubric | Sequence[RubricItem], *, template: str | None = None, name: str = KIND) -> str:
+    """`name@hash8` over the template, the items as the judge sees them, the groups and the rules."""
+    rubric = _as_rubric(rubric)
+    items = [(i.id, i.text, i.points, i.kind.value, i.group, i.target, i.max_times) for i in rubric.items]
+    groups = [(g.id, g.title, g.points, g.note, g.parent) for g in rubric.groups]
+    return version(name, template or template_source(TEMPLATE), items, groups, list(rubric.rules),
+                   list(rubric.error_labels))
+
+
+def _as_rubric(rubric: Rubric | Sequence[RubricItem]) -> Rubric:
+    return rubric if isinstance(rubric, Rubric) else Rubric(items=tuple(rubric))
+
+
+def _proxy_metadata(rubric: Rubric, response: str) -> dict[str, Any]:
+    """What the offline proxy judge reads (real judges never see call metadata)."""
+
+    def row(i: RubricItem) -> dict[str, Any]:
+        return {"id": i.id, "kind": i.kind.value, "text": i.text, "points": i.points,
+                "key_phrases": list(i.key_phrases), "reference": i.reference, "error_hint": i.error_hint}
+
+    return {"judge_kind": KIND, "response": response, "items": [row(i) for i in rubric.items],
+            "error_labels": list(rubric.error_labels)}
 
 
 async def judge_rubric(
@@ -86,50 +179,41 @@ async def judge_rubric(
     model: ModelConfig,
     *,
     response: str,
-    items: Sequence[RubricItem],
+    items: Sequence[RubricItem] | None = None,
+    rubric: Rubric | None = None,
     question: str | None = None,
     template: str | None = None,
     name: str = KIND,
     metadata: dict[str, Any] | None = None,
+    repairs: int = 1,
 ) -> Judgement:
-    """Score `response` against `items` in one call; value = awarded points / available points."""
-    ids = tuple(i.id for i in items)
-    if len(set(ids)) != len(ids) or not ids:
-        raise ValueError("rubric items need distinct ids, and at least one item")
-    meta = {
-        **(metadata or {}),
-        "judge_kind": KIND,
-        "response": response,
-        "items": [{"id": i.id, "text": i.text, "points": i.points, "key_phrases": list(i.key_phrases)} for i in items],
-    }
-    prompt = rubric_prompt(response, items, question=question, template=template)
-    asked = await ask_json(door, model, prompt, rubric_schema(ids), metadata=meta)
+    """Score `response` against `rubric` (or a flat list of award `items`) in one call."""
+    rub = rubric if rubric is not None else Rubric(items=tuple(items or ()))
+    ids = [i.id for i in rub.items]
+    if len(set(ids)) != len(ids) or not rub.of(ItemKind.AWARD):
+        raise ValueError("rubric items need distinct ids, and at least one award item")
+    schema = _schema_for(rub)
+    meta = {**(metadata or {}), **_proxy_metadata(rub, response)}
+    messages = [{"role": "user", "content": rubric_prompt(response, rub, question=question, template=template)}]
+    result = await complete_json(door, model, messages, schema, purpose="judge", metadata=meta, repairs=repairs)
     common = {
-        "raw": asked.raw,
-        "prompt_version": rubric_version(items, template=template, name=name),
+        "raw": result.raw,
+        "prompt_version": rubric_version(rub, template=template, name=name),
         "judge_model": model.model,
         "proxy": model.is_scripted,
-        "error": asked.error,
-        "attempts": asked.attempts,
-        "call_keys": asked.call_keys,
+        "attempts": result.attempts,
+        "call_keys": result.call_keys,
     }
-    if asked.value is None:
-        return Judgement(value=None, failure=asked.failure, **common)
-    given = {a.id: a for a in asked.value.items}
-    rows = []
-    for item in items:
-        answer = given[item.id]
-        awarded = min(max(answer.awarded, 0.0), item.points)
-        rows.append(
-            {
-                "id": item.id,
-                "points": item.points,
-                "given": answer.awarded,
-                "awarded": awarded,
-                "clamped": awarded != answer.awarded,
-                "justification": answer.justification,
-            }
-        )
-    total, available = sum(r["awarded"] for r in rows), sum(i.points for i in items)
-    evidence = {"items": rows, "total": total, "max": available, "clamped": sum(r["clamped"] for r in rows)}
-    return Judgement(value=total / available, failure=None, evidence=evidence, **common)
+    if result.value is None:
+        failure = result.failure
+        if failure is not None and failure.message.startswith(_INVALID_ANSWER):
+            kind, detail = classify(result.raw, schema)
+            return Judgement(value=None, failure=kind, error=detail, **common)
+        message = f"{failure.kind.value}: {failure.message}" if failure else "no answer"
+        return Judgement(value=None, failure=JudgeFailure.CALL_FAILED, error=message, **common)
+    answer = result.value
+    answers = {a.id: Answer(a.awarded, a.justification, a.error or None) for a in answer.items}
+    answers |= {f.id: Answer(float(f.triggered), f.justification) for f in answer.fails}
+    answers |= {p.id: Answer(float(p.times), p.justification) for p in answer.penalties}
+    counted = tally(rub, answers)
+    return Judgement(value=counted.value, failure=None, evidence=counted.evidence(), **common)

@@ -7,8 +7,8 @@ the judges fill and only scripted models see). It answers in the format the real
   stays in the stage before; 本院认为 marks the judgment;
 - checklist: in each turn the item of the unit's stage whose cue comes first is done (first action per turn);
   items of other stages are No;
-- rubric: the share of an item's key phrases the response contains (of the item text's bigrams when it has
-  none), times its points;
+- rubric: see `steps.judges.rubric_proxy` (key phrases or reference bigrams per award item; fails and
+  penalties only by the absence of their key phrases);
 - pairwise: the response closer to the metadata's `reference` (bigram F1), or without one the longer, wins;
   within 5 % it is a tie.
 Every number it produces is a proxy and is marked so (`Judgement.proxy`). It orders an oracle above a null
@@ -23,6 +23,7 @@ from collections import Counter
 from typing import Any
 
 from steps.judges.courts import Court, court
+from steps.judges.rubric_proxy import rubric
 from steps.llm import ScriptedRequest, register_policy
 
 TIE_MARGIN = 0.05
@@ -101,18 +102,6 @@ def checklist(request: ScriptedRequest) -> str:
         for item in c.items
     ]
     return json.dumps({"result": result}, ensure_ascii=False)
-
-
-def rubric(request: ScriptedRequest) -> str:
-    response = request.metadata["response"]
-    items = []
-    for item in request.metadata["items"]:
-        phrases = item["key_phrases"]
-        share = sum(p in response for p in phrases) / len(phrases) if phrases else coverage(item["text"], response)
-        items.append(
-            {"id": item["id"], "awarded": round(item["points"] * share, 2), "justification": f"代理：{share:.2f}"}
-        )
-    return json.dumps({"items": items}, ensure_ascii=False)
 
 
 def pairwise(request: ScriptedRequest) -> str:

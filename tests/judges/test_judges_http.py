@@ -269,15 +269,27 @@ def test_missing_verdict_is_repaired_then_a_failure(answers, door):
 ITEMS = [RubricItem("A", "指出借款合同合法有效", 5), RubricItem("B", "说明诉讼时效为三年", 3)]
 
 
-def rubric(door, server):
-    return run(judge_rubric(door, http_judge(server), response="借款合同有效。", items=ITEMS, question="怎么办？"))
+def rubric(door, server, **kw):
+    judge = http_judge(server)
+    return run(judge_rubric(door, judge, response="借款合同有效。", items=ITEMS, question="怎么办？", **kw))
 
 
-def test_points_outside_the_scale_are_clamped_and_counted(answers, door):
-    server, _ = answers('{"items": [{"id": "A", "awarded": 7, "justification": "好"}, {"id": "B", "awarded": -1}]}')
+def test_a_valid_rubric_answer_is_added_up_in_code(answers, door):
+    server, _ = answers('```json\n{"items": [{"id": "A", "awarded": 5, "justification": "好"}, '
+                        '{"id": "[B]", "awarded": 1.5}]}\n```')
     result = rubric(door, server)
-    assert result.value == pytest.approx(5 / 8) and result.evidence["clamped"] == 2
-    assert [(r["given"], r["awarded"]) for r in result.evidence["items"]] == [(7, 5), (-1, 0)]
+    assert result.value == pytest.approx(6.5 / 8) and result.evidence["clamped"] == 0
+    assert [(r["id"], r["awarded"]) for r in result.evidence["items"]] == [("A", 5), ("B", 1.5)]
+
+
+def test_points_outside_an_item_are_repaired_then_an_out_of_range_failure(answers, door):
+    beyond = '{"items": [{"id": "A", "awarded": 7, "justification": "好"}, {"id": "B", "awarded": -1}]}'
+    server, script = answers(beyond, '{"items": [{"id": "A", "awarded": 5}, {"id": "B", "awarded": 0}]}')
+    assert rubric(door, server).value == pytest.approx(5 / 8) and "not in [0, 5]" in last_user(script.bodies[1])
+    server, _ = answers(beyond)
+    failed = rubric(door, server)
+    assert (failed.value, failed.failure, failed.attempts) == (None, JudgeFailure.OUT_OF_RANGE, 2)
+    assert "A: 7 not in [0, 5]" in failed.error and "B: -1" in failed.error
 
 
 def test_a_missing_item_is_repaired_then_a_failure(answers, door):
@@ -289,3 +301,6 @@ def test_a_missing_item_is_repaired_then_a_failure(answers, door):
     assert rubric(door, server).failure is JudgeFailure.UNPARSABLE
     server, _ = answers('{"items": [{"id": "A", "awarded": "四分"}, {"id": "B", "awarded": 3}]}')
     assert rubric(door, server).failure is JudgeFailure.UNPARSABLE
+    server, script = answers("A 项 5 分，B 项 3 分。")
+    failed = rubric(door, server, repairs=2)
+    assert (failed.failure, failed.attempts, len(script.bodies)) == (JudgeFailure.UNPARSABLE, 3, 3)

@@ -1,0 +1,77 @@
+"""Stage `plawbench_judge` (one per agent): score every response against its rubric, item by item.
+
+dvc.yaml → this flow → steps.plawbench.judging → steps.judges.rubric (one judge call per response, answers
+bounded and repaired, arithmetic in code) → steps.llm. Writes data/plawbench/<agent>/{judgements,scores,
+item_scores,judge_usage}.parquet and judge.json. Judge failures and failed agent calls are rows without a
+score: counted in the report, never scored 0. A rerun replays finished judge calls from the response cache.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import pandas as pd
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+import steps.judges.scripted  # noqa: F401  (registers the proxy judge)
+from flows.config import PARAMS_FILE, load_params
+from flows.models import open_door, write_usage
+from flows.plawbench_predict import prompt_options
+from flows.plawbench_rubrics import OUT_DIR
+from flows.progress import counter
+from flows.runs import run_spec, write_run_json
+from flows.stage import main
+from flows.tables import read_table, write_table
+from steps.judges.prompts import template_source
+from steps.llm import ModelConfig, ModelDoor
+from steps.plawbench.judging import judge_all, judgement_rows
+from steps.plawbench.prompts import PromptOptions, templates_version
+from steps.schemas import PlawItemScores, PlawJudgements, PlawResponses, PlawRubricItems, PlawScores, PlawTasks
+
+
+@task(cache_policy=NO_CACHE)
+def judge(tasks: pd.DataFrame, rubric: pd.DataFrame, responses: pd.DataFrame, judge_model: ModelConfig,
+          door: ModelDoor, options: PromptOptions, repairs: int, judge_run: str):
+    todo = int(responses.response.notna().sum())
+    with counter(f"plawbench judge {responses.agent.iloc[0] if len(responses) else ''}", todo) as advance:
+        results = asyncio.run(judge_all(door, judge_model, tasks, rubric, responses, options, repairs=repairs,
+                                        on_done=advance))
+    return judgement_rows(results, responses[responses.response.isna()], tasks, rubric, judge_run)
+
+
+@flow(name="plawbench_judge")
+def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR) -> str:
+    params = load_params(params_file)
+    p, judge_model = params.plawbench, params.judge_model()
+    run_dir = out_dir / agent_name
+    tasks = read_table(out_dir / "tasks.parquet", PlawTasks)
+    rubric = read_table(out_dir / "rubric_items.parquet", PlawRubricItems)
+    responses = read_table(run_dir / "responses.parquet", PlawResponses)
+    options = prompt_options(p)
+    spec = run_spec(judge_model, "plawbench-judge", rubric_template=template_source("rubric.j2"),
+                    templates=templates_version(), max_questions=p.max_questions, repairs=p.judge_repairs)
+    judge_run = write_run_json(run_dir / "judge", spec)
+    door = open_door(params, run_id=judge_run)
+    try:
+        judgements, scores, items = judge(tasks, rubric, responses, judge_model, door, options, p.judge_repairs,
+                                          judge_run)
+        write_table(judgements, run_dir / "judgements.parquet", PlawJudgements, table="plawbench_judgements")
+        write_table(scores, run_dir / "scores.parquet", PlawScores, table="plawbench_scores")
+        write_table(items, run_dir / "item_scores.parquet", PlawItemScores, table="plawbench_item_scores")
+        write_usage(door, run_dir / "judge_usage.parquet")
+    finally:
+        door.close()
+    failures = judgements.failure.value_counts().to_dict()
+    failed = ", ".join(f"{n} {k}" for k, n in sorted(failures.items())) or "none"
+    scored = judgements[judgements.value.notna()]
+    hits = sum(u.cache_hit for u in door.usage)
+    return (f"{agent_name}: {len(scored)} of {len(judgements)} responses judged by {judge_model.model} "
+            f"({hits:,} of {len(door.usage):,} calls from the cache); failures: {failed}; "
+            f"{int(judgements.clamped.sum())} clamps; judge run {judge_run}")
+
+
+if __name__ == "__main__":
+    main("plawbench_judge", plawbench_judge, agent_name=sys.argv[1])

@@ -1,0 +1,123 @@
+"""Stage `plawbench_predict` (one per agent): ask the agent every PLawBench task, single-turn as in the paper,
+and run the multi-turn consultation variant (ours) against the environment model.
+
+dvc.yaml → this flow → steps.plawbench.predict (prompts: steps.plawbench.prompts) → steps.llm (the model
+door) and steps.simulate (the dialogue engine). Writes data/plawbench/<agent>/{responses,turns,usage}.parquet
+and run.json. A rerun replays finished calls from the response cache; an interrupted dialogue resumes from its
+journal in .cache/journals/plawbench/.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import pandas as pd
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+import steps.plawbench.scripted  # noqa: F401  (registers the scripted PLawBench policies)
+from flows.config import PARAMS_FILE, PlawBenchParams, load_params
+from flows.models import open_door, write_usage
+from flows.plawbench_rubrics import OUT_DIR
+from flows.progress import counter
+from flows.runs import run_spec, write_run_json
+from flows.stage import main
+from flows.tables import read_table, write_table
+from steps.llm import ModelConfig, ModelDoor
+from steps.plawbench import dialogue
+from steps.plawbench.predict import (
+    PROMPT_VERSION,
+    build_requests,
+    multiturn_frame,
+    responses_frame,
+    select_tasks,
+    turns_frame,
+)
+from steps.plawbench.prompts import PromptOptions, templates_version
+from steps.schemas import PlawResponses, PlawRubricItems, PlawTasks, PlawTurns
+from steps.simulate.journal import Journal
+from steps.simulate.runner import DoorSpeaker, simulate
+
+JOURNALS = Path(".cache/journals/plawbench")
+
+
+def prompt_options(p: PlawBenchParams) -> PromptOptions:
+    return PromptOptions(split_system=p.split_system, min_questions=p.min_questions, max_questions=p.max_questions)
+
+
+async def _single_turn(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, door: ModelDoor,
+                       options: PromptOptions, rid: str) -> pd.DataFrame:
+    requests = build_requests(tasks, rubric, agent, options)
+    with counter(f"plawbench {agent.name}", len(requests)) as advance:
+        replies = await door.complete_many(requests, on_reply=advance)
+    return responses_frame(tasks, requests, replies, agent.name, rid)
+
+
+async def _multi_turn(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, environment: ModelConfig,
+                      door: ModelDoor, max_turns: int, rid: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    units = rubric[rubric.judged & (rubric.kind == "award")].sort_values("order")
+    questions = {k: list(g.award_text) for k, g in units.groupby("item_id", sort=False)}
+    instances = dialogue.instances(tasks, questions, max_turns)
+    journal = Journal(JOURNALS / f"{rid}.jsonl")
+    scenario = dialogue.scenario(max_turns)
+    try:
+        with counter(f"plawbench {agent.name} multi-turn", len(instances)) as advance:
+            dialogues = await simulate(instances, lambda _: scenario, DoorSpeaker(door, agent, environment), journal,
+                                       on_done=advance)
+    finally:
+        journal.close()
+    asked = {d.instance_id: dialogue.lawyer_questions(d) for d in dialogues}
+    return multiturn_frame(tasks, dialogues, agent.name, rid, asked), turns_frame(dialogues, agent.name, rid)
+
+
+@task(cache_policy=NO_CACHE)
+def predict(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, environment: ModelConfig,
+            door: ModelDoor, options: PromptOptions, max_turns: int | None, rid: str):
+    """Single-turn answers, then (max_turns set) the multi-turn consultations, in one event loop: the door's
+    per-endpoint bounds belong to the loop that made them."""
+
+    async def both() -> tuple[pd.DataFrame, pd.DataFrame]:
+        responses = await _single_turn(tasks, rubric, agent, door, options, rid)
+        if max_turns is None:
+            return responses, turns_frame([], agent.name, rid)
+        consult = tasks[tasks.category == "consultation"].reset_index(drop=True)
+        extra, turns = await _multi_turn(consult, rubric, agent, environment, door, max_turns, rid)
+        return pd.concat([responses, extra], ignore_index=True), turns
+
+    return asyncio.run(both())
+
+
+@flow(name="plawbench_predict")
+def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR) -> str:
+    params = load_params(params_file)
+    p = params.plawbench
+    agent, environment = params.agent(agent_name), params.environment_model()
+    tasks = select_tasks(read_table(out_dir / "tasks.parquet", PlawTasks), p.limit)
+    rubric = read_table(out_dir / "rubric_items.parquet", PlawRubricItems)
+    options = prompt_options(p)
+    multiturn = {"max_turns": p.multiturn.max_turns, "environment": environment.model,
+                 "version": dialogue.VERSION} if p.multiturn.enabled else None
+    run_dir = out_dir / agent_name
+    rid = write_run_json(run_dir, run_spec(agent, "plawbench", prompt_version=PROMPT_VERSION,
+                                           templates=templates_version(), limit=p.limit,
+                                           options=options.__dict__, multiturn=multiturn))
+    door = open_door(params, run_id=rid)
+    try:
+        max_turns = p.multiturn.max_turns if multiturn else None
+        responses, turns = predict(tasks, rubric, agent, environment, door, options, max_turns, rid)
+        write_table(responses, run_dir / "responses.parquet", PlawResponses, table="plawbench_responses")
+        write_table(turns, run_dir / "turns.parquet", PlawTurns, table="plawbench_turns")
+        write_usage(door, run_dir / "usage.parquet")
+    finally:
+        door.close()
+    failed = int(responses.failure.notna().sum())
+    hits = sum(u.cache_hit for u in door.usage)
+    mt = f", {int((responses.variant == 'multiturn').sum())} multi-turn consultations" if multiturn else ""
+    return (f"{agent_name} ({agent.model}): {int((responses.variant == 'single').sum())} tasks{mt}; "
+            f"{len(door.usage):,} calls, {hits:,} from the cache, {failed} failed; run {rid}")
+
+
+if __name__ == "__main__":
+    main("plawbench_predict", plawbench_predict, agent_name=sys.argv[1])

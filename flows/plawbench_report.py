@@ -1,0 +1,106 @@
+"""Stage `plawbench_report`: the paper-style PLawBench tables (Tables 2–4 layout, paper numbers beside ours)
+and their long-format CSV twin.
+
+dvc.yaml → this flow → steps/sql/plawbench_{rates,overall,data,judge_health,errors,long}.sql (DuckDB) →
+steps.plawbench.report. Reads every configured agent's scores, judgements and item scores.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from flows.config import MANIFEST_FILE, PARAMS_FILE, load_params
+from flows.plawbench_rubrics import OUT_DIR
+from flows.stage import main
+from flows.tables import read_table
+from steps.plawbench import paper
+from steps.plawbench.report import AgentInfo, ReportInputs, render_report
+from steps.schemas import PlawItemScores, PlawJudgements, PlawParseIssues, PlawRubricItems, PlawScores, PlawTasks
+from steps.sources import load_manifest
+
+REPORTS = Path("reports")
+
+
+@task(cache_policy=NO_CACHE)
+def build_tables(frames: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    from steps.sql import run_query
+
+    out: dict[str, pd.DataFrame] = {}
+    with duckdb.connect() as con:
+        for name, df in frames.items():
+            con.register(name, df)
+        for name in ("rates", "data", "judge_health", "errors"):
+            out[name] = run_query(con, f"plawbench_{name}")
+        main_rates = out["rates"][out["rates"]["table"] == "table3"].assign(source="ours")
+        paper3 = frames["paper3"].rename(columns={"model": "agent"}).assign(source="paper")
+        con.register("rates", pd.concat([main_rates[["agent", "source", "metric", "value"]],
+                                         paper3[["agent", "source", "metric", "value"]]], ignore_index=True))
+        out["derived"] = run_query(con, "plawbench_overall")
+        for name in ("rates", "derived", "errors"):
+            con.register(name, out[name])
+        con.register("data_stats", out["data"])
+        con.register("health", out["judge_health"])
+        out["long"] = run_query(con, "plawbench_long")
+    return out
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+@flow(name="plawbench_report")
+def plawbench_report(params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, reports: Path = REPORTS) -> str:
+    params = load_params(params_file)
+    judge = params.judge_model()
+    agents, scores, judgements, items, runs = {}, [], [], [], {}
+    for name in params.agents:
+        model = params.agent(name)
+        agents[name] = AgentInfo(name, model.model, model.is_scripted,
+                                 paper.paper_model_for(name, model.model, params.plawbench.paper_names))
+        run_dir = out_dir / name
+        scores.append(read_table(run_dir / "scores.parquet", PlawScores))
+        judgements.append(read_table(run_dir / "judgements.parquet", PlawJudgements))
+        items.append(read_table(run_dir / "item_scores.parquet", PlawItemScores))
+        runs[name] = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["run_id"]
+    tasks = read_table(out_dir / "tasks.parquet", PlawTasks)
+    frames = {
+        "scores": pd.concat(scores, ignore_index=True),
+        "judgements": pd.concat(judgements, ignore_index=True),
+        "item_scores": pd.concat(items, ignore_index=True),
+        "tasks": tasks,
+        "rubric_items": read_table(out_dir / "rubric_items.parquet", PlawRubricItems),
+        "error_types": paper.error_types(),
+        "paper3": paper.table3_long(),
+        "paper2": paper.table2(),
+        "paper4": paper.table4().melt(id_vars="judge", var_name="metric", value_name="value"),
+        "agents": pd.DataFrame([{"agent": a.name, "model": a.model, "scripted": a.scripted}
+                                for a in agents.values()], columns=["agent", "model", "scripted"]),
+        "judge_info": pd.DataFrame([{"judge": judge.model, "proxy": judge.is_scripted}]),
+    }
+    tables = build_tables(frames)
+    issues = read_table(out_dir / "parse_issues.parquet", PlawParseIssues)
+    commit = next(f.commit for f in load_manifest(MANIFEST_FILE).files if f.dataset == "plawbench_case_analysis")
+    inputs = ReportInputs(agents=agents, judge=judge.model, judge_proxy=judge.is_scripted, runs=runs,
+                          data_commit=commit, limit=params.plawbench.limit, n_tasks=int(tasks.shape[0]),
+                          parse_issues=len(issues), issue_tasks=int(issues.item_id.nunique()))
+    _write(reports / "plawbench.md", render_report(tables, inputs))
+    long = tables["long"]
+    csv = long.assign(value=long.value.round(12))
+    _write(reports / "plawbench.csv", csv.to_csv(index=False, lineterminator="\n"))
+    overall = long[(long["table"] == "table3") & (long.metric == "Overall") & (long.source == "ours")]
+    summary = ", ".join(f"{r.agent} {r.value * 100:.2f}" for r in overall.itertuples()) or "no complete agent"
+    return f"reports/plawbench.md and reports/plawbench.csv written ({len(long):,} long rows); Overall: {summary}"
+
+
+if __name__ == "__main__":
+    main("plawbench_report", plawbench_report)

@@ -1,0 +1,64 @@
+"""Stage `plawbench_rubrics`: the public PLawBench tasks and their rubrics as data, and the parse report.
+
+dvc.yaml → this flow → steps.plawbench.rubrics (case_rubric, consultation_rubric, drafting_rubric) →
+data/plawbench/{tasks,rubric_items,parse_issues}.parquet and reports/plawbench_rubrics.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from flows.ingest import INTERIM_DIR
+from flows.stage import main
+from flows.tables import read_table, write_table
+from steps.plawbench.report import render_rubrics
+from steps.plawbench.rubrics import RubricTables, build_rubrics
+from steps.schemas import PlawCaseAnalysis, PlawConsultation, PlawDrafting, PlawParseIssues, PlawRubricItems, PlawTasks
+
+OUT_DIR = Path("data/plawbench")
+REPORT = Path("reports/plawbench_rubrics.md")
+
+
+@task(cache_policy=NO_CACHE)
+def parse(case_analysis: pd.DataFrame, consultation: pd.DataFrame, drafting: pd.DataFrame) -> RubricTables:
+    return build_rubrics(case_analysis, consultation, drafting)
+
+
+@task(cache_policy=NO_CACHE)
+def summarise(tables: RubricTables) -> dict[str, pd.DataFrame]:
+    from steps.sql import run_query
+
+    with duckdb.connect() as con:
+        con.register("tasks", tables.tasks)
+        con.register("rubric_items", tables.items)
+        con.register("parse_issues", tables.issues)
+        return {name: run_query(con, f"plawbench_{name}") for name in ("data", "kinds", "issue_counts")}
+
+
+@flow(name="plawbench_rubrics")
+def plawbench_rubrics(out_dir: Path = OUT_DIR, report: Path = REPORT) -> str:
+    tables = parse(
+        read_table(INTERIM_DIR / "plawbench_case_analysis.parquet", PlawCaseAnalysis),
+        read_table(INTERIM_DIR / "plawbench_consultation.parquet", PlawConsultation),
+        read_table(INTERIM_DIR / "plawbench_drafting.parquet", PlawDrafting),
+    )
+    write_table(tables.tasks, out_dir / "tasks.parquet", PlawTasks, table="plawbench_tasks")
+    write_table(tables.items, out_dir / "rubric_items.parquet", PlawRubricItems, table="plawbench_rubric_items")
+    write_table(tables.issues, out_dir / "parse_issues.parquet", PlawParseIssues, table="plawbench_parse_issues")
+    summary = summarise(tables)
+    report.parent.mkdir(parents=True, exist_ok=True)
+    tmp = report.with_name(f".{report.name}.tmp")
+    tmp.write_text(render_rubrics(tables, summary), encoding="utf-8")
+    tmp.replace(report)
+    units = int((tables.items.judged & (tables.items.kind == "award")).sum())
+    return (f"{len(tables.tasks)} tasks, {len(tables.items):,} rubric rows ({units:,} judged items), "
+            f"{len(tables.issues)} parse issues in {tables.issues.item_id.nunique()} tasks → {out_dir}, {report}")
+
+
+if __name__ == "__main__":
+    main("plawbench_rubrics", plawbench_rubrics)

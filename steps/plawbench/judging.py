@@ -1,0 +1,151 @@
+"""Judging responses against their rubric: one rubric-judge call per response (spec §3.2), the arithmetic in
+code (`steps.judges.rubric_tally`), one row per response, per dimension and per judged item.
+
+PCA dimensions are the rubric's groups (each clamped to its `points`); LDG parts and sub-parts are groups,
+不及格 conditions are fail checks and 统一扣分项 are penalties; PLC is a flat list whose questions are cut to
+the first N before judging. A judge failure is a row with its kind and no score: excluded from the rates
+and counted, never scored 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from steps.judges import Judgement
+from steps.judges.rubric import ItemKind, Rubric, RubricGroup, RubricItem, judge_rubric
+from steps.llm import ModelConfig
+from steps.plawbench.paper import error_labels
+from steps.plawbench.prompts import PromptOptions, judge_rules, task_input
+from steps.plawbench.questions import first_questions
+
+DIMENSION_CODES = {"C": "conclusion", "F": "facts", "R": "reasoning", "S": "statute"}
+TITLES = {"conclusion": "结论", "facts": "案件事实（案情简述）", "reasoning": "推理过程（分析过程）",
+          "statute": "法条依据"}
+# what the proxy judge names when it does not award an item in full (one plausible label per dimension)
+PROXY_ERRORS = {"conclusion": "法律定性错误", "facts": "遗漏关键事实", "reasoning": "推理步骤缺失",
+                "statute": "遗漏核心法条", "consultation": "证据情节把握不足", "drafting": "法律适用不准确"}
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """The text the judge reads, and for consultations how many questions there were."""
+
+    text: str
+    questions: int | None = None
+    truncated: bool = False
+
+
+def prepare(task: Any, response: str, options: PromptOptions) -> Prepared:
+    if task.category != "consultation":
+        return Prepared(response)
+    qs = first_questions(response, options.max_questions)
+    return Prepared(qs.text() if qs.kept else response, qs.total, qs.truncated)
+
+
+def build_rubric(task: Any, rows: pd.DataFrame, options: PromptOptions) -> Rubric:
+    groups, items = [], []
+    children: dict[str, float] = rows.groupby("parent_id").points.sum().to_dict()
+    for r in rows.sort_values("order").itertuples(index=False):
+        if r.kind == "section":
+            points = r.points if pd.notna(r.points) else children.get(r.rubric_id, 0.0)
+            title = TITLES.get(r.dimension, r.text) if task.category == "case_analysis" else r.text
+            note = _note(r.text) if task.category == "case_analysis" else ""
+            groups.append(RubricGroup(r.rubric_id, title, float(points), note, _none(r.parent_id)))
+        elif not r.judged or (pd.isna(r.points) and r.kind != "fail"):
+            continue
+        elif r.kind == "award":
+            hint = PROXY_ERRORS.get(r.dimension) or PROXY_ERRORS[task.category]
+            items.append(RubricItem(r.rubric_id, r.text, float(r.points), group=_none(r.parent_id),
+                                    reference=r.award_text, error_hint=hint))
+        elif r.kind == "fail":
+            items.append(RubricItem(r.rubric_id, r.text, float(r.points or 0.0), ItemKind.FAIL,
+                                    target=_none(r.parent_id)))
+        elif r.kind == "deduction":
+            escape = (task.document,) if "指令遵循" in r.text and task.document else ()
+            items.append(RubricItem(r.rubric_id, r.text, float(r.points), ItemKind.PENALTY,
+                                    max_times=None if pd.isna(r.max_times) else int(r.max_times), key_phrases=escape))
+    return Rubric(items=tuple(items), groups=tuple(groups), max_points=float(task.max_points),
+                  rules=judge_rules(task, options), error_labels=error_labels(task.category))
+
+
+def _none(value: Any) -> str | None:
+    return None if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
+
+
+def _note(section_text: str) -> str:
+    """A PCA block's preamble without its heading line (e.g. an order requirement)."""
+    lines = [ln for ln in str(section_text).splitlines() if ln.strip()]
+    kept = [ln for ln in lines if not (ln.strip().startswith("【") and len(ln.strip()) <= 16)]
+    return " ".join(kept).strip()
+
+
+async def judge_all(door: Any, judge: ModelConfig, tasks: pd.DataFrame, rubric: pd.DataFrame,
+                    responses: pd.DataFrame, options: PromptOptions, *, repairs: int,
+                    on_done: Callable[[], None] | None = None) -> list[tuple[Any, Prepared, Judgement]]:
+    """Judge every response that exists (failed agent calls are skipped here and counted by the caller)."""
+    task_of = {t.item_id: t for t in tasks.itertuples(index=False)}
+    rows_of = dict(tuple(rubric.groupby("item_id", sort=False)))
+
+    async def one(resp: Any) -> tuple[Any, Prepared, Judgement]:
+        task = task_of[resp.item_id]
+        prepared = prepare(task, resp.response, options)
+        judgement = await judge_rubric(
+            door, judge, response=prepared.text, rubric=build_rubric(task, rows_of[resp.item_id], options),
+            question=task_input(task), name=f"plawbench.{task.category}", repairs=repairs,
+            metadata={"scenario": "plawbench/judge", "instance_id": resp.item_id, "variant": resp.variant},
+        )
+        if on_done is not None:
+            on_done()
+        return resp, prepared, judgement
+
+    todo = [r for r in responses.itertuples(index=False) if isinstance(r.response, str)]
+    return list(await asyncio.gather(*(one(r) for r in todo)))
+
+
+AGENT_FAILED = "agent_call_failed"
+
+
+def judgement_rows(results: list[tuple[Any, Prepared, Judgement]], failed: pd.DataFrame, tasks: pd.DataFrame,
+                   rubric: pd.DataFrame, judge_run: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """(judgements, scores, item_scores) tables (steps/schemas/plawbench.py). `failed` are the responses whose
+    agent call failed: they get rows with the failure `agent_call_failed` and no score."""
+    max_of = tasks.set_index("item_id").max_points.to_dict()
+    sections = rubric[(rubric.kind == "section") & rubric.parent_id.isna()]
+    dim_max = {(r.item_id, r.rubric_id): float(r.points) for r in sections.itertuples(index=False)}
+    judgements, scores, items = [], [], []
+    for resp, prepared, j in [*results, *((r, Prepared(""), None) for r in failed.itertuples(index=False))]:
+        ev = j.evidence if j is not None else {}
+        failure = AGENT_FAILED if j is None else (j.failure.value if j.failure else None)
+        base = {"agent": resp.agent, "item_id": resp.item_id, "category": resp.category, "scenario": resp.scenario,
+                "variant": resp.variant}
+        judgements.append({
+            **base, "judge_run": judge_run, "judge": j.judge_model if j else "",
+            "judge_prompt_version": j.prompt_version if j else "", "judge_proxy": bool(j and j.proxy),
+            "value": j.value if j else None, "failure": failure,
+            "error": (j.error if j else str(resp.failure or ""))[:500], "attempts": j.attempts if j else 0,
+            "awarded": ev.get("total"), "max_points": float(max_of[resp.item_id]), "clamped": ev.get("clamped", 0),
+            "fails_triggered": sum(f["triggered"] for f in ev.get("fails", [])),
+            "penalty_points": float(sum(p["deducted"] for p in ev.get("penalties", []))),
+            "questions": prepared.questions, "questions_truncated": prepared.truncated,
+            "raw": j.raw if j else "", "evidence": json.dumps(ev, ensure_ascii=False, sort_keys=True),
+        })
+        scores.append({**base, "dimension": "total", "awarded": ev.get("total"),
+                       "max_points": float(max_of[resp.item_id]), "failure": failure})
+        if resp.category == "case_analysis":
+            groups = {g["id"]: g for g in ev.get("groups", [])}
+            for code, dim in DIMENSION_CODES.items():
+                if (resp.item_id, code) in dim_max:
+                    got = groups.get(code)
+                    scores.append({**base, "dimension": dim, "awarded": got["awarded"] if got else None,
+                                   "max_points": dim_max[(resp.item_id, code)], "failure": failure})
+        for it in ev.get("items", []):
+            items.append({**base, "rubric_id": it["id"], "group": it["group"] or "", "points": it["points"],
+                          "given": it["given"], "awarded": it["awarded"], "failed": it["failed"],
+                          "error_label": it["error"], "justification": it["justification"]})
+    return pd.DataFrame(judgements), pd.DataFrame(scores), pd.DataFrame(items)

@@ -1,0 +1,53 @@
+-- The long CSV twin of reports/plawbench.md (columns of DESIGN.md). Inputs: `rates` (plawbench_rates),
+-- `derived` (plawbench_overall over ours and the paper's), `paper3` (paper Table 3: model, metric, value),
+-- `agents` (agent, model, scripted), `judge_info` (judge, proxy), `data_stats` (plawbench_data),
+-- `paper2` (statistic, T1, T2, T3), `paper4` (judge, metric, value), `health` (plawbench_judge_health),
+-- `errors` (plawbench_errors).
+WITH ours AS (
+    SELECT r."table", r.agent, r.scope, r.metric, r.value, r.n,
+           a.scripted OR j.proxy AS proxy
+    FROM rates r JOIN agents a USING (agent) CROSS JOIN judge_info j
+    UNION ALL
+    SELECT 'table3', d.agent, 'overall', d.metric, d.value, NULL, a.scripted OR j.proxy
+    FROM derived d JOIN agents a USING (agent) CROSS JOIN judge_info j WHERE d.source = 'ours'
+),
+stats AS (
+    SELECT task, statistic, value FROM (
+        SELECT task, questions::DOUBLE AS questions, avg_prompt_chars::DOUBLE AS avg_prompt_chars,
+               rubric_items::DOUBLE AS rubric_items, rubric_items_avg::DOUBLE AS rubric_items_avg
+        FROM data_stats
+    ) UNPIVOT (value FOR statistic IN (questions, avg_prompt_chars, rubric_items, rubric_items_avg))
+),
+paper_stats AS (
+    SELECT statistic, task, value FROM paper2 UNPIVOT (value FOR task IN ("T1", "T2", "T3"))
+),
+health_long AS (
+    SELECT agent, variant || '/' || category AS scope, metric, value::DOUBLE AS value, responses AS n
+    FROM health UNPIVOT (value FOR metric IN (judged, agent_failed, judge_call_failed, unparsable, out_of_range,
+                                               clamps, fails_triggered, penalty_points, mean_attempts,
+                                               questions_truncated))
+)
+SELECT 'plawbench' AS benchmark, o."table", o.agent, o.scope, o.metric, o.value, o.n,
+       (SELECT judge FROM judge_info) AS judge, o.proxy, 'ours' AS source
+FROM ours o
+UNION ALL
+SELECT 'plawbench', 'table3', model, 'overall', metric, value, NULL, 'Gemini-3.0-Pro-Preview', false, 'paper'
+FROM paper3
+UNION ALL
+SELECT 'plawbench', 'table3_check', agent, 'overall', metric, value, NULL, '', false, 'ours'
+FROM derived WHERE source = 'paper'
+UNION ALL
+SELECT 'plawbench', 'table2', '', task, statistic, value, NULL, '', false, 'ours' FROM stats
+UNION ALL
+SELECT 'plawbench', 'table2', '', task, statistic, value, NULL, '', false, 'paper' FROM paper_stats
+UNION ALL
+SELECT 'plawbench', 'table4', judge, 'overall', metric, value, NULL, judge, false, 'paper' FROM paper4
+UNION ALL
+SELECT 'plawbench', 'judge', h.agent, h.scope, h.metric, h.value, h.n, (SELECT judge FROM judge_info),
+       (SELECT proxy FROM judge_info), 'ours'
+FROM health_long h
+UNION ALL
+SELECT 'plawbench', 'errors', e.agent, e.category || '/' || e.paper_category, e.error_type, e.items::DOUBLE, NULL,
+       (SELECT judge FROM judge_info), (SELECT proxy FROM judge_info), 'ours'
+FROM errors e
+ORDER BY 10 DESC, 2, 3, 4, 5;

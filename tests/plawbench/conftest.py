@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+import pytest
+
+from steps.plawbench.rubrics import RubricTables, build_rubrics
+from steps.schemas import SCHEMAS, validate
+from steps.sources import LOADERS, Fetched
+from tests.judges.conftest import answers, door  # noqa: F401  (the fake-server judge fixtures)
+
+NAMES = ("plawbench_case_analysis", "plawbench_consultation", "plawbench_drafting")
+
+
+@pytest.fixture(scope="session")
+def sources(manifest, mirror) -> dict:
+    """The three PLawBench ingest tables, loaded from the pinned mirror."""
+    out = {}
+    for name in NAMES:
+        files = [Fetched(f, mirror / f.path) for f in manifest.for_dataset(name)]
+        out[name] = validate(LOADERS[name](files), SCHEMAS[name], table=name)
+    return out
+
+
+@pytest.fixture(scope="session")
+def tables(sources) -> RubricTables:
+    return build_rubrics(*(sources[n] for n in NAMES))
+
+
+def rows_of(tables: RubricTables, item_id: str):
+    return tables.items[tables.items.item_id == item_id].set_index("rubric_id")
+
+
+def issues_of(tables: RubricTables, item_id: str):
+    return tables.issues[tables.issues.item_id == item_id]

@@ -1,0 +1,115 @@
+"""Bounds under the proxy judge: the scripted oracle scores ≥ 0.9 and the null agent ≤ 0.05 on every
+category and Overall, single-turn and multi-turn, on a sample of every scenario of the public release."""
+
+from __future__ import annotations
+
+import asyncio
+
+import duckdb
+import pandas as pd
+import pytest
+
+import steps.judges.scripted  # registers the proxy judge
+import steps.plawbench.scripted  # noqa: F401  (registers the oracle and the client)
+from steps.llm import LLMSettings, ModelConfig, ModelDoor
+from steps.plawbench import dialogue
+from steps.plawbench.judging import judge_all, judgement_rows
+from steps.plawbench.predict import build_requests, multiturn_frame, responses_frame, select_tasks
+from steps.plawbench.prompts import PromptOptions
+from steps.simulate.journal import Journal
+from steps.simulate.runner import DoorSpeaker, simulate
+from steps.sql import run_query
+
+JUDGE = ModelConfig(name="judge", model="scripted/judge")
+ENVIRONMENT = ModelConfig(name="environment", model="scripted/persona")
+OPTIONS = PromptOptions()
+PER_SCENARIO = 3
+
+
+async def run_agent(door: ModelDoor, agent: ModelConfig, tasks: pd.DataFrame, rubric: pd.DataFrame, tmp_path):
+    requests = build_requests(tasks, rubric, agent, OPTIONS)
+    replies = await door.complete_many(requests)
+    responses = responses_frame(tasks, requests, replies, agent.name, "test")
+    consult = tasks[tasks.category == "consultation"].reset_index(drop=True)
+    units = rubric[rubric.judged & (rubric.kind == "award")].sort_values("order")
+    questions = {k: list(g.award_text) for k, g in units.groupby("item_id", sort=False)}
+    journal = Journal(tmp_path / f"{agent.name}.jsonl")
+    scenario = dialogue.scenario(10)
+    dialogues = await simulate(dialogue.instances(consult, questions, 10), lambda _: scenario,
+                               DoorSpeaker(door, agent, ENVIRONMENT), journal)
+    journal.close()
+    asked = {d.instance_id: dialogue.lawyer_questions(d) for d in dialogues}
+    responses = pd.concat([responses, multiturn_frame(consult, dialogues, agent.name, "test", asked)],
+                          ignore_index=True)
+    results = await judge_all(door, JUDGE, tasks, rubric, responses, OPTIONS, repairs=1)
+    return responses, judgement_rows(results, responses[responses.response.isna()], tasks, rubric, "test")
+
+
+def rates_of(scores: pd.DataFrame, tasks: pd.DataFrame) -> dict[tuple[str, str], float]:
+    with duckdb.connect() as con:
+        con.register("scores", scores)
+        con.register("tasks", tasks)
+        rates = run_query(con, "plawbench_rates")
+        main = rates[rates["table"] == "table3"].assign(source="ours")[["agent", "source", "metric", "value"]]
+        con.register("rates", main)
+        derived = run_query(con, "plawbench_overall")
+    out = {(r.table, r.metric): r.value for r in rates[rates["table"].isin(["table3", "multiturn"])].itertuples()}
+    out |= {("table3", r.metric): r.value for r in derived.itertuples()}
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(tables, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("bounds")
+    tasks = select_tasks(tables.tasks, PER_SCENARIO)
+    out = {}
+    for name in ("oracle", "null"):
+        door = ModelDoor(LLMSettings(cache_dir=str(tmp / "cache")), run_id="bounds")  # one door per event loop
+        agent = ModelConfig(name=name, model=f"scripted/{name}")
+        responses, (judgements, scores, items) = asyncio.run(run_agent(door, agent, tasks, tables.items, tmp))
+        door.close()
+        out[name] = {"responses": responses, "judgements": judgements, "items": items,
+                     "rates": rates_of(scores, tables.tasks)}
+    return out
+
+
+METRICS = [("table3", m) for m in ("T1", "T2/Conclusion", "T2/Facts", "T2/Reasoning", "T2/Statute", "T2",
+                                   "T3/Defendant", "T3/Plaintiff", "T3", "Overall")] + [("multiturn", "T1")]
+
+
+def test_the_sample_covers_every_scenario(tables):
+    sample = select_tasks(tables.tasks, PER_SCENARIO)
+    assert sample.scenario.nunique() == 15 and len(sample) == 15 * PER_SCENARIO
+
+
+def test_oracle_scores_at_least_090_everywhere(runs):
+    rates = runs["oracle"]["rates"]
+    low = {k: round(rates[k], 4) for k in METRICS if rates[k] < 0.9}
+    assert not low, low
+    assert rates[("table3", "Overall")] > 0.97
+
+
+def test_null_scores_at_most_005_everywhere(runs):
+    rates = runs["null"]["rates"]
+    high = {k: round(rates[k], 4) for k in METRICS if rates[k] > 0.05}
+    assert not high, high
+
+
+def test_every_response_is_judged_and_labelled_proxy(runs):
+    for run in runs.values():
+        judgements = run["judgements"]
+        assert judgements.failure.isna().all() and judgements.judge_proxy.all()
+        assert len(judgements) == len(run["responses"])
+
+
+def test_null_drafts_lose_the_instruction_penalty_and_are_floored_at_zero(runs):
+    drafts = runs["null"]["judgements"].query("category == 'drafting'")
+    assert (drafts.penalty_points == 10).all() and (drafts.awarded == 0).all() and (drafts.clamped == 1).all()
+    assert (runs["oracle"]["judgements"].query("category == 'drafting'").penalty_points == 0).all()
+
+
+def test_the_oracle_multiturn_dialogue_asks_each_rubric_question_then_ends(runs):
+    multi = runs["oracle"]["responses"].query("variant == 'multiturn'")
+    assert (multi.ended_by.isin(["marker", "max_turns"])).all() and multi.failure.isna().all()
+    null = runs["null"]["responses"].query("variant == 'multiturn'")
+    assert (null.ended_by == "max_turns").all() and (null.response == "").all()

@@ -1,0 +1,35 @@
+"""Report pieces: paper rows beside same-named agents, the self-preference flag."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from steps.plawbench import paper
+from steps.plawbench.report import AgentInfo, _self_preference, main_table
+
+
+def test_agents_are_matched_to_the_paper_by_name_or_by_params():
+    assert paper.paper_model_for("gpt4o", "openai/gpt-4o-20240806", {}) == "GPT-4o-20240806"
+    assert paper.paper_model_for("kimi", "moonshot/kimi-k2", {}) == "Kimi-K2"
+    assert paper.paper_model_for("kimi", "moonshot/kimi-k2-0905", {}) is None  # a later release: not the same
+    assert paper.paper_model_for("kimi", "moonshot/kimi-k2-0905", {"kimi": "Kimi-K2"}) == "Kimi-K2"
+    assert paper.paper_model_for("Qwen3-Max", "hosted_vllm/x", {}) == "Qwen3-Max"
+
+
+def test_the_main_table_puts_the_papers_row_beside_a_matched_agent():
+    ours = pd.DataFrame({"table": "table3", "agent": "qwen", "scope": "overall", "metric": ["T1", "Overall"],
+                         "value": [0.5, 0.6], "n": [18, None], "source": "ours"})
+    published = paper.table3_long().rename(columns={"model": "agent"}).assign(table="table3", scope="overall",
+                                                                              n=None, source="paper")
+    long = pd.concat([ours, published], ignore_index=True)
+    table = main_table(long, {"qwen": AgentInfo("qwen", "dashscope/qwen3-max", False, "Qwen3-Max")})
+    assert table.model.tolist()[:2] == ["qwen (dashscope/qwen3-max)", "↳ Qwen3-Max (paper)"]
+    assert table.iloc[0]["Overall"] == 60.0 and table.iloc[1]["Overall"] == 64.75
+    assert len(table) == 11 and table.model.str.contains("Qwen3-Max").sum() == 1
+
+
+
+def test_agents_of_the_judges_family_are_flagged():
+    agents = {"g": AgentInfo("g", "gemini/gemini-2.5-pro", False, None), "q": AgentInfo("q", "qwen/x", False, None)}
+    assert "same family as g" in " ".join(_self_preference(agents, "gemini/gemini-3-pro-preview"))
+    assert _self_preference(agents, "scripted/judge") == []
