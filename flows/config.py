@@ -124,6 +124,8 @@ class MileParams(_Section):
     count_empty_fields: bool = False
     prof_reference: Literal["rebuilt", "raw"] = "rebuilt"
     evid_reference: Literal["joined", "raw"] = "joined"
+
+
 class PlawMultiturnParams(_Section):
     """Ours, not the paper's: the consultation task as a dialogue with a simulated client."""
 
