@@ -25,7 +25,7 @@ from flows.tables import read_table, write_table
 from steps.personas.generate import PROMPT_VERSION, generate
 from steps.personas.table import persona_rows
 from steps.scenarios.j1.plan import Plan, plan, populations, with_causes
-from steps.schemas import ARROW_TYPES, Cases, JudgmentsCivil, Personas, TopicSources
+from steps.schemas import ARROW_TYPES, Cases, Personas, TopicSources
 
 PROCESSED = Path("data/processed")
 OUT = PROCESSED / "personas.parquet"
@@ -35,7 +35,7 @@ USAGE = PROCESSED / "j1/personas/usage.parquet"
 def instance_plan(params: Params, processed: Path = PROCESSED, interim: Path = INTERIM_DIR) -> Plan:
     """The J1 instances the params ask for (the same plan in stages `personas` and `instances`)."""
     cases = read_table(processed / "cases.parquet", Cases)
-    civil = read_table(interim / "judgments_civil.parquet", JudgmentsCivil)
+    civil = pd.read_parquet(interim / "judgments_civil.parquet", columns=["case_id", "cause"])  # case types
     topics = read_table(processed / "topics.parquet", TopicSources)
     pools = populations(with_causes(cases, civil), topics)
     return plan(pools, params.instances.resolved(), seed=params.instances.seed)

@@ -92,19 +92,28 @@ def typed_truth(scenario: str, truth: dict[str, Any]) -> BaseModel:
     return TRUTHS[scenario].model_validate(_present(truth))
 
 
+def _first_error(where: str, e: ValidationError) -> str:
+    first = e.errors()[0]
+    return f"{where}.{'.'.join(map(str, first['loc']))}: {first['msg']}"
+
+
 def instance_errors(df: pd.DataFrame) -> list[str]:
     """Every row whose profiles or ground truth do not validate against its scenario's models."""
     errors = []
     for row in df[["instance_id", "scenario", "profiles", "ground_truth"]].to_dict("records"):
+        iid, code, profiles = row["instance_id"], row["scenario"], row["profiles"] or {}
+        for role, model in PROFILES[code].items():
+            try:
+                model.model_validate(_present(profiles.get(role)))
+            except ValidationError as e:
+                errors.append(f"{iid}: {_first_error(role, e)}")
         try:
-            typed_profiles(row["scenario"], row["profiles"])
-            typed_truth(row["scenario"], row["ground_truth"])
-            extra = {r for r, p in (row["profiles"] or {}).items() if _present(p)} - set(PROFILES[row["scenario"]])
-            if extra:
-                errors.append(f"{row['instance_id']}: roles {sorted(extra)} are not roles of {row['scenario']}")
+            typed_truth(code, row["ground_truth"])
         except ValidationError as e:
-            first = e.errors()[0]
-            errors.append(f"{row['instance_id']}: {'.'.join(map(str, first['loc']))}: {first['msg']}")
+            errors.append(f"{iid}: {_first_error('ground_truth', e)}")
+        extra = {r for r, p in profiles.items() if _present(p)} - set(PROFILES[code])
+        if extra:
+            errors.append(f"{iid}: roles {sorted(extra)} are not roles of {code}")
     return errors
 
 
