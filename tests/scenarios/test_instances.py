@@ -93,7 +93,9 @@ def test_the_agent_is_never_given_the_ground_truth(instance_rows):
         for text in _forbidden(code, truth):
             assert text not in prompt, (row["instance_id"], text)
         if code in ("CI", "CR"):
-            cited = {(s.law.strip("《》").removeprefix("中华人民共和国"), s.article) for _, s in find_statutes(prompt)[0]}
+            cited = {
+                (s.law.strip("《》").removeprefix("中华人民共和国"), s.article) for _, s in find_statutes(prompt)[0]
+            }
             laws = {(x["law"].removeprefix("中华人民共和国"), x["article"]) for x in truth["laws"]}
             assert not cited & laws, row["instance_id"]
         checked += 1
