@@ -20,7 +20,7 @@ import pandas as pd
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
-import steps.personas.scripted  # noqa: F401  (registers the scripted policies)
+import steps
 from flows.config import CACHE_DIR, PARAMS_FILE, Params, load_params
 from flows.models import open_door, write_usage
 from flows.personas import PROCESSED
@@ -42,7 +42,8 @@ from steps.simulate.transcript import lines, markdown
 RUNS_DIR = Path("data/runs")
 TRANSCRIPTS_DIR = Path("reports/transcripts")
 JOURNALS_DIR = CACHE_DIR / "runs"
-_CODE = (Path("steps/simulate"), Path("steps/scenarios"))
+_STEPS = Path(steps.__file__).parent
+_CODE = (_STEPS / "simulate", _STEPS / "scenarios")
 
 
 def code_fingerprint(roots: tuple[Path, ...] = _CODE) -> str:
@@ -50,7 +51,7 @@ def code_fingerprint(roots: tuple[Path, ...] = _CODE) -> str:
     digest = hashlib.sha256()
     for root in roots:
         for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in (".py", ".j2", ".yaml")):
-            digest.update(str(path).encode() + b"\0" + path.read_bytes())
+            digest.update(path.relative_to(_STEPS).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 
