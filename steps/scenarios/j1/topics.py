@@ -55,7 +55,7 @@ _STATEMENT = r"(?:说法|表述|选项|观点|判断|理解|论述|提法|做法
 _ASKS_FALSE = re.compile(rf"{_STATEMENT}[^。？?]{{0,8}}(?:不正确|错误|不准确|不成立|不符合|有误|不妥)|"
                          rf"(?:不正确|错误|不准确)的(?:是|有)")  # fmt: skip
 _ASKS_TRUE = re.compile(rf"{_STATEMENT}[^。？?]{{0,8}}(?:正确|准确|成立|符合)|正确的(?:是|有)")
-_ABOUT = re.compile(r"关于([^，。？?]{2,40}?)的(?:哪|下列|以下|说法|表述|选项|观点|判断|理解|论述)")
+_ABOUT = re.compile(rf"关于([^，。？?]{{2,40}}?)(?:的(?:哪|下列|以下|{_STATEMENT})|[，,](?:下列|以下|哪))")
 _MIN_OPTION = 8  # characters: shorter options are names or terms, not statements
 
 
