@@ -64,9 +64,11 @@ def topics(params_file: Path = PARAMS_FILE, interim_dir: Path = INTERIM_DIR, out
     valid = write_table(rows, out, TopicSources, table="topics", arrow_types=ARROW_TYPES["topics"])
     kinds = pd.Series([t["kind"] for ts in valid.topics for t in ts]).value_counts()
     per = valid.scenario.value_counts()
-    return (f"{len(valid):,} topic sources (KQ {per.get('KQ', 0)}, LC {per.get('LC', 0)}; {params.topics.method}); "
-            f"topics: {kinds.get('binary', 0):,} binary, {kinds.get('open_statute', 0):,} statute, "
-            f"{kinds.get('open_phrase', 0):,} phrase; {failed} failed")  # fmt: skip
+    return (
+        f"{len(valid):,} topic sources done (KQ {per.get('KQ', 0)}, LC {per.get('LC', 0)}; "
+        f"{params.topics.method}), 0 skipped, {failed} failed; topics: {kinds.get('binary', 0):,} binary, "
+        f"{kinds.get('open_statute', 0):,} statute, {kinds.get('open_phrase', 0):,} phrase"
+    )
 
 
 if __name__ == "__main__":

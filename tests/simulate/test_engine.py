@@ -200,3 +200,37 @@ def test_the_addressee_hears_the_utterance_without_its_control_sentence():
     assert d.utterances()[0].addressee == "defendant"
     defendant = next(c for c in script.calls if c.role.name == "defendant")
     assert defendant.messages[-1]["content"] == "你叫什么？"
+
+
+def test_a_reviewer_can_send_a_turn_back_for_revision_before_it_is_kept():
+    """The supervisor hook MASER needs: a draft is reviewed, revised once, and only the revision is heard."""
+    from dataclasses import dataclass
+
+    @dataclass
+    class Verdict:
+        accepted: bool
+        advice: str
+
+    class Reviewer:
+        reviews, role, max_revisions = ("client",), "supervisor", 1
+
+        async def review(self, engine, role_name, text):
+            return Verdict("张三" in text, "请说出你的姓名。")
+
+        def revise_messages(self, engine, role_name, text, verdict):
+            return engine.messages(role_name, extra_user=f"修改意见：{verdict.advice}")
+
+    script = Script({"lawyer": ["请问您的姓名？", "<询问结束>"], "client": ["不想说。", "我叫张三。"]})
+    instance = Instance("i/4", "TOYCD", {"lawyer": {"template": "T"}, "client": {"name": "张三", "secret": "x"}})
+    d = run(interview(reviewer=Reviewer()), instance, script)
+    kinds = [(t.speaker, t.kind.value, t.text) for t in d.turns]
+    assert kinds[:4] == [
+        ("lawyer", "utterance", "请问您的姓名？"),
+        ("client", "draft", "不想说。"),
+        ("supervisor", "review", "请说出你的姓名。"),
+        ("client", "utterance", "我叫张三。"),
+    ]
+    assert d.turns[3].revision == 1 and script.calls[2].purpose == "revision"
+    assert "修改意见：请说出你的姓名。" in script.calls[2].messages[-1]["content"]
+    last_lawyer = [c for c in script.calls if c.role.name == "lawyer"][-1]
+    assert "不想说" not in str(last_lawyer.messages)  # the draft sent back is heard by no one
