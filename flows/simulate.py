@@ -57,10 +57,13 @@ def code_fingerprint(roots: tuple[Path, ...] = _CODE) -> str:
 
 def spec_of(params: Params, agent_name: str) -> dict:
     env = params.environment_model()
-    return run_spec(params.agent(agent_name), "j1", environment=env.model,
+    endpoint = env.api_base if isinstance(env.api_base, str) else None  # replicas are interchangeable: left out
+    return run_spec(params.agent(agent_name), "j1", environment=env.model, environment_endpoint=endpoint,
                     environment_decoding=env.decoding.model_dump(),
                     scenarios={c: SCENARIOS[c].version for c in sorted(params.simulate.scenarios)},
-                    max_turns=dict(sorted(params.simulate.max_turns.items())), code=code_fingerprint())  # fmt: skip
+                    max_turns={c: params.simulate.max_turns.get(c, SCENARIOS[c].ending.max_turns)
+                               for c in sorted(params.simulate.scenarios)},
+                    code=code_fingerprint())  # fmt: skip
 
 
 def load_instances(params: Params, processed: Path = PROCESSED) -> list[Instance]:
