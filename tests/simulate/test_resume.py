@@ -54,8 +54,10 @@ def project(root: Path, instances: Path, server_url: str) -> Path:
 
 def start(root: Path) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PREFECT_HOME": str(root / "prefect")}
+    # a session of its own, so that the kill reaches the flow's ephemeral Prefect server too
     return subprocess.Popen([sys.executable, "-m", "flows.simulate", "oracle"], cwd=root, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)  # fmt: skip
 
 
 def journal_lines(root: Path) -> list[dict]:
@@ -69,6 +71,8 @@ def journal_lines(root: Path) -> list[dict]:
 
 def finish(proc: subprocess.Popen) -> str:
     out, _ = proc.communicate(timeout=600)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)  # whatever the flow left behind (its Prefect server)
     assert proc.returncode == 0, out[-3000:]
     return out
 
@@ -97,7 +101,7 @@ def test_a_killed_run_resumes_to_the_tables_of_an_uninterrupted_one(tmp_path):
             if done:
                 break
             time.sleep(0.05)
-        proc.send_signal(signal.SIGKILL)  # a real kill: no cleanup, no flush beyond what was written
+        os.killpg(proc.pid, signal.SIGKILL)  # a real kill: no cleanup, no flush beyond what was written
         proc.wait(timeout=60)
         assert proc.returncode == -signal.SIGKILL
         before = journal_lines(interrupted)
