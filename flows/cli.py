@@ -202,6 +202,52 @@ def plawbench_report() -> None:
     from flows.plawbench_report import plawbench_report as flow
 
     _run("plawbench_report", flow)
+# ---------------------------------------------------------------- J1 environments (issues 6, 7)
+@app.command()
+def topics() -> None:
+    """Build the KQ/LC topic lists from LawBench Q&A items (stage `topics`)."""
+    from flows.topics import topics as flow
+
+    _run("topics", flow)
+
+
+@app.command()
+def personas() -> None:
+    """Give every lay role of the J1 instances a persona (stage `personas`)."""
+    from flows.personas import personas as flow
+
+    _run("personas", flow)
+
+
+@app.command()
+def instances() -> None:
+    """Build the J1 environment instances and reports/instances.md (stage `instances`)."""
+    from flows.instances import instances as flow
+
+    _run("instances", flow)
+
+
+@app.command()
+def simulate(agent: str = typer.Argument(..., help="an agent name from params.yaml")) -> None:
+    """Run every instance's dialogue with one agent (stage `simulate@<agent>`); resumes an interrupted run."""
+    from flows.simulate import simulate as flow
+
+    _run("simulate", flow, agent_name=agent)
+
+
+@app.command()
+def show(
+    run: str = typer.Argument(..., help="an agent name (data/runs/<agent>) or a run id"),
+    instance: str = typer.Argument(..., help="an instance id, or any unique part of one"),
+) -> None:
+    """Print one simulated dialogue: speaker, addressee, stage, text and model call of every turn."""
+    from flows.show import show as show_dialogue
+
+    try:
+        show_dialogue(run, instance)
+    except (OSError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from None
 
 
 @models_app.command("check")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from steps.llm import Decoding, LLMSettings, ModelConfig
 
@@ -149,6 +149,62 @@ class PlawBenchParams(_Section):
     def _question_bounds(self) -> PlawBenchParams:
         if self.min_questions > self.max_questions:
             raise ValueError("plawbench.min_questions must not exceed plawbench.max_questions")
+# ---------------------------------------------------------------- J1 environments (issues 6, 7)
+J1_SCENARIOS = ("KQ", "LC", "CD", "DD", "CI", "CR")
+PAPER_SIZES = {"KQ": 98, "LC": 62, "CD": 93, "DD": 93, "CI": 93, "CR": 69}  # J1 Table 5
+
+
+class TopicsParams(_Section):
+    """Stage `topics`: KQ/LC topic lists. `derived` applies our rules to LawBench 1-1/1-2/3-8 (offline); `llm`
+    has the environment model read each source and write the topics, occupation and theme (J1's procedure)."""
+
+    method: Literal["derived", "llm"] = "derived"
+    articles_per_instance: int = Field(default=4, ge=2, le=10)  # LawBench 1-1 articles grouped per KQ instance
+    llm_limit: int | None = Field(default=None, ge=1)  # llm: sources per scenario sent to the model (None: all)
+    seed: int = 0  # the clients' occupations and names
+
+
+class PersonasParams(_Section):
+    """Stage `personas`: the seed of the 2:1:2 redistribution, the legal-sense level and the distractors."""
+
+    seed: int = 0
+
+
+class InstancesParams(_Section):
+    """Stages `personas` and `instances`: instances per scenario (None: every eligible source; "paper": J1's
+    Table 5 counts) and the seed of the sample."""
+
+    seed: int = 0
+    sizes: Literal["paper"] | dict[str, int | None] = "paper"
+
+    @field_validator("sizes")
+    @classmethod
+    def _known(cls, value: Any) -> Any:
+        if isinstance(value, dict) and set(value) - set(J1_SCENARIOS):
+            raise ValueError(f"unknown scenario(s) {sorted(set(value) - set(J1_SCENARIOS))}; expected {J1_SCENARIOS}")
+        return value
+
+    def resolved(self) -> dict[str, int | None]:
+        """Scenario → size, in J1's order."""
+        sizes = PAPER_SIZES if self.sizes == "paper" else self.sizes
+        return {s: sizes[s] for s in J1_SCENARIOS if s in sizes}
+
+
+class SimulateParams(_Section):
+    """Stage `simulate`: which scenarios, how many dialogues at once, turn-cap overrides, transcripts written."""
+
+    scenarios: list[str] = list(J1_SCENARIOS)
+    concurrency: int = Field(default=64, ge=1)  # dialogues in flight; the model door bounds calls per endpoint
+    max_turns: dict[str, int] = Field(default_factory=dict)  # scenario → cap (default: the paper's, spec §8.1)
+    transcripts: int = Field(default=2, ge=0)  # per scenario, to reports/transcripts/<agent>/
+
+    @model_validator(mode="after")
+    def _known_scenarios(self) -> SimulateParams:
+        unknown = (set(self.scenarios) | set(self.max_turns)) - set(J1_SCENARIOS)
+        if unknown:
+            raise ValueError(f"unknown scenario(s) {sorted(unknown)}; expected {J1_SCENARIOS}")
+        if any(cap < 1 for cap in self.max_turns.values()):
+            raise ValueError("max_turns: a turn cap must be at least 1")
         return self
 
 
@@ -163,6 +219,10 @@ class Params(_Section):
     ucl: UclParams = UclParams()
     mile: MileParams = MileParams()
     plawbench: PlawBenchParams = PlawBenchParams()
+    topics: TopicsParams = TopicsParams()
+    personas: PersonasParams = PersonasParams()
+    instances: InstancesParams = InstancesParams()
+    simulate: SimulateParams = SimulateParams()
 
     @model_validator(mode="after")
     def _agent_names_are_paths(self) -> Params:

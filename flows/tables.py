@@ -56,7 +56,7 @@ def read_table(path: Path, schema: type[pa.DataFrameModel] | None = None, *, tab
 def _nested_to_python(df: pd.DataFrame) -> pd.DataFrame:
     """Arrow list columns come back as numpy arrays; turn them into lists so checks and equality are plain."""
     for col in df.columns:
-        if df[col].dtype == object and len(df) and hasattr(df[col].iloc[0], "tolist"):
+        if df[col].dtype == object and any(hasattr(v, "tolist") for v in df[col].dropna().head(1)):
             df[col] = [_plain(v) for v in df[col]]
     return df
 

@@ -57,7 +57,7 @@ def read_items(limit: int | None, paths: UclPaths) -> pd.DataFrame:
 def converse(items: pd.DataFrame, assistant: ModelConfig, user: ModelConfig, exchanges: int, door: ModelDoor,
              journal: Journal, rid: str) -> tuple[pd.DataFrame, pd.DataFrame, int]:  # fmt: skip
     instances = build_instances(items, max_exchanges=exchanges)
-    resumed = sum(i.instance_id in journal.done for i in instances)
+    resumed = sum(journal.finished(i) is not None for i in instances)
     with counter(f"ucl {assistant.name}", len(instances)) as advance:
         dialogues = simulate_run(door, assistant, user, instances, journal, on_done=advance)
     turns, rows = run_tables(dialogues, run_id=rid, agent=assistant.name)

@@ -18,8 +18,14 @@ pytestmark = pytest.mark.slow
 # The copy runs every stage on small samples: this test checks the pipeline's wiring (every stage runs,
 # `dvc status` is clean, a second repro does nothing), not the sizes. Each stage with a sample-size
 # parameter adds its small value here.
-SMALL = {"lawbench": {"limit": 3}, "extract": {"limit": 20}, "ucl": {"limit": 2}, "mile": {"sample": 3},
-         "plawbench": {"limit": 1}}
+SMALL = {
+    "lawbench": {"limit": 3},
+    "extract": {"limit": 20},
+    "instances": {"sizes": {"KQ": 2, "LC": 2, "CD": 2, "DD": 2, "CI": 2, "CR": 2}},
+    "ucl": {"limit": 2},
+    "mile": {"sample": 3},
+    "plawbench": {"limit": 1},
+}
 
 
 def _copy_project(dest: Path) -> None:

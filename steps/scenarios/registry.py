@@ -1,6 +1,10 @@
-"""Every interactive scenario by code, with its scripted policies registered on import."""
+"""Every interactive scenario by code, with its scripted policies registered on import, and instance rows
+turned into what the engine runs."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 import steps.scenarios.cd.scripted  # scripted policies register on import
 import steps.scenarios.ci.scripted
@@ -11,7 +15,9 @@ from steps.scenarios.cr.scenario import CR
 from steps.scenarios.dd.scenario import DD
 from steps.scenarios.kq.scenario import KQ
 from steps.scenarios.lc.scenario import LC
+from steps.schemas.instances import typed_profiles, typed_truth
 from steps.simulate import Scenario
+from steps.simulate.instance import Instance
 
 SCENARIOS: dict[str, Scenario] = {s.code: s for s in (KQ, LC, CD, DD, CI, CR)}
 J1 = ("KQ", "LC", "CD", "DD", "CI", "CR")
@@ -20,3 +26,14 @@ J1 = ("KQ", "LC", "CD", "DD", "CI", "CR")
 def scenario_versions() -> dict[str, int]:
     """Enters the run id: changing a scenario's protocol or templates means bumping its version."""
     return {code: s.version for code, s in sorted(SCENARIOS.items())}
+
+
+def instance_from_row(row: Mapping[str, Any], max_turns: Mapping[str, int] | None = None) -> Instance:
+    """An instances.parquet row as the engine's `Instance`: each role's profile exactly as its scenario's model
+    has it (validated; the other scenarios' fields dropped), the ground truth likewise, and the turn cap (the
+    instance's, unless `max_turns` overrides it for the scenario)."""
+    code = row["scenario"]
+    profiles = {role: p.model_dump() for role, p in typed_profiles(code, row["profiles"]).items()}
+    truth = typed_truth(code, row["ground_truth"]).model_dump()
+    cap = (max_turns or {}).get(code, int(row["max_turns"]))
+    return Instance(row["instance_id"], code, profiles, truth, cap)

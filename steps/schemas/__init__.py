@@ -2,13 +2,23 @@
 
 Each schema is strict (no unknown columns), coerces dtypes, and states the rules a row must satisfy.
 `ARROW_TYPES` fixes the Parquet type of list / struct columns so that an empty list is still typed.
-One module per family of tables: `sources` (stage ingest), `lawbench`, `extraction`, `usage`, `plawbench`.
+One module per family of tables: `sources` (stage ingest), `lawbench`, `extraction`, `usage`, `instances`
+(topics, instances), `personas`, `runs` (J1 simulation turns and deliverables), `ucl`, `mile`, `plawbench`.
 """
 
 from steps.schemas.base import Strict, TableError, is_list_of, is_list_of_dicts_with, validate
 from steps.schemas.extraction import CASES_ARROW_TYPES, Cases, ExtractionIssues
+from steps.schemas.instances import (
+    INSTANCES_ARROW_TYPES,
+    TOPICS_ARROW_TYPES,
+    Instances,
+    InstanceSkips,
+    TopicSources,
+    instance_errors,
+)
 from steps.schemas.lawbench import LawBenchRunPredictions, LawBenchScores
 from steps.schemas.mile import MileDialogues, MileScores, MileTurns
+from steps.schemas.personas import PERSONAS_ARROW_TYPES, Personas
 from steps.schemas.plawbench import (
     PlawItemScores,
     PlawJudgements,
@@ -19,6 +29,7 @@ from steps.schemas.plawbench import (
     PlawTasks,
     PlawTurns,
 )
+from steps.schemas.runs import DELIVERABLES_ARROW_TYPES, Deliverables, Turns
 from steps.schemas.sources import (
     SCHEMAS,
     SOURCE_ARROW_TYPES,
@@ -37,13 +48,23 @@ from steps.schemas.ucl import UclDialogues, UclHintScores, UclTurns, UclVerdicts
 from steps.schemas.usage import ModelUsage
 
 ARROW_TYPES = {**SOURCE_ARROW_TYPES, "cases": CASES_ARROW_TYPES}
+# J1 environments (issues 6, 7): topic sources, personas, instances, simulation runs
+ARROW_TYPES |= {"topics": TOPICS_ARROW_TYPES, "personas": PERSONAS_ARROW_TYPES, "instances": INSTANCES_ARROW_TYPES,
+                "deliverables": DELIVERABLES_ARROW_TYPES}  # fmt: skip
 
 __all__ = [
     "ARROW_TYPES",
     "CASES_ARROW_TYPES",
+    "DELIVERABLES_ARROW_TYPES",
+    "INSTANCES_ARROW_TYPES",
+    "PERSONAS_ARROW_TYPES",
     "SCHEMAS",
+    "TOPICS_ARROW_TYPES",
     "Cases",
+    "Deliverables",
     "ExtractionIssues",
+    "InstanceSkips",
+    "Instances",
     "JudgmentsCivil",
     "JudgmentsCriminal",
     "LawBenchItems",
@@ -56,6 +77,7 @@ __all__ = [
     "MileScores",
     "MileTurns",
     "ModelUsage",
+    "Personas",
     "PlawCaseAnalysis",
     "PlawConsultation",
     "PlawDrafting",
@@ -69,11 +91,14 @@ __all__ = [
     "PlawTurns",
     "Strict",
     "TableError",
+    "TopicSources",
+    "Turns",
     "Ucl",
     "UclDialogues",
     "UclHintScores",
     "UclTurns",
     "UclVerdicts",
+    "instance_errors",
     "is_list_of",
     "is_list_of_dicts_with",
     "validate",

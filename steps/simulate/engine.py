@@ -16,6 +16,8 @@ from steps.simulate.views import clean_utterance, view_messages
 
 
 class Engine:
+    """Runs one instance: `run` is the turn loop; `utter`, `messages` and `call` are what hooks use."""
+
     def __init__(self, scenario: Scenario, instance: Instance, speak: Speak):
         self.scenario, self.instance, self.speak = scenario, instance, speak
         self.dialogue = Dialogue(instance.instance_id, scenario.code)
@@ -37,6 +39,9 @@ class Engine:
             if turn is None:
                 d.ended_by = EndReason.CALL_FAILED
                 break
+            if not turn.text:
+                d.ended_by = EndReason.EMPTY_REPLY
+                break
             if self._ends(turn):
                 d.ended_by = EndReason.MARKER
                 break
@@ -44,7 +49,7 @@ class Engine:
                 d.ended_by = EndReason.TOPICS_DONE
                 break
             speaker = sc.next_speaker.route(speaker, turn.text)[1]
-        if d.ended_by is not EndReason.CALL_FAILED:
+        if d.ended_by not in (EndReason.CALL_FAILED, EndReason.EMPTY_REPLY):
             await self._take_deliverable()
         return d
 
@@ -171,7 +176,7 @@ class Engine:
         marker = self.scenario.ending.markers.get(spec.role, "")
         if spec.kind == "last_matching":
             match = [t for t in own if all(s in t.text for s in spec.must_contain)]
-            d.deliverable = match[-1].text.replace(marker, "").strip() if match else None
+            d.deliverable = (match[-1].text.replace(marker, "").strip() or None) if match else None
             return
         if spec.kind == "marker_message" and d.ended_by is EndReason.MARKER and own and marker in own[-1].text:
             text = own[-1].text.replace(marker, "").strip()
@@ -182,8 +187,10 @@ class Engine:
             spec.role, self.messages(spec.role, extra_user=spec.force_template), purpose="deliverable"
         )
         self.record(spec.role, TurnKind.DELIVERABLE, reply)
-        d.deliverable = clean_utterance(reply.text).replace(marker, "").strip() if reply.ok else None
+        d.deliverable = (clean_utterance(reply.text).replace(marker, "").strip() or None) if reply.ok else None
         d.deliverable_forced = spec.kind == "marker_message"
+        if not reply.ok:
+            d.ended_by = EndReason.CALL_FAILED
 
 
 async def run_dialogue(scenario: Scenario, instance: Instance, speak: Speak) -> Dialogue:

@@ -1,23 +1,25 @@
-"""The four failure causes of the court scenarios (spec j1-envs §5.13), detected from the transcript.
+"""The four failure causes of the court scenarios (J1 App F.4, spec j1-envs §5.13), read from the transcript.
 
-1. single-turn collapse: one judge turn runs the whole procedure (a judgment and at least one earlier-stage
-   action in the same utterance, before any party has spoken);
-2. missing final objective: no judge utterance holds a judgment (本院认为 and rulings);
-3. missing addressee: a judge turn, other than the opening, names no addressee;
+1. single-turn collapse: the judge gives its judgment before any other participant has spoken (the whole
+   trial in one unilateral speech; the same reading as UNI in steps.metrics.j1.trial);
+2. missing final objective: no judge utterance holds a judgment (本院认为 reasoning and rulings);
+3. missing addressee: a judge utterance other than the opening and the judgment names no addressee;
 4. role omission: a party is never addressed.
+
+Only scenarios routed by addressee (a chair) have them; two-party scenarios return none.
 """
 
 from __future__ import annotations
 
+from steps.extract.sections import judgment_parts
 from steps.simulate.model import Dialogue, Scenario
 
-JUDGMENT_CUES = ("本院认为",)
-RULING_CUES = ("判决如下", "判处", "判令", "驳回")
-EARLY_STAGE_CUES = ("身份", "回避", "诉讼权利", "开庭", "举证", "陈述")
+CAUSES = ("single_turn_collapse", "missing_final_objective", "missing_addressee", "role_omission")
 
 
-def _is_judgment(text: str) -> bool:
-    return any(c in text for c in JUDGMENT_CUES) and any(c in text for c in RULING_CUES)
+def is_judgment(text: str) -> bool:
+    """本院认为 reasoning with rulings, as the extraction parser reads a judgment."""
+    return "本院认为" in text and judgment_parts(text).complete
 
 
 def failure_causes(dialogue: Dialogue, scenario: Scenario) -> list[str]:
@@ -26,15 +28,14 @@ def failure_causes(dialogue: Dialogue, scenario: Scenario) -> list[str]:
         return []
     utterances = dialogue.utterances()
     judge = [t for t in utterances if t.speaker == chair]
-    parties = [r for r in scenario.roles if r != chair and scenario.roles[r].model == "environment"]
-    causes = []
+    parties = [r for r, role in scenario.roles.items() if r != chair and role.model == "environment"]
     first_party = next((i for i, t in enumerate(utterances) if t.speaker != chair), len(utterances))
-    if any(_is_judgment(t.text) and any(c in t.text for c in EARLY_STAGE_CUES) for t in utterances[:first_party]
-           if t.speaker == chair):
+    causes = []
+    if any(is_judgment(t.text) for t in utterances[:first_party] if t.speaker == chair):
         causes.append("single_turn_collapse")
-    if not any(_is_judgment(t.text) for t in judge):
+    if not any(is_judgment(t.text) for t in judge):
         causes.append("missing_final_objective")
-    if any(t.addressee is None and not _is_judgment(t.text) for t in judge[1:]):
+    if any(t.addressee is None and not is_judgment(t.text) for t in judge[1:]):
         causes.append("missing_addressee")
     addressed = {t.addressee for t in judge}
     if any(p not in addressed for p in parties):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,3 +22,10 @@ class Instance:
     profiles: dict[str, dict[str, Any]]
     ground_truth: dict[str, Any] = field(default_factory=dict)
     max_turns: int | None = None
+
+    def digest(self) -> str:
+        """A content hash of the instance: a journal entry of another content is never replayed for it."""
+        body = {"scenario": self.scenario, "profiles": self.profiles, "ground_truth": self.ground_truth,
+                "max_turns": self.max_turns}  # fmt: skip
+        canonical = json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]

@@ -1,29 +1,50 @@
 """An append-only journal of a simulation run, so an interrupted run resumes without redoing work.
 
-Two kinds of JSON lines: `call` (one model reply, keyed by instance and the call's sequence number within
-the instance) and `done` (a finished dialogue, all its turns). On resume, finished dialogues are taken as
-they are, and an unfinished one is replayed: its recorded replies are returned in order without calling
-any model, then it continues live. Failed calls and dialogues that ended in a failed call are not kept, so
-a rerun retries them. A line cut off by a kill is ignored. The journal lives outside DVC outputs (DVC
-deletes a stage's outputs before running it).
+Two kinds of JSON lines: `call` (one successful model reply, keyed by the instance, the call's sequence number
+within the instance and a digest of what was asked) and `done` (a finished dialogue, all its turns). Every
+line carries the instance's content digest, so an entry is only ever used for the same instance content.
+
+On resume, finished dialogues are taken as they are; an unfinished one is replayed: its recorded replies are
+returned in order without calling any model for as long as the calls asked are the recorded ones, then it
+continues live. Failed calls and dialogues that ended in a failed call are not kept, so a rerun retries them.
+A line cut off by a kill is ignored. The journal lives outside DVC outputs (DVC deletes a stage's outputs
+before running it), one file per run id.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from steps.llm import Completion, Reply
-from steps.simulate.model import Dialogue, EndReason, Turn, TurnKind
+from steps.simulate.instance import Instance
+from steps.simulate.model import Dialogue, EndReason, SpeakCall, Turn, TurnKind
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A journaled call: who asked, what for, and the reply."""
+
+    seq: int
+    digest: str
+    role: str
+    purpose: str
+    reply: Completion
+
+
+def call_digest(call: SpeakCall) -> str:
+    body = json.dumps([call.role.name, call.purpose, call.messages], ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
 
 
 class Journal:
     def __init__(self, path: Path):
         self.path = path
-        self.calls: dict[tuple[str, int], Completion] = {}
-        self.done: dict[str, Dialogue] = {}
+        self.calls: dict[tuple[str, str], dict[int, Recorded]] = {}  # (instance id, digest) -> seq -> call
+        self.done: dict[tuple[str, str], Dialogue] = {}
         if path.is_file():
             self._load()
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -33,27 +54,44 @@ class Journal:
         for line in self.path.read_text(encoding="utf-8").splitlines():
             try:
                 rec = json.loads(line)
-            except json.JSONDecodeError:
+                key = (rec["instance_id"], rec["instance"])
+                if rec["type"] == "call":
+                    r = Recorded(rec["seq"], rec["call"], rec["role"], rec["purpose"], Completion(**rec["reply"]))
+                    self.calls.setdefault(key, {})[r.seq] = r
+                elif rec["type"] == "done":
+                    dialogue = _dialogue_from(rec["dialogue"])
+                    if dialogue.ended_by is not EndReason.CALL_FAILED:
+                        self.done[key] = dialogue
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError):
                 continue  # the last line of a killed run may be cut off
-            if rec["type"] == "call":
-                self.calls[(rec["instance_id"], rec["seq"])] = Completion(**rec["reply"])
-            elif rec["type"] == "done":
-                dialogue = _dialogue_from(rec["dialogue"])
-                if dialogue.ended_by is not EndReason.CALL_FAILED:
-                    self.done[dialogue.instance_id] = dialogue
 
-    def replay(self, instance_id: str, seq: int) -> Completion | None:
-        return self.calls.get((instance_id, seq))
+    # ------------------------------------------------------------------ reading
+    def finished(self, instance: Instance) -> Dialogue | None:
+        return self.done.get((instance.instance_id, instance.digest()))
 
-    def record_call(self, instance_id: str, seq: int, reply: Reply) -> None:
+    def recorded(self, instance: Instance) -> list[Recorded]:
+        """The instance's journaled calls in order (for accounting when the dialogue is taken as done)."""
+        calls = self.calls.get((instance.instance_id, instance.digest()), {})
+        return [calls[s] for s in sorted(calls)]
+
+    def replay(self, instance: Instance, seq: int, digest: str) -> Completion | None:
+        """The recorded reply of call `seq`, if the same call was recorded for the same instance content."""
+        r = self.calls.get((instance.instance_id, instance.digest()), {}).get(seq)
+        return r.reply if r is not None and r.digest == digest else None
+
+    # ------------------------------------------------------------------ writing
+    def record_call(self, instance: Instance, seq: int, call: SpeakCall, reply: Reply) -> None:
         if isinstance(reply, Completion):
-            self._write({"type": "call", "instance_id": instance_id, "seq": seq, "reply": asdict(reply)})
+            self._write({"type": "call", "instance_id": instance.instance_id, "instance": instance.digest(),
+                         "seq": seq, "call": call_digest(call), "role": call.role.name, "purpose": call.purpose,
+                         "reply": asdict(reply)})  # fmt: skip
 
-    def record_done(self, dialogue: Dialogue) -> None:
-        self._write({"type": "done", "dialogue": _dialogue_to(dialogue)})
+    def record_done(self, instance: Instance, dialogue: Dialogue) -> None:
+        self._write({"type": "done", "instance_id": instance.instance_id, "instance": instance.digest(),
+                     "dialogue": _dialogue_to(dialogue)})  # fmt: skip
 
     def _write(self, record: dict[str, Any]) -> None:
-        self._fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self._fh.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
         self._fh.flush()
 
     def close(self) -> None:

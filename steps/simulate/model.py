@@ -15,6 +15,7 @@ class EndReason(StrEnum):
     TOPICS_DONE = "topics_done"  # the supervisor found every topic addressed (KQ/LC)
     MAX_TURNS = "max_turns"
     CALL_FAILED = "call_failed"  # a model call failed after retries: recorded, never passed on as speech
+    EMPTY_REPLY = "empty_reply"  # a role said nothing (after reasoning traces are stripped): nothing to pass on
 
 
 class TurnKind(StrEnum):

@@ -32,12 +32,23 @@ class ByAddressee:
     chair: str
     prefixes: dict[str, str] = field(default_factory=dict)  # control sentence -> role
 
-    def addressee(self, text: str) -> str | None:
-        body = _LEAD.sub("", text)
+    def _control(self, text: str) -> tuple[str | None, int]:
+        """The addressed role and where the words after the control sentence start (0 when there is none)."""
+        lead = _LEAD.match(text)
+        start = lead.end() if lead else 0
         for prefix in sorted(self.prefixes, key=len, reverse=True):
-            if body.startswith(prefix) or body.startswith(prefix.replace("：", ":")):
-                return self.prefixes[prefix]
-        return None
+            for form in (prefix, prefix.replace("：", ":")):
+                if text.startswith(form, start):
+                    return self.prefixes[prefix], start + len(form)
+        return None, 0
+
+    def addressee(self, text: str) -> str | None:
+        return self._control(text)[0]
+
+    def strip(self, text: str) -> str:
+        """The utterance as its addressee hears it: without the control sentence (spec j1-envs §8.4)."""
+        to, end = self._control(text)
+        return text[end:].lstrip() if to else text
 
     def route(self, speaker: str, text: str) -> tuple[str | None, str]:
         if speaker != self.chair:

@@ -29,19 +29,33 @@ def test_medium_is_redrawn_two_one_two_on_a_large_sample():
 
 
 def test_high_and_low_are_kept_and_the_draw_is_seeded():
-    fixed = {"extraversion": "high", "neuroticism": "low", "openness": "medium", "agreeableness": "medium",
-             "conscientiousness": "high"}
+    fixed = {
+        "extraversion": "high",
+        "neuroticism": "low",
+        "openness": "medium",
+        "agreeableness": "medium",
+        "conscientiousness": "high",
+    }
     a = redistribute(fixed, seed=1, key="x")
     assert (a["extraversion"], a["neuroticism"], a["conscientiousness"]) == ("high", "low", "high")
     assert a == redistribute(fixed, seed=1, key="x")
-    assert any(redistribute(ALL_MEDIUM, seed=2, key=f"k{i}") != redistribute(ALL_MEDIUM, seed=1, key=f"k{i}")
-               for i in range(20))
+    assert any(
+        redistribute(ALL_MEDIUM, seed=2, key=f"k{i}") != redistribute(ALL_MEDIUM, seed=1, key=f"k{i}")
+        for i in range(20)
+    )
     with pytest.raises(ValueError, match="not one of"):
         redistribute({**fixed, "openness": "very high"}, seed=1, key="x")
 
 
-SUBJECT = Subject("CD/c/1/plaintiff", "CD", "plaintiff", "民事案件的原告（自然人）", "person",
-                  "原告李某，经营一家小饭店，被告拖欠货款三万元。", frozenset({"gender", "address"}))
+SUBJECT = Subject(
+    "CD/c/1/plaintiff",
+    "CD",
+    "plaintiff",
+    "民事案件的原告（自然人）",
+    "person",
+    "原告李某，经营一家小饭店，被告拖欠货款三万元。",
+    frozenset({"gender", "address"}),
+)
 
 
 def test_scripted_persona_is_complete_and_deterministic(tmp_path):
@@ -74,7 +88,44 @@ def test_a_real_model_answer_is_validated_then_styled(tmp_path):
 
     with FakeOpenAIServer(reply=reply) as server:
         door = ModelDoor(LLMSettings(cache_dir=str(tmp_path)))
-        persona = asyncio.run(generate(door, ModelConfig(name="e", model="hosted_vllm/m", api_base=server.url),
-                                       SUBJECT, seed=3))
+        persona = asyncio.run(
+            generate(door, ModelConfig(name="e", model="hosted_vllm/m", api_base=server.url), SUBJECT, seed=3)
+        )
     assert persona.failure is None and persona.style == "你说话慢条斯理。"
     assert persona.assigned == ALL_MEDIUM and persona.levels == redistribute(ALL_MEDIUM, seed=3, key=SUBJECT.key)
+
+
+def test_legal_sense_levels_are_uniform_and_seeded_and_the_withheld_detail_is_one_the_role_has():
+    from steps.personas.legal_sense import WITHHOLDABLE, assign_distractors, assign_legal_sense
+
+    levels = Counter(assign_legal_sense(seed=5, key=f"case/{i}") for i in range(5000))
+    chi2 = sum((levels[k] - 1000) ** 2 / 1000 for k in range(1, 6))
+    assert set(levels) == {1, 2, 3, 4, 5} and chi2 < 18.5  # 4 degrees of freedom, p = 0.001
+    assert assign_legal_sense(seed=5, key="x") == assign_legal_sense(seed=5, key="x")
+    held = {"gender", "address"}
+    picks = Counter(assign_distractors("person", held, seed=1, key=f"k{i}").withheld_field for i in range(400))
+    assert set(picks) == held and min(picks.values()) > 150  # uniform over what the role actually has
+    assert assign_distractors("person", set(), seed=1, key="k").withheld_field is None  # nothing to withhold
+    assert set(WITHHOLDABLE["entity"]) == {"address", "legal_representative"}  # a name is never withheld
+
+
+def test_scripted_personas_keep_the_redistribution_on_a_large_sample(tmp_path):
+    door = ModelDoor(LLMSettings(cache_dir=str(tmp_path)))
+    model = ModelConfig(name="environment", model="scripted/persona")
+    subjects = [
+        Subject(f"KQ/s{i}/client", "KQ", "client", "请教法律的普通人", "person", f"职业{i}") for i in range(600)
+    ]
+
+    async def every():
+        return await asyncio.gather(*(generate(door, model, s, seed=11) for s in subjects))
+
+    personas = asyncio.run(every())
+    door.close()
+    assigned = Counter(level for p in personas for level in p.assigned.values())
+    final = Counter(level for p in personas for level in p.levels.values())
+    redrawn = assigned["medium"]
+    kept_medium = final["medium"]
+    # every assigned medium is re-drawn: about a fifth stay medium, the rest split evenly high / low
+    assert abs(kept_medium / redrawn - 0.2) < 0.05
+    assert abs((final["high"] - assigned["high"]) - (final["low"] - assigned["low"])) < 0.12 * redrawn
+    assert all(p.style and p.failure is None for p in personas)

@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 
 from steps.simulate import EndReason, TurnKind
 from steps.simulate.engine import run_dialogue
 from steps.simulate.instance import Instance
 from tests.simulate.toys import Script, court, interview
 
-COURT = Instance("c/1", "TOYCOURT", {
-    "judge": {"findings": "被告人甲盗窃手机一部"},
-    "defendant": {"name": "甲", "secret": "我其实还偷过一次"},
-    "procurator": {"name": "检察院", "secret": "证据三份"},
-}, ground_truth={"charges": ["盗窃"]})
+COURT = Instance(
+    "c/1",
+    "TOYCOURT",
+    {
+        "judge": {"findings": "被告人甲盗窃手机一部"},
+        "defendant": {"name": "甲", "secret": "我其实还偷过一次"},
+        "procurator": {"name": "检察院", "secret": "证据三份"},
+    },
+    ground_truth={"charges": ["盗窃"]},
+)
 
 
 def run(scenario, instance, speak):
@@ -21,9 +27,18 @@ def run(scenario, instance, speak):
 
 
 def test_unaddressed_judge_turn_goes_back_to_the_judge():
-    script = Script({"judge": ["现在开庭。", "对被告人说：请陈述。", "对公诉机关说：请宣读起诉书。",
-                               "本院认为，被告人甲犯盗窃罪。判决如下：有期徒刑六个月。<结束庭审>"],
-                     "defendant": ["我认罪。"], "procurator": ["起诉书如下……"]})
+    script = Script(
+        {
+            "judge": [
+                "现在开庭。",
+                "对被告人说：请陈述。",
+                "对公诉机关说：请宣读起诉书。",
+                "本院认为，被告人甲犯盗窃罪。判决如下：有期徒刑六个月。<结束庭审>",
+            ],
+            "defendant": ["我认罪。"],
+            "procurator": ["起诉书如下……"],
+        }
+    )
     d = run(court(), COURT, script)
     assert [t.speaker for t in d.utterances()] == ["judge", "judge", "defendant", "judge", "procurator", "judge"]
     assert [t.addressee for t in d.utterances()][:3] == [None, "defendant", "judge"]
@@ -34,8 +49,13 @@ def test_unaddressed_judge_turn_goes_back_to_the_judge():
 
 
 def test_parties_hear_only_what_is_addressed_to_them():
-    script = Script({"judge": ["对被告人说：你叫什么？", "对公诉机关说：请出示证据。", "对被告人说：还有补充吗？",
-                               "<结束庭审>"], "defendant": ["我叫甲。", "没有了。"], "procurator": ["证据一……"]})
+    script = Script(
+        {
+            "judge": ["对被告人说：你叫什么？", "对公诉机关说：请出示证据。", "对被告人说：还有补充吗？", "<结束庭审>"],
+            "defendant": ["我叫甲。", "没有了。"],
+            "procurator": ["证据一……"],
+        }
+    )
     run(court(), COURT, script)
     second_defendant_call = [c for c in script.calls if c.role.name == "defendant"][1]
     heard = " ".join(m["content"] for m in second_defendant_call.messages[1:])
@@ -47,8 +67,13 @@ def test_parties_hear_only_what_is_addressed_to_them():
 
 
 def test_no_view_contains_another_roles_private_profile_or_the_ground_truth():
-    script = Script({"judge": ["对被告人说：说吧。", "对公诉机关说：说吧。", "<结束庭审>"],
-                     "defendant": ["好的。"], "procurator": ["好的。"]})
+    script = Script(
+        {
+            "judge": ["对被告人说：说吧。", "对公诉机关说：说吧。", "<结束庭审>"],
+            "defendant": ["好的。"],
+            "procurator": ["好的。"],
+        }
+    )
     run(court(), COURT, script)
     for call in script.calls:
         text = " ".join(m["content"] for m in call.messages)
@@ -67,8 +92,9 @@ def test_max_turns_cuts_the_dialogue_and_no_judgment_is_forced():
 
 
 def test_a_failed_call_ends_the_instance_and_is_never_speech():
-    script = Script({"judge": ["对被告人说：你好。", "对被告人说：再说一遍。"], "defendant": ["好。"]},
-                    fail_at={("defendant", 1)})
+    script = Script(
+        {"judge": ["对被告人说：你好。", "对被告人说：再说一遍。"], "defendant": ["好。"]}, fail_at={("defendant", 1)}
+    )
     d = run(court(), COURT, script)
     assert d.ended_by is EndReason.CALL_FAILED
     failed = d.turns[-1]
@@ -78,16 +104,22 @@ def test_a_failed_call_ends_the_instance_and_is_never_speech():
 
 def test_marker_message_is_the_deliverable_when_it_holds_the_document():
     script = Script({"lawyer": ["请问您的姓名？", "起诉状\n原告：张三……<询问结束>"], "client": ["张三。"]})
-    d = run(interview(), Instance("i/1", "TOYCD", {"lawyer": {"template": "起诉状模板"}, "client":
-                                                    {"name": "张三", "secret": "x"}}), script)
+    d = run(
+        interview(),
+        Instance("i/1", "TOYCD", {"lawyer": {"template": "起诉状模板"}, "client": {"name": "张三", "secret": "x"}}),
+        script,
+    )
     assert d.ended_by is EndReason.MARKER and d.deliverable == "起诉状\n原告：张三……" and not d.deliverable_forced
     assert not any(t.kind is TurnKind.DELIVERABLE for t in d.turns)
 
 
 def test_the_document_is_forced_once_when_the_cap_is_hit():
     script = Script({"lawyer": ["问题？"] * 2 + ["起诉状\n原告：张三"], "client": ["答。"] * 3})
-    d = run(interview(max_turns=2), Instance("i/2", "TOYCD", {"lawyer": {"template": "T"},
-                                                               "client": {"name": "张三", "secret": "x"}}), script)
+    d = run(
+        interview(max_turns=2),
+        Instance("i/2", "TOYCD", {"lawyer": {"template": "T"}, "client": {"name": "张三", "secret": "x"}}),
+        script,
+    )
     assert d.ended_by is EndReason.MAX_TURNS and d.exchanges == 2
     forced = [t for t in d.turns if t.kind is TurnKind.DELIVERABLE]
     assert len(forced) == 1 and d.deliverable == "起诉状\n原告：张三" and d.deliverable_forced
@@ -104,8 +136,11 @@ def test_failure_causes_of_a_court_dialogue():
     from steps.simulate.failures import failure_causes
 
     collapse = Script(
-        {"judge": ["现在开庭，核实身份，告知诉讼权利。本院认为，被告人甲犯盗窃罪。判决如下：有期徒刑六个月。"
-                   "<结束庭审>"]}
+        {
+            "judge": [
+                "现在开庭，核实身份，告知诉讼权利。本院认为，被告人甲犯盗窃罪。判决如下：有期徒刑六个月。<结束庭审>"
+            ]
+        }
     )
     d = run(court(), COURT, collapse)
     assert failure_causes(d, court()) == ["single_turn_collapse", "role_omission"]
@@ -119,7 +154,83 @@ def test_failure_causes_of_a_court_dialogue():
     d = run(court(max_turns=5), COURT, rambling)
     assert failure_causes(d, court()) == ["missing_final_objective", "missing_addressee", "role_omission"]
 
-    proper = Script({"judge": ["现在开庭。", "对被告人说：姓名？", "对公诉机关说：请宣读起诉书。",
-                               "本院认为，被告人甲犯盗窃罪。判决如下：有期徒刑六个月。<结束庭审>"],
-                     "defendant": ["甲。"], "procurator": ["起诉书……"]})
+    proper = Script(
+        {
+            "judge": [
+                "现在开庭。",
+                "对被告人说：姓名？",
+                "对公诉机关说：请宣读起诉书。",
+                "本院认为，被告人甲犯盗窃罪。判决如下：有期徒刑六个月。<结束庭审>",
+            ],
+            "defendant": ["甲。"],
+            "procurator": ["起诉书……"],
+        }
+    )
     assert failure_causes(run(court(), COURT, proper), court()) == []
+
+
+def test_messages_alternate_from_a_user_line_as_chat_templates_require():
+    script = Script({"judge": ["现在开庭。", "宣布纪律。", "对被告人说：姓名？", "<结束庭审>"], "defendant": ["甲。"]})
+    run(court(), COURT, script)
+    last_judge = [c for c in script.calls if c.role.name == "judge"][-1].messages
+    roles = [m["role"] for m in last_judge]
+    assert roles[0] == "system" and roles[1] == "user"
+    assert all(a != b for a, b in itertools.pairwise(roles))  # strictly alternating
+    assert [m["content"] for m in last_judge[1:4]] == [
+        "（对话开始，请你先发言。）",
+        "现在开庭。",
+        "（请继续主持庭审。）",
+    ]
+
+
+def test_an_empty_reply_ends_the_dialogue_and_no_document_is_asked_for():
+    script = Script({"lawyer": ["请问您的姓名？", "<think>想一想</think>"], "client": ["张三。"]})
+    d = run(
+        interview(),
+        Instance("i/3", "TOYCD", {"lawyer": {"template": "T"}, "client": {"name": "张三", "secret": "x"}}),
+        script,
+    )
+    assert d.ended_by is EndReason.EMPTY_REPLY and d.deliverable is None
+    assert d.utterances()[-1].text == "" and not any(t.kind is TurnKind.DELIVERABLE for t in d.turns)
+
+
+def test_the_addressee_hears_the_utterance_without_its_control_sentence():
+    script = Script({"judge": ["“对被告人说:你叫什么？", "<结束庭审>"], "defendant": ["甲。"]})
+    d = run(court(), COURT, script)
+    assert d.utterances()[0].addressee == "defendant"
+    defendant = next(c for c in script.calls if c.role.name == "defendant")
+    assert defendant.messages[-1]["content"] == "你叫什么？"
+
+
+def test_a_reviewer_can_send_a_turn_back_for_revision_before_it_is_kept():
+    """The supervisor hook MASER needs: a draft is reviewed, revised once, and only the revision is heard."""
+    from dataclasses import dataclass
+
+    @dataclass
+    class Verdict:
+        accepted: bool
+        advice: str
+
+    class Reviewer:
+        reviews, role, max_revisions = ("client",), "supervisor", 1
+
+        async def review(self, engine, role_name, text):
+            return Verdict("张三" in text, "请说出你的姓名。")
+
+        def revise_messages(self, engine, role_name, text, verdict):
+            return engine.messages(role_name, extra_user=f"修改意见：{verdict.advice}")
+
+    script = Script({"lawyer": ["请问您的姓名？", "<询问结束>"], "client": ["不想说。", "我叫张三。"]})
+    instance = Instance("i/4", "TOYCD", {"lawyer": {"template": "T"}, "client": {"name": "张三", "secret": "x"}})
+    d = run(interview(reviewer=Reviewer()), instance, script)
+    kinds = [(t.speaker, t.kind.value, t.text) for t in d.turns]
+    assert kinds[:4] == [
+        ("lawyer", "utterance", "请问您的姓名？"),
+        ("client", "draft", "不想说。"),
+        ("supervisor", "review", "请说出你的姓名。"),
+        ("client", "utterance", "我叫张三。"),
+    ]
+    assert d.turns[3].revision == 1 and script.calls[2].purpose == "revision"
+    assert "修改意见：请说出你的姓名。" in script.calls[2].messages[-1]["content"]
+    last_lawyer = [c for c in script.calls if c.role.name == "lawyer"][-1]
+    assert "不想说" not in str(last_lawyer.messages)  # the draft sent back is heard by no one

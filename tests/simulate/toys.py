@@ -20,22 +20,40 @@ def court(max_turns: int = 10, **over) -> Scenario:
         "procurator": Role("procurator", "environment", "party.j2", sees="addressed", label="公诉机关"),
     }
     return Scenario(
-        code="TOYCOURT", version=1, roles=roles, opener="judge", driver="judge",
+        code="TOYCOURT",
+        version=1,
+        roles=roles,
+        opener="judge",
+        driver="judge",
         next_speaker=ByAddressee("judge", {"对被告人说：": "defendant", "对公诉机关说：": "procurator"}),
         ending=Ending(max_turns=max_turns, markers={"judge": "<结束庭审>"}),
         deliverable=Deliverable("last_matching", role="judge", name="judgment", must_contain=("本院认为",)),
-        templates=str(TEMPLATES), nudge="（请继续主持庭审。）", **over)
+        templates=str(TEMPLATES),
+        nudge="（请继续主持庭审。）",
+        **over,
+    )
 
 
 def interview(max_turns: int = 5, **over) -> Scenario:
     roles = {"lawyer": Role("lawyer", "agent", "lawyer.j2"), "client": Role("client", "environment", "party.j2")}
     return Scenario(
-        code="TOYCD", version=1, roles=roles, opener="lawyer", driver="lawyer",
+        code="TOYCD",
+        version=1,
+        roles=roles,
+        opener="lawyer",
+        driver="lawyer",
         next_speaker=Alternate("lawyer", "client"),
         ending=Ending(max_turns=max_turns, markers={"lawyer": "<询问结束>"}),
-        deliverable=Deliverable("marker_message", role="lawyer", name="complaint", must_contain=("起诉状",),
-                                force_template="请现在输出完整的起诉状。"),
-        templates=str(TEMPLATES), **over)
+        deliverable=Deliverable(
+            "marker_message",
+            role="lawyer",
+            name="complaint",
+            must_contain=("起诉状",),
+            force_template="请现在输出完整的起诉状。",
+        ),
+        templates=str(TEMPLATES),
+        **over,
+    )
 
 
 class Script:

@@ -1,48 +1,56 @@
-"""CD instances from civil cases: the plaintiff's facts, claims and evidence; the GT complaint's parts."""
+"""CD instances from civil judgments: the plaintiff's particulars, facts, claims and evidence (spec j1-envs §2.4).
+
+The plaintiff is the lay role (persona from its case details); the lawyer under test gets only the complaint
+template. The ground truth is the case's own complaint parts, which II-2 compares with the drafted complaint.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from steps.personas.generate import Persona
+from steps.personas.generate import Subject
 from steps.scenarios.cd.scenario import CD
-from steps.scenarios.j1.built import Built, Skipped, missing
-from steps.scenarios.j1.casefields import evidence, is_entity, particulars, parties, party_text
+from steps.scenarios.j1.built import Draft, Skipped, skip_if_missing
+from steps.scenarios.j1.casefields import evidence, held_particulars, is_entity, parties, party_text, party_truth
 from steps.scenarios.j1.documents import COMPLAINT_TEMPLATE
 
 
-def build(case: dict[str, Any], persona: Persona | None) -> Built | Skipped:
+def draft(case: dict[str, Any]) -> Draft | Skipped:
     iid, src = f"CD/{case['case_id']}", (case["case_id"],)
     plaintiffs, defendants = parties(case, "原告"), parties(case, "被告")
-    gaps = missing(
-        case,
-        {
-            "plaintiff": plaintiffs,
-            "defendant": defendants,
-            "case_details": case.get("case_details"),
-            "claims": case.get("claims"),
-            "persona": persona and persona.style,
-        },
+    proof = evidence(case, "plaintiff")
+    needs = {"judgment": case.get("doc_type") == "民事判决书" or None, "plaintiff": plaintiffs,
+             "defendant": defendants, "case_details": case.get("case_details"), "claims": case.get("claims"),
+             "plaintiff_evidence": proof}  # fmt: skip
+    if skipped := skip_if_missing(iid, "CD", src, needs):
+        return skipped
+    kind = "entity" if is_entity(plaintiffs[0]) else "person"
+    subject = Subject(
+        key=f"{iid}/plaintiff",
+        scenario="CD",
+        role="plaintiff",
+        role_desc="民事案件的原告" + ("（单位的负责人）" if kind == "entity" else "（自然人）"),
+        kind=kind,
+        info=case["case_details"],
+        particulars=held_particulars(plaintiffs[0]),
     )
-    if gaps:
-        return Skipped(iid, "CD", src, "missing: " + ", ".join(gaps))
     profiles = {
         "plaintiff": {
-            "kind": "entity" if is_entity(plaintiffs[0]) else "person",
-            "basic_info": "；".join(party_text(p) for p in plaintiffs),
-            "defendant_info": "；".join(party_text(p) for p in defendants),
+            "kind": kind,
+            "basic_info": "；".join(map(party_text, plaintiffs)),
+            "defendant_info": "；".join(map(party_text, defendants)),
             "case_details": case["case_details"],
             "claims": list(case["claims"]),
-            "evidences": evidence(case, "plaintiff"),
-            "style": persona.style,
+            "evidences": proof,
         },
         "lawyer": {"template": COMPLAINT_TEMPLATE},
     }
     truth = {
-        "plaintiffs": [particulars(p) for p in plaintiffs],
-        "defendants": [particulars(p) for p in defendants],
+        "cause": case.get("cause"),
+        "plaintiffs": [party_truth(p) for p in plaintiffs],
+        "defendants": [party_truth(p) for p in defendants],
         "claims": list(case["claims"]),
         "case_details": case["case_details"],
-        "evidence": evidence(case, "plaintiff"),
+        "evidence": proof,
     }
-    return Built(iid, "CD", src, profiles, truth, CD.ending.max_turns, (persona.key,))
+    return Draft(iid, "CD", src, profiles, truth, CD.ending.max_turns, subject, {"cause": case.get("cause")})

@@ -41,28 +41,44 @@ def client(request: ScriptedRequest) -> str:
     return "这个我不太清楚，记不清楚了。"
 
 
-def _party_line(label: str, p: dict) -> str:
-    return f"{label}：" + "，".join(str(v) for v in p.values())
+def party_line(p: dict) -> str:
+    """A party's particulars as a complaint writes them (person: name, sex, birth date, ethnicity, address)."""
+    if p.get("kind") == "entity":
+        parts = [p["name"]] + [
+            f"{label}{p[k]}"
+            for k, label in (("address", "住所："), ("legal_representative", "法定代表人："))
+            if p.get(k)
+        ]
+    else:
+        parts = [p["name"]] + [f"{label}{p[k]}" if label else p[k] for k, label in
+                               (("gender", ""), ("birth_date", "出生日期："), ("ethnicity", ""), ("address", "住址："))
+                               if p.get(k)]  # fmt: skip
+    return "，".join(parts)
+
+
+def _complaint(gt: dict) -> list[str]:
+    lines = ["民事起诉状"] + [f"原告：{party_line(p)}" for p in gt["plaintiffs"]]
+    lines += [f"被告：{party_line(p)}" for p in gt["defendants"]]
+    lines += ["诉讼请求："] + [f"{i}. {c}" for i, c in enumerate(gt["claims"], 1)]
+    return [*lines, "事实和理由：", gt["case_details"], "证据和证据来源，证人姓名和住所："]
+
+
+def _defence(gt: dict, profile: dict) -> list[str]:
+    court = profile.get("court") or "受诉人民法院"
+    number = f"{profile['case_number']}" if profile.get("case_number") else ""
+    cause = gt.get("cause") or "纠纷"
+    return ["民事答辩状", f"答辩人：{party_line(gt['respondent'])}",
+            f"对{court}受理的{number}{cause}一案的起诉，答辩如下：", gt["defence"],
+            "证据和证据来源，证人姓名和住所："]  # fmt: skip
 
 
 def oracle_lawyer(request: ScriptedRequest) -> str:
+    """Asks one question per template section, then writes the case's own document with the template's labels."""
     scenario, gt = request.scenario, request.metadata["ground_truth"]
     asked = request.metadata["own_turns"]
     if asked < len(_ASK[scenario]):
         return _ASK[scenario][asked]
-    if scenario == "CD":
-        lines = ["民事起诉状"] + [_party_line("原告", p) for p in gt["plaintiffs"]]
-        lines += [_party_line("被告", p) for p in gt["defendants"]]
-        lines += ["诉讼请求："] + [f"{i}. {c}" for i, c in enumerate(gt["claims"], 1)]
-        lines += ["事实和理由：", gt["case_details"], "证据和证据来源，证人姓名和住所："]
-    else:
-        lines = [
-            "民事答辩状",
-            _party_line("答辩人", gt["respondent"]),
-            "对原告的起诉，答辩如下：",
-            gt["defence"],
-            "证据和证据来源，证人姓名和住所：",
-        ]
+    lines = _complaint(gt) if scenario == "CD" else _defence(gt, request.metadata["profile"])
     lines += [f"{i}. {e}" for i, e in enumerate(gt["evidence"], 1)] or ["无"]
     return "\n".join(lines) + f"\n{END}"
 

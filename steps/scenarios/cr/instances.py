@@ -1,61 +1,70 @@
-"""CR instances from criminal cases: the defendant's plea, the defence's opinion, the procurator's charges."""
+"""CR instances from criminal judgments: the defendant's plea, the defence's opinion, the procurator's charges.
+
+One accused per instance (the environment has one 被告人 role): a judgment against several is skipped. The
+judge under test gets the accused's particulars and the facts found without any sentence stating the charge,
+the sentence or the provisions (spec j1-envs §2.7); the ground truth is the court's charges, principal penalty,
+term, fine, reasoning and provisions (III-3 … III-6).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from steps.scenarios.cr.scenario import CR
-from steps.scenarios.j1.built import Built, Skipped, missing
-from steps.scenarios.j1.casefields import evidence, joined, parties, party_text, statements, without_verdict
+from steps.scenarios.j1.built import Draft, Skipped, skip_if_missing
+from steps.scenarios.j1.casefields import (
+    court_laws,
+    evidence,
+    joined,
+    number,
+    parties,
+    party_text,
+    statements,
+    without_outcome,
+)
 
 
-def build(case: dict[str, Any]) -> Built | Skipped:
+def draft(case: dict[str, Any]) -> Draft | Skipped:
     iid, src = f"CR/{case['case_id']}", (case["case_id"],)
     accused = parties(case, "被告人")
+    if len(accused) > 1:
+        return Skipped(iid, "CR", src, f"several defendants ({len(accused)}): the CR court has one 被告人 role")
     charges = list(case.get("charges") or [])
-    findings = without_verdict(case.get("court_findings") or "", charges)
+    findings = without_outcome(case.get("court_findings") or "", charges)
     plea = joined(statements(case, "pleas", "defendant"))
     defence = joined(statements(case, "pleas", "defence_lawyer"))
-    gaps = missing(
-        case,
-        {
-            "defendant": accused,
-            "charges": charges,
-            "findings": findings,
-            "reasoning": case.get("court_reasoning"),
-            "rulings": case.get("rulings"),
-            "procurator_charges": case.get("procurator_charges"),
-            "defendant_plea": plea,
-            "defence_opinion": defence,
-            "penalty": case.get("penalty") or case.get("prison_months") or case.get("fine_yuan"),
-        },
-    )
-    if gaps:
-        return Skipped(iid, "CR", src, "missing: " + ", ".join(gaps))
-    info = "；".join(map(party_text, accused))
+    laws = court_laws(case)
+    needs = {"first_instance": case.get("procedure") == "first_instance" or None, "defendant": accused,
+             "charges": charges, "penalty": case.get("penalty"), "findings": findings,
+             "reasoning": case.get("court_reasoning"), "laws": laws,
+             "procurator_charges": case.get("procurator_charges"), "defendant_plea": plea,
+             "defence_opinion": defence}  # fmt: skip
+    if skipped := skip_if_missing(iid, "CR", src, needs):
+        return skipped
+    if case["penalty"] in ("有期徒刑", "拘役", "管制") and number(case.get("prison_months")) is None:
+        return Skipped(iid, "CR", src, f"missing: prison_months ({case['penalty']} without a term)")
+    info = party_text(accused[0])
     profiles = {
         "judge": {"defendant_info": info, "findings": findings},
         "defendant": {"defendant_info": info, "case_details": case.get("case_details") or findings, "plea": plea},
         "defence": {"client_info": info, "plea": defence},
         "procurator": {
             "defendant_info": info,
-            "charges": joined(list(case["procurator_charges"])),
-            "opinion": case.get("procurator_opinion") or "（见起诉书）",
+            "charges": "；".join(case["procurator_charges"]),
+            "facts": case.get("case_details") or findings,
+            "opinion": case.get("procurator_opinion") or None,
             "evidence": evidence(case, "procurator", "court"),
         },
     }
     truth = {
+        "defendant": accused[0]["name"],
         "charges": charges,
-        "prison_months": _num(case.get("prison_months")),
-        "probation_months": _num(case.get("probation_months")),
-        "fine_yuan": _num(case.get("fine_yuan")),
-        "penalty": case.get("penalty"),
-        "rulings": list(case["rulings"]),
+        "penalty": case["penalty"],
+        "prison_months": number(case.get("prison_months")),
+        "probation_months": number(case.get("probation_months")),
+        "fine_yuan": number(case.get("fine_yuan")),
+        "rulings": list(case.get("rulings") or []),
         "reasoning": case["court_reasoning"],
-        "laws": [{"law": s["law"], "article": int(s["article"])} for s in case.get("statutes") or []],
+        "laws": laws,
     }
-    return Built(iid, "CR", src, profiles, truth, CR.ending.max_turns)
-
-
-def _num(value: Any) -> float | None:
-    return None if value is None or value != value else float(value)  # NaN from Parquet → None
+    return Draft(iid, "CR", src, profiles, truth, CR.ending.max_turns, None, {"charges": charges})

@@ -1,49 +1,66 @@
-"""DD instances from civil cases: the defendant's defence and evidence; the lawyer sees the complaint."""
+"""DD instances from civil judgments: the defendant's defence and evidence; the lawyer reads the complaint.
+
+The defendant is the lay role (persona from its statement of defence, spec j1-envs §4). The lawyer under test
+gets the defence template, the court and case number when the judgment states them, and the plaintiff's
+complaint rendered from the case with the complaint template (spec §2.5). The ground truth is the defendant's
+particulars, its defence and its evidence.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from steps.personas.generate import Persona
+from steps.personas.generate import Subject
 from steps.scenarios.dd.scenario import DD
-from steps.scenarios.j1.built import Built, Skipped, missing
-from steps.scenarios.j1.casefields import evidence, is_entity, joined, particulars, parties, party_text
-from steps.scenarios.j1.documents import DEFENCE_TEMPLATE
+from steps.scenarios.j1.built import Draft, Skipped, skip_if_missing
+from steps.scenarios.j1.casefields import (
+    defence_text,
+    evidence,
+    held_particulars,
+    is_entity,
+    parties,
+    party_text,
+    party_truth,
+)
+from steps.scenarios.j1.documents import DEFENCE_TEMPLATE, render_complaint
 
 
-def build(case: dict[str, Any], persona: Persona | None) -> Built | Skipped:
+def draft(case: dict[str, Any]) -> Draft | Skipped:
     iid, src = f"DD/{case['case_id']}", (case["case_id"],)
-    defendants = parties(case, "被告")
-    defence = joined(list(case.get("defence") or []))
-    gaps = missing(
-        case,
-        {
-            "defendant": defendants,
-            "defence": defence,
-            "claims": case.get("claims"),
-            "case_details": case.get("case_details"),
-            "persona": persona and persona.style,
-        },
-    )
-    if gaps:
-        return Skipped(iid, "DD", src, "missing: " + ", ".join(gaps))
+    plaintiffs, defendants = parties(case, "原告"), parties(case, "被告")
+    defence = defence_text(case)
+    needs = {"judgment": case.get("doc_type") == "民事判决书" or None, "plaintiff": plaintiffs,
+             "defendant": defendants, "defence": defence, "claims": case.get("claims"),
+             "case_details": case.get("case_details")}  # fmt: skip
+    if skipped := skip_if_missing(iid, "DD", src, needs):
+        return skipped
     respondent = defendants[0]
+    kind = "entity" if is_entity(respondent) else "person"
+    proof = evidence(case, "defendant")
+    subject = Subject(
+        key=f"{iid}/defendant",
+        scenario="DD",
+        role="defendant",
+        role_desc="民事案件的被告" + ("（单位的负责人）" if kind == "entity" else "（自然人）"),
+        kind=kind,
+        info=defence,
+        particulars=held_particulars(respondent),
+    )
+    complaint = render_complaint(
+        [party_text(p) for p in plaintiffs],
+        [party_text(p) for p in defendants],
+        list(case["claims"]),
+        case["case_details"],
+        evidence(case, "plaintiff"),
+    )
     profiles = {
-        "defendant": {
-            "kind": "entity" if is_entity(respondent) else "person",
-            "basic_info": party_text(respondent),
-            "defence": defence,
-            "evidences": evidence(case, "defendant"),
-            "style": persona.style,
-        },
-        # The court and case number are given when the judgment states them (C3RD documents do not).
+        "defendant": {"kind": kind, "basic_info": party_text(respondent), "defence": defence, "evidences": proof},
         "lawyer": {
             "template": DEFENCE_TEMPLATE,
+            "complaint": complaint,
             "court": case.get("court"),
             "case_number": case.get("case_number"),
-            "case_details": case["case_details"],
-            "claims": list(case["claims"]),
         },
     }
-    truth = {"respondent": particulars(respondent), "defence": defence, "evidence": evidence(case, "defendant")}
-    return Built(iid, "DD", src, profiles, truth, DD.ending.max_turns, (persona.key,))
+    truth = {"cause": case.get("cause"), "respondent": party_truth(respondent), "defence": defence, "evidence": proof}
+    return Draft(iid, "DD", src, profiles, truth, DD.ending.max_turns, subject, {"cause": case.get("cause")})

@@ -36,3 +36,16 @@ XXXX人民法院
 XXXX年XX月XX日"""
 
 COMPLAINT_LABELS = ("原告：", "被告：", "诉讼请求：", "事实和理由：", "证据和证据来源，证人姓名和住所：")
+
+
+def render_complaint(plaintiffs: list[str], defendants: list[str], claims: list[str], facts: str,
+                     evidence: list[str]) -> str:  # fmt: skip
+    """The plaintiff's complaint as the DD lawyer receives it, in the template's layout, from the case's own
+    parts (the party lines as the judgment states them; the evidence section only when the case lists any)."""
+    lines = ["民事起诉状", ""]
+    lines += [f"原告：{p}" for p in plaintiffs] + [f"被告：{d}" for d in defendants]
+    lines += ["诉讼请求："] + [f"{i}. {c}" for i, c in enumerate(claims, 1)]
+    lines += ["事实和理由：", facts]
+    if evidence:
+        lines += [COMPLAINT_LABELS[-1]] + [f"{i}. {e}" for i, e in enumerate(evidence, 1)]
+    return "\n".join(lines)

@@ -28,14 +28,18 @@ class CheckAnswer(BaseModel):
 
 
 class TopicTracker:
-    def __init__(self, template: str = "checker.j2", role: str = "supervisor"):
-        self.template, self.role = template, role  # the checker's template is shared by KQ and LC
+    def __init__(self, template: str = "checker.j2", role: str = "supervisor", client: str = "client"):
+        self.template, self.role, self.client = template, role, client  # the template is shared by KQ and LC
 
     def start(self, engine: Any) -> None:
-        topics = [t["topic"] for t in engine.instance.ground_truth["topics"]]
+        """The topics as the client has them (its own list); only their kinds come from the ground truth."""
+        topics = list(engine.instance.profiles[self.client]["topics"])
+        kinds = [t["kind"] for t in engine.instance.ground_truth["topics"]]
+        if len(kinds) != len(topics):
+            raise ValueError(f"{engine.instance.instance_id}: {len(topics)} client topics, {len(kinds)} in the truth")
         engine.dialogue.state.update(
             topics=topics,
-            kinds=[t["kind"] for t in engine.instance.ground_truth["topics"]],
+            kinds=kinds,
             unaddressed=list(range(len(topics))),
             last_check=None,
         )

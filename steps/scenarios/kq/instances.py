@@ -1,70 +1,62 @@
-"""KQ and LC instances from derived topic lists (steps/scenarios/j1/topics.py) and personas."""
+"""KQ and LC instances from topic lists (stage `topics`, steps/scenarios/j1/topics.py) (spec j1-envs §2.2–2.3).
+
+The client is the lay role: its persona comes from its occupation (KQ) or its background (LC). The agent under
+test gets its role and the client's occupation (KQ) or nothing (LC); the topic answers are the ground truth.
+"""
 
 from __future__ import annotations
 
-from steps.personas.generate import Persona
-from steps.personas.seeded import rng_for
-from steps.scenarios.j1.built import Built, Skipped
-from steps.scenarios.j1.occupations import occupation_for
-from steps.scenarios.j1.topics import TopicSource
+from typing import Any
+
+from steps.personas.generate import Subject
+from steps.scenarios.j1.built import Draft, Skipped, skip_if_missing
 from steps.scenarios.kq.scenario import KQ
 from steps.scenarios.lc.scenario import LC
 
 LEGAL_ROLE = "律师"
-_SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何林罗高"
-_GIVEN = ("建国", "秀英", "志强", "丽华", "海涛", "春梅", "晓东", "桂芳", "国庆", "淑珍", "文杰", "雪梅")
 
 
-def _truth(source: TopicSource) -> dict:
-    return {
-        "topics": [
-            {
-                "topic": t.topic,
-                "kind": t.kind,
-                "answer": t.answer,
-                "statutes": [{"law": law, "article": a} for law, a in t.statutes],
-            }
-            for t in source.topics
-        ],
-        "theme": source.theme,
-        "derivation": source.derivation,
-    }
+def _truth(source: dict[str, Any]) -> dict[str, Any]:
+    return {"theme": source["theme"], "derivation": source["derivation"], "topics": list(source["topics"])}
 
 
-def build_kq(source: TopicSource, persona: Persona | None, *, seed: int) -> Built | Skipped:
-    iid = f"KQ/{source.source_id}"
-    if persona is None or not persona.style:
-        return Skipped(iid, "KQ", source.items, "missing: persona")
-    occupation = occupation_for(source.field_hint or source.theme, seed=seed, key=iid)
+def _facets(source: dict[str, Any]) -> dict[str, Any]:
+    return {"topic_kinds": [t["kind"] for t in source["topics"]], "derivation": source["derivation"]}
+
+
+def draft_kq(source: dict[str, Any]) -> Draft | Skipped:
+    iid, src = f"KQ/{source['source_id']}", tuple(source["items"])
+    needs = {"occupation": source.get("occupation"), "theme": source.get("theme"), "topics": source.get("topics")}
+    if skipped := skip_if_missing(iid, "KQ", src, needs):
+        return skipped
+    occupation = source["occupation"]
+    subject = Subject(f"{iid}/client", "KQ", "client", f"向律师请教法律知识的{occupation}", "person", occupation)
     profiles = {
         "client": {
             "occupation": occupation,
             "legal_role": LEGAL_ROLE,
-            "theme": source.theme,
-            "style": persona.style,
-            "topics": [t.topic for t in source.topics],
+            "theme": source["theme"],
+            "topics": [t["topic"] for t in source["topics"]],
         },
         "agent": {"legal_role": LEGAL_ROLE, "occupation": occupation},
     }
-    return Built(iid, "KQ", source.items, profiles, _truth(source), KQ.ending.max_turns, (persona.key,))
+    return Draft(iid, "KQ", src, profiles, _truth(source), KQ.ending.max_turns, subject, _facets(source))
 
 
-def client_name(*, seed: int, key: str) -> str:
-    rng = rng_for(seed, key, "name")
-    return rng.choice(_SURNAMES) + rng.choice(_GIVEN)
-
-
-def build_lc(source: TopicSource, persona: Persona | None, *, seed: int) -> Built | Skipped:
-    iid = f"LC/{source.source_id}"
-    if persona is None or not persona.style:
-        return Skipped(iid, "LC", source.items, "missing: persona")
+def draft_lc(source: dict[str, Any]) -> Draft | Skipped:
+    iid, src = f"LC/{source['source_id']}", tuple(source["items"])
+    needs = {"name": source.get("client_name"), "background": source.get("background"),
+             "topics": source.get("topics")}  # fmt: skip
+    if skipped := skip_if_missing(iid, "LC", src, needs):
+        return skipped
+    subject = Subject(f"{iid}/client", "LC", "client", "遇到法律纠纷、向律师咨询的当事人", "person",
+                      source["background"])  # fmt: skip
     profiles = {
         "client": {
-            "name": client_name(seed=seed, key=iid),
-            "background": source.background,
-            "style": persona.style,
-            "topics": [t.topic for t in source.topics],
+            "name": source["client_name"],
+            "background": source["background"],
+            "topics": [t["topic"] for t in source["topics"]],
         },
         "agent": {},
     }
-    return Built(iid, "LC", source.items, profiles, _truth(source), LC.ending.max_turns, (persona.key,))
+    return Draft(iid, "LC", src, profiles, _truth(source), LC.ending.max_turns, subject, _facets(source))

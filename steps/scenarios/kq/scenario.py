@@ -22,7 +22,7 @@ KQ = Scenario(
     driver="client",
     next_speaker=Alternate("client", "agent"),
     ending=Ending(max_turns=15, markers={"client": END}),
-    deliverable=Deliverable("none"),
+    deliverable=Deliverable("none", name="consultation"),
     templates=str(Path(__file__).parent / "templates"),
     kickoff="（咨询开始，请你先开口。）",
     tracker=TopicTracker(),

@@ -1,0 +1,97 @@
+"""Stage `instances`: J1 environment instances, one row per instance, and the instances report.
+
+dvc.yaml → this flow → steps.scenarios.j1.plan (the seeded sample, each scenario's builder in
+steps/scenarios/<code>/instances.py) → steps.scenarios.j1.built.finish (the persona's style into its role) →
+steps/sql/instances_*.sql (DuckDB) → steps.reports.instances. Writes data/processed/instances.parquet,
+data/processed/instance_skips.parquet and reports/instances.{md,csv}.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from flows.config import PARAMS_FILE, Params, load_params
+from flows.ingest import INTERIM_DIR
+from flows.personas import PROCESSED, instance_plan
+from flows.stage import main
+from flows.tables import read_table, write_table
+from steps.personas.table import personas_from
+from steps.reports.instances import InstancesReport, instances_long, render_instances
+from steps.scenarios.j1.built import Built, Skipped, finish
+from steps.scenarios.j1.plan import Plan
+from steps.scenarios.registry import SCENARIOS
+from steps.schemas import ARROW_TYPES, Instances, InstanceSkips, Personas
+from steps.sql import register_parquet, run_query
+
+REPORT = Path("reports/instances.md")
+QUERIES = ("instances_counts", "instances_skip_reasons", "instances_traits", "instances_legal_sense",
+           "instances_causes", "instances_charges", "instances_topics")  # fmt: skip
+
+
+@task(cache_policy=NO_CACHE)
+def build(the_plan: Plan, personas: pd.DataFrame, params: Params) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Instances and skips: the plan's drafts finished with their personas (a failed persona skips one)."""
+    by_id = personas_from(personas)
+    done = [finish(d, by_id) for d in the_plan.drafts]
+    built = [b for b in done if isinstance(b, Built)]
+    skipped = [*the_plan.skipped, *(s for s in done if isinstance(s, Skipped))]
+    rows = [{"instance_id": b.instance_id, "scenario": b.scenario, "scenario_version": SCENARIOS[b.scenario].version,
+             "source_ids": list(b.source_ids), "persona_ids": list(b.persona_ids), "profiles": b.profiles,
+             "ground_truth": b.ground_truth, "max_turns": b.max_turns, "facets": b.facets,
+             "seed": params.instances.seed} for b in built]  # fmt: skip
+    skips = [{"instance_id": s.instance_id, "scenario": s.scenario, "source_ids": list(s.source_ids),
+              "reason": s.reason} for s in skipped]  # fmt: skip
+    return (pd.DataFrame(rows, columns=list(Instances.to_schema().columns)),
+            pd.DataFrame(skips, columns=list(InstanceSkips.to_schema().columns)))  # fmt: skip
+
+
+@task(cache_policy=NO_CACHE)
+def summarise(processed: Path) -> dict[str, pd.DataFrame]:
+    with duckdb.connect() as con:
+        register_parquet(con, {name: processed / f"{name}.parquet" for name in ("instances", "instance_skips",
+                                                                                  "personas")})  # fmt: skip
+        return {name: run_query(con, name) for name in QUERIES}
+
+
+def _write_text(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+@flow(name="instances")
+def instances(params_file: Path = PARAMS_FILE, processed: Path = PROCESSED, interim: Path = INTERIM_DIR,
+              report: Path = REPORT) -> str:  # fmt: skip
+    params = load_params(params_file)
+    the_plan = instance_plan(params, processed, interim)
+    personas = read_table(processed / "personas.parquet", Personas)
+    rows, skips = build(the_plan, personas, params)
+    rows = rows.sort_values("instance_id", kind="stable")
+    valid = write_table(rows, processed / "instances.parquet", Instances, table="instances",
+                        arrow_types=ARROW_TYPES["instances"])  # fmt: skip
+    write_table(
+        skips.sort_values("instance_id", kind="stable"),
+        processed / "instance_skips.parquet",
+        InstanceSkips,
+        table="instance_skips",
+        arrow_types={"source_ids": ARROW_TYPES["instances"]["source_ids"]},
+    )
+    env = params.environment_model()
+    r = InstancesReport(env.model, env.is_scripted, params.instances.seed, params.personas.seed,
+                        params.topics.method, the_plan.eligibility, summarise(processed))  # fmt: skip
+    _write_text(report, render_instances(r))
+    _write_text(report.with_suffix(".csv"), instances_long(r).to_csv(index=False, lineterminator="\n"))
+    per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().reindex(list(params.instances.resolved()))
+                    .fillna(0).astype(int).items())  # fmt: skip
+    return f"{len(valid):,} instances done ({per}), {len(skips):,} skipped with a reason, 0 failed; {report} written"
+
+
+if __name__ == "__main__":
+    main("instances", instances)

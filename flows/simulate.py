@@ -1,0 +1,145 @@
+"""Stage `simulate` (one per agent): every instance's dialogue between the agent and the environment roles.
+
+dvc.yaml → this flow → steps.scenarios.registry (the J1 scenarios and their instances) → steps.simulate (the
+engine, many dialogues at once through steps.llm, resumable from the run's journal) →
+steps.scenarios.j1.{stages,deliverables} (stage hints, parsed deliverables). Writes
+data/runs/<agent>/{turns,deliverables,usage}.parquet, run.json and reports/transcripts/<agent>/*.md. The
+journal is .cache/runs/<agent>/<run id>.jsonl: a rerun takes finished dialogues from it and replays the calls
+of unfinished ones, so an interrupted run resumes without redoing work and writes the same tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import sys
+from pathlib import Path
+
+import pandas as pd
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+import steps
+from flows.config import CACHE_DIR, PARAMS_FILE, Params, load_params
+from flows.models import open_door, write_usage
+from flows.personas import PROCESSED
+from flows.progress import counter
+from flows.runs import run_spec, write_run_json
+from flows.stage import main
+from flows.tables import read_table, to_arrow, write_parquet_atomic, write_table
+from steps.scenarios.j1.deliverables import deliverable_parts
+from steps.scenarios.j1.stages import court_stages
+from steps.scenarios.registry import SCENARIOS, instance_from_row
+from steps.schemas import ARROW_TYPES, Deliverables, Instances, Turns, validate
+from steps.simulate.instance import Instance
+from steps.simulate.journal import Journal
+from steps.simulate.records import run_tables
+from steps.simulate.runner import DoorSpeaker
+from steps.simulate.runner import simulate as run_all
+from steps.simulate.transcript import lines, markdown
+
+RUNS_DIR = Path("data/runs")
+TRANSCRIPTS_DIR = Path("reports/transcripts")
+JOURNALS_DIR = CACHE_DIR / "runs"
+_STEPS = Path(steps.__file__).parent
+_CODE = (_STEPS / "simulate", _STEPS / "scenarios")
+
+
+def code_fingerprint(roots: tuple[Path, ...] = _CODE) -> str:
+    """A hash of the engine's and the scenarios' code and templates: editing any of them is a new run."""
+    digest = hashlib.sha256()
+    for root in roots:
+        for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in (".py", ".j2", ".yaml")):
+            digest.update(path.relative_to(_STEPS).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def spec_of(params: Params, agent_name: str) -> dict:
+    env = params.environment_model()
+    endpoint = env.api_base if isinstance(env.api_base, str) else None  # replicas are interchangeable: left out
+    return run_spec(params.agent(agent_name), "j1", environment=env.model, environment_endpoint=endpoint,
+                    environment_decoding=env.decoding.model_dump(),
+                    scenarios={c: SCENARIOS[c].version for c in sorted(params.simulate.scenarios)},
+                    max_turns={c: params.simulate.max_turns.get(c, SCENARIOS[c].ending.max_turns)
+                               for c in sorted(params.simulate.scenarios)},
+                    code=code_fingerprint())  # fmt: skip
+
+
+def load_instances(params: Params, processed: Path = PROCESSED) -> list[Instance]:
+    frame = read_table(processed / "instances.parquet", Instances)
+    frame = frame[frame.scenario.isin(params.simulate.scenarios)].sort_values("instance_id", kind="stable")
+    return [instance_from_row(r, params.simulate.max_turns) for r in frame.to_dict("records")]
+
+
+@task(cache_policy=NO_CACHE)
+def run_dialogues(instances: list[Instance], params: Params, agent_name: str, rid: str, run_dir: Path,
+                  journals: Path) -> tuple[pd.DataFrame, pd.DataFrame, int]:  # fmt: skip
+    """Every dialogue (journal first), then the run's turns, deliverables and usage tables."""
+    door = open_door(params, rid)
+    journal = Journal(journals / agent_name / f"{rid}.jsonl")
+    speak = DoorSpeaker(door, params.agent(agent_name), params.environment_model(), policy_version=code_fingerprint())
+    try:
+        with counter(f"simulate {agent_name}", len(instances)) as advance:
+            dialogues = asyncio.run(run_all(instances, lambda i: SCENARIOS[i.scenario], speak, journal,
+                                            max_concurrent=params.simulate.concurrency, on_done=advance))  # fmt: skip
+        write_usage(door, run_dir / "usage.parquet")
+        hits = sum(u.cache_hit for u in door.usage)
+    finally:
+        journal.close()
+        door.close()
+    by_id = {i.instance_id: i for i in instances}
+    turns, deliverables = run_tables(dialogues, by_id, SCENARIOS.__getitem__, run_id=rid, agent=agent_name,
+                                     stage_of=court_stages, parts_of=deliverable_parts)  # fmt: skip
+    return turns, deliverables, hits
+
+
+def _safe(instance_id: str) -> str:
+    return re.sub(r"[^\w.-]+", "_", instance_id)
+
+
+@task(cache_policy=NO_CACHE)
+def write_transcripts(turns: pd.DataFrame, deliverables: pd.DataFrame, out_dir: Path, per_scenario: int, *,
+                      agent: str, rid: str, proxy: bool) -> int:  # fmt: skip
+    """reports/transcripts/<agent>/<instance>.md for the first `per_scenario` instances of each scenario."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for old in out_dir.glob("*.md"):
+        old.unlink()
+    chosen = deliverables.groupby("scenario", sort=False).head(per_scenario)
+    for row in chosen.to_dict("records"):
+        labels = {r: s.label or r for r, s in SCENARIOS[row["scenario"]].roles.items()}
+        rows = turns[turns.instance_id == row["instance_id"]].to_dict("records")
+        page = markdown(row["instance_id"], row, lines(rows, labels), agent=agent, run_id=rid, proxy=proxy)
+        (out_dir / f"{_safe(row['instance_id'])}.md").write_text(page + "\n", encoding="utf-8")
+    return len(chosen)
+
+
+@flow(name="simulate")
+def simulate(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path = PROCESSED,
+             runs_dir: Path = RUNS_DIR, transcripts_dir: Path = TRANSCRIPTS_DIR,
+             journals: Path = JOURNALS_DIR) -> str:  # fmt: skip
+    params = load_params(params_file)
+    unknown = set(params.simulate.scenarios) - set(SCENARIOS)
+    if unknown:
+        raise ValueError(f"simulate.scenarios: unknown {sorted(unknown)}; known: {', '.join(SCENARIOS)}")
+    agent = params.agent(agent_name)
+    instances = load_instances(params, processed)
+    run_dir = runs_dir / agent_name
+    rid = write_run_json(run_dir, spec_of(params, agent_name))
+    turns, deliverables, hits = run_dialogues(instances, params, agent_name, rid, run_dir, journals)
+    write_table(turns, run_dir / "turns.parquet", Turns, table="turns")
+    valid = validate(deliverables, Deliverables, table="deliverables")
+    write_parquet_atomic(to_arrow(valid, ARROW_TYPES["deliverables"]), run_dir / "deliverables.parquet")
+    proxy = agent.is_scripted or params.environment_model().is_scripted
+    shown = write_transcripts(turns, valid, transcripts_dir / agent_name, params.simulate.transcripts,
+                              agent=agent_name, rid=rid, proxy=proxy)  # fmt: skip
+    ended = valid.ended_by.value_counts()
+    per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().reindex(params.simulate.scenarios)
+                    .dropna().astype(int).items())  # fmt: skip
+    return (f"{agent_name} ({agent.model}): {len(valid):,} dialogues done ({per}), 0 skipped, "
+            f"{ended.get('call_failed', 0)} failed (call failed); {len(turns):,} turns, {hits:,} calls from the "
+            f"cache; {shown} transcripts; run {rid}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main("simulate", simulate, agent_name=sys.argv[1])

@@ -1,0 +1,75 @@
+"""Stage `topics`: KQ and LC topic lists (⟨topic, answer⟩, binary or open) from LawBench Q&A items.
+
+dvc.yaml → this flow → steps.scenarios.j1.topic_table (the rules of steps.scenarios.j1.topics; with
+`topics.method: llm`, steps.scenarios.j1.topic_model through the model door). Writes
+data/processed/topics.parquet (+ usage.parquet of the model calls).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pandas as pd
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from flows.config import PARAMS_FILE, Params, load_params
+from flows.ingest import INTERIM_DIR
+from flows.models import open_door, write_usage
+from flows.progress import counter
+from flows.runs import run_id, run_spec
+from flows.stage import main
+from flows.tables import read_table, write_table
+from steps.scenarios.j1.topic_model import PROMPT_VERSION, rewrite_sources
+from steps.scenarios.j1.topic_table import topic_rows, topic_sources
+from steps.schemas import ARROW_TYPES, LawBenchItems, TopicSources
+
+OUT = Path("data/processed/topics.parquet")
+USAGE = Path("data/processed/j1/topics/usage.parquet")
+
+
+@task(cache_policy=NO_CACHE)
+def derive(items: pd.DataFrame, params: Params) -> pd.DataFrame:
+    sources = topic_sources(items, articles_per_instance=params.topics.articles_per_instance)
+    return topic_rows(sources, seed=params.topics.seed)
+
+
+@task(cache_policy=NO_CACHE)
+def rewrite(rows: pd.DataFrame, items: pd.DataFrame, params: Params, usage: Path) -> tuple[pd.DataFrame, int]:
+    """J1's procedure: the environment model turns each source into a topic list (failures keep no row).
+
+    With `derived`, no model is called and the accounting table is written empty."""
+    model = params.environment_model()
+    door = open_door(params, run_id(run_spec(model, "topics", prompt_version=PROMPT_VERSION)))
+    failed = 0
+    try:
+        if params.topics.method == "llm":
+            total = len(rows) if params.topics.llm_limit is None else 2 * params.topics.llm_limit
+            with counter(f"topics ({model.model})", min(total, len(rows))) as advance:
+                rows, failed = asyncio.run(rewrite_sources(door, model, rows, items, limit=params.topics.llm_limit,
+                                                           seed=params.topics.seed, on_done=advance))  # fmt: skip
+        write_usage(door, usage)
+    finally:
+        door.close()
+    return rows, failed
+
+
+@flow(name="topics")
+def topics(params_file: Path = PARAMS_FILE, interim_dir: Path = INTERIM_DIR, out: Path = OUT,
+           usage: Path = USAGE) -> str:  # fmt: skip
+    params = load_params(params_file)
+    items = read_table(interim_dir / "lawbench_items.parquet", LawBenchItems)
+    rows, failed = rewrite(derive(items, params), items, params, usage)
+    valid = write_table(rows, out, TopicSources, table="topics", arrow_types=ARROW_TYPES["topics"])
+    kinds = pd.Series([t["kind"] for ts in valid.topics for t in ts]).value_counts()
+    per = valid.scenario.value_counts()
+    return (
+        f"{len(valid):,} topic sources done (KQ {per.get('KQ', 0)}, LC {per.get('LC', 0)}; "
+        f"{params.topics.method}), 0 skipped, {failed} failed; topics: {kinds.get('binary', 0):,} binary, "
+        f"{kinds.get('open_statute', 0):,} statute, {kinds.get('open_phrase', 0):,} phrase"
+    )
+
+
+if __name__ == "__main__":
+    main("topics", topics)

@@ -1,0 +1,113 @@
+"""Which sources become J1 instances: every candidate drafted, then a seeded sample of the eligible ones.
+
+Candidates of a scenario are ranked by a hash of (seed, source id) and the first `size` eligible ones are
+taken, so the same params always pick the same instances, and CD, DD and CI, which rank the same civil cases
+the same way, share their cases as far as each one's needs allow (J1 builds all three from one set of 93).
+A candidate ranked before the last one taken that lacks what its scenario needs is recorded as skipped with
+the reason; the whole population's eligibility is counted for the report.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from steps.scenarios.cd.instances import draft as draft_cd
+from steps.scenarios.ci.instances import draft as draft_ci
+from steps.scenarios.cr.instances import draft as draft_cr
+from steps.scenarios.dd.instances import draft as draft_dd
+from steps.scenarios.j1.built import Draft, Skipped
+from steps.scenarios.kq.instances import draft_kq, draft_lc
+
+J1 = ("KQ", "LC", "CD", "DD", "CI", "CR")
+Source = dict[str, Any]
+# scenario -> (which population it draws from, how a source becomes a draft)
+BUILDERS: dict[str, tuple[str, Callable[[Source], Draft | Skipped]]] = {
+    "KQ": ("KQ", draft_kq),
+    "LC": ("LC", draft_lc),
+    "CD": ("civil", draft_cd),
+    "DD": ("civil", draft_dd),
+    "CI": ("civil", draft_ci),
+    "CR": ("criminal", draft_cr),
+}
+
+
+@dataclass(frozen=True)
+class Eligibility:
+    scenario: str
+    candidates: int
+    eligible: int
+    wanted: int | None  # None: every eligible source
+    taken: int
+    lacking: dict[str, int] = field(default_factory=dict)  # reason -> candidates of the whole population
+
+
+@dataclass(frozen=True)
+class Plan:
+    drafts: list[Draft]
+    skipped: list[Skipped]
+    eligibility: list[Eligibility]
+
+
+def rank(seed: int, source_id: str) -> str:
+    return hashlib.sha256(f"{seed}\x1f{source_id}".encode()).hexdigest()
+
+
+def plain(value: Any) -> Any:
+    """A Parquet value as plain Python: arrays as lists (recursively), NaN as None."""
+    if hasattr(value, "tolist") and not isinstance(value, str | bytes):
+        value = value.tolist()
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return None if isinstance(value, float) and value != value else value
+
+
+def records(frame: pd.DataFrame) -> list[Source]:
+    """DataFrame rows as plain dicts (see `plain`)."""
+    return [{k: plain(v) for k, v in row.items()} for row in frame.to_dict("records")]
+
+
+def populations(cases: pd.DataFrame, topics: pd.DataFrame) -> dict[str, list[Source]]:
+    return {
+        "civil": records(cases[cases.kind == "civil"]),
+        "criminal": records(cases[cases.kind == "criminal"]),
+        "KQ": records(topics[topics.scenario == "KQ"]),
+        "LC": records(topics[topics.scenario == "LC"]),
+    }
+
+
+def _reasons(reason: str) -> list[str]:
+    head, _, fields = reason.partition(": ")
+    return [f"missing {f}" for f in fields.split(", ")] if head == "missing" else [reason.split(" (")[0]]
+
+
+def plan(pools: Mapping[str, list[Source]], sizes: Mapping[str, int | None], *, seed: int) -> Plan:
+    """Draft every candidate of each scenario in `sizes`, and take the first `size` eligible by rank."""
+    drafts: list[Draft] = []
+    skipped: list[Skipped] = []
+    eligibility: list[Eligibility] = []
+    for scenario, size in sizes.items():
+        population, builder = BUILDERS[scenario]
+        ranked = sorted(pools[population], key=lambda s: rank(seed, s.get("case_id") or s["source_id"]))
+        results = [builder(s) for s in ranked]
+        eligible = [i for i, r in enumerate(results) if isinstance(r, Draft)]
+        chosen = eligible if size is None else eligible[:size]
+        cut = chosen[-1] if chosen and len(chosen) == size else len(results)
+        drafts += [results[i] for i in chosen]
+        skipped += [r for r in results[:cut] if isinstance(r, Skipped)]
+        lacking = Counter(x for r in results if isinstance(r, Skipped) for x in _reasons(r.reason))
+        eligibility.append(Eligibility(scenario, len(results), len(eligible), size, len(chosen), dict(lacking)))
+    return Plan(drafts, skipped, eligibility)
+
+
+def with_causes(cases: pd.DataFrame, civil: pd.DataFrame) -> pd.DataFrame:
+    """Cases with the civil case type (案由) from the source data (criminal cases: None)."""
+    causes = civil[["case_id", "cause"]]
+    return cases.merge(causes, on="case_id", how="left", validate="one_to_one")

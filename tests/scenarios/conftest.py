@@ -1,0 +1,85 @@
+"""J1 instances built by the real `personas` and `instances` flows from the fixture sources (fixtures/sources.json).
+
+`project` writes the fixture cases, case types and topic sources where the flows read them, with a params file
+that takes every eligible source (scripted environment model, a private response cache), and runs both flows.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from flows.instances import instances as instances_flow
+from flows.personas import personas as personas_flow
+from flows.stage import run_stage
+from flows.tables import read_table, to_arrow, write_parquet_atomic
+from steps.scenarios.registry import instance_from_row
+from steps.schemas import ARROW_TYPES, Instances
+from steps.simulate.instance import Instance
+
+FIXTURES = Path(__file__).parent / "fixtures"
+ALL = {code: None for code in ("KQ", "LC", "CD", "DD", "CI", "CR")}
+
+
+def sources() -> dict:
+    return json.loads((FIXTURES / "sources.json").read_text(encoding="utf-8"))
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+    params: Path
+    processed: Path
+    interim: Path
+    report: Path
+
+
+def write_sources(root: Path, *, sizes: dict | None = None, seed: int = 0, environment: str = "scripted/persona"):
+    """The fixture sources as the flows read them, and a params file; returns the project's paths."""
+    data = sources()
+    processed, interim = root / "processed", root / "interim"
+    write_parquet_atomic(to_arrow(pd.DataFrame(data["cases"]), ARROW_TYPES["cases"]), processed / "cases.parquet")
+    write_parquet_atomic(to_arrow(pd.DataFrame(data["topics"]), ARROW_TYPES["topics"]), processed / "topics.parquet")
+    write_parquet_atomic(to_arrow(pd.DataFrame(data["causes"])), interim / "judgments_civil.parquet")
+    doc = {
+        "environment": {"model": environment},
+        "llm": {"cache_dir": str(root / "cache"), "backoff_base_s": 0.01, "backoff_max_s": 0.02, "max_attempts": 2},
+        "instances": {"seed": seed, "sizes": sizes or ALL},
+        "personas": {"seed": seed},
+    }
+    params = root / "params.yaml"
+    params.write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
+    return Project(root, params, processed, interim, root / "reports" / "instances.md")
+
+
+def build(project: Project) -> None:
+    kwargs = {"params_file": project.params, "processed": project.processed, "interim": project.interim}
+    assert run_stage("personas", personas_flow, **kwargs, out=project.processed / "personas.parquet",
+                     usage=project.root / "usage.parquet") == 0  # fmt: skip
+    assert run_stage("instances", instances_flow, **kwargs, report=project.report) == 0
+
+
+@pytest.fixture(scope="session")
+def project(tmp_path_factory) -> Project:
+    p = write_sources(tmp_path_factory.mktemp("j1"))
+    build(p)
+    return p
+
+
+@pytest.fixture(scope="session")
+def instance_rows(project) -> pd.DataFrame:
+    return read_table(project.processed / "instances.parquet", Instances)
+
+
+@pytest.fixture(scope="session")
+def instances(instance_rows) -> dict[str, Instance]:
+    """Engine instances by scenario code (the first instance of each scenario) after a Parquet round trip."""
+    out = {}
+    for row in instance_rows.to_dict("records"):
+        out.setdefault(row["scenario"], instance_from_row(row))
+    return out

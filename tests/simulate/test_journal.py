@@ -1,0 +1,69 @@
+"""The run journal: finished dialogues are taken as they are, unfinished ones replay their recorded calls while
+the calls match, content changes and failures are never replayed, and a line cut off by a kill is ignored."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import replace
+
+from steps.simulate import EndReason
+from steps.simulate.journal import Journal
+from steps.simulate.runner import simulate
+from tests.simulate.test_engine import COURT
+from tests.simulate.toys import Script, court
+
+LINES = {
+    "judge": ["对被告人说：姓名？", "对公诉机关说：起诉书？", "<结束庭审>"],
+    "defendant": ["甲。"],
+    "procurator": ["起诉书……"],
+}
+
+
+def run_all(instances, speak, journal):
+    return asyncio.run(simulate(instances, lambda i: court(), speak, journal, max_concurrent=4))
+
+
+def test_finished_dialogues_are_taken_from_the_journal(tmp_path):
+    path = tmp_path / "run.jsonl"
+    first = Script(LINES)
+    journal = Journal(path)
+    (d1,) = run_all([COURT], first, journal)
+    journal.close()
+    again = Script({})  # would say "……" to everything: it must not be asked
+    journal = Journal(path)
+    (d2,) = run_all([COURT], again, journal)
+    journal.close()
+    assert again.calls == [] and d2 == d1 and d1.ended_by is EndReason.MARKER
+
+
+def test_an_unfinished_dialogue_replays_its_calls_then_continues_live(tmp_path):
+    path = tmp_path / "run.jsonl"
+    journal = Journal(path)
+    run_all([COURT], Script(LINES), journal)
+    journal.close()
+    lines = path.read_text(encoding="utf-8").splitlines()
+    calls = [line for line in lines if json.loads(line)["type"] == "call"]
+    path.write_text("\n".join(calls[:3]) + '\n{"type": "call", "instance_id": "c/1", "ins', encoding="utf-8")  # cut
+    rest = Script({"judge": ["<结束庭审>"], "procurator": ["起诉书……"]})
+    journal = Journal(path)
+    (d,) = run_all([COURT], rest, journal)
+    journal.close()
+    assert len(rest.calls) == 2 and d.ended_by is EndReason.MARKER  # 3 replayed, the other 2 asked
+    assert [t.text for t in d.utterances()][:3] == ["对被告人说：姓名？", "甲。", "对公诉机关说：起诉书？"]
+
+
+def test_a_changed_instance_or_a_failed_dialogue_is_never_replayed(tmp_path):
+    path = tmp_path / "run.jsonl"
+    journal = Journal(path)
+    run_all([COURT], Script(LINES), journal)
+    failing = replace(COURT, instance_id="c/2")
+    run_all([failing], Script(LINES, fail_at={("defendant", 0)}), journal)
+    journal.close()
+    changed = replace(COURT, profiles={**COURT.profiles, "judge": {"findings": "被告人甲盗窃手机两部"}})
+    fresh = Script(LINES)
+    journal = Journal(path)
+    assert journal.finished(changed) is None and journal.finished(failing) is None
+    (d,) = run_all([changed], fresh, journal)
+    journal.close()
+    assert len(fresh.calls) == 5 and d.ended_by is EndReason.MARKER
