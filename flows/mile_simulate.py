@@ -93,7 +93,8 @@ def _summary(name: str, agent: ModelConfig, d: pd.DataFrame, door: ModelDoor, ri
     ended = d.ended_by.value_counts().to_dict()
     hits = sum(u.cache_hit for u in door.usage)
     return (f"{name} ({agent.model}): {len(d)} dialogues ({ended.get('marker', 0)} ended by the lawyer, "
-            f"{ended.get('max_turns', 0)} at the turn cap, {ended.get('call_failed', 0)} failed), "
+            f"{ended.get('max_turns', 0)} at the turn cap, {ended.get('empty_reply', 0)} by a lawyer who said "
+            f"nothing, {ended.get('call_failed', 0)} failed), "
             f"{int(d.client_revisions.sum())} client revisions, {len(door.usage):,} calls "
             f"({hits:,} from the cache); run {rid}")
 

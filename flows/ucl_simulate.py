@@ -96,7 +96,8 @@ def ucl_simulate(agent_name: str | None = None, params_file: Path = PARAMS_FILE,
     return (f"{who}: {len(dialogues):,} dialogues over {dialogues.task.nunique()} tasks, "
             f"mean {dialogues.rounds[dialogues.failure.isna()].mean():.2f} rounds "
             f"({ended.get('marker', 0)} ended by the user, {ended.get('max_turns', 0)} at the cap of "
-            f"{ucl.exchanges()}), {resumed} resumed from the journal, {hits:,} calls from the cache, "
+            f"{ucl.exchanges()}, {ended.get('empty_reply', 0)} by an assistant who said nothing), "
+            f"{resumed} resumed from the journal, {hits:,} calls from the cache, "
             f"{failed} failed; run {rid}")  # fmt: skip
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 
 from steps.mile.instances import persona
-from steps.simulate import Dialogue, Scenario, TurnKind
+from steps.simulate import Dialogue, EndReason, Scenario, TurnKind
 from steps.simulate.engine import Engine
 from steps.simulate.instance import Instance
 
@@ -56,7 +56,9 @@ def dialogue_row(scenario: Scenario, instance: Instance, row: Any, d: Dialogue) 
     return {
         "instance_id": d.instance_id, "law_reason": row.law_reason, "plaintiff_type": row.plaintiff_type,
         "ended_by": d.ended_by.value if d.ended_by else "unknown", "turns": max(d.exchanges - 1, 0),
-        "complaint": d.deliverable, "failure": _failure(d),
+        # a lawyer who said nothing ends the dialogue (engine: empty_reply) with an empty complaint, scored as such
+        "complaint": "" if d.deliverable is None and d.ended_by is EndReason.EMPTY_REPLY else d.deliverable,
+        "failure": _failure(d),
         "client_revisions": sum(t.revision for t in utter if t.speaker == "client"),
         "lawyer_revisions": sum(t.revision for t in utter if t.speaker == "lawyer"),
         "blurred": sum(bool(t.data.get("blurred")) for t in checks),

@@ -7,9 +7,10 @@ import pandera.pandas as pa
 from pandera.typing import Series
 
 from steps.schemas.base import Strict
+from steps.schemas.runs import END_REASONS as ENGINE_END_REASONS
 
 TURN_KINDS = ["utterance", "check", "draft", "review", "deliverable"]
-END_REASONS = ["marker", "max_turns", "call_failed", "topics_done", "unknown"]
+END_REASONS = [*ENGINE_END_REASONS, "unknown"]
 STAGES = ["goal", "interaction", "consistency"]
 METRICS = ["CLI", "DEF", "CLI-norm", "DEF-norm", "F&R", "CLA", "EVID", "STA", "PROF", "INT", "LOGI", "CONS"]
 FAILURES = ["call_failed", "unparsable", "out_of_range", "dialogue_failed", "no_fields"]

@@ -8,8 +8,9 @@ import pyarrow as pa_arrow
 from pandera.typing import Series
 
 from steps.schemas.base import Strict, is_list_of
+from steps.simulate.model import EndReason
 
-END_REASONS = ["marker", "topics_done", "max_turns", "call_failed", "empty_reply"]
+END_REASONS = [reason.value for reason in EndReason]  # the engine's, shared by every simulated benchmark
 TURN_KINDS = ["utterance", "check", "draft", "review", "deliverable"]
 FAILURE_CAUSES = ["single_turn_collapse", "missing_final_objective", "missing_addressee", "role_omission"]
 

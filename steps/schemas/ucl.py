@@ -8,8 +8,9 @@ import pandera.pandas as pa
 from pandera.typing import Series
 
 from steps.schemas.base import Strict
+from steps.schemas.runs import END_REASONS
 
-_ENDINGS = ["marker", "max_turns", "call_failed"]
+_ENDINGS = END_REASONS  # the engine's; empty_reply: the assistant said nothing
 _JUDGE_FAILURES = ["call_failed", "unparsable", "out_of_range"]
 _EXCLUSIONS = ["agent_failed", "agent_missing", "reference_failed", "reference_missing"]
 

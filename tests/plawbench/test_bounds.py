@@ -112,4 +112,4 @@ def test_the_oracle_multiturn_dialogue_asks_each_rubric_question_then_ends(runs)
     multi = runs["oracle"]["responses"].query("variant == 'multiturn'")
     assert (multi.ended_by.isin(["marker", "max_turns"])).all() and multi.failure.isna().all()
     null = runs["null"]["responses"].query("variant == 'multiturn'")
-    assert (null.ended_by == "max_turns").all() and (null.response == "").all()
+    assert (null.ended_by == "empty_reply").all() and (null.response == "").all()  # the engine passes no empty speech

@@ -75,11 +75,11 @@ def test_hint_scores_bound_the_pointwise_mode(runs):
     assert oracle.forbidden_mentioned.sum() == 0
 
 
-def test_the_oracle_needs_one_round_and_the_null_agent_hits_the_cap(runs):
+def test_the_oracle_needs_one_round_and_the_null_agent_says_nothing(runs):
     out, _ = runs
     oracle, null = out["oracle"][1], out["null"][1]
     assert (oracle.rounds == 1).all() and (oracle.ended_by == "marker").all()
-    assert (null.rounds == 3).all() and (null.ended_by == "max_turns").all()
+    assert (null.rounds == 1).all() and (null.ended_by == "empty_reply").all()
     # every user turn says something, and the first query is the same for every agent (shared by the cache)
     for turns, _ in out.values():
         assert (turns[turns.speaker == "user"].text.str.strip() != "").all()

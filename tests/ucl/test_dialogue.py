@@ -48,18 +48,32 @@ def test_the_oracle_satisfies_the_user_in_one_round(door, ucl_items, tmp_path):
     validate(turns, UclTurns, table="turns"), validate(rows, UclDialogues, table="dialogues")
 
 
+def test_an_assistant_that_says_nothing_ends_the_dialogue_after_one_round(door, ucl_items, tmp_path):
+    """The engine passes no empty speech on: the null agent's dialogue ends as `empty_reply`, judged as it is."""
+    dialogues, turns, rows = run_scripted(door, pick(ucl_items, PRISON, REAL_CASE), NULL, tmp_path)
+    assert all(d.ended_by is EndReason.EMPTY_REPLY for d in dialogues)
+    assert rows.rounds.tolist() == [1, 1] and rows.failure.isna().all()
+    validate(turns, UclTurns, table="turns"), validate(rows, UclDialogues, table="dialogues")
+
+
 def test_an_unsatisfied_user_stops_at_the_cap(door, ucl_items, tmp_path):
     items = pick(ucl_items, PRISON, REAL_CASE)
-    for cap in (3, 2, 1):
-        door.usage.clear()
-        dialogues, turns, rows = run_scripted(door, items, NULL, tmp_path / str(cap), exchanges=cap)
-        assert all(d.ended_by is EndReason.MAX_TURNS for d in dialogues)
-        assert rows.rounds.tolist() == [cap, cap] and rows.utterances.tolist() == [2 * cap, 2 * cap]
-        said = turns[turns.kind == "utterance"]
-        assert said.speaker.value_counts().to_dict() == {"user": 2 * cap, "assistant": 2 * cap}
-        # the user is never asked after the last reply: one user call per exchange
-        assert sum(u.metadata.get("role") == "user" for u in door.usage) == 2 * cap
-        assert said.groupby("item_id").speaker.last().eq("assistant").all()
+    with FakeOpenAIServer(reply=lambda body: "这个问题我需要再想想。") as server:
+        vague = ModelConfig(name="vague", model="hosted_vllm/test-model", api_base=server.url)
+        for cap in (3, 2, 1):
+            door.usage.clear()
+            dialogues, turns, rows = run_scripted(door, items, vague, tmp_path / str(cap), exchanges=cap)
+            _assert_capped(door, dialogues, turns, rows, cap)
+
+
+def _assert_capped(door, dialogues, turns, rows, cap: int) -> None:
+    assert all(d.ended_by is EndReason.MAX_TURNS for d in dialogues)
+    assert rows.rounds.tolist() == [cap, cap] and rows.utterances.tolist() == [2 * cap, 2 * cap]
+    said = turns[turns.kind == "utterance"]
+    assert said.speaker.value_counts().to_dict() == {"user": 2 * cap, "assistant": 2 * cap}
+    # the user is never asked after the last reply: one user call per exchange
+    assert sum(u.metadata.get("role") == "user" for u in door.usage) == 2 * cap
+    assert said.groupby("item_id").speaker.last().eq("assistant").all()
 
 
 def test_the_user_cannot_end_before_the_assistant_spoke(ucl_items, tmp_path):
