@@ -149,6 +149,9 @@ class PlawBenchParams(_Section):
     def _question_bounds(self) -> PlawBenchParams:
         if self.min_questions > self.max_questions:
             raise ValueError("plawbench.min_questions must not exceed plawbench.max_questions")
+        return self
+
+
 # ---------------------------------------------------------------- J1 environments (issues 6, 7)
 J1_SCENARIOS = ("KQ", "LC", "CD", "DD", "CI", "CR")
 PAPER_SIZES = {"KQ": 98, "LC": 62, "CD": 93, "DD": 93, "CI": 93, "CR": 69}  # J1 Table 5
