@@ -49,8 +49,7 @@ class Case:
         if self.deliverable["ended_by"] == "call_failed":
             return f"call_failed: {self.deliverable.get('failure') or 'model call failed'}"
         if self.deliverable["ended_by"] == "empty_reply" and not self.agent_went_silent():
-            speaker = self._silent_speaker()
-            return f"empty_reply: the {speaker} said nothing"
+            return f"empty_reply: the {self._silent_speaker() or 'environment'} said nothing"
         return None
 
     def agent_went_silent(self) -> bool:
