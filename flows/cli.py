@@ -235,6 +235,21 @@ def simulate(agent: str = typer.Argument(..., help="an agent name from params.ya
     _run("simulate", flow, agent_name=agent)
 
 
+@app.command("judge")
+def j1_judge(agent: str = typer.Argument(..., help="an agent name from params.yaml")) -> None:
+    """Score one agent's J1 run on the ten metrics (stage `judge@<agent>`): rules and LLM judges."""
+    from flows.judge import judge as flow
+
+    _run("judge", flow, agent_name=agent)
+
+
+@app.command("aggregate")
+def j1_aggregate() -> None:
+    """Build reports/j1.md and reports/j1.csv from every agent's J1 scores (stage `aggregate`)."""
+    from flows.aggregate import aggregate as flow
+
+    _run("aggregate", flow)
+
 @app.command()
 def show(
     run: str = typer.Argument(..., help="an agent name (data/runs/<agent>) or a run id"),

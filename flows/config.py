@@ -211,6 +211,44 @@ class SimulateParams(_Section):
         return self
 
 
+# ---------------------------------------------------------------- J1-EVAL (issue 8)
+class J1ProcedureParams(_Section):
+    """The III-1 judge's first pass: exchanges labelled per call, earlier exchanges shown as context, and how
+    much of each context utterance is shown."""
+
+    window: int = Field(default=8, ge=1, le=50)
+    context: int = Field(default=6, ge=0, le=50)
+    context_chars: int = Field(default=300, ge=20)
+
+
+class J1EvalParams(_Section):
+    """Stages `judge` and `aggregate` (J1-EVAL, spec j1-envs §5, §9.3): the scoring choices where the paper is
+    silent, the procedure judge's windows, the paper's names for agents, and repeated runs reported as one."""
+
+    strict_topics: bool = False  # I-1/I-2: a topic the client never raised scores 0 (default: skipped)
+    penalty_normaliser: Literal["ratio", "clip"] = "ratio"  # III-4: d/(1+d) or min(d, 1)
+    min_exchanges: int = Field(default=4, ge=1)  # UNI: a valid trial lasts at least this many exchanges
+    call_failed: Literal["exclude", "score"] = "exclude"  # a dialogue broken outside the agent's control
+    procedure: J1ProcedureParams = J1ProcedureParams()
+    paper_names: dict[str, str] = Field(default_factory=dict)  # agent (or repeats group) -> model in J1 Table 3
+    repeats: dict[str, list[str]] = Field(default_factory=dict)  # group -> agents that are repeats of one setup
+
+    @field_validator("repeats")
+    @classmethod
+    def _groups(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        for group, members in value.items():
+            if len(set(members)) < 2:
+                raise ValueError(f"repeats.{group}: a group needs at least two distinct agents, got {members}")
+        return value
+
+    def check_agents(self, agents: dict[str, ModelEntry]) -> None:
+        """Every agent a repeats group names must be listed under `agents`."""
+        for group, members in self.repeats.items():
+            unknown = [m for m in members if m not in agents]
+            if unknown:
+                raise ValueError(f"j1eval.repeats.{group}: {unknown} not under agents ({', '.join(agents)})")
+
+
 class Params(_Section):
     sources: SourcesParams = SourcesParams()
     agents: dict[str, ModelEntry] = Field(default_factory=dict)
@@ -226,6 +264,7 @@ class Params(_Section):
     personas: PersonasParams = PersonasParams()
     instances: InstancesParams = InstancesParams()
     simulate: SimulateParams = SimulateParams()
+    j1eval: J1EvalParams = J1EvalParams()
 
     @model_validator(mode="after")
     def _agent_names_are_paths(self) -> Params:

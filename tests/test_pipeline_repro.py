@@ -66,10 +66,18 @@ def test_repro_then_status_clean_then_nothing_to_do(tmp_path, mirror):
     assert report.split("## Model usage")[0] == committed.split("## Model usage")[0], "reports/data.md is stale"
     assert "## Model usage" in report and "scripted/oracle" in report.split("## Model usage")[1]
     for name in ("lawbench_zero_shot.md", "lawbench_one_shot.md", "lawbench.csv", "extraction.md",
-                 "plawbench.md", "plawbench.csv", "plawbench_rubrics.md", "ucl.md", "ucl.csv", "mile.md", "mile.csv"):
+                 "plawbench.md", "plawbench.csv", "plawbench_rubrics.md", "ucl.md", "ucl.csv", "mile.md", "mile.csv",
+                 "j1.md", "j1.csv"):
         assert (project / "reports" / name).is_file(), name
     status = _dvc(["status"], project, env)
     assert status.returncode == 0 and "up to date" in status.stdout, status.stdout
     second = _dvc(["repro"], project, env)
     assert second.returncode == 0
     assert "Running stage" not in second.stdout and "didn't change, skipping" in second.stdout
+    # J1-EVAL: the judge and aggregate stages forced to run again on the warm response cache write the same bytes
+    j1 = [project / "data/runs" / a / "scores.parquet" for a in ("oracle", "null")]
+    j1 += [project / "reports/j1.md", project / "reports/j1.csv"]
+    before = [p.read_bytes() for p in j1]
+    forced = _dvc(["repro", "--force", "--single-item", "judge@oracle", "judge@null", "aggregate"], project, env)
+    assert forced.returncode == 0 and forced.stdout.count("Running stage") == 3, forced.stdout[-3000:]
+    assert [p.read_bytes() for p in j1] == before

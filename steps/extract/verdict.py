@@ -121,11 +121,14 @@ def parse_block(name: str, text: str) -> tuple[DefendantVerdict, list[Issue]]:
     counts_text = current[: combined_at.start()] if combined_at else current
     charge_matches = list(_CHARGE.finditer(counts_text))
     counts: list[ChargeSentence] = []
+    part_fines: list[float] = []  # one per sentence clause: 犯A罪、B罪，…并处罚金 is one fine, not two
     for m, nxt in zip(charge_matches, [*charge_matches[1:], None], strict=False):
         part = counts_text[m.end() : nxt.start() if nxt else len(counts_text)]
         penalty, months = _principal(part)
         charges = [m["charge"], *re.findall(r"、([\u4e00-\u9fa5]{1,20}?)罪", m["more"] or "")]
-        counts += [ChargeSentence(c, penalty, months, _fine(part)) for c in charges]
+        part_fine = _fine(part)
+        part_fines += [part_fine] if part_fine is not None else []
+        counts += [ChargeSentence(c, penalty, months, part_fine) for c in charges]
     charges = tuple(dict.fromkeys(c.charge for c in counts))
     if combined_at:
         tail = current[combined_at.end() :]
@@ -139,12 +142,10 @@ def parse_block(name: str, text: str) -> tuple[DefendantVerdict, list[Issue]]:
         if len(penalties) > 1:
             issues.append(Issue(f"verdict.{name}.penalty", IssueKind.AMBIGUOUS, "several counts, no 决定执行 term"))
         fine = None
-    if fine is None and len(counts) > 1:
-        fines = [c.fine_yuan for c in counts if c.fine_yuan is not None]
-        if fines:
-            fine = sum(fines)
-            if len(fines) > 1:
-                issues.append(Issue(f"verdict.{name}.fine", IssueKind.INFERRED, "fines of the counts added up"))
+    if fine is None and len(counts) > 1 and part_fines:
+        fine = sum(part_fines)
+        if len(part_fines) > 1:
+            issues.append(Issue(f"verdict.{name}.fine", IssueKind.INFERRED, "fines of the counts added up"))
     probation = _PROBATION.search(current)
     probation_months = term_months(probation["term"]) if probation else None
     if not charges:

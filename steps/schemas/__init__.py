@@ -3,7 +3,8 @@
 Each schema is strict (no unknown columns), coerces dtypes, and states the rules a row must satisfy.
 `ARROW_TYPES` fixes the Parquet type of list / struct columns so that an empty list is still typed.
 One module per family of tables: `sources` (stage ingest), `lawbench`, `extraction`, `usage`, `instances`
-(topics, instances), `personas`, `runs` (J1 simulation turns and deliverables), `ucl`, `mile`, `plawbench`.
+(topics, instances), `personas`, `runs` (J1 simulation turns and deliverables), `ucl`, `mile`, `plawbench`,
+`j1eval` (J1-EVAL scores).
 """
 
 from steps.schemas.base import Strict, TableError, is_list_of, is_list_of_dicts_with, validate
@@ -16,6 +17,7 @@ from steps.schemas.instances import (
     TopicSources,
     instance_errors,
 )
+from steps.schemas.j1eval import J1_METRICS, J1Scores
 from steps.schemas.lawbench import LawBenchRunPredictions, LawBenchScores
 from steps.schemas.mile import MileDialogues, MileScores, MileTurns
 from steps.schemas.personas import PERSONAS_ARROW_TYPES, Personas
@@ -57,6 +59,7 @@ __all__ = [
     "CASES_ARROW_TYPES",
     "DELIVERABLES_ARROW_TYPES",
     "INSTANCES_ARROW_TYPES",
+    "J1_METRICS",
     "PERSONAS_ARROW_TYPES",
     "SCHEMAS",
     "TOPICS_ARROW_TYPES",
@@ -65,6 +68,7 @@ __all__ = [
     "ExtractionIssues",
     "InstanceSkips",
     "Instances",
+    "J1Scores",
     "JudgmentsCivil",
     "JudgmentsCriminal",
     "LawBenchItems",

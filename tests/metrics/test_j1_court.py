@@ -120,6 +120,15 @@ def test_combined_term_of_several_charges_and_summed_fines():
     assert (result.predicted.prison_months, result.predicted.fine_yuan, result.value) == (38, 2800, 0.0)
 
 
+def test_one_sentence_for_several_charges_is_one_fine_not_one_per_charge():
+    """犯A罪、B罪，判处…并处罚金X元 is one joint sentence: X yuan, not X per charge."""
+    truth = Sentence("有期徒刑", 18, 20000)
+    text = judgment("被告人魏某犯开设赌场罪、非法持有枪支罪，判处有期徒刑一年六个月，并处罚金人民币20000元。")
+    result = penalty_deviation(text, truth, defendant="魏某")
+    assert (result.predicted.prison_months, result.predicted.fine_yuan, result.value) == (18, 20000, 0.0)
+    assert crime_accuracy(text, ["开设赌场", "非法持有枪支"], defendant="魏某").value == 1.0
+
+
 def test_non_custodial_truth_is_zero_months():
     truth = Sentence("单处罚金", None, 5000)
     result = penalty_deviation(judgment("被告人张三犯盗窃罪，判处罚金人民币五千元。"), truth)

@@ -1,0 +1,103 @@
+"""Stage `aggregate`: the J1-EVAL tables of every agent's scores, with the paper's numbers beside them.
+
+dvc.yaml → this flow → steps/sql/j1_*.sql (DuckDB over every agent's scores.parquet and deliverables.parquet,
+via steps.j1eval.tables) → steps.j1eval.report (Markdown and the long CSV). Writes reports/j1.md and
+reports/j1.csv.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pandas as pd
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from flows.config import PARAMS_FILE, Params, load_params
+from flows.simulate import RUNS_DIR
+from flows.stage import main
+from flows.tables import read_table
+from steps.j1eval.paper import paper_model_for
+from steps.j1eval.report import AgentInfo, RunInfo, csv_frame, render
+from steps.j1eval.tables import Results, compute
+from steps.schemas import Deliverables, J1Scores
+
+REPORTS = Path("reports")
+
+
+def agent_infos(params: Params) -> dict[str, AgentInfo]:
+    names = params.j1eval.paper_names
+    return {
+        name: AgentInfo(name, entry.model, params.agent(name).is_scripted, paper_model_for(name, entry.model, names))
+        for name, entry in params.agents.items()
+    }
+
+
+def run_info(params: Params, dialogues: pd.DataFrame) -> RunInfo:
+    environment, judge = params.environment_model(), params.judge_model()
+    first = dialogues[dialogues.agent == dialogues.agent.iloc[0]]
+    groups = params.j1eval.repeats
+    return RunInfo(
+        environment=environment.model,
+        environment_scripted=environment.is_scripted,
+        judge=judge.model,
+        judge_proxy=judge.is_scripted,
+        sizes=first.scenario.value_counts().to_dict(),
+        options=params.j1eval.model_dump(exclude={"paper_names", "repeats"}),
+        groups=groups,
+        group_papers={g: paper_model_for(g, None, params.j1eval.paper_names) for g in groups},
+    )
+
+
+@task(cache_policy=NO_CACHE)
+def tables(scores: pd.DataFrame, dialogues: pd.DataFrame, params: Params) -> Results:
+    agents = pd.DataFrame({
+        "agent": list(params.agents),
+        "model": [e.model for e in params.agents.values()],
+        "agent_scripted": [params.agent(a).is_scripted for a in params.agents],
+        "environment_scripted": params.environment_model().is_scripted,
+    })  # fmt: skip
+    members = [(g, a) for g, agents_ in params.j1eval.repeats.items() for a in agents_]
+    groups = pd.DataFrame(members, columns=["group", "agent"]).astype(str)
+    return compute(scores, dialogues, agents, groups)
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+@flow(name="aggregate")
+def aggregate(params_file: Path = PARAMS_FILE, runs: Path = RUNS_DIR, reports: Path = REPORTS) -> str:
+    params = load_params(params_file)
+    if not params.agents:
+        raise ValueError("params.yaml lists no agents: nothing to report")
+    params.j1eval.check_agents(params.agents)
+    scores, dialogues, run_ids = [], [], {}
+    for name in params.agents:
+        scores.append(read_table(runs / name / "scores.parquet", J1Scores))
+        dialogues.append(read_table(runs / name / "deliverables.parquet", Deliverables))
+        run_ids[name] = json.loads((runs / name / "run.json").read_text(encoding="utf-8"))["run_id"]
+        stale = set(scores[-1].run_id) - {run_ids[name]}
+        if stale:
+            raise ValueError(f"{runs / name}/scores.parquet is from run {sorted(stale)[0]}, not {run_ids[name]}: "
+                             f"rerun the judge stage (dvc repro judge@{name})")  # fmt: skip
+    all_dialogues = pd.concat(dialogues, ignore_index=True)
+    results = tables(pd.concat(scores, ignore_index=True), all_dialogues, params)
+    agents, run = agent_infos(params), run_info(params, all_dialogues)
+    _write(reports / "j1.md", render(results, agents, run))
+    _write(reports / "j1.csv", csv_frame(results, agents, run).to_csv(index=False, lineterminator="\n"))
+    overall = results.averages[results.averages.metric == "Overall"].set_index("agent").value.round(1).to_dict()
+    failed = int(results.cells[results.cells.component == ""].n_judge_failed.sum())
+    paper = sum(a.paper is not None for a in agents.values())
+    return (f"reports/j1.md and reports/j1.csv written ({len(agents)} agents, {len(run.groups)} repeats groups, "
+            f"{paper} with the paper's rows; Overall {overall}; {failed} judge failures left out; "
+            f"judge {run.judge})")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main("aggregate", aggregate)

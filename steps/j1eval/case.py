@@ -1,0 +1,76 @@
+"""What one instance's evaluation reads (`Case`), the scoring options, and the judges it may ask (`Panel`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from steps.judges.courts import Court
+from steps.judges.pointwise import Comparison, judge_pointwise
+from steps.judges.procedure import ProcedureConfig, ProcedureScore, judge_procedure
+from steps.judges.result import Judgement
+from steps.llm import ModelConfig
+from steps.metrics.j1.trial import MIN_EXCHANGES, Exchange, TrialValidity
+
+
+@dataclass(frozen=True)
+class Options:
+    """Scoring choices where the paper is silent (spec j1-envs §9.3); defaults are the spec's recommendations."""
+
+    strict_topics: bool = False  # I-1/I-2: a topic never raised scores 0 instead of being skipped
+    penalty_normaliser: Literal["ratio", "clip"] = "ratio"  # III-4: d/(1+d) or min(d, 1)
+    min_exchanges: int = MIN_EXCHANGES  # UNI: a valid trial lasts at least this many exchanges
+    call_failed: Literal["exclude", "score"] = "exclude"  # a dialogue broken outside the agent: excluded, or scored
+
+
+@dataclass(frozen=True)
+class Case:
+    """One instance of a run: its typed ground truth, its turn rows in order and its deliverable row."""
+
+    instance_id: str
+    scenario: str
+    truth: Any  # the scenario's ground-truth model (steps.scenarios.j1.profiles)
+    turns: list[dict[str, Any]]
+    deliverable: dict[str, Any]
+    agent_role: str  # the role the agent under test plays (agent, lawyer, judge)
+
+    def utterances(self) -> list[dict[str, Any]]:
+        """Speech rows (no checks, drafts or failed calls), in transcript order."""
+        return [t for t in self.turns if t["kind"] == "utterance" and not t.get("failure")]
+
+    @property
+    def document(self) -> str | None:
+        text = self.deliverable.get("text")
+        return text if isinstance(text, str) and text.strip() else None
+
+    def broken_by(self) -> str | None:
+        """Why the dialogue broke outside the agent's control: a failed model call, or an environment role that
+        went silent; None when it ran its course (or the agent itself went silent, its own failure)."""
+        if self.deliverable["ended_by"] == "call_failed":
+            return f"call_failed: {self.deliverable.get('failure') or 'model call failed'}"
+        if self.deliverable["ended_by"] == "empty_reply" and not self.agent_went_silent():
+            return f"empty_reply: the {self._silent_speaker() or 'environment'} said nothing"
+        return None
+
+    def agent_went_silent(self) -> bool:
+        return self.deliverable["ended_by"] == "empty_reply" and self._silent_speaker() == self.agent_role
+
+    def _silent_speaker(self) -> str | None:
+        said = [t for t in self.turns if t["kind"] == "utterance" and not t.get("failure")]
+        return next((t["speaker"] for t in reversed(said) if not t["text"]), None)
+
+
+@dataclass(frozen=True)
+class Panel:
+    """The judge model behind the door, and the procedure judge's windowing."""
+
+    door: Any
+    model: ModelConfig
+    procedure_config: ProcedureConfig = field(default_factory=ProcedureConfig)
+
+    async def compare(self, comparison: Comparison, *, metric: str) -> Judgement:
+        return await judge_pointwise(self.door, self.model, comparison, metadata={"metric": metric})
+
+    async def procedure(self, court: Court, exchanges: list[Exchange], validity: TrialValidity) -> ProcedureScore:
+        config, meta = self.procedure_config, {"metric": "III-1"}
+        return await judge_procedure(self.door, self.model, court, exchanges, validity, config=config, metadata=meta)

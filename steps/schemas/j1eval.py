@@ -1,0 +1,49 @@
+"""J1-EVAL score table: one row per (instance, metric, component) of an agent's run (stage `judge`)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pandera.pandas as pa
+from pandera.typing import Series
+
+from steps.schemas.base import Strict
+
+J1_METRICS = ["I-1", "I-2", "II-1", "II-2", "III-1", "III-2", "III-3", "III-4", "III-5", "III-6"]
+J1_SCENARIO_CODES = ["KQ", "LC", "CD", "DD", "CI", "CR"]
+# scored: measured; failed_task: the agent failed the task (no deliverable, invalid trial) and the row holds the
+# paper's failure value (0, III-4 1); skipped: nothing to compare (no topic raised, no cited law in the truth);
+# judge_failed: the judge gave no valid answer after its repair round; dialogue_failed: the dialogue broke on a
+# failed model call (excluded by default, `j1eval.call_failed`).
+STATUSES = ["scored", "failed_task", "skipped", "judge_failed", "dialogue_failed"]
+UNSCORED = ("skipped", "judge_failed", "dialogue_failed")
+
+
+class J1Scores(Strict):
+    """A value in [0, 1] or, for the statuses in `UNSCORED`, none; `component` is "" for the metric itself."""
+
+    run_id: Series[str] = pa.Field(str_length={"min_value": 1})
+    agent: Series[str]
+    scenario: Series[str] = pa.Field(isin=J1_SCENARIO_CODES)
+    instance_id: Series[str]
+    metric: Series[str] = pa.Field(isin=J1_METRICS)
+    component: Series[str]  # "" | PLA DEF CLA EVI F&R RES | STA ACT UNI | SEN FINE | precision f1 | partial | T<n>
+    value: Series[float] = pa.Field(nullable=True, ge=0.0, le=1.0)
+    status: Series[str] = pa.Field(isin=STATUSES)
+    failure: Series[str] = pa.Field(nullable=True)  # judge failure kind, or the failed call of the dialogue
+    error: Series[str]
+    judge: Series[str]  # "rule", or the judge model that produced the value
+    judge_prompt_version: Series[str]
+    proxy: Series[bool]  # the proxy judge (a scripted model) produced the value
+    evidence: Series[str]  # JSON object: parsed items, checklist answers, stage labels, the judge's reason
+
+    @pa.dataframe_check(error="(instance_id, metric, component) must be unique")
+    def unique_key(cls, df: pd.DataFrame) -> bool:
+        return not df.duplicated(["instance_id", "metric", "component"]).any()
+
+    @pa.dataframe_check(error="a row has a value exactly when its status is scored or failed_task")
+    def value_iff_scored(cls, df: pd.DataFrame) -> bool:
+        return bool((df.value.isna() == df.status.isin(UNSCORED)).all())
+
+    @pa.dataframe_check(error="a judge_failed or dialogue_failed row names its failure, and only those do")
+    def failure_iff_failed(cls, df: pd.DataFrame) -> bool:
+        return bool((df.failure.notna() == df.status.isin(["judge_failed", "dialogue_failed"])).all())

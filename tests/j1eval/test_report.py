@@ -1,0 +1,79 @@
+"""reports/j1.md and j1.csv: paper rows beside agents named after a paper model, marks for proxy cells and judge
+failures, repeats as mean ± std beside the paper's Tables 11-12."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from steps.j1eval.paper import paper_model_for
+from steps.j1eval.report import AgentInfo, RunInfo, csv_frame, render
+from steps.j1eval.tables import compute
+from tests.j1eval.test_tables import dialogues, rows
+
+
+@pytest.mark.parametrize(
+    ("agent", "model", "expected"),
+    [("gpt4o", "openai/gpt-4o-2024-11-20", "GPT-4o"), ("local", "hosted_vllm/Qwen3-32B", "Qwen3 32B"),
+     ("qwen3_14b", "hosted_vllm/whatever", "Qwen3 14B"), ("claude", "anthropic/claude-3-7-sonnet-20250219",
+                                                           "Claude-3.7"), ("oracle", "scripted/oracle", None)],
+)  # fmt: skip
+def test_agents_are_matched_to_paper_models_by_name(agent, model, expected):
+    assert paper_model_for(agent, model, {}) == expected
+
+
+def test_an_explicit_paper_name_wins_and_must_exist():
+    assert paper_model_for("mine", "x/y", {"mine": "GLM4 9B"}) == "GLM4 9B"
+    with pytest.raises(ValueError, match="not a J1 model"):
+        paper_model_for("mine", "x/y", {"mine": "GPT-5"})
+
+
+def results_for(agents: list[str], groups: dict[str, list[str]]):
+    scores, dials = [], []
+    for i, agent in enumerate(agents):
+        values = [(1.0, "scored"), (0.2 + 0.2 * i, "scored"), (None, "judge_failed")]
+        scores += rows(agent, "CR", "III-5", values) + rows(agent, "CR", "III-3", values[:2])
+        dials.append(dialogues(agent, "CR", [3, 4, 5]))
+    table = pd.DataFrame({"agent": agents, "model": "openai/gpt-4o-2024-11-20", "agent_scripted": False,
+                          "environment_scripted": False})  # fmt: skip
+    members = pd.DataFrame([(g, a) for g, m in groups.items() for a in m], columns=["group", "agent"]).astype(str)
+    return compute(pd.DataFrame(scores), pd.concat(dials), table, members)
+
+
+def run(groups: dict[str, list[str]] | None = None) -> RunInfo:
+    groups = groups or {}
+    return RunInfo("openai/gpt-4o-2024-11-20", False, "scripted/judge", True, {"CR": 3}, {"call_failed": "exclude",
+                   "strict_topics": False, "min_exchanges": 4, "penalty_normaliser": "ratio"}, groups,
+                   {g: paper_model_for(g, None, {}) for g in groups})  # fmt: skip
+
+
+def test_paper_rows_marks_and_csv():
+    results = results_for(["gpt4o"], {})
+    agents = {"gpt4o": AgentInfo("gpt4o", "openai/gpt-4o-2024-11-20", False, "GPT-4o")}
+    text = render(results, agents, run())
+    # III-5 (proxy judge, one judge failure left out): (1 + 0.2) / 2; the paper's GPT-4o row beside it
+    main = next(line for line in text.splitlines() if line.startswith("| gpt4o |"))
+    assert "| 60.0†‡ |" in main and "| 60.0 |" in main  # III-5 and III-3 (rule: no mark)
+    paper = text.splitlines()[text.splitlines().index(main) + 1]
+    assert paper.startswith("| ↳ paper: GPT-4o | 69.7 | 62.7 |") and paper.endswith("| 62.2 | 46.8 | 54.5 |")
+    assert "## Tables 11-12" not in text
+    csv = csv_frame(results, agents, run())
+    mine = csv[(csv.source == "ours") & (csv.metric == "III-5")].iloc[0]
+    assert (mine.value, mine.n, mine.judge, bool(mine.proxy)) == (60.0, 2, "scripted/judge", True)
+    theirs = csv[(csv.source == "paper") & (csv.agent == "gpt4o") & (csv.metric == "III-5") & (csv.scope == "CR")]
+    assert theirs.value.tolist() == [42.8] and "Claude-3.7" in set(csv.agent)
+
+
+def test_repeats_are_mean_and_std_beside_the_papers_repeats():
+    groups = {"gpt-4o": ["r1", "r2", "r3"]}
+    results = results_for(["r1", "r2", "r3"], groups)
+    agents = {a: AgentInfo(a, "openai/gpt-4o-2024-11-20", False, None) for a in ("r1", "r2", "r3")}
+    text = render(results, agents, run(groups))
+    line = next(x for x in text.splitlines() if x.startswith("| gpt-4o (3 runs) |"))
+    # III-3 per run: (1 + 0.2)/2, (1 + 0.4)/2, (1 + 0.6)/2 → 60, 70, 80: mean 70, sample std 10
+    assert "| 70.0 ± 10.0 |" in line
+    paper = text.splitlines()[text.splitlines().index(line) + 1]
+    assert paper.startswith("| ↳ paper: GPT-4o | 65.7 ± 1.9 | 77.3 ± 0.4 |")
+    csv = csv_frame(results, agents, run(groups))
+    std = csv[(csv["table"] == "repeats_std") & (csv.source == "ours") & (csv.metric == "III-3")]
+    assert std.value.tolist() == [10.0]
