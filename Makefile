@@ -32,8 +32,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# The response cache and the dialogue journals (interrupted simulations resume from them); source downloads stay.
 clean-cache:
-	rm -rf .cache/llm
+	rm -rf .cache/llm .cache/runs
 
 # Re-resolve the pinned set after editing pyproject.toml (then review the diff of constraints.txt).
 lock: $(BIN)/python
