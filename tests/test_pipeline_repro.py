@@ -13,7 +13,8 @@ import yaml
 
 from tests.conftest import ROOT
 
-pytestmark = pytest.mark.slow
+# Three `dvc repro` runs of the whole pipeline: on a loaded 2-core machine this outlasts the suite's 900 s limit.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]
 
 # The copy runs every stage on small samples: this test checks the pipeline's wiring (every stage runs,
 # `dvc status` is clean, a second repro does nothing), not the sizes. Each stage with a sample-size
