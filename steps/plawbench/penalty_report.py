@@ -49,11 +49,14 @@ def scores_table(long: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).astype(object)
 
 
-def render_penalties(long: pd.DataFrame, answers: pd.DataFrame, findings: pd.DataFrame) -> list[str]:
+def render_penalties(long: pd.DataFrame, answers: pd.DataFrame, findings: pd.DataFrame, *,
+                     proxy: bool = False) -> list[str]:
     """The section's lines."""
     lines = ["## Ours, opt-in: T1 with the paper's Table 8 penalties (`plawbench.t1_penalties: paper`)", "",
              "Not the paper's protocol as released: the paper's Table 8 defines these penalties, but neither its "
-             "released rubrics nor its repository's judge apply them, and the default columns above do not. " + RULES,
+             "released rubrics nor its repository's judge apply them, and the default columns above do not. " + RULES
+             + (" The proxy judge flags only vague probes (questions with cue phrases such as 隐瞒 or 没告诉我); "
+                "it cannot judge harm, bias or truthfulness." if proxy else ""),
              "", markdown_table(scores_table(long)), "",
              "`n` = single-turn consultation answers with a penalised score. What the penalties did (per agent and "
              "variant; `penalty_judge_failed` are excluded, `other_failed` are the rubric judge's or the agent's):",

@@ -282,7 +282,8 @@ def render_report(tables: dict[str, pd.DataFrame], inputs: ReportInputs) -> str:
     lines += _section("Ours: macro means (mean of per-response rates, for comparison with the pooled rates)",
                       markdown_table(macro))
     if inputs.t1_penalties == "paper":
-        lines += render_penalties(long, tables["penalty_answers"], tables["penalty_findings"])
+        lines += render_penalties(long, tables["penalty_answers"], tables["penalty_findings"],
+                                  proxy=inputs.judge_proxy)
     lines += _section("Deviations from the paper", *DEVIATIONS)
     errors = tables["errors"]
     if errors.empty:

@@ -18,6 +18,7 @@ from steps.llm import LLMSettings, ModelConfig, ModelDoor
 from steps.plawbench.judging import Prepared, judgement_rows
 from steps.plawbench.penalties import Finding, apply_penalties
 from steps.plawbench.penalty_judge import judge_penalties, penalty_prompt, penalty_schema
+from steps.plawbench.penalty_report import render_penalties
 from steps.sql import run_query
 from tests.judges.conftest import http_judge, run
 
@@ -225,3 +226,14 @@ def test_without_penalties_no_row_or_evidence_is_added():
                                            "run")
     assert scores.dimension.tolist() == ["total"]
     assert json.loads(judgements.evidence.item()) == {"total": 3.0, "items": []}
+
+
+def test_the_report_section_labels_the_opt_in_numbers_and_lists_findings():
+    long = pd.DataFrame({"table": ["table3", "table3", "paper_penalty_optin", "paper_penalty_optin"],
+                         "agent": "m", "scope": "overall", "metric": ["T1", "Overall", "T1", "Overall"],
+                         "value": [0.5, 0.6, 0.4, 0.58], "n": [18, None, 17, None], "source": "ours"})
+    findings = pd.DataFrame([{"agent": "m", "variant": "single", "dimension": "truthfulness",
+                              "code": "truth_vague_probe", "findings": 3, "answers": 2, "points_counted": 9.0}])
+    text = "\n".join(render_penalties(long, pd.DataFrame(), findings, proxy=True))
+    assert "| m | 50 | 40 | 60 | 58 |" in text and "T1 paper-penalty (ours, opt-in)" in text
+    assert "笼统地追问当事人是否隐瞒" in text and "The proxy judge flags only vague probes" in text
