@@ -144,6 +144,7 @@ class PlawBenchParams(_Section):
     judge_repairs: int = Field(default=2, ge=0, le=5)  # re-asks after an invalid judge answer
     multiturn: PlawMultiturnParams = PlawMultiturnParams()
     paper_names: dict[str, str] = Field(default_factory=dict)  # agent -> model name in the paper's Table 3
+    t1_penalties: Literal["none", "paper"] = "none"  # paper: also apply Table 8's T1 penalties (ours, reported apart)
 
     @model_validator(mode="after")
     def _question_bounds(self) -> PlawBenchParams:

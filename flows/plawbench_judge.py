@@ -4,6 +4,8 @@ dvc.yaml → this flow → steps.plawbench.judging → steps.judges.rubric (one 
 bounded and repaired, arithmetic in code) → steps.llm. Writes data/plawbench/<agent>/{judgements,scores,
 item_scores,judge_usage}.parquet and judge.json. Judge failures and failed agent calls are rows without a
 score: counted in the report, never scored 0. A rerun replays finished judge calls from the response cache.
+With `plawbench.t1_penalties: paper` (opt-in) consultation answers are also judged for the paper's Table 8
+penalties (steps.plawbench.penalty_judge): extra `paper_penalty` score rows; off, nothing changes.
 """
 
 from __future__ import annotations
@@ -27,19 +29,27 @@ from flows.stage import main
 from flows.tables import read_table, write_table
 from steps.judges.prompts import template_source
 from steps.llm import ModelConfig, ModelDoor
-from steps.plawbench.judging import judge_all, judgement_rows
+from steps.plawbench.judging import judge_all, judge_penalties_all, judgement_rows
+from steps.plawbench.penalty_judge import TEMPLATE as PENALTY_TEMPLATE
 from steps.plawbench.prompts import PromptOptions, templates_version
 from steps.schemas import PlawItemScores, PlawJudgements, PlawResponses, PlawRubricItems, PlawScores, PlawTasks
 
 
 @task(cache_policy=NO_CACHE)
 def judge(tasks: pd.DataFrame, rubric: pd.DataFrame, responses: pd.DataFrame, judge_model: ModelConfig,
-          door: ModelDoor, options: PromptOptions, repairs: int, judge_run: str):
+          door: ModelDoor, options: PromptOptions, repairs: int, judge_run: str, t1_penalties: str = "none"):
     todo = int(responses.response.notna().sum())
-    with counter(f"plawbench judge {responses.agent.iloc[0] if len(responses) else ''}", todo) as advance:
+    agent = responses.agent.iloc[0] if len(responses) else ""
+    with counter(f"plawbench judge {agent}", todo) as advance:
         results = asyncio.run(judge_all(door, judge_model, tasks, rubric, responses, options, repairs=repairs,
                                         on_done=advance))
-    return judgement_rows(results, responses[responses.response.isna()], tasks, rubric, judge_run)
+    penalties = None
+    if t1_penalties == "paper":
+        consulted = sum(r.category == "consultation" and j.ok for r, _, j in results)
+        with counter(f"plawbench T1 penalties {agent}", consulted) as advance:
+            penalties = asyncio.run(judge_penalties_all(door, judge_model, tasks, results, repairs=repairs,
+                                                        on_done=advance))
+    return judgement_rows(results, responses[responses.response.isna()], tasks, rubric, judge_run, penalties)
 
 
 @flow(name="plawbench_judge")
@@ -51,13 +61,16 @@ def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: P
     rubric = read_table(out_dir / "rubric_items.parquet", PlawRubricItems)
     responses = read_table(run_dir / "responses.parquet", PlawResponses)
     options = prompt_options(p)
+    # the penalty mode enters the run id only when on, so that the default run id is what it always was
+    extra = {"t1_penalties": p.t1_penalties, "penalty_template": template_source(PENALTY_TEMPLATE)} \
+        if p.t1_penalties != "none" else {}
     spec = run_spec(judge_model, "plawbench-judge", rubric_template=template_source("rubric.j2"),
-                    templates=templates_version(), max_questions=p.max_questions, repairs=p.judge_repairs)
+                    templates=templates_version(), max_questions=p.max_questions, repairs=p.judge_repairs, **extra)
     judge_run = write_run_json(run_dir / "judge", spec)
     door = open_door(params, run_id=judge_run)
     try:
         judgements, scores, items = judge(tasks, rubric, responses, judge_model, door, options, p.judge_repairs,
-                                          judge_run)
+                                          judge_run, p.t1_penalties)
         write_table(judgements, run_dir / "judgements.parquet", PlawJudgements, table="plawbench_judgements")
         write_table(scores, run_dir / "scores.parquet", PlawScores, table="plawbench_scores")
         write_table(items, run_dir / "item_scores.parquet", PlawItemScores, table="plawbench_item_scores")
@@ -70,7 +83,20 @@ def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: P
     hits = sum(u.cache_hit for u in door.usage)
     return (f"{agent_name}: {len(scored)} of {len(judgements)} responses judged by {judge_model.model} "
             f"({hits:,} of {len(door.usage):,} calls from the cache); failures: {failed}; "
-            f"{int(judgements.clamped.sum())} clamps; judge run {judge_run}")
+            f"{int(judgements.clamped.sum())} clamps; judge run {judge_run}" + _penalty_summary(scores))
+
+
+def _penalty_summary(scores: pd.DataFrame) -> str:
+    """`; T1 paper penalties: …` in the opt-in mode, else nothing."""
+    rows = scores[scores.dimension == "paper_penalty"]
+    if rows.empty:
+        return ""
+    ok = rows[rows.failure.isna()]
+    base = scores[(scores.dimension == "total")].set_index(["item_id", "variant"]).awarded
+    lowered = int((ok.set_index(["item_id", "variant"]).awarded < base.reindex(ok.set_index(
+        ["item_id", "variant"]).index) - 1e-9).sum())
+    failed = int(rows.failure.str.startswith("penalty_", na=False).sum())
+    return f"; T1 paper penalties: {len(ok)} answers, {lowered} lowered, {failed} penalty judge failures"
 
 
 if __name__ == "__main__":

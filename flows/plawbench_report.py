@@ -2,7 +2,9 @@
 and their long-format CSV twin.
 
 dvc.yaml → this flow → steps/sql/plawbench_{rates,overall,data,judge_health,errors,long}.sql (DuckDB) →
-steps.plawbench.report. Reads every configured agent's scores, judgements and item scores.
+steps.plawbench.report. Reads every configured agent's scores, judgements and item scores. In the opt-in
+paper-penalty mode (`plawbench.t1_penalties: paper`) also plawbench_penalty_{rates,answers,findings}.sql: the
+penalised T1 and its Overall, reported apart from the default ones.
 """
 
 from __future__ import annotations
@@ -36,19 +38,37 @@ def build_tables(frames: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
     with duckdb.connect() as con:
         for name, df in frames.items():
             con.register(name, df)
-        for name in ("rates", "data", "judge_health", "errors"):
+        for name in ("rates", "data", "judge_health", "errors", "penalty_rates", "penalty_answers",
+                     "penalty_findings"):
             out[name] = run_query(con, f"plawbench_{name}")
         main_rates = out["rates"][out["rates"]["table"] == "table3"].assign(source="ours")
         paper3 = frames["paper3"].rename(columns={"model": "agent"}).assign(source="paper")
-        con.register("rates", pd.concat([main_rates[["agent", "source", "metric", "value"]],
-                                         paper3[["agent", "source", "metric", "value"]]], ignore_index=True))
+        cols = ["agent", "source", "metric", "value"]
+        overall_extra, rates_extra = _penalised_inputs(out, main_rates)
+        con.register("rates", pd.concat([main_rates[cols], paper3[cols], *overall_extra], ignore_index=True))
         out["derived"] = run_query(con, "plawbench_overall")
-        for name in ("rates", "derived", "errors"):
+        for name in ("derived", "errors", "penalty_answers", "penalty_findings"):
             con.register(name, out[name])
+        con.register("rates", pd.concat([out["rates"], *rates_extra], ignore_index=True))
         con.register("data_stats", out["data"])
         con.register("health", out["judge_health"])
         out["long"] = run_query(con, "plawbench_long")
     return out
+
+
+def _penalised_inputs(out: dict[str, pd.DataFrame], main_rates: pd.DataFrame,
+                      ) -> tuple[list[pd.DataFrame], list[pd.DataFrame]]:
+    """Opt-in paper-penalty mode: ([the Overall inputs with the penalised T1, source paper_penalty], [the
+    penalised T1 rows for the long table]); ([], []) when the mode is off (the default tables as they were)."""
+    penalised = out["penalty_rates"]
+    single = penalised[penalised.scope == "overall"]
+    if single.empty:
+        return [], []
+    others = main_rates[main_rates.agent.isin(single.agent) & main_rates.metric.isin(
+        ["T2", "T3/Defendant", "T3/Plaintiff"])]
+    overall_inputs = pd.concat([single.assign(source="paper_penalty"), others.assign(source="paper_penalty")],
+                               ignore_index=True)[["agent", "source", "metric", "value"]]
+    return [overall_inputs], [penalised]
 
 
 def _write(path: Path, text: str) -> None:
@@ -92,7 +112,8 @@ def plawbench_report(params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, r
     commit = next(f.commit for f in load_manifest(MANIFEST_FILE).files if f.dataset == "plawbench_case_analysis")
     inputs = ReportInputs(agents=agents, judge=judge.model, judge_proxy=judge.is_scripted, runs=runs,
                           data_commit=commit, limit=params.plawbench.limit, n_tasks=int(tasks.shape[0]),
-                          parse_issues=len(issues), issue_tasks=int(issues.item_id.nunique()))
+                          parse_issues=len(issues), issue_tasks=int(issues.item_id.nunique()),
+                          t1_penalties=params.plawbench.t1_penalties)
     _write(reports / "plawbench.md", render_report(tables, inputs))
     long = tables["long"]
     csv = long.assign(value=long.value.round(12))

@@ -10,7 +10,9 @@ the judges fill and only scripted models see). It answers in the format the real
 - rubric: see `steps.judges.rubric_proxy` (key phrases or reference bigrams per award item; fails and
   penalties only by the absence of their key phrases);
 - pairwise: the response closer to the metadata's `reference` (bigram F1), or without one the longer, wins;
-  within 5 % it is a tie.
+  within 5 % it is a tie;
+- penalties (PLawBench T1, opt-in): every question holding one of the metadata's `vague_cues` is a vague
+  "are you hiding something" probe (3 points, quoted); nothing else is flagged: the proxy cannot judge harm.
 Every number it produces is a proxy and is marked so (`Judgement.proxy`). It orders an oracle above a null
 agent; it does not measure legal quality.
 """
@@ -116,7 +118,15 @@ def pairwise(request: ScriptedRequest) -> str:
     return f"代理判断：第一份 {a:.2f}，第二份 {b:.2f}。[[{verdict}]]"
 
 
-PROXIES = {"pointwise": pointwise, "stages": stages, "checklist": checklist, "rubric": rubric, "pairwise": pairwise}
+def penalties(request: ScriptedRequest) -> str:
+    cues = request.metadata["vague_cues"]
+    findings = [{"type": "truth_vague_probe", "points": 3, "quote": q, "reason": "代理：笼统追问是否隐瞒"}
+                for q in request.metadata["questions"] if any(cue in q for cue in cues)]
+    return json.dumps({"findings": findings, "red_flags": []}, ensure_ascii=False)
+
+
+PROXIES = {"pointwise": pointwise, "stages": stages, "checklist": checklist, "rubric": rubric, "pairwise": pairwise,
+           "penalties": penalties}
 
 
 def proxy_judge(request: ScriptedRequest) -> str:

@@ -4,7 +4,9 @@ code (`steps.judges.rubric_tally`), one row per response, per dimension and per 
 PCA dimensions are the rubric's groups (each clamped to its `points`); LDG parts and sub-parts are groups,
 不及格 conditions are fail checks and 统一扣分项 are penalties; PLC is a flat list whose questions are cut to
 the first N before judging. A judge failure is a row with its kind and no score: excluded from the rates
-and counted, never scored 0.
+and counted, never scored 0. With `plawbench.t1_penalties: paper` (opt-in) every judged consultation answer
+is also asked for the paper's Table 8 penalties (`penalty_judge`): a `paper_penalty` score row holds the
+penalised score beside the unpenalised `total`, and the judgement's evidence holds the findings.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from steps.judges import Judgement
 from steps.judges.rubric import ItemKind, Rubric, RubricGroup, RubricItem, judge_rubric
 from steps.llm import ModelConfig
 from steps.plawbench.paper import error_labels
+from steps.plawbench.penalty_judge import PenaltyJudgement, judge_penalties
 from steps.plawbench.prompts import PromptOptions, judge_rules, task_input
 from steps.plawbench.questions import first_questions
 
@@ -108,13 +111,50 @@ async def judge_all(door: Any, judge: ModelConfig, tasks: pd.DataFrame, rubric: 
     return list(await asyncio.gather(*(one(r) for r in todo)))
 
 
+Penalties = dict[tuple[str, str], PenaltyJudgement]
+
+
+async def judge_penalties_all(door: Any, judge: ModelConfig, tasks: pd.DataFrame,
+                              results: list[tuple[Any, Prepared, Judgement]], *, repairs: int,
+                              on_done: Callable[[], None] | None = None) -> Penalties:
+    """The Table 8 penalties of every consultation answer whose rubric judgement succeeded, by (item, variant)."""
+    task_of = {t.item_id: t for t in tasks.itertuples(index=False)}
+
+    async def one(resp: Any, prepared: Prepared, judgement: Judgement) -> tuple[tuple[str, str], PenaltyJudgement]:
+        found = await judge_penalties(
+            door, judge, response=prepared.text, base=float(judgement.evidence["total"]),
+            question=task_input(task_of[resp.item_id]), repairs=repairs,
+            metadata={"scenario": "plawbench/judge", "instance_id": resp.item_id, "variant": resp.variant})
+        if on_done is not None:
+            on_done()
+        return (resp.item_id, resp.variant), found
+
+    todo = [r for r in results if r[0].category == "consultation" and r[2].ok]
+    return dict(await asyncio.gather(*(one(*r) for r in todo)))
+
+
 AGENT_FAILED = "agent_call_failed"
+PENALTY_DIMENSION = "paper_penalty"
+
+
+def _penalty_cells(resp: Any, failure: str | None, penalties: Penalties) -> tuple[float | None, str | None,
+                                                                                    dict[str, Any] | None]:
+    """(penalised points, failure, evidence) of one consultation answer in the paper-penalty mode."""
+    if failure is not None:
+        return None, failure, None
+    found = penalties[(resp.item_id, resp.variant)]
+    if found.tally is None:
+        return None, f"penalty_{found.failure}", found.evidence()
+    return found.tally.penalised, None, found.evidence()
 
 
 def judgement_rows(results: list[tuple[Any, Prepared, Judgement]], failed: pd.DataFrame, tasks: pd.DataFrame,
-                   rubric: pd.DataFrame, judge_run: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+                   rubric: pd.DataFrame, judge_run: str, penalties: Penalties | None = None,
+                   ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """(judgements, scores, item_scores) tables (steps/schemas/plawbench.py). `failed` are the responses whose
-    agent call failed: they get rows with the failure `agent_call_failed` and no score."""
+    agent call failed: they get rows with the failure `agent_call_failed` and no score. With `penalties` (the
+    paper-penalty mode) each consultation answer also gets a `paper_penalty` score row, without a score when
+    its rubric or penalty judgement failed (failure `penalty_<kind>` for the latter)."""
     max_of = tasks.set_index("item_id").max_points.to_dict()
     sections = rubric[(rubric.kind == "section") & rubric.parent_id.isna()]
     dim_max = {(r.item_id, r.rubric_id): float(r.points) for r in sections.itertuples(index=False)}
@@ -124,6 +164,10 @@ def judgement_rows(results: list[tuple[Any, Prepared, Judgement]], failed: pd.Da
         failure = AGENT_FAILED if j is None else (j.failure.value if j.failure else None)
         base = {"agent": resp.agent, "item_id": resp.item_id, "category": resp.category, "scenario": resp.scenario,
                 "variant": resp.variant}
+        if penalties is not None and resp.category == "consultation":
+            penalised, penalty_failure, penalty_evidence = _penalty_cells(resp, failure, penalties)
+            if penalty_evidence is not None:
+                ev = {**ev, "paper_penalties": penalty_evidence}
         judgements.append({
             **base, "judge_run": judge_run, "judge": j.judge_model if j else "",
             "judge_prompt_version": j.prompt_version if j else "", "judge_proxy": bool(j and j.proxy),
@@ -137,6 +181,9 @@ def judgement_rows(results: list[tuple[Any, Prepared, Judgement]], failed: pd.Da
         })
         scores.append({**base, "dimension": "total", "awarded": ev.get("total"),
                        "max_points": float(max_of[resp.item_id]), "failure": failure})
+        if penalties is not None and resp.category == "consultation":
+            scores.append({**base, "dimension": PENALTY_DIMENSION, "awarded": penalised,
+                           "max_points": float(max_of[resp.item_id]), "failure": penalty_failure})
         if resp.category == "case_analysis":
             groups = {g["id"]: g for g in ev.get("groups", [])}
             for code, dim in DIMENSION_CODES.items():

@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 
 from steps.plawbench import paper
+from steps.plawbench.penalty_report import render_penalties
 from steps.plawbench.rubrics import RubricTables
 from steps.reports.markdown import markdown_table
 
@@ -147,6 +148,7 @@ class ReportInputs:
     n_tasks: int
     parse_issues: int
     issue_tasks: int
+    t1_penalties: str = "none"  # "paper": the opt-in section with the Table 8 penalties
 
 
 def _check_table(long: pd.DataFrame) -> tuple[pd.DataFrame, float]:
@@ -172,7 +174,9 @@ DEVIATIONS = (
     "paper's judge returned its own totals.",
     "- The expert reference answers and the LDG document templates (有模板：…) are not released: the judge scores "
     "against the rubric alone, and drafting prompts cannot include the templates.",
-    "- T1 penalties of the paper's Table 8 are in neither the released rubrics nor the repo's judge: not applied.",
+    "- T1 penalties of the paper's Table 8 are in neither the released rubrics nor the repo's judge: off by default "
+    "(as the repo); `plawbench.t1_penalties: paper` in params.yaml turns on our opt-in mode, reported apart "
+    "beside the default T1 and Overall.",
     "- Maxima come from the rubric data (the repo divided by the maximum its judge reported); a judge failure is "
     "excluded and counted (the repo scored it 0 after three tries).",
     "- The multi-turn consultation is ours; the paper's T1 is single-turn.",
@@ -277,6 +281,9 @@ def render_report(tables: dict[str, pd.DataFrame], inputs: ReportInputs) -> str:
     macro = pivot(long, "macro", "agent", "metric", agents, ["T1", "T2", "T3/Defendant", "T3/Plaintiff"])
     lines += _section("Ours: macro means (mean of per-response rates, for comparison with the pooled rates)",
                       markdown_table(macro))
+    if inputs.t1_penalties == "paper":
+        lines += render_penalties(long, tables["penalty_answers"], tables["penalty_findings"],
+                                  proxy=inputs.judge_proxy)
     lines += _section("Deviations from the paper", *DEVIATIONS)
     errors = tables["errors"]
     if errors.empty:

@@ -12,7 +12,7 @@ from steps.schemas.base import Strict
 CATEGORIES = ["consultation", "case_analysis", "drafting"]
 KINDS = ["section", "award", "deduction", "fail", "alternative", "optional", "level"]
 VARIANTS = ["single", "multiturn"]
-DIMENSIONS = ["total", "conclusion", "facts", "reasoning", "statute"]
+DIMENSIONS = ["total", "conclusion", "facts", "reasoning", "statute", "paper_penalty"]  # paper_penalty: opt-in T1
 JUDGE_FAILURES = ["call_failed", "unparsable", "out_of_range", "agent_call_failed"]
 
 

@@ -2,7 +2,9 @@
 -- `derived` (plawbench_overall over ours and the paper's), `paper3` (paper Table 3: model, metric, value),
 -- `agents` (agent, model, scripted), `judge_info` (judge, proxy), `data_stats` (plawbench_data),
 -- `paper2` (statistic, T1, T2, T3), `paper4` (judge, metric, value), `health` (plawbench_judge_health),
--- `errors` (plawbench_errors).
+-- `errors` (plawbench_errors). Opt-in paper-penalty mode (empty otherwise): `rates` also holds the
+-- paper_penalty_optin T1 rows (plawbench_penalty_rates), `derived` its Overall (source paper_penalty),
+-- `penalty_answers` and `penalty_findings` (plawbench_penalty_answers, plawbench_penalty_findings).
 WITH ours AS (
     SELECT r."table", r.agent, r.scope, r.metric, r.value, r.n,
            a.scripted OR j.proxy AS proxy
@@ -10,6 +12,10 @@ WITH ours AS (
     UNION ALL
     SELECT 'table3', d.agent, 'overall', d.metric, d.value, NULL, a.scripted OR j.proxy
     FROM derived d JOIN agents a USING (agent) CROSS JOIN judge_info j WHERE d.source = 'ours'
+    UNION ALL
+    SELECT 'paper_penalty_optin', d.agent, 'overall', d.metric, d.value, NULL, a.scripted OR j.proxy
+    FROM derived d JOIN agents a USING (agent) CROSS JOIN judge_info j
+    WHERE d.source = 'paper_penalty' AND d.metric = 'Overall'
 ),
 stats AS (
     SELECT task, statistic, value FROM (
@@ -26,6 +32,11 @@ health_long AS (
     FROM health UNPIVOT (value FOR metric IN (judged, agent_failed, judge_call_failed, unparsable, out_of_range,
                                                clamps, fails_triggered, penalty_points, mean_attempts,
                                                questions_truncated))
+),
+penalty_long AS (
+    SELECT agent, variant AS scope, metric, value::DOUBLE AS value, answers AS n
+    FROM penalty_answers UNPIVOT (value FOR metric IN (penalised, penalty_judge_failed, other_failed, lowered,
+                                                        zeroed, floored, points_deducted))
 )
 SELECT 'plawbench' AS benchmark, o."table", o.agent, o.scope, o.metric, o.value, o.n,
        (SELECT judge FROM judge_info) AS judge, o.proxy, 'ours' AS source
@@ -50,4 +61,12 @@ UNION ALL
 SELECT 'plawbench', 'errors', e.agent, e.category || '/' || e.paper_category, e.error_type, e.items::DOUBLE, NULL,
        (SELECT judge FROM judge_info), (SELECT proxy FROM judge_info), 'ours'
 FROM errors e
+UNION ALL
+SELECT 'plawbench', 'paper_penalty_optin_judge', agent, scope, metric, value, n, (SELECT judge FROM judge_info),
+       (SELECT proxy FROM judge_info), 'ours'
+FROM penalty_long
+UNION ALL
+SELECT 'plawbench', 'paper_penalty_optin_findings', agent, variant || '/' || dimension, code, findings::DOUBLE,
+       answers, (SELECT judge FROM judge_info), (SELECT proxy FROM judge_info), 'ours'
+FROM penalty_findings
 ORDER BY 10 DESC, 2, 3, 4, 5;

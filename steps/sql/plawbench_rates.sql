@@ -3,7 +3,8 @@
 -- the judge failed, such rows carry no score and are only counted), `tasks` (label and seq_class per task).
 -- Tables: table3 (paper Table 3 columns, all tasks), scenarios (T2 per PCA label, ours), sequential
 -- (T2 on PCA tasks with and without an order requirement, ours), macro (mean of per-response rates),
--- multiturn (the multi-turn consultation variant, ours).
+-- multiturn (the multi-turn consultation variant, ours). The opt-in paper-penalty T1 rows (dimension
+-- paper_penalty) are left to plawbench_penalty_rates.
 WITH cells AS (
     SELECT s.agent, s.variant, s.item_id, s.awarded, s.max_points, s.failure, t.seq_class, s.scenario,
            CASE s.category WHEN 'consultation' THEN 'T1' WHEN 'case_analysis' THEN 'T2'
@@ -11,6 +12,7 @@ WITH cells AS (
            || CASE WHEN s.dimension = 'total' THEN '' ELSE '/' || upper(s.dimension[1]) || s.dimension[2:] END
            AS metric
     FROM scores s JOIN tasks t USING (item_id)
+    WHERE s.dimension <> 'paper_penalty'
 ),
 pooled AS (
     SELECT agent, variant, metric, scenario, seq_class,

@@ -15,6 +15,7 @@ from steps.plawbench.case_rubric import parse_case_analysis
 from steps.plawbench.drafting_rubric import parse_drafting
 from steps.plawbench.items import rows_frame
 from steps.plawbench.judging import build_rubric
+from steps.plawbench.penalty_judge import penalty_prompt, penalty_version
 from steps.plawbench.prompts import PromptOptions, agent_messages, task_input
 from tests.plawbench.test_judge_robustness import RUBRIC as DRAFTING_RUBRIC
 from tests.plawbench.test_judge_robustness import TASK as DRAFTING_TASK
@@ -37,6 +38,12 @@ BLOCKS = [
     {"tag": "法条依据得分", "criterion": "【依据法条得分】\n（+5分）《中华人民共和国民法典》第996条\n"
                                      "可替代法条：《中华人民共和国民法典》第1183条", "points": "5"},
 ]
+CONSULTATION = SimpleNamespace(
+    item_id="plc/x", category="consultation", scenario="consultation", max_points=9.0, document="", context="",
+    query="我去年借给老同学二十万，他一直拖着不还，现在电话也不接。我手里只有微信聊天记录，他肯定是想赖账！",
+)
+QUESTIONS = ("1. 借款是哪一年哪一天交付的，是现金还是银行转账？\n2. 有没有借条或借款合同？\n"
+             "3. 您还有什么没告诉我的吗？\n4. 对方是否已经归还过一部分？")
 CANDIDATE = ("【结论】某甲可以主张精神损害赔偿。\n【案件事实】乙公司擅自转包，丙公司遗失录像。\n"
              "【推理过程】第一步，乙公司违约；第二步，婚礼录像具有人身意义。\n【法条依据】《民法典》第996条。")
 
@@ -56,6 +63,9 @@ def rendered() -> dict[str, str]:
                                          rubric_prompt(CANDIDATE, case, question=task_input(CASE))),
         "judge_drafting": _snapshot("plawbench drafting (T3)", rubric_version(drafting),
                                     rubric_prompt(draft, drafting, question=task_input(DRAFTING_TASK))),
+        "judge_consultation_penalties": _snapshot("plawbench T1 penalties (opt-in, paper Table 8)",
+                                                  penalty_version(),
+                                                  penalty_prompt(QUESTIONS, question=task_input(CONSULTATION))),
         "agent_case_analysis": _snapshot("(agent prompt) plawbench case analysis", "-",
                                          agent_messages(CASE, options)[0]["content"]),
     }
