@@ -51,8 +51,11 @@ class RoleDecoding(BaseModel):
 
     def over(self, base: Decoding) -> Decoding:
         """This override merged over `base`."""
-        fields = {name: getattr(self, name) for name in ("temperature", "top_p", "max_tokens", "seed")
-                  if name in self.model_fields_set}
+        fields = {
+            name: getattr(self, name)
+            for name in ("temperature", "top_p", "max_tokens", "seed")
+            if name in self.model_fields_set
+        }
         return base.model_copy(update={**fields, "extra": {**base.extra, **self.extra}})
 
 
@@ -79,8 +82,10 @@ def check_setting(setting: Any) -> Any:
         raise ValueError(f"got {type(setting).__name__} {setting!r}; expected {expected}")
     unknown = [str(k) for k in setting if k not in ROLES]
     if unknown:
-        raise ValueError(f"unknown role {', '.join(map(repr, unknown))}; roles are {', '.join(ROLES)} "
-                         "(the lawyer keeps agents.<name>.decoding)")
+        raise ValueError(
+            f"unknown role {', '.join(map(repr, unknown))}; roles are {', '.join(ROLES)} "
+            "(the lawyer keeps agents.<name>.decoding)"
+        )
     parsed = {}
     for role, value in setting.items():
         try:
@@ -109,8 +114,11 @@ def effective_decodings(environment: Decoding, setting: RoleDecodingSetting) -> 
 
 def describe(decoding: dict[str, Any]) -> str:
     """A short human reading of a decoding dict, e.g. `temperature 0.5, top_p 1, max_tokens 2048`."""
-    parts = [f"{name} {decoding[name]:g}" if isinstance(decoding[name], float) else f"{name} {decoding[name]}"
-             for name in ("temperature", "top_p", "max_tokens", "seed") if decoding.get(name) is not None]
+    parts = [
+        f"{name} {decoding[name]:g}" if isinstance(decoding[name], float) else f"{name} {decoding[name]}"
+        for name in ("temperature", "top_p", "max_tokens", "seed")
+        if decoding.get(name) is not None
+    ]
     parts += [f"{k} {v}" for k, v in sorted((decoding.get("extra") or {}).items())]
     return ", ".join(parts)
 
@@ -131,8 +139,14 @@ def mile_role(call: SpeakCall) -> str:
 class RoleDecodingSpeaker(DoorSpeaker):
     """`DoorSpeaker` whose environment calls use the decoding of the role they serve."""
 
-    def __init__(self, door: ModelDoor, agent: ModelConfig, environment: ModelConfig,
-                 decodings: dict[str, Decoding], policy_version: str = ""):
+    def __init__(
+        self,
+        door: ModelDoor,
+        agent: ModelConfig,
+        environment: ModelConfig,
+        decodings: dict[str, Decoding],
+        policy_version: str = "",
+    ):
         super().__init__(door, agent, environment, policy_version)
         missing = set(ROLES) - set(decodings)
         if missing:
