@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from steps.llm import Decoding, LLMSettings, ModelConfig
+from steps.mile.decoding import RoleDecodingSetting, check_setting, effective_decodings
 
 PARAMS_FILE = Path("params.yaml")
 MANIFEST_FILE = Path("sources.yaml")
@@ -124,6 +125,18 @@ class MileParams(_Section):
     count_empty_fields: bool = False
     prof_reference: Literal["rebuilt", "raw"] = "rebuilt"
     evid_reference: Literal["joined", "raw"] = "joined"
+    # decoding per environment role merged over `environment.decoding` (steps/mile/decoding.py): paper | none |
+    # {client|supervisor|classifier|styler|blur: {temperature, top_p, max_tokens, seed, extra}}
+    role_decoding: RoleDecodingSetting = "paper"
+
+    @field_validator("role_decoding", mode="before")
+    @classmethod
+    def _known_roles(cls, value: Any) -> Any:
+        return check_setting(value)
+
+    def role_decodings(self, environment: Decoding) -> dict[str, Decoding]:
+        """The effective decoding of each environment role (client, supervisor, classifier, styler, blur)."""
+        return effective_decodings(environment, self.role_decoding)
 
 
 class PlawMultiturnParams(_Section):
@@ -287,6 +300,11 @@ class Params(_Section):
 
 
 def load_params(path: Path = PARAMS_FILE) -> Params:
-    """Read and validate the parameters file (defaults apply to absent sections)."""
+    """Read and validate the parameters file (defaults apply to absent sections); a bad value raises a
+    ValueError of one line per problem, each naming where it is (e.g. `mile.role_decoding: unknown role ...`)."""
     data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    return Params.model_validate(data or {})
+    try:
+        return Params.model_validate(data or {})
+    except ValidationError as err:
+        problems = [f"{'.'.join(map(str, e['loc']))}: {e['msg'].removeprefix('Value error, ')}" for e in err.errors()]
+        raise ValueError(f"{path}: " + "; ".join(problems)) from None

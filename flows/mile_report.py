@@ -49,6 +49,14 @@ def _write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+def _role_decodings(agents: dict, specs: list[dict]) -> dict:
+    """The environment roles' decoding as the runs recorded it, and the agents whose runs disagree."""
+    envs = [s.get("environment", {}) for s in specs]
+    roles = envs[0].get("roles", {})
+    mixed = tuple(name for name, env in zip(agents, envs, strict=True) if env.get("roles", {}) != roles)
+    return {"roles": roles, "role_decoding": envs[0].get("role_decoding", ""), "mixed": mixed}
+
+
 @flow(name="mile_report")
 def mile_report(params_file: Path = PARAMS_FILE, runs: Path = OUT_DIR, reports: Path = REPORTS,
                 interim: Path = INTERIM_DIR) -> str:
@@ -57,10 +65,10 @@ def mile_report(params_file: Path = PARAMS_FILE, runs: Path = OUT_DIR, reports: 
     agents, scores, dialogues, specs = {}, [], [], []
     for name in params.agents:
         model = params.agent(name)
-        agents[name] = AgentInfo(name, model.model, model.is_scripted)
         scores.append(read_table(runs / name / "scores.parquet", MileScores))
         dialogues.append(read_table(runs / name / "deliverables.parquet", MileDialogues)[DIALOGUE_COLUMNS])
         specs.append(json.loads((runs / name / "run.json").read_text(encoding="utf-8")))
+        agents[name] = AgentInfo(name, model.model, model.is_scripted, specs[-1].get("decoding"))
     if not agents:
         raise ValueError("params.yaml lists no agents: nothing to report")
     flags = pd.DataFrame({"agent": list(agents), "model": [a.model for a in agents.values()],
@@ -70,7 +78,7 @@ def mile_report(params_file: Path = PARAMS_FILE, runs: Path = OUT_DIR, reports: 
     run = RunInfo(environment.model, environment.is_scripted, judge.model, judge.is_scripted,
                   sample=len(dialogues[0]),
                   sampled_from=len(read_table(interim / "mile.parquet", Mile)),
-                  options={**specs[0]["options"], **params.mile.model_dump()})
+                  options={**specs[0]["options"], **params.mile.model_dump()}, **_role_decodings(agents, specs))
     _write(reports / "mile.md", render(ours, agents, run))
     _write(reports / "mile.csv", csv_frame(ours).to_csv(index=False, lineterminator="\n"))
     goal = ours[(ours["table"] == "goal") & (ours.metric == "AVE")].set_index("agent").value.round(2).to_dict()

@@ -2,10 +2,10 @@
 
 dvc.yaml → this flow → steps.mile (instances, scenario, supervisor, scripted policies) → steps.simulate (the
 engine, with a resume journal) → steps.llm (the model door). The agent plays the lawyer; the `environment`
-model plays the client and the supervisor. Writes data/mile/<agent>/{turns,deliverables,usage}.parquet and
-run.json. The journal lives in .cache/runs/mile/<agent>/<run_id>.jsonl, outside the DVC outputs, so an
-interrupted run resumes where it stopped.
-"""
+model plays the client and the supervisor, each role with its own decoding (`mile.role_decoding`, see
+steps/mile/decoding.py; run.json records the effective decoding per role). Writes
+data/mile/<agent>/{turns,deliverables,usage}.parquet and run.json. The journal lives in
+.cache/runs/mile/<agent>/<run_id>.jsonl, outside the DVC outputs, so an interrupted run resumes where it stopped."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from flows.runs import run_spec, write_run_json
 from flows.stage import main
 from flows.tables import read_table, write_table
 from steps.llm import ModelConfig, ModelDoor
+from steps.mile.decoding import RoleDecodingSpeaker
 from steps.mile.frames import deliverables_frame, turns_frame
 from steps.mile.instances import build_instance, sample_rows
 from steps.mile.opening import FixedOpening
@@ -34,7 +35,7 @@ from steps.mile.scenario import MileOptions, mile_scenario, protocol_version
 from steps.schemas import Mile, MileDialogues, MileTurns
 from steps.simulate import Dialogue
 from steps.simulate.journal import Journal
-from steps.simulate.runner import DoorSpeaker, simulate
+from steps.simulate.runner import simulate
 
 OUT_DIR = Path("data/mile")
 JOURNALS = CACHE_DIR / "runs" / "mile"
@@ -46,9 +47,12 @@ def options_of(p: MileParams) -> MileOptions:
 
 
 def spec_of(agent: ModelConfig, environment: ModelConfig, p: MileParams) -> dict:
-    """What changes the dialogues: the agent, the environment model, the protocol options and the sample."""
+    """What changes the dialogues: the agent, the environment model and the effective decoding of each of its
+    roles (`roles`; the lawyer's is the agent's `decoding`), the protocol options and the sample."""
+    roles = {role: d.model_dump() for role, d in p.role_decodings(environment.decoding).items()}
+    preset = p.role_decoding if isinstance(p.role_decoding, str) else "mapping"
     return run_spec(agent, "mile", environment={"model": environment.model, "decoding": environment.decoding
-                                                .model_dump()},
+                                                .model_dump(), "role_decoding": preset, "roles": roles},
                     scenario_version=mile_scenario().version, protocol=protocol_version(),
                     options=options_of(p).__dict__, sample=p.sample)
 
@@ -74,7 +78,8 @@ def mile_simulate(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Pat
     door: ModelDoor = open_door(params, run_id=rid)
     journal = Journal(journals / agent_name / f"{rid}.jsonl")
     try:
-        speak = FixedOpening(DoorSpeaker(door, agent, environment))
+        decodings = params.mile.role_decodings(environment.decoding)
+        speak = FixedOpening(RoleDecodingSpeaker(door, agent, environment, decodings))
         dialogues = run_dialogues(instances, scenario, speak, journal, f"mile {agent_name}")
         turns = turns_frame(dialogues, run_id=rid, agent=agent_name)
         by_id = {i.instance_id: i for i in instances}

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
+from steps.mile.decoding import ROLES, describe
 from steps.mile.published import GOAL_METRICS, paper_long, paper_model
 from steps.reports.markdown import markdown_table
 
 CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "judge", "proxy", "source"]
 PAPER_JUDGE = "gpt-4o-2024-08-06"
 INTERACTION_METRICS = ("INT", "PROF", "LOGI", "AVE")
+ROLE_NAMES = {"client": "client", "supervisor": "supervisor", "classifier": "stage classifier",
+              "styler": "style checker", "blur": "fact blurring"}
 
 
 @dataclass(frozen=True)
@@ -19,6 +22,7 @@ class AgentInfo:
     name: str
     model: str
     scripted: bool
+    decoding: dict | None = None  # the lawyer's decoding in its run (run.json), when known
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,27 @@ class RunInfo:
     sample: int
     sampled_from: int
     options: dict
+    roles: dict = field(default_factory=dict)  # effective decoding per environment role (run.json)
+    role_decoding: str = ""  # the preset (paper | none) or "mapping"
+    mixed: tuple[str, ...] = ()  # agents whose run used other role decodings than the first agent's
+
+
+def decoding_lines(agents: dict[str, AgentInfo], run: RunInfo) -> list[str]:
+    """The header lines that name the decoding of every role (environment roles, then each lawyer)."""
+    if not run.roles:
+        lines = ["- Decoding per role: not recorded (runs made before `mile.role_decoding`)"]
+    else:
+        lines = [f"- Decoding per environment role (`mile.role_decoding: {run.role_decoding}`, merged over the "
+                 "environment model's): " + "; ".join(f"{ROLE_NAMES[r]} {describe(run.roles[r]) or 'defaults'}"
+                                                      for r in ROLES if r in run.roles)]
+    lawyers = [f"`{a.name}` {describe(a.decoding) or 'defaults'}" for a in agents.values() if a.decoding]
+    if lawyers:
+        lines.append("- Decoding of the lawyer (each agent's own): " + "; ".join(lawyers)
+                     + " (the paper evaluates with temperature 0, max_tokens 1024)")
+    if run.mixed:
+        lines.append(f"- **Runs differ in role decoding** from the first agent's: {', '.join(run.mixed)}; "
+                     "rerun them with the current params")
+    return lines
 
 
 def csv_frame(ours: pd.DataFrame) -> pd.DataFrame:
@@ -218,7 +243,8 @@ def render(ours: pd.DataFrame, agents: dict[str, AgentInfo], run: RunInfo) -> st
                                  for a in agents.values()),
         f"- Protocol: at most {opts.get('max_turns')} turns after the greetings; complaint template "
         f"`{opts.get('template')}`; supervised: {opts.get('supervise')}; interaction windows: "
-        f"{opts.get('windows')}.", "",
+        f"{opts.get('windows')}.",
+        *decoding_lines(agents, run), "",
     ]
     if proxy:
         lines += ["**Scripted models or the proxy judge produced numbers below** (marked `[scripted]`; `proxy` in",

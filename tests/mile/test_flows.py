@@ -60,6 +60,24 @@ def test_the_report_and_its_csv_twin(project):
     assert cli[("oracle", "CLI")] == 100 and cli[("null", "CLI")] == 0 and ours.proxy.all()
 
 
+def test_run_json_and_the_report_name_the_decoding_of_every_role(project):
+    spec = json.loads((project / "runs" / "oracle" / "run.json").read_text())
+    env = spec["environment"]
+    assert env["role_decoding"] == "paper" and set(env["roles"]) == {"client", "supervisor", "classifier",
+                                                                      "styler", "blur"}
+    assert env["roles"]["client"] == {"temperature": 0.5, "top_p": 1.0, "max_tokens": 2048, "seed": None,
+                                      "extra": {}}
+    assert env["roles"]["blur"]["temperature"] == 0.5 and env["roles"]["classifier"]["max_tokens"] == 1024
+    md = (project / "reports" / "mile.md").read_text(encoding="utf-8")
+    assert ("- Decoding per environment role (`mile.role_decoding: paper`, merged over the environment model's): "
+            "client temperature 0.5, top_p 1, max_tokens 2048; supervisor temperature 0, max_tokens 2048; "
+            "stage classifier temperature 0, max_tokens 1024; style checker temperature 0, max_tokens 1024; "
+            "fact blurring temperature 0.5") in md
+    lawyer = next(line for line in md.splitlines() if line.startswith("- Decoding of the lawyer (each agent's own): "))
+    assert "`oracle` temperature 0" in lawyer and "`null` temperature 0" in lawyer
+    assert "Runs differ" not in md
+
+
 def test_the_sft_export_is_chat_format_from_the_lawyers_point_of_view(project, tmp_path):
     out = tmp_path / "sft.jsonl"
     summary = export_sft(str(project / "runs" / "oracle"), out)

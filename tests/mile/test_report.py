@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 import pytest
 
@@ -82,3 +84,15 @@ def test_a_same_named_agent_is_set_beside_the_paper_row():
     ours = ours_rows().assign(agent="gpt4o")
     text = render(ours, {"gpt4o": AgentInfo("gpt4o", "openai/gpt-4o-2024-08-06", False)}, run_info(True))
     assert "| gpt4o | GPT-4o | goal | CLI | 100 | 94.26 | 5.74 |" in text
+
+
+def test_the_header_flags_runs_made_with_other_or_unrecorded_role_decodings():
+    agents = {"oracle": AgentInfo("oracle", "scripted/oracle", True, {"temperature": 0.0, "max_tokens": 1024})}
+    roles = {"client": {"temperature": 0.7, "top_p": None, "max_tokens": None, "seed": 3, "extra": {}}}
+    run = replace(run_info(True), roles=roles, role_decoding="mapping", mixed=("null",))
+    text = render(ours_rows(), agents, run)
+    assert "(`mile.role_decoding: mapping`, merged over the environment model's): client temperature 0.7, " \
+           "seed 3\n" in text
+    assert "`oracle` temperature 0, max_tokens 1024 (the paper evaluates with temperature 0, max_tokens 1024)" in text
+    assert "**Runs differ in role decoding** from the first agent's: null" in text
+    assert "Decoding per role: not recorded" in render(ours_rows(), agents, run_info(True))
