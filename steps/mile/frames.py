@@ -32,7 +32,7 @@ def turns_frame(dialogues: list[Dialogue], *, run_id: str, agent: str) -> pd.Dat
                 "turn": t.exchange if t.kind is TurnKind.DELIVERABLE else t.exchange - 1, "exchange": t.exchange,
                 "speaker": t.speaker, "addressee": t.addressee, "kind": t.kind.value, "text": t.text,
                 "model": t.model, "call_key": t.call_key, "prompt_tokens": t.prompt_tokens,
-                "completion_tokens": t.completion_tokens, "latency_s": t.latency_s, "cache_hit": t.cache_hit,
+                "completion_tokens": t.completion_tokens,
                 "failure": t.failure, "revision": t.revision, "data": _json(t.data),
             })
     return pd.DataFrame(rows)

@@ -33,8 +33,6 @@ class MileTurns(Strict):
     call_key: Series[str]
     prompt_tokens: Series[int] = pa.Field(ge=0)
     completion_tokens: Series[int] = pa.Field(ge=0)
-    latency_s: Series[float] = pa.Field(ge=0)
-    cache_hit: Series[bool]
     failure: Series[str] = pa.Field(nullable=True)
     revision: Series[int] = pa.Field(ge=0)
     data: Series[str]  # JSON object: stage, accepted, blurred, style …

@@ -30,7 +30,6 @@ class UclTurns(Strict):
     call_key: Series[str]
     prompt_tokens: Series[int] = pa.Field(ge=0)
     completion_tokens: Series[int] = pa.Field(ge=0)
-    latency_s: Series[float] = pa.Field(ge=0)
     failure: Series[str] = pa.Field(nullable=True)
 
     @pa.dataframe_check(error="(item_id, turn_index) is not unique")

@@ -18,7 +18,7 @@ from steps.ucl.speaking import task_key
 
 SPEAKER_LABELS = {name: role.label for name, role in UCL.roles.items()}
 TURN_COLUMNS = ["run_id", "agent", "item_id", "turn_index", "exchange", "speaker", "kind", "text", "model", "call_key",
-                "prompt_tokens", "completion_tokens", "latency_s", "failure"]  # fmt: skip
+                "prompt_tokens", "completion_tokens", "failure"]  # fmt: skip
 DIALOGUE_COLUMNS = ["run_id", "agent", "item_id", "task", "ended_by", "rounds", "utterances", "transcript",
                     "first_query", "closing_extra", "failure"]  # fmt: skip
 
@@ -76,7 +76,6 @@ def turn_rows(d: Dialogue, *, run_id: str, agent: str) -> list[dict[str, Any]]:
             "call_key": t.call_key,
             "prompt_tokens": t.prompt_tokens,
             "completion_tokens": t.completion_tokens,
-            "latency_s": t.latency_s,
             "failure": t.failure,
         }
         for t in d.turns

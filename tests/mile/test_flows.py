@@ -99,7 +99,7 @@ def test_the_sft_export_is_chat_format_from_the_lawyers_point_of_view(project, t
 
 
 def _frame(path: Path) -> pd.DataFrame:
-    return pd.read_parquet(path).drop(columns=["latency_s", "cache_hit"])
+    return pd.read_parquet(path)
 
 
 def test_a_rerun_replays_the_journal_and_an_interrupted_run_resumes(project, interim):
