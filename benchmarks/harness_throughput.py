@@ -14,41 +14,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-import httpx
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from serving import start_server  # noqa: E402
 
 from steps.llm import LLMSettings, ModelConfig, ModelDoor, Request  # noqa: E402
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _start_server(latency: float) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.fake_openai_server", "--port", str(port), "--latency", str(latency)], cwd=ROOT
+    return start_server(
+        lambda port: [sys.executable, "-m", "tests.fake_openai_server", "--port", str(port), "--latency", str(latency)],
+        ROOT,
     )
-    url = f"http://127.0.0.1:{port}/v1"
-    for _ in range(200):
-        try:
-            httpx.get(f"{url}/models", timeout=1)
-            return proc, url
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("test server did not start")
 
 
 async def _run(url: str, concurrency: int, calls: int, cache_dir: Path) -> dict:

@@ -18,17 +18,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-import httpx
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from serving import start_server  # noqa: E402
 
 from steps.llm import LLMSettings, ModelConfig, ModelDoor  # noqa: E402
 from steps.scenarios.registry import SCENARIOS  # noqa: E402
@@ -60,20 +59,10 @@ def serve(port: int, latency: float, trial: int) -> None:
 
 
 def _start_server(latency: float, trial: int) -> tuple[subprocess.Popen, str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    cmd = [sys.executable, __file__, "--serve", str(port), "--latency", str(latency), "--trial", str(trial)]
-    proc = subprocess.Popen(cmd, cwd=ROOT)
-    url = f"http://127.0.0.1:{port}/v1"
-    for _ in range(200):
-        try:
-            httpx.get(f"{url}/models", timeout=1)
-            return proc, url
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("test server did not start")
+    return start_server(
+        lambda port: [sys.executable, __file__, "--serve", str(port), "--latency", str(latency), "--trial", str(trial)],
+        ROOT,
+    )
 
 
 def ci_instances(n: int) -> list[Instance]:
