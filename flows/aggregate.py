@@ -8,7 +8,6 @@ reports/j1.csv.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pandas as pd
@@ -18,7 +17,7 @@ from prefect.cache_policies import NO_CACHE
 from flows.config import PARAMS_FILE, Params, load_params
 from flows.simulate import RUNS_DIR
 from flows.stage import main
-from flows.tables import read_table
+from flows.tables import read_table, write_text_atomic
 from steps.j1eval.paper import paper_model_for
 from steps.j1eval.report import AgentInfo, RunInfo, csv_frame, render
 from steps.j1eval.tables import Results, compute
@@ -64,13 +63,6 @@ def tables(scores: pd.DataFrame, dialogues: pd.DataFrame, params: Params) -> Res
     return compute(scores, dialogues, agents, groups)
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 @flow(name="aggregate")
 def aggregate(params_file: Path = PARAMS_FILE, runs: Path = RUNS_DIR, reports: Path = REPORTS) -> str:
     params = load_params(params_file)
@@ -89,8 +81,8 @@ def aggregate(params_file: Path = PARAMS_FILE, runs: Path = RUNS_DIR, reports: P
     all_dialogues = pd.concat(dialogues, ignore_index=True)
     results = tables(pd.concat(scores, ignore_index=True), all_dialogues, params)
     agents, run = agent_infos(params), run_info(params, all_dialogues)
-    _write(reports / "j1.md", render(results, agents, run))
-    _write(reports / "j1.csv", csv_frame(results, agents, run).to_csv(index=False, lineterminator="\n"))
+    write_text_atomic(reports / "j1.md", render(results, agents, run))
+    write_text_atomic(reports / "j1.csv", csv_frame(results, agents, run).to_csv(index=False, lineterminator="\n"))
     overall = results.averages[results.averages.metric == "Overall"].set_index("agent").value.round(1).to_dict()
     failed = int(results.cells[results.cells.component == ""].n_judge_failed.sum())
     paper = sum(a.paper is not None for a in agents.values())

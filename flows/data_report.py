@@ -5,7 +5,6 @@ dvc.yaml → this flow → steps/sql/data_<table>.sql (one query per table) → 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import duckdb
@@ -15,6 +14,7 @@ from prefect.cache_policies import NO_CACHE
 from flows.config import MANIFEST_FILE
 from flows.ingest import INTERIM_DIR
 from flows.stage import main
+from flows.tables import write_text_atomic
 from steps.reports.data_card import TableSection, render_data_card
 from steps.sources import load_manifest
 from steps.sql import register_parquet, register_parquet_union, run_query
@@ -63,10 +63,7 @@ def data_report(interim_dir: Path = INTERIM_DIR, out: Path = REPORT) -> str:
     usage_files = sorted(Path("data").glob(USAGE_GLOB))
     sections, usage = summarise(tables, usage_files)
     text = render_data_card(load_manifest(MANIFEST_FILE), sections, usage)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, out)
+    write_text_atomic(out, text)
     return f"{out} written ({len(sections)} tables, {sum(s.rows for s in sections):,} rows described); 0 failed"
 
 

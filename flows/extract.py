@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from pathlib import Path
 
 import duckdb
@@ -25,7 +24,7 @@ from flows.models import open_door, write_usage
 from flows.progress import counter
 from flows.runs import run_id, run_spec
 from flows.stage import main
-from flows.tables import read_table, to_arrow, write_parquet_atomic
+from flows.tables import read_table, to_arrow, write_parquet_atomic, write_text_atomic
 from steps.extract.evaluate import figures
 from steps.extract.files import Format, read_judgments
 from steps.extract.inputs import CaseInput, civil_inputs, criminal_inputs
@@ -90,13 +89,6 @@ def summarise(out_dir: Path) -> dict[str, pd.DataFrame]:
     return out
 
 
-def _write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def _summary(cases: pd.DataFrame, issues: pd.DataFrame) -> str:
     kinds = cases["kind"].value_counts()
     stages = issues["stage"].value_counts()
@@ -127,8 +119,8 @@ def extract(params_file: Path = PARAMS_FILE, interim_dir: Path = INTERIM_DIR, ou
         queries["extraction_coverage"], queries["extraction_issue_counts"], queries["extraction_model_issues"],
         queries["extraction_parser_issues"], queries.get("usage"), evaluate(interim_dir, fixture, show=False),
     )  # fmt: skip
-    _write_text(report, render_extraction(r))
-    _write_text(report.with_suffix(".csv"), extraction_long(r).to_csv(index=False, lineterminator="\n"))
+    write_text_atomic(report, render_extraction(r))
+    write_text_atomic(report.with_suffix(".csv"), extraction_long(r).to_csv(index=False, lineterminator="\n"))
     return _summary(cases_df, issues_df) + f"; {report} written"
 
 

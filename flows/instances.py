@@ -8,7 +8,6 @@ data/processed/instance_skips.parquet and reports/instances.{md,csv}.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import duckdb
@@ -20,7 +19,7 @@ from flows.config import PARAMS_FILE, Params, load_params
 from flows.ingest import INTERIM_DIR
 from flows.personas import PROCESSED, instance_plan
 from flows.stage import main
-from flows.tables import read_table, write_table
+from flows.tables import read_table, write_table, write_text_atomic
 from steps.personas.table import personas_from
 from steps.reports.instances import InstancesReport, instances_long, render_instances
 from steps.scenarios.j1.built import Built, Skipped, finish
@@ -59,13 +58,6 @@ def summarise(processed: Path) -> dict[str, pd.DataFrame]:
         return {name: run_query(con, name) for name in QUERIES}
 
 
-def _write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 @flow(name="instances")
 def instances(params_file: Path = PARAMS_FILE, processed: Path = PROCESSED, interim: Path = INTERIM_DIR,
               report: Path = REPORT) -> str:  # fmt: skip
@@ -86,8 +78,8 @@ def instances(params_file: Path = PARAMS_FILE, processed: Path = PROCESSED, inte
     env = params.environment_model()
     r = InstancesReport(env.model, env.is_scripted, params.instances.seed, params.personas.seed,
                         params.topics.method, the_plan.eligibility, summarise(processed))  # fmt: skip
-    _write_text(report, render_instances(r))
-    _write_text(report.with_suffix(".csv"), instances_long(r).to_csv(index=False, lineterminator="\n"))
+    write_text_atomic(report, render_instances(r))
+    write_text_atomic(report.with_suffix(".csv"), instances_long(r).to_csv(index=False, lineterminator="\n"))
     per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().reindex(list(params.instances.resolved()))
                     .fillna(0).astype(int).items())  # fmt: skip
     return f"{len(valid):,} instances done ({per}), {len(skips):,} skipped with a reason, 0 failed; {report} written"

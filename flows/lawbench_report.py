@@ -6,7 +6,6 @@ Reads the rescored published predictions, LawBench's results.csv, and every conf
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import duckdb
@@ -19,7 +18,7 @@ from flows.ingest import INTERIM_DIR
 from flows.lawbench_predict import OUT_DIR as AGENT_DIR
 from flows.lawbench_score import OUT as PUBLISHED_SCORES
 from flows.stage import main
-from flows.tables import read_table
+from flows.tables import read_table, write_text_atomic
 from steps.lawbench.report import AgentInfo, render_setting, tasks_frame
 from steps.metrics.lawbench.tasks import SETTINGS
 from steps.schemas import LawBenchPublished, LawBenchScores
@@ -42,13 +41,6 @@ def build_tables(scores: pd.DataFrame, published: pd.DataFrame) -> tuple[pd.Data
     return long, deltas
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 @flow(name="lawbench_report")
 def lawbench_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS) -> str:
     params = load_params(params_file)
@@ -67,9 +59,9 @@ def lawbench_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS) ->
     note = (f"Data: open-compass/LawBench@{commit[:10]}, 500 items per task. Published predictions rescored: "
             + ", ".join(sorted(set(published.model))) + ". Scripted agents are labelled.")
     for setting in SETTINGS:
-        _write(reports / f"lawbench_{setting}.md", render_setting(long, deltas, setting, agents, note))
+        write_text_atomic(reports / f"lawbench_{setting}.md", render_setting(long, deltas, setting, agents, note))
     csv = long.assign(value=long.value.round(12))
-    _write(reports / "lawbench.csv", csv.to_csv(index=False, lineterminator="\n"))
+    write_text_atomic(reports / "lawbench.csv", csv.to_csv(index=False, lineterminator="\n"))
     worst = deltas.max_abs_diff.max() if len(deltas) else float("nan")
     return (f"reports/lawbench_zero_shot.md, reports/lawbench_one_shot.md and reports/lawbench.csv written "
             f"({len(long):,} long rows; {len(agents)} agents; largest |ours − published| {worst:.2g})")

@@ -7,7 +7,6 @@ steps.mile.report (Markdown, with the paper's published numbers). Writes reports
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import duckdb
@@ -19,7 +18,7 @@ from flows.config import PARAMS_FILE, load_params
 from flows.ingest import INTERIM_DIR
 from flows.mile_simulate import OUT_DIR
 from flows.stage import main
-from flows.tables import read_table
+from flows.tables import read_table, write_text_atomic
 from steps.mile.report import AgentInfo, RunInfo, csv_frame, render
 from steps.schemas import Mile, MileDialogues, MileScores
 
@@ -40,13 +39,6 @@ def result_rows(scores: pd.DataFrame, dialogues: pd.DataFrame, agents: pd.DataFr
         ours = pd.concat([run_query(con, q) for q in QUERIES], ignore_index=True)
         con.register("ours", ours)
         return pd.concat([ours, run_query(con, "mile_total")], ignore_index=True)
-
-
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def _role_decodings(agents: dict, specs: list[dict]) -> dict:
@@ -79,8 +71,8 @@ def mile_report(params_file: Path = PARAMS_FILE, runs: Path = OUT_DIR, reports: 
                   sample=len(dialogues[0]),
                   sampled_from=len(read_table(interim / "mile.parquet", Mile)),
                   options={**specs[0]["options"], **params.mile.model_dump()}, **_role_decodings(agents, specs))
-    _write(reports / "mile.md", render(ours, agents, run))
-    _write(reports / "mile.csv", csv_frame(ours).to_csv(index=False, lineterminator="\n"))
+    write_text_atomic(reports / "mile.md", render(ours, agents, run))
+    write_text_atomic(reports / "mile.csv", csv_frame(ours).to_csv(index=False, lineterminator="\n"))
     goal = ours[(ours["table"] == "goal") & (ours.metric == "AVE")].set_index("agent").value.round(2).to_dict()
     return (f"reports/mile.md and reports/mile.csv written ({len(agents)} agents, {run.sample} dialogues each; "
             f"goal AVE {goal}; judge {judge.model})")

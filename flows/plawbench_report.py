@@ -10,7 +10,6 @@ penalised T1 and its Overall, reported apart from the default ones.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import duckdb
@@ -21,7 +20,7 @@ from prefect.cache_policies import NO_CACHE
 from flows.config import MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.plawbench_rubrics import OUT_DIR
 from flows.stage import main
-from flows.tables import read_table
+from flows.tables import read_table, write_text_atomic
 from steps.plawbench import paper
 from steps.plawbench.report import AgentInfo, ReportInputs, render_report
 from steps.schemas import PlawItemScores, PlawJudgements, PlawParseIssues, PlawRubricItems, PlawScores, PlawTasks
@@ -71,13 +70,6 @@ def _penalised_inputs(out: dict[str, pd.DataFrame], main_rates: pd.DataFrame,
     return [overall_inputs], [penalised]
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 @flow(name="plawbench_report")
 def plawbench_report(params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, reports: Path = REPORTS) -> str:
     params = load_params(params_file)
@@ -114,10 +106,10 @@ def plawbench_report(params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, r
                           data_commit=commit, limit=params.plawbench.limit, n_tasks=int(tasks.shape[0]),
                           parse_issues=len(issues), issue_tasks=int(issues.item_id.nunique()),
                           t1_penalties=params.plawbench.t1_penalties)
-    _write(reports / "plawbench.md", render_report(tables, inputs))
+    write_text_atomic(reports / "plawbench.md", render_report(tables, inputs))
     long = tables["long"]
     csv = long.assign(value=long.value.round(12))
-    _write(reports / "plawbench.csv", csv.to_csv(index=False, lineterminator="\n"))
+    write_text_atomic(reports / "plawbench.csv", csv.to_csv(index=False, lineterminator="\n"))
     overall = long[(long["table"] == "table3") & (long.metric == "Overall") & (long.source == "ours")]
     summary = ", ".join(f"{r.agent} {r.value * 100:.2f}" for r in overall.itertuples()) or "no complete agent"
     return f"reports/plawbench.md and reports/plawbench.csv written ({len(long):,} long rows); Overall: {summary}"

@@ -23,6 +23,14 @@ def to_arrow(df: pd.DataFrame, arrow_types: dict[str, pa_arrow.DataType] | None 
     return table
 
 
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write a report (Markdown, CSV, JSON) to a temporary name, then rename it into place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
 def write_parquet_atomic(table: pa_arrow.Table, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")

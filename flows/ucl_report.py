@@ -7,7 +7,6 @@ verdicts, hint scores and dialogues, the reference's dialogues, and the paper's 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pandas as pd
@@ -16,7 +15,7 @@ from prefect.cache_policies import NO_CACHE
 
 from flows.config import MANIFEST_FILE, PARAMS_FILE, Params, load_params
 from flows.stage import main
-from flows.tables import read_table
+from flows.tables import read_table, write_text_atomic
 from flows.ucl_judge import JUDGE_DIR
 from flows.ucl_simulate import PATHS, UclPaths, read_items
 from steps.schemas import UclDialogues, UclHintScores, UclVerdicts
@@ -99,19 +98,13 @@ def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
         data=f"killerqueen-wonder/UCL-bench@{commit[:10]}",
         notes=_notes(params, items, all_verdicts, all_dialogues),
     )  # fmt: skip
-    _write(paths.reports / "ucl.md", render(long, info))
-    _write(paths.reports / "ucl.csv", long.assign(value=long.value.round(10)).to_csv(index=False, lineterminator="\n"))
+    write_text_atomic(paths.reports / "ucl.md", render(long, info))
+    csv = long.assign(value=long.value.round(10)).to_csv(index=False, lineterminator="\n")
+    write_text_atomic(paths.reports / "ucl.csv", csv)
     overall = long[(long.metric == "win_rate") & (long.scope == "overall") & (long.source == "ours")]
     summary = ", ".join(f"{a} {v:.1f}" for a, v in zip(overall.agent, overall.value, strict=True) if pd.notna(v))
     return (f"reports/ucl.md and reports/ucl.csv written ({len(long):,} long rows; {len(runs)} agents vs "
             f"{ref_run.name}; overall win rate: {summary or 'none'})")  # fmt: skip
-
-
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
 
 
 if __name__ == "__main__":
