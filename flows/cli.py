@@ -55,8 +55,6 @@ def lawbench_score_folder(
                                      "predictions/<setting>/: one sub-folder per model, <task>.json inside"),
     out: Path = typer.Option(..., "--out", help="CSV to write: task,model_name,score,abstention_rate"),
     workers: int = typer.Option(2, help="worker processes (groups of one model and task run in parallel)"),
-    proofread_data: Path | None = typer.Option(None, help="folder with LawBench's cilin.txt and confusion_dict.txt "
-                                               "for task 2-1 (not in the mirror; see README)"),
 ) -> None:
     """Score any LawBench-style prediction folder into LawBench's results.csv layout.
 
@@ -66,7 +64,7 @@ def lawbench_score_folder(
     from steps.sources.errors import SourceError
 
     try:
-        for line in score_folder(predictions, out, workers=workers, proofread_data=proofread_data):
+        for line in score_folder(predictions, out, workers=workers):
             typer.echo(line)
     except (OSError, ValueError, SourceError) as e:
         typer.echo(f"error: {e}", err=True)

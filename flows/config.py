@@ -55,20 +55,6 @@ class LawBenchParams(_Section):
     quick smoke run, whose scores are then not comparable with the paper's)."""
 
     limit: int | None = Field(default=None, ge=1, le=500)
-    # A folder holding LawBench's evaluation/utils/data/cilin.txt and confusion_dict.txt, which task 2-1's
-    # aligner uses; they are not in the mirror, and without them the 2-1 scores differ slightly (README).
-    proofread_data: str | None = None
-
-    def proofread_paths(self) -> dict[str, Path | None]:
-        """`cilin_path` / `confusion_path` for the scorers (None when no folder is configured)."""
-        if self.proofread_data is None:
-            return {"cilin_path": None, "confusion_path": None}
-        folder = Path(self.proofread_data)
-        paths = {"cilin_path": folder / "cilin.txt", "confusion_path": folder / "confusion_dict.txt"}
-        for path in paths.values():
-            if not path.is_file():
-                raise FileNotFoundError(f"{path}: not found (params.yaml lawbench.proofread_data)")
-        return paths
 
 
 class ExtractParams(_Section):

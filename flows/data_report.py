@@ -27,6 +27,8 @@ TITLES = {
     "lawbench_items": "LawBench task items",
     "lawbench_predictions": "LawBench published predictions",
     "lawbench_published": "LawBench published scores",
+    "lawbench_cilin": "LawBench 2-1 lexicon: Cilin semantic classes",
+    "lawbench_confusions": "LawBench 2-1 lexicon: confusion set",
     "mile": "MILE instances",
     "ucl": "UCL-Bench public items",
     "plawbench_case_analysis": "PLawBench case analysis",

@@ -26,6 +26,7 @@ from flows.tables import read_table, write_table
 from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_frame
 from steps.llm import ModelConfig, ModelDoor
 from steps.metrics.lawbench import score_predictions
+from steps.metrics.lawbench.proofread import lexicon_tables
 from steps.metrics.lawbench.tasks import SETTINGS
 from steps.schemas import LawBenchItems, LawBenchRunPredictions, LawBenchScores
 
@@ -69,7 +70,7 @@ def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_F
     try:
         predictions = predict(items, agent, door)
         write_table(predictions, run_dir / "predictions.parquet", LawBenchRunPredictions, table="lawbench_predictions")
-        scores = score(predictions, agent, rid, params.lawbench.proofread_paths())
+        scores = score(predictions, agent, rid, lexicon_tables(interim_dir))
         write_table(scores, run_dir / "scores.parquet", LawBenchScores, table="lawbench_scores")
         write_usage(door, run_dir / "usage.parquet")
     finally:

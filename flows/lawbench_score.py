@@ -12,11 +12,12 @@ import pandas as pd
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config import PARAMS_FILE, LawBenchParams, load_params
+from flows.config import CACHE_DIR, MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.ingest import INTERIM_DIR
 from flows.stage import main
 from flows.tables import read_table, write_table
 from steps.metrics.lawbench import score_predictions
+from steps.metrics.lawbench.proofread import LEXICON_TABLES, lexicon_tables
 from steps.schemas import LawBenchPredictions, LawBenchPublished, LawBenchScores
 
 OUT = Path("data/processed/lawbench_scores.parquet")
@@ -38,7 +39,23 @@ def compare(scores: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
     return merged
 
 
-def score_folder(predictions: Path, out: Path, *, workers: int = 2, proofread_data: Path | None = None) -> list[str]:
+def pinned_lexicon(params_file: Path = PARAMS_FILE, manifest_file: Path = MANIFEST_FILE) -> dict[str, Path]:
+    """Task 2-1's lexicon files for ad-hoc scoring, fetched and verified like every pinned source (mirror first,
+    then the upstream download); a missing file or a wrong checksum is the one-line SourceError ingest gives."""
+    from steps.sources import fetch, http_download, load_manifest
+
+    sources = load_params(params_file).sources
+    manifest = load_manifest(manifest_file)
+    paths = {}
+    for arg, table in LEXICON_TABLES.items():
+        (src,) = manifest.for_dataset(table.removesuffix(".parquet"))
+        download = http_download(sources.timeout_s) if sources.download else None
+        paths[arg] = fetch(src, mirror=sources.mirror_dir(), download_dir=CACHE_DIR / "sources",
+                           upstream_url=manifest.upstream_url, download=download)
+    return paths
+
+
+def score_folder(predictions: Path, out: Path, *, workers: int = 2) -> list[str]:
     """Score a LawBench-style folder into results.csv layout; returns what was written and skipped.
 
     A single setting folder writes `out`; a folder with zero_shot/ and one_shot/ sub-folders writes one file
@@ -53,8 +70,7 @@ def score_folder(predictions: Path, out: Path, *, workers: int = 2, proofread_da
     lines = [f"skipped {s}: not a LawBench task file" for s in skipped]
     if frame.empty:
         raise ValueError(f"{predictions}: no <model>/<task>.json prediction files found")
-    paths = LawBenchParams(proofread_data=str(proofread_data) if proofread_data else None).proofread_paths()
-    scores = score_predictions(frame, workers=workers, **paths)
+    scores = score_predictions(frame, workers=workers, **pinned_lexicon())
     settings = sorted(set(scores.setting), key=lambda s: SETTINGS.index(s) if s in SETTINGS else 99)
     for setting in settings:
         target = out if len(settings) == 1 else out.with_name(f"{out.stem}_{setting}{out.suffix}")
@@ -66,10 +82,10 @@ def score_folder(predictions: Path, out: Path, *, workers: int = 2, proofread_da
 
 
 @flow(name="lawbench_score")
-def lawbench_score(out: Path = OUT, params_file: Path = PARAMS_FILE) -> str:
-    proofread_paths = load_params(params_file).lawbench.proofread_paths()
-    predictions = read_table(INTERIM_DIR / "lawbench_predictions.parquet", LawBenchPredictions)
-    published = read_table(INTERIM_DIR / "lawbench_published.parquet", LawBenchPublished)
+def lawbench_score(out: Path = OUT, interim_dir: Path = INTERIM_DIR) -> str:
+    proofread_paths = lexicon_tables(interim_dir)
+    predictions = read_table(interim_dir / "lawbench_predictions.parquet", LawBenchPredictions)
+    published = read_table(interim_dir / "lawbench_published.parquet", LawBenchPublished)
     scores = score_published(predictions, proofread_paths)
     write_table(scores, out, LawBenchScores, table="lawbench_scores")
     cells = compare(scores, published)

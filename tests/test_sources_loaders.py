@@ -28,6 +28,8 @@ def test_row_counts(tables):
         "lawbench_items": 2 * 20 * 500,
         "lawbench_predictions": (6 + 2) * 18 * 500,
         "lawbench_published": (6 + 2) * 20,
+        "lawbench_cilin": 90_114,  # words on 17,817 lines
+        "lawbench_confusions": 509_967,  # (char, confusable) pairs on 4,937 lines
         "mile": 693,
         "ucl": 23 * 10,
         "plawbench_case_analysis": 250,
@@ -144,3 +146,41 @@ def test_mile_schema_violation_names_row_column_and_rule(tmp_path, mirror):
     msg = str(e.value)
     assert msg.startswith("mile from mile/evaluate_data.json: row 1 (instance_id=mile/2): column 'plaintiff' fails")
     assert "str_startswith" in msg and "原告张三" in msg
+
+
+def test_lexicon_tables_rebuild_the_upstream_mappings(tables, mirror):
+    from steps.metrics.lawbench.proofread.lexicon import (
+        cilin_from_table,
+        confusions_from_table,
+        read_cilin,
+        read_confusions,
+    )
+
+    evaluation = mirror / "lawbench" / "evaluation"
+    assert cilin_from_table(tables["lawbench_cilin"]) == read_cilin(evaluation / "cilin.txt")
+    upstream = {head: others - {""} for head, others in read_confusions(evaluation / "confusion_dict.txt").items()}
+    assert confusions_from_table(tables["lawbench_confusions"]) == upstream
+    assert tables["lawbench_cilin"].line.nunique() == 17_817
+    assert tables["lawbench_confusions"].line.nunique() == 4_937
+
+
+def _lexicon_file(tmp_path: Path, name: str, data: bytes) -> list[Fetched]:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return [Fetched(None, path)]  # type: ignore[arg-type]
+
+
+def test_lexicon_loaders_keep_the_last_line_and_name_bad_lines(tmp_path):
+    from steps.metrics.lawbench.proofread.lexicon import cilin_from_table, confusions_from_table
+    from steps.sources.lawbench import load_cilin, load_confusions
+
+    cilin = load_cilin(_lexicon_file(tmp_path, "c.txt", "Aa01A01= 人 士\nBa01B02# 士\n".encode("gbk")))
+    assert cilin_from_table(cilin) == {"人": ("A", "a", "01"), "士": ("B", "a", "01")}
+    confusions = load_confusions(_lexicon_file(tmp_path, "f.txt", "己 已 巳 \n 来\n己 忌\n".encode()))
+    assert confusions_from_table(confusions) == {"己": frozenset({"忌"}), "": frozenset({"来"})}
+    with pytest.raises(SourceFormatError, match=r"c\.txt: byte 0: not valid GBK text"):
+        load_cilin(_lexicon_file(tmp_path, "c.txt", b"\xff\xff"))
+    with pytest.raises(SourceFormatError, match=r"c\.txt: line 2: expected `code word"):
+        load_cilin(_lexicon_file(tmp_path, "c.txt", "Aa01A01= 人\nAa01A02=\n".encode("gbk")))
+    with pytest.raises(SourceFormatError, match=r"f\.txt: line 1: expected `char confusable"):
+        load_confusions(_lexicon_file(tmp_path, "f.txt", "己已 巳\n".encode()))

@@ -50,6 +50,22 @@ class LawBenchPublished(Strict):
         return not df.duplicated(["setting", "model", "task"]).any()
 
 
+class LawBenchCilin(Strict):
+    """Task 2-1's semantic classes (cilin.txt): the code of every word, by source line."""
+
+    line: Series[int] = pa.Field(ge=1)
+    code: Series[str] = pa.Field(str_matches=r"^[A-L][a-z]\d\d[A-Z]\d\d[=#@]$")
+    word: Series[str] = pa.Field(str_length={"min_value": 1})
+
+
+class LawBenchConfusions(Strict):
+    """Task 2-1's confusion set (confusion_dict.txt): characters confusable with `char`, by source line."""
+
+    line: Series[int] = pa.Field(ge=1)
+    char: Series[str] = pa.Field(str_length={"max_value": 1})  # "" for upstream's line that starts with a space
+    confusable: Series[str] = pa.Field(str_length={"min_value": 1})
+
+
 # ---------------------------------------------------------------- MILE
 
 
@@ -210,6 +226,8 @@ SCHEMAS: dict[str, type[pa.DataFrameModel]] = {
     "lawbench_items": LawBenchItems,
     "lawbench_predictions": LawBenchPredictions,
     "lawbench_published": LawBenchPublished,
+    "lawbench_cilin": LawBenchCilin,
+    "lawbench_confusions": LawBenchConfusions,
     "mile": Mile,
     "ucl": Ucl,
     "plawbench_case_analysis": PlawCaseAnalysis,

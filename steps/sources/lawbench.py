@@ -126,3 +126,45 @@ def load_published(files: list[Fetched]) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
+
+
+def _text_lines(f: Fetched, encoding: str) -> list[str]:
+    try:
+        text = f.local.read_bytes().decode(encoding)
+    except UnicodeDecodeError as e:
+        raise SourceFormatError(str(f.local), f"byte {e.start}", f"not valid {encoding.upper()} text") from None
+    return text.strip().split("\n")
+
+
+def load_cilin(files: list[Fetched]) -> pd.DataFrame:
+    """`cilin.txt` (GBK): `code word word …` lines of HIT's extended Cilin; one row per (line, word).
+
+    Task 2-1's aligner reads it for semantic classes; a word listed on several lines keeps its last code,
+    which `line` lets the reader reproduce.
+    """
+    rows = []
+    for f in files:
+        for line_no, line in enumerate(_text_lines(f, "gbk"), start=1):
+            code, *words = line.split(" ")
+            if len(code) < 4 or not words:
+                raise SourceFormatError(str(f.local), f"line {line_no}", "expected `code word [word …]`")
+            rows.extend({"line": line_no, "code": code, "word": word} for word in words)
+    return pd.DataFrame(rows, columns=["line", "code", "word"])
+
+
+def load_confusions(files: list[Fetched]) -> pd.DataFrame:
+    """`confusion_dict.txt` (UTF-8): `char c1 c2 …` lines; one row per (line, char, confusable).
+
+    Lines are split on single spaces, as upstream reads them: empty tokens after the head (doubled or trailing
+    spaces) are not characters and are left out, and a line that starts with a space (upstream line 4762) has
+    the empty string as its head, so it never applies; it is kept as read. A character heading several lines
+    keeps the last line's set, which `line` lets the reader reproduce.
+    """
+    rows = []
+    for f in files:
+        for line_no, line in enumerate(_text_lines(f, "utf-8"), start=1):
+            head, *others = line.split(" ")
+            if len(head) > 1 or not any(others):
+                raise SourceFormatError(str(f.local), f"line {line_no}", "expected `char confusable …`")
+            rows.extend({"line": line_no, "char": head, "confusable": c} for c in others if c)
+    return pd.DataFrame(rows, columns=["line", "char", "confusable"])

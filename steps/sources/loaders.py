@@ -16,6 +16,8 @@ LOADERS: dict[str, Loader] = {
     "lawbench_items": lawbench.load_items,
     "lawbench_predictions": lawbench.load_predictions,
     "lawbench_published": lawbench.load_published,
+    "lawbench_cilin": lawbench.load_cilin,
+    "lawbench_confusions": lawbench.load_confusions,
     "mile": mile.load_mile,
     "ucl": ucl.load_ucl,
     "plawbench_case_analysis": plawbench.load_case_analysis,

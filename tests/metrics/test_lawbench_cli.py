@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from flows.cli import app
+from tests.conftest import ROOT
 
 runner = CliRunner()
 
@@ -58,8 +59,21 @@ def test_a_malformed_file_names_model_task_and_index(folder, tmp_path):
     assert not (tmp_path / "r.csv").exists()
 
 
-def test_missing_proofreading_data_is_one_clear_error(folder, tmp_path):
-    result = runner.invoke(app, ["lawbench", "score", "--predictions", str(folder), "--out", str(tmp_path / "r.csv"),
-                                 "--proofread-data", str(tmp_path / "nowhere")])  # fmt: skip
+def test_the_2_1_lexicon_is_fetched_and_verified_like_every_source(folder, tmp_path, mirror, monkeypatch):
+    """The score command reads cilin.txt through the pinned fetch path: a corrupt mirror copy is one line."""
+    (folder / "GPT4" / "2-1.json").write_bytes((mirror / "lawbench/predictions/zero_shot/GPT4/2-1.json").read_bytes())
+    bad_mirror = tmp_path / "mirror"
+    (bad_mirror / "lawbench" / "evaluation").mkdir(parents=True)
+    (bad_mirror / "lawbench" / "evaluation" / "cilin.txt").write_bytes(b"Aa01A01= \xc8\xcb\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "sources.yaml").write_bytes((ROOT / "sources.yaml").read_bytes())
+    (work / "params.yaml").write_text(f"sources:\n  mirror: {bad_mirror}\n  download: false\n", encoding="utf-8")
+    monkeypatch.chdir(work)
+    monkeypatch.delenv("JURISFLOW_MIRROR", raising=False)
+    out = tmp_path / "r.csv"
+    result = runner.invoke(app, ["lawbench", "score", "--predictions", str(folder), "--out", str(out)])
     assert result.exit_code == 1
-    assert "cilin.txt: not found" in result.output
+    error = result.output.strip()
+    assert error.count("\n") == 0 and "lawbench/evaluation/cilin.txt: sha256 mismatch" in error, error
+    assert not out.exists()

