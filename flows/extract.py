@@ -20,7 +20,7 @@ from prefect.cache_policies import NO_CACHE
 import steps.extract.scripted  # noqa: F401  (registers the scripted extraction policy)
 from flows.config import PARAMS_FILE, Params, load_params
 from flows.ingest import INTERIM_DIR
-from flows.models import open_door, write_usage
+from flows.models import check_calls, open_door, usage_frame, write_usage
 from flows.progress import counter
 from flows.runs import run_id, run_spec
 from flows.stage import main
@@ -64,11 +64,10 @@ def extract_cases(cases: list[CaseInput], params: Params, usage_out: Path | None
             validate(cases_table(extracted, provenance), Cases, table="cases"),
             validate(issues_table(extracted), ExtractionIssues, table="extraction_issues"),
         )
-        if usage_out is not None:
-            write_usage(door, usage_out)
+        usage = write_usage(door, usage_out) if usage_out is not None else usage_frame(door)
     finally:
         door.close()
-    return frames
+    return (*frames, usage)
 
 
 @task(cache_policy=NO_CACHE)
@@ -108,7 +107,7 @@ def extract(params_file: Path = PARAMS_FILE, interim_dir: Path = INTERIM_DIR, ou
     civil = read_table(interim_dir / "judgments_civil.parquet", JudgmentsCivil)
     limit = params.extract.limit
     cases = parse(criminal.head(limit) if limit else criminal, civil.head(limit) if limit else civil)
-    cases_df, issues_df = extract_cases(cases, params, out_dir / "usage.parquet")
+    cases_df, issues_df, _ = extract_cases(cases, params, out_dir / "usage.parquet")
     write_parquet_atomic(to_arrow(cases_df, ARROW_TYPES["cases"]), out_dir / "cases.parquet")
     write_parquet_atomic(to_arrow(issues_df), out_dir / "extraction_issues.parquet")
     model = params.environment_model()
@@ -121,6 +120,7 @@ def extract(params_file: Path = PARAMS_FILE, interim_dir: Path = INTERIM_DIR, ou
     )  # fmt: skip
     write_text_atomic(report, render_extraction(r))
     write_text_atomic(report.with_suffix(".csv"), extraction_long(r).to_csv(index=False, lineterminator="\n"))
+    check_calls(params, out_dir / "usage.parquet")
     return _summary(cases_df, issues_df) + f"; {report} written"
 
 
@@ -132,8 +132,9 @@ def extract_file(input: Path, fmt: Format, out: Path, params_file: Path = PARAMS
     frame = read_judgments(Path(input), fmt)
     frame = frame.head(limit) if limit else frame
     cases = parse(frame, frame.iloc[0:0]) if fmt == "judge" else parse(frame.iloc[0:0], frame)
-    cases_df, issues_df = extract_cases(cases, params, usage_out)
+    cases_df, issues_df, usage = extract_cases(cases, params, usage_out)
     write_parquet_atomic(to_arrow(cases_df, ARROW_TYPES["cases"]), Path(out))
+    check_calls(params, Path(usage_out) if usage_out is not None else usage)
     return _summary(cases_df, issues_df) + f"; {out} written"
 
 

@@ -20,7 +20,7 @@ from prefect.cache_policies import NO_CACHE
 
 import steps.judges.scripted  # noqa: F401  (registers the proxy judge, scripted/judge)
 from flows.config import PARAMS_FILE, J1EvalParams, Params, load_params
-from flows.models import open_door, write_usage
+from flows.models import check_calls, open_door, write_usage
 from flows.personas import PROCESSED
 from flows.progress import counter
 from flows.simulate import RUNS_DIR
@@ -64,6 +64,7 @@ def judge(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path = PR
     cases = build_cases(instances, turns, deliverables)
     scores, calls, hits = score_cases(cases, params, agent_name, rid, run_dir)
     valid = write_table(scores, run_dir / "scores.parquet", J1Scores, table="j1_scores")
+    check_calls(params, run_dir / "judge_usage.parquet")
     return summary(agent_name, params, valid, calls, hits, rid)
 
 

@@ -18,7 +18,7 @@ from prefect.cache_policies import NO_CACHE
 import steps.lawbench.scripted  # noqa: F401  (registers the scripted LawBench policies)
 from flows.config import PARAMS_FILE, load_params
 from flows.ingest import INTERIM_DIR
-from flows.models import open_door, write_usage
+from flows.models import check_calls, open_door, write_usage
 from flows.progress import counter
 from flows.runs import run_spec, write_run_json
 from flows.stage import main
@@ -47,8 +47,10 @@ def score(predictions: pd.DataFrame, agent: ModelConfig, rid: str, proofread_pat
     ok = predictions[predictions.failure_kind.isna()]
     scores = score_predictions(ok, contiguous=False, **proofread_paths)
     failed = predictions[predictions.failure_kind.notna()].groupby(["setting", "task"]).size().rename("n_failed")
-    scores = scores.merge(failed.reset_index(), on=["setting", "task"], how="left", validate="one_to_one")
-    return scores.assign(agent=agent.name, n_failed=scores.n_failed.fillna(0).astype(int), proxy=agent.is_scripted,
+    # outer: a task whose every call failed keeps its row (no score, n 0) and its failed count
+    scores = scores.merge(failed.reset_index(), on=["setting", "task"], how="outer", validate="one_to_one")
+    return scores.assign(agent=agent.name, n=scores.n.fillna(0).astype(int),
+                         n_failed=scores.n_failed.fillna(0).astype(int), proxy=agent.is_scripted,
                          run_id=rid)[list(LawBenchScores.to_schema().columns)]
 
 
@@ -75,6 +77,7 @@ def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_F
         write_usage(door, run_dir / "usage.parquet")
     finally:
         door.close()
+    check_calls(params, run_dir / "usage.parquet")
     n_failed = int(predictions.failure_kind.notna().sum())
     hits = sum(u.cache_hit for u in door.usage)
     return (f"{agent_name} ({agent.model}) {setting}: {len(predictions):,} items over {scores.task.nunique()} tasks, "

@@ -50,8 +50,9 @@ def lawbench_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS) ->
         model = params.agent(name)
         agent_scores = [read_table(AGENT_DIR / name / s / "scores.parquet", LawBenchScores) for s in SETTINGS]
         frames += agent_scores
-        failed = int(sum(df.n_failed.sum() for df in agent_scores))
-        agents[name] = AgentInfo(name, model.model, model.is_scripted, failed)
+        both = pd.concat(agent_scores, ignore_index=True)
+        by_task = {(r.setting, r.task): int(r.n_failed) for r in both.itertuples() if r.n_failed}
+        agents[name] = AgentInfo(name, model.model, model.is_scripted, int(both.n_failed.sum()), by_task)
     scores = pd.concat(frames, ignore_index=True)
     published = read_table(INTERIM_DIR / "lawbench_published.parquet", LawBenchPublished)
     long, deltas = build_tables(scores, published)

@@ -20,7 +20,7 @@ import steps.mile.proxy  # noqa: F401  (registers the proxy judge for MILE's jud
 from flows.config import PARAMS_FILE, MileParams, load_params
 from flows.ingest import INTERIM_DIR
 from flows.mile_simulate import OUT_DIR
-from flows.models import open_door, write_usage
+from flows.models import check_calls, open_door, write_usage
 from flows.progress import counter
 from flows.stage import main
 from flows.tables import read_table, write_table
@@ -63,6 +63,7 @@ def mile_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path =
         write_usage(door, run_dir / "judge_usage.parquet")
     finally:
         door.close()
+    check_calls(params, run_dir / "judge_usage.parquet")
     failed = scores[scores.failure.notna() & (scores.failure != "dialogue_failed")]
     hits = sum(u.cache_hit for u in door.usage)
     return (f"{agent_name}: {len(dialogues)} dialogues, {len(plan.tasks):,} judge calls by {judge_model.model} "

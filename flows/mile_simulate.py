@@ -21,7 +21,7 @@ import steps.mile.oracle  # registers the scripted oracle lawyer
 import steps.mile.scripted  # noqa: F401  (registers the scripted client and supervisor)
 from flows.config import CACHE_DIR, PARAMS_FILE, MileParams, load_params
 from flows.ingest import INTERIM_DIR
-from flows.models import open_door, write_usage
+from flows.models import check_calls, open_door, write_usage
 from flows.progress import counter
 from flows.runs import run_spec, write_run_json
 from flows.stage import main
@@ -91,6 +91,7 @@ def mile_simulate(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Pat
     finally:
         journal.close()
         door.close()
+    check_calls(params, run_dir / "usage.parquet")
     return _summary(agent_name, agent, dialogue_rows, door, rid)
 
 

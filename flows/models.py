@@ -1,4 +1,5 @@
-"""Opening the model door for a flow run and writing its accounting rows next to the flow's outputs."""
+"""Opening the model door for a flow run, writing its accounting rows next to the flow's outputs, and ending a
+stage whose calls failed (`check_calls`: the one place that decides it)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from flows.config import Params
+from flows.stage import CallsFailed, console
 from flows.tables import write_table
 from steps.llm import ModelDoor
 from steps.schemas import ModelUsage
@@ -27,6 +29,39 @@ def usage_frame(door: ModelDoor) -> pd.DataFrame:
 def write_usage(door: ModelDoor, path: Path) -> pd.DataFrame:
     """Write one accounting row per call (hits and failures included) to `path`."""
     return write_table(usage_frame(door), path, ModelUsage, table="model_usage")
+
+
+def check_calls(params: Params, *usage: Path | pd.DataFrame) -> None:
+    """End a stage whose model calls still failed after retries; call it once every output is written.
+
+    `usage` are the stage's usage tables (paths, or frames when nothing was written): their rows with a
+    `failure_kind` are the stage's failure table. The failed fraction is over those rows, i.e. over the calls
+    the stage made (cache hits included). Above `llm.max_failed_fraction`, or when every call failed, this
+    raises `CallsFailed` (exit 1, DVC does not lock the stage); at or below it, the accepted counts are printed.
+    """
+    columns = ["failure_kind", "failure_message"]
+    frames = [pd.read_parquet(u, columns=columns) if isinstance(u, Path) else u[columns] for u in usage]
+    rows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+    if rows.failure_kind.isna().all():
+        return
+    failed = rows[rows.failure_kind.notna()]
+    by_kind = {str(k): int(n) for k, n in failed.failure_kind.value_counts().sort_index().items()}
+    n_failed, n_calls = len(failed), len(rows)
+    fraction, tolerance = n_failed / n_calls, params.llm.max_failed_fraction
+    kinds = ", ".join(f"{k} {n}" for k, n in by_kind.items())
+    head = f"{n_failed} of {n_calls} model calls failed after retries ({kinds}; {fraction:.1%})"
+    if n_failed < n_calls and fraction <= tolerance:
+        console.print(f"[yellow]accepted[/]: {head} ≤ llm.max_failed_fraction {tolerance}", soft_wrap=True)
+        return
+    where = ", ".join(str(u) for u in usage if isinstance(u, Path)) or "the usage records"
+    rule = "every call failed" if n_failed == n_calls else f"> llm.max_failed_fraction {tolerance}"
+    first = str(failed.failure_message.iloc[0] or "")[:160]
+    raise CallsFailed(
+        f"{head}, {rule}; outputs written, the failed calls are the rows of {where} with a failure_kind "
+        f"(first: {first}); a rerun retries only them",
+        by_kind,
+        n_calls,
+    )
 
 
 def _json(value: object) -> str:

@@ -17,7 +17,7 @@ from prefect.cache_policies import NO_CACHE
 import steps.personas.scripted  # noqa: F401  (registers the scripted persona policies)
 from flows.config import PARAMS_FILE, Params, load_params
 from flows.ingest import INTERIM_DIR
-from flows.models import open_door, write_usage
+from flows.models import check_calls, open_door, write_usage
 from flows.progress import counter
 from flows.runs import run_id, run_spec
 from flows.stage import main
@@ -72,6 +72,7 @@ def personas(params_file: Path = PARAMS_FILE, processed: Path = PROCESSED, inter
     params = load_params(params_file)
     rows = write_personas(instance_plan(params, processed, interim), params, usage)
     valid = write_table(rows, out, Personas, table="personas", arrow_types=ARROW_TYPES["personas"])
+    check_calls(params, usage)
     failed = int(valid.failure.notna().sum())
     per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().sort_index().items())
     return (f"{len(valid) - failed:,} personas done ({per}), 0 skipped, {failed} failed "

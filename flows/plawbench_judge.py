@@ -20,7 +20,7 @@ from prefect.cache_policies import NO_CACHE
 
 import steps.judges.scripted  # noqa: F401  (registers the proxy judge)
 from flows.config import PARAMS_FILE, load_params
-from flows.models import open_door, write_usage
+from flows.models import check_calls, open_door, write_usage
 from flows.plawbench_predict import prompt_options
 from flows.plawbench_rubrics import OUT_DIR
 from flows.progress import counter
@@ -77,6 +77,7 @@ def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: P
         write_usage(door, run_dir / "judge_usage.parquet")
     finally:
         door.close()
+    check_calls(params, run_dir / "judge_usage.parquet")
     failures = judgements.failure.value_counts().to_dict()
     failed = ", ".join(f"{n} {k}" for k, n in sorted(failures.items())) or "none"
     scored = judgements[judgements.value.notna()]

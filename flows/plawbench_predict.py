@@ -19,7 +19,7 @@ from prefect.cache_policies import NO_CACHE
 
 import steps.plawbench.scripted  # noqa: F401  (registers the scripted PLawBench policies)
 from flows.config import PARAMS_FILE, PlawBenchParams, load_params
-from flows.models import open_door, write_usage
+from flows.models import check_calls, open_door, write_usage
 from flows.plawbench_rubrics import OUT_DIR
 from flows.progress import counter
 from flows.runs import run_spec, write_run_json
@@ -112,6 +112,7 @@ def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, out_dir:
         write_usage(door, run_dir / "usage.parquet")
     finally:
         door.close()
+    check_calls(params, run_dir / "usage.parquet")
     failed = int(responses.failure.notna().sum())
     hits = sum(u.cache_hit for u in door.usage)
     mt = f", {int((responses.variant == 'multiturn').sum())} multi-turn consultations" if multiturn else ""

@@ -22,7 +22,7 @@ from prefect.cache_policies import NO_CACHE
 
 import steps
 from flows.config import CACHE_DIR, PARAMS_FILE, Params, load_params
-from flows.models import open_door, write_usage
+from flows.models import check_calls, open_door, write_usage
 from flows.personas import PROCESSED
 from flows.progress import counter
 from flows.runs import run_spec, write_run_json
@@ -133,6 +133,7 @@ def simulate(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path =
     proxy = agent.is_scripted or params.environment_model().is_scripted
     shown = write_transcripts(turns, valid, transcripts_dir / agent_name, params.simulate.transcripts,
                               agent=agent_name, rid=rid, proxy=proxy)  # fmt: skip
+    check_calls(params, run_dir / "usage.parquet")
     ended = valid.ended_by.value_counts()
     per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().reindex(params.simulate.scenarios)
                     .dropna().astype(int).items())  # fmt: skip

@@ -12,8 +12,21 @@ from rich.console import Console
 from steps.schemas import TableError
 from steps.sources.errors import SourceError
 
-# Errors that describe bad input or configuration; they end a stage with their one-line message.
-EXPECTED_ERRORS: tuple[type[Exception], ...] = (SourceError, TableError, FileNotFoundError, ValueError)
+
+class CallsFailed(Exception):
+    """Model calls of a stage still failed after retries, beyond `llm.max_failed_fraction`.
+
+    Raised by `flows.models.check_calls` once the stage's outputs are written: the stage exits 1, so DVC does
+    not lock it and the next `dvc repro` runs it again (finished calls come from the response cache).
+    """
+
+    def __init__(self, message: str, by_kind: dict[str, int], n_calls: int):
+        super().__init__(message)
+        self.by_kind, self.n_calls = by_kind, n_calls
+
+
+# Errors that describe bad input or configuration, or failed calls; they end a stage with their one-line message.
+EXPECTED_ERRORS: tuple[type[Exception], ...] = (SourceError, TableError, FileNotFoundError, ValueError, CallsFailed)
 
 console = Console(stderr=True)
 

@@ -16,7 +16,7 @@ from prefect.cache_policies import NO_CACHE
 
 from flows.config import PARAMS_FILE, Params, load_params
 from flows.ingest import INTERIM_DIR
-from flows.models import open_door, write_usage
+from flows.models import check_calls, open_door, write_usage
 from flows.progress import counter
 from flows.runs import run_id, run_spec
 from flows.stage import main
@@ -62,6 +62,7 @@ def topics(params_file: Path = PARAMS_FILE, interim_dir: Path = INTERIM_DIR, out
     items = read_table(interim_dir / "lawbench_items.parquet", LawBenchItems)
     rows, failed = rewrite(derive(items, params), items, params, usage)
     valid = write_table(rows, out, TopicSources, table="topics", arrow_types=ARROW_TYPES["topics"])
+    check_calls(params, usage)
     kinds = pd.Series([t["kind"] for ts in valid.topics for t in ts]).value_counts()
     per = valid.scenario.value_counts()
     return (

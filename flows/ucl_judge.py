@@ -19,7 +19,7 @@ from prefect.cache_policies import NO_CACHE
 
 import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL proxy judge)
 from flows.config import PARAMS_FILE, load_params
-from flows.models import open_door, write_usage
+from flows.models import check_calls, open_door, write_usage
 from flows.progress import counter
 from flows.runs import write_run_json
 from flows.stage import main
@@ -70,6 +70,7 @@ def ucl_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: UclPaths 
         write_usage(door, run_dir / JUDGE_DIR / "usage.parquet")
     finally:
         door.close()
+    check_calls(params, run_dir / JUDGE_DIR / "usage.parquet")
     valid = verdicts[verdicts.failure.isna()]
     excluded = verdicts.failure.value_counts().to_dict()
     rate = 100 * valid.points.mean() if len(valid) else float("nan")

@@ -20,7 +20,7 @@ from prefect.cache_policies import NO_CACHE
 import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL user, oracle and proxy judge)
 from flows.config import CACHE_DIR, PARAMS_FILE, load_params
 from flows.ingest import INTERIM_DIR
-from flows.models import open_door, write_usage
+from flows.models import check_calls, open_door, write_usage
 from flows.progress import counter
 from flows.runs import run_spec, write_run_json
 from flows.stage import main
@@ -89,6 +89,7 @@ def ucl_simulate(agent_name: str | None = None, params_file: Path = PARAMS_FILE,
         journal.close()
         door.close()
     journal_path.unlink(missing_ok=True)  # the tables are written: nothing left to resume
+    check_calls(params, run_dir / "usage.parquet")
     failed = int(dialogues.failure.notna().sum())
     ended = dialogues.ended_by.value_counts().to_dict()
     hits = sum(u.cache_hit for u in door.usage)

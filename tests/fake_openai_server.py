@@ -11,6 +11,10 @@ queued with `inject(...)` and consumed by the next requests, one per request:
 - `("filtered",)`: HTTP 200 with no content and `finish_reason: content_filter`
 - `("drop",)`: close the connection without answering
 
+Persistent faults: `fault_for(body)` (None by default) is asked for every request that no queued fault takes,
+and returns one of the faults above or None; e.g. a rule failing every request whose prompt holds a marker,
+so those calls fail on every retry. Set it to None to make the server healthy again.
+
 It records every request body and the maximum number of requests in flight at once.
 """
 
@@ -28,6 +32,7 @@ from typing import Any
 from aiohttp import web
 
 Reply = Callable[[dict[str, Any]], str]
+FaultRule = Callable[[dict[str, Any]], tuple | None]
 
 
 def echo_reply(body: dict[str, Any]) -> str:
@@ -40,6 +45,7 @@ class FakeOpenAIServer:
     reply: Reply = echo_reply
     latency_s: float = 0.0
     models: tuple[str, ...] = ("test-model",)
+    fault_for: FaultRule | None = None
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers_seen: list[dict[str, str]] = field(default_factory=list)
     in_flight: int = 0
@@ -75,6 +81,8 @@ class FakeOpenAIServer:
             self.requests.append(body)
             self.headers_seen.append(dict(request.headers))
             fault = self._faults.popleft() if self._faults else None
+            if fault is None and self.fault_for is not None:
+                fault = self.fault_for(body)
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:

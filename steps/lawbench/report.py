@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -24,6 +24,7 @@ class AgentInfo:
     model: str
     scripted: bool
     failed_calls: int
+    failed_by_task: dict[tuple[str, str], int] = field(default_factory=dict)  # (setting, task) -> failed calls
 
 
 def _label(agent: str, source: str, agents: dict[str, AgentInfo]) -> str:
@@ -44,7 +45,21 @@ def _pivot(long: pd.DataFrame, setting: str, metric: str, scopes: list[str], age
     out = (wide * 100).round(2)
     out.insert(0, "model", [_label(a, s, agents) for a, s in wide.index])
     out = out.reset_index(drop=True)
-    return out.astype({c: object for c in scopes}).where(out.notna(), None)
+    out = out.astype({c: object for c in scopes}).where(out.notna(), None)
+    return _with_failed(out, wide.index, setting, agents) if metric == "score" else out
+
+
+def _with_failed(out: pd.DataFrame, index: pd.Index, setting: str, agents: dict[str, AgentInfo]) -> pd.DataFrame:
+    """Show the failed calls beside each task score of an agent they affected, e.g. `41.5 (2 failed)`."""
+    for row, (agent, source) in enumerate(index):
+        info = agents.get(agent)
+        if source != "ours" or info is None:
+            continue
+        for (s, task), n in info.failed_by_task.items():
+            if s == setting and n and task in out.columns:
+                value = out.at[row, task]
+                out.at[row, task] = f"{'—' if value is None else value} ({n} failed)"
+    return out
 
 
 # |ours − published| above this counts as a difference (results.csv holds 4-decimal F-scores for 2-1).
@@ -108,7 +123,10 @@ def render_setting(long: pd.DataFrame, deltas: pd.DataFrame, setting: str, agent
                  "cannot be re-scored (our row is empty there, and so are the Understanding and Overall means).")
     lines += _proofreading_note(long, setting)
     for info in agents.values():
+        here = {t: n for (s, t), n in info.failed_by_task.items() if s == setting and n}
         lines.append(f"- Agent `{info.name}`: `{info.model}`" + (" (scripted)" if info.scripted else "")
-                     + (f"; {info.failed_calls} calls failed after retries and are excluded from its scores"
-                        if info.failed_calls else "; no failed calls") + ".")
+                     + (f"; {sum(here.values())} calls failed after retries (accepted under "
+                        f"`llm.max_failed_fraction`) and are excluded from its scores, shown as `(n failed)` beside "
+                        f"each task they affect; a task whose every call failed has no score, nor its level or Overall"
+                        if here else "; no failed calls") + ".")
     return "\n".join(lines) + "\n"

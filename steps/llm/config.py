@@ -72,7 +72,11 @@ class ModelConfig(_Frozen):
 
 
 class LLMSettings(_Frozen):
-    """How the door behaves: concurrency, timeouts, retries and where the response cache lives."""
+    """How the door behaves: concurrency, timeouts, retries and where the response cache lives.
+
+    `max_failed_fraction` is read by the flows, not the door: the share of a stage's calls that may still fail
+    after retries with the stage counting as done (flows/models.py: check_calls).
+    """
 
     concurrency: int = 32
     timeout_s: float = 120.0
@@ -82,3 +86,4 @@ class LLMSettings(_Frozen):
     retry_budget_s: float = 600.0
     cache: bool = True
     cache_dir: str = ".cache/llm"
+    max_failed_fraction: float = Field(default=0.0, ge=0.0, le=1.0)

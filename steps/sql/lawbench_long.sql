@@ -2,7 +2,7 @@
 -- Inputs: `scores` (ours: rescored published predictions and every configured agent), `published`
 -- (LawBench's results.csv, equal to the paper's appendix tables), `lawbench_tasks` (task -> level).
 -- Level averages and the overall mean are computed from unrounded task scores, and only when every task
--- of the level is present (paper §7: Overall = mean of all 20 task scores, not of the level means).
+-- of the level has a score (a task whose every call failed has none; paper §7: Overall = mean of all 20 task scores, not of the level means).
 WITH cells AS (
     SELECT setting, agent, task, score, abstention_rate, n, proxy, 'ours' AS source FROM scores
     UNION ALL
@@ -14,14 +14,14 @@ expected AS (
 ),
 levels AS (
     SELECT c.setting, c.agent, c.source, t.level AS scope,
-           CASE WHEN count(*) = any_value(e.k) THEN avg(c.score) END AS value,
+           CASE WHEN count(c.score) = any_value(e.k) THEN avg(c.score) END AS value,
            bool_or(c.proxy) AS proxy, sum(c.n) AS n
     FROM cells c JOIN lawbench_tasks t USING (task) JOIN expected e USING (level)
     GROUP BY c.setting, c.agent, c.source, t.level
 ),
 overall AS (
     SELECT setting, agent, source, 'overall' AS scope,
-           CASE WHEN count(*) = (SELECT count(*) FROM lawbench_tasks) THEN avg(score) END AS value,
+           CASE WHEN count(score) = (SELECT count(*) FROM lawbench_tasks) THEN avg(score) END AS value,
            bool_or(proxy) AS proxy, sum(n) AS n
     FROM cells
     GROUP BY setting, agent, source

@@ -81,14 +81,15 @@ def test_extract_file_c3rd_and_a_limit(tmp_path):
     ]
 
 
-def test_a_failing_real_model_leaves_the_parser_fields_and_one_issue_per_field(tmp_path):
+def test_a_failing_real_model_leaves_the_parser_fields_and_one_issue_per_field(tmp_path, capsys):
     with FakeOpenAIServer() as server:
         server.inject(*[("500",)] * 8)
         environment = {"model": "hosted_vllm/test-model", "api_base": server.url}
         out, usage = tmp_path / "judge.parquet", tmp_path / "usage.parquet"
         code = run_stage("extract file", extract_file, input=judge_file(tmp_path), fmt="judge", out=out,
                          params_file=params_file(tmp_path, environment), usage_out=usage)  # fmt: skip
-    assert code == 0
+    assert code == 1  # every call failed: the outputs are written, the stage is not done
+    assert "2 of 2 model calls failed after retries (server 2; 100.0%), every call failed" in capsys.readouterr().err
     cases = pd.read_parquet(out)
     assert list(cases["llm_status"]) == ["failed", "failed"] and cases["pleas"].isna().all()
     assert cases.iloc[0]["fine_yuan"] == 20000 and list(cases["llm_fields_source"]) == ["hosted_vllm/test-model"] * 2

@@ -1,4 +1,6 @@
-"""Stage `lawbench_predict` end to end: the scripted bounds through the model door, and a failing real model."""
+"""Stage `lawbench_predict` end to end: the scripted bounds through the model door, and a failing real model:
+calls that still fail after retries end the stage with exit 1 (outputs and failure rows written), a rerun
+retries only them, and `llm.max_failed_fraction` accepts a failure rate explicitly."""
 
 from __future__ import annotations
 
@@ -9,14 +11,18 @@ import pytest
 import yaml
 
 from flows.lawbench_predict import lawbench_predict
+from flows.lawbench_report import build_tables
 from flows.stage import run_stage
 from flows.tables import to_arrow, write_parquet_atomic
+from steps.lawbench.predict import prompt_text
+from steps.lawbench.report import AgentInfo, render_setting
 from steps.lawbench.scripted import best_form
 from steps.metrics.lawbench import score_task
 from steps.sources import LOADERS, Fetched
 from tests.fake_openai_server import FakeOpenAIServer
 
 LIMIT = 4
+FAST_RETRIES = {"backoff_base_s": 0.01, "backoff_max_s": 0.02, "max_attempts": 2}
 
 
 @pytest.fixture(scope="module")
@@ -27,10 +33,10 @@ def interim(mirror, manifest, tmp_path_factory) -> Path:
     return folder
 
 
-def _params(tmp_path: Path, agents: dict) -> Path:
+def _params(tmp_path: Path, agents: dict, **llm) -> Path:
     doc = {
         "agents": agents,
-        "llm": {"cache_dir": str(tmp_path / "cache"), "backoff_base_s": 0.01, "backoff_max_s": 0.02, "max_attempts": 2},
+        "llm": {"cache_dir": str(tmp_path / "cache"), **FAST_RETRIES, **llm},
         "lawbench": {"limit": LIMIT},
     }
     path = tmp_path / "params.yaml"
@@ -38,11 +44,11 @@ def _params(tmp_path: Path, agents: dict) -> Path:
     return path
 
 
-def _run(tmp_path, interim, agent: str, agents: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _run(tmp_path, interim, agent: str, agents: dict, code: int = 0, **llm) -> tuple[pd.DataFrame, pd.DataFrame]:
     out = tmp_path / "lawbench"
-    code = run_stage("lawbench_predict", lawbench_predict, agent_name=agent, setting="zero_shot",
-                     params_file=_params(tmp_path, agents), out_dir=out, interim_dir=interim)  # fmt: skip
-    assert code == 0
+    got = run_stage("lawbench_predict", lawbench_predict, agent_name=agent, setting="zero_shot",
+                    params_file=_params(tmp_path, agents, **llm), out_dir=out, interim_dir=interim)  # fmt: skip
+    assert got == code
     run = out / agent / "zero_shot"
     assert (run / "run.json").is_file() and (run / "usage.parquet").is_file()
     return pd.read_parquet(run / "predictions.parquet"), pd.read_parquet(run / "scores.parquet")
@@ -71,8 +77,81 @@ def test_failed_calls_are_counted_never_scored_as_empty_answers(tmp_path, interi
     with FakeOpenAIServer(reply=lambda body: "正确答案：A") as server:
         server.inject(*[("400",)] * 3)  # three requests are refused: bad requests are not retried
         agents = {"local": {"model": "hosted_vllm/test-model", "api_base": server.url, "concurrency": 1}}
-        predictions, scores = _run(tmp_path, interim, "local", agents)
+        predictions, scores = _run(tmp_path, interim, "local", agents, code=1)
     failed = predictions[predictions.failure_kind.notna()]
     assert len(failed) == 3 and set(failed.failure_kind) == {"bad_request"} and failed.prediction.isna().all()
     assert scores.n_failed.sum() == 3 and not scores.proxy.any()
     assert (scores.n + scores.n_failed == LIMIT).all()
+
+
+def _failing(prompts: dict[str, str]):
+    """A persistent fault rule: the request whose prompt is a key of `prompts` gets that fault, every time."""
+
+    def rule(body: dict) -> tuple | None:
+        fault = prompts.get(body["messages"][-1]["content"])
+        return (fault,) if fault else None
+
+    return rule
+
+
+def _some_prompts(interim: Path, n_server: int, n_refused: int) -> dict[str, str]:
+    items = pd.read_parquet(interim / "lawbench_items.parquet")
+    items = items[(items.setting == "zero_shot") & (items.idx < LIMIT)].sort_values(["task", "idx"])
+    prompts = [prompt_text(r.instruction, r.question) for r in items.itertuples()]
+    return dict.fromkeys(prompts[:n_server], "500") | dict.fromkeys(prompts[-n_refused:], "400")
+
+
+def test_failed_calls_fail_the_stage_and_a_rerun_retries_only_them(tmp_path, interim, capsys):
+    faults = _some_prompts(interim, n_server=3, n_refused=2)
+    with FakeOpenAIServer(reply=lambda body: "正确答案：A", fault_for=_failing(faults)) as server:
+        agents = {"local": {"model": "hosted_vllm/test-model", "api_base": server.url}}
+        predictions, scores = _run(tmp_path, interim, "local", agents, code=1)
+        message = capsys.readouterr().err
+        run = tmp_path / "lawbench/local/zero_shot"
+        usage = pd.read_parquet(run / "usage.parquet")
+        # the outputs are written; the failure table is the usage rows with a failure kind
+        assert usage.failure_kind.value_counts().to_dict() == {"server": 3, "bad_request": 2}
+        assert usage.failure_message[usage.failure_kind.notna()].str.len().gt(0).all()
+        assert predictions.failure_kind.value_counts().to_dict() == {"server": 3, "bad_request": 2}
+        assert scores.n_failed.sum() == 5 and len(predictions) == 20 * LIMIT
+        assert "5 of 80 model calls failed after retries (bad_request 2, server 3" in message
+        assert "lawbench_predict failed" in message and str(run / "usage.parquet") in message
+        assert server.count == 75 + 3 * 2 + 2  # 500s are retried (max_attempts 2), 400s are not
+
+        server.fault_for, _ = None, server.reset_stats()
+        predictions, scores = _run(tmp_path, interim, "local", agents, code=0)
+        assert server.count == 5  # only the failed calls; the 75 others come from the cache
+        assert sorted(r["messages"][-1]["content"] for r in server.requests) == sorted(faults)
+    usage = pd.read_parquet(run / "usage.parquet")
+    assert usage.failure_kind.isna().all() and int((~usage.cache_hit).sum()) == 5
+    assert predictions.failure_kind.isna().all() and (scores.n_failed == 0).all()
+
+
+def test_a_tolerated_failure_rate_exits_0_and_the_scores_carry_the_failed_count(tmp_path, interim, capsys):
+    faults = _some_prompts(interim, n_server=0, n_refused=4)  # 4 of 80 calls: 5 %
+    with FakeOpenAIServer(reply=lambda body: "正确答案：A", fault_for=_failing(faults)) as server:
+        agents = {"local": {"model": "hosted_vllm/test-model", "api_base": server.url}}
+        _run(tmp_path, interim, "local", agents, code=1, max_failed_fraction=0.04)
+        predictions, scores = _run(tmp_path, interim, "local", agents, code=0, max_failed_fraction=0.05)
+    assert "accepted: 4 of 80 model calls failed after retries (bad_request 4; 5.0%)" in capsys.readouterr().err
+    assert scores.n_failed.sum() == 4 and predictions.failure_kind.notna().sum() == 4
+    last = scores.set_index("task").loc[predictions.task.iloc[-1]]  # the 4 refused prompts are the last task's
+    assert last.n == 0 and last.n_failed == 4 and pd.isna(last.score)  # kept, with no score
+
+    by_task = {(r.setting, r.task): int(r.n_failed) for r in scores.itertuples() if r.n_failed}
+    info = AgentInfo("local", "hosted_vllm/test-model", False, 4, by_task)
+    published = pd.DataFrame({"setting": [], "model": [], "task": [], "score": [], "abstention_rate": []})
+    long, deltas = build_tables.fn(scores, published.astype({"score": float, "abstention_rate": float}))
+    report = render_setting(long, deltas, "zero_shot", {"local": info}, "note")
+    assert "| — (4 failed) |" in report and "4 calls failed after retries" in report
+    overall = long[(long.scope == "overall") & (long.metric == "score")]
+    assert overall.value.isna().all()  # a task without a score leaves Overall empty, never a mean of the rest
+
+
+def test_an_agent_whose_every_call_fails_fails_the_stage_whatever_the_tolerance(tmp_path, interim, capsys):
+    agents = {"ghost": {"model": "no_such_provider/model"}}
+    predictions, _ = _run(tmp_path, interim, "ghost", agents, code=1, max_failed_fraction=1.0)
+    assert predictions.failure_kind.eq("bad_request").all()
+    assert "80 of 80 model calls failed after retries (bad_request 80; 100.0%), every call failed" in (
+        capsys.readouterr().err
+    )
