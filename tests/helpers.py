@@ -4,12 +4,47 @@ from __future__ import annotations
 
 import hashlib
 import http.server
+import shutil
+import subprocess
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Copies of the project run every stage on small samples: they check wiring and behaviour (every stage runs,
+# `dvc status` is clean, failures are rows), not sizes. Each stage with a sample-size parameter adds its small
+# value here.
+SMALL = {
+    "lawbench": {"limit": 3},
+    "extract": {"limit": 20},
+    "instances": {"sizes": {"KQ": 2, "LC": 2, "CD": 2, "DD": 2, "CI": 2, "CR": 2}},
+    "ucl": {"limit": 2},
+    "mile": {"sample": 3},
+    "plawbench": {"limit": 1},
+}
+
+
+def copy_project(dest: Path, overrides: dict[str, dict]) -> None:
+    """Copy the project's tracked and untracked-but-not-ignored files (no data/, no .venv/) to `dest`, merge
+    `overrides` into its params.yaml section by section, and make it a git repository of its own."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split("\n")
+    for rel in filter(None, listed):
+        src = ROOT / rel
+        if src.is_file() and not rel.startswith(("data/", ".venv/")):
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+    params = yaml.safe_load((dest / "params.yaml").read_text(encoding="utf-8"))
+    for section, values in overrides.items():
+        current = params.get(section)
+        params[section] = {**current, **values} if isinstance(current, dict) and isinstance(values, dict) else values
+    (dest / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
 
 
 @contextmanager

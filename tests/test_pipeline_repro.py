@@ -3,47 +3,17 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 from tests.conftest import ROOT
+from tests.helpers import SMALL, copy_project
 
 # Three `dvc repro` runs of the whole pipeline: on a loaded 2-core machine this outlasts the suite's 900 s limit.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]
-
-# The copy runs every stage on small samples: this test checks the pipeline's wiring (every stage runs,
-# `dvc status` is clean, a second repro does nothing), not the sizes. Each stage with a sample-size
-# parameter adds its small value here.
-SMALL = {
-    "lawbench": {"limit": 3},
-    "extract": {"limit": 20},
-    "instances": {"sizes": {"KQ": 2, "LC": 2, "CD": 2, "DD": 2, "CI": 2, "CR": 2}},
-    "ucl": {"limit": 2},
-    "mile": {"sample": 3},
-    "plawbench": {"limit": 1},
-}
-
-
-def _copy_project(dest: Path) -> None:
-    listed = subprocess.run(
-        ["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.split("\n")
-    for rel in filter(None, listed):
-        src = ROOT / rel
-        if src.is_file() and not rel.startswith(("data/", ".venv/")):
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest / rel)
-    params = yaml.safe_load((dest / "params.yaml").read_text(encoding="utf-8"))
-    for section, values in SMALL.items():
-        params[section] = {**params.get(section, {}), **values}
-    (dest / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
-
 
 def _dvc(args: list[str], cwd: Path, env: dict) -> subprocess.CompletedProcess:
     dvc = Path(sys.executable).parent / "dvc"
@@ -52,7 +22,7 @@ def _dvc(args: list[str], cwd: Path, env: dict) -> subprocess.CompletedProcess:
 
 def test_repro_then_status_clean_then_nothing_to_do(tmp_path, mirror):
     project = tmp_path / "jurisflow"
-    _copy_project(project)
+    copy_project(project, SMALL)
     env = {
         **os.environ,
         "JURISFLOW_MIRROR": str(mirror),
