@@ -238,7 +238,9 @@ class ModelDoor:
         return self._routers[route]
 
     def _store(self, model: ModelConfig, key: str, response: Any, latency: float, attempts: int) -> Reply:
-        text = response.choices[0].message.content  # not None: classify_reply checked it
+        # not None: classify_reply checked it. A server that echoes the key into its answer must not get it
+        # into the cache, or from there into a transcript.
+        text = redact(response.choices[0].message.content)
         usage = getattr(response, "usage", None)
         prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
         completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)

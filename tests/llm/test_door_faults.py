@@ -117,6 +117,18 @@ def test_an_echoed_key_from_any_variable_is_redacted_and_auth_is_not_retried(
     assert written and [p for p in written if ODD_SECRET.encode() in p.read_bytes()] == []
 
 
+def test_a_key_echoed_into_an_answer_is_neither_returned_nor_cached(fast_settings, monkeypatch):
+    monkeypatch.setenv(ODD_KEY_VAR, ODD_SECRET)
+    with FakeOpenAIServer(reply=lambda body: f"you sent {ODD_SECRET}") as server:
+        model = ModelConfig(name="local", model="hosted_vllm/test-model", api_base=server.url, api_key_env=ODD_KEY_VAR)
+        door = ModelDoor(fast_settings)
+        reply = run(door.complete(model, HI, purpose="agent"))
+        door.close()
+    assert reply.ok and reply.text == "you sent ***"
+    written = [p for p in Path(fast_settings.cache_dir).rglob("*") if p.is_file()]
+    assert written and [p for p in written if ODD_SECRET.encode() in p.read_bytes()] == []
+
+
 def test_a_failure_built_anywhere_is_redacted(monkeypatch):
     """Callers that build their own CallFailure (e.g. from a reply) cannot carry a sent key either."""
     from steps.llm.secrets import remember_secret
