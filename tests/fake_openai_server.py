@@ -2,7 +2,8 @@
 
 It answers `/v1/chat/completions` and `/v1/models` on a loopback port, in its own thread and event loop.
 Replies are scripted by a function of the request (default: an echo of the last user message). Faults are
-queued with `inject(...)` and consumed by the next requests, one per request:
+queued with `inject(...)` and consumed by the next requests, one per request (`None` in the queue lets
+that request through untouched):
 
 - `("429", retry_after_s)`: HTTP 429 with a `Retry-After` header
 - `("500",)`, `("502",)`, `("503",)`: a server error;  `("400",)`: a bad request
@@ -99,7 +100,9 @@ def echo_reply(body: dict[str, Any]) -> str:
     return f"echo: {last}"
 
 
-def _check_fault(fault: tuple) -> None:
+def _check_fault(fault: tuple | None) -> None:
+    if fault is None:  # a queued "no fault"
+        return
     if not isinstance(fault, tuple) or not fault or fault[0] not in FAULT_ARGS:
         raise ValueError(f"unknown fault {fault!r}; known kinds: {', '.join(FAULT_ARGS)}")
     if len(fault) != 1 + FAULT_ARGS[fault[0]]:
@@ -136,8 +139,8 @@ class FakeOpenAIServer:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     # ------------------------------------------------------------------ control
-    def inject(self, *faults: tuple) -> None:
-        """Queue faults for the next requests, one per request, in order."""
+    def inject(self, *faults: tuple | None) -> None:
+        """Queue faults for the next requests, one per request, in order (None: no fault for that one)."""
         for fault in faults:
             _check_fault(fault)
         with self._lock:
@@ -173,7 +176,7 @@ class FakeOpenAIServer:
     def _next_fault(self) -> tuple | None:
         """The fault for the request being handled (called under the lock)."""
         if self._faults:
-            return self._faults.popleft()
+            return self._faults.popleft()  # may be None: a queued pass
         if self._random_rate and self._rng.random() < self._random_rate:
             return self._rng.choice(self._random_mix)
         return None

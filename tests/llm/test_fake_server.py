@@ -45,8 +45,9 @@ def test_unknown_faults_are_refused_when_injected(server):
 
 
 def test_auth_errors_echo_the_authorization_header(server):
-    server.inject(("401",), ("403",))
-    assert [post(server, "sk-echo-me")[0] for _ in range(2)] == [401, 403]
+    server.inject(("401",), None, ("403",))  # None: that request passes untouched
+    assert [post(server, "sk-echo-me")[0] for _ in range(3)] == [401, 200, 403]
+    assert server.faults_injected == {"401": 1, "403": 1}
     server.inject(("403",))
     status, body = post(server, "sk-echo-me")
     assert status == 403 and "Bearer sk-echo-me" in json.loads(body)["error"]["message"]
