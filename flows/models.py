@@ -3,6 +3,7 @@ stage whose calls failed (`check_calls`: the one place that decides it)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 import pandas as pd
@@ -10,11 +11,16 @@ import pandas as pd
 from flows.config import Params
 from flows.stage import CallsFailed, console
 from flows.tables import write_table
-from steps.llm import ModelDoor
+from steps.llm import ModelConfig, ModelDoor
+from steps.llm.secrets import check_api_keys
 from steps.schemas import ModelUsage
 
 
-def open_door(params: Params, run_id: str) -> ModelDoor:
+def open_door(params: Params, run_id: str, models: Iterable[ModelConfig] = ()) -> ModelDoor:
+    """The door for one flow run. Every model in `models` whose `api_key_env` variable is unset is named in
+    one MissingApiKeyError before anything runs (the door itself also refuses, before any request, a model
+    whose key it lacks)."""
+    check_api_keys(models)
     return ModelDoor(params.llm, run_id=run_id, cache_dir=Path(params.llm.cache_dir))
 
 

@@ -42,7 +42,7 @@ def models_check(params_file: Path = PARAMS_FILE, usage_out: Path | None = None)
     params = load_params(params_file)
     models = [("agent", params.agent(n)) for n in params.agents]
     models += [("environment", params.environment_model()), ("judge", params.judge_model())]
-    door = open_door(params, run_id=f"models-check-{uuid.uuid4().hex[:8]}")
+    door = open_door(params, run_id=f"models-check-{uuid.uuid4().hex[:8]}", models=[m for _, m in models])
     try:
         results = probe_all(door, models)
         if usage_out is not None:

@@ -2,30 +2,41 @@
 
 It answers `/v1/chat/completions` and `/v1/models` on a loopback port, in its own thread and event loop.
 Replies are scripted by a function of the request (default: an echo of the last user message). Faults are
-queued with `inject(...)` and consumed by the next requests, one per request:
+queued with `inject(...)` and consumed by the next requests, one per request (`None` in the queue lets
+that request through untouched):
 
 - `("429", retry_after_s)`: HTTP 429 with a `Retry-After` header
-- `("500",)`: HTTP 500;  `("400",)`: HTTP 400;  `("401",)`: HTTP 401
+- `("500",)`, `("502",)`, `("503",)`: a server error;  `("400",)`: a bad request
+- `("401",)`, `("403",)`: refused, with an error body that echoes the Authorization header it received
+  (as a careless proxy does: the door must keep the key out of everything it writes)
 - `("slow", seconds)`: answer only after `seconds` (to trigger client timeouts)
-- `("malformed",)`: HTTP 200 with a body that is not JSON
-- `("filtered",)`: HTTP 200 with no content and `finish_reason: content_filter`
+- `("malformed",)`: HTTP 200 whose body is not JSON; `("malformed_truncated",)`: JSON cut mid-way;
+  `("malformed_html",)`: an HTML page; `("malformed_shape",)`: JSON that is not a completion (no choices)
 - `("drop",)`: close the connection without answering
+- `("filtered",)`: HTTP 200 with `content: null` and `finish_reason: content_filter`
+- `("null_length",)`: `content: null` with `finish_reason: length` (max_tokens spent on reasoning)
+- `("null_stop",)`: `content: null` with `finish_reason: stop`
+- `("empty_stop",)`: an empty string with `finish_reason: stop` (the model's own empty answer)
 
 Persistent faults: `fault_for(body)` (None by default) is asked for every request that no queued fault takes,
 and returns one of the faults above or None; e.g. a rule failing every request whose prompt holds a marker,
 so those calls fail on every retry. Set it to None to make the server healthy again.
 
-It records every request body and the maximum number of requests in flight at once.
+`inject_random(rate, seed=...)` adds faults at random: each request that finds no queued fault gets one with
+probability `rate`, drawn from a mix of the kinds above by a seeded generator. `faults_injected` counts
+every fault served, by kind. It records every request body and header, and the maximum number of requests
+in flight at once. A port that is taken makes `start` raise at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import random
 import threading
 import time
-from collections import deque
-from collections.abc import Callable
+from collections import Counter, deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,10 +45,85 @@ from aiohttp import web
 Reply = Callable[[dict[str, Any]], str]
 FaultRule = Callable[[dict[str, Any]], tuple | None]
 
+# Each fault kind and how many arguments its tuple carries after the kind.
+FAULT_ARGS: dict[str, int] = {
+    "429": 1,
+    "500": 0,
+    "502": 0,
+    "503": 0,
+    "400": 0,
+    "401": 0,
+    "403": 0,
+    "slow": 1,
+    "malformed": 0,
+    "malformed_truncated": 0,
+    "malformed_html": 0,
+    "malformed_shape": 0,
+    "drop": 0,
+    "filtered": 0,
+    "null_length": 0,
+    "null_stop": 0,
+    "empty_stop": 0,
+}
+
+# The default mix of `inject_random`: every transient and every answer-shaped fault, no 400/401/403 (those
+# end a call for good and would make a soak test measure configuration, not resilience).
+RANDOM_MIX: tuple[tuple, ...] = (
+    ("429", 0),
+    ("500",),
+    ("502",),
+    ("503",),
+    ("slow", 2.0),
+    ("malformed",),
+    ("malformed_truncated",),
+    ("drop",),
+    ("filtered",),
+    ("null_length",),
+    ("null_stop",),
+)
+
+_MALFORMED_BODIES = {
+    "malformed": ("{not json", "application/json"),
+    "malformed_truncated": (
+        '{"id": "x", "object": "chat.completion", "choices": [{"index": 0, "mess',
+        "application/json",
+    ),
+    "malformed_html": ("<html><body>502 Bad Gateway</body></html>", "text/html"),
+    "malformed_shape": ('{"id": "x", "object": "chat.completion", "created": 0, "model": "m"}', "application/json"),
+}
+
+_NULLISH = {  # fault kind -> (content, finish_reason) of a 200 reply
+    "filtered": (None, "content_filter"),
+    "null_length": (None, "length"),
+    "null_stop": (None, "stop"),
+    "empty_stop": ("", "stop"),
+}
+
 
 def echo_reply(body: dict[str, Any]) -> str:
     last = next((m["content"] for m in reversed(body.get("messages", [])) if m.get("role") == "user"), "")
     return f"echo: {last}"
+
+
+def _check_fault(fault: tuple | None) -> None:
+    if fault is None:  # a queued "no fault"
+        return
+    if not isinstance(fault, tuple) or not fault or fault[0] not in FAULT_ARGS:
+        raise ValueError(f"unknown fault {fault!r}; known kinds: {', '.join(FAULT_ARGS)}")
+    if len(fault) != 1 + FAULT_ARGS[fault[0]]:
+        raise ValueError(f"fault {fault!r} takes {FAULT_ARGS[fault[0]]} argument(s) after its kind")
+
+
+def _completion(body: dict[str, Any], number: int, content: str | None, finish_reason: str) -> dict[str, Any]:
+    completion_tokens = max(1, len(content)) if content else 0
+    return {
+        "id": f"chatcmpl-{number}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": body.get("model", "test-model"),
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish_reason}],
+        "usage": {"prompt_tokens": 7, "completion_tokens": completion_tokens, "total_tokens": 7 + completion_tokens},
+    }
 
 
 @dataclass
@@ -48,16 +134,35 @@ class FakeOpenAIServer:
     fault_for: FaultRule | None = None
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers_seen: list[dict[str, str]] = field(default_factory=list)
+    faults_injected: Counter = field(default_factory=Counter)  # fault kind -> how many requests got it
     in_flight: int = 0
     max_in_flight: int = 0
     port: int = 0
     _faults: deque = field(default_factory=deque)
+    _random_rate: float = 0.0
+    _random_mix: tuple[tuple, ...] = ()
+    _rng: random.Random = field(default_factory=random.Random)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     # ------------------------------------------------------------------ control
-    def inject(self, *faults: tuple) -> None:
+    def inject(self, *faults: tuple | None) -> None:
+        """Queue faults for the next requests, one per request, in order (None: no fault for that one)."""
+        for fault in faults:
+            _check_fault(fault)
         with self._lock:
             self._faults.extend(faults)
+
+    def inject_random(self, rate: float, *, seed: int = 0, mix: Sequence[tuple] = RANDOM_MIX) -> None:
+        """From now on, give each request without a queued fault a fault with probability `rate`, drawn
+        uniformly from `mix` by a generator seeded with `seed` (`rate=0` turns random faults off)."""
+        if not 0.0 <= rate <= 1.0:
+            raise ValueError(f"fault rate must be within [0, 1], got {rate}")
+        for fault in mix:
+            _check_fault(fault)
+        if rate > 0 and not mix:
+            raise ValueError("a random fault rate needs at least one fault kind in the mix")
+        with self._lock:
+            self._random_rate, self._random_mix, self._rng = rate, tuple(mix), random.Random(seed)
 
     @property
     def url(self) -> str:
@@ -71,7 +176,19 @@ class FakeOpenAIServer:
         with self._lock:
             self.requests.clear()
             self.headers_seen.clear()
+            self.faults_injected.clear()
             self.max_in_flight = 0
+
+    def _next_fault(self, body: dict[str, Any]) -> tuple | None:
+        """The fault for the request being handled (called under the lock): queued, else the persistent rule's,
+        else a random one."""
+        if self._faults:
+            return self._faults.popleft()  # may be None: a queued pass
+        if self.fault_for is not None and (fault := self.fault_for(body)) is not None:
+            return fault
+        if self._random_rate and self._rng.random() < self._random_rate:
+            return self._rng.choice(self._random_mix)
+        return None
 
     # ------------------------------------------------------------------ handlers
     async def _chat(self, request: web.Request) -> web.StreamResponse:
@@ -80,56 +197,46 @@ class FakeOpenAIServer:
         with self._lock:
             self.requests.append(body)
             self.headers_seen.append(dict(request.headers))
-            fault = self._faults.popleft() if self._faults else None
-            if fault is None and self.fault_for is not None:
-                fault = self.fault_for(body)
+            number = len(self.requests)
+            fault = self._next_fault(body)
+            if fault is not None:
+                self.faults_injected[fault[0]] += 1
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
             if self.latency_s:
                 await asyncio.sleep(self.latency_s)
             if fault is not None:
-                response = await self._fault(request, fault)
+                response = await self._fault(request, body, number, fault)
                 if response is not None:
                     return response
-            text = self.reply(body)
-            payload = {
-                "id": f"chatcmpl-{len(self.requests)}",
-                "object": "chat.completion",
-                "created": int(time.time()),
-                "model": body.get("model", "test-model"),
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-                "usage": {"prompt_tokens": 7, "completion_tokens": max(1, len(text)), "total_tokens": 7 + len(text)},
-            }
-            return web.json_response(payload)
+            return web.json_response(_completion(body, number, self.reply(body), "stop"))
         finally:
             with self._lock:
                 self.in_flight -= 1
 
-    async def _fault(self, request: web.Request, fault: tuple) -> web.StreamResponse | None:
+    async def _fault(
+        self, request: web.Request, body: dict[str, Any], number: int, fault: tuple
+    ) -> web.StreamResponse | None:
         kind = fault[0]
         error = {"error": {"message": f"injected {kind}", "type": "test", "code": kind}}
         if kind == "429":
             return web.json_response(error, status=429, headers={"Retry-After": str(fault[1])})
-        if kind in ("500", "400", "401", "503"):
+        if kind in ("401", "403"):
+            received = request.headers.get("Authorization", "<none>")
+            error["error"]["message"] = f"injected {kind}: the credentials '{received}' are not valid here"
+            return web.json_response(error, status=int(kind))
+        if kind in ("500", "502", "503", "400"):
             return web.json_response(error, status=int(kind))
         if kind == "slow":
             await asyncio.sleep(fault[1])
             return None
-        if kind == "malformed":
-            return web.Response(text="{not json", content_type="application/json")
-        if kind == "filtered":
-            choice = {"index": 0, "message": {"role": "assistant", "content": None}, "finish_reason": "content_filter"}
-            return web.json_response(
-                {
-                    "id": "x",
-                    "object": "chat.completion",
-                    "created": 0,
-                    "model": "m",
-                    "choices": [choice],
-                    "usage": {"prompt_tokens": 1, "completion_tokens": 0, "total_tokens": 1},
-                }
-            )
+        if kind in _MALFORMED_BODIES:
+            text, content_type = _MALFORMED_BODIES[kind]
+            return web.Response(text=text, content_type=content_type)
+        if kind in _NULLISH:
+            content, finish_reason = _NULLISH[kind]
+            return web.json_response(_completion(body, number, content, finish_reason))
         if kind == "drop":
             request.transport.close()
             raise ConnectionResetError("dropped by test server")
@@ -140,7 +247,9 @@ class FakeOpenAIServer:
 
     # ------------------------------------------------------------------ lifecycle
     def start(self, port: int = 0) -> FakeOpenAIServer:
+        """Serve on `port` (0: a free one). Raises OSError if the port cannot be bound, never waits on it."""
         ready = threading.Event()
+        failure: list[BaseException] = []
 
         def run() -> None:
             self._loop = asyncio.new_event_loop()
@@ -149,17 +258,28 @@ class FakeOpenAIServer:
             app.router.add_post("/v1/chat/completions", self._chat)
             app.router.add_get("/v1/models", self._models)
             self._runner = web.AppRunner(app, access_log=None)
-            self._loop.run_until_complete(self._runner.setup())
-            site = web.TCPSite(self._runner, "127.0.0.1", port, backlog=1024)
-            self._loop.run_until_complete(site.start())
-            self.port = site._server.sockets[0].getsockname()[1]
-            ready.set()
+            try:
+                self._loop.run_until_complete(self._runner.setup())
+                site = web.TCPSite(self._runner, "127.0.0.1", port, backlog=1024)
+                self._loop.run_until_complete(site.start())
+                self.port = site._server.sockets[0].getsockname()[1]
+            except BaseException as exc:  # reported to the starting thread, which raises it
+                failure.append(exc)
+                self._loop.run_until_complete(self._runner.cleanup())
+                self._loop.close()
+                return
+            finally:
+                ready.set()
             self._loop.run_forever()
             self._loop.run_until_complete(self._runner.cleanup())
 
         self._thread = threading.Thread(target=run, daemon=True)
         self._thread.start()
-        ready.wait(10)
+        if not ready.wait(10):
+            raise RuntimeError(f"fake OpenAI server did not start on 127.0.0.1:{port} within 10 s")
+        if failure:
+            self._thread.join(10)
+            raise OSError(f"fake OpenAI server cannot listen on 127.0.0.1:{port}: {failure[0]}") from failure[0]
         return self
 
     def stop(self) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -22,15 +21,19 @@ import litellm
 from steps.llm import scripted
 from steps.llm.cache import CachedResponse, ResponseCache, call_key
 from steps.llm.config import LLMSettings, ModelConfig
-from steps.llm.errors import classify, redact
+from steps.llm.errors import Classified, classify, classify_reply
 from steps.llm.pricing import pricing_for
 from steps.llm.results import CallFailure, Completion, FailureKind, Reply, UsageRecord
+from steps.llm.secrets import RedactingFilter, api_key_for, redact
 
 litellm.suppress_debug_info = True
 litellm.telemetry = False
 litellm.turn_off_message_logging = True  # prompts and answers are never handed to litellm's loggers
 # litellm warns once per model given explicit zero prices ("custom pricing"); cost stays None for those.
 logging.getLogger("LiteLLM").setLevel(logging.ERROR)
+for _logger in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy"):  # what litellm logs never holds a key we sent
+    if not any(isinstance(f, RedactingFilter) for f in logging.getLogger(_logger).filters):
+        logging.getLogger(_logger).addFilter(RedactingFilter())
 
 
 async def _no_success_logging(*_args: Any, **_kwargs: Any) -> None:
@@ -74,7 +77,7 @@ class ModelDoor:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._bounds: dict[str, asyncio.Semaphore] = {}
         self._inflight: dict[str, asyncio.Future] = {}
-        self._routers: dict[str, Any] = {}
+        self._routers: dict[tuple[str, str | None], Any] = {}
         scripted.install()
         _skip_litellm_bookkeeping()
 
@@ -90,7 +93,9 @@ class ModelDoor:
     ) -> Reply:
         """Return the completion of `messages` by `model`, or a typed failure. Never raises for call errors.
 
-        `fresh=True` skips the cache lookup (the answer is still stored), e.g. to probe an endpoint.
+        `fresh=True` skips the cache lookup (the answer is still stored), e.g. to probe an endpoint. A model
+        whose `api_key_env` variable is unset raises MissingApiKeyError (a configuration error) before any
+        request is sent; a cached answer needs no key.
         """
         self._for_this_loop()
         metadata = dict(metadata or {})
@@ -106,10 +111,11 @@ class ModelDoor:
             reply = await asyncio.shield(self._inflight[key])
             reply = reply if isinstance(reply, CallFailure) else _as_hit(reply)
         else:
+            api_key = api_key_for(model)  # raises before any request if the model's key variable is unset
             future: asyncio.Future = asyncio.get_running_loop().create_future()
             self._inflight[key] = future
             try:
-                reply = await self._call_with_retries(model, messages, key, metadata)
+                reply = await self._call_with_retries(model, messages, key, metadata, api_key)
                 future.set_result(reply)
             finally:
                 self._inflight.pop(key, None)
@@ -155,36 +161,49 @@ class ModelDoor:
         return self._bounds[endpoint]
 
     async def _call_with_retries(
-        self, model: ModelConfig, messages: list[dict[str, Any]], key: str, metadata: dict[str, Any]
+        self,
+        model: ModelConfig,
+        messages: list[dict[str, Any]],
+        key: str,
+        metadata: dict[str, Any],
+        api_key: str | None,
     ) -> Reply:
         deadline = time.monotonic() + self.settings.retry_budget_s
         attempt = 0
         while True:
             attempt += 1
             started = time.perf_counter()
+            c: Classified | None
             try:
                 async with self._bound(model):
-                    response = await self._litellm_call(model, messages, metadata)
-                return self._store(model, key, response, time.perf_counter() - started, attempt)
+                    response = await self._litellm_call(model, messages, metadata, api_key)
             except Exception as exc:  # every failure is classified; none escapes
                 c = classify(exc)
                 if model.is_scripted:  # a scripted policy is deterministic: its errors are not transient
                     return CallFailure(FailureKind.BAD_REQUEST, c.message, model.model, key, attempt)
-                if not c.retryable or attempt >= self.settings.max_attempts:
+            else:
+                c = classify_reply(response)  # a 200 without content is a failure, never an (empty) answer
+                if c is None:
+                    return self._store(model, key, response, time.perf_counter() - started, attempt)
+                if model.is_scripted:
                     return CallFailure(c.kind, c.message, model.model, key, attempt)
-                delay = self._backoff(attempt, c.retry_after_s)
-                if time.monotonic() + delay > deadline:
-                    return CallFailure(
-                        c.kind, f"retry budget exhausted; last error: {c.message}", model.model, key, attempt
-                    )
-                await asyncio.sleep(delay)
+            if not c.retryable or attempt >= self.settings.max_attempts:
+                return CallFailure(c.kind, c.message, model.model, key, attempt)
+            delay = self._backoff(attempt, c.retry_after_s)
+            if time.monotonic() + delay > deadline:
+                return CallFailure(
+                    c.kind, f"retry budget exhausted; last error: {c.message}", model.model, key, attempt
+                )
+            await asyncio.sleep(delay)
 
     def _backoff(self, attempt: int, retry_after_s: float | None) -> float:
         exponential = min(self.settings.backoff_max_s, self.settings.backoff_base_s * 2 ** (attempt - 1))
         jittered = exponential * (0.5 + random.random() / 2)
         return max(retry_after_s, jittered) if retry_after_s is not None else jittered
 
-    async def _litellm_call(self, model: ModelConfig, messages: list[dict[str, Any]], metadata: dict[str, Any]):
+    async def _litellm_call(
+        self, model: ModelConfig, messages: list[dict[str, Any]], metadata: dict[str, Any], api_key: str | None
+    ):
         kwargs: dict[str, Any] = {
             **model.decoding.as_kwargs(),
             "timeout": model.timeout_s or self.settings.timeout_s,
@@ -195,36 +214,33 @@ class ModelDoor:
             pricing = pricing_for(model.model)
             kwargs["input_cost_per_token"] = pricing.input_per_token if pricing else 0.0
             kwargs["output_cost_per_token"] = pricing.output_per_token if pricing else 0.0
-        if model.api_key_env:
-            kwargs["api_key"] = os.environ.get(model.api_key_env) or None
         if model.is_scripted:
             kwargs["metadata"] = metadata  # only scripted models see call metadata
-        if model.replicas:
-            return await self._router(model).acompletion(model=model.name, messages=messages, **kwargs)
+        if model.replicas:  # the key goes into the deployments: passed per call, it would bypass the balancing
+            return await self._router(model, api_key).acompletion(model=model.name, messages=messages, **kwargs)
+        if api_key is not None:  # see secrets.api_key_for: only the model's own key, or a dummy for api_base
+            kwargs["api_key"] = api_key
         if model.api_base:
             kwargs["api_base"] = model.api_base
         return await litellm.acompletion(model=model.model, messages=messages, **kwargs)
 
-    def _router(self, model: ModelConfig):
-        if model.name not in self._routers:
+    def _router(self, model: ModelConfig, api_key: str | None):
+        route = (model.name, api_key)
+        if route not in self._routers:
+            key = {} if api_key is None else {"api_key": api_key}
             deployments = [
-                {"model_name": model.name, "litellm_params": {"model": model.model, "api_base": base}}
+                {"model_name": model.name, "litellm_params": {"model": model.model, "api_base": base, **key}}
                 for base in model.replicas
             ]
-            self._routers[model.name] = litellm.Router(
+            self._routers[route] = litellm.Router(
                 model_list=deployments, num_retries=0, routing_strategy="least-busy"
             )
-        return self._routers[model.name]
+        return self._routers[route]
 
     def _store(self, model: ModelConfig, key: str, response: Any, latency: float, attempts: int) -> Reply:
-        choice = response.choices[0]
-        text = choice.message.content
-        if text is None:
-            if getattr(choice, "finish_reason", None) == "content_filter":
-                return CallFailure(
-                    FailureKind.CONTENT_FILTER, "the provider filtered the completion", model.model, key, attempts
-                )
-            text = ""
+        # not None: classify_reply checked it. A server that echoes the key into its answer must not get it
+        # into the cache, or from there into a transcript.
+        text = redact(response.choices[0].message.content)
         usage = getattr(response, "usage", None)
         prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
         completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from steps.llm.secrets import redact
+
 
 class FailureKind(StrEnum):
     RATE_LIMIT = "rate_limit"
@@ -13,8 +15,10 @@ class FailureKind(StrEnum):
     TIMEOUT = "timeout"
     BAD_REQUEST = "bad_request"
     AUTH = "auth"
-    CONTENT_FILTER = "content_filter"
-    PARSE = "parse"  # the server's answer was not a valid completion
+    CONTENT_FILTER = "content_filter"  # the provider refused: a 400 content-policy error or null content
+    PARSE = "parse"  # the server's answer was not a valid completion (not JSON, cut, HTML, no choices)
+    TRUNCATED = "truncated"  # null content with finish_reason length: max_tokens ran out before any answer
+    NULL_CONTENT = "null_content"  # null content for any other reason
 
 
 @dataclass(frozen=True)
@@ -36,11 +40,17 @@ class Completion:
 
 @dataclass(frozen=True)
 class CallFailure:
+    """A call that gave no answer. Its message is redacted on creation (see steps.llm.secrets.redact), so
+    whoever writes it to a table, transcript or log cannot leak a key the door sent."""
+
     kind: FailureKind
     message: str
     model: str
     call_key: str
     attempts: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", redact(self.message))
 
     @property
     def ok(self) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandera.pandas as pa
 from pandera.typing import Series
 
+from steps.llm.results import FailureKind
 from steps.schemas.base import Strict
 
 
@@ -22,9 +23,6 @@ class ModelUsage(Strict):
     latency_s: Series[float] = pa.Field(ge=0)
     attempts: Series[int] = pa.Field(ge=0)
     cache_hit: Series[bool]
-    failure_kind: Series[str] = pa.Field(
-        nullable=True,
-        isin=["rate_limit", "server", "timeout", "bad_request", "auth", "content_filter", "parse"],
-    )
+    failure_kind: Series[str] = pa.Field(nullable=True, isin=[kind.value for kind in FailureKind])
     failure_message: Series[str] = pa.Field(nullable=True)
     metadata: Series[str]  # JSON object: instance id, scenario, role, task, setting

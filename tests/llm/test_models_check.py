@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from steps.llm.secrets import NO_KEY
 from tests.fake_openai_server import FakeOpenAIServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,7 +20,7 @@ def _params(server_url: str) -> str:
     return f"""
 agents:
   oracle: {{model: scripted/oracle}}
-  gpt4o: {{model: openai/gpt-4o-2024-11-20, api_base: "{server_url}"}}
+  gpt4o: {{model: openai/gpt-4o-2024-11-20, api_base: "{server_url}", api_key_env: OPENAI_API_KEY}}
 environment: {{model: scripted/persona}}
 judge: {{model: hosted_vllm/test-model, api_base: "{server_url}"}}
 llm: {{cache_dir: .cache/llm, max_attempts: 2, backoff_base_s: 0.01}}
@@ -40,7 +41,10 @@ def test_models_check_probes_every_role_and_writes_no_key(tmp_path):
         )
         assert done.returncode == 0, done.stderr
         assert "models check: 4 models answered, 0 failed" in done.stderr.replace("\n", "")
-        assert any(h.get("Authorization") == f"Bearer {SECRET}" for h in server.headers_seen)
+        sent = zip(server.requests, server.headers_seen, strict=True)
+        keys = {(body["model"], h.get("Authorization")) for body, h in sent}
+        # the key goes to the agent that names its variable; the keyless local judge gets no real key
+        assert keys == {("gpt-4o-2024-11-20", f"Bearer {SECRET}"), ("test-model", f"Bearer {NO_KEY}")}
     usage = pd.read_parquet(tmp_path / "usage.parquet")
     assert sorted(usage.model_name) == ["environment", "gpt4o", "judge", "oracle"]
     assert set(usage.purpose) == {"probe"} and usage.failure_kind.isna().all()
@@ -52,7 +56,7 @@ def test_models_check_probes_every_role_and_writes_no_key(tmp_path):
 
 
 def test_models_check_fails_when_a_model_does_not_answer(tmp_path):
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PREFECT_HOME": str(tmp_path / "prefect")}
+    env = {**os.environ, "OPENAI_API_KEY": SECRET, "PYTHONPATH": str(ROOT), "PREFECT_HOME": str(tmp_path / "prefect")}
     (tmp_path / "params.yaml").write_text(_params("http://127.0.0.1:9/v1"), encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "-m", "flows.cli", "models", "check"],
@@ -65,3 +69,22 @@ def test_models_check_fails_when_a_model_does_not_answer(tmp_path):
     assert done.returncode == 1
     err = done.stderr.replace("\n", "")
     assert "2 of 4 models did not answer" in err and "gpt4o (server" in err
+
+
+def test_models_check_names_an_unset_key_variable_before_any_call(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
+    env |= {"PYTHONPATH": str(ROOT), "PREFECT_HOME": str(tmp_path / "prefect")}
+    with FakeOpenAIServer() as server:
+        (tmp_path / "params.yaml").write_text(_params(server.url), encoding="utf-8")
+        done = subprocess.run(
+            [sys.executable, "-m", "flows.cli", "models", "check"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert server.count == 0
+    assert done.returncode == 1
+    assert "model 'gpt4o': api_key_env names OPENAI_API_KEY, which is not set" in done.stderr.replace("\n", "")
+    assert "Traceback" not in done.stderr

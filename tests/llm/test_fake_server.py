@@ -1,0 +1,84 @@
+"""The fault-injecting test server itself: its fault kinds, seeded random faults and a taken port."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+
+import pytest
+
+from tests.fake_openai_server import RANDOM_MIX, FakeOpenAIServer
+
+
+def post(server: FakeOpenAIServer, key: str = "sk-test") -> tuple[int, bytes]:
+    body = json.dumps({"model": "test-model", "messages": [{"role": "user", "content": "hi"}]}).encode()
+    request = urllib.request.Request(
+        f"{server.url}/chat/completions",
+        data=body,
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read()
+
+
+def test_a_taken_port_fails_at_once():
+    with FakeOpenAIServer() as first:
+        started = time.monotonic()
+        with pytest.raises(OSError, match=f"cannot listen on 127.0.0.1:{first.port}"):
+            FakeOpenAIServer().start(first.port)
+        assert time.monotonic() - started < 5
+
+
+def test_unknown_faults_are_refused_when_injected(server):
+    with pytest.raises(ValueError, match="unknown fault"):
+        server.inject(("418",))
+    with pytest.raises(ValueError, match="takes 1 argument"):
+        server.inject(("slow",))
+    with pytest.raises(ValueError, match="within"):
+        server.inject_random(1.5)
+
+
+def test_auth_errors_echo_the_authorization_header(server):
+    server.inject(("401",), None, ("403",))  # None: that request passes untouched
+    assert [post(server, "sk-echo-me")[0] for _ in range(3)] == [401, 200, 403]
+    assert server.faults_injected == {"401": 1, "403": 1}
+    server.inject(("403",))
+    status, body = post(server, "sk-echo-me")
+    assert status == 403 and "Bearer sk-echo-me" in json.loads(body)["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("fault", "content", "finish_reason"),
+    [
+        ("filtered", None, "content_filter"),
+        ("null_length", None, "length"),
+        ("null_stop", None, "stop"),
+        ("empty_stop", "", "stop"),
+    ],
+)
+def test_answer_shaped_faults(server, fault, content, finish_reason):
+    server.inject((fault,))
+    status, body = post(server)
+    choice = json.loads(body)["choices"][0]
+    assert status == 200 and (choice["message"]["content"], choice["finish_reason"]) == (content, finish_reason)
+
+
+def test_random_faults_follow_the_seed_and_are_counted():
+    def faults(seed: int) -> tuple[list[int], Counter]:
+        with FakeOpenAIServer() as server:
+            mix = [f for f in RANDOM_MIX if f[0] not in ("slow", "drop")]
+            server.inject_random(0.5, seed=seed, mix=mix)
+            statuses = [post(server)[0] for _ in range(60)]
+            return statuses, Counter(server.faults_injected)
+
+    statuses, counted = faults(7)
+    assert faults(7) == (statuses, counted)
+    assert faults(8)[0] != statuses
+    assert 15 <= sum(counted.values()) <= 45  # about half of 60
+    assert sum(counted[k] for k in ("429", "500", "502", "503")) == sum(s != 200 for s in statuses)
