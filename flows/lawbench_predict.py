@@ -19,6 +19,7 @@ import steps.lawbench.scripted  # noqa: F401  (registers the scripted LawBench p
 from flows.config import PARAMS_FILE, load_params
 from flows.ingest import INTERIM_DIR
 from flows.models import open_door, write_usage
+from flows.paths import safe_child
 from flows.progress import counter
 from flows.runs import run_spec, write_run_json
 from flows.stage import main
@@ -62,7 +63,7 @@ def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_F
     items = items[items.setting == setting].sort_values(["task", "idx"], kind="stable").reset_index(drop=True)
     if params.lawbench.limit is not None:
         items = items[items.idx < params.lawbench.limit].reset_index(drop=True)
-    run_dir = out_dir / agent_name / setting
+    run_dir = safe_child(out_dir, agent_name, setting)
     rid = write_run_json(run_dir, run_spec(agent, "lawbench", setting=setting, prompt_version=PROMPT_VERSION,
                                           limit=params.lawbench.limit))
     door = open_door(params, run_id=rid)

@@ -22,6 +22,7 @@ import steps.mile.scripted  # noqa: F401  (registers the scripted client and sup
 from flows.config import CACHE_DIR, PARAMS_FILE, MileParams, load_params
 from flows.ingest import INTERIM_DIR
 from flows.models import open_door, write_usage
+from flows.paths import safe_child
 from flows.progress import counter
 from flows.runs import run_spec, write_run_json
 from flows.stage import main
@@ -73,10 +74,10 @@ def mile_simulate(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Pat
     options = options_of(params.mile)
     scenario = mile_scenario(options)
     instances = [build_instance(r, supervise_lawyer=options.supervise == "both") for r in rows.itertuples()]
-    run_dir = out_dir / agent_name
+    run_dir = safe_child(out_dir, agent_name)
     rid = write_run_json(run_dir, spec_of(agent, environment, params.mile))
     door: ModelDoor = open_door(params, run_id=rid)
-    journal = Journal(journals / agent_name / f"{rid}.jsonl")
+    journal = Journal(safe_child(journals, agent_name, f"{rid}.jsonl"))
     try:
         decodings = params.mile.role_decodings(environment.decoding)
         speak = FixedOpening(RoleDecodingSpeaker(door, agent, environment, decodings))

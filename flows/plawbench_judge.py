@@ -21,6 +21,7 @@ from prefect.cache_policies import NO_CACHE
 import steps.judges.scripted  # noqa: F401  (registers the proxy judge)
 from flows.config import PARAMS_FILE, load_params
 from flows.models import open_door, write_usage
+from flows.paths import safe_child
 from flows.plawbench_predict import prompt_options
 from flows.plawbench_rubrics import OUT_DIR
 from flows.progress import counter
@@ -56,7 +57,7 @@ def judge(tasks: pd.DataFrame, rubric: pd.DataFrame, responses: pd.DataFrame, ju
 def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR) -> str:
     params = load_params(params_file)
     p, judge_model = params.plawbench, params.judge_model()
-    run_dir = out_dir / agent_name
+    run_dir = safe_child(out_dir, agent_name)
     tasks = read_table(out_dir / "tasks.parquet", PlawTasks)
     rubric = read_table(out_dir / "rubric_items.parquet", PlawRubricItems)
     responses = read_table(run_dir / "responses.parquet", PlawResponses)

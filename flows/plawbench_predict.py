@@ -20,6 +20,7 @@ from prefect.cache_policies import NO_CACHE
 import steps.plawbench.scripted  # noqa: F401  (registers the scripted PLawBench policies)
 from flows.config import PARAMS_FILE, PlawBenchParams, load_params
 from flows.models import open_door, write_usage
+from flows.paths import safe_child
 from flows.plawbench_rubrics import OUT_DIR
 from flows.progress import counter
 from flows.runs import run_spec, write_run_json
@@ -99,7 +100,7 @@ def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, out_dir:
     options = prompt_options(p)
     multiturn = {"max_turns": p.multiturn.max_turns, "environment": environment.model,
                  "version": dialogue.VERSION} if p.multiturn.enabled else None
-    run_dir = out_dir / agent_name
+    run_dir = safe_child(out_dir, agent_name)
     rid = write_run_json(run_dir, run_spec(agent, "plawbench", prompt_version=PROMPT_VERSION,
                                            templates=templates_version(), limit=p.limit,
                                            options=options.__dict__, multiturn=multiturn))

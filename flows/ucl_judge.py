@@ -20,6 +20,7 @@ from prefect.cache_policies import NO_CACHE
 import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL proxy judge)
 from flows.config import PARAMS_FILE, load_params
 from flows.models import open_door, write_usage
+from flows.paths import safe_child
 from flows.progress import counter
 from flows.runs import write_run_json
 from flows.stage import main
@@ -52,7 +53,7 @@ def judge(items: pd.DataFrame, dialogues: pd.DataFrame, reference: pd.DataFrame,
 def ucl_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
     params = load_params(params_file)
     params.agent(agent_name)  # an unknown agent is a clear error
-    run_dir = paths.runs / agent_name
+    run_dir = safe_child(paths.runs, agent_name)
     dialogues = read_table(run_dir / "dialogues.parquet", UclDialogues)
     reference = read_table(paths.reference / "dialogues.parquet", UclDialogues)
     items = read_items(params.ucl.limit, paths)
