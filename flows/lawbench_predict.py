@@ -21,7 +21,7 @@ from flows.ingest import INTERIM_DIR
 from flows.models import open_door, write_usage
 from flows.paths import safe_child
 from flows.progress import counter
-from flows.runs import run_spec, write_run_json
+from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main
 from flows.tables import read_table, write_table
 from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_frame
@@ -64,8 +64,8 @@ def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_F
     if params.lawbench.limit is not None:
         items = items[items.idx < params.lawbench.limit].reset_index(drop=True)
     run_dir = safe_child(out_dir, agent_name, setting)
-    rid = write_run_json(run_dir, run_spec(agent, "lawbench", setting=setting, prompt_version=PROMPT_VERSION,
-                                          limit=params.lawbench.limit))
+    spec = run_spec(agent, "lawbench", setting=setting, prompt_version=PROMPT_VERSION, limit=params.lawbench.limit)
+    rid = begin_run(run_dir, spec)
     door = open_door(params, run_id=rid)
     try:
         predictions = predict(items, agent, door)
@@ -73,6 +73,7 @@ def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_F
         scores = score(predictions, agent, rid, params.lawbench.proofread_paths())
         write_table(scores, run_dir / "scores.parquet", LawBenchScores, table="lawbench_scores")
         write_usage(door, run_dir / "usage.parquet")
+        write_run_json(run_dir, spec)
     finally:
         door.close()
     n_failed = int(predictions.failure_kind.notna().sum())

@@ -26,9 +26,9 @@ from flows.models import open_door, write_usage
 from flows.paths import safe_child
 from flows.personas import PROCESSED
 from flows.progress import counter
-from flows.runs import run_spec, write_run_json
+from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main
-from flows.tables import read_table, to_arrow, write_parquet_atomic, write_table
+from flows.tables import read_table, to_arrow, write_parquet_atomic, write_table, write_text_atomic
 from steps.scenarios.j1.deliverables import deliverable_parts
 from steps.scenarios.j1.stages import court_stages
 from steps.scenarios.registry import SCENARIOS, instance_from_row
@@ -114,7 +114,7 @@ def write_transcripts(turns: pd.DataFrame, deliverables: pd.DataFrame, transcrip
         labels = {r: s.label or r for r, s in SCENARIOS[row["scenario"]].roles.items()}
         rows = turns[turns.instance_id == row["instance_id"]].to_dict("records")
         page = markdown(row["instance_id"], row, lines(rows, labels), agent=agent, run_id=rid, proxy=proxy)
-        (out_dir / f"{_safe(row['instance_id'])}.md").write_text(page + "\n", encoding="utf-8")
+        write_text_atomic(out_dir / f"{_safe(row['instance_id'])}.md", page + "\n")
     return len(chosen)
 
 
@@ -129,7 +129,8 @@ def simulate(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path =
     agent = params.agent(agent_name)
     instances = load_instances(params, processed)
     run_dir = safe_child(runs_dir, agent_name)
-    rid = write_run_json(run_dir, spec_of(params, agent_name))
+    spec = spec_of(params, agent_name)
+    rid = begin_run(run_dir, spec)
     turns, deliverables, hits = run_dialogues(instances, params, agent_name, rid, run_dir, journals)
     write_table(turns, run_dir / "turns.parquet", Turns, table="turns")
     valid = validate(deliverables, Deliverables, table="deliverables")
@@ -137,6 +138,7 @@ def simulate(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path =
     proxy = agent.is_scripted or params.environment_model().is_scripted
     shown = write_transcripts(turns, valid, transcripts_dir, params.simulate.transcripts,
                               agent=agent_name, rid=rid, proxy=proxy)  # fmt: skip
+    write_run_json(run_dir, spec)  # last: run.json never stands beside another run's outputs
     ended = valid.ended_by.value_counts()
     per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().reindex(params.simulate.scenarios)
                     .dropna().astype(int).items())  # fmt: skip

@@ -10,11 +10,12 @@ from typing import Any
 
 from rich.console import Console
 
+from flows.tables import OutputError
 from steps.schemas import TableError
 from steps.sources.errors import SourceError
 
 # Errors that describe bad input or configuration; they end a stage with their one-line message.
-EXPECTED_ERRORS: tuple[type[Exception], ...] = (SourceError, TableError, FileNotFoundError, ValueError)
+EXPECTED_ERRORS: tuple[type[Exception], ...] = (SourceError, TableError, FileNotFoundError, ValueError, OutputError)
 
 console = Console(stderr=True)
 

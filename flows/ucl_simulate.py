@@ -23,7 +23,7 @@ from flows.ingest import INTERIM_DIR
 from flows.models import open_door, write_usage
 from flows.paths import safe_child
 from flows.progress import counter
-from flows.runs import run_spec, write_run_json
+from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main
 from flows.tables import read_table, write_table
 from steps.llm import ModelConfig, ModelDoor
@@ -77,7 +77,7 @@ def ucl_simulate(agent_name: str | None = None, params_file: Path = PARAMS_FILE,
     spec = run_spec(assistant, "ucl", role="agent" if agent_name else "reference", scenario_version=UCL.version,
                     protocol=protocol_version(), user={"model": user.model, "decoding": user.decoding.model_dump()},
                     max_exchanges=ucl.exchanges(), single_round=ucl.single_round, limit=ucl.limit)  # fmt: skip
-    rid = write_run_json(run_dir, spec)
+    rid = begin_run(run_dir, spec)
     journal_path = safe_child(paths.journals, agent_name or "_reference", f"{rid}.jsonl")
     journal = Journal(journal_path)
     door = open_door(params, run_id=rid)
@@ -86,6 +86,7 @@ def ucl_simulate(agent_name: str | None = None, params_file: Path = PARAMS_FILE,
         write_table(turns, run_dir / "turns.parquet", UclTurns, table="ucl_turns")
         write_table(dialogues, run_dir / "dialogues.parquet", UclDialogues, table="ucl_dialogues")
         write_usage(door, run_dir / "usage.parquet")
+        write_run_json(run_dir, spec)
     finally:
         journal.close()
         door.close()
