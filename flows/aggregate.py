@@ -15,6 +15,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import PARAMS_FILE, Params, load_params
+from flows.paths import safe_child
 from flows.simulate import RUNS_DIR
 from flows.stage import main
 from flows.tables import read_table, write_text_atomic
@@ -71,12 +72,13 @@ def aggregate(params_file: Path = PARAMS_FILE, runs: Path = RUNS_DIR, reports: P
     params.j1eval.check_agents(params.agents)
     scores, dialogues, run_ids = [], [], {}
     for name in params.agents:
-        scores.append(read_table(runs / name / "scores.parquet", J1Scores))
-        dialogues.append(read_table(runs / name / "deliverables.parquet", Deliverables))
-        run_ids[name] = json.loads((runs / name / "run.json").read_text(encoding="utf-8"))["run_id"]
+        run_dir = safe_child(runs, name)
+        scores.append(read_table(run_dir / "scores.parquet", J1Scores))
+        dialogues.append(read_table(run_dir / "deliverables.parquet", Deliverables))
+        run_ids[name] = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["run_id"]
         stale = set(scores[-1].run_id) - {run_ids[name]}
         if stale:
-            raise ValueError(f"{runs / name}/scores.parquet is from run {sorted(stale)[0]}, not {run_ids[name]}: "
+            raise ValueError(f"{run_dir}/scores.parquet is from run {sorted(stale)[0]}, not {run_ids[name]}: "
                              f"rerun the judge stage (dvc repro judge@{name})")  # fmt: skip
     all_dialogues = pd.concat(dialogues, ignore_index=True)
     results = tables(pd.concat(scores, ignore_index=True), all_dialogues, params)

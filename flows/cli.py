@@ -18,6 +18,7 @@ extract_app = typer.Typer(help="Legal elements from judgments (stage `extract`, 
 mile_app = typer.Typer(no_args_is_help=True, help="MILE/MASER: simulate complaint drafting, judge, report.")
 export_app = typer.Typer(no_args_is_help=True, help="Export simulated dialogues as training data.")
 plawbench_app = typer.Typer(no_args_is_help=True, help="PLawBench: rubrics as data, predict, judge, report.")
+params_app = typer.Typer(no_args_is_help=True, help="Validate params.yaml without running anything.")
 app.add_typer(models_app, name="models")
 app.add_typer(serve_app, name="serve")
 app.add_typer(lawbench_app, name="lawbench")
@@ -25,6 +26,7 @@ app.add_typer(extract_app, name="extract")
 app.add_typer(mile_app, name="mile")
 app.add_typer(export_app, name="export")
 app.add_typer(plawbench_app, name="plawbench")
+app.add_typer(params_app, name="params")
 
 
 def _run(name: str, flow, **kwargs) -> None:
@@ -261,6 +263,21 @@ def show(
     except (OSError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from None
+
+
+@params_app.command("check")
+def params_check(
+    file: Path = typer.Option(Path("params.yaml"), "--file", help="the parameters file to validate"),
+) -> None:
+    """Validate a parameters file as every stage does when it loads it: OK and a summary, or the one-line error."""
+    from flows.config import ParamsError, load_params, summary
+
+    try:
+        params = load_params(file)
+    except ParamsError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"OK {file}: {summary(params)}")
 
 
 @models_app.command("check")

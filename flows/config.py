@@ -10,6 +10,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from steps.llm import Decoding, LLMSettings, ModelConfig
+from steps.llm.config import check_model_string, check_safe_name
 from steps.mile.decoding import RoleDecodingSetting, check_setting, effective_decodings
 
 PARAMS_FILE = Path("params.yaml")
@@ -43,8 +44,13 @@ class ModelEntry(_Section):
     api_base: str | list[str] | None = None
     api_key_env: str | None = None
     decoding: Decoding = Decoding()
-    concurrency: int | None = None
-    timeout_s: float | None = None
+    concurrency: int | None = Field(default=None, ge=1)
+    timeout_s: float | None = Field(default=None, gt=0)
+
+    @field_validator("model")
+    @classmethod
+    def _known_provider(cls, value: str) -> str:
+        return check_model_string(value)
 
     def resolve(self, name: str) -> ModelConfig:
         return ModelConfig(name=name, **self.model_dump())
@@ -68,6 +74,11 @@ class UclReference(ModelEntry):
     """The model whose dialogues every UCL agent is compared with, and the name the reports give it."""
 
     name: str = "reference"
+
+    @field_validator("name")
+    @classmethod
+    def _safe_name(cls, value: str) -> str:
+        return check_safe_name(value)
 
     def resolve_reference(self) -> ModelConfig:
         return ModelConfig(**self.model_dump())
@@ -266,12 +277,16 @@ class Params(_Section):
     simulate: SimulateParams = SimulateParams()
     j1eval: J1EvalParams = J1EvalParams()
 
-    @model_validator(mode="after")
-    def _agent_names_are_paths(self) -> Params:
-        for name in self.agents:
-            if not name or not all(c.isalnum() or c in "-_." for c in name):
-                raise ValueError(f"agent name '{name}' must be usable as a directory name (letters, digits, - _ .)")
-        return self
+    @field_validator("agents", mode="before")
+    @classmethod
+    def _agent_names_are_paths(cls, value: Any) -> Any:
+        """Agent names become directories (data/runs/<agent>, reports/transcripts/<agent>): safe components only."""
+        for name in value or {}:
+            try:
+                check_safe_name(name)
+            except ValueError as err:
+                raise ValueError(f"agent {err}") from None
+        return value
 
     def agent(self, name: str) -> ModelConfig:
         if name not in self.agents:
@@ -285,12 +300,48 @@ class Params(_Section):
         return self.judge.resolve("judge")
 
 
+class ParamsError(ValueError):
+    """params.yaml is missing, is not YAML, or breaks a rule; the message is one line naming file, key and rule."""
+
+
 def load_params(path: Path = PARAMS_FILE) -> Params:
-    """Read and validate the parameters file (defaults apply to absent sections); a bad value raises a
-    ValueError of one line per problem, each naming where it is (e.g. `mile.role_decoding: unknown role ...`)."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    """Read and validate the parameters file (defaults apply to absent sections, never to an absent file).
+
+    Any problem raises a ParamsError of one line naming the file and, per problem, the key path and the rule
+    (e.g. `params.yaml: agents.foo.concurrency: Input should be greater than or equal to 1`)."""
+    if not path.is_file():
+        raise ParamsError(f"{path}: parameters file not found (every stage needs one; see README, Parameters)")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f" line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+        raise ParamsError(f"{path}:{where}: not valid YAML: {problem}") from None
+    except UnicodeDecodeError as err:
+        raise ParamsError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+    if data is not None and not isinstance(data, dict):
+        raise ParamsError(f"{path}: the top level must be a mapping of sections, got {type(data).__name__}")
     try:
         return Params.model_validate(data or {})
     except ValidationError as err:
-        problems = [f"{'.'.join(map(str, e['loc']))}: {e['msg'].removeprefix('Value error, ')}" for e in err.errors()]
-        raise ValueError(f"{path}: " + "; ".join(problems)) from None
+        problems = [_problem(e) for e in err.errors()]
+        raise ParamsError(f"{path}: " + "; ".join(problems)) from None
+
+
+def _problem(error: Any) -> str:
+    """One pydantic error as `key.path: rule`."""
+    where = ".".join(str(part) for part in error["loc"] if not str(part).startswith("function-"))
+    message = " ".join(error["msg"].removeprefix("Value error, ").split())
+    return f"{where}: {message}" if where else message
+
+
+def summary(params: Params) -> str:
+    """A short description of loaded parameters for `jurisflow params check`."""
+    agents = ", ".join(f"{name} ({entry.model})" for name, entry in params.agents.items()) or "none"
+    llm = params.llm
+    return (
+        f"agents: {agents}; environment: {params.environment.model}; judge: {params.judge.model}; "
+        f"llm: concurrency {llm.concurrency}, timeout {llm.timeout_s:g} s, {llm.max_attempts} attempts, "
+        f"retry budget {llm.retry_budget_s:g} s"
+    )

@@ -19,28 +19,22 @@ from flows.stage import main
 from flows.tables import write_table
 from steps.schemas import ARROW_TYPES, SCHEMAS, validate
 from steps.sources import LOADERS, Fetched, Manifest, fetch, http_download, load_manifest
+from steps.sources.pinned import check_rows
 
 INTERIM_DIR = Path("data/interim")
 
 
 @task(cache_policy=NO_CACHE)
 def fetch_sources(manifest: Manifest, params: SourcesParams) -> list[Fetched]:
-    """Resolve every manifest file to a verified local copy (mirror first, then upstream)."""
+    """Resolve every manifest file to a verified local copy (mirror first, then upstream) holding its pinned rows."""
     mirror = params.mirror_dir()
     download = http_download(params.timeout_s) if params.download else None
-    return [
-        Fetched(
-            src,
-            fetch(
-                src,
-                mirror=mirror,
-                download_dir=CACHE_DIR / "sources",
-                upstream_url=manifest.upstream_url,
-                download=download,
-            ),
-        )
-        for src in track(manifest.files, "verify sources")
-    ]
+    fetched, downloads = [], CACHE_DIR / "sources"
+    for src in track(manifest.files, "verify sources"):
+        local = fetch(src, mirror=mirror, download_dir=downloads, upstream_url=manifest.upstream_url, download=download)
+        check_rows(src, local)
+        fetched.append(Fetched(src, local))
+    return fetched
 
 
 @task(cache_policy=NO_CACHE)

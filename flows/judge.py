@@ -21,6 +21,7 @@ from prefect.cache_policies import NO_CACHE
 import steps.judges.scripted  # noqa: F401  (registers the proxy judge, scripted/judge)
 from flows.config import PARAMS_FILE, J1EvalParams, Params, load_params
 from flows.models import check_calls, open_door, write_usage
+from flows.paths import safe_child
 from flows.personas import PROCESSED
 from flows.progress import counter
 from flows.simulate import RUNS_DIR
@@ -56,7 +57,7 @@ def judge(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path = PR
           runs_dir: Path = RUNS_DIR) -> str:  # fmt: skip
     params = load_params(params_file)
     params.agent(agent_name)  # an unknown agent is a clear error
-    run_dir = runs_dir / agent_name
+    run_dir = safe_child(runs_dir, agent_name)
     rid = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["run_id"]
     instances = read_table(processed / "instances.parquet", Instances)
     turns = read_table(run_dir / "turns.parquet", Turns)

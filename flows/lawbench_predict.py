@@ -19,8 +19,9 @@ import steps.lawbench.scripted  # noqa: F401  (registers the scripted LawBench p
 from flows.config import PARAMS_FILE, load_params
 from flows.ingest import INTERIM_DIR
 from flows.models import check_calls, open_door, write_usage
+from flows.paths import safe_child
 from flows.progress import counter
-from flows.runs import run_spec, write_run_json
+from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main
 from flows.tables import read_table, write_table
 from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_frame
@@ -65,9 +66,9 @@ def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_F
     items = items[items.setting == setting].sort_values(["task", "idx"], kind="stable").reset_index(drop=True)
     if params.lawbench.limit is not None:
         items = items[items.idx < params.lawbench.limit].reset_index(drop=True)
-    run_dir = out_dir / agent_name / setting
-    rid = write_run_json(run_dir, run_spec(agent, "lawbench", setting=setting, prompt_version=PROMPT_VERSION,
-                                          limit=params.lawbench.limit))
+    run_dir = safe_child(out_dir, agent_name, setting)
+    spec = run_spec(agent, "lawbench", setting=setting, prompt_version=PROMPT_VERSION, limit=params.lawbench.limit)
+    rid = begin_run(run_dir, spec)
     door = open_door(params, run_id=rid)
     try:
         predictions = predict(items, agent, door)
@@ -75,6 +76,7 @@ def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_F
         scores = score(predictions, agent, rid, lexicon_tables(interim_dir))
         write_table(scores, run_dir / "scores.parquet", LawBenchScores, table="lawbench_scores")
         write_usage(door, run_dir / "usage.parquet")
+        write_run_json(run_dir, spec)
     finally:
         door.close()
     check_calls(params, run_dir / "usage.parquet")

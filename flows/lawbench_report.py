@@ -17,6 +17,7 @@ from flows.config import MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.ingest import INTERIM_DIR
 from flows.lawbench_predict import OUT_DIR as AGENT_DIR
 from flows.lawbench_score import OUT as PUBLISHED_SCORES
+from flows.paths import safe_child
 from flows.stage import main
 from flows.tables import read_table, write_text_atomic
 from steps.lawbench.report import AgentInfo, render_setting, tasks_frame
@@ -48,7 +49,7 @@ def lawbench_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS) ->
     agents: dict[str, AgentInfo] = {}
     for name in params.agents:
         model = params.agent(name)
-        agent_scores = [read_table(AGENT_DIR / name / s / "scores.parquet", LawBenchScores) for s in SETTINGS]
+        agent_scores = [read_table(safe_child(AGENT_DIR, name, s) / "scores.parquet", LawBenchScores) for s in SETTINGS]
         frames += agent_scores
         both = pd.concat(agent_scores, ignore_index=True)
         by_task = {(r.setting, r.task): int(r.n_failed) for r in both.itertuples() if r.n_failed}

@@ -21,6 +21,7 @@ from flows.config import PARAMS_FILE, MileParams, load_params
 from flows.ingest import INTERIM_DIR
 from flows.mile_simulate import OUT_DIR
 from flows.models import check_calls, open_door, write_usage
+from flows.paths import safe_child
 from flows.progress import counter
 from flows.stage import main
 from flows.tables import read_table, write_table
@@ -48,7 +49,7 @@ def mile_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path =
                interim: Path = INTERIM_DIR) -> str:
     params = load_params(params_file)
     judge_model = params.judge_model()
-    run_dir = out_dir / agent_name
+    run_dir = safe_child(out_dir, agent_name)
     rid = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["run_id"]
     turns = read_table(run_dir / "turns.parquet", MileTurns)
     dialogues = read_table(run_dir / "deliverables.parquet", MileDialogues)

@@ -17,6 +17,7 @@ from prefect.cache_policies import NO_CACHE
 from flows.config import PARAMS_FILE, load_params
 from flows.ingest import INTERIM_DIR
 from flows.mile_simulate import OUT_DIR
+from flows.paths import safe_child
 from flows.stage import main
 from flows.tables import read_table, write_text_atomic
 from steps.mile.report import AgentInfo, RunInfo, csv_frame, render
@@ -56,10 +57,10 @@ def mile_report(params_file: Path = PARAMS_FILE, runs: Path = OUT_DIR, reports: 
     environment, judge = params.environment_model(), params.judge_model()
     agents, scores, dialogues, specs = {}, [], [], []
     for name in params.agents:
-        model = params.agent(name)
-        scores.append(read_table(runs / name / "scores.parquet", MileScores))
-        dialogues.append(read_table(runs / name / "deliverables.parquet", MileDialogues)[DIALOGUE_COLUMNS])
-        specs.append(json.loads((runs / name / "run.json").read_text(encoding="utf-8")))
+        model, run_dir = params.agent(name), safe_child(runs, name)
+        scores.append(read_table(run_dir / "scores.parquet", MileScores))
+        dialogues.append(read_table(run_dir / "deliverables.parquet", MileDialogues)[DIALOGUE_COLUMNS])
+        specs.append(json.loads((run_dir / "run.json").read_text(encoding="utf-8")))
         agents[name] = AgentInfo(name, model.model, model.is_scripted, specs[-1].get("decoding"))
     if not agents:
         raise ValueError("params.yaml lists no agents: nothing to report")

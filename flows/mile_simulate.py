@@ -22,8 +22,9 @@ import steps.mile.scripted  # noqa: F401  (registers the scripted client and sup
 from flows.config import CACHE_DIR, PARAMS_FILE, MileParams, load_params
 from flows.ingest import INTERIM_DIR
 from flows.models import check_calls, open_door, write_usage
+from flows.paths import safe_child
 from flows.progress import counter
-from flows.runs import run_spec, write_run_json
+from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main
 from flows.tables import read_table, write_table
 from steps.llm import ModelConfig, ModelDoor
@@ -73,10 +74,11 @@ def mile_simulate(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Pat
     options = options_of(params.mile)
     scenario = mile_scenario(options)
     instances = [build_instance(r, supervise_lawyer=options.supervise == "both") for r in rows.itertuples()]
-    run_dir = out_dir / agent_name
-    rid = write_run_json(run_dir, spec_of(agent, environment, params.mile))
+    run_dir = safe_child(out_dir, agent_name)
+    spec = spec_of(agent, environment, params.mile)
+    rid = begin_run(run_dir, spec)
     door: ModelDoor = open_door(params, run_id=rid)
-    journal = Journal(journals / agent_name / f"{rid}.jsonl")
+    journal = Journal(safe_child(journals, agent_name, f"{rid}.jsonl"))
     try:
         decodings = params.mile.role_decodings(environment.decoding)
         speak = FixedOpening(RoleDecodingSpeaker(door, agent, environment, decodings))
@@ -88,6 +90,7 @@ def mile_simulate(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Pat
         write_table(turns, run_dir / "turns.parquet", MileTurns, table="mile_turns")
         write_table(dialogue_rows, run_dir / "deliverables.parquet", MileDialogues, table="mile_dialogues")
         write_usage(door, run_dir / "usage.parquet")
+        write_run_json(run_dir, spec)
     finally:
         journal.close()
         door.close()

@@ -21,10 +21,11 @@ from prefect.cache_policies import NO_CACHE
 import steps.judges.scripted  # noqa: F401  (registers the proxy judge)
 from flows.config import PARAMS_FILE, load_params
 from flows.models import check_calls, open_door, write_usage
+from flows.paths import safe_child
 from flows.plawbench_predict import prompt_options
 from flows.plawbench_rubrics import OUT_DIR
 from flows.progress import counter
-from flows.runs import run_spec, write_run_json
+from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main
 from flows.tables import read_table, write_table
 from steps.judges.prompts import template_source
@@ -56,7 +57,7 @@ def judge(tasks: pd.DataFrame, rubric: pd.DataFrame, responses: pd.DataFrame, ju
 def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR) -> str:
     params = load_params(params_file)
     p, judge_model = params.plawbench, params.judge_model()
-    run_dir = out_dir / agent_name
+    run_dir = safe_child(out_dir, agent_name)
     tasks = read_table(out_dir / "tasks.parquet", PlawTasks)
     rubric = read_table(out_dir / "rubric_items.parquet", PlawRubricItems)
     responses = read_table(run_dir / "responses.parquet", PlawResponses)
@@ -66,7 +67,7 @@ def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: P
         if p.t1_penalties != "none" else {}
     spec = run_spec(judge_model, "plawbench-judge", rubric_template=template_source("rubric.j2"),
                     templates=templates_version(), max_questions=p.max_questions, repairs=p.judge_repairs, **extra)
-    judge_run = write_run_json(run_dir / "judge", spec)
+    judge_run = begin_run(run_dir / "judge", spec)
     door = open_door(params, run_id=judge_run)
     try:
         judgements, scores, items = judge(tasks, rubric, responses, judge_model, door, options, p.judge_repairs,
@@ -75,6 +76,7 @@ def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: P
         write_table(scores, run_dir / "scores.parquet", PlawScores, table="plawbench_scores")
         write_table(items, run_dir / "item_scores.parquet", PlawItemScores, table="plawbench_item_scores")
         write_usage(door, run_dir / "judge_usage.parquet")
+        write_run_json(run_dir / "judge", spec)
     finally:
         door.close()
     check_calls(params, run_dir / "judge_usage.parquet")

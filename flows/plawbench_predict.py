@@ -20,9 +20,10 @@ from prefect.cache_policies import NO_CACHE
 import steps.plawbench.scripted  # noqa: F401  (registers the scripted PLawBench policies)
 from flows.config import PARAMS_FILE, PlawBenchParams, load_params
 from flows.models import check_calls, open_door, write_usage
+from flows.paths import safe_child
 from flows.plawbench_rubrics import OUT_DIR
 from flows.progress import counter
-from flows.runs import run_spec, write_run_json
+from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main
 from flows.tables import read_table, write_table
 from steps.llm import ModelConfig, ModelDoor
@@ -99,10 +100,10 @@ def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, out_dir:
     options = prompt_options(p)
     multiturn = {"max_turns": p.multiturn.max_turns, "environment": environment.model,
                  "version": dialogue.VERSION} if p.multiturn.enabled else None
-    run_dir = out_dir / agent_name
-    rid = write_run_json(run_dir, run_spec(agent, "plawbench", prompt_version=PROMPT_VERSION,
-                                           templates=templates_version(), limit=p.limit,
-                                           options=options.__dict__, multiturn=multiturn))
+    run_dir = safe_child(out_dir, agent_name)
+    spec = run_spec(agent, "plawbench", prompt_version=PROMPT_VERSION, templates=templates_version(), limit=p.limit,
+                    options=options.__dict__, multiturn=multiturn)
+    rid = begin_run(run_dir, spec)
     door = open_door(params, run_id=rid)
     try:
         max_turns = p.multiturn.max_turns if multiturn else None
@@ -110,6 +111,7 @@ def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, out_dir:
         write_table(responses, run_dir / "responses.parquet", PlawResponses, table="plawbench_responses")
         write_table(turns, run_dir / "turns.parquet", PlawTurns, table="plawbench_turns")
         write_usage(door, run_dir / "usage.parquet")
+        write_run_json(run_dir, spec)
     finally:
         door.close()
     check_calls(params, run_dir / "usage.parquet")

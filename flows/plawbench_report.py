@@ -18,6 +18,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import MANIFEST_FILE, PARAMS_FILE, load_params
+from flows.paths import safe_child
 from flows.plawbench_rubrics import OUT_DIR
 from flows.stage import main
 from flows.tables import read_table, write_text_atomic
@@ -79,7 +80,7 @@ def plawbench_report(params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, r
         model = params.agent(name)
         agents[name] = AgentInfo(name, model.model, model.is_scripted,
                                  paper.paper_model_for(name, model.model, params.plawbench.paper_names))
-        run_dir = out_dir / name
+        run_dir = safe_child(out_dir, name)
         scores.append(read_table(run_dir / "scores.parquet", PlawScores))
         judgements.append(read_table(run_dir / "judgements.parquet", PlawJudgements))
         items.append(read_table(run_dir / "item_scores.parquet", PlawItemScores))

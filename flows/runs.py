@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 from typing import Any
 
+from flows.tables import write_text_atomic
 from steps.llm import ModelConfig
 
 
@@ -28,12 +28,25 @@ def run_id(spec: dict[str, Any]) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
 
 
+def begin_run(directory: Path, spec: dict[str, Any]) -> str:
+    """The run id of `spec`, before any work: a `run.json` of a different run is removed, so a folder whose new
+    outputs are not all written yet never claims an identity (the stage writes run.json last, `write_run_json`)."""
+    rid = run_id(spec)
+    path = directory / "run.json"
+    if path.is_file():
+        try:
+            recorded = json.loads(path.read_text(encoding="utf-8")).get("run_id")
+        except (ValueError, AttributeError):
+            recorded = None
+        if recorded != rid:
+            path.unlink()
+    return rid
+
+
 def write_run_json(directory: Path, spec: dict[str, Any]) -> str:
-    """Write `run.json` (the spec and its id) atomically; returns the run id."""
+    """Write `run.json` (the spec and its id) atomically, after the run's outputs; returns the run id."""
     rid = run_id(spec)
     directory.mkdir(parents=True, exist_ok=True)
-    tmp = directory / ".run.json.tmp"
-    tmp.write_text(json.dumps({"run_id": rid, **spec}, ensure_ascii=False, indent=2, sort_keys=True) + "\n",
-                   encoding="utf-8")
-    os.replace(tmp, directory / "run.json")
+    write_text_atomic(directory / "run.json", json.dumps({"run_id": rid, **spec}, ensure_ascii=False, indent=2,
+                                                        sort_keys=True) + "\n")
     return rid

@@ -23,11 +23,12 @@ from prefect.cache_policies import NO_CACHE
 import steps
 from flows.config import CACHE_DIR, PARAMS_FILE, Params, load_params
 from flows.models import check_calls, open_door, write_usage
+from flows.paths import safe_child
 from flows.personas import PROCESSED
 from flows.progress import counter
-from flows.runs import run_spec, write_run_json
+from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main
-from flows.tables import read_table, to_arrow, write_parquet_atomic, write_table
+from flows.tables import read_table, to_arrow, write_parquet_atomic, write_table, write_text_atomic
 from steps.scenarios.j1.deliverables import deliverable_parts
 from steps.scenarios.j1.stages import court_stages
 from steps.scenarios.registry import SCENARIOS, instance_from_row
@@ -77,7 +78,7 @@ def run_dialogues(instances: list[Instance], params: Params, agent_name: str, ri
                   journals: Path) -> tuple[pd.DataFrame, pd.DataFrame, int]:  # fmt: skip
     """Every dialogue (journal first), then the run's turns, deliverables and usage tables."""
     door = open_door(params, rid)
-    journal = Journal(journals / agent_name / f"{rid}.jsonl")
+    journal = Journal(safe_child(journals, agent_name, f"{rid}.jsonl"))
     speak = DoorSpeaker(door, params.agent(agent_name), params.environment_model(), policy_version=code_fingerprint())
     try:
         with counter(f"simulate {agent_name}", len(instances)) as advance:
@@ -99,18 +100,21 @@ def _safe(instance_id: str) -> str:
 
 
 @task(cache_policy=NO_CACHE)
-def write_transcripts(turns: pd.DataFrame, deliverables: pd.DataFrame, out_dir: Path, per_scenario: int, *,
+def write_transcripts(turns: pd.DataFrame, deliverables: pd.DataFrame, transcripts_dir: Path, per_scenario: int, *,
                       agent: str, rid: str, proxy: bool) -> int:  # fmt: skip
-    """reports/transcripts/<agent>/<instance>.md for the first `per_scenario` instances of each scenario."""
+    """reports/transcripts/<agent>/<instance>.md for the first `per_scenario` instances of each scenario; the
+    agent's earlier transcripts are removed first, only from its own folder inside `transcripts_dir`."""
+    out_dir = safe_child(transcripts_dir, agent)
     out_dir.mkdir(parents=True, exist_ok=True)
     for old in out_dir.glob("*.md"):
-        old.unlink()
+        if old.is_file() and not old.is_symlink():
+            old.unlink()
     chosen = deliverables.groupby("scenario", sort=False).head(per_scenario)
     for row in chosen.to_dict("records"):
         labels = {r: s.label or r for r, s in SCENARIOS[row["scenario"]].roles.items()}
         rows = turns[turns.instance_id == row["instance_id"]].to_dict("records")
         page = markdown(row["instance_id"], row, lines(rows, labels), agent=agent, run_id=rid, proxy=proxy)
-        (out_dir / f"{_safe(row['instance_id'])}.md").write_text(page + "\n", encoding="utf-8")
+        write_text_atomic(out_dir / f"{_safe(row['instance_id'])}.md", page + "\n")
     return len(chosen)
 
 
@@ -124,15 +128,17 @@ def simulate(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path =
         raise ValueError(f"simulate.scenarios: unknown {sorted(unknown)}; known: {', '.join(SCENARIOS)}")
     agent = params.agent(agent_name)
     instances = load_instances(params, processed)
-    run_dir = runs_dir / agent_name
-    rid = write_run_json(run_dir, spec_of(params, agent_name))
+    run_dir = safe_child(runs_dir, agent_name)
+    spec = spec_of(params, agent_name)
+    rid = begin_run(run_dir, spec)
     turns, deliverables, hits = run_dialogues(instances, params, agent_name, rid, run_dir, journals)
     write_table(turns, run_dir / "turns.parquet", Turns, table="turns")
     valid = validate(deliverables, Deliverables, table="deliverables")
     write_parquet_atomic(to_arrow(valid, ARROW_TYPES["deliverables"]), run_dir / "deliverables.parquet")
     proxy = agent.is_scripted or params.environment_model().is_scripted
-    shown = write_transcripts(turns, valid, transcripts_dir / agent_name, params.simulate.transcripts,
+    shown = write_transcripts(turns, valid, transcripts_dir, params.simulate.transcripts,
                               agent=agent_name, rid=rid, proxy=proxy)  # fmt: skip
+    write_run_json(run_dir, spec)  # last: run.json never stands beside another run's outputs
     check_calls(params, run_dir / "usage.parquet")
     ended = valid.ended_by.value_counts()
     per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().reindex(params.simulate.scenarios)

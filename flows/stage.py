@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
 import sys
 from collections.abc import Callable
@@ -9,6 +10,7 @@ from typing import Any
 
 from rich.console import Console
 
+from flows.tables import OutputError
 from steps.schemas import TableError
 from steps.sources.errors import SourceError
 
@@ -26,7 +28,9 @@ class CallsFailed(Exception):
 
 
 # Errors that describe bad input or configuration, or failed calls; they end a stage with their one-line message.
-EXPECTED_ERRORS: tuple[type[Exception], ...] = (SourceError, TableError, FileNotFoundError, ValueError, CallsFailed)
+EXPECTED_ERRORS: tuple[type[Exception], ...] = (
+    SourceError, TableError, FileNotFoundError, ValueError, OutputError, CallsFailed,
+)
 
 console = Console(stderr=True)
 
@@ -47,8 +51,24 @@ def _shorten_prefect_tracebacks() -> None:
                 handler.addFilter(_ShortExpectedErrors())
 
 
+def _check_params(flow_fn: Callable[..., Any], kwargs: dict[str, Any]) -> None:
+    """Load the flow's parameters file before anything starts (no Prefect run, no model call on bad params)."""
+    from flows.config import load_params
+
+    parameters = inspect.signature(getattr(flow_fn, "fn", flow_fn)).parameters
+    if "params_file" in parameters:
+        load_params(kwargs.get("params_file", parameters["params_file"].default))
+
+
 def run_stage(name: str, flow_fn: Callable[..., Any], **kwargs: Any) -> int:
-    """Run a flow and turn its final state into an exit code (0 ok, 1 failed)."""
+    """Validate the parameters, run a flow and turn its final state into an exit code (0 ok, 1 failed)."""
+    from flows.config import ParamsError
+
+    try:
+        _check_params(flow_fn, kwargs)
+    except ParamsError as err:
+        console.print(f"[bold red]{name} failed[/]: {err}", soft_wrap=True)
+        return 1
     _shorten_prefect_tracebacks()
     state = flow_fn(return_state=True, **kwargs)
     if state.is_completed():

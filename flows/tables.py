@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -23,19 +26,38 @@ def to_arrow(df: pd.DataFrame, arrow_types: dict[str, pa_arrow.DataType] | None 
     return table
 
 
+class OutputError(OSError):
+    """An output could not be written (disk full, read-only file system, no permission); one line naming it."""
+
+    def __init__(self, message: str, error_number: int | None = None):
+        super().__init__(message)
+        self.errno = error_number
+
+
+def _write_atomic(path: Path, write: Callable[[Path], None]) -> None:
+    """`write` a temporary file beside `path`, then rename it into place; an OSError on the way leaves the earlier
+    file as it was, removes the temporary file and becomes an OutputError naming `path` and the cause."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write(tmp)
+        os.replace(tmp, path)
+    except OSError as err:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        code = errno.errorcode.get(err.errno, "") if err.errno else ""
+        cause = " ".join(f"{code + ': ' if code else ''}{err.strerror or err}".split())
+        raise OutputError(f"{path}: cannot write ({cause}); free space or make it writable, then rerun", err.errno) \
+            from None
+
+
 def write_text_atomic(path: Path, text: str) -> None:
     """Write a report (Markdown, CSV, JSON) to a temporary name, then rename it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    _write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def write_parquet_atomic(table: pa_arrow.Table, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    pq.write_table(table, tmp, compression="zstd")
-    os.replace(tmp, path)
+    _write_atomic(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
 
 
 def write_table(

@@ -20,8 +20,9 @@ from prefect.cache_policies import NO_CACHE
 import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL proxy judge)
 from flows.config import PARAMS_FILE, load_params
 from flows.models import check_calls, open_door, write_usage
+from flows.paths import safe_child
 from flows.progress import counter
-from flows.runs import write_run_json
+from flows.runs import begin_run, write_run_json
 from flows.stage import main
 from flows.tables import read_table, write_table
 from flows.ucl_simulate import PATHS, UclPaths, read_items
@@ -52,7 +53,7 @@ def judge(items: pd.DataFrame, dialogues: pd.DataFrame, reference: pd.DataFrame,
 def ucl_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
     params = load_params(params_file)
     params.agent(agent_name)  # an unknown agent is a clear error
-    run_dir = paths.runs / agent_name
+    run_dir = safe_child(paths.runs, agent_name)
     dialogues = read_table(run_dir / "dialogues.parquet", UclDialogues)
     reference = read_table(paths.reference / "dialogues.parquet", UclDialogues)
     items = read_items(params.ucl.limit, paths)
@@ -62,12 +63,13 @@ def ucl_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: UclPaths 
     judge_spec = {"agent_run": ids.run_id, "reference_run": ids.reference_run_id, "judge": settings.judge.model,
                   "decoding": settings.judge.decoding.model_dump(), "retries": settings.retries,
                   "pointwise": settings.pointwise, "protocol": settings.protocol}  # fmt: skip
-    door = open_door(params, run_id=write_run_json(run_dir / JUDGE_DIR, judge_spec))
+    door = open_door(params, run_id=begin_run(run_dir / JUDGE_DIR, judge_spec))
     try:
         verdicts, hints = judge(items, dialogues, reference, settings, ids, door)
         write_table(verdicts, run_dir / JUDGE_DIR / "verdicts.parquet", UclVerdicts, table="ucl_verdicts")
         write_table(hints, run_dir / JUDGE_DIR / "hint_scores.parquet", UclHintScores, table="ucl_hint_scores")
         write_usage(door, run_dir / JUDGE_DIR / "usage.parquet")
+        write_run_json(run_dir / JUDGE_DIR, judge_spec)
     finally:
         door.close()
     check_calls(params, run_dir / JUDGE_DIR / "usage.parquet")

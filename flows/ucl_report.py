@@ -14,6 +14,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import MANIFEST_FILE, PARAMS_FILE, Params, load_params
+from flows.paths import safe_child
 from flows.stage import main
 from flows.tables import read_table, write_text_atomic
 from flows.ucl_judge import JUDGE_DIR
@@ -66,15 +67,15 @@ def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
     reference = ucl.reference.resolve_reference()
     runs, verdicts, hints, dialogues, matches = [], [], [], [], {}
     for name in params.agents:
-        model = params.agent(name)
+        model, run_dir = params.agent(name), safe_child(paths.runs, name)
         paper = match(name, model.model)
         if paper is not None:
             matches[name] = paper
-        runs.append(RunInfo(name, model.model, model.is_scripted, _run_id(paths.runs / name),
+        runs.append(RunInfo(name, model.model, model.is_scripted, _run_id(run_dir),
                             paper.name if paper else None))  # fmt: skip
-        verdicts.append(read_table(paths.runs / name / JUDGE_DIR / "verdicts.parquet", UclVerdicts))
-        hints.append(read_table(paths.runs / name / JUDGE_DIR / "hint_scores.parquet", UclHintScores))
-        dialogues.append(read_table(paths.runs / name / "dialogues.parquet", UclDialogues))
+        verdicts.append(read_table(run_dir / JUDGE_DIR / "verdicts.parquet", UclVerdicts))
+        hints.append(read_table(run_dir / JUDGE_DIR / "hint_scores.parquet", UclHintScores))
+        dialogues.append(read_table(run_dir / "dialogues.parquet", UclDialogues))
     ref_run = RunInfo(reference.name, reference.model, reference.is_scripted, _run_id(paths.reference))
     dialogues.append(read_table(paths.reference / "dialogues.parquet", UclDialogues))
     scripted_env = user.is_scripted or judge.is_scripted or reference.is_scripted

@@ -21,8 +21,9 @@ import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL user, oracl
 from flows.config import CACHE_DIR, PARAMS_FILE, load_params
 from flows.ingest import INTERIM_DIR
 from flows.models import check_calls, open_door, write_usage
+from flows.paths import safe_child
 from flows.progress import counter
-from flows.runs import run_spec, write_run_json
+from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main
 from flows.tables import read_table, write_table
 from steps.llm import ModelConfig, ModelDoor
@@ -70,14 +71,14 @@ def ucl_simulate(agent_name: str | None = None, params_file: Path = PARAMS_FILE,
     params = load_params(params_file)
     ucl = params.ucl
     assistant = params.agent(agent_name) if agent_name else ucl.reference.resolve_reference()
-    run_dir = paths.runs / agent_name if agent_name else paths.reference
+    run_dir = safe_child(paths.runs, agent_name) if agent_name else paths.reference
     user = params.environment_model()
     items = read_items(ucl.limit, paths)
     spec = run_spec(assistant, "ucl", role="agent" if agent_name else "reference", scenario_version=UCL.version,
                     protocol=protocol_version(), user={"model": user.model, "decoding": user.decoding.model_dump()},
                     max_exchanges=ucl.exchanges(), single_round=ucl.single_round, limit=ucl.limit)  # fmt: skip
-    rid = write_run_json(run_dir, spec)
-    journal_path = paths.journals / (agent_name or "_reference") / f"{rid}.jsonl"
+    rid = begin_run(run_dir, spec)
+    journal_path = safe_child(paths.journals, agent_name or "_reference", f"{rid}.jsonl")
     journal = Journal(journal_path)
     door = open_door(params, run_id=rid)
     try:
@@ -85,6 +86,7 @@ def ucl_simulate(agent_name: str | None = None, params_file: Path = PARAMS_FILE,
         write_table(turns, run_dir / "turns.parquet", UclTurns, table="ucl_turns")
         write_table(dialogues, run_dir / "dialogues.parquet", UclDialogues, table="ucl_dialogues")
         write_usage(door, run_dir / "usage.parquet")
+        write_run_json(run_dir, spec)
     finally:
         journal.close()
         door.close()

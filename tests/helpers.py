@@ -87,6 +87,7 @@ def write_manifest(
                 "bytes": e.get("bytes", 0),
                 "dataset": e["dataset"],
                 **({"derivation": e["derivation"]} if "derivation" in e else {}),
+                **({"rows": e["rows"]} if "rows" in e else {}),
             }
         )
     doc = {"upstream_url": upstream_url, "repos": {"test/repo": {"commit": "c0ffee", "license": "MIT"}}, "files": files}

@@ -2,9 +2,44 @@
 
 from __future__ import annotations
 
+import functools
+import re
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+# A name that becomes a path component (agents, models, settings): letters, digits, `_`, `-`, `.`, starting with a
+# letter, digit or `_` (so never `.`, `..` or a hidden name), at most 64 characters.
+SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
+SCRIPTED_PROVIDER = "scripted"
+
+
+def check_safe_name(name: str) -> str:
+    """Return `name` if it is a safe single path component, else raise a ValueError saying the rule."""
+    if not isinstance(name, str) or not SAFE_NAME.fullmatch(name):
+        raise ValueError(
+            f"name {name!r} must be a single path component: 1-64 of A-Z a-z 0-9 _ . - , not starting with '.' or '-'"
+        )
+    return name
+
+
+@functools.cache
+def known_providers() -> frozenset[str]:
+    """litellm's provider prefixes plus `scripted`; litellm loads only when a real model is configured (its price
+    map setting is made by steps/llm/__init__.py, which runs before this module)."""
+    import litellm
+
+    return frozenset(str(getattr(p, "value", p)) for p in litellm.provider_list) | {SCRIPTED_PROVIDER}
+
+
+def check_model_string(value: str) -> str:
+    """A litellm model string `provider/model` whose provider litellm knows (or `scripted/...`)."""
+    if "/" not in value:
+        raise ValueError(f"model '{value}' must be a litellm string with a provider, e.g. openai/gpt-4o")
+    provider = value.split("/", 1)[0]
+    if provider != SCRIPTED_PROVIDER and provider not in known_providers():
+        raise ValueError(f"model '{value}': unknown provider '{provider}' (not in litellm.provider_list nor scripted)")
+    return value
 
 
 class _Frozen(BaseModel):
@@ -42,15 +77,18 @@ class ModelConfig(_Frozen):
     api_base: str | list[str] | None = None
     api_key_env: str | None = None
     decoding: Decoding = Decoding()
-    concurrency: int | None = None  # per-endpoint bound; defaults to LLMSettings.concurrency
-    timeout_s: float | None = None
+    concurrency: int | None = Field(default=None, ge=1)  # per-endpoint bound; defaults to LLMSettings.concurrency
+    timeout_s: float | None = Field(default=None, gt=0)
 
     @field_validator("model")
     @classmethod
     def _has_provider(cls, value: str) -> str:
-        if "/" not in value:
-            raise ValueError(f"model '{value}' must be a litellm string with a provider, e.g. openai/gpt-4o")
-        return value
+        return check_model_string(value)
+
+    @field_validator("name")
+    @classmethod
+    def _safe_name(cls, value: str) -> str:
+        return check_safe_name(value)
 
     @property
     def provider(self) -> str:
@@ -78,12 +116,12 @@ class LLMSettings(_Frozen):
     after retries with the stage counting as done (flows/models.py: check_calls).
     """
 
-    concurrency: int = 32
-    timeout_s: float = 120.0
-    max_attempts: int = 6
-    backoff_base_s: float = 1.0
-    backoff_max_s: float = 60.0
-    retry_budget_s: float = 600.0
+    concurrency: int = Field(default=32, ge=1)  # 0 would admit no call at all (a hang)
+    timeout_s: float = Field(default=120.0, gt=0)
+    max_attempts: int = Field(default=6, ge=1)
+    backoff_base_s: float = Field(default=1.0, ge=0)
+    backoff_max_s: float = Field(default=60.0, ge=0)
+    retry_budget_s: float = Field(default=600.0, ge=0)
     cache: bool = True
     cache_dir: str = ".cache/llm"
     max_failed_fraction: float = Field(default=0.0, ge=0.0, le=1.0)

@@ -7,8 +7,9 @@ line carries the instance's content digest, so an entry is only ever used for th
 On resume, finished dialogues are taken as they are; an unfinished one is replayed: its recorded replies are
 returned in order without calling any model for as long as the calls asked are the recorded ones, then it
 continues live. Failed calls and dialogues that ended in a failed call are not kept, so a rerun retries them.
-A line cut off by a kill is ignored. The journal lives outside DVC outputs (DVC deletes a stage's outputs
-before running it), one file per run id.
+A line cut off by a kill is dropped from the file before anything is appended (a whole record that only lacks
+its newline gets it), so a new record is never glued to a fragment. The journal lives outside DVC outputs (DVC
+deletes a stage's outputs before running it), one file per run id.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class Journal:
         self.calls: dict[tuple[str, str], dict[int, Recorded]] = {}  # (instance id, digest) -> seq -> call
         self.done: dict[tuple[str, str], Dialogue] = {}
         if path.is_file():
+            repair_tail(path)
             self._load()
         path.parent.mkdir(parents=True, exist_ok=True)
         self._fh = path.open("a", encoding="utf-8")
@@ -96,6 +98,42 @@ class Journal:
 
     def close(self) -> None:
         self._fh.close()
+
+
+def repair_tail(path: Path) -> bool:
+    """Make a JSON Lines file end at a record boundary: a last line without its newline is completed when it is a
+    whole JSON value, else cut off (a fragment left by a kill). Every complete record is kept; returns whether the
+    file changed."""
+    with path.open("rb+") as fh:
+        size = fh.seek(0, 2)
+        if size == 0:
+            return False
+        fh.seek(size - 1)
+        if fh.read(1) == b"\n":
+            return False
+        start = _last_line_start(fh, size)
+        fh.seek(start)
+        tail = fh.read()
+        try:
+            json.loads(tail)
+        except ValueError:  # JSONDecodeError and UnicodeDecodeError alike: an incomplete record
+            fh.truncate(start)
+        else:
+            fh.write(b"\n")
+    return True
+
+
+def _last_line_start(fh: Any, size: int, chunk: int = 1 << 16) -> int:
+    """The offset just after the last newline of an open binary file (0 when it has none)."""
+    end = size
+    while end > 0:
+        begin = max(0, end - chunk)
+        fh.seek(begin)
+        found = fh.read(end - begin).rfind(b"\n")
+        if found >= 0:
+            return begin + found + 1
+        end = begin
+    return 0
 
 
 def _dialogue_to(d: Dialogue) -> dict[str, Any]:

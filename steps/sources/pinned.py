@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from steps.sources.errors import SourceError
+from steps.sources.readers import count_rows
 
 Downloader = Callable[[str], bytes]
 
@@ -36,6 +37,7 @@ class SourceFile:
     dataset: str
     license: str
     derivation: dict[str, Any] | None = None
+    rows: int | None = None  # top-level records (see count_rows); None: not pinned, not checked
 
     def url(self, template: str) -> str:
         return template.format(repo=self.repo, commit=self.commit, path=self.upstream_path)
@@ -74,11 +76,33 @@ def load_manifest(path: Path) -> Manifest:
                     bytes=int(entry["bytes"]),
                     dataset=entry["dataset"],
                     derivation=entry.get("derivation"),
+                    rows=_rows(entry.get("rows"), f"{path}: files[{i}] ({entry.get('path')})"),
                 )
             )
         except KeyError as e:
             raise SourceError(f"{path}: files[{i}] ({entry.get('path')}): missing key {e}") from None
     return Manifest(upstream_url=doc["upstream_url"], files=tuple(files), repos=repos)
+
+
+def _rows(value: Any, where: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise SourceError(f"{where}: rows must be a whole number >= 0, got {value!r}")
+    return value
+
+
+def check_rows(src: SourceFile, local: Path) -> None:
+    """The file holds the number of top-level records sources.yaml pins (`rows`); a file cut at a line boundary
+    parses cleanly, so only this count notices it."""
+    if src.rows is None:
+        return
+    found = count_rows(local, src.path)
+    if found != src.rows:
+        raise SourceError(
+            f"{local}: expected {src.rows} rows (sources.yaml {src.path}), found {found}: the file is cut short or "
+            f"is not the pinned one; restore it from {src.repo}@{src.commit[:10]} ({src.upstream_path})"
+        )
 
 
 def sha256_of(path: Path) -> str:

@@ -72,3 +72,29 @@ def require_keys(record: Any, keys: list[str], *, file: str, where: str) -> dict
         if key not in record:
             raise SourceFormatError(file, where, f"required field '{key}' is missing")
     return record
+
+
+def count_rows(path: Path, label: str | None = None) -> int:
+    """Top-level records of a source file, as sources.yaml's `rows` counts them: data rows of a CSV (after the
+    header), non-blank lines of JSON Lines (any file whose first non-blank line is a whole JSON value and which
+    has more lines), elements of a JSON array, keys of a JSON object (1 for any other JSON value), non-blank lines
+    of a plain-text `.txt` list (counted on the bytes: LawBench's Cilin is GBK)."""
+    label = label or str(path)
+    if path.suffix == ".txt":
+        return sum(1 for line in path.read_bytes().split(b"\n") if line.strip())
+    text = read_text(path, label)
+    if path.suffix == ".csv":
+        return max(sum(1 for record in csv.reader(io.StringIO(text)) if record) - 1, 0)
+    lines = [line for line in text.splitlines() if line.strip()]
+    if path.suffix == ".jsonl" or (len(lines) > 1 and _is_json(lines[0])):
+        return len(lines)
+    doc = read_json(path, label)
+    return len(doc) if isinstance(doc, list | dict) else 1
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return True

@@ -67,3 +67,46 @@ def test_a_changed_instance_or_a_failed_dialogue_is_never_replayed(tmp_path):
     (d,) = run_all([changed], fresh, journal)
     journal.close()
     assert len(fresh.calls) == 5 and d.ended_by is EndReason.MARKER
+
+
+def _records(path):
+    """Every line of the journal as JSON; a glued or cut line fails the test here."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_line_cut_by_a_crash_is_dropped_before_appending_so_no_record_is_glued_or_lost(tmp_path):
+    path = tmp_path / "run.jsonl"
+    journal = Journal(path)
+    run_all([COURT], Script(LINES), journal)
+    journal.close()
+    lines = path.read_text(encoding="utf-8").splitlines()
+    calls = [line for line in lines if json.loads(line)["type"] == "call"]
+    cut = calls[3][: len(calls[3]) // 2]  # the fourth call's record, cut mid-record with no newline
+    path.write_text("\n".join(calls[:3]) + "\n" + cut, encoding="utf-8")
+    rest = Script({"judge": ["<结束庭审>"], "procurator": ["起诉书……"]})
+    journal = Journal(path)
+    (d,) = run_all([COURT], rest, journal)
+    journal.close()
+    records = _records(path)
+    assert [json.dumps(r, ensure_ascii=False) for r in records[:3]] == [
+        json.dumps(json.loads(line), ensure_ascii=False) for line in calls[:3]
+    ]
+    assert [r["type"] for r in records] == ["call"] * 5 + ["done"]  # 3 kept + 2 asked again, then the dialogue
+    again = Script({})
+    journal = Journal(path)
+    (d2,) = run_all([COURT], again, journal)
+    journal.close()
+    assert again.calls == [] and d2 == d and len(_records(path)) == 6
+
+
+def test_a_whole_last_record_without_its_newline_is_kept(tmp_path):
+    path = tmp_path / "run.jsonl"
+    journal = Journal(path)
+    run_all([COURT], Script(LINES), journal)
+    journal.close()
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.rstrip("\n"), encoding="utf-8")  # killed between the record and its newline
+    journal = Journal(path)
+    assert journal.finished(COURT) is not None
+    journal.close()
+    assert path.read_text(encoding="utf-8") == text

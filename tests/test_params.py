@@ -1,0 +1,133 @@
+"""params.yaml is validated when it loads: one line naming the file, the key path and the rule broken."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from prefect import flow
+from typer.testing import CliRunner
+
+from flows.cli import app
+from flows.config import ParamsError, load_params
+from flows.stage import run_stage
+from tests.conftest import ROOT
+
+FOO = "agents:\n  foo:\n    model: scripted/oracle\n"
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "params.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _one_line_error(path: Path) -> str:
+    with pytest.raises(ParamsError) as caught:
+        load_params(path)
+    message = str(caught.value)
+    assert "\n" not in message and message.startswith(str(path))
+    return message
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "rule"),
+    [
+        ("llm:\n  concurrency: 0\n", "llm.concurrency", "greater than or equal to 1"),
+        ("llm:\n  concurrency: -4\n", "llm.concurrency", "greater than or equal to 1"),
+        ("llm:\n  timeout_s: -1\n", "llm.timeout_s", "greater than 0"),
+        ("llm:\n  timeout_s: 0\n", "llm.timeout_s", "greater than 0"),
+        ("llm:\n  max_attempts: 0\n", "llm.max_attempts", "greater than or equal to 1"),
+        ("llm:\n  retry_budget_s: -5\n", "llm.retry_budget_s", "greater than or equal to 0"),
+        ("llm:\n  backoff_base_s: -1\n", "llm.backoff_base_s", "greater than or equal to 0"),
+        (f"{FOO}    concurrency: 0\n", "agents.foo.concurrency", "greater than or equal to 1"),
+        (f"{FOO}    timeout_s: -2\n", "agents.foo.timeout_s", "greater than 0"),
+        ("agents:\n  foo:\n    model: nosuchprovider/x\n", "agents.foo.model", "unknown provider 'nosuchprovider'"),
+        ("agents:\n  ok:\n    model: scripted/oracle\n  bad:\n    model: gpt4o/x\n", "agents.bad.model", "provider"),
+        ("environment:\n  model: bogus/persona\n", "environment.model", "unknown provider 'bogus'"),
+        ("judge:\n  model: gpt-4o\n", "judge.model", "must be a litellm string with a provider"),
+        ("ucl:\n  reference:\n    name: ref\n    model: nope/x\n", "ucl.reference.model", "unknown provider"),
+    ],
+)
+def test_a_bad_value_is_one_line_naming_file_key_and_rule(tmp_path, text, key, rule):
+    message = _one_line_error(_write(tmp_path, text))
+    assert f": {key}: " in message
+    assert rule in message
+
+
+@pytest.mark.parametrize("model", ["scripted/oracle", "hosted_vllm/Qwen3-32B", "openai/gpt-4o", "deepseek/deepseek-v3"])
+def test_known_providers_and_scripted_load(tmp_path, model):
+    params = load_params(_write(tmp_path, f"agents:\n  a:\n    model: {model}\n    concurrency: 1\n"))
+    assert params.agent("a").model == model
+
+
+@pytest.mark.parametrize("name", ["..", ".", "a/b", "../reports", "a\\\\b", ".hidden", "-x", "a b", "x" * 65, "名字"])
+def test_an_agent_name_that_is_not_a_safe_path_component_is_rejected_at_load(tmp_path, name):
+    message = _one_line_error(_write(tmp_path, f'agents:\n  "{name}":\n    model: scripted/oracle\n'))
+    assert ": agents: agent name" in message and "single path component" in message
+
+
+def test_a_nul_in_an_agent_name_is_rejected(tmp_path):
+    message = _one_line_error(_write(tmp_path, 'agents:\n  "a\\0b":\n    model: scripted/oracle\n'))
+    assert "single path component" in message
+
+
+def test_the_ucl_reference_name_is_a_safe_component_too(tmp_path):
+    message = _one_line_error(_write(tmp_path, "ucl:\n  reference:\n    name: ../up\n    model: scripted/null\n"))
+    assert ": ucl.reference.name: " in message
+
+
+def test_a_yaml_syntax_error_names_the_file_and_the_line(tmp_path):
+    path = _write(tmp_path, "llm:\n  concurrency: 4\nagents: {oracle: {model: scripted/oracle}\nsimulate:\n  x: 1\n")
+    message = _one_line_error(path)
+    assert message.startswith(f"{path}: line ") and "not valid YAML" in message
+
+
+def test_a_top_level_that_is_not_a_mapping_is_an_error(tmp_path):
+    assert "top level must be a mapping" in _one_line_error(_write(tmp_path, "- llm\n- agents\n"))
+
+
+def test_a_missing_params_file_is_an_error_not_the_scripted_defaults(tmp_path):
+    message = _one_line_error(tmp_path / "absent.yaml")
+    assert "parameters file not found" in message
+
+
+def test_the_shipped_params_file_is_valid():
+    params = load_params(ROOT / "params.yaml")
+    assert {"oracle", "null"} <= set(params.agents)
+
+
+def test_params_check_prints_ok_and_a_summary(tmp_path):
+    path = _write(tmp_path, "agents:\n  oracle:\n    model: scripted/oracle\nllm:\n  concurrency: 3\n")
+    result = CliRunner().invoke(app, ["params", "check", "--file", str(path)])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"OK {path}") and "oracle (scripted/oracle)" in result.output
+    assert "concurrency 3" in result.output
+
+
+def test_params_check_prints_the_one_line_error_and_exits_1(tmp_path):
+    path = _write(tmp_path, "llm:\n  concurrency: 0\n")
+    result = CliRunner().invoke(app, ["params", "check", "--file", str(path)])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {path}: llm.concurrency:")
+
+
+def test_params_check_of_a_missing_file_exits_1(tmp_path):
+    result = CliRunner().invoke(app, ["params", "check", "--file", str(tmp_path / "nope.yaml")])
+    assert result.exit_code == 1 and "parameters file not found" in result.output
+
+
+def test_a_stage_with_bad_params_fails_before_its_flow_starts(tmp_path, capsys):
+    started: list[str] = []
+
+    @flow
+    def probe(agent_name: str, params_file: Path = Path("params.yaml")) -> str:
+        started.append(agent_name)
+        return "ran"
+
+    bad = _write(tmp_path, "agents:\n  oracle:\n    model: scripted/oracle\nllm:\n  concurrency: 0\n")
+    assert run_stage("probe", probe, agent_name="oracle", params_file=bad) == 1
+    assert started == []
+    err = capsys.readouterr().err
+    assert err.count("llm.concurrency") == 1 and "probe failed" in err
