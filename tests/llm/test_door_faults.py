@@ -38,14 +38,14 @@ def cached_entries(settings: LLMSettings) -> int:
     [(("null_length",), FailureKind.TRUNCATED), (("filtered",), FailureKind.CONTENT_FILTER)],
 )
 def test_null_content_that_would_repeat_is_a_failure_tried_once_and_never_cached(
-    server, fast_settings, vllm_model, fault, kind
+    server, fast_settings, vllm_model, tmp_path, fault, kind
 ):
     door = ModelDoor(fast_settings, run_id="t")
     server.inject(fault)
     reply = run(door.complete(vllm_model, HI, purpose="agent"))
     assert isinstance(reply, CallFailure) and (reply.kind, reply.attempts) == (kind, 1)
     assert server.count == 1  # deterministic: the same parameters would get the same refusal or truncation
-    assert door.usage[-1].failure_kind == kind.value
+    assert write_usage(door, tmp_path / "usage.parquet").failure_kind.tolist() == [kind.value]  # schema-valid
     door.close()
     assert cached_entries(fast_settings) == 0
     again = run(ModelDoor(fast_settings).complete(vllm_model, HI, purpose="agent"))  # the server answers now
@@ -127,6 +127,19 @@ def test_a_key_echoed_into_an_answer_is_neither_returned_nor_cached(fast_setting
     assert reply.ok and reply.text == "you sent ***"
     written = [p for p in Path(fast_settings.cache_dir).rglob("*") if p.is_file()]
     assert written and [p for p in written if ODD_SECRET.encode() in p.read_bytes()] == []
+
+
+def test_litellm_log_records_are_redacted(caplog):
+    import logging
+
+    from steps.llm.secrets import remember_secret
+
+    ModelDoor(LLMSettings(cache=False))  # installs the filters
+    remember_secret("zz-logged-key-0043")
+    with caplog.at_level(logging.ERROR, logger="LiteLLM"):
+        logging.getLogger("LiteLLM").error("upstream refused the key %s", "zz-logged-key-0043")
+    assert caplog.records and all("zz-logged-key-0043" not in r.getMessage() for r in caplog.records)
+    assert "refused the key ***" in caplog.text
 
 
 def test_a_failure_built_anywhere_is_redacted(monkeypatch):
