@@ -12,12 +12,21 @@ from flows.models import write_usage
 from steps.llm import CallFailure, Completion, FailureKind, LLMSettings, ModelConfig, ModelDoor, Request
 from steps.llm.cache import ResponseCache
 from steps.llm.secrets import NO_KEY, MissingApiKeyError, check_api_keys
-from tests.fake_openai_server import FakeOpenAIServer
+from tests.fake_openai_server import RANDOM_MIX, FakeOpenAIServer
 
 HI = [{"role": "user", "content": "你好"}]
 # A variable named like no secret (no *_API_KEY/*_TOKEN suffix): only knowing what the door sent redacts it.
 ODD_KEY_VAR = "JF_LOCAL_LLM_PASS"
 ODD_SECRET = "opaque-credential-7f3a9c1e5b"
+# What the random mix of the test server can make a call end as.
+INJECTABLE_KINDS = {
+    FailureKind.RATE_LIMIT,
+    FailureKind.SERVER,
+    FailureKind.PARSE,
+    FailureKind.CONTENT_FILTER,
+    FailureKind.TRUNCATED,
+    FailureKind.NULL_CONTENT,
+}
 
 
 def run(coro):
@@ -195,3 +204,26 @@ def test_an_unset_key_variable_is_an_error_before_any_call(server, fast_settings
     with pytest.raises(MissingApiKeyError, match=r"'deepseek_v3'.*JF_UNSET_PROVIDER_KEY") as err:
         check_api_keys([ModelConfig(name="ok", model="scripted/oracle"), model])
     assert "\n" not in str(err.value)
+
+
+def test_mixed_random_faults_lose_nothing_and_a_rerun_calls_only_what_failed(fast_settings):
+    """A small soak: 80 calls at 30 % mixed faults, then a rerun against a clean server."""
+    mix = [f for f in RANDOM_MIX if f[0] != "slow"]  # timeouts are covered above; they would only add seconds
+    with FakeOpenAIServer() as server:
+        model = ModelConfig(name="m", model="hosted_vllm/test-model", api_base=server.url)
+        requests_ = [Request(model, [{"role": "user", "content": f"q{i}"}], purpose="agent") for i in range(80)]
+        server.inject_random(0.3, seed=17, mix=mix)
+        door = ModelDoor(fast_settings.model_copy(update={"max_attempts": 2}))
+        first = run(door.complete_many(requests_))
+        door.close()
+        injected = sum(server.faults_injected.values())
+        server.inject_random(0.0)
+        rerun_door = ModelDoor(fast_settings)
+        second = run(rerun_door.complete_many(requests_))
+        rerun_door.close()
+    failed = [i for i, r in enumerate(first) if not r.ok]
+    assert injected > 0 and failed  # with 2 attempts at 30 %, some calls fail for good
+    assert all(r.text == f"echo: q{i}" for i, r in enumerate(first) if r.ok)  # no failure became an answer
+    assert {r.kind for r in first if not r.ok} <= INJECTABLE_KINDS
+    assert [r.text for r in second] == [f"echo: q{i}" for i in range(80)]
+    assert [i for i, r in enumerate(second) if not r.cache_hit] == failed  # the rerun calls only what failed
