@@ -46,18 +46,20 @@ def cached_entries(settings: LLMSettings) -> int:
     ("fault", "kind"),
     [(("null_length",), FailureKind.TRUNCATED), (("filtered",), FailureKind.CONTENT_FILTER)],
 )
+@pytest.mark.parametrize("provider", ["hosted_vllm/test-model", "openai/gpt-4o-2024-11-20"])
 def test_null_content_that_would_repeat_is_a_failure_tried_once_and_never_cached(
-    server, fast_settings, vllm_model, tmp_path, fault, kind
+    server, fast_settings, tmp_path, fault, kind, provider
 ):
+    model = ModelConfig(name="local", model=provider, api_base=server.url)
     door = ModelDoor(fast_settings, run_id="t")
     server.inject(fault)
-    reply = run(door.complete(vllm_model, HI, purpose="agent"))
+    reply = run(door.complete(model, HI, purpose="agent"))
     assert isinstance(reply, CallFailure) and (reply.kind, reply.attempts) == (kind, 1)
     assert server.count == 1  # deterministic: the same parameters would get the same refusal or truncation
     assert write_usage(door, tmp_path / "usage.parquet").failure_kind.tolist() == [kind.value]  # schema-valid
     door.close()
     assert cached_entries(fast_settings) == 0
-    again = run(ModelDoor(fast_settings).complete(vllm_model, HI, purpose="agent"))  # the server answers now
+    again = run(ModelDoor(fast_settings).complete(model, HI, purpose="agent"))  # the server answers now
     assert again.ok and not again.cache_hit and again.text == "echo: 你好"
 
 
