@@ -58,7 +58,7 @@ def api_key_for(model: ModelConfig) -> str | None:
             )
         remember_secret(value)
         return value
-    if model.api_base is not None and not model.is_scripted:
+    if model.api_base and not model.is_scripted:
         return NO_KEY
     return None
 
