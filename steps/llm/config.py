@@ -68,8 +68,9 @@ class ModelConfig(_Frozen):
 
     `api_base` may be a list: the replicas are load-balanced (litellm Router) and, being interchangeable,
     stay out of the cache key. API keys are never configured here, only the *name* of the environment
-    variable that holds one (`api_key_env`); without it litellm reads its usual variables
-    (OPENAI_API_KEY, DEEPSEEK_API_KEY, ...).
+    variable that holds one (`api_key_env`). Without it, a model with an `api_base` gets a placeholder key
+    and one without reaches its provider's API with litellm's usual variable (OPENAI_API_KEY, ...); see
+    steps.llm.secrets.api_key_for.
     """
 
     name: str

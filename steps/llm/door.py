@@ -239,8 +239,9 @@ class ModelDoor:
 
     def _store(self, model: ModelConfig, key: str, response: Any, latency: float, attempts: int) -> Reply:
         # not None: classify_reply checked it. A server that echoes the key into its answer must not get it
-        # into the cache, or from there into a transcript.
-        text = redact(response.choices[0].message.content)
+        # into the cache, or from there into a transcript (scripted models never see a key: ~40 us saved).
+        text = response.choices[0].message.content
+        text = text if model.is_scripted else redact(text)
         usage = getattr(response, "usage", None)
         prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
         completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 from collections.abc import Iterable
 
 from steps.llm.config import ModelConfig
@@ -17,7 +16,7 @@ from steps.llm.config import ModelConfig
 # clients need some key, and a local server without auth must not receive a real one.
 NO_KEY = "jurisflow-no-key"
 
-_SECRET_NAME = re.compile(r"(API_KEY|_KEY|_TOKEN|_SECRET|_PASSWORD)$")
+_SECRET_SUFFIXES = ("_KEY", "_TOKEN", "_SECRET", "_PASSWORD")  # *_API_KEY ends in _KEY
 _MIN_SECRET_LEN = 4  # shorter values are not keys, and replacing them would garble text
 _sent: set[str] = set()  # every key value the door has passed to litellm in this process
 
@@ -35,11 +34,10 @@ def remember_secret(value: str) -> None:
 def redact(text: str) -> str:
     """Replace every key the door has sent, and the value of every secret-looking environment variable
     (`*_API_KEY`, `*_KEY`, `*_TOKEN`, `*_SECRET`, `*_PASSWORD`), by ***."""
-    secrets = set(_sent)
-    secrets.update(v for n, v in os.environ.items() if len(v) >= 8 and _SECRET_NAME.search(n))
-    for value in sorted(secrets, key=len, reverse=True):  # longest first: a key may contain a shorter one
-        if value in text:
-            text = text.replace(value, "***")
+    secrets = [v for n, v in os.environ.items() if len(v) >= 8 and n.endswith(_SECRET_SUFFIXES)]
+    secrets.extend(_sent)
+    for value in sorted((v for v in set(secrets) if v in text), key=len, reverse=True):  # longest first
+        text = text.replace(value, "***")
     return text
 
 
@@ -60,7 +58,7 @@ def api_key_for(model: ModelConfig) -> str | None:
             )
         remember_secret(value)
         return value
-    if model.api_base is not None and not model.is_scripted:
+    if model.api_base and not model.is_scripted:
         return NO_KEY
     return None
 

@@ -12,12 +12,21 @@ from flows.models import write_usage
 from steps.llm import CallFailure, Completion, FailureKind, LLMSettings, ModelConfig, ModelDoor, Request
 from steps.llm.cache import ResponseCache
 from steps.llm.secrets import NO_KEY, MissingApiKeyError, check_api_keys
-from tests.fake_openai_server import FakeOpenAIServer
+from tests.fake_openai_server import RANDOM_MIX, FakeOpenAIServer
 
 HI = [{"role": "user", "content": "你好"}]
 # A variable named like no secret (no *_API_KEY/*_TOKEN suffix): only knowing what the door sent redacts it.
 ODD_KEY_VAR = "JF_LOCAL_LLM_PASS"
 ODD_SECRET = "opaque-credential-7f3a9c1e5b"
+# What the random mix of the test server can make a call end as.
+INJECTABLE_KINDS = {
+    FailureKind.RATE_LIMIT,
+    FailureKind.SERVER,
+    FailureKind.PARSE,
+    FailureKind.CONTENT_FILTER,
+    FailureKind.TRUNCATED,
+    FailureKind.NULL_CONTENT,
+}
 
 
 def run(coro):
@@ -37,18 +46,20 @@ def cached_entries(settings: LLMSettings) -> int:
     ("fault", "kind"),
     [(("null_length",), FailureKind.TRUNCATED), (("filtered",), FailureKind.CONTENT_FILTER)],
 )
+@pytest.mark.parametrize("provider", ["hosted_vllm/test-model", "openai/gpt-4o-2024-11-20"])
 def test_null_content_that_would_repeat_is_a_failure_tried_once_and_never_cached(
-    server, fast_settings, vllm_model, fault, kind
+    server, fast_settings, tmp_path, fault, kind, provider
 ):
+    model = ModelConfig(name="local", model=provider, api_base=server.url)
     door = ModelDoor(fast_settings, run_id="t")
     server.inject(fault)
-    reply = run(door.complete(vllm_model, HI, purpose="agent"))
+    reply = run(door.complete(model, HI, purpose="agent"))
     assert isinstance(reply, CallFailure) and (reply.kind, reply.attempts) == (kind, 1)
     assert server.count == 1  # deterministic: the same parameters would get the same refusal or truncation
-    assert door.usage[-1].failure_kind == kind.value
+    assert write_usage(door, tmp_path / "usage.parquet").failure_kind.tolist() == [kind.value]  # schema-valid
     door.close()
     assert cached_entries(fast_settings) == 0
-    again = run(ModelDoor(fast_settings).complete(vllm_model, HI, purpose="agent"))  # the server answers now
+    again = run(ModelDoor(fast_settings).complete(model, HI, purpose="agent"))  # the server answers now
     assert again.ok and not again.cache_hit and again.text == "echo: 你好"
 
 
@@ -129,6 +140,19 @@ def test_a_key_echoed_into_an_answer_is_neither_returned_nor_cached(fast_setting
     assert written and [p for p in written if ODD_SECRET.encode() in p.read_bytes()] == []
 
 
+def test_litellm_log_records_are_redacted(caplog):
+    import logging
+
+    from steps.llm.secrets import remember_secret
+
+    ModelDoor(LLMSettings(cache=False))  # installs the filters
+    remember_secret("zz-logged-key-0043")
+    with caplog.at_level(logging.ERROR, logger="LiteLLM"):
+        logging.getLogger("LiteLLM").error("upstream refused the key %s", "zz-logged-key-0043")
+    assert caplog.records and all("zz-logged-key-0043" not in r.getMessage() for r in caplog.records)
+    assert "refused the key ***" in caplog.text
+
+
 def test_a_failure_built_anywhere_is_redacted(monkeypatch):
     """Callers that build their own CallFailure (e.g. from a reply) cannot carry a sent key either."""
     from steps.llm.secrets import remember_secret
@@ -182,3 +206,26 @@ def test_an_unset_key_variable_is_an_error_before_any_call(server, fast_settings
     with pytest.raises(MissingApiKeyError, match=r"'deepseek_v3'.*JF_UNSET_PROVIDER_KEY") as err:
         check_api_keys([ModelConfig(name="ok", model="scripted/oracle"), model])
     assert "\n" not in str(err.value)
+
+
+def test_mixed_random_faults_lose_nothing_and_a_rerun_calls_only_what_failed(fast_settings):
+    """A small soak: 80 calls at 30 % mixed faults, then a rerun against a clean server."""
+    mix = [f for f in RANDOM_MIX if f[0] != "slow"]  # timeouts are covered above; they would only add seconds
+    with FakeOpenAIServer() as server:
+        model = ModelConfig(name="m", model="hosted_vllm/test-model", api_base=server.url)
+        requests_ = [Request(model, [{"role": "user", "content": f"q{i}"}], purpose="agent") for i in range(80)]
+        server.inject_random(0.3, seed=17, mix=mix)
+        door = ModelDoor(fast_settings.model_copy(update={"max_attempts": 2}))
+        first = run(door.complete_many(requests_))
+        door.close()
+        injected = sum(server.faults_injected.values())
+        server.inject_random(0.0)
+        rerun_door = ModelDoor(fast_settings)
+        second = run(rerun_door.complete_many(requests_))
+        rerun_door.close()
+    failed = [i for i, r in enumerate(first) if not r.ok]
+    assert injected > 0 and failed  # with 2 attempts at 30 %, some calls fail for good
+    assert all(r.text == f"echo: q{i}" for i, r in enumerate(first) if r.ok)  # no failure became an answer
+    assert {r.kind for r in first if not r.ok} <= INJECTABLE_KINDS
+    assert [r.text for r in second] == [f"echo: q{i}" for i in range(80)]
+    assert [i for i, r in enumerate(second) if not r.cache_hit] == failed  # the rerun calls only what failed
