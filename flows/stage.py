@@ -21,12 +21,15 @@ console = Console(stderr=True)
 
 
 class _ShortExpectedErrors(logging.Filter):
-    """Drop the traceback from log records about expected errors: their message says it all."""
+    """Keep an expected error to the one line run_stage prints: Prefect's records about it (the task's and the
+    flow's "failed with"/"Encountered exception" with the exception attached) are dropped, and so is every run's
+    "Finished in state Failed(...)", which only restates a failure. An unexpected error keeps its traceback."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.exc_info and isinstance(record.exc_info[1], EXPECTED_ERRORS):
-            record.exc_info, record.exc_text = None, None
-        return True
+            return False
+        # a restatement of the failure the exception record (kept or dropped above) and run_stage report
+        return not (record.levelno >= logging.ERROR and record.getMessage().startswith("Finished in state Failed"))
 
 
 def _shorten_prefect_tracebacks() -> None:
