@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.console import Console
 
+from flows.server_guard import install as install_server_guard
 from flows.tables import OutputError
 from steps.schemas import TableError
 from steps.sources.errors import SourceError
@@ -58,6 +59,7 @@ def run_stage(name: str, flow_fn: Callable[..., Any], **kwargs: Any) -> int:
         console.print(f"[bold red]{name} failed[/]: {err}", soft_wrap=True)
         return 1
     _shorten_prefect_tracebacks()
+    install_server_guard()  # a killed stage leaves no temporary Prefect server behind
     state = flow_fn(return_state=True, **kwargs)
     if state.is_completed():
         summary = state.result()
