@@ -15,7 +15,7 @@ from prefect.cache_policies import NO_CACHE
 from flows.config import CACHE_DIR, MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.ingest import INTERIM_DIR
 from flows.stage import main
-from flows.tables import read_table, write_table
+from flows.tables import read_table, write_table, write_text_atomic
 from steps.metrics.lawbench import score_predictions
 from steps.metrics.lawbench.proofread import LEXICON_TABLES, lexicon_tables
 from steps.schemas import LawBenchPredictions, LawBenchPublished, LawBenchScores
@@ -74,9 +74,8 @@ def score_folder(predictions: Path, out: Path, *, workers: int = 2) -> list[str]
     settings = sorted(set(scores.setting), key=lambda s: SETTINGS.index(s) if s in SETTINGS else 99)
     for setting in settings:
         target = out if len(settings) == 1 else out.with_name(f"{out.stem}_{setting}{out.suffix}")
-        target.parent.mkdir(parents=True, exist_ok=True)
         table = results_table(scores, setting)
-        table.to_csv(target, index=False, lineterminator="\n")
+        write_text_atomic(target, table.to_csv(index=False, lineterminator="\n"))
         lines.append(f"{target}: {len(table)} (model, task) rows, {table.model_name.nunique()} models, {setting}")
     return lines
 

@@ -7,11 +7,10 @@ deliverables.parquet (validated) and writes the JSON Lines file atomically (step
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 from flows.mile_simulate import OUT_DIR
-from flows.tables import read_table
+from flows.tables import read_table, write_text_atomic
 from steps.mile.export import sft_records, to_jsonl
 from steps.schemas import MileDialogues
 
@@ -29,9 +28,6 @@ def export_sft(run: str, out: Path, runs: Path = OUT_DIR) -> str:
     spec = json.loads((directory / "run.json").read_text(encoding="utf-8"))
     dialogues = read_table(directory / "deliverables.parquet", MileDialogues, table="mile_dialogues")
     export = sft_records(dialogues, spec)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.tmp")
-    tmp.write_text(to_jsonl(export.records), encoding="utf-8")
-    os.replace(tmp, out)
+    write_text_atomic(out, to_jsonl(export.records))
     skipped = ", ".join(f"{n} {why}" for why, n in sorted(export.skipped.items())) or "none"
     return f"{out}: {len(export.records)} dialogues from run {spec.get('run_id')} ({directory}); skipped: {skipped}"

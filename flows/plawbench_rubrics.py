@@ -15,7 +15,7 @@ from prefect.cache_policies import NO_CACHE
 
 from flows.ingest import INTERIM_DIR
 from flows.stage import main
-from flows.tables import read_table, write_table
+from flows.tables import read_table, write_table, write_text_atomic
 from steps.plawbench.report import render_rubrics
 from steps.plawbench.rubrics import RubricTables, build_rubrics
 from steps.schemas import PlawCaseAnalysis, PlawConsultation, PlawDrafting, PlawParseIssues, PlawRubricItems, PlawTasks
@@ -51,10 +51,7 @@ def plawbench_rubrics(out_dir: Path = OUT_DIR, report: Path = REPORT) -> str:
     write_table(tables.items, out_dir / "rubric_items.parquet", PlawRubricItems, table="plawbench_rubric_items")
     write_table(tables.issues, out_dir / "parse_issues.parquet", PlawParseIssues, table="plawbench_parse_issues")
     summary = summarise(tables)
-    report.parent.mkdir(parents=True, exist_ok=True)
-    tmp = report.with_name(f".{report.name}.tmp")
-    tmp.write_text(render_rubrics(tables, summary), encoding="utf-8")
-    tmp.replace(report)
+    write_text_atomic(report, render_rubrics(tables, summary))
     units = int((tables.items.judged & (tables.items.kind == "award")).sum())
     return (f"{len(tables.tasks)} tasks, {len(tables.items):,} rubric rows ({units:,} judged items), "
             f"{len(tables.issues)} parse issues in {tables.issues.item_id.nunique()} tasks → {out_dir}, {report}")

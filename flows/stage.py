@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.console import Console
 
+from flows.server_guard import install as install_server_guard
 from flows.tables import OutputError
 from steps.schemas import TableError
 from steps.sources.errors import SourceError
@@ -36,12 +37,15 @@ console = Console(stderr=True)
 
 
 class _ShortExpectedErrors(logging.Filter):
-    """Drop the traceback from log records about expected errors: their message says it all."""
+    """Keep an expected error to the one line run_stage prints: Prefect's records about it (the task's and the
+    flow's "failed with"/"Encountered exception" with the exception attached) are dropped, and so is every run's
+    "Finished in state Failed(...)", which only restates a failure. An unexpected error keeps its traceback."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.exc_info and isinstance(record.exc_info[1], EXPECTED_ERRORS):
-            record.exc_info, record.exc_text = None, None
-        return True
+            return False
+        # a restatement of the failure the exception record (kept or dropped above) and run_stage report
+        return not (record.levelno >= logging.ERROR and record.getMessage().startswith("Finished in state Failed"))
 
 
 def _shorten_prefect_tracebacks() -> None:
@@ -70,6 +74,7 @@ def run_stage(name: str, flow_fn: Callable[..., Any], **kwargs: Any) -> int:
         console.print(f"[bold red]{name} failed[/]: {err}", soft_wrap=True)
         return 1
     _shorten_prefect_tracebacks()
+    install_server_guard()  # a killed stage leaves no temporary Prefect server behind
     state = flow_fn(return_state=True, **kwargs)
     if state.is_completed():
         summary = state.result()
