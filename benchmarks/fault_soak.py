@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.fake_openai_server import FakeOpenAIServer  # noqa: E402
-from tests.helpers import SMALL, copy_project  # noqa: E402
+from tests.helpers import SMALL, copy_project, prefect_server  # noqa: E402
 
 KEY_ENV = "SOAK_API_KEY"
 # Everything transient or malformed, plus refusals whose body echoes the key (they end a call for good: the
@@ -168,17 +168,20 @@ def _outputs(project: Path) -> dict[str, bytes]:
 
 
 def run_soak(workdir: Path, mirror: Path, *, rate: float = 0.2, seed: int = 7) -> SoakFigures:
-    """Build both copies under `workdir`, run them against one test server, and return the figures."""
+    """Build both copies under `workdir`, run them against one test server, and return the figures.
+
+    The stages report to one Prefect server whose state lives in `workdir/prefect` (scanned for the key too).
+    """
     started = time.perf_counter()
     secret = "sk-soak-" + secrets.token_hex(16)
     prefect_home = workdir / "prefect"
-    env = {**os.environ, KEY_ENV: secret, "JURISFLOW_MIRROR": str(mirror), "PREFECT_HOME": str(prefect_home),
-           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     logs = workdir / "logs"
     logs.mkdir(parents=True, exist_ok=True)
-    with FakeOpenAIServer() as server:
+    with FakeOpenAIServer() as server, prefect_server(prefect_home) as prefect_api:
+        env = {**os.environ, KEY_ENV: secret, "JURISFLOW_MIRROR": str(mirror), "PREFECT_HOME": str(prefect_home),
+               "PREFECT_API_URL": prefect_api, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
         clean, soak = workdir / "clean", workdir / "soak"
-        copy_project(clean, soak_params(server.url))
+        copy_project(clean, soak_params(server.url), replace=("agents",))
         if _dvc(["repro", "ingest"], clean, env, logs / "ingest.log") != 0:
             raise RuntimeError(f"ingest failed; see {logs / 'ingest.log'}")
         shutil.copytree(clean, soak, symlinks=True)

@@ -33,3 +33,13 @@ def manifest():
     from steps.sources import load_manifest
 
     return load_manifest(ROOT / "sources.yaml")
+
+
+@pytest.fixture(scope="session")
+def prefect_api(tmp_path_factory) -> str:
+    """One real Prefect server for the tests that run whole pipelines: their stages report to it instead of each
+    starting a temporary server of its own."""
+    from tests.helpers import prefect_server
+
+    with prefect_server(tmp_path_factory.mktemp("prefect-server")) as url:
+        yield url

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import http.server
+import os
 import shutil
+import socket
 import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,9 +32,10 @@ SMALL = {
 }
 
 
-def copy_project(dest: Path, overrides: dict[str, dict]) -> None:
+def copy_project(dest: Path, overrides: dict[str, dict], replace: tuple[str, ...] = ()) -> None:
     """Copy the project's tracked and untracked-but-not-ignored files (no data/, no .venv/) to `dest`, merge
-    `overrides` into its params.yaml section by section, and make it a git repository of its own."""
+    `overrides` into its params.yaml section by section (sections named in `replace` are replaced whole), and
+    make it a git repository of its own."""
     listed = subprocess.run(
         ["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.split("\n")
@@ -42,7 +47,8 @@ def copy_project(dest: Path, overrides: dict[str, dict]) -> None:
     params = yaml.safe_load((dest / "params.yaml").read_text(encoding="utf-8"))
     for section, values in overrides.items():
         current = params.get(section)
-        params[section] = {**current, **values} if isinstance(current, dict) and isinstance(values, dict) else values
+        merge = section not in replace and isinstance(current, dict) and isinstance(values, dict)
+        params[section] = {**current, **values} if merge else values
     (dest / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True, sort_keys=False), encoding="utf-8")
     subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
 
@@ -66,6 +72,46 @@ def static_server(root: Path) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextmanager
+def prefect_server(home: Path, timeout_s: float = 120.0) -> Iterator[str]:
+    """A real Prefect server on a free loopback port, its state in `home`; yields its API URL.
+
+    Stages run with PREFECT_API_URL set to it report there instead of each starting a temporary server of its
+    own (about 10 s per stage process on this machine).
+    """
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "PREFECT_HOME": str(home), "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
+    env.pop("PREFECT_API_URL", None)
+    prefect = Path(sys.executable).parent / "prefect"
+    proc = subprocess.Popen([str(prefect), "server", "start", "--host", "127.0.0.1", "--port", str(port)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/api"
+    try:
+        import httpx
+
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None:
+                raise RuntimeError("prefect server exited during start-up")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"prefect server did not answer {url}/health within {timeout_s:.0f} s")
+            time.sleep(0.5)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
 
 
 def sha256_bytes(data: bytes) -> str:

@@ -20,12 +20,13 @@ def _dvc(args: list[str], cwd: Path, env: dict) -> subprocess.CompletedProcess:
     return subprocess.run([str(dvc), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=1800)
 
 
-def test_repro_then_status_clean_then_nothing_to_do(tmp_path, mirror):
+def test_repro_then_status_clean_then_nothing_to_do(tmp_path, mirror, prefect_api):
     project = tmp_path / "jurisflow"
     copy_project(project, SMALL)
     env = {
         **os.environ,
         "JURISFLOW_MIRROR": str(mirror),
+        "PREFECT_API_URL": prefect_api,
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
     }
     first = _dvc(["repro"], project, env)

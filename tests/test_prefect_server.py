@@ -5,52 +5,20 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
-from pathlib import Path
 
-import httpx
 import pytest
 
 from tests.conftest import ROOT
+from tests.helpers import prefect_server as start_prefect_server
 from tests.helpers import sha256_bytes, write_manifest
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
 def prefect_server(tmp_path):
-    port = _free_port()
-    env = {**os.environ, "PREFECT_HOME": str(tmp_path / "server-home"), "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
-    proc = subprocess.Popen(
-        [str(Path(sys.executable).parent / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}/api"
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        try:
-            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if proc.poll() is not None:
-            pytest.fail("prefect server exited during start-up")
-        time.sleep(0.5)
-    else:
-        proc.terminate()
-        pytest.fail("prefect server did not answer /api/health within 120 s")
-    yield url
-    proc.terminate()
-    proc.wait(timeout=30)
+    with start_prefect_server(tmp_path / "server-home") as url:
+        yield url
 
 
 async def _runs(url: str):

@@ -26,6 +26,7 @@ from steps.plawbench.paper import error_labels
 from steps.plawbench.penalty_judge import PenaltyJudgement, judge_penalties
 from steps.plawbench.prompts import PromptOptions, judge_rules, task_input
 from steps.plawbench.questions import first_questions
+from steps.schemas import PlawItemScores, PlawJudgements, PlawScores
 
 DIMENSION_CODES = {"C": "conclusion", "F": "facts", "R": "reasoning", "S": "statute"}
 TITLES = {"conclusion": "结论", "facts": "案件事实（案情简述）", "reasoning": "推理过程（分析过程）",
@@ -195,4 +196,9 @@ def judgement_rows(results: list[tuple[Any, Prepared, Judgement]], failed: pd.Da
             items.append({**base, "rubric_id": it["id"], "group": it["group"] or "", "points": it["points"],
                           "given": it["given"], "awarded": it["awarded"], "failed": it["failed"],
                           "error_label": it["error"], "justification": it["justification"]})
-    return pd.DataFrame(judgements), pd.DataFrame(scores), pd.DataFrame(items)
+    return _frame(judgements, PlawJudgements), _frame(scores, PlawScores), _frame(items, PlawItemScores)
+
+
+def _frame(rows: list[dict[str, Any]], schema: type) -> pd.DataFrame:
+    """The rows as a table; no rows (e.g. every judge answer failed) still gives the schema's columns."""
+    return pd.DataFrame(rows) if rows else pd.DataFrame(columns=list(schema.to_schema().columns))

@@ -149,3 +149,19 @@ def test_failures_are_rows_without_a_score_and_counted_not_zero(answers, door, r
         rates = run_query(con, "plawbench_rates")
     main = rates[rates["table"] == "table3"].set_index("metric")
     assert main.n.sum() == 0 and main.n_failed.sum() == 2 and main.value.isna().all()
+
+
+def test_no_judged_items_still_gives_typed_tables():
+    """A run whose every rubric judgement failed (e.g. a judge that echoes its prompt) writes empty tables with
+    every column, not frames without columns that the stage's schema check refuses (found by the fault soak)."""
+    from steps.plawbench.judging import judgement_rows
+    from steps.schemas import PlawItemScores, PlawJudgements, PlawScores, validate
+
+    tasks = pd.DataFrame({"item_id": ["t1"], "max_points": [10.0]})
+    rubric = pd.DataFrame({"item_id": ["t1"], "rubric_id": ["A"], "kind": ["section"], "parent_id": [None],
+                           "points": [10.0]})
+    no_failed = pd.DataFrame(columns=["agent", "item_id", "category", "scenario", "variant"])
+    judgements, scores, items = judgement_rows([], no_failed, tasks, rubric, "run")
+    for frame, schema in ((judgements, PlawJudgements), (scores, PlawScores), (items, PlawItemScores)):
+        assert list(frame.columns) == list(schema.to_schema().columns)
+        assert len(validate(frame, schema, table="t")) == 0
