@@ -20,8 +20,9 @@ $(STAMP): $(BIN)/python pyproject.toml constraints.txt
 
 install: $(STAMP)
 
+# `dvc repro` with one Prefect server for every stage (or the one PREFECT_API_URL names): flows/pipeline.py
 run: $(STAMP)
-	$(BIN)/dvc repro
+	$(BIN)/python -m flows.pipeline
 	@$(BIN)/dvc status
 
 test: $(STAMP)

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import hashlib
 import http.server
-import os
 import shutil
-import socket
 import subprocess
-import sys
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import yaml
+
+from flows.pipeline import prefect_server
+
+__all__ = ["SMALL", "copy_project", "prefect_server", "sha256_bytes", "static_server", "write_manifest"]
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -72,46 +72,6 @@ def static_server(root: Path) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
-
-
-@contextmanager
-def prefect_server(home: Path, timeout_s: float = 120.0) -> Iterator[str]:
-    """A real Prefect server on a free loopback port, its state in `home`; yields its API URL.
-
-    Stages run with PREFECT_API_URL set to it report there instead of each starting a temporary server of its
-    own (about 10 s per stage process on this machine).
-    """
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {**os.environ, "PREFECT_HOME": str(home), "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
-    env.pop("PREFECT_API_URL", None)
-    prefect = Path(sys.executable).parent / "prefect"
-    proc = subprocess.Popen([str(prefect), "server", "start", "--host", "127.0.0.1", "--port", str(port)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/api"
-    try:
-        import httpx
-
-        deadline = time.monotonic() + timeout_s
-        while True:
-            try:
-                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if proc.poll() is not None:
-                raise RuntimeError("prefect server exited during start-up")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"prefect server did not answer {url}/health within {timeout_s:.0f} s")
-            time.sleep(0.5)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def sha256_bytes(data: bytes) -> str:

@@ -1,0 +1,75 @@
+"""`make run`: `dvc repro` with every stage reporting to one Prefect server.
+
+Without PREFECT_API_URL each stage process would start (and stop) a temporary Prefect server of its own, about
+10 s per stage on a 2-core machine. This starts one real server for the whole run (its state in PREFECT_HOME,
+so `prefect server start` shows the runs afterwards), runs `dvc repro` with PREFECT_API_URL pointing at it, and
+stops it. With PREFECT_API_URL already set (a server you watch), that server is used and nothing is started.
+
+    python -m flows.pipeline [dvc repro arguments ...]
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def prefect_server(home: Path | None = None, timeout_s: float = 180.0) -> Iterator[str]:
+    """A real Prefect server on a free loopback port (state in `home`, else PREFECT_HOME); yields its API URL."""
+    port = _free_port()
+    env = {**os.environ, "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
+    env.pop("PREFECT_API_URL", None)
+    if home is not None:
+        env["PREFECT_HOME"] = str(home)
+    prefect = Path(sys.executable).parent / "prefect"
+    proc = subprocess.Popen([str(prefect), "server", "start", "--host", "127.0.0.1", "--port", str(port)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    url = f"http://127.0.0.1:{port}/api"
+    try:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None:
+                raise RuntimeError(f"the Prefect server exited during start-up (code {proc.returncode})")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the Prefect server did not answer {url}/health within {timeout_s:.0f} s")
+            time.sleep(0.5)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def main(argv: list[str]) -> int:
+    dvc = [str(Path(sys.executable).parent / "dvc"), "repro", *argv]
+    if os.environ.get("PREFECT_API_URL"):
+        return subprocess.run(dvc).returncode
+    with prefect_server() as url:
+        print(f"Prefect server for this run: {url.removesuffix('/api')}", file=sys.stderr)
+        return subprocess.run(dvc, env={**os.environ, "PREFECT_API_URL": url}).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
