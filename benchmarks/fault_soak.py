@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import secrets
 import shutil
 import subprocess
@@ -40,7 +41,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.fake_openai_server import FakeOpenAIServer  # noqa: E402
+from tests.fake_openai_server import FakeOpenAIServer, echo_reply  # noqa: E402
 from tests.helpers import SMALL, copy_project, prefect_server  # noqa: E402
 
 KEY_ENV = "SOAK_API_KEY"
@@ -64,6 +65,18 @@ SOAK_MIX: tuple[tuple, ...] = (
 # Turn tables are not among them: a dialogue broken by a failed call has fewer turns, by design.
 PER_ITEM_TABLES = ("predictions.parquet", "scores.parquet", "deliverables.parquet", "dialogues.parquet",
                    "responses.parquet", "verdicts.parquet", "judgements.parquet", "item_scores.parquet")
+
+
+TRAITS = ("extraversion", "neuroticism", "openness", "agreeableness", "conscientiousness")
+
+
+def soak_reply(body: dict) -> str:
+    """What the healthy server answers: the Big Five levels a persona prompt asks for (so that J1 has personas,
+    hence instances and dialogues), an echo of the last user message for everything else."""
+    prompt = str(body["messages"][-1].get("content", ""))
+    if all(trait in prompt for trait in TRAITS) and "JSON" in prompt:
+        return json.dumps(dict.fromkeys(TRAITS, "medium"))
+    return echo_reply(body)
 
 
 @dataclass
@@ -177,7 +190,7 @@ def run_soak(workdir: Path, mirror: Path, *, rate: float = 0.2, seed: int = 7) -
     prefect_home = workdir / "prefect"
     logs = workdir / "logs"
     logs.mkdir(parents=True, exist_ok=True)
-    with FakeOpenAIServer() as server, prefect_server(prefect_home) as prefect_api:
+    with FakeOpenAIServer(reply=soak_reply) as server, prefect_server(prefect_home) as prefect_api:
         env = {**os.environ, KEY_ENV: secret, "JURISFLOW_MIRROR": str(mirror), "PREFECT_HOME": str(prefect_home),
                "PREFECT_API_URL": prefect_api, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
         clean, soak = workdir / "clean", workdir / "soak"
@@ -196,9 +209,9 @@ def run_soak(workdir: Path, mirror: Path, *, rate: float = 0.2, seed: int = 7) -
         calls, injected = server.count, dict(server.faults_injected)
         failures = dict(_usage_failures(soak))
         locked_with_failures = _locked_with_failures(soak)
-        faulty_log = (logs / "faulty.log").read_text(encoding="utf-8")
-        failed_stages = sorted({line.split("'")[1] for line in faulty_log.splitlines()
-                                if line.startswith("ERROR: failed to reproduce '")})
+        errors = [line for line in (logs / "faulty.log").read_text(encoding="utf-8").splitlines()
+                  if line.startswith("ERROR: failed to reproduce")]
+        failed_stages = sorted({name for line in errors for name in re.findall(r"'([^']+)'", line)})
         counts_faulty = _row_counts(soak)
 
         server.inject_random(0.0)

@@ -36,6 +36,13 @@ class Recorded:
     reply: Completion
 
 
+def _holds_failed_call(dialogue: Dialogue) -> bool:
+    """A dialogue broken by a failed call, or one that went on past a failed call (e.g. a supervisor check
+    that failed left a reply unreviewed): never taken as done, so a rerun replays it and asks again only the
+    calls that failed (the others come from the journal and the response cache)."""
+    return dialogue.ended_by is EndReason.CALL_FAILED or any(t.failure is not None for t in dialogue.turns)
+
+
 def call_digest(call: SpeakCall) -> str:
     body = json.dumps([call.role.name, call.purpose, call.messages], ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
@@ -62,7 +69,7 @@ class Journal:
                     self.calls.setdefault(key, {})[r.seq] = r
                 elif rec["type"] == "done":
                     dialogue = _dialogue_from(rec["dialogue"])
-                    if dialogue.ended_by is not EndReason.CALL_FAILED:
+                    if not _holds_failed_call(dialogue):
                         self.done[key] = dialogue
             except (json.JSONDecodeError, KeyError, TypeError, ValueError):
                 continue  # the last line of a killed run may be cut off

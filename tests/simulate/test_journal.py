@@ -110,3 +110,23 @@ def test_a_whole_last_record_without_its_newline_is_kept(tmp_path):
     assert journal.finished(COURT) is not None
     journal.close()
     assert path.read_text(encoding="utf-8") == text
+
+
+def test_a_dialogue_that_went_on_past_a_failed_call_is_not_taken_as_done(tmp_path):
+    """A supervisor check whose call failed leaves the reply unreviewed and the dialogue goes on; such a dialogue
+    must be played again on a rerun, or the failed call's effect stays in the outputs for good (found by the
+    fault soak in MILE)."""
+    from steps.simulate.model import Turn, TurnKind
+
+    path = tmp_path / "run.jsonl"
+    journal = Journal(path)
+    (done,) = run_all([COURT], Script(LINES), journal)
+    unreviewed = replace(COURT, instance_id="c/3")
+    check = Turn(instance_id="c/3", turn_index=len(done.turns), exchange=done.exchanges, speaker="supervisor",
+                 addressee=None, kind=TurnKind.CHECK, text="", failure="auth: refused")
+    journal.record_done(unreviewed, replace(done, instance_id="c/3", turns=[*done.turns, check]))
+    journal.close()
+    journal = Journal(path)
+    assert journal.finished(COURT) is not None
+    assert journal.finished(unreviewed) is None
+    journal.close()
