@@ -91,12 +91,13 @@ def _calls(ours: pd.DataFrame, table: str, scope: str, metrics: tuple[str, ...])
     return wide.reindex(columns=list(metrics))
 
 
-def _mark(table: pd.DataFrame, agents: list[str], calls: pd.DataFrame, columns: dict[str, str]) -> pd.DataFrame:
-    """`(n failed)` beside each (already rounded) number of `table` whose units failed calls left out;
-    `columns` maps a table column to its metric in `calls`. A column with no failure is left as it is."""
+def _mark(table: pd.DataFrame, keys: list, calls: pd.DataFrame, columns: dict[str, str]) -> pd.DataFrame:
+    """`(n failed)` beside each (already rounded) number of `table` whose units failed calls left out; `keys`
+    are the rows' labels in `calls` (an agent, or a tuple for a multi-level index), `columns` maps a table column
+    to its column in `calls`. A column with no failure is left as it is."""
     out = table.copy()
     for column, metric in columns.items():
-        failed = [calls.at[a, metric] if a in calls.index and metric in calls.columns else 0 for a in agents]
+        failed = [calls.at[k, metric] if k in calls.index and metric in calls.columns else 0 for k in keys]
         if any(n and not pd.isna(n) for n in failed):
             out[column] = [with_failed(v, n) for v, n in zip(out[column], failed, strict=True)]
     return out
@@ -199,8 +200,7 @@ def interaction_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> lis
                                   for a, s in zip(cause.agent, cause.cause, strict=True)])
     cause_calls = by_cause.pivot_table(index=["agent", "scope"], columns="metric", values="n_failed_calls",
                                        sort=True).reindex(columns=list(INTERACTION_METRICS))
-    cause_calls.index = [f"{a}\x1f{s}" for a, s in cause_calls.index]
-    cause_keys = [f"{a}\x1f{s}" for a, s in zip(cause.agent, cause.cause, strict=True)]
+    cause_keys = list(zip(cause.agent, cause.cause, strict=True))
     cause["agent"] = cause.agent.map(lambda a: _label(a, agents))
     cause = _mark(_round(cause), cause_keys, cause_calls, {m: m for m in INTERACTION_METRICS})
     return [
@@ -251,8 +251,7 @@ def dialogues_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> list[
     calls = rounds[rounds.metric.isin(["INT", "LOGI"])].pivot_table(index=["agent", "metric"], columns="turn",
                                                                     values="n_failed_calls")
     calls.columns = [f"T{c}" for c in calls.columns]
-    keys = [f"{a}\x1f{m}" for a, m in pivot.index]
-    calls.index = [f"{a}\x1f{m}" for a, m in calls.index]
+    keys = list(pivot.index)
     pivot = pivot.reset_index()
     pivot["agent"] = pivot.agent.map(lambda a: _label(a, agents))
     pivot = _mark(_round(pivot), keys, calls, {c: c for c in calls.columns})
