@@ -57,7 +57,8 @@ def _ours(long: pd.DataFrame, agent: str, scope: str, metric: str, digits: int =
 
 def failed_calls_note(long: pd.DataFrame, info: ReportInfo) -> list[str]:
     """How failed model calls count in UCL-Bench, with the verdicts they cost each agent; nothing when none."""
-    lost = {run.name: _failed(long, run.name, "overall", "verdicts_excluded") for run in info.agents}
+    lost = {run.name: sum(_failed(long, run.name, scope, "verdicts_excluded") for scope in ("overall", "CC"))
+            for run in info.agents}  # the 22 tasks of the paper, and CC apart
     lost = {name: n for name, n in lost.items() if n}
     if not lost:
         return []
