@@ -86,10 +86,12 @@ def aggregate(params_file: Path = PARAMS_FILE, runs: Path = RUNS_DIR, reports: P
     write_text_atomic(reports / "j1.md", render(results, agents, run))
     write_text_atomic(reports / "j1.csv", csv_frame(results, agents, run).to_csv(index=False, lineterminator="\n"))
     overall = results.averages[results.averages.metric == "Overall"].set_index("agent").value.round(1).to_dict()
-    failed = int(results.cells[results.cells.component == ""].n_judge_failed.sum())
+    table3 = results.cells[results.cells.component == ""]
+    failed, failed_calls = int(table3.n_judge_failed.sum()), int(table3.n_failed.sum())
     paper = sum(a.paper is not None for a in agents.values())
     return (f"reports/j1.md and reports/j1.csv written ({len(agents)} agents, {len(run.groups)} repeats groups, "
             f"{paper} with the paper's rows; Overall {overall}; {failed} judge failures left out; "
+            f"{failed_calls} instance-cells with failed calls; "
             f"judge {run.judge})")  # fmt: skip
 
 

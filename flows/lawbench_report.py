@@ -20,7 +20,7 @@ from flows.lawbench_score import OUT as PUBLISHED_SCORES
 from flows.paths import safe_child
 from flows.stage import main
 from flows.tables import read_table, write_text_atomic
-from steps.lawbench.report import AgentInfo, render_setting, tasks_frame
+from steps.lawbench.report import AgentInfo, csv_text, render_setting, tasks_frame
 from steps.metrics.lawbench.tasks import SETTINGS
 from steps.schemas import LawBenchPublished, LawBenchScores
 from steps.sources import load_manifest
@@ -62,8 +62,7 @@ def lawbench_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS) ->
             + ", ".join(sorted(set(published.model))) + ". Scripted agents are labelled.")
     for setting in SETTINGS:
         write_text_atomic(reports / f"lawbench_{setting}.md", render_setting(long, deltas, setting, agents, note))
-    csv = long.assign(value=long.value.round(12))
-    write_text_atomic(reports / "lawbench.csv", csv.to_csv(index=False, lineterminator="\n"))
+    write_text_atomic(reports / "lawbench.csv", csv_text(long))
     worst = deltas.max_abs_diff.max() if len(deltas) else float("nan")
     return (f"reports/lawbench_zero_shot.md, reports/lawbench_one_shot.md and reports/lawbench.csv written "
             f"({len(long):,} long rows; {len(agents)} agents; largest |ours − published| {worst:.2g})")

@@ -1,8 +1,9 @@
 """reports/j1.md: J1-EVAL's tables in the paper's layout, our numbers with the paper's beside them.
 
 Cells are ×100 with one decimal, as printed in the paper. † marks a cell the proxy judge (a scripted model)
-scored at least in part; ‡ a cell that leaves out judge failures (counted in "Judge health"); "—" a cell with
-no value. The paper's "-" (the model failed the task) is printed as "-".
+scored at least in part; ‡ a cell that leaves out judge failures (counted in "Judge health"); `(n failed)` the
+instances of a cell that model calls failing after retries left out or affected; "—" a cell with no value.
+The paper's "-" (the model failed the task) is printed as "-".
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from steps.j1eval.paper import (
     paper_long,
 )
 from steps.j1eval.tables import Results
-from steps.reports.markdown import markdown_table
+from steps.reports.markdown import CONTENT_FILTER_RULE, markdown_table, with_failed
 
 SCOPES = ("KQ", "LC", "CD", "DD", "CI", "CR")
 TABLE3 = (("KQ", "I-1"), ("KQ", "I-2"), ("LC", "I-1"), ("LC", "I-2"), ("CD", "II-1"), ("CD", "II-2"),
@@ -66,8 +67,9 @@ def cell_key(metric: str, component: str) -> str:
 
 
 def ours_long(results: Results) -> pd.DataFrame:
-    """Every number of ours in the long layout: table, agent, scope, metric, value, n, judge, proxy, plus the
-    judge-proxy flag and the judge-failure count that the Markdown marks."""
+    """Every number of ours in the long layout: table, agent, scope, metric, value, n, n_failed (instances that
+    failed model calls left out or affected), judge, proxy, plus the judge-proxy flag and the judge-failure count
+    that the Markdown marks."""
     c = results.cells.assign(metric=[cell_key(m, k) for m, k in zip(results.cells.metric, results.cells.component,
                                                                         strict=True)])  # fmt: skip
     table = pd.Series("diagnostics", index=c.index)
@@ -78,14 +80,15 @@ def ours_long(results: Results) -> pd.DataFrame:
     averages = results.averages.assign(table="table3", judge_proxy=results.averages.proxy & (
         results.averages.judge != "rule"), n_judge_failed=0)  # fmt: skip
     turns = results.turns.assign(table="table10", judge_proxy=False, n_judge_failed=0)
-    failures = results.failures.assign(table="failures", judge_proxy=False, n_judge_failed=0)
+    failures = results.failures.assign(table="failures", judge_proxy=False, n_judge_failed=0, n_failed=0)
     frames = [cells, averages, turns, failures]
     if len(results.repeats):
         r = results.repeats
         for stat in ("mean", "std"):
             frames.append(r.assign(table=f"repeats_{stat}", value=r[stat], judge_proxy=r.proxy & (r.judge != "rule"),
                                    n_judge_failed=0))  # fmt: skip
-    columns = ["table", "agent", "scope", "metric", "value", "n", "judge", "proxy", "judge_proxy", "n_judge_failed"]
+    columns = ["table", "agent", "scope", "metric", "value", "n", "n_failed", "judge", "proxy", "judge_proxy",
+               "n_judge_failed"]
     return pd.concat([f[columns] for f in frames], ignore_index=True)
 
 
@@ -106,7 +109,8 @@ def paper_rows(agents: dict[str, AgentInfo], run: RunInfo) -> pd.DataFrame:
     return frame.assign(n=n, judge=PAPER_JUDGE, proxy=False, source="paper")
 
 
-CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "judge", "proxy", "source"]
+CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed", "judge", "proxy",
+               "source"]
 
 
 def csv_frame(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> pd.DataFrame:
@@ -115,6 +119,7 @@ def csv_frame(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> p
     out = pd.concat([ours, paper_rows(agents, run)], ignore_index=True).assign(benchmark="j1")
     out["value"] = out.value.astype(float).round(6)
     out["n"] = out.n.astype("Int64")
+    out["n_failed"] = out.n_failed.astype("Int64")  # empty on the paper's rows
     return out[CSV_COLUMNS]
 
 
@@ -150,7 +155,8 @@ def _wide(long: pd.DataFrame, table: str, columns: list[tuple[str, str]], agents
     for name in names:
         cells = [ours.get((table, name, scope, metric)) for scope, metric in columns]
         rows.append([_label(name, agents)] + [
-            _fmt(c["value"], proxy=bool(c["judge_proxy"]), excluded=c["n_judge_failed"] > 0, digits=digits)
+            with_failed(_fmt(c["value"], proxy=bool(c["judge_proxy"]), excluded=c["n_judge_failed"] > 0,
+                             digits=digits), c["n_failed"])
             if c else "—" for c in cells])  # fmt: skip
         model = agents[name].paper if name in agents else None
         if model and paper_table:
@@ -267,8 +273,8 @@ def _repeats(results: Results, run: RunInfo) -> pd.DataFrame:
             row.append(
                 "—"
                 if x is None or pd.isna(x["mean"])
-                else f"{x['mean']:.1f} ± {0.0 if pd.isna(x['std']) else x['std']:.1f}"
-                + ("†" if x["proxy"] and x["judge"] != "rule" else "")
+                else with_failed(f"{x['mean']:.1f} ± {0.0 if pd.isna(x['std']) else x['std']:.1f}"
+                                 + ("†" if x["proxy"] and x["judge"] != "rule" else ""), x["n_failed"])
             )
         rows.append(row)
         model = run.group_papers.get(group)
@@ -335,7 +341,7 @@ def render(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> str:
             f"Groups from j1eval.repeats: {'; '.join(g + ' = ' + ', '.join(m) for g, m in run.groups.items())}. "
             f"The paper's repeats ran in an environment driven by {PAPER_REPEATS_ENVIRONMENT}."),
             _repeats(results, run))  # fmt: skip
-    lines += _choices(run)
+    lines += _choices(run, failed_calls_note(long))
     lines += _section("The paper's Table 3, every model", (
         f"As published (environment and judge {PAPER_ENVIRONMENT}); \"-\" means the model failed the task and counts "
         "as 0 in the paper's averages."), _paper_table3())  # fmt: skip
@@ -361,7 +367,21 @@ def _paper_overall(main: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataF
 NORMALISED = {"ratio": "d/(1+d)", "clip": "min(d, 1)"}
 
 
-def _choices(run: RunInfo) -> list[str]:
+def failed_calls_note(long: pd.DataFrame) -> list[str]:
+    """How failed model calls count, with their total; nothing when no call failed."""
+    cells = long[(long["table"] == "table3") & (long.scope != "overall")]
+    total = int(cells.n_failed.sum())
+    if not total:
+        return []
+    return [f"- Failed model calls (after retries, accepted under `llm.max_failed_fraction`): {total} instance-cells "
+            "of Table 3 lost or were affected by one, shown as `(n failed)` beside each number they touch (the "
+            "averages sum their cells'; Table 10 counts the dialogues a failed call ended early). A dialogue that "
+            "broke on a failed call (simulate, data/runs/<agent>/usage.parquet) is left out of every metric of its "
+            "instance (j1eval.call_failed = exclude) and a failed judge call (judge_usage.parquet) leaves out what "
+            f"it judged; neither is ever scored 0. As for refusals: {CONTENT_FILTER_RULE}."]
+
+
+def _choices(run: RunInfo, failed: list[str] | None = None) -> list[str]:
     o = run.options
     return [
         "## How the numbers are made",
@@ -386,5 +406,6 @@ def _choices(run: RunInfo) -> list[str]:
         "- III-6 is recall over the court's (law, article) pairs; III-3 needs every charge of the court.",
         "- reports/j1.csv holds every number here in long form (source ours | paper; a paper row carries the name "
         "of the agent named after its model, otherwise the paper's model name).",
+        *(failed or []),
         "",
     ]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from steps.metrics.lawbench.tasks import TASK_IDS, TASKS
-from steps.reports.markdown import markdown_table
+from steps.reports.markdown import CONTENT_FILTER_RULE, markdown_table, with_failed
 
 LEVEL_COLUMNS = ("Memorization", "Understanding", "Application")
 _LEVEL_OF = {"Memorization": "Memorization", "Understanding": "Understanding", "Applying": "Application"}
@@ -57,8 +57,7 @@ def _with_failed(out: pd.DataFrame, index: pd.Index, setting: str, agents: dict[
             continue
         for (s, task), n in info.failed_by_task.items():
             if s == setting and n and task in out.columns:
-                value = out.at[row, task]
-                out.at[row, task] = f"{'—' if value is None else value} ({n} failed)"
+                out.at[row, task] = with_failed(out.at[row, task], n)
     return out
 
 
@@ -88,6 +87,12 @@ def _proofreading_note(long: pd.DataFrame, setting: str) -> list[str]:
             "on the machine it ran on; jurisflow replaces those with more than 100,000 cheapest alignments instead, "
             "a rule that cannot depend on the machine. Every other 2-1 cell reproduces with the pinned Cilin and "
             "confusion set; the evidence for each differing cell is in tests/metrics/test_lawbench_reproduction.py."]
+
+
+def csv_text(long: pd.DataFrame) -> str:
+    """reports/lawbench.csv: the long table with `n_failed` (our failed calls; empty for the paper's rows)."""
+    return long.assign(value=long.value.round(12), n_failed=long.n_failed.astype("Int64")).to_csv(
+        index=False, lineterminator="\n")
 
 
 def render_setting(long: pd.DataFrame, deltas: pd.DataFrame, setting: str, agents: dict[str, AgentInfo],
@@ -127,6 +132,7 @@ def render_setting(long: pd.DataFrame, deltas: pd.DataFrame, setting: str, agent
         lines.append(f"- Agent `{info.name}`: `{info.model}`" + (" (scripted)" if info.scripted else "")
                      + (f"; {sum(here.values())} calls failed after retries (accepted under "
                         f"`llm.max_failed_fraction`) and are excluded from its scores, shown as `(n failed)` beside "
-                        f"each task they affect; a task whose every call failed has no score, nor its level or Overall"
+                        f"each task they affect (column `n_failed` of reports/lawbench.csv); a task whose every call "
+                        f"failed has no score, nor its level or Overall; {CONTENT_FILTER_RULE}"
                         if here else "; no failed calls") + ".")
     return "\n".join(lines) + "\n"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from steps.plawbench.penalties import PENALTY_TYPES, ZERO_TYPES
-from steps.reports.markdown import markdown_table
+from steps.reports.markdown import markdown_table, with_failed
 
 RULES = (
     "A second judge call per consultation answer (our template `steps/judges/templates/plawbench_penalties.j2`) "
@@ -30,20 +30,24 @@ def scores_table(long: pd.DataFrame) -> pd.DataFrame:
 
     def get(table: str, scope: str, metric: str, agent: str, column: str = "value") -> object:
         hit = ours[(ours["table"] == table) & (ours.scope == scope) & (ours.metric == metric) & (ours.agent == agent)]
-        return hit[column].iloc[0] if len(hit) else None
+        return hit[column].iloc[0] if len(hit) and column in hit else None
+
+    def cell(table: str, scope: str, metric: str, agent: str) -> object:
+        """The rate ×100, with `(n failed)` where failed model calls left answers out."""
+        return with_failed(_pct(get(table, scope, metric, agent)), get(table, scope, metric, agent, "n_failed"))
 
     rows = []
     for agent in ours[ours["table"] == "paper_penalty_optin"].agent.unique():
         n = get("paper_penalty_optin", "overall", "T1", agent, "n")
         rows.append({
             "agent": agent,
-            "T1 (default)": _pct(get("table3", "overall", "T1", agent)),
-            "T1 paper-penalty (ours, opt-in)": _pct(get("paper_penalty_optin", "overall", "T1", agent)),
-            "Overall (default)": _pct(get("table3", "overall", "Overall", agent)),
-            "Overall paper-penalty (ours, opt-in)": _pct(get("paper_penalty_optin", "overall", "Overall", agent)),
-            "T1 multi-turn (default)": _pct(get("multiturn", "consultation_multiturn", "T1", agent)),
-            "T1 multi-turn paper-penalty (ours, opt-in)": _pct(get("paper_penalty_optin", "consultation_multiturn",
-                                                                   "T1", agent)),
+            "T1 (default)": cell("table3", "overall", "T1", agent),
+            "T1 paper-penalty (ours, opt-in)": cell("paper_penalty_optin", "overall", "T1", agent),
+            "Overall (default)": cell("table3", "overall", "Overall", agent),
+            "Overall paper-penalty (ours, opt-in)": cell("paper_penalty_optin", "overall", "Overall", agent),
+            "T1 multi-turn (default)": cell("multiturn", "consultation_multiturn", "T1", agent),
+            "T1 multi-turn paper-penalty (ours, opt-in)": cell("paper_penalty_optin", "consultation_multiturn",
+                                                               "T1", agent),
             "n": None if n is None or pd.isna(n) else int(n),
         })
     return pd.DataFrame(rows).astype(object)

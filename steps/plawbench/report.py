@@ -13,7 +13,7 @@ import pandas as pd
 from steps.plawbench import paper
 from steps.plawbench.penalty_report import render_penalties
 from steps.plawbench.rubrics import RubricTables
-from steps.reports.markdown import markdown_table
+from steps.reports.markdown import CONTENT_FILTER_RULE, markdown_table, with_failed
 
 MAIN_COLUMNS = ["Overall", "T1", "T2/Conclusion", "T2/Facts", "T2/Reasoning", "T2/Statute", "T2",
                 "T3/Defendant", "T3/Plaintiff", "T3"]
@@ -98,11 +98,12 @@ def main_table(long: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataFrame
     main = long[(long["table"] == "table3") & (long.scope == "overall")]
     rows, shown = [], set()
     for name, info in agents.items():
-        ours = main[(main.agent == name) & (main.source == "ours")].set_index("metric").value
+        mine = main[(main.agent == name) & (main.source == "ours")].set_index("metric")
+        ours, n = mine.value, mine.n
+        failed = mine.n_failed if "n_failed" in mine else pd.Series(dtype=float)
         label = f"{name} ({info.model})" + (" [scripted]" if info.scripted else "")
-        n = main[(main.agent == name) & (main.source == "ours")].set_index("metric").n
-        rows.append({"model": label, **{h: _fmt(ours.get(c)) for h, c in zip(MAIN_HEADERS, MAIN_COLUMNS,
-                                                                               strict=True)},
+        rows.append({"model": label, **{h: with_failed(_fmt(ours.get(c)), failed.get(c))
+                                        for h, c in zip(MAIN_HEADERS, MAIN_COLUMNS, strict=True)},
                      "n": int(n.get("T2", 0) or 0) + int(n.get("T1", 0) or 0) + int(n.get("T3/Defendant", 0) or 0)
                      + int(n.get("T3/Plaintiff", 0) or 0)})
         if info.paper_name:
@@ -132,7 +133,13 @@ def pivot(long: pd.DataFrame, table: str, index: str, columns: str, agents: dict
                             sort=False)
     if metric_filter is not None:
         wide = wide.reindex(columns=[m for m in metric_filter if m in wide.columns])
-    out = (wide * 100).round(2).reset_index()
+    out = (wide * 100).round(2).astype(object).where(wide.notna(), None)
+    if "n_failed" in part:
+        failed = part.pivot_table(index=index.split(","), columns=columns, values="n_failed", aggfunc="first",
+                                  sort=False).reindex(index=wide.index, columns=wide.columns)
+        for col in out.columns:
+            out[col] = [with_failed(v, n) for v, n in zip(out[col], failed[col], strict=True)]
+    out = out.reset_index()
     out.columns = [str(c) for c in out.columns]
     return out.astype(object).where(out.notna(), None)
 
@@ -149,6 +156,20 @@ class ReportInputs:
     parse_issues: int
     issue_tasks: int
     t1_penalties: str = "none"  # "paper": the opt-in section with the Table 8 penalties
+
+
+def failed_calls_note(long: pd.DataFrame) -> list[str]:
+    """How failed model calls count in PLawBench, with the responses they cost; nothing when none failed."""
+    main = long[(long["table"] == "table3") & (long.source == "ours") & long.metric.isin(["T1", "T2", "T3/Defendant",
+                                                                                          "T3/Plaintiff"])]
+    total = int(main.n_failed.fillna(0).sum()) if "n_failed" in main else 0
+    if not total:
+        return []
+    return ["", f"Failed model calls (after retries, accepted under `llm.max_failed_fraction`): {total} responses "
+            "of the single-turn tasks have no score because the agent's call (plawbench_predict) or its judge "
+            "call (judge_usage.parquet) failed. They are excluded from the rates, never scored 0, and shown as "
+            "`(n failed)` beside each rate they leave out (T3 Avg and Overall sum their parts'; `n_failed` in "
+            f"reports/plawbench.csv). As for refusals: {CONTENT_FILTER_RULE}."]
 
 
 def _check_table(long: pd.DataFrame) -> tuple[pd.DataFrame, float]:
@@ -181,6 +202,22 @@ DEVIATIONS = (
     "excluded and counted (the repo scored it 0 after three tries).",
     "- The multi-turn consultation is ours; the paper's T1 is single-turn.",
 )
+
+
+def _multiturn(multi: pd.DataFrame) -> pd.DataFrame:
+    """T1 single-turn beside the multi-turn variant per agent (×100), with `(n failed)` where calls failed."""
+    mt = multi.pivot_table(index="agent", columns="table", values="value", aggfunc="first", sort=False)
+    mt = (mt.reindex(columns=["table3", "multiturn"]) * 100).round(2)
+    if "n_failed" in multi:
+        failed = multi.pivot_table(index="agent", columns="table", values="n_failed", aggfunc="first", sort=False)
+        failed = failed.reindex(index=mt.index, columns=mt.columns)
+        if failed.fillna(0).to_numpy().any():
+            mt = mt.astype(object).where(mt.notna(), None)
+            for col in mt.columns:
+                mt[col] = [with_failed(v, n) for v, n in zip(mt[col], failed[col], strict=True)]
+    mt = mt.reset_index()
+    mt.columns = ["agent", "T1 single-turn (paper protocol)", "T1 multi-turn (ours)"]
+    return mt
 
 
 def _self_preference(agents: dict[str, AgentInfo], judge: str) -> list[str]:
@@ -230,7 +267,7 @@ def render_report(tables: dict[str, pd.DataFrame], inputs: ReportInputs) -> str:
         ]
     lines += _section("Main results (paper Table 3 layout)", markdown_table(main_table(long, agents)), "",
                       "`n` = responses scored for this agent. A `↳` row is the paper's number for the same model.",
-                      *_self_preference(agents, inputs.judge))
+                      *failed_calls_note(long), *_self_preference(agents, inputs.judge))
     lines += _section(
         "Formula check: the paper's aggregates from its own per-category numbers",
         f"Largest difference: {gap:.3f} points (the paper rounds to 2 decimals).",
@@ -271,9 +308,7 @@ def render_report(tables: dict[str, pd.DataFrame], inputs: ReportInputs) -> str:
         "`sequential` = every reasoning rubric that states or implies an order (classes in "
         "reports/plawbench_rubrics.md); `nonsequential` = the rest.", "", markdown_table(seq))
     multi = long[(long["table"].isin(["table3", "multiturn"])) & (long.metric == "T1") & (long.source == "ours")]
-    mt = multi.pivot_table(index="agent", columns="table", values="value", aggfunc="first", sort=False)
-    mt = (mt.reindex(columns=["table3", "multiturn"]) * 100).round(2).reset_index()
-    mt.columns = ["agent", "T1 single-turn (paper protocol)", "T1 multi-turn (ours)"]
+    mt = _multiturn(multi)
     lines += _section(
         "Ours: multi-turn consultation (not in the paper)",
         "The lawyer asks over several turns and a simulated client answers from the narrative; all questions "

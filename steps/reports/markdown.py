@@ -25,3 +25,17 @@ def markdown_table(df: pd.DataFrame, *, null: str = "—") -> str:
     align = "|" + "|".join("---:" if pd.api.types.is_numeric_dtype(df[c]) else "---" for c in df.columns) + "|"
     rows = ["| " + " | ".join(_cell(v, null) for v in row) + " |" for row in df.itertuples(index=False, name=None)]
     return "\n".join([header, align, *rows])
+
+
+def with_failed(value: object, n_failed: object, *, null: str = "—") -> object:
+    """A table cell with the failed model calls it leaves out beside it (`71.2 (3 failed)`); the value itself,
+    untouched, when none failed (so a report without failures renders exactly as before)."""
+    if n_failed is None or n_failed is pd.NA or (isinstance(n_failed, float) and math.isnan(n_failed)):
+        return value
+    if int(n_failed) == 0:
+        return value
+    return f"{_cell(value, null)} ({int(n_failed)} failed)"
+
+
+CONTENT_FILTER_RULE = ("a content-filter refusal (the provider withheld the completion) is a failed call of kind "
+                       "`content_filter` and counts like any other; a refusal in words is an answer and is scored")

@@ -1,6 +1,7 @@
 -- MILE dialogue statistics (the paper's Table 9 layout plus how dialogues ended and what the supervisor did):
 -- turns per dialogue over the dialogues that did not fail; endings, client revisions, blurred and unsupervised
--- turns (a supervisor call that failed) over all dialogues.
+-- turns (a supervisor call that failed) over all dialogues. n_failed_calls: the dialogues a failed model call
+-- ended, left out of the turn statistics (the `failed` row counts them itself).
 WITH d AS (SELECT * FROM dialogues JOIN agents USING (agent)),
 stats AS (
     SELECT agent, 'avg_turns' AS metric, avg(turns) FILTER (WHERE ended_by <> 'call_failed') AS value FROM d GROUP BY agent
@@ -15,7 +16,11 @@ stats AS (
     UNION ALL SELECT agent, 'unsupervised_turns', sum(unsupervised) FROM d GROUP BY agent
 )
 SELECT 'dialogues' AS "table", s.agent, 'overall' AS scope, s.metric, CAST(s.value AS DOUBLE) AS value,
-       (SELECT count(*) FROM d WHERE d.agent = s.agent) AS n, 0 AS n_failed, 'none' AS judge,
+       (SELECT count(*) FROM d WHERE d.agent = s.agent) AS n, 0 AS n_failed,
+       CASE WHEN s.metric IN ('avg_turns', 'max_turns', 'min_turns')
+            THEN (SELECT count(*) FROM d WHERE d.agent = s.agent AND d.ended_by = 'call_failed') ELSE 0 END
+           AS n_failed_calls,
+       'none' AS judge,
        a.agent_scripted OR a.environment_scripted AS proxy
 FROM stats s JOIN agents a USING (agent)
 ORDER BY s.agent, s.metric

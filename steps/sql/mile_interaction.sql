@@ -2,6 +2,8 @@
 -- then the mean over dialogues × 10 (scope 'overall', n = dialogues); AVE = mean of INT, PROF, LOGI. Also the
 -- micro mean over all windows (scope 'windows', n = windows) and the macro means per cause of action (the
 -- layout of the paper's Table 7; scope = law_reason).
+-- n_failed_calls: the windows (and broken dialogues) of the scope that a model call failing after retries left
+-- out: the dialogue broke on one, or the judge call failed; AVE takes the largest of its metrics'.
 -- Inputs: scores, dialogues (law_reason per instance), agents.
 WITH windows AS (
     SELECT s.agent, s.instance_id, d.law_reason, s.metric, s.grade, s.failure, s.judge, s.proxy
@@ -15,6 +17,12 @@ WITH windows AS (
     SELECT agent, metric, count(*) FILTER (WHERE failure IS NOT NULL) AS n_failed,
            max(judge) FILTER (WHERE judge <> 'rule') AS judge, bool_or(proxy) AS proxy
     FROM windows GROUP BY ALL
+), calls AS (
+    SELECT agent, law_reason AS scope, metric, count(*) FILTER (WHERE failure IN ('call_failed', 'dialogue_failed')) AS n_failed_calls
+    FROM windows GROUP BY ALL
+    UNION ALL
+    SELECT agent, s.scope, metric, count(*) FILTER (WHERE failure IN ('call_failed', 'dialogue_failed'))
+    FROM windows, (VALUES ('overall'), ('windows')) s(scope) GROUP BY ALL
 ), macro AS (
     SELECT agent, 'overall' AS scope, metric, avg(grade) * 10 AS value, count(*) AS n FROM per_dialogue GROUP BY ALL
     UNION ALL
@@ -22,14 +30,16 @@ WITH windows AS (
     UNION ALL
     SELECT agent, 'windows' AS scope, metric, avg(grade) * 10, count(*) FROM windows WHERE failure IS NULL GROUP BY ALL
 ), rows AS (
-    SELECT m.agent, m.scope, m.metric, m.value, m.n, f.n_failed, f.judge,
-           f.proxy OR a.agent_scripted OR a.environment_scripted AS proxy
+    SELECT m.agent, m.scope, m.metric, m.value, m.n, f.n_failed, coalesce(c.n_failed_calls, 0) AS n_failed_calls,
+           f.judge, f.proxy OR a.agent_scripted OR a.environment_scripted AS proxy
     FROM macro m JOIN failed f USING (agent, metric) JOIN agents a USING (agent)
+    LEFT JOIN calls c USING (agent, scope, metric)
 ), ave AS (
     SELECT agent, scope, 'AVE' AS metric, CASE WHEN count(value) = 3 THEN avg(value) END AS value, min(n) AS n,
-           max(n_failed) AS n_failed, max(judge) AS judge, bool_or(proxy) AS proxy
+           max(n_failed) AS n_failed, max(n_failed_calls) AS n_failed_calls, max(judge) AS judge,
+           bool_or(proxy) AS proxy
     FROM rows GROUP BY agent, scope
 )
-SELECT 'interaction' AS "table", agent, scope, metric, value, n, n_failed, judge, proxy
+SELECT 'interaction' AS "table", agent, scope, metric, value, n, n_failed, n_failed_calls, judge, proxy
 FROM (SELECT * FROM rows UNION ALL SELECT * FROM ave)
 ORDER BY agent, scope, metric

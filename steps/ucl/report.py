@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from steps.reports.markdown import markdown_table
+from steps.reports.markdown import CONTENT_FILTER_RULE, markdown_table, with_failed
 from steps.ucl.tasks import BLOOM_LEVELS, PAPER_TASK_IDS, SCENARIOS, TASKS
 
 
@@ -44,6 +44,32 @@ def _cell(long: pd.DataFrame, agent: str, scope: str, metric: str, source: str =
     return hit.value.iloc[0] if len(hit) else None
 
 
+def _failed(long: pd.DataFrame, agent: str, scope: str, metric: str) -> int:
+    """The verdicts (or hint scores) of a number that model calls failing after retries left out."""
+    hit = long[(long.agent == agent) & (long.scope == scope) & (long.metric == metric) & (long.source == "ours")]
+    return int(hit.n_failed.fillna(0).iloc[0]) if len(hit) else 0
+
+
+def _ours(long: pd.DataFrame, agent: str, scope: str, metric: str, digits: int = 1) -> object:
+    """Our number, rounded, with `(n failed)` beside it when failed calls left some of its verdicts out."""
+    return with_failed(_fmt(_cell(long, agent, scope, metric), digits), _failed(long, agent, scope, metric))
+
+
+def failed_calls_note(long: pd.DataFrame, info: ReportInfo) -> list[str]:
+    """How failed model calls count in UCL-Bench, with the verdicts they cost each agent; nothing when none."""
+    lost = {run.name: sum(_failed(long, run.name, scope, "verdicts_excluded") for scope in ("overall", "CC"))
+            for run in info.agents}  # the 22 tasks of the paper, and CC apart
+    lost = {name: n for name, n in lost.items() if n}
+    if not lost:
+        return []
+    each = ", ".join(f"`{name}` {n}" for name, n in lost.items())
+    return [f"Failed model calls (after retries, accepted under `llm.max_failed_fraction`) cost verdicts: {each}. "
+            "A pair whose candidate or reference dialogue ended in a failed call (simulate) and a verdict whose "
+            "judge call failed (judge_usage.parquet) are excluded, never a loss, and shown as `(n failed)` beside "
+            "each win rate (and hint score) they leave out, counting verdicts (both orders of a pair); `n_failed` in "
+            f"reports/ucl.csv. As for refusals: {CONTENT_FILTER_RULE}."]
+
+
 def _known(value: object) -> bool:
     return value is not None and not pd.isna(value)
 
@@ -60,7 +86,7 @@ def _wide(long: pd.DataFrame, info: ReportInfo, metric: str, scopes: list[str], 
           with_paper: bool = True) -> pd.DataFrame:  # fmt: skip
     rows = []
     for run in info.agents:
-        rows.append([_label(run), *(_fmt(_cell(long, run.name, s, metric)) for s in scopes)])
+        rows.append([_label(run), *(_ours(long, run.name, s, metric) for s in scopes)])
         if with_paper and run.paper_model:
             rows.append([f"{run.paper_model} (paper)",
                          *(_fmt(_cell(long, run.name, s, "win_rate", "paper")) for s in scopes)])  # fmt: skip
@@ -82,7 +108,7 @@ def _orders(long: pd.DataFrame, info: ReportInfo) -> pd.DataFrame:
     for run in info.agents:
         excluded = _cell(long, run.name, "overall", "verdicts_excluded")
         total = long[(long.agent == run.name) & (long.scope == "overall") & (long.metric == "verdicts_excluded")]
-        rows.append([_label(run), *(_fmt(_cell(long, run.name, "overall", m)) for m in metrics.values()),
+        rows.append([_label(run), *(_ours(long, run.name, "overall", m) for m in metrics.values()),
                      f"{int(excluded or 0)} of {int(total.n.iloc[0]) if len(total) else 0}"])  # fmt: skip
     return pd.DataFrame(rows, columns=["model", *metrics, "verdicts excluded"]).astype(object)
 
@@ -174,7 +200,7 @@ def render(long: pd.DataFrame, info: ReportInfo) -> str:
         + "The paper: r = −0.68, p = 0.005 over 15 LLMs (stronger models need fewer turns). Rounds are "
         "assistant replies (1–3); the user's closing 咨询结束 message is not a turn."
     )  # fmt: skip
-    lines += ["", "## Notes", "", *[f"- {n}" for n in info.notes]]
+    lines += ["", "## Notes", "", *[f"- {n}" for n in [*info.notes, *failed_calls_note(long, info)]]]
     for run in info.agents:
         lines.append(f"- Agent `{run.name}`: `{run.model}`" + (" (scripted)" if run.scripted else "")
                      + f", run {run.run_id}" + (f"; compared with the paper's {run.paper_model}" if run.paper_model

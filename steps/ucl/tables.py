@@ -24,6 +24,7 @@ def long_table(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
             con.register(name, df)
         long = run_query(con, "ucl_long")
     long["n"] = long["n"].astype("Int64")
+    long["n_failed"] = long["n_failed"].astype("Int64")
     return pd.concat([long, p_values(long), intervals(tables["verdicts"], long)], ignore_index=True)
 
 

@@ -77,3 +77,64 @@ def test_repeats_are_mean_and_std_beside_the_papers_repeats():
     csv = csv_frame(results, agents, run(groups))
     std = csv[(csv["table"] == "repeats_std") & (csv.source == "ours") & (csv.metric == "III-3")]
     assert std.value.tolist() == [10.0]
+
+
+def _with_failed_calls(agent: str) -> tuple[list[dict], pd.DataFrame]:
+    """CR III-5 over 5 instances: 2 scored, 1 broken by a failed agent call, 1 failed judge call, 1 unparsable
+    judge answer (a judge failure, not a failed call); III-3 on the 2 scored, the broken one left out."""
+    values = [(1.0, "scored"), (0.2, "scored"), (None, "dialogue_failed"), (None, "judge_failed"),
+              (None, "judge_failed")]
+    scores = rows(agent, "CR", "III-5", values) + rows(agent, "CR", "III-3", values[:3])
+    for r in scores:
+        if r["instance_id"] == "CR/3" and r["metric"] == "III-5":
+            r["failure"] = "call_failed"  # the judge call itself failed after retries
+    dials = dialogues(agent, "CR", [3, 4, 1, 5, 5])
+    dials.loc[dials.instance_id == "CR/2", "ended_by"] = "call_failed"
+    return scores, dials
+
+
+def _results(scores: list[dict], dials: pd.DataFrame, agent: str):
+    table = pd.DataFrame({"agent": [agent], "model": "openai/gpt-4o-2024-11-20", "agent_scripted": False,
+                          "environment_scripted": False})
+    return compute(pd.DataFrame(scores), dials, table, pd.DataFrame({"group": [], "agent": []}).astype(str))
+
+
+def test_failed_calls_are_shown_beside_every_number_they_affect_and_in_the_csv():
+    scores, dials = _with_failed_calls("gpt4o")
+    results = _results(scores, dials, "gpt4o")
+    agents = {"gpt4o": AgentInfo("gpt4o", "openai/gpt-4o-2024-11-20", False, "GPT-4o")}
+    text = render(results, agents, run())
+    main = next(line for line in text.splitlines() if line.startswith("| gpt4o |"))
+    # III-5: the broken dialogue and the failed judge call (the unparsable answer is ‡, not a failed call)
+    assert "| 60.0†‡ (2 failed) |" in main and "| 60.0 (1 failed) |" in main  # III-5, III-3
+    lines = text.splitlines()
+    start = next(i for i, x in enumerate(lines) if x.startswith("## Table 10"))
+    turns = next(line for line in lines[start:] if line.startswith("| gpt4o |"))
+    assert "| 3.6 (1 failed) |" in turns  # Table 10: (3 + 4 + 1 + 5 + 5) / 5, one dialogue a failed call ended
+    assert "Failed model calls (after retries, accepted under `llm.max_failed_fraction`): 3 instance-cells" in text
+    assert "`content_filter`" in text
+    csv = csv_frame(results, agents, run())
+    mine = csv[(csv.source == "ours") & (csv["table"] == "table3") & (csv.scope == "CR")].set_index("metric")
+    assert mine.n_failed.to_dict() == {"III-3": 1, "III-5": 2}
+    assert csv[(csv.source == "paper")].n_failed.isna().all()
+    assert list(csv.columns) == ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed",
+                                 "judge", "proxy", "source"]
+
+
+def test_a_dialogue_a_failed_call_ended_counts_even_when_it_is_scored():
+    """j1eval.call_failed = score: the broken dialogue is scored as it stands, and still marked."""
+    scores = rows("a", "CR", "III-3", [(1.0, "scored"), (0.0, "scored")])
+    dials = dialogues("a", "CR", [3, 1])
+    dials.loc[dials.instance_id == "CR/1", "ended_by"] = "call_failed"
+    cell = _results(scores, dials, "a").cells.iloc[0]
+    assert (cell.n, cell.n_failed, cell.value) == (2, 1, 50.0)
+
+
+def test_without_failed_calls_the_report_has_no_mark_and_no_note():
+    results = results_for(["gpt4o"], {})  # one unparsable judge answer: ‡, not a failed call
+    agents = {"gpt4o": AgentInfo("gpt4o", "openai/gpt-4o-2024-11-20", False, "GPT-4o")}
+    text = render(results, agents, run())
+    assert "failed)" not in text and "Failed model calls" not in text and "content_filter" not in text
+    assert "| 60.0†‡ |" in text
+    csv = csv_frame(results, agents, run())
+    assert (csv[csv.source == "ours"].n_failed == 0).all()

@@ -103,8 +103,9 @@ def test_the_report_marks_proxy_cells_and_puts_the_paper_beside_a_named_agent(pr
     assert "judge `scripted/judge` (proxy judge)" in report and "oracle [scripted]" in report
     assert "↳ paper: GPT-4o | 69.7 | 62.7 |" in report and "†" in report
     csv = pd.read_csv(paths["reports"] / "j1.csv", keep_default_na=False)
-    assert list(csv.columns) == ["benchmark", "table", "agent", "scope", "metric", "value", "n", "judge", "proxy",
-                                 "source"]  # fmt: skip
+    assert list(csv.columns) == ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed",
+                                 "judge", "proxy", "source"]
+    assert csv[csv.source == "ours"].n_failed.astype(int).eq(0).all()  # the scripted run: no failed call
     mine = csv[(csv.source == "ours") & (csv.agent == "oracle") & (csv["table"] == "table3")]
     assert set(mine.scope) == {"KQ", "LC", "CD", "DD", "CI", "CR", "overall"}
     assert mine.proxy.astype(str).eq("True").all()

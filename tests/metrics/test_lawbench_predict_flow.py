@@ -28,8 +28,9 @@ FAST_RETRIES = {"backoff_base_s": 0.01, "backoff_max_s": 0.02, "max_attempts": 2
 @pytest.fixture(scope="module")
 def interim(mirror, manifest, tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("interim")
-    frame = LOADERS["lawbench_items"]([Fetched(f, mirror / f.path) for f in manifest.for_dataset("lawbench_items")])
-    write_parquet_atomic(to_arrow(frame), folder / "lawbench_items.parquet")
+    for dataset in ("lawbench_items", "lawbench_cilin", "lawbench_confusions"):  # the 2-1 scorer reads the lexicons
+        frame = LOADERS[dataset]([Fetched(f, mirror / f.path) for f in manifest.for_dataset(dataset)])
+        write_parquet_atomic(to_arrow(frame), folder / f"{dataset}.parquet")
     return folder
 
 

@@ -67,3 +67,30 @@ def test_dialogue_means_first_then_the_mean_over_dialogues():
     assert out.loc[("overall", "AVE"), "value"] == pytest.approx(85.0)
     assert (out.loc[("overall", "INT"), "n"], out.loc[("windows", "INT"), "n"]) == (2, 3)
     assert out.loc[("物权纠纷", "INT"), "value"] == pytest.approx(85.0)
+
+
+def test_failed_calls_are_counted_per_scope_and_round_apart_from_unparsable_answers():
+    # mile/1: windows at turns 2 and 4, the turn-4 judge call failed; mile/2: the turn-2 answer was unparsable;
+    # mile/3 (another cause): the dialogue broke on a failed call (one row per metric, no turn)
+    rows = [("mile/1", 2, 8.0, None), ("mile/1", 4, None, "call_failed"), ("mile/2", 2, None, "unparsable"),
+            ("mile/2", 4, 6.0, None), ("mile/3", None, None, "dialogue_failed")]
+    base = {"run_id": "t", "agent": "a", "stage": "interaction", "judge": "j", "proxy": False}
+    scores = pd.DataFrame([{**base, "instance_id": i, "turn": t, "metric": m, "grade": g, "failure": f}
+                           for i, t, g, f in rows for m in ("INT", "PROF", "LOGI")])
+    scores["turn"] = scores.turn.astype("Int64")
+    dialogues = pd.DataFrame({"agent": "a", "instance_id": ["mile/1", "mile/2", "mile/3"],
+                              "law_reason": ["物权纠纷", "物权纠纷", "侵权责任纠纷"]})
+    agents = pd.DataFrame({"agent": ["a"], "model": ["m"], "agent_scripted": [False],
+                           "environment_scripted": [False]})
+    with duckdb.connect() as con:
+        for name, df in (("scores", scores), ("dialogues", dialogues), ("agents", agents)):
+            con.register(name, df)
+        out = run_query(con, "mile_interaction").set_index(["scope", "metric"])
+        rounds = run_query(con, "mile_rounds").set_index(["scope", "metric"])
+    assert out.loc[("overall", "INT"), "n_failed_calls"] == 2  # the failed judge call and the broken dialogue
+    assert out.loc[("overall", "INT"), "n_failed"] == 3  # every exclusion, the unparsable answer included
+    assert out.loc[("windows", "INT"), "n_failed_calls"] == 2 and out.loc[("overall", "AVE"), "n_failed_calls"] == 2
+    assert out.loc[("物权纠纷", "INT"), "n_failed_calls"] == 1
+    assert ("侵权责任纠纷", "INT") not in out.index  # nothing scored there: no number to mark
+    assert rounds.loc[("turn 4", "INT"), "n_failed_calls"] == 1 and rounds.loc[("turn 2", "INT"), "n_failed_calls"] == 0
+    assert rounds.loc[("turn 4", "INT"), "value"] == pytest.approx(60.0) and rounds.loc[("turn 4", "INT"), "n"] == 1

@@ -50,7 +50,7 @@ def ours_rows(judge: str = "scripted/judge", proxy: bool = True) -> pd.DataFrame
     rows += [("rounds", "oracle", "turn 2", "INT", 80), ("rounds", "oracle", "turn 2", "LOGI", 80)]
     rows += [("dialogues", "oracle", "overall", m, 3) for m in ("avg_turns", "max_turns", "min_turns")]
     df = pd.DataFrame(rows, columns=["table", "agent", "scope", "metric", "value"])
-    return df.assign(n=3, n_failed=0, judge=judge, proxy=proxy)
+    return df.assign(n=3, n_failed=0, n_failed_calls=0, judge=judge, proxy=proxy)
 
 
 def run_info(judge_scripted: bool) -> RunInfo:
@@ -96,3 +96,46 @@ def test_the_header_flags_runs_made_with_other_or_unrecorded_role_decodings():
     assert "`oracle` temperature 0, max_tokens 1024 (the paper evaluates with temperature 0, max_tokens 1024)" in text
     assert "**Runs differ in role decoding** from the first agent's: null" in text
     assert "Decoding per role: not recorded" in render(ours_rows(), agents, run_info(True))
+
+
+def with_failed_calls() -> pd.DataFrame:
+    """The oracle lost 2 dialogues to failed calls (goal, interaction), 1 judge call on F&R, 1 window at turn 2."""
+    rows = ours_rows("openai/gpt-4o", False)
+    lost = {("goal", "overall", "F&R"): 3, ("goal", "overall", "AVE"): 3, ("interaction", "overall", "INT"): 2,
+            ("interaction", "overall", "AVE"): 2, ("interaction", "windows", "INT"): 2,
+            ("interaction", "物权纠纷", "INT"): 2, ("consistency", "overall", "CONS"): 2,
+            ("total", "overall", "AVE"): 5, ("rounds", "turn 2", "INT"): 1,
+            ("dialogues", "overall", "avg_turns"): 2}
+    calls = [lost.get((t, s, m), 0) for t, s, m in zip(rows["table"], rows.scope, rows.metric, strict=True)]
+    return rows.assign(n_failed_calls=calls, n_failed=[n + 1 if n else 0 for n in calls])
+
+
+def test_failed_calls_are_shown_beside_the_numbers_they_affect_and_in_the_csv():
+    agents = {"oracle": AgentInfo("oracle", "scripted/oracle", True)}
+    text = render(with_failed_calls(), agents, run_info(False))
+    lines = text.splitlines()
+    goal = next(x for x in lines if x.startswith("| oracle [scripted] | scripted/oracle | 3 | 100 |"))
+    assert goal == ("| oracle [scripted] | scripted/oracle | 3 | 100 | 100 | 90 (3 failed) | 80 | 70 | 100 | 90 | "
+                    "90 (3 failed) | 4 |")  # the failed column: every exclusion (3 calls + 1 unparsable)
+    inter = next(x for x in lines if x.startswith("| oracle [scripted] | scripted/oracle | 3 | 3 |"))
+    assert inter.startswith("| oracle [scripted] | scripted/oracle | 3 | 3 | 70 (2 failed) | 70 | 70 | 70 (2 failed) "
+                            "| 70 (2 failed) | 70 | 70 |")
+    assert "| oracle [scripted] | 物权纠纷 | 3 | 70 (2 failed) | 70 | 70 | 70 |" in text
+    assert "| oracle [scripted] | 55 (2 failed) | 3 | 3 |" in text  # client consistency
+    assert "| oracle [scripted] | INT | 80 (1 failed) |" in text  # by round
+    assert "| oracle [scripted] | 80 (5 failed) |" in text  # total
+    assert "| oracle [scripted] | 3 | 3 (2 failed) | 3 | 3 |" in text  # avg turns leaves the broken dialogues out
+    assert "## Failed model calls" in text and "`content_filter`" in text
+    csv = csv_frame(with_failed_calls())
+    mine = csv[(csv.source == "ours") & (csv["table"] == "goal")].set_index("metric").n_failed
+    assert mine["F&R"] == 3 and mine["CLI"] == 0
+    assert csv[csv.source == "paper"].n_failed.isna().all()
+
+
+def test_without_failed_calls_nothing_is_marked():
+    agents = {"oracle": AgentInfo("oracle", "scripted/oracle", True)}
+    for judge_scripted in (True, False):
+        rows = ours_rows() if judge_scripted else ours_rows("openai/gpt-4o", False)
+        text = render(rows, agents, run_info(judge_scripted))
+        assert "failed)" not in text and "## Failed model calls" not in text and "content_filter" not in text
+    assert (csv_frame(ours_rows()).query("source == 'ours'").n_failed == 0).all()

@@ -65,7 +65,7 @@ def project(tmp_path, monkeypatch, sources):
         "environment": {"model": "scripted/persona"},
         "judge": {"model": "hosted_vllm/test-model", "api_base": judge.url},
         "llm": {"cache_dir": str(tmp_path / "cache"), "backoff_base_s": 0.01, "backoff_max_s": 0.02,
-                "max_attempts": 2, "concurrency": 4},
+                "max_attempts": 2, "concurrency": 4, "max_failed_fraction": 0.2},  # 2 of 16 calls fail: accepted
         "plawbench": {"limit": 1, "judge_repairs": 1, "multiturn": {"enabled": True, "max_turns": 2}},
     }
     Path("params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True), encoding="utf-8")
@@ -91,6 +91,9 @@ def test_stages_record_failures_and_a_rerun_retries_only_them(project):
     csv = pd.read_csv("reports/plawbench.csv")
     t1 = csv[(csv["table"] == "table3") & (csv.agent == "fake") & (csv.metric == "T1")]
     assert pd.isna(t1.value.item()) and t1.n.item() == 0  # the only consultation failed: no rate, not 0
+    assert t1.n_failed.item() == 1  # and the CSV says why
+    report = Path("reports/plawbench.md").read_text(encoding="utf-8")
+    assert "| — (1 failed) |" in report and "Failed model calls (after retries" in report
     health = csv[(csv["table"] == "judge") & (csv.agent == "fake")]
     assert health[(health.scope == "single/case_analysis") & (health.metric == "unparsable")].value.item() == 1
     assert "agent_failed" in Path("reports/plawbench.md").read_text(encoding="utf-8")

@@ -16,6 +16,7 @@ from flows.tables import write_table
 from flows.ucl_judge import ucl_judge
 from flows.ucl_simulate import UclPaths, ucl_simulate
 from steps.schemas import Ucl
+from steps.ucl.tasks import TASKS
 from tests.fake_openai_server import FakeOpenAIServer
 
 ORACLE = "scripted/oracle"
@@ -99,3 +100,28 @@ def test_a_judge_stage_with_failed_calls_exits_1_and_a_rerun_calls_only_them(tmp
         assert server.count == n_failed  # the judged orders come from the cache
     verdicts = pd.read_parquet(paths.runs / "oracle/judge/verdicts.parquet")
     assert (verdicts.failure != "call_failed").all()
+
+
+def test_accepted_judge_failures_are_shown_beside_the_win_rates_they_leave_out(tmp_path, ucl_items):
+    from flows.ucl_report import ucl_report
+
+    paths = _paths(tmp_path, ucl_items)
+    with FakeOpenAIServer(reply=lambda body: "[[2]]", fault_for=_odd_first_question) as server:
+        params = _params(tmp_path, server.url, {"model": "hosted_vllm/test-model", "api_base": server.url})
+        doc = yaml.safe_load(params.read_text(encoding="utf-8"))
+        doc["agents"] = {"oracle": {"model": ORACLE}}
+        doc["llm"]["max_failed_fraction"] = 0.99  # accept the failed judge calls (not all of them fail)
+        params.write_text(yaml.safe_dump(doc), encoding="utf-8")
+        assert run_stage("ucl_simulate", ucl_simulate, agent_name=None, params_file=params, paths=paths) == 0
+        assert run_stage("ucl_simulate", ucl_simulate, agent_name="oracle", params_file=params, paths=paths) == 0
+        assert run_stage("ucl_judge", ucl_judge, agent_name="oracle", params_file=params, paths=paths) == 0
+    assert run_stage("ucl_report", ucl_report, params_file=params, paths=paths) == 0
+    verdicts = pd.read_parquet(paths.runs / "oracle/judge/verdicts.parquet")
+    extra = {t.key for t in TASKS if t.extra}  # CC: reported apart, in no average
+    failed = verdicts[verdicts.failure == "call_failed"]
+    n_failed, in_paper_tasks = len(failed), int((~failed.task.isin(extra)).sum())
+    csv = pd.read_csv(paths.reports / "ucl.csv", keep_default_na=False, na_values=[""])
+    overall = csv[(csv.metric == "win_rate") & (csv.scope == "overall") & (csv.agent == "oracle")]
+    assert n_failed > 0 and overall.n_failed.tolist() == [in_paper_tasks]
+    report = (paths.reports / "ucl.md").read_text(encoding="utf-8")
+    assert f"({in_paper_tasks} failed)" in report and f"cost verdicts: `oracle` {n_failed}." in report

@@ -17,7 +17,8 @@ from flows.ucl_report import ucl_report
 from flows.ucl_simulate import UclPaths, ucl_simulate
 from steps.schemas import Ucl, UclDialogues, UclHintScores, UclTurns, UclVerdicts
 
-CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "judge", "proxy", "source"]
+CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed", "judge", "proxy",
+               "source"]
 
 
 def params_file(tmp_path: Path, **ucl) -> Path:

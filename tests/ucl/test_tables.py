@@ -167,3 +167,48 @@ def test_the_bootstrap_interval_of_the_overall_win_rate():
     assert overall_interval(coin[coin.task != KEY_OF["6-6"]]).empty  # needs all 22 tasks
     long = build(coin.to_dict("records"))
     assert value(long, "win_rate_ci_low") == pytest.approx(ci.low) and value(long, "win_rate") == 50.0
+
+
+def _report(long: pd.DataFrame) -> str:
+    from steps.ucl.report import ReportInfo, RunInfo, render
+
+    info = ReportInfo(agents=[RunInfo("a", "m/a", False, "run-a")], reference=RunInfo("ref", "m/ref", False, "run-r"),
+                      user="m/user", judge="j", judge_scripted=False, exchanges=3, single_round=False,
+                      items_per_task=3, retries=1, pointwise=False, data="x@0", notes=["a note"])
+    return render(long, info)
+
+
+def _pairs(task_id: str, n: int, outcome: str = "win", start: int = 0, failure: str | None = None):
+    return [verdict("a", task_id, start + i, order, None if failure else outcome, failure)
+            for i in range(n) for order in ("candidate_first", "reference_first")]
+
+
+def test_failed_calls_are_shown_beside_the_win_rates_they_leave_out_and_in_the_csv():
+    verdicts = (_pairs("3-1", 3) + _pairs("3-1", 1, start=3, failure="agent_failed")
+                + [verdict("a", "3-1", 4, "candidate_first", None, "call_failed"),
+                   verdict("a", "3-1", 4, "reference_first", "lose")]
+                + _pairs("3-1", 1, start=5, failure="unparsable") + _pairs("1-1", 2))
+    dialogues = [dialogue("a", "3-1", i, 2) for i in (0, 1, 2, 4, 5)] + [
+        dialogue("a", "3-1", 3, 1, "call_failed", "timeout")]
+    long = build(verdicts, dialogues)
+    win = long[(long.metric == "win_rate") & (long.source == "ours")].set_index("scope")
+    assert win.n_failed["3-1"] == 3 and win.n_failed["1-1"] == 0  # 2 of the broken pair, 1 failed judge call
+    assert value(long, "win_rate", "3-1") == pytest.approx(100 * 6 / 7)  # 6 wins, 1 loss; 5 verdicts excluded
+    excluded = long[(long.metric == "verdicts_excluded") & (long.scope == "overall")].iloc[0]
+    assert (excluded.value, excluded.n_failed) == (5, 3)  # the 2 unparsable ones are excluded, not failed calls
+    failed_dialogues = long[(long.metric == "dialogues_failed") & (long.scope == "overall") & (long.agent == "a")]
+    assert failed_dialogues.n_failed.tolist() == [1]
+    text = _report(long)
+    assert "| 85.7 (3 failed) |" in text
+    assert "Failed model calls (after retries, accepted under `llm.max_failed_fraction`) cost verdicts: `a` 3." in text
+    assert "`content_filter`" in text
+
+
+def test_without_failed_calls_nothing_is_marked():
+    long = build(_pairs("3-1", 3) + _pairs("3-1", 1, start=3, failure="unparsable"),
+                 [dialogue("a", "3-1", i, 2) for i in range(4)])
+    assert (long[long.source == "ours"].n_failed.fillna(0) == 0).all()
+    assert long[long.source == "paper"].n_failed.isna().all()
+    text = _report(long)
+    assert "failed)" not in text and "Failed model calls" not in text and "content_filter" not in text
+    assert "| 100 |" in text  # the 3-1 win rate, as a plain number
