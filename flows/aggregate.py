@@ -37,7 +37,8 @@ def agent_infos(params: Params) -> dict[str, AgentInfo]:
 
 def run_info(params: Params, dialogues: pd.DataFrame) -> RunInfo:
     environment, judge = params.environment_model(), params.judge_model()
-    first = dialogues[dialogues.agent == dialogues.agent.iloc[0]]
+    # instances per scenario (every agent runs the same ones); none when no instance could be built
+    first = dialogues[dialogues.agent == dialogues.agent.iloc[0]] if len(dialogues) else dialogues
     groups = params.j1eval.repeats
     return RunInfo(
         environment=environment.model,

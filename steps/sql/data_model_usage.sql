@@ -1,7 +1,7 @@
--- Model usage: every call through the model door, by model and purpose (hits, misses and failures).
+-- Model usage: every call through the model door, by model and purpose (hits, misses and failures). Cache hits
+-- are left out: they depend on what ran before (they are in each usage.parquet), and a report must not.
 SELECT model_name, model, purpose,
        count(*) AS calls,
-       count(*) FILTER (WHERE cache_hit) AS cache_hits,
        count(*) FILTER (WHERE failure_kind IS NOT NULL) AS failures,
        coalesce(string_agg(DISTINCT failure_kind, ', ' ORDER BY failure_kind), '') AS failure_kinds,
        sum(prompt_tokens) AS prompt_tokens,
