@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # dvc runs each stage's `python -m flows.<stage>` with this PATH, i.e. inside the virtual environment.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: run test lint install install-local lock clean-cache
+.PHONY: run test lint install install-local smoke-real lock clean-cache
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found; install Python 3.11 or run 'make PYTHON=/path/to/python3.11 ...'"; exit 1; }
@@ -27,6 +27,11 @@ $(LOCAL_STAMP): $(STAMP)
 	@touch $(LOCAL_STAMP)
 
 install-local: $(LOCAL_STAMP)
+
+# Every benchmark on a small sample with a real local model (SmolLM2-135M on llama.cpp) as agent, environment and
+# judge, in a copy under .cache/smoke-real/ (the committed run is untouched); outcomes in reports/real_model.md.
+smoke-real: $(LOCAL_STAMP)
+	$(BIN)/python -m flows.smoke_real
 
 run: $(STAMP)
 	$(BIN)/dvc repro

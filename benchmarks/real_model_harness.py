@@ -1,0 +1,133 @@
+"""The model door against the real local model (llama.cpp, SmolLM2-135M), side by side with a bare httpx client.
+
+Starts `jurisflow serve local` (the `[local]` extra; the weights are fetched and verified on first use), then at
+each concurrency level sends the same N distinct prompts twice: through `ModelDoor` (litellm, cache off so that
+every call reaches the server, retries on) and straight to the server with httpx. Both ask for exactly
+`--max-tokens` new tokens (`ignore_eos`, so the model cannot stop early and both sides generate the same amount).
+Prints calls/s, generated tokens/s and the client's CPU ms per call for each, and the door's share of the wall
+time. The server runs at niceness 10 with 2 threads, so the numbers move with whatever else the machine does.
+
+    python benchmarks/real_model_harness.py [--calls 12] [--max-tokens 64] [--levels 1 2] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import httpx  # noqa: E402
+
+from steps.llm import Decoding, LLMSettings, ModelConfig, ModelDoor, Request  # noqa: E402
+from steps.llm.local_server import LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER  # noqa: E402
+
+PROMPT = "请用两三句话解释：{i} 号案件中，劳动合同到期后用人单位不续签，劳动者能否要求经济补偿？"
+
+
+def _serve(port: int) -> tuple[subprocess.Popen, str]:
+    jurisflow = Path(sys.executable).parent / "jurisflow"
+    cmd = [str(jurisflow), "serve", "local", "--port", str(port), "--n-parallel", "2"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdout is not None
+    alias = ""
+    for line in proc.stdout:
+        if line.startswith("ready: "):
+            alias = re.search(r"openai/(\S+?),", line).group(1)
+        if line.startswith("serving until interrupted"):
+            return proc, alias
+    raise RuntimeError(f"serve local exited with code {proc.wait()} before it was ready")
+
+
+async def _door(api_base: str, alias: str, level: int, calls: int, max_tokens: int, tag: str) -> dict:
+    door = ModelDoor(LLMSettings(concurrency=level, cache=False, timeout_s=300), run_id=f"real-{level}")
+    decoding = Decoding(temperature=0, max_tokens=max_tokens, extra={"ignore_eos": True})
+    model = ModelConfig(
+        name="real", model=f"openai/{alias}", api_base=api_base, api_key_env=LOCAL_KEY_ENV, decoding=decoding
+    )
+    messages = [[{"role": "user", "content": PROMPT.format(i=f"{tag}-{i}")}] for i in range(calls)]
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    replies = await door.complete_many([Request(model, m, purpose="agent") for m in messages])
+    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    door.close()
+    tokens = sum(r.completion_tokens for r in replies if r.ok)
+    return {"calls": calls, "wall_s": wall, "cpu_s": cpu, "tokens": tokens, "failed": sum(not r.ok for r in replies)}
+
+
+async def _direct(api_base: str, alias: str, level: int, calls: int, max_tokens: int, tag: str) -> dict:
+    bound = asyncio.Semaphore(level)
+    async with httpx.AsyncClient(timeout=300) as client:
+
+        async def one(i: int) -> int:
+            messages = [{"role": "user", "content": PROMPT.format(i=f"{tag}-{i}")}]
+            body = {"model": alias, "messages": messages, "temperature": 0, "max_tokens": max_tokens}
+            body["ignore_eos"] = True
+            async with bound:
+                response = await client.post(f"{api_base}/chat/completions", json=body)
+            response.raise_for_status()
+            return int(response.json()["usage"]["completion_tokens"])
+
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        tokens = await asyncio.gather(*(one(i) for i in range(calls)))
+        wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    return {"calls": calls, "wall_s": wall, "cpu_s": cpu, "tokens": sum(tokens), "failed": 0}
+
+
+def _row(harness: str, level: int, r: dict) -> dict:
+    return {
+        "harness": harness,
+        "concurrency": level,
+        "calls": r["calls"],
+        "calls_per_s": round(r["calls"] / r["wall_s"], 3),
+        "tokens_per_s": round(r["tokens"] / r["wall_s"], 1),
+        "cpu_ms_per_call": round(1000 * r["cpu_s"] / r["calls"], 2),
+        "failed": r["failed"],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--calls", type=int, default=12)
+    parser.add_argument("--max-tokens", type=int, default=64)
+    parser.add_argument("--levels", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--port", type=int, default=8091)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    os.environ.setdefault(LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER)
+    proc, alias = _serve(args.port)
+    api_base = f"http://127.0.0.1:{args.port}/v1"
+    rows: list[dict] = []
+    try:
+        asyncio.run(_direct(api_base, alias, 1, 2, 8, "warm-up"))  # the first calls pay one-off allocations
+        for level in args.levels:
+            # Alternate which side goes first, and give each side its own prompts (no server prompt-cache reuse).
+            shape = (api_base, alias, level, args.calls, args.max_tokens)
+            direct = _row("httpx (direct)", level, asyncio.run(_direct(*shape, f"d{level}")))
+            door = _row("ModelDoor", level, asyncio.run(_door(*shape, f"h{level}")))
+            # the door's share of the wall time: how much slower the same calls are through the harness
+            door["harness_share"] = round(1 - door["calls_per_s"] / direct["calls_per_s"], 3)
+            rows += [direct, door]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(60)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return
+    header = f"{'harness':16} {'conc':>4} {'calls':>5} {'calls/s':>8} {'tok/s':>7} {'cpu ms/call':>11} {'failed':>6}"
+    print(header + "  harness share")
+    for r in rows:
+        cells = f"{r['harness']:16} {r['concurrency']:>4} {r['calls']:>5} {r['calls_per_s']:>8} {r['tokens_per_s']:>7}"
+        print(f"{cells} {r['cpu_ms_per_call']:>11} {r['failed']:>6}  {r.get('harness_share', '')}")
+
+
+if __name__ == "__main__":
+    main()

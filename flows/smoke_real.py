@@ -1,0 +1,182 @@
+"""`make smoke-real`: every benchmark on a small sample with a real local model as agent, environment and judge.
+
+The project is copied (tracked files only, no data/) into a separate folder, its params.yaml gets the small
+sample sizes below and the local llama.cpp server (`jurisflow serve local`) as every model, and `dvc repro
+--keep-going` runs the whole pipeline there, up to the reports. The committed default run is not touched. At the
+end the outcome of every output (scored, or the typed failure with its reason) is counted per stage into
+`reports/real_model.md` of the copy, which is also copied to the given `--report` path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from flows.tables import write_text_atomic
+from steps.llm.local_server import LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER
+from steps.reports.real_model import outcome_counts, outcome_section, read_stage_tables
+
+ROOT = Path(__file__).resolve().parents[1]
+AGENT = "smollm2_135m"
+# The smallest samples that still run every benchmark's every path. Turn caps are low because a tiny model
+# rarely ends a dialogue by itself; every output is capped at max_tokens (repetition up to the cap is common).
+SMALL: dict[str, Any] = {
+    "lawbench": {"limit": 1},  # 1 item per task, 20 tasks, both settings
+    "extract": {"limit": 1, "max_attempts": 1},  # 1 criminal + 1 civil judgment (their cases seed the J1 instances)
+    "instances": {"sizes": {"KQ": 1, "LC": 1, "CD": 1, "DD": 1, "CI": 1, "CR": 1}},  # all six J1 environments
+    "simulate": {"max_turns": {"KQ": 3, "LC": 3, "CD": 3, "DD": 3, "CI": 4, "CR": 4}, "transcripts": 1},
+    "ucl": {"limit": 1, "max_exchanges": 2, "judge_retries": 1},
+    "mile": {"sample": 1, "max_turns": 3, "role_decoding": "none"},
+    "plawbench": {"limit": 1, "judge_repairs": 1, "multiturn": {"enabled": True, "max_turns": 2}},
+    "topics": {"method": "derived"},
+}
+
+# New tokens per call by role: the server decodes 20-60 tokens/s on a shared 2-core machine, and a tiny model
+# greedy-decoding usually runs to the cap, so the caps set most of the run's cost.
+MAX_TOKENS = {"agent": 128, "environment": 96, "judge": 128}
+
+
+def model_entry(api_base: str, alias: str, max_tokens: int) -> dict[str, Any]:
+    return {
+        "model": f"openai/{alias}",
+        "api_base": api_base,
+        "api_key_env": LOCAL_KEY_ENV,
+        "decoding": {"temperature": 0, "max_tokens": max_tokens, "seed": 0},
+        "concurrency": 2,
+        "timeout_s": 300,
+    }
+
+
+def real_params(params: dict[str, Any], api_base: str, alias: str, cache_dir: Path) -> dict[str, Any]:
+    """params.yaml with the local model in every role, the small samples, and the door sized for one CPU server."""
+    out = {**params, **{k: {**params.get(k, {}), **v} for k, v in SMALL.items()}}
+    out["agents"] = {AGENT: model_entry(api_base, alias, MAX_TOKENS["agent"])}
+    out["environment"] = model_entry(api_base, alias, MAX_TOKENS["environment"])
+    out["judge"] = model_entry(api_base, alias, MAX_TOKENS["judge"])
+    door = {"concurrency": 2, "timeout_s": 300, "max_attempts": 2, "retry_budget_s": 900, "cache_dir": str(cache_dir)}
+    out["llm"] = {**params.get("llm", {}), **door}
+    return out
+
+
+def copy_project(dest: Path, params: dict[str, Any]) -> None:
+    """Tracked and untracked-but-not-ignored files, without data/ and .venv/, plus the given params.yaml."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split("\n")
+    for rel in filter(None, listed):
+        src = ROOT / rel
+        if src.is_file() and not rel.startswith(("data/", ".venv/")):
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+    text = yaml.safe_dump(params, allow_unicode=True, sort_keys=False)
+    (dest / "params.yaml").write_text(
+        "# The real-model smoke profile (flows/smoke_real.py).\n" + text, encoding="utf-8"
+    )
+    subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
+
+
+def start_server(port: int, log_path: Path) -> tuple[subprocess.Popen, str, str]:
+    """`jurisflow serve local` in the background; returns the process, its api_base and the model alias."""
+    log = log_path.open("w")
+    jurisflow = Path(sys.executable).parent / "jurisflow"
+    proc = subprocess.Popen(
+        [str(jurisflow), "serve", "local", "--port", str(port), "--cache-dir", str(ROOT / ".cache" / "models")],
+        stdout=subprocess.PIPE,
+        stderr=log,
+        text=True,
+        cwd=ROOT,
+    )
+    assert proc.stdout is not None
+    alias = ""
+    for line in proc.stdout:
+        print(f"  serve local: {line.rstrip()}", flush=True)
+        if line.startswith("ready: "):
+            alias = re.search(r"openai/(\S+?),", line).group(1)
+        if line.startswith("serving until interrupted"):
+            return proc, f"http://127.0.0.1:{port}/v1", alias
+    raise RuntimeError(f"serve local exited with code {proc.wait()} before it was ready (log: {log_path})")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def stage_exits(dvc_output: str) -> dict[str, int]:
+    """Each stage dvc ran: 0, or 1 when dvc reports it failed (with --keep-going the others still run)."""
+    ran = re.findall(r"Running stage '([^']+)'", dvc_output)
+    failed = set(re.findall(r"failed to reproduce '([^']+)'", dvc_output))
+    failed |= set(re.findall(r"ERROR: failed to reproduce '([^']+)'", dvc_output))
+    return {name: int(name in failed) for name in ran} | {name: 1 for name in failed}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Every benchmark on a small sample with a real local model.")
+    parser.add_argument("--out", type=Path, default=ROOT / ".cache" / "smoke-real", help="where the copy runs")
+    parser.add_argument("--port", type=int, default=8089)
+    parser.add_argument("--report", type=Path, default=ROOT / "reports" / "real_model.md")
+    args = parser.parse_args(argv)
+    mirror = os.environ.get("JURISFLOW_MIRROR") or str((ROOT / "../shared/data").resolve())
+    args.out.mkdir(parents=True, exist_ok=True)
+    # SIGTERM ends the run as Ctrl-C does: the `finally` blocks stop dvc and the model server.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    started = time.monotonic()
+    proc, api_base, alias = start_server(args.port, args.out / "server.log")
+    try:
+        params = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
+        project = args.out / "jurisflow"
+        copy_project(project, real_params(params, api_base, alias, args.out / "llm-cache"))
+        env = {
+            **os.environ,
+            "JURISFLOW_MIRROR": mirror,
+            LOCAL_KEY_ENV: LOCAL_KEY_PLACEHOLDER,
+            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        }
+        dvc = Path(sys.executable).parent / "dvc"
+        print(f"dvc repro --keep-going in {project} (log: {args.out / 'dvc.log'})", flush=True)
+        with (args.out / "dvc.log").open("w") as log:
+            command = ["nice", "-n", "10", str(dvc), "repro", "--keep-going"]
+            # its own process group: an interrupted smoke run ends dvc and the stage it is running
+            repro = subprocess.Popen(
+                command, cwd=project, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+            try:
+                repro.wait()
+            finally:
+                if repro.poll() is None:
+                    os.killpg(repro.pid, signal.SIGTERM)
+                    repro.wait()
+    finally:
+        stop_server(proc)
+    minutes = (time.monotonic() - started) / 60
+    exits = stage_exits((args.out / "dvc.log").read_text(encoding="utf-8"))
+    if repro.returncode and not any(exits.values()) and exits:  # interrupted: the stage it was running failed
+        exits[list(exits)[-1]] = repro.returncode
+    counts = outcome_counts(read_stage_tables(project / "data"))
+    report = f"# A real but tiny model, end to end\n\nWall time {minutes:.1f} min; dvc exit {repro.returncode}.\n\n"
+    report += outcome_section(counts, exits)
+    write_text_atomic(project / "reports" / "real_model.md", report)
+    write_text_atomic(args.report, report)
+    failed = sorted(name for name, code in exits.items() if code)
+    print(f"smoke-real: {len(exits)} stages ran, {len(failed)} failed {failed} in {minutes:.1f} min; {args.report}")
+    return 0 if repro.returncode == 0 and not failed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
