@@ -20,11 +20,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import yaml
 
 from flows.tables import write_text_atomic
 from steps.llm.local_server import LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER
-from steps.reports.real_model import outcome_counts, outcome_section, read_stage_tables
+from steps.reports.real_model import echo_counts, outcome_counts, outcome_section, read_stage_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENT = "smollm2_135m"
@@ -168,7 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     exits = stage_exits((args.out / "dvc.log").read_text(encoding="utf-8"))
     if repro.returncode and not any(exits.values()) and exits:  # interrupted: the stage it was running failed
         exits[list(exits)[-1]] = repro.returncode
-    counts = outcome_counts(read_stage_tables(project / "data"))
+    tables = read_stage_tables(project / "data")
+    counts = pd.concat([outcome_counts(tables), echo_counts(tables)], ignore_index=True)
+    counts = counts.sort_values(["stage", "table", "column", "kind"], kind="stable")
     report = f"# A real but tiny model, end to end\n\nWall time {minutes:.1f} min; dvc exit {repro.returncode}.\n\n"
     report += outcome_section(counts, exits)
     write_text_atomic(project / "reports" / "real_model.md", report)

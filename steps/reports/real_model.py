@@ -46,6 +46,58 @@ def outcome_counts(tables: Iterable[StageTable]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns).sort_values(columns[:4], kind="stable").reset_index(drop=True)
 
 
+# An output "echoes its prompt" when its first line, at least this many characters long, is copied verbatim from
+# what the model was just given (the question, or the other speaker's last utterance). Tiny models do this a lot.
+ECHO_MIN_CHARS = 12
+DIALOGUE_KEYS = ("instance_id", "item_id", "task_id")
+
+
+def first_line(text: str) -> str:
+    return next((line.strip() for line in str(text or "").splitlines() if line.strip()), "")
+
+
+def echoes(output: str, prompt: str) -> bool:
+    """True when the output's first line (ECHO_MIN_CHARS or more) is copied verbatim from the prompt."""
+    line = first_line(output)
+    return len(line) >= ECHO_MIN_CHARS and line in str(prompt or "")
+
+
+def echo_flags(frame: pd.DataFrame) -> pd.Series | None:
+    """Per row, whether the output echoes its prompt; None for a table that holds neither shape.
+
+    Two shapes: single calls with `prompt` and `prediction` (or `response`) columns; and dialogue turns
+    (`speaker`, `text`, `turn_index` and a dialogue key), where an utterance's prompt is the previous utterance
+    of another speaker in the same dialogue.
+    """
+    output = next((c for c in ("prediction", "response") if c in frame.columns), None)
+    if "prompt" in frame.columns and output is not None:
+        return pd.Series([echoes(o, p) for o, p in zip(frame[output], frame["prompt"], strict=True)], index=frame.index)
+    key = next((c for c in DIALOGUE_KEYS if c in frame.columns), None)
+    if key is None or not {"speaker", "text", "turn_index"} <= set(frame.columns):
+        return None
+    flags = pd.Series(False, index=frame.index)
+    spoken = frame if "kind" not in frame.columns else frame[frame["kind"] == "utterance"]
+    for _, dialogue in spoken.sort_values([key, "turn_index"]).groupby(key, sort=False):
+        last: dict[str, str] = {}  # speaker -> their last utterance
+        for index, row in dialogue.iterrows():
+            heard = [text for speaker, text in last.items() if speaker != row["speaker"]]
+            flags[index] = any(echoes(row["text"], text) for text in heard)
+            last[row["speaker"]] = str(row["text"])
+    return flags
+
+
+def echo_counts(tables: Iterable[StageTable]) -> pd.DataFrame:
+    """Outputs that echo their prompt, per stage and table (column `echo`: echoed_prompt | own words)."""
+    rows: list[dict[str, object]] = []
+    for t in tables:
+        flags = echo_flags(t.frame)
+        if flags is None or flags.empty:
+            continue
+        for kind, n in (("echoed_prompt", int(flags.sum())), ("own words", int((~flags).sum()))):
+            rows.append({"stage": t.stage, "table": t.table, "column": "echo", "kind": kind, "n": n})
+    return pd.DataFrame(rows, columns=["stage", "table", "column", "kind", "n"])
+
+
 def read_stage_tables(data_dir: Path) -> list[StageTable]:
     """Every Parquet table under a project's data/ that holds an outcome column (interim inputs excluded)."""
     found: list[StageTable] = []
@@ -54,7 +106,7 @@ def read_stage_tables(data_dir: Path) -> list[StageTable]:
         if rel.parts[0] in ("interim", "raw"):
             continue
         frame = pd.read_parquet(path)
-        if any(c in frame.columns for c in OUTCOME_COLUMNS):
+        if any(c in frame.columns for c in OUTCOME_COLUMNS) or echo_flags(frame.head(0)) is not None:
             found.append(StageTable(stage=str(rel.parent), table=path.stem, frame=frame))
     return found
 
