@@ -10,6 +10,7 @@ end the outcome of every output (scored, or the typed failure with its reason) i
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -132,7 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / ".cache" / "smoke-real", help="where the copy runs")
     parser.add_argument("--port", type=int, default=8089)
     parser.add_argument("--report", type=Path, default=ROOT / "reports" / "real_model.md")
+    parser.add_argument("--report-only", action="store_true", help="recount the outcomes of the last run only")
     args = parser.parse_args(argv)
+    if args.report_only:
+        return write_report(args.out, args.report)
     mirror = os.environ.get("JURISFLOW_MIRROR") or str((ROOT / "../shared/data").resolve())
     args.out.mkdir(parents=True, exist_ok=True)
     # SIGTERM ends the run as Ctrl-C does: the `finally` blocks stop dvc and the model server.
@@ -166,19 +170,27 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         stop_server(proc)
     minutes = (time.monotonic() - started) / 60
-    exits = stage_exits((args.out / "dvc.log").read_text(encoding="utf-8"))
-    if repro.returncode and not any(exits.values()) and exits:  # interrupted: the stage it was running failed
-        exits[list(exits)[-1]] = repro.returncode
-    tables = read_stage_tables(project / "data")
+    run = {"minutes": round(minutes, 1), "dvc_exit": repro.returncode}
+    (args.out / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    return write_report(args.out, args.report)
+
+
+def write_report(out: Path, report_path: Path) -> int:
+    """Count every output's outcome in the copy under `out` and write the report; 1 if a stage failed."""
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    exits = stage_exits((out / "dvc.log").read_text(encoding="utf-8"))
+    if run["dvc_exit"] and not any(exits.values()) and exits:  # interrupted: the stage it was running failed
+        exits[list(exits)[-1]] = run["dvc_exit"]
+    tables = read_stage_tables(out / "jurisflow" / "data")
     counts = pd.concat([outcome_counts(tables), echo_counts(tables)], ignore_index=True)
     counts = counts.sort_values(["stage", "table", "column", "kind"], kind="stable")
-    report = f"# A real but tiny model, end to end\n\nWall time {minutes:.1f} min; dvc exit {repro.returncode}.\n\n"
-    report += outcome_section(counts, exits)
-    write_text_atomic(project / "reports" / "real_model.md", report)
-    write_text_atomic(args.report, report)
+    head = f"# A real but tiny model, end to end\n\nWall time {run['minutes']} min; dvc exit {run['dvc_exit']}.\n\n"
+    report = head + outcome_section(counts, exits)
+    write_text_atomic(out / "jurisflow" / "reports" / "real_model.md", report)
+    write_text_atomic(report_path, report)
     failed = sorted(name for name, code in exits.items() if code)
-    print(f"smoke-real: {len(exits)} stages ran, {len(failed)} failed {failed} in {minutes:.1f} min; {args.report}")
-    return 0 if repro.returncode == 0 and not failed else 1
+    print(f"smoke-real: {len(exits)} stages ran, {len(failed)} failed {failed} in {run['minutes']} min; {report_path}")
+    return 0 if run["dvc_exit"] == 0 and not failed else 1
 
 
 if __name__ == "__main__":
