@@ -1,13 +1,13 @@
 """The model door against the real local model (llama.cpp, SmolLM2-135M), side by side with a bare httpx client.
 
 Starts `jurisflow serve local` (the `[local]` extra; the weights are fetched and verified on first use), then at
-each concurrency level sends the same N distinct prompts twice: through `ModelDoor` (litellm, cache off so that
+each concurrency level sends N distinct prompts per round: through `ModelDoor` (litellm, cache off so that
 every call reaches the server, retries on) and straight to the server with httpx. Both ask for exactly
 `--max-tokens` new tokens (`ignore_eos`, so the model cannot stop early and both sides generate the same amount).
 Prints calls/s, generated tokens/s and the client's CPU ms per call for each, and the door's share of the wall
 time. The server runs at niceness 10 with 2 threads, so the numbers move with whatever else the machine does.
 
-    python benchmarks/real_model_harness.py [--calls 12] [--max-tokens 64] [--levels 1 2] [--json]
+    python benchmarks/real_model_harness.py [--calls 6] [--rounds 2] [--max-tokens 64] [--levels 1 2] [--json]
 """
 
 from __future__ import annotations
@@ -82,6 +82,10 @@ async def _direct(api_base: str, alias: str, level: int, calls: int, max_tokens:
     return {"calls": calls, "wall_s": wall, "cpu_s": cpu, "tokens": sum(tokens), "failed": 0}
 
 
+def _sum(runs: list[dict]) -> dict:
+    return {k: sum(r[k] for r in runs) for k in ("calls", "wall_s", "cpu_s", "tokens", "failed")}
+
+
 def _row(harness: str, level: int, r: dict) -> dict:
     return {
         "harness": harness,
@@ -96,7 +100,8 @@ def _row(harness: str, level: int, r: dict) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--calls", type=int, default=12)
+    parser.add_argument("--calls", type=int, default=6, help="calls per side per round")
+    parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--max-tokens", type=int, default=64)
     parser.add_argument("--levels", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--port", type=int, default=8091)
@@ -107,12 +112,22 @@ def main() -> None:
     api_base = f"http://127.0.0.1:{args.port}/v1"
     rows: list[dict] = []
     try:
-        asyncio.run(_direct(api_base, alias, 1, 2, 8, "warm-up"))  # the first calls pay one-off allocations
+        # warm-up: the server's first calls pay one-off allocations, the door's first call imports litellm's
+        # provider code; neither belongs to the steady state measured below
+        asyncio.run(_direct(api_base, alias, 1, 2, 8, "warm-up"))
+        asyncio.run(_door(api_base, alias, 1, 1, 8, "warm-up"))
         for level in args.levels:
-            # Alternate which side goes first, and give each side its own prompts (no server prompt-cache reuse).
-            shape = (api_base, alias, level, args.calls, args.max_tokens)
-            direct = _row("httpx (direct)", level, asyncio.run(_direct(*shape, f"d{level}")))
-            door = _row("ModelDoor", level, asyncio.run(_door(*shape, f"h{level}")))
+            # The machine's load drifts: the two sides alternate in rounds (which goes first alternates too),
+            # each round with its own prompts (no server prompt-cache reuse), and the totals are compared.
+            totals = {"direct": [], "door": []}
+            for r in range(args.rounds):
+                shape = (api_base, alias, level, args.calls, args.max_tokens)
+                order = ("direct", "door") if r % 2 == 0 else ("door", "direct")
+                for side in order:
+                    run = _direct if side == "direct" else _door
+                    totals[side].append(asyncio.run(run(*shape, f"{side}{level}r{r}")))
+            direct = _row("httpx (direct)", level, _sum(totals["direct"]))
+            door = _row("ModelDoor", level, _sum(totals["door"]))
             # the door's share of the wall time: how much slower the same calls are through the harness
             door["harness_share"] = round(1 - door["calls_per_s"] / direct["calls_per_s"], 3)
             rows += [direct, door]
