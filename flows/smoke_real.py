@@ -26,7 +26,13 @@ import yaml
 
 from flows.tables import write_text_atomic
 from steps.llm.local_server import LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER
-from steps.reports.real_model import echo_counts, outcome_counts, outcome_section, read_stage_tables
+from steps.reports.real_model import (
+    echo_counts,
+    instruction_windows,
+    outcome_counts,
+    outcome_section,
+    read_stage_tables,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENT = "smollm2_135m"
@@ -202,7 +208,9 @@ def write_report(out: Path, report_path: Path) -> int:
     if run["dvc_exit"] and last and not any(last.values()):  # interrupted: the stage it was running failed
         exits[list(last)[-1]] = run["dvc_exit"]
     tables = read_stage_tables(out / "jurisflow" / "data")
-    counts = pd.concat([outcome_counts(tables), echo_counts(tables)], ignore_index=True)
+    counts = pd.concat(
+        [outcome_counts(tables), echo_counts(tables, instruction_windows(out / "jurisflow"))], ignore_index=True
+    )
     counts = counts.sort_values(["stage", "table", "column", "kind"], kind="stable")
     head = f"# A real but tiny model, end to end\n\nWall time {run['minutes']} min; dvc exit {run['dvc_exit']}.\n\n"
     report = head + outcome_section(counts, exits)

@@ -7,6 +7,7 @@ those columns back from each stage's tables and counts them, so that one report 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,39 +63,72 @@ def echoes(output: str, prompt: str) -> bool:
     return len(line) >= ECHO_MIN_CHARS and line in str(prompt or "")
 
 
-def echo_flags(frame: pd.DataFrame) -> pd.Series | None:
-    """Per row, whether the output echoes its prompt; None for a table that holds neither shape.
+# A dialogue utterance "recites its instructions" when it holds a run of this many characters copied verbatim
+# from the fixed text of a role template (steps/**/templates/*.j2): real speech never quotes its own brief.
+RECITE_MIN_CHARS = 16
+_JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 
-    Two shapes: single calls with `prompt` and `prediction` (or `response`) columns; and dialogue turns
-    (`speaker`, `text`, `turn_index` and a dialogue key), where an utterance's prompt is the previous utterance
-    of another speaker in the same dialogue.
+
+def instruction_windows(root: Path) -> frozenset[str]:
+    """Every RECITE_MIN_CHARS-long run of the literal text of the role templates under `root`/steps."""
+    windows: set[str] = set()
+    for template in sorted(root.glob("steps/**/templates/*.j2")):
+        for fragment in _JINJA.split(template.read_text(encoding="utf-8")):
+            for line in fragment.splitlines():
+                line = line.strip()
+                windows.update(line[i : i + RECITE_MIN_CHARS] for i in range(len(line) - RECITE_MIN_CHARS + 1))
+    return frozenset(windows)
+
+
+def recites(text: str, windows: frozenset[str]) -> bool:
+    text = str(text or "")
+    return any(text[i : i + RECITE_MIN_CHARS] in windows for i in range(len(text) - RECITE_MIN_CHARS + 1))
+
+
+def echo_kinds(frame: pd.DataFrame, windows: frozenset[str] = frozenset()) -> pd.Series | None:
+    """Per row: echoed_prompt, recited_instructions or own words; None for a table that holds neither shape.
+
+    Two shapes: single calls with `prompt` and `prediction` (or `response`) columns, where an answer whose first
+    line is copied from the prompt echoes it; and dialogue turns (`speaker`, `text`, `turn_index` and a dialogue
+    key), where an utterance echoes when its first line is copied from another speaker's last utterance, and
+    recites its instructions when it copies a run of a role template's fixed text (`windows`).
     """
     output = next((c for c in ("prediction", "response") if c in frame.columns), None)
     if "prompt" in frame.columns and output is not None:
-        return pd.Series([echoes(o, p) for o, p in zip(frame[output], frame["prompt"], strict=True)], index=frame.index)
+        pairs = zip(frame[output], frame["prompt"], strict=True)
+        return pd.Series(["echoed_prompt" if echoes(o, p) else "own words" for o, p in pairs], index=frame.index)
     key = next((c for c in DIALOGUE_KEYS if c in frame.columns), None)
     if key is None or not {"speaker", "text", "turn_index"} <= set(frame.columns):
         return None
-    flags = pd.Series(False, index=frame.index)
     spoken = frame if "kind" not in frame.columns else frame[frame["kind"] == "utterance"]
+    kinds = pd.Series("own words", index=spoken.index)
     for _, dialogue in spoken.sort_values([key, "turn_index"]).groupby(key, sort=False):
         last: dict[str, str] = {}  # speaker -> their last utterance
         for index, row in dialogue.iterrows():
             heard = [text for speaker, text in last.items() if speaker != row["speaker"]]
-            flags[index] = any(echoes(row["text"], text) for text in heard)
+            if any(echoes(row["text"], text) for text in heard):
+                kinds[index] = "echoed_prompt"
+            elif recites(row["text"], windows):
+                kinds[index] = "recited_instructions"
             last[row["speaker"]] = str(row["text"])
-    return flags
+    return kinds
 
 
-def echo_counts(tables: Iterable[StageTable]) -> pd.DataFrame:
-    """Outputs that echo their prompt, per stage and table (column `echo`: echoed_prompt | own words)."""
+def echo_flags(frame: pd.DataFrame) -> pd.Series | None:
+    """Per row, whether the output echoes its prompt (see `echo_kinds`)."""
+    kinds = echo_kinds(frame)
+    return None if kinds is None else kinds == "echoed_prompt"
+
+
+def echo_counts(tables: Iterable[StageTable], windows: frozenset[str] = frozenset()) -> pd.DataFrame:
+    """Outputs that echo their prompt or recite their instructions, per stage and table (column `echo`)."""
     rows: list[dict[str, object]] = []
     for t in tables:
-        flags = echo_flags(t.frame)
-        if flags is None or flags.empty:
+        kinds = echo_kinds(t.frame, windows)
+        if kinds is None or kinds.empty:
             continue
-        for kind, n in (("echoed_prompt", int(flags.sum())), ("own words", int((~flags).sum()))):
-            rows.append({"stage": t.stage, "table": t.table, "column": "echo", "kind": kind, "n": n})
+        for kind, n in kinds.value_counts().sort_index().items():
+            rows.append({"stage": t.stage, "table": t.table, "column": "echo", "kind": kind, "n": int(n)})
     return pd.DataFrame(rows, columns=["stage", "table", "column", "kind", "n"])
 
 
@@ -106,7 +140,7 @@ def read_stage_tables(data_dir: Path) -> list[StageTable]:
         if rel.parts[0] in ("interim", "raw"):
             continue
         frame = pd.read_parquet(path)
-        if any(c in frame.columns for c in OUTCOME_COLUMNS) or echo_flags(frame.head(0)) is not None:
+        if any(c in frame.columns for c in OUTCOME_COLUMNS) or echo_kinds(frame.head(0)) is not None:
             found.append(StageTable(stage=str(rel.parent), table=path.stem, frame=frame))
     return found
 
