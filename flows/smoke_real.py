@@ -42,10 +42,10 @@ SMALL: dict[str, Any] = {
     "lawbench": {"limit": 1},  # 1 item per task, 20 tasks, both settings
     "extract": {"limit": 1, "max_attempts": 1},  # 1 criminal + 1 civil judgment (their cases seed the J1 instances)
     "instances": {"sizes": {"KQ": 1, "LC": 1, "CD": 1, "DD": 1, "CI": 1, "CR": 1}},  # all six J1 environments
-    "simulate": {"max_turns": {"KQ": 3, "LC": 3, "CD": 3, "DD": 3, "CI": 4, "CR": 4}, "transcripts": 1},
-    "ucl": {"limit": 1, "max_exchanges": 2, "judge_retries": 1},
-    "mile": {"sample": 1, "max_turns": 3, "role_decoding": "none"},
-    "plawbench": {"limit": 1, "judge_repairs": 1, "multiturn": {"enabled": True, "max_turns": 2}},
+    "simulate": {"max_turns": dict.fromkeys(["KQ", "LC", "CD", "DD", "CI", "CR"], 2), "transcripts": 1},
+    "ucl": {"limit": 1, "max_exchanges": 1, "judge_retries": 1},  # 1 item per task
+    "mile": {"sample": 1, "max_turns": 2, "role_decoding": "none"},
+    "plawbench": {"limit": 1, "judge_repairs": 1, "multiturn": {"enabled": True, "max_turns": 1}},  # 15 scenarios
     "topics": {"method": "derived"},
 }
 
