@@ -186,10 +186,15 @@ def main(argv: list[str] | None = None) -> int:
         for attempt in range(1, args.attempts + 1):
             repro = _repro(project, env, args.out / "dvc.log")
             log_text = (args.out / "dvc.log").read_text(encoding="utf-8")
-            # a stage ended by a signal from outside (a shared machine) is run again; a stage that failed is not
-            if repro.returncode == 0 or "termination signal" not in log_text.split("dvc repro attempt")[-1]:
+            # A stage or the model server ended by a signal from outside (a shared machine) is run again; a stage
+            # that failed on its own is not. The calls that failed are not cached, so they are made again.
+            server_died = proc.poll() is not None
+            killed = "termination signal" in log_text.split("dvc repro attempt")[-1]
+            if repro.returncode == 0 or not (server_died or killed) or attempt == args.attempts:
                 break
-            print(f"a stage was ended by a signal from outside; dvc repro again ({attempt + 1}/{args.attempts})")
+            print(f"{'the model server' if server_died else 'a stage'} was ended from outside; again ({attempt + 1})")
+            if server_died:
+                proc, _, _ = start_server(args.port, args.out / f"server-{attempt + 1}.log")
     finally:
         stop_server(proc)
     minutes = (time.monotonic() - started) / 60
