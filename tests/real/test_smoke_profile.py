@@ -77,3 +77,26 @@ def test_read_stage_tables_skips_inputs_and_tables_without_outcomes(tmp_path):
     pd.DataFrame({"ended_by": ["marker"]}).to_parquet(tmp_path / "runs" / "a" / "dialogues.parquet")
     pd.DataFrame({"text": ["hi"]}).to_parquet(tmp_path / "runs" / "a" / "turns.parquet")
     assert [(t.stage, t.table) for t in read_stage_tables(tmp_path)] == [("runs/a", "dialogues")]
+
+
+def test_an_interrupted_run_reports_what_finished_and_marks_the_stage_it_cut(tmp_path):
+    from flows.smoke_real import write_report
+
+    out = tmp_path / "smoke"
+    runs = out / "jurisflow" / "data" / "ucl" / "smollm2_135m"
+    runs.mkdir(parents=True)
+    pd.DataFrame({"ended_by": ["max_turns", "call_failed"], "failure": [None, "server"]}).to_parquet(
+        runs / "dialogues.parquet"
+    )
+    (out / "dvc.log").write_text(
+        "\n---- dvc repro attempt\nRunning stage 'extract':\nextract: ok\nRunning stage 'ucl_judge@smollm2_135m':\n",
+        encoding="utf-8",
+    )
+    (out / "run.json").write_text('{"minutes": 30.5, "dvc_exit": null, "interrupted": true}', encoding="utf-8")
+    report = tmp_path / "real_model.md"
+    assert write_report(out, report) == 1, "an interrupted run is not a success"
+    text = report.read_text(encoding="utf-8")
+    assert "Wall time 30.5 min (interrupted, dvc exit None)" in text
+    assert "| extract | 0 |" in text and "| ucl_judge@smollm2_135m | -15 |" in text
+    assert "| ucl/smollm2_135m | dialogues | ended_by | call_failed | 1 |" in text
+    assert "| ucl/smollm2_135m | dialogues | failure | server | 1 |" in text
