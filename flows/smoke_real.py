@@ -10,6 +10,7 @@ end the outcome of every output (scored, or the typed failure with its reason) i
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -148,10 +149,17 @@ def _repro(project: Path, env: dict[str, str], log_path: Path) -> subprocess.Pop
         )
         try:
             repro.wait()
-        finally:  # an interrupted smoke run ends dvc and the stage it is running
+        finally:  # an interrupted smoke run ends dvc and the stage it is running (dvc starts it in its own group)
             if repro.poll() is None:
+                import psutil
+
+                stages = psutil.Process(repro.pid).children(recursive=True)
                 os.killpg(repro.pid, signal.SIGTERM)
+                for stage in stages:
+                    with contextlib.suppress(psutil.NoSuchProcess):
+                        stage.terminate()
                 repro.wait()
+                psutil.wait_procs(stages, timeout=30)
     return repro
 
 

@@ -148,7 +148,7 @@ def read_stage_tables(data_dir: Path) -> list[StageTable]:
 def outcome_section(counts: pd.DataFrame, stage_exits: dict[str, int], *, title: str = "Outcomes per stage") -> str:
     """The Markdown section: the label, each stage's exit code, then every outcome kind counted per stage."""
     lines = [f"## {title}", "", f"**{LABEL}**", ""]
-    lines += ["| stage (dvc) | exit |", "|---|---|"]
+    lines += ["| stage dvc ran in the last invocation | exit |", "|---|---|"]
     lines += [f"| {name} | {code} |" for name, code in sorted(stage_exits.items())]
     lines += ["", "| stage | table | column | kind | n |", "|---|---|---|---|---|"]
     for r in counts.itertuples(index=False):
