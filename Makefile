@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # dvc runs each stage's `python -m flows.<stage>` with this PATH, i.e. inside the virtual environment.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: run test lint install lock clean-cache
+.PHONY: run test lint install install-local smoke-real lock clean-cache
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found; install Python 3.11 or run 'make PYTHON=/path/to/python3.11 ...'"; exit 1; }
@@ -19,6 +19,19 @@ $(STAMP): $(BIN)/python pyproject.toml constraints.txt
 	@touch $(STAMP)
 
 install: $(STAMP)
+
+# The `[local]` extra: llama.cpp's server (xllamacpp, a prebuilt CPU wheel) for `jurisflow serve local`.
+LOCAL_STAMP := $(VENV)/.installed-local
+$(LOCAL_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[dev,local]"
+	@touch $(LOCAL_STAMP)
+
+install-local: $(LOCAL_STAMP)
+
+# Every benchmark on a small sample with a real local model (SmolLM2-135M on llama.cpp) as agent, environment and
+# judge, in a copy under .cache/smoke-real/ (the committed run is untouched); outcomes in reports/real_model.md.
+smoke-real: $(LOCAL_STAMP)
+	$(BIN)/python -m flows.smoke_real
 
 # `dvc repro` with one Prefect server for every stage (or the one PREFECT_API_URL names): flows/pipeline.py
 run: $(STAMP)
@@ -39,6 +52,6 @@ clean-cache:
 
 # Re-resolve the pinned set after editing pyproject.toml (then review the diff of constraints.txt).
 lock: $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,local]"
 	{ echo "# Full resolved dependency set (Python 3.11), used as pip constraints. Regenerate: make lock"; \
 	  $(BIN)/python -m pip freeze --exclude-editable; } > constraints.txt

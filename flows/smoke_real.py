@@ -1,0 +1,248 @@
+"""`make smoke-real`: every benchmark on a small sample with a real local model as agent, environment and judge.
+
+The project is copied (tracked files only, no data/) into a separate folder, its params.yaml gets the small
+sample sizes below and the local llama.cpp server (`jurisflow serve local`) as every model, and `dvc repro
+--keep-going` runs the whole pipeline there, up to the reports. The committed default run is not touched. At the
+end the outcome of every output (scored, or the typed failure with its reason) is counted per stage into
+`reports/real_model.md` of the copy, which is also copied to the given `--report` path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import yaml
+
+from flows.tables import write_text_atomic
+from steps.llm.local_server import LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER
+from steps.reports.real_model import (
+    echo_counts,
+    instruction_windows,
+    outcome_counts,
+    outcome_section,
+    read_stage_tables,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+AGENT = "smollm2_135m"
+# The smallest samples that still run every benchmark's every path. Turn caps are low because a tiny model
+# rarely ends a dialogue by itself; every output is capped at max_tokens (repetition up to the cap is common).
+SMALL: dict[str, Any] = {
+    "lawbench": {"limit": 1},  # 1 item per task, 20 tasks, both settings
+    "extract": {"limit": 1, "max_attempts": 1},  # 1 criminal + 1 civil judgment (their cases seed the J1 instances)
+    "instances": {"sizes": {"KQ": 1, "LC": 1, "CD": 1, "DD": 1, "CI": 1, "CR": 1}},  # all six J1 environments
+    "simulate": {"max_turns": dict.fromkeys(["KQ", "LC", "CD", "DD", "CI", "CR"], 2), "transcripts": 1},
+    "ucl": {"limit": 1, "max_exchanges": 1, "judge_retries": 1},  # 1 item per task
+    "mile": {"sample": 1, "max_turns": 2, "role_decoding": "none"},
+    "plawbench": {"limit": 1, "judge_repairs": 1, "multiturn": {"enabled": True, "max_turns": 1}},  # 15 scenarios
+    "topics": {"method": "derived"},
+}
+
+# New tokens per call by role: the server decodes 20-60 tokens/s on a shared 2-core machine, and a tiny model
+# greedy-decoding usually runs to the cap, so the caps set most of the run's cost.
+MAX_TOKENS = {"agent": 128, "environment": 96, "judge": 128}
+
+
+def model_entry(api_base: str, alias: str, max_tokens: int) -> dict[str, Any]:
+    return {
+        "model": f"openai/{alias}",
+        "api_base": api_base,
+        "api_key_env": LOCAL_KEY_ENV,
+        "decoding": {"temperature": 0, "max_tokens": max_tokens, "seed": 0},
+        "concurrency": 2,
+        "timeout_s": 300,
+    }
+
+
+def real_params(params: dict[str, Any], api_base: str, alias: str, cache_dir: Path) -> dict[str, Any]:
+    """params.yaml with the local model in every role, the small samples, and the door sized for one CPU server."""
+    out = {**params, **{k: {**params.get(k, {}), **v} for k, v in SMALL.items()}}
+    out["agents"] = {AGENT: model_entry(api_base, alias, MAX_TOKENS["agent"])}
+    out["environment"] = model_entry(api_base, alias, MAX_TOKENS["environment"])
+    out["judge"] = model_entry(api_base, alias, MAX_TOKENS["judge"])
+    door = {"concurrency": 2, "timeout_s": 300, "max_attempts": 2, "retry_budget_s": 900, "cache_dir": str(cache_dir)}
+    out["llm"] = {**params.get("llm", {}), **door}
+    return out
+
+
+def copy_project(dest: Path, params: dict[str, Any]) -> None:
+    """Tracked and untracked-but-not-ignored files, without data/ and .venv/, plus the given params.yaml.
+
+    Copied over an earlier copy, so that dvc there skips the stages whose inputs did not change: an interrupted
+    smoke run resumes (the response cache outside the copy keeps every answer already received).
+    """
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split("\n")
+    for rel in filter(None, listed):
+        src = ROOT / rel
+        if src.is_file() and not rel.startswith(("data/", ".venv/")):
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+    text = yaml.safe_dump(params, allow_unicode=True, sort_keys=False)
+    (dest / "params.yaml").write_text(
+        "# The real-model smoke profile (flows/smoke_real.py).\n" + text, encoding="utf-8"
+    )
+    subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
+
+
+def start_server(port: int, log_path: Path) -> tuple[subprocess.Popen, str, str]:
+    """`jurisflow serve local` in the background; returns the process, its api_base and the model alias."""
+    log = log_path.open("w")
+    jurisflow = Path(sys.executable).parent / "jurisflow"
+    proc = subprocess.Popen(
+        [str(jurisflow), "serve", "local", "--port", str(port), "--cache-dir", str(ROOT / ".cache" / "models")],
+        stdout=subprocess.PIPE,
+        stderr=log,
+        text=True,
+        cwd=ROOT,
+    )
+    assert proc.stdout is not None
+    alias = ""
+    for line in proc.stdout:
+        print(f"  serve local: {line.rstrip()}", flush=True)
+        if line.startswith("ready: "):
+            alias = re.search(r"openai/(\S+?),", line).group(1)
+        if line.startswith("serving until interrupted"):
+            return proc, f"http://127.0.0.1:{port}/v1", alias
+    raise RuntimeError(f"serve local exited with code {proc.wait()} before it was ready (log: {log_path})")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def stage_exits(dvc_output: str) -> dict[str, int]:
+    """Each stage dvc ran: 0, or 1 when dvc reports it failed (with --keep-going the others still run)."""
+    ran = re.findall(r"Running stage '([^']+)'", dvc_output)
+    failed = set(re.findall(r"failed to reproduce '([^']+)'", dvc_output))
+    failed |= set(re.findall(r"ERROR: failed to reproduce '([^']+)'", dvc_output))
+    return {name: int(name in failed) for name in ran} | {name: 1 for name in failed}
+
+
+def _repro(project: Path, env: dict[str, str], log_path: Path) -> subprocess.Popen:
+    """`nice -n 10 dvc repro --keep-going` in the copy, appending to the log; its own process group."""
+    dvc = Path(sys.executable).parent / "dvc"
+    with log_path.open("a") as log:
+        log.write("\n---- dvc repro attempt\n")
+        log.flush()
+        command = ["nice", "-n", "10", str(dvc), "repro", "--keep-going"]
+        repro = subprocess.Popen(
+            command, cwd=project, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        try:
+            repro.wait()
+        finally:  # an interrupted smoke run ends dvc and the stage it is running (dvc starts it in its own group)
+            if repro.poll() is None:
+                import psutil
+
+                stages = psutil.Process(repro.pid).children(recursive=True)
+                os.killpg(repro.pid, signal.SIGTERM)
+                for stage in stages:
+                    with contextlib.suppress(psutil.NoSuchProcess):
+                        stage.terminate()
+                repro.wait()
+                psutil.wait_procs(stages, timeout=30)
+    return repro
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Every benchmark on a small sample with a real local model.")
+    parser.add_argument("--out", type=Path, default=ROOT / ".cache" / "smoke-real", help="where the copy runs")
+    parser.add_argument("--port", type=int, default=8089)
+    parser.add_argument("--report", type=Path, default=ROOT / "reports" / "real_model.md")
+    parser.add_argument("--attempts", type=int, default=3, help="dvc repro runs when a signal ends a stage")
+    parser.add_argument("--report-only", action="store_true", help="recount the outcomes of the last run only")
+    args = parser.parse_args(argv)
+    if args.report_only:
+        return write_report(args.out, args.report)
+    mirror = os.environ.get("JURISFLOW_MIRROR") or str((ROOT / "../shared/data").resolve())
+    args.out.mkdir(parents=True, exist_ok=True)
+    # SIGTERM ends the run as Ctrl-C does: the `finally` blocks stop dvc and the model server.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    started = time.monotonic()
+    proc, api_base, alias = start_server(args.port, args.out / "server.log")
+    repro: subprocess.Popen | None = None
+    interrupted = False
+    try:
+        params = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
+        project = args.out / "jurisflow"
+        copy_project(project, real_params(params, api_base, alias, args.out / "llm-cache"))
+        env = {
+            **os.environ,
+            "JURISFLOW_MIRROR": mirror,
+            LOCAL_KEY_ENV: LOCAL_KEY_PLACEHOLDER,
+            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        }
+        print(f"dvc repro --keep-going in {project} (log: {args.out / 'dvc.log'})", flush=True)
+        (args.out / "dvc.log").write_text("", encoding="utf-8")
+        for attempt in range(1, args.attempts + 1):
+            repro = _repro(project, env, args.out / "dvc.log")
+            log_text = (args.out / "dvc.log").read_text(encoding="utf-8")
+            # A stage or the model server ended by a signal from outside (a shared machine) is run again; a stage
+            # that failed on its own is not. The calls that failed are not cached, so they are made again.
+            server_died = proc.poll() is not None
+            killed = "termination signal" in log_text.split("dvc repro attempt")[-1]
+            if repro.returncode == 0 or not (server_died or killed) or attempt == args.attempts:
+                break
+            print(f"{'the model server' if server_died else 'a stage'} was ended from outside; again ({attempt + 1})")
+            if server_died:
+                proc, _, _ = start_server(args.port, args.out / f"server-{attempt + 1}.log")
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the outputs written so far are still counted
+        print("smoke-real interrupted; counting what the finished stages wrote", flush=True)
+        interrupted = True
+    finally:
+        stop_server(proc)
+    minutes = (time.monotonic() - started) / 60
+    run = {"minutes": round(minutes, 1), "dvc_exit": repro.returncode if repro is not None else None}
+    if interrupted:
+        run["interrupted"] = True
+    (args.out / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    return write_report(args.out, args.report)
+
+
+def write_report(out: Path, report_path: Path) -> int:
+    """Count every output's outcome in the copy under `out` and write the report; 1 if a stage failed."""
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    exits: dict[str, int] = {}
+    for attempt in (out / "dvc.log").read_text(encoding="utf-8").split("---- dvc repro attempt"):
+        exits |= stage_exits(attempt)  # a stage run again in a later attempt counts as it ended there
+    last = stage_exits((out / "dvc.log").read_text(encoding="utf-8").split("---- dvc repro attempt")[-1])
+    stopped = run["dvc_exit"] or run.get("interrupted")
+    if stopped and last and not any(last.values()):  # interrupted: the stage it was running did not finish
+        exits[list(last)[-1]] = run["dvc_exit"] or -int(signal.SIGTERM)
+    tables = read_stage_tables(out / "jurisflow" / "data")
+    counts = pd.concat(
+        [outcome_counts(tables), echo_counts(tables, instruction_windows(out / "jurisflow"))], ignore_index=True
+    )
+    counts = counts.sort_values(["stage", "table", "column", "kind"], kind="stable")
+    state = "interrupted, " if run.get("interrupted") else ""
+    head = f"# A real but tiny model, end to end\n\nWall time {run['minutes']} min ({state}dvc exit {run['dvc_exit']})."
+    head += "\n\n"
+    report = head + outcome_section(counts, exits)
+    write_text_atomic(out / "jurisflow" / "reports" / "real_model.md", report)
+    write_text_atomic(report_path, report)
+    failed = sorted(name for name, code in exits.items() if code)
+    print(f"smoke-real: {len(exits)} stages ran, {len(failed)} failed {failed} in {run['minutes']} min; {report_path}")
+    return 0 if run["dvc_exit"] == 0 and not failed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

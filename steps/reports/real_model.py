@@ -1,0 +1,156 @@
+"""The real-model smoke run's outcome table: every output scored, or a typed failure with its reason, per stage.
+
+The stages already record why an output is not scored (a failed call, a judge answer that was not valid JSON
+or held no verdict, a dialogue that hit its turn cap or whose role said nothing, ...). This module only reads
+those columns back from each stage's tables and counts them, so that one report section shows them side by side.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+# The columns in which the stages record an output's outcome: value = the kind; empty = no failure.
+OUTCOME_COLUMNS = ("status", "ended_by", "failure", "failure_kind", "llm_status", "outcome")
+# What an empty outcome cell means, per column.
+EMPTY_MEANS = {"failure": "ok", "failure_kind": "ok (call succeeded)", "outcome": "none"}
+LABEL = (
+    "These numbers come from a real but tiny model (SmolLM2-135M-Instruct, Q4_1, on 2 CPU cores) playing the agent, "
+    "the environment and the judge on a few items per benchmark. They show that every stage runs on real model "
+    "output and how each output ended; they are never a measure of legal ability."
+)
+
+
+@dataclass(frozen=True)
+class StageTable:
+    stage: str  # e.g. "runs/smollm2_135m" (the table's folder under data/)
+    table: str  # the file's name without .parquet
+    frame: pd.DataFrame
+
+
+def outcome_counts(tables: Iterable[StageTable]) -> pd.DataFrame:
+    """One row per stage, table, outcome column and kind, with the number of rows of that kind."""
+    rows: list[dict[str, object]] = []
+    for t in tables:
+        for column in OUTCOME_COLUMNS:
+            if column not in t.frame.columns:
+                continue
+            kinds = t.frame[column].astype("object").where(t.frame[column].notna(), None)
+            empty = EMPTY_MEANS.get(column, "none")
+            for kind, n in kinds.fillna(empty).astype(str).value_counts().items():
+                rows.append({"stage": t.stage, "table": t.table, "column": column, "kind": kind, "n": int(n)})
+    columns = ["stage", "table", "column", "kind", "n"]
+    return pd.DataFrame(rows, columns=columns).sort_values(columns[:4], kind="stable").reset_index(drop=True)
+
+
+# An output "echoes its prompt" when its first line, at least this many characters long, is copied verbatim from
+# what the model was just given (the question, or the other speaker's last utterance). Tiny models do this a lot.
+ECHO_MIN_CHARS = 12
+DIALOGUE_KEYS = ("instance_id", "item_id", "task_id")
+
+
+def first_line(text: str) -> str:
+    return next((line.strip() for line in str(text or "").splitlines() if line.strip()), "")
+
+
+def echoes(output: str, prompt: str) -> bool:
+    """True when the output's first line (ECHO_MIN_CHARS or more) is copied verbatim from the prompt."""
+    line = first_line(output)
+    return len(line) >= ECHO_MIN_CHARS and line in str(prompt or "")
+
+
+# A dialogue utterance "recites its instructions" when it holds a run of this many characters copied verbatim
+# from the fixed text of a role template (steps/**/templates/*.j2): real speech never quotes its own brief.
+RECITE_MIN_CHARS = 16
+_JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+
+
+def instruction_windows(root: Path) -> frozenset[str]:
+    """Every RECITE_MIN_CHARS-long run of the literal text of the role templates under `root`/steps."""
+    windows: set[str] = set()
+    for template in sorted(root.glob("steps/**/templates/*.j2")):
+        for fragment in _JINJA.split(template.read_text(encoding="utf-8")):
+            for line in fragment.splitlines():
+                line = line.strip()
+                windows.update(line[i : i + RECITE_MIN_CHARS] for i in range(len(line) - RECITE_MIN_CHARS + 1))
+    return frozenset(windows)
+
+
+def recites(text: str, windows: frozenset[str]) -> bool:
+    text = str(text or "")
+    return any(text[i : i + RECITE_MIN_CHARS] in windows for i in range(len(text) - RECITE_MIN_CHARS + 1))
+
+
+def echo_kinds(frame: pd.DataFrame, windows: frozenset[str] = frozenset()) -> pd.Series | None:
+    """Per row: echoed_prompt, recited_instructions or own words; None for a table that holds neither shape.
+
+    Two shapes: single calls with `prompt` and `prediction` (or `response`) columns, where an answer whose first
+    line is copied from the prompt echoes it; and dialogue turns (`speaker`, `text`, `turn_index` and a dialogue
+    key), where an utterance echoes when its first line is copied from another speaker's last utterance, and
+    recites its instructions when it copies a run of a role template's fixed text (`windows`).
+    """
+    output = next((c for c in ("prediction", "response") if c in frame.columns), None)
+    if "prompt" in frame.columns and output is not None:
+        pairs = zip(frame[output], frame["prompt"], strict=True)
+        return pd.Series(["echoed_prompt" if echoes(o, p) else "own words" for o, p in pairs], index=frame.index)
+    key = next((c for c in DIALOGUE_KEYS if c in frame.columns), None)
+    if key is None or not {"speaker", "text", "turn_index"} <= set(frame.columns):
+        return None
+    spoken = frame if "kind" not in frame.columns else frame[frame["kind"] == "utterance"]
+    kinds = pd.Series("own words", index=spoken.index)
+    for _, dialogue in spoken.sort_values([key, "turn_index"]).groupby(key, sort=False):
+        last: dict[str, str] = {}  # speaker -> their last utterance
+        for index, row in dialogue.iterrows():
+            heard = [text for speaker, text in last.items() if speaker != row["speaker"]]
+            if any(echoes(row["text"], text) for text in heard):
+                kinds[index] = "echoed_prompt"
+            elif recites(row["text"], windows):
+                kinds[index] = "recited_instructions"
+            last[row["speaker"]] = str(row["text"])
+    return kinds
+
+
+def echo_flags(frame: pd.DataFrame) -> pd.Series | None:
+    """Per row, whether the output echoes its prompt (see `echo_kinds`)."""
+    kinds = echo_kinds(frame)
+    return None if kinds is None else kinds == "echoed_prompt"
+
+
+def echo_counts(tables: Iterable[StageTable], windows: frozenset[str] = frozenset()) -> pd.DataFrame:
+    """Outputs that echo their prompt or recite their instructions, per stage and table (column `echo`)."""
+    rows: list[dict[str, object]] = []
+    for t in tables:
+        kinds = echo_kinds(t.frame, windows)
+        if kinds is None or kinds.empty:
+            continue
+        for kind, n in kinds.value_counts().sort_index().items():
+            rows.append({"stage": t.stage, "table": t.table, "column": "echo", "kind": kind, "n": int(n)})
+    return pd.DataFrame(rows, columns=["stage", "table", "column", "kind", "n"])
+
+
+def read_stage_tables(data_dir: Path) -> list[StageTable]:
+    """Every Parquet table under a project's data/ that holds an outcome column (interim inputs excluded)."""
+    found: list[StageTable] = []
+    for path in sorted(data_dir.rglob("*.parquet")):
+        rel = path.relative_to(data_dir)
+        if rel.parts[0] in ("interim", "raw"):
+            continue
+        frame = pd.read_parquet(path)
+        if any(c in frame.columns for c in OUTCOME_COLUMNS) or echo_kinds(frame.head(0)) is not None:
+            found.append(StageTable(stage=str(rel.parent), table=path.stem, frame=frame))
+    return found
+
+
+def outcome_section(counts: pd.DataFrame, stage_exits: dict[str, int], *, title: str = "Outcomes per stage") -> str:
+    """The Markdown section: the label, each stage's exit code, then every outcome kind counted per stage."""
+    lines = [f"## {title}", "", f"**{LABEL}**", ""]
+    lines += ["| stage dvc ran in the last invocation | exit |", "|---|---|"]
+    lines += [f"| {name} | {code} |" for name, code in sorted(stage_exits.items())]
+    lines += ["", "| stage | table | column | kind | n |", "|---|---|---|---|---|"]
+    for r in counts.itertuples(index=False):
+        lines.append(f"| {r.stage} | {r.table} | {r.column} | {r.kind} | {r.n} |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,102 @@
+"""The real-model smoke profile: its params, the stage exit parsing, and the outcome table (no model needed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+from flows.smoke_real import AGENT, MAX_TOKENS, SMALL, real_params, stage_exits
+from steps.llm import ModelConfig
+from steps.llm.local_server import LOCAL_KEY_ENV
+from steps.reports.real_model import LABEL, StageTable, outcome_counts, outcome_section, read_stage_tables
+from tests.conftest import ROOT
+
+
+def test_real_params_put_the_local_model_in_every_role_and_keep_every_other_setting():
+    params = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
+    real = real_params(params, "http://127.0.0.1:8089/v1", "smollm2-135m", Path("/tmp/cache"))
+    assert list(real["agents"]) == [AGENT]
+    for role, entry in (
+        ("agent", real["agents"][AGENT]),
+        ("environment", real["environment"]),
+        ("judge", real["judge"]),
+    ):
+        config = ModelConfig(name=role, **entry)  # the door accepts it as is
+        assert config.model == "openai/smollm2-135m" and config.api_key_env == LOCAL_KEY_ENV
+        assert config.decoding.max_tokens == MAX_TOKENS[role] and config.decoding.temperature == 0
+    assert real["instances"]["sizes"] == dict.fromkeys(["KQ", "LC", "CD", "DD", "CI", "CR"], 1)
+    assert real["simulate"]["scenarios"] == params["simulate"]["scenarios"], "sections are merged, not replaced"
+    assert real["mile"]["max_turns"] == SMALL["mile"]["max_turns"] and real["mile"]["template"] == "eval"
+    assert real["llm"]["cache_dir"] == "/tmp/cache" and real["llm"]["concurrency"] == 2
+    assert params["agents"] != real["agents"], "the committed params are not modified"
+
+
+def test_stage_exits_mark_the_stages_dvc_failed_with_keep_going():
+    log = (
+        "Running stage 'ingest':\n> python -m flows.ingest\n"
+        "Running stage 'judge@smollm2_135m':\n> python -m flows.judge smollm2_135m\n"
+        "ERROR: failed to reproduce 'judge@smollm2_135m': failed to run: python -m flows.judge, exited with 1\n"
+        "Running stage 'mile_simulate@smollm2_135m':\n"
+    )
+    assert stage_exits(log) == {"ingest": 0, "judge@smollm2_135m": 1, "mile_simulate@smollm2_135m": 0}
+
+
+def test_outcomes_are_counted_per_stage_table_column_and_kind(tmp_path):
+    runs = pd.DataFrame({"ended_by": ["max_turns", "max_turns", "marker", "empty_reply"]})
+    usage = pd.DataFrame({"failure_kind": [None, None, "bad_request"], "purpose": ["agent"] * 3})
+    judged = pd.DataFrame({"failure": ["unparsable", None, "no_verdict"], "value": [None, 0.5, None]})
+    tables = [
+        StageTable("runs/a", "dialogues", runs),
+        StageTable("runs/a", "usage", usage),
+        StageTable("ucl/a", "judgements", judged),
+    ]
+    counts = outcome_counts(tables)
+    as_dict = {(r.stage, r.table, r.kind): r.n for r in counts.itertuples()}
+    assert as_dict == {
+        ("runs/a", "dialogues", "empty_reply"): 1,
+        ("runs/a", "dialogues", "marker"): 1,
+        ("runs/a", "dialogues", "max_turns"): 2,
+        ("runs/a", "usage", "bad_request"): 1,
+        ("runs/a", "usage", "ok (call succeeded)"): 2,
+        ("ucl/a", "judgements", "no_verdict"): 1,
+        ("ucl/a", "judgements", "ok"): 1,
+        ("ucl/a", "judgements", "unparsable"): 1,
+    }
+    assert counts.n.sum() == 10, "every row of every table is counted once"
+    section = outcome_section(counts, {"judge@a": 1, "ingest": 0})
+    assert LABEL in section and "never a measure of legal ability" in section
+    assert "| judge@a | 1 |" in section and "| ucl/a | judgements | failure | no_verdict | 1 |" in section
+
+
+def test_read_stage_tables_skips_inputs_and_tables_without_outcomes(tmp_path):
+    (tmp_path / "interim").mkdir()
+    (tmp_path / "runs" / "a").mkdir(parents=True)
+    pd.DataFrame({"status": ["x"]}).to_parquet(tmp_path / "interim" / "items.parquet")
+    pd.DataFrame({"ended_by": ["marker"]}).to_parquet(tmp_path / "runs" / "a" / "dialogues.parquet")
+    pd.DataFrame({"text": ["hi"]}).to_parquet(tmp_path / "runs" / "a" / "turns.parquet")
+    assert [(t.stage, t.table) for t in read_stage_tables(tmp_path)] == [("runs/a", "dialogues")]
+
+
+def test_an_interrupted_run_reports_what_finished_and_marks_the_stage_it_cut(tmp_path):
+    from flows.smoke_real import write_report
+
+    out = tmp_path / "smoke"
+    runs = out / "jurisflow" / "data" / "ucl" / "smollm2_135m"
+    runs.mkdir(parents=True)
+    pd.DataFrame({"ended_by": ["max_turns", "call_failed"], "failure": [None, "server"]}).to_parquet(
+        runs / "dialogues.parquet"
+    )
+    (out / "dvc.log").write_text(
+        "\n---- dvc repro attempt\nRunning stage 'extract':\nextract: ok\nRunning stage 'ucl_judge@smollm2_135m':\n",
+        encoding="utf-8",
+    )
+    (out / "run.json").write_text('{"minutes": 30.5, "dvc_exit": null, "interrupted": true}', encoding="utf-8")
+    report = tmp_path / "real_model.md"
+    assert write_report(out, report) == 1, "an interrupted run is not a success"
+    text = report.read_text(encoding="utf-8")
+    assert "Wall time 30.5 min (interrupted, dvc exit None)" in text
+    assert "| extract | 0 |" in text and "| ucl_judge@smollm2_135m | -15 |" in text
+    assert "| ucl/smollm2_135m | dialogues | ended_by | call_failed | 1 |" in text
+    assert "| ucl/smollm2_135m | dialogues | failure | server | 1 |" in text
