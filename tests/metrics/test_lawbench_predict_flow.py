@@ -150,9 +150,9 @@ def test_a_tolerated_failure_rate_exits_0_and_the_scores_carry_the_failed_count(
 
 
 def test_an_agent_whose_every_call_fails_fails_the_stage_whatever_the_tolerance(tmp_path, interim, capsys):
-    agents = {"ghost": {"model": "no_such_provider/model"}}
-    predictions, _ = _run(tmp_path, interim, "ghost", agents, code=1, max_failed_fraction=1.0)
-    assert predictions.failure_kind.eq("bad_request").all()
-    assert "80 of 80 model calls failed after retries (bad_request 80; 100.0%), every call failed" in (
-        capsys.readouterr().err
-    )
+    # A server that refuses every request (an unknown provider no longer gets this far: params refuse it at load).
+    with FakeOpenAIServer(fault_for=lambda body: ("403",)) as server:
+        agents = {"ghost": {"model": "openai/test-model", "api_base": server.url}}
+        predictions, _ = _run(tmp_path, interim, "ghost", agents, code=1, max_failed_fraction=1.0)
+    assert predictions.failure_kind.eq("auth").all()
+    assert "80 of 80 model calls failed after retries (auth 80; 100.0%), every call failed" in capsys.readouterr().err
