@@ -15,7 +15,8 @@ import yaml
 
 from flows.pipeline import prefect_server
 
-__all__ = ["SMALL", "copy_project", "prefect_server", "sha256_bytes", "static_server", "write_manifest"]
+__all__ = ["SMALL", "copy_project", "prefect_server", "sha256_bytes", "static_server", "write_lawbench_interim",
+           "write_manifest"]
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -72,6 +73,17 @@ def static_server(root: Path) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def write_lawbench_interim(mirror: Path, manifest, folder: Path) -> Path:
+    """What `lawbench_predict` reads from ingest, built from the mirror: the items and the 2-1 lexicon tables."""
+    from flows.tables import to_arrow, write_parquet_atomic
+    from steps.sources import LOADERS, Fetched
+
+    for dataset in ("lawbench_items", "lawbench_cilin", "lawbench_confusions"):
+        frame = LOADERS[dataset]([Fetched(f, mirror / f.path) for f in manifest.for_dataset(dataset)])
+        write_parquet_atomic(to_arrow(frame), folder / f"{dataset}.parquet")
+    return folder
 
 
 def sha256_bytes(data: bytes) -> str:

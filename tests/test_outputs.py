@@ -16,6 +16,7 @@ import flows.tables as tables
 from flows.runs import begin_run, run_id, write_run_json
 from flows.stage import run_stage
 from flows.tables import OutputError, to_arrow, write_parquet_atomic, write_text_atomic
+from tests.helpers import write_lawbench_interim
 
 
 def _fail_with(code: int):
@@ -98,12 +99,7 @@ def test_a_stage_that_fails_after_a_parameter_change_leaves_no_new_run_json_besi
 
 @pytest.fixture(scope="module")
 def interim(mirror, manifest, tmp_path_factory) -> Path:
-    from steps.sources import LOADERS, Fetched
-
-    folder = tmp_path_factory.mktemp("interim")
-    frame = LOADERS["lawbench_items"]([Fetched(f, mirror / f.path) for f in manifest.for_dataset("lawbench_items")])
-    write_parquet_atomic(to_arrow(frame), folder / "lawbench_items.parquet")
-    return folder
+    return write_lawbench_interim(mirror, manifest, tmp_path_factory.mktemp("interim"))
 
 
 def _params(tmp_path: Path, limit: int) -> Path:

@@ -13,13 +13,12 @@ import yaml
 from flows.lawbench_predict import lawbench_predict
 from flows.lawbench_report import build_tables
 from flows.stage import run_stage
-from flows.tables import to_arrow, write_parquet_atomic
 from steps.lawbench.predict import prompt_text
 from steps.lawbench.report import AgentInfo, render_setting
 from steps.lawbench.scripted import best_form
 from steps.metrics.lawbench import score_task
-from steps.sources import LOADERS, Fetched
 from tests.fake_openai_server import FakeOpenAIServer
+from tests.helpers import write_lawbench_interim
 
 LIMIT = 4
 FAST_RETRIES = {"backoff_base_s": 0.01, "backoff_max_s": 0.02, "max_attempts": 2}
@@ -27,11 +26,7 @@ FAST_RETRIES = {"backoff_base_s": 0.01, "backoff_max_s": 0.02, "max_attempts": 2
 
 @pytest.fixture(scope="module")
 def interim(mirror, manifest, tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("interim")
-    for dataset in ("lawbench_items", "lawbench_cilin", "lawbench_confusions"):  # the 2-1 scorer reads the lexicons
-        frame = LOADERS[dataset]([Fetched(f, mirror / f.path) for f in manifest.for_dataset(dataset)])
-        write_parquet_atomic(to_arrow(frame), folder / f"{dataset}.parquet")
-    return folder
+    return write_lawbench_interim(mirror, manifest, tmp_path_factory.mktemp("interim"))
 
 
 def _params(tmp_path: Path, agents: dict, **llm) -> Path:
