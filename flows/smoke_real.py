@@ -77,12 +77,8 @@ def real_params(params: dict[str, Any], api_base: str, alias: str, cache_dir: Pa
     return out
 
 
-def copy_project(dest: Path, params: dict[str, Any]) -> None:
-    """Tracked and untracked-but-not-ignored files, without data/ and .venv/, plus the given params.yaml.
-
-    Copied over an earlier copy, so that dvc there skips the stages whose inputs did not change: an interrupted
-    smoke run resumes (the response cache outside the copy keeps every answer already received).
-    """
+def copy_tracked_files(dest: Path) -> None:
+    """Copy the project's tracked and untracked-but-not-ignored files, less data/ and .venv/, to `dest`."""
     listed = subprocess.run(
         ["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.split("\n")
@@ -91,6 +87,15 @@ def copy_project(dest: Path, params: dict[str, Any]) -> None:
         if src.is_file() and not rel.startswith(("data/", ".venv/")):
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / rel)
+
+
+def copy_project(dest: Path, params: dict[str, Any]) -> None:
+    """Tracked and untracked-but-not-ignored files, without data/ and .venv/, plus the given params.yaml.
+
+    Copied over an earlier copy, so that dvc there skips the stages whose inputs did not change: an interrupted
+    smoke run resumes (the response cache outside the copy keeps every answer already received).
+    """
+    copy_tracked_files(dest)
     text = yaml.safe_dump(params, allow_unicode=True, sort_keys=False)
     (dest / "params.yaml").write_text(
         "# The real-model smoke profile (flows/smoke_real.py).\n" + text, encoding="utf-8"

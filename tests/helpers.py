@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import http.server
-import shutil
 import subprocess
 import threading
 from collections.abc import Iterator
@@ -14,6 +13,7 @@ from pathlib import Path
 import yaml
 
 from flows.pipeline import prefect_server
+from flows.smoke_real import copy_tracked_files
 
 __all__ = ["SMALL", "copy_project", "prefect_server", "sha256_bytes", "static_server", "write_lawbench_interim",
            "write_manifest"]
@@ -37,14 +37,7 @@ def copy_project(dest: Path, overrides: dict[str, dict], replace: tuple[str, ...
     """Copy the project's tracked and untracked-but-not-ignored files (no data/, no .venv/) to `dest`, merge
     `overrides` into its params.yaml section by section (sections named in `replace` are replaced whole), and
     make it a git repository of its own."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.split("\n")
-    for rel in filter(None, listed):
-        src = ROOT / rel
-        if src.is_file() and not rel.startswith(("data/", ".venv/")):
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest / rel)
+    copy_tracked_files(dest)
     params = yaml.safe_load((dest / "params.yaml").read_text(encoding="utf-8"))
     for section, values in overrides.items():
         current = params.get(section)
