@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import signal
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import typer
@@ -29,6 +31,27 @@ app.add_typer(mile_app, name="mile")
 app.add_typer(export_app, name="export")
 app.add_typer(plawbench_app, name="plawbench")
 app.add_typer(params_app, name="params")
+
+
+@contextmanager
+def _serving(process: subprocess.Popen) -> Iterator[None]:
+    """While a `serve` command's server runs: SIGTERM (a process manager, `kill`) acts as Ctrl-C, a start-up
+    error is one line and exit 1, and the server never outlives the command (terminate, then kill after 30 s)."""
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        yield
+    except (RuntimeError, TimeoutError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
 
 
 def _run(name: str, flow, **kwargs) -> None:
@@ -320,9 +343,7 @@ def serve_vllm(
     except FileNotFoundError:
         typer.echo(f"error: '{vllm_bin}' not found; install the extra with: pip install -e '.[vllm]'", err=True)
         raise typer.Exit(1) from None
-    # SIGTERM (a process manager, `kill`) ends the server as Ctrl-C does: vLLM never outlives this command.
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
-    try:
+    with _serving(process):
         served = wait_until_ready(options.api_base, timeout_s=ready_timeout, process=process)
         model_id = options.name if options.name in served else served[0]
         typer.echo(f"ready: litellm model string hosted_vllm/{model_id}, api_base {options.api_base}")
@@ -332,18 +353,6 @@ def serve_vllm(
         )
         typer.echo("serving until interrupted (Ctrl-C)")
         process.wait()
-    except (RuntimeError, TimeoutError) as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(1) from None
-    except KeyboardInterrupt:
-        pass
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                process.kill()
 
 
 @serve_app.command("local")
@@ -401,8 +410,7 @@ def serve_local(
         nice=nice,
     )
     process = subprocess.Popen(launcher_command(options), env=launcher_env())
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
-    try:
+    with _serving(process):
         wait_until_ready(options.api_base, timeout_s=ready_timeout, process=process)
         typer.echo(f"ready: litellm model string openai/{pinned.alias}, api_base {options.api_base}")
         typer.echo(
@@ -418,18 +426,6 @@ def serve_local(
         if process.returncode:
             typer.echo(f"error: the server exited with code {process.returncode}", err=True)
             raise typer.Exit(1)
-    except (RuntimeError, TimeoutError) as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(1) from None
-    except KeyboardInterrupt:
-        pass
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                process.kill()
 
 
 @serve_app.command("check")
