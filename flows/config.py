@@ -56,11 +56,24 @@ class ModelEntry(_Section):
         return ModelConfig(name=name, **self.model_dump())
 
 
+def check_subset(value: list[str] | None) -> list[str] | None:
+    """A non-empty list of distinct names (None: all of them). The stage that reads the data checks the names."""
+    if value is not None and (not value or len(set(value)) != len(value)):
+        raise ValueError("an empty or repeating list; give distinct names, or null for all")
+    return value
+
+
 class LawBenchParams(_Section):
     """Stages `lawbench_predict`: items per task sent to each agent (None: all 500; a smaller number for a
     quick smoke run, whose scores are then not comparable with the paper's)."""
 
     limit: int | None = Field(default=None, ge=1, le=500)
+    tasks: list[str] | None = None  # task ids to run (e.g. [1-1, 3-1]); None: all 20
+
+    @field_validator("tasks")
+    @classmethod
+    def _known_tasks(cls, value: list[str] | None) -> list[str] | None:
+        return check_subset(value)
 
 
 class ExtractParams(_Section):
@@ -92,8 +105,14 @@ class UclParams(_Section):
     max_exchanges: int = Field(default=3, ge=1, le=20)
     single_round: bool = False
     limit: int | None = Field(default=None, ge=1)
+    tasks: list[str] | None = None  # task names to run (e.g. [Charge Prediction]); None: all 23
     judge_retries: int = Field(default=2, ge=0, le=5)
     pointwise: bool = True
+
+    @field_validator("tasks")
+    @classmethod
+    def _known_tasks(cls, value: list[str] | None) -> list[str] | None:
+        return check_subset(value)
 
     def exchanges(self) -> int:
         """The effective cap: 1 in the single-round variant."""
@@ -148,6 +167,12 @@ class PlawBenchParams(_Section):
     paper's name for agents whose alias or model string does not match it."""
 
     limit: int | None = Field(default=None, ge=1)  # tasks per scenario (15 scenarios); None: all 280
+    scenarios: list[str] | None = None  # scenarios to run (e.g. [consultation, plaintiff]); None: all 15
+
+    @field_validator("scenarios")
+    @classmethod
+    def _distinct(cls, value: list[str] | None) -> list[str] | None:
+        return check_subset(value)
     split_system: bool = False  # instructions as a system message (default: one user message, as the repo)
     min_questions: int = Field(default=10, ge=1)
     max_questions: int = Field(default=25, ge=1)  # only the first N questions are judged (level mid)

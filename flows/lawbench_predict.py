@@ -28,7 +28,7 @@ from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_f
 from steps.llm import ModelConfig, ModelDoor
 from steps.metrics.lawbench import score_predictions
 from steps.metrics.lawbench.proofread import lexicon_tables
-from steps.metrics.lawbench.tasks import SETTINGS
+from steps.metrics.lawbench.tasks import SETTINGS, TASK_IDS
 from steps.schemas import LawBenchItems, LawBenchRunPredictions, LawBenchScores
 
 OUT_DIR = Path("data/lawbench")
@@ -66,8 +66,15 @@ def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_F
     items = items[items.setting == setting].sort_values(["task", "idx"], kind="stable").reset_index(drop=True)
     if params.lawbench.limit is not None:
         items = items[items.idx < params.lawbench.limit].reset_index(drop=True)
+    subset = {"tasks": params.lawbench.tasks} if params.lawbench.tasks else {}  # in the run's identity only when set
+    if subset:
+        unknown = sorted(set(params.lawbench.tasks) - set(items.task))
+        if unknown:
+            raise ValueError(f"lawbench.tasks: unknown {', '.join(unknown)}; the tasks are {', '.join(TASK_IDS)}")
+        items = items[items.task.isin(params.lawbench.tasks)].reset_index(drop=True)
     run_dir = safe_child(out_dir, agent_name, setting)
-    spec = run_spec(agent, "lawbench", setting=setting, prompt_version=PROMPT_VERSION, limit=params.lawbench.limit)
+    spec = run_spec(agent, "lawbench", setting=setting, prompt_version=PROMPT_VERSION, limit=params.lawbench.limit,
+                    **subset)
     rid = begin_run(run_dir, spec)
     door = open_door(params, run_id=rid)
     try:

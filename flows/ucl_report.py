@@ -84,7 +84,7 @@ def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
         + [{"agent": ref_run.name, "role": "reference", "judge": judge.model, "proxy": ref_run.scripted
             or user.is_scripted}]
     )  # fmt: skip
-    items = read_items(ucl.limit, paths)
+    items = read_items(ucl.limit, paths, ucl.tasks)
     all_verdicts = pd.concat(verdicts, ignore_index=True)
     all_dialogues = pd.concat(dialogues, ignore_index=True)
     long = build_long({

@@ -49,9 +49,9 @@ class UclPaths:
 PATHS = UclPaths()
 
 
-def read_items(limit: int | None, paths: UclPaths) -> pd.DataFrame:
-    """The public items of the ucl table (stage `ingest`), the first `limit` of every task."""
-    return limit_items(read_table(paths.interim / "ucl.parquet", Ucl), limit)
+def read_items(limit: int | None, paths: UclPaths, tasks: list[str] | None = None) -> pd.DataFrame:
+    """The public items of the ucl table (stage `ingest`), the first `limit` of every task (of `tasks`: all)."""
+    return limit_items(read_table(paths.interim / "ucl.parquet", Ucl), limit, tasks)
 
 
 @task(cache_policy=NO_CACHE)
@@ -73,10 +73,11 @@ def ucl_simulate(agent_name: str | None = None, params_file: Path = PARAMS_FILE,
     assistant = params.agent(agent_name) if agent_name else ucl.reference.resolve_reference()
     run_dir = safe_child(paths.runs, agent_name) if agent_name else paths.reference
     user = params.environment_model()
-    items = read_items(ucl.limit, paths)
+    items = read_items(ucl.limit, paths, ucl.tasks)
     spec = run_spec(assistant, "ucl", role="agent" if agent_name else "reference", scenario_version=UCL.version,
                     protocol=protocol_version(), user={"model": user.model, "decoding": user.decoding.model_dump()},
-                    max_exchanges=ucl.exchanges(), single_round=ucl.single_round, limit=ucl.limit)  # fmt: skip
+                    max_exchanges=ucl.exchanges(), single_round=ucl.single_round, limit=ucl.limit,
+                    **({"tasks": ucl.tasks} if ucl.tasks else {}))  # fmt: skip
     rid = begin_run(run_dir, spec)
     journal_path = safe_child(paths.journals, agent_name or "_reference", f"{rid}.jsonl")
     journal = Journal(journal_path)

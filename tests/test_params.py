@@ -47,6 +47,9 @@ def _one_line_error(path: Path) -> str:
         ("environment:\n  model: bogus/persona\n", "environment.model", "unknown provider 'bogus'"),
         ("judge:\n  model: gpt-4o\n", "judge.model", "must be a litellm string with a provider"),
         ("ucl:\n  reference:\n    name: ref\n    model: nope/x\n", "ucl.reference.model", "unknown provider"),
+        ("lawbench:\n  tasks: []\n", "lawbench.tasks", "an empty or repeating list"),
+        ("ucl:\n  tasks: [Charge Prediction, Charge Prediction]\n", "ucl.tasks", "an empty or repeating list"),
+        ("plawbench:\n  scenarios: []\n", "plawbench.scenarios", "an empty or repeating list"),
     ],
 )
 def test_a_bad_value_is_one_line_naming_file_key_and_rule(tmp_path, text, key, rule):

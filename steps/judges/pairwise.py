@@ -37,9 +37,16 @@ _THINK = re.compile(r"<think>.*?</think>", re.S)
 
 
 def parse_verdict(text: str) -> tuple[str | None, JudgeFailure | None, str]:
-    """The outcome for the first response from the last [[d]] in `text`, or why there is none."""
-    found = _VERDICT.findall(_THINK.sub("", text))
+    """The outcome for the first response from the last [[d]] in `text`, or why there is none.
+
+    A line naming more than one verdict lists the options (a judge reciting its instructions, as small real
+    models do: "…写 [[1]]；…写 [[2]]；…写 [[3]]"), so it concludes nothing and is not read.
+    """
+    lines = _THINK.sub("", text).splitlines()
+    found = [v for line in lines if len(set(marks := _VERDICT.findall(line))) == 1 for v in marks]
     if not found:
+        if any(_VERDICT.search(line) for line in lines):
+            return None, JudgeFailure.UNPARSABLE, "the answer only lists the options [[1]], [[2]], [[3]]; no verdict"
         return None, JudgeFailure.UNPARSABLE, "no [[1]], [[2]] or [[3]] in the answer"
     last = int(found[-1])
     if last not in VERDICTS:

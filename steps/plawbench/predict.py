@@ -17,8 +17,15 @@ SINGLE = "single"
 PROMPT_VERSION = 1  # bump when the request construction changes: it enters the run id
 
 
-def select_tasks(tasks: pd.DataFrame, limit: int | None) -> pd.DataFrame:
-    """The first `limit` tasks of every scenario (all of them when None), in the tasks table's order."""
+def select_tasks(tasks: pd.DataFrame, limit: int | None, scenarios: list[str] | None = None) -> pd.DataFrame:
+    """The first `limit` tasks of every scenario (all of them when None), of the given scenarios (None: all), in the
+    tasks table's order. An unknown scenario is an error naming the known ones."""
+    if scenarios is not None:
+        unknown = sorted(set(scenarios) - set(tasks.scenario))
+        if unknown:
+            known = ", ".join(tasks.scenario.drop_duplicates())
+            raise ValueError(f"plawbench.scenarios: unknown {', '.join(unknown)}; the scenarios are {known}")
+        tasks = tasks[tasks.scenario.isin(scenarios)]
     if limit is None:
         return tasks.reset_index(drop=True)
     return tasks.groupby("scenario", sort=False).head(limit).reset_index(drop=True)

@@ -15,6 +15,17 @@ from steps.simulate.templates import render
 from steps.simulate.views import clean_utterance, view_messages
 
 
+def recites_marker(text: str, marker: str, instructions: str, lead: int = 4) -> bool:
+    """True when every end marker in `text` comes right after words copied from the role's instructions.
+
+    Small real models recite their system prompt ("…最后写上“<结束庭审>”。"): a marker quoted together with the
+    `lead` or more characters that introduce it in the instructions ends nothing. A marker after the model's own
+    words does.
+    """
+    starts = [i for i in range(len(text)) if text.startswith(marker, i)]
+    return bool(starts) and all(i >= lead and text[i - lead : i] + marker in instructions for i in starts)
+
+
 class Engine:
     """Runs one instance: `run` is the turn loop; `utter`, `messages` and `call` are what hooks use."""
 
@@ -56,6 +67,10 @@ class Engine:
     def _ends(self, turn: Turn) -> bool:
         marker = self.scenario.ending.markers.get(turn.speaker)
         if not marker or marker not in turn.text:
+            return False
+        role = self.scenario.role(turn.speaker)
+        instructions = render(self.scenario.templates, role.template, self.template_context(turn.speaker))
+        if recites_marker(turn.text, marker, instructions):
             return False
         if turn.speaker in self.scenario.ending.requires_reply:
             return any(t.speaker != turn.speaker for t in self.dialogue.utterances())

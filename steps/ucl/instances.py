@@ -45,9 +45,16 @@ def build_instances(items: pd.DataFrame, *, max_exchanges: int) -> list[Instance
     return out
 
 
-def limit_items(items: pd.DataFrame, limit: int | None) -> pd.DataFrame:
-    """The first `limit` items of every task (by upstream id), or all; in a stable (task, id) order."""
+def limit_items(items: pd.DataFrame, limit: int | None, tasks: list[str] | None = None) -> pd.DataFrame:
+    """The first `limit` items of every task (by upstream id), or all, of the given tasks (None: every task); in a
+    stable (task, id) order."""
     ordered = items.sort_values(["task", "id"], kind="stable")
+    if tasks is not None:
+        unknown = sorted(set(tasks) - set(items.task))
+        if unknown:
+            known = ", ".join(sorted(set(items.task)))
+            raise ValueError(f"ucl.tasks: unknown {', '.join(unknown)}; the tasks are {known}")
+        ordered = ordered[ordered.task.isin(tasks)]
     if limit is not None:
         ordered = ordered.groupby("task", sort=False).head(limit)
     return ordered.reset_index(drop=True)

