@@ -22,6 +22,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from steps.simulate.echo import copies_prompt
 from steps.simulate.review import Reviewer, Verdict, parse_advice
 from steps.simulate.templates import render
 
@@ -129,6 +130,9 @@ class MileSupervisor(Reviewer):
         if not reply.ok:
             self.failed(engine, role, "stage", reply)
             return None
+        if copies_prompt(reply.text, prompt):  # the label list recited back names every stage: no label
+            self.unusable(engine, role, "stage", reply, "echoed_prompt")
+            return None
         return parse_stage(reply.text)
 
     async def _advise(self, engine: Any, role: str, text: str, stage: str, template: str) -> Verdict | None:
@@ -141,6 +145,9 @@ class MileSupervisor(Reviewer):
                                                                                          stage=stage))
         if not reply.ok:
             self.failed(engine, role, "review", reply)
+            return None
+        if copies_prompt(reply.text, f"{system}\n{user}"):  # the request recited back is neither advice nor approval
+            self.unusable(engine, role, "review", reply, "echoed_prompt")
             return None
         return parse_advice(reply.text, self.accept_phrase, LABEL)
 

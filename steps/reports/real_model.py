@@ -7,6 +7,7 @@ those columns back from each stage's tables and counts them, so that one report 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -43,6 +44,10 @@ def outcome_counts(tables: Iterable[StageTable]) -> pd.DataFrame:
             empty = EMPTY_MEANS.get(column, "none")
             for kind, n in kinds.fillna(empty).astype(str).value_counts().items():
                 rows.append({"stage": t.stage, "table": t.table, "column": column, "kind": kind, "n": int(n)})
+        if "data" in t.frame.columns:  # supervisor answers that held no verdict (steps/simulate/review.py)
+            unusable = t.frame["data"].map(lambda d: json.loads(d).get("unusable") if isinstance(d, str) else None)
+            for kind, n in unusable.dropna().astype(str).value_counts().items():
+                rows.append({"stage": t.stage, "table": t.table, "column": "data.unusable", "kind": kind, "n": int(n)})
     columns = ["stage", "table", "column", "kind", "n"]
     return pd.DataFrame(rows, columns=columns).sort_values(columns[:4], kind="stable").reset_index(drop=True)
 

@@ -16,7 +16,8 @@ revision count.
 - the supervisor's own calls (`ask`) go to the environment model under the reviewer's role name, which is
   not a dialogue role, so the speakers' views are unchanged;
 - a supervisor call that fails after the door's retries leaves the candidate unreviewed and is recorded
-  (CHECK with `failure`), so a model outage is counted, never mistaken for approval.
+  (CHECK with `failure`), so a model outage is counted, never mistaken for approval; an answer that holds no
+  verdict (the request recited back, `steps/simulate/echo.py`) is recorded too (CHECK with `unusable`).
 """
 
 from __future__ import annotations
@@ -123,3 +124,8 @@ class Reviewer:
         """Record a supervisor call that failed after retries (the candidate stays unreviewed)."""
         engine.record_note(self.role, TurnKind.CHECK, "", {"reviewed": reviewed, "step": step,
                                                            "failure": getattr(reply, "kind", "")}, reply)
+
+    def unusable(self, engine: Any, reviewed: str, step: str, reply: Reply, why: str) -> None:
+        """Record a supervisor answer that holds no verdict (e.g. `echoed_prompt`); the candidate stays unreviewed."""
+        engine.record_note(self.role, TurnKind.CHECK, reply.text, {"reviewed": reviewed, "step": step,
+                                                                   "unusable": why}, reply)

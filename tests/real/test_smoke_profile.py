@@ -100,3 +100,18 @@ def test_an_interrupted_run_reports_what_finished_and_marks_the_stage_it_cut(tmp
     assert "| extract | 0 |" in text and "| ucl_judge@smollm2_135m | -15 |" in text
     assert "| ucl/smollm2_135m | dialogues | ended_by | call_failed | 1 |" in text
     assert "| ucl/smollm2_135m | dialogues | failure | server | 1 |" in text
+
+
+def test_the_slice_profile_runs_one_item_per_benchmark_with_lower_caps():
+    from flows.config import Params
+    from flows.smoke_real import SLICE_MAX_TOKENS
+
+    params = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
+    real = real_params(params, "http://127.0.0.1:8089/v1", "smollm2-135m", Path("/tmp/cache"), "slice")
+    loaded = Params.model_validate(real)  # the stages accept it
+    assert loaded.lawbench.tasks == ["1-1"] and loaded.lawbench.limit == 1
+    assert loaded.instances.resolved() == {"CR": 1} and loaded.simulate.scenarios == ["CR"]
+    assert loaded.ucl.tasks == ["Charge Prediction"] and loaded.ucl.limit == 1
+    assert loaded.plawbench.scenarios == ["consultation"] and loaded.mile.sample == 1
+    assert real["judge"]["decoding"]["max_tokens"] == SLICE_MAX_TOKENS["judge"]
+    assert real["llm"]["max_failed_fraction"] == 1.0  # failures are counted in the report, not a stop
