@@ -1,10 +1,9 @@
 """LawBench: the 20 task scorers, written from the spec, reproducing the published scores."""
 
+import importlib
 from typing import Any
 
-from steps.metrics.lawbench.batch import score_predictions
 from steps.metrics.lawbench.result import ScoringError, TaskScore
-from steps.metrics.lawbench.scoring import score_task
 from steps.metrics.lawbench.tasks import LEVELS, SETTINGS, TASK_IDS, TASKS, LawBenchTask
 
 __all__ = [
@@ -22,14 +21,19 @@ __all__ = [
     "score_task",
 ]
 
-_FOLDER_NAMES = ("read_prediction_folder", "read_prediction_tree", "results_table")
+# Loaded on first use: the scorers pull in numba and pypinyin (about 2 s), which readers of the task catalogue
+# (the schemas, every stage) do not need. folder.py reads files through steps.sources, which itself imports this
+# package's task catalogue; importing it lazily also keeps that cycle from biting.
+_LAZY = {
+    "score_predictions": "batch",
+    "score_task": "scoring",
+    "read_prediction_folder": "folder",
+    "read_prediction_tree": "folder",
+    "results_table": "folder",
+}
 
 
 def __getattr__(name: str) -> Any:
-    # folder.py reads files through steps.sources, which itself imports this package's task catalogue;
-    # importing it lazily keeps that cycle from biting.
-    if name in _FOLDER_NAMES:
-        from steps.metrics.lawbench import folder
-
-        return getattr(folder, name)
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"steps.metrics.lawbench.{_LAZY[name]}"), name)
     raise AttributeError(name)
