@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
@@ -17,8 +18,11 @@ from flows.config import PARAMS_FILE, load_params
 from flows.models import open_door, write_usage
 from flows.terminal import console
 from flows.terminal import table as fitting_table
-from steps.llm import ModelConfig, ModelDoor
+from steps.llm import ModelConfig
 from steps.llm.probe import PROBE_MESSAGES, PROBE_SCENARIO, ProbeResult, probe_result
+
+if TYPE_CHECKING:
+    from steps.llm.door import ModelDoor
 
 
 def probe_all(door: ModelDoor, models: list[tuple[str, ModelConfig]]) -> list[ProbeResult]:

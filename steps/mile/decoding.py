@@ -26,8 +26,8 @@ from steps.llm import Decoding, ModelConfig, Reply
 from steps.simulate import SpeakCall
 from steps.simulate.runner import DoorSpeaker
 
-if TYPE_CHECKING:  # the door imports litellm; params validation imports this module and needs no door
-    from steps.llm import ModelDoor
+if TYPE_CHECKING:
+    from steps.llm.door import ModelDoor
 
 ROLES = ("client", "supervisor", "classifier", "styler", "blur")
 PRESETS = ("paper", "none")

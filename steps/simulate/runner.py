@@ -17,8 +17,8 @@ from steps.simulate.instance import Instance
 from steps.simulate.journal import Journal, Recorded, call_digest
 from steps.simulate.model import Dialogue, Scenario, SpeakCall
 
-if TYPE_CHECKING:  # the door imports litellm; annotations only, so config readers stay cheap
-    from steps.llm import ModelDoor
+if TYPE_CHECKING:
+    from steps.llm.door import ModelDoor
 
 
 class DoorSpeaker:

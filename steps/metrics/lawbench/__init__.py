@@ -1,10 +1,23 @@
-"""LawBench: the 20 task scorers, written from the spec, reproducing the published scores."""
+"""LawBench: the 20 task scorers, written from the spec, reproducing the published scores.
+
+The task catalogue (`tasks`) is light and imported at once. The scorers load on first use: they bring numba's
+alignment kernel, pypinyin, cn2an and jieba (about 3 s of CPU), which only the scoring stages need, while every
+stage reaches this package through the LawBench schemas. `folder.py` also reads files through steps.sources,
+which itself imports the task catalogue; importing it lazily keeps that cycle from biting.
+"""
+
+from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from steps.metrics.lawbench.result import ScoringError, TaskScore
 from steps.metrics.lawbench.tasks import LEVELS, SETTINGS, TASK_IDS, TASKS, LawBenchTask
+
+if TYPE_CHECKING:
+    from steps.metrics.lawbench.batch import score_predictions
+    from steps.metrics.lawbench.folder import read_prediction_folder, read_prediction_tree, results_table
+    from steps.metrics.lawbench.result import ScoringError, TaskScore
+    from steps.metrics.lawbench.scoring import score_task
 
 __all__ = [
     "LEVELS",
@@ -21,11 +34,10 @@ __all__ = [
     "score_task",
 ]
 
-# Loaded on first use: the scorers pull in numba and pypinyin (about 2 s), which readers of the task catalogue
-# (the schemas, every stage) do not need. folder.py reads files through steps.sources, which itself imports this
-# package's task catalogue; importing it lazily also keeps that cycle from biting.
 _LAZY = {
     "score_predictions": "batch",
+    "ScoringError": "result",
+    "TaskScore": "result",
     "score_task": "scoring",
     "read_prediction_folder": "folder",
     "read_prediction_tree": "folder",
@@ -35,5 +47,5 @@ _LAZY = {
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
-        return getattr(importlib.import_module(f"steps.metrics.lawbench.{_LAZY[name]}"), name)
-    raise AttributeError(name)
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
