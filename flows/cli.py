@@ -290,6 +290,26 @@ def show(
         raise typer.Exit(1) from None
 
 
+@app.command("results")
+def results_command(
+    benchmark: str | None = typer.Option(None, "--benchmark", "-b", help="lawbench, j1, mile, ucl or plawbench; "
+                                         "a comma-separated list (default: all)"),
+    fmt: str = typer.Option("table", "--format", help="table (the terminal), md or csv"),
+    paper: bool = typer.Option(True, "--paper/--no-paper", help="list the papers' models below ours"),
+    reports: Path = typer.Option(Path("reports"), help="the folder of the reports' CSV twins"),
+) -> None:
+    """A leaderboard across agents and benchmarks from the reports' CSV twins, with the papers' rows for reference."""
+    from flows.results import results
+    from flows.stage import console
+
+    try:
+        summary = results(benchmark, fmt, paper, reports)
+    except (OSError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from None
+    console.print(f"[bold green]results[/]: {summary}", soft_wrap=True)
+
+
 @params_app.command("check")
 def params_check(
     file: Path = typer.Option(Path("params.yaml"), "--file", help="the parameters file to validate"),
