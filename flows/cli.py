@@ -299,11 +299,17 @@ def results_command(
     reports: Path = typer.Option(Path("reports"), help="the folder of the reports' CSV twins"),
 ) -> None:
     """A leaderboard across agents and benchmarks from the reports' CSV twins, with the papers' rows for reference."""
+    import os
+    import sys
+
     from flows.results import results
     from flows.stage import console
 
     try:
         summary = results(benchmark, fmt, paper, reports)
+    except BrokenPipeError:  # the reader stopped early (`| head`): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(0) from None
     except (OSError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from None

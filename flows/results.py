@@ -63,8 +63,8 @@ def results(benchmark: str | None = None, fmt: str = "table", paper: bool = True
         print(markdown_table(table, null=""))
     else:
         _print_rich(table)
-    ours, papers = (table.source != "paper").sum(), (table.source == "paper").sum()
-    return f"{ours} agents of ours, {papers} paper models, {len(table.columns) - 2} headline numbers"
+    ours, papers, numbers = (table.source != "paper").sum(), (table.source == "paper").sum(), len(table.columns) - 2
+    return f"{ours} agents of ours, {papers} paper models, {numbers} headline number{'s' * (numbers != 1)}"
 
 
 def _print_rich(table: pd.DataFrame) -> None:
