@@ -290,6 +290,32 @@ def show(
         raise typer.Exit(1) from None
 
 
+@app.command("results")
+def results_command(
+    benchmark: str | None = typer.Option(None, "--benchmark", "-b", help="lawbench, j1, mile, ucl or plawbench; "
+                                         "a comma-separated list (default: all)"),
+    fmt: str = typer.Option("table", "--format", help="table (the terminal), md or csv"),
+    paper: bool = typer.Option(True, "--paper/--no-paper", help="list the papers' models below ours"),
+    reports: Path = typer.Option(Path("reports"), help="the folder of the reports' CSV twins"),
+) -> None:
+    """A leaderboard across agents and benchmarks from the reports' CSV twins, with the papers' rows for reference."""
+    import os
+    import sys
+
+    from flows.results import results
+    from flows.stage import console
+
+    try:
+        summary = results(benchmark, fmt, paper, reports)
+    except BrokenPipeError:  # the reader stopped early (`| head`): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(0) from None
+    except (OSError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from None
+    console.print(f"[bold green]results[/]: {summary}", soft_wrap=True)
+
+
 @params_app.command("check")
 def params_check(
     file: Path = typer.Option(Path("params.yaml"), "--file", help="the parameters file to validate"),
@@ -310,9 +336,10 @@ def models_check(
     usage_out: Path | None = typer.Option(None, help="also write the probe calls' accounting rows here (Parquet)"),
 ) -> None:
     """Send one probe message to every configured agent, the environment and the judge model."""
-    from flows.models_check import models_check as flow
+    from flows.models_check import models_check as check
+    from flows.stage import run_command
 
-    _run("models check", flow, usage_out=usage_out)
+    raise typer.Exit(run_command("models check", check, usage_out=usage_out))
 
 
 @serve_app.command("vllm")
@@ -324,11 +351,13 @@ def serve_vllm(
     max_model_len: int | None = typer.Option(None, help="context length limit"),
     served_name: str | None = typer.Option(None, help="model id the server announces (default: MODEL)"),
     ready_timeout: float = typer.Option(1800, help="seconds to wait for the server to answer"),
-    vllm_bin: str = typer.Option("vllm", help="the vllm executable (install with pip install -e '.[vllm]')"),
+    # `\[` keeps rich markup (typer renders help with it) from taking `[vllm]` for a style tag and dropping it
+    vllm_bin: str = typer.Option("vllm", help="the vllm executable (install with pip install -e '.\\[vllm]')"),
 ) -> None:
     """Start `vllm serve`, wait until it answers, and print the params.yaml entry that uses it."""
     from steps.llm.vllm import ServeOptions, params_snippet, serve_command, wait_until_ready
 
+    _port_free_or_exit(host, port)
     options = ServeOptions(
         model=model,
         host=host,
@@ -353,6 +382,19 @@ def serve_vllm(
         )
         typer.echo("serving until interrupted (Ctrl-C)")
         process.wait()
+        if process.returncode:
+            typer.echo(f"error: the server exited with code {process.returncode}", err=True)
+            raise typer.Exit(1)
+
+
+def _port_free_or_exit(host: str, port: int) -> None:
+    """Stop with one line before starting a server on a port that something already listens on (the new server
+    would fail to bind, and the old one would answer the readiness probe in its place)."""
+    from steps.llm.vllm import port_in_use
+
+    if port_in_use(host, port):
+        typer.echo(f"error: {host}:{port} is already in use (another server?); choose a free one with --port", err=True)
+        raise typer.Exit(1)
 
 
 @serve_app.command("local")
@@ -386,6 +428,7 @@ def serve_local(
     if model not in MODELS:
         typer.echo(f"error: unknown local model '{model}'; known: {', '.join(sorted(MODELS))}", err=True)
         raise typer.Exit(2)
+    _port_free_or_exit(host, port)
     try:
         import xllamacpp  # noqa: F401
     except ImportError:
@@ -430,19 +473,23 @@ def serve_local(
 
 @serve_app.command("check")
 def serve_check(api_base: str = typer.Argument(..., help="e.g. http://127.0.0.1:8000/v1")) -> None:
-    """Point at an OpenAI-compatible server that already runs: list its models as litellm strings."""
-    from steps.llm.vllm import list_models, params_snippet
+    """Point at an OpenAI-compatible server that already runs: its kind (vLLM, llama.cpp, other) and its models as
+    litellm strings (`hosted_vllm/` for vLLM, `openai/` for the others)."""
+    from steps.llm.vllm import inspect_server, params_snippet
 
     try:
-        served = list_models(api_base)
+        server = inspect_server(api_base)
     except Exception as e:
         typer.echo(f"error: {api_base}/models did not answer ({type(e).__name__}: {e})", err=True)
         raise typer.Exit(1) from None
-    for model_id in served:
-        typer.echo(f"hosted_vllm/{model_id}  api_base {api_base}")
-    if served:
+    typer.echo(f"server: {server.kind}, {len(server.models)} model(s)")
+    for model_id in server.models:
+        typer.echo(f"{server.provider}/{model_id}  api_base {api_base}")
+    if server.models:
+        first = server.models[0]
         typer.echo(
-            "add to params.yaml under agents:\n" + params_snippet(served[0].split("/")[-1], served[0], api_base),
+            "add to params.yaml under agents:\n"
+            + params_snippet(first.split("/")[-1], first, api_base, provider=server.provider),
             nl=False,
         )
 

@@ -1,7 +1,8 @@
 """`jurisflow models check`: send one probe to every configured model and report what answered.
 
 Not a pipeline stage (it always calls the endpoints, bypassing the response cache): run it before
-`dvc repro` to catch a wrong api_base, a missing API key or an unreachable server early.
+`dvc repro` to catch a wrong api_base, a missing API key or an unreachable server early. It is a plain
+function, not a Prefect flow: a check starts no Prefect server and answers in seconds.
 """
 
 from __future__ import annotations
@@ -9,19 +10,21 @@ from __future__ import annotations
 import asyncio
 import uuid
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
-from rich.console import Console
-from rich.table import Table
+from rich.markup import escape
 
 from flows.config import PARAMS_FILE, load_params
 from flows.models import open_door, write_usage
-from steps.llm import ModelConfig, ModelDoor
+from flows.terminal import console
+from flows.terminal import table as fitting_table
+from steps.llm import ModelConfig
 from steps.llm.probe import PROBE_MESSAGES, PROBE_SCENARIO, ProbeResult, probe_result
 
+if TYPE_CHECKING:
+    from steps.llm.door import ModelDoor
 
-@task(cache_policy=NO_CACHE)
+
 def probe_all(door: ModelDoor, models: list[tuple[str, ModelConfig]]) -> list[ProbeResult]:
     async def run() -> list[ProbeResult]:
         replies = await asyncio.gather(
@@ -37,7 +40,6 @@ def probe_all(door: ModelDoor, models: list[tuple[str, ModelConfig]]) -> list[Pr
     return asyncio.run(run())
 
 
-@flow(name="models_check")
 def models_check(params_file: Path = PARAMS_FILE, usage_out: Path | None = None) -> str:
     params = load_params(params_file)
     models = [("agent", params.agent(n)) for n in params.agents]
@@ -49,12 +51,11 @@ def models_check(params_file: Path = PARAMS_FILE, usage_out: Path | None = None)
             write_usage(door, usage_out)
     finally:
         door.close()
-    table = Table("role", "name", "model", "ok", "answer / failure", "latency s", "attempts")
+    table = fitting_table("role", "name", "model", "ok", "answer / failure", "latency s", "attempts")
     for r in results:
-        table.add_row(
-            r.role, r.name, r.model, "yes" if r.ok else "[red]no[/]", r.detail, f"{r.latency_s:.2f}", str(r.attempts)
-        )
-    Console(stderr=True).print(table)
+        ok = "yes" if r.ok else "[red]no[/]"
+        table.add_row(r.role, r.name, escape(r.model), ok, escape(r.detail), f"{r.latency_s:.2f}", str(r.attempts))
+    console(stderr=True).print(table)
     failed = [r for r in results if not r.ok]
     if failed:
         raise ValueError(

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 
-from steps.scenarios.registry import SCENARIOS
+from steps.scenarios.catalog import SCENARIOS
 from steps.simulate.transcript import lines
 
 RUNS_DIR = Path("data/runs")

@@ -90,5 +90,17 @@ def run_stage(name: str, flow_fn: Callable[..., Any], **kwargs: Any) -> int:
     return 1
 
 
+def run_command(name: str, fn: Callable[..., str], **kwargs: Any) -> int:
+    """Run a command that is not a Prefect flow (no server, no run records; e.g. `models check`): its summary
+    line and 0, or its one-line error and 1, as `run_stage` prints them."""
+    try:
+        summary = fn(**kwargs)
+    except EXPECTED_ERRORS as err:
+        console.print(f"[bold red]{name} failed[/]: {err}", soft_wrap=True)
+        return 1
+    console.print(f"[bold green]{name}[/]: {summary}", soft_wrap=True)
+    return 0
+
+
 def main(name: str, flow_fn: Callable[..., Any], **kwargs: Any) -> None:
     sys.exit(run_stage(name, flow_fn, **kwargs))

@@ -25,7 +25,9 @@ so those calls fail on every retry. Set it to None to make the server healthy ag
 `inject_random(rate, seed=...)` adds faults at random: each request that finds no queued fault gets one with
 probability `rate`, drawn from a mix of the kinds above by a seeded generator. `faults_injected` counts
 every fault served, by kind. It records every request body and header, and the maximum number of requests
-in flight at once. A port that is taken makes `start` raise at once.
+in flight at once. A port that is taken makes `start` raise at once (and `python -m tests.fake_openai_server`
+exit 1 with a one-line error). `owned_by` sets the field of that name in `/v1/models` (vLLM says `vllm`,
+llama.cpp `llamacpp`); `props` makes it answer llama.cpp's `/props` with that body.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sys
 import threading
 import time
 from collections import Counter, deque
@@ -131,6 +134,8 @@ class FakeOpenAIServer:
     reply: Reply = echo_reply
     latency_s: float = 0.0
     models: tuple[str, ...] = ("test-model",)
+    owned_by: str | None = None
+    props: dict[str, Any] | None = None
     fault_for: FaultRule | None = None
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers_seen: list[dict[str, str]] = field(default_factory=list)
@@ -243,7 +248,14 @@ class FakeOpenAIServer:
         raise ValueError(f"unknown fault {fault!r}")
 
     async def _models(self, request: web.Request) -> web.Response:
-        return web.json_response({"object": "list", "data": [{"id": m, "object": "model"} for m in self.models]})
+        owner = {"owned_by": self.owned_by} if self.owned_by else {}
+        cards = [{"id": m, "object": "model", **owner} for m in self.models]
+        return web.json_response({"object": "list", "data": cards})
+
+    async def _props(self, request: web.Request) -> web.Response:
+        if self.props is None:
+            return web.json_response({"error": "not found"}, status=404)
+        return web.json_response(self.props)
 
     # ------------------------------------------------------------------ lifecycle
     def start(self, port: int = 0) -> FakeOpenAIServer:
@@ -257,6 +269,7 @@ class FakeOpenAIServer:
             app = web.Application()
             app.router.add_post("/v1/chat/completions", self._chat)
             app.router.add_get("/v1/models", self._models)
+            app.router.add_get("/props", self._props)
             self._runner = web.AppRunner(app, access_log=None)
             try:
                 self._loop.run_until_complete(self._runner.setup())
@@ -300,8 +313,13 @@ def main() -> None:  # pragma: no cover - used by the fake `vllm` executable in 
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--model", default="test-model")
     parser.add_argument("--latency", type=float, default=0.0)
+    parser.add_argument("--owned-by", default="vllm")
     args = parser.parse_args()
-    server = FakeOpenAIServer(latency_s=args.latency, models=(args.model,)).start(args.port)
+    try:
+        server = FakeOpenAIServer(latency_s=args.latency, models=(args.model,), owned_by=args.owned_by).start(args.port)
+    except (OSError, RuntimeError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        raise SystemExit(1) from None
     try:
         while True:
             time.sleep(3600)

@@ -2,10 +2,14 @@
 
 `vllm serve` (the optional `[vllm]` extra) is started as a child process; we wait until its
 `/v1/models` answers, then tell the user the litellm model string and `api_base` to put in params.yaml.
+For a server that already runs, `inspect_server` tells its kind from its answers (vLLM's `/v1/models` says
+`owned_by: vllm`, llama.cpp's says `llamacpp` and it also answers `/props`): litellm's `hosted_vllm/` provider
+is only for vLLM, `openai/` for llama.cpp and any other OpenAI-compatible server.
 """
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import time
 from dataclasses import dataclass
@@ -54,9 +58,57 @@ def serve_command(o: ServeOptions) -> list[str]:
 
 def list_models(api_base: str, timeout_s: float = 5.0) -> list[str]:
     """The model ids an OpenAI-compatible server offers at `api_base` (…/v1)."""
+    return [m["id"] for m in _model_cards(api_base, timeout_s)]
+
+
+def _model_cards(api_base: str, timeout_s: float) -> list[dict]:
     response = httpx.get(f"{api_base.rstrip('/')}/models", timeout=timeout_s)
     response.raise_for_status()
-    return [m["id"] for m in response.json().get("data", [])]
+    return list(response.json().get("data", []))
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    """What runs at an api_base: `vllm`, `llama.cpp` or `openai-compatible` (any other), and its model ids."""
+
+    kind: str
+    models: list[str]
+
+    @property
+    def provider(self) -> str:
+        """The litellm provider prefix for this server's models."""
+        return "hosted_vllm" if self.kind == "vllm" else "openai"
+
+
+def inspect_server(api_base: str, timeout_s: float = 5.0) -> ServerInfo:
+    """The server's kind and models, from its `/v1/models` (`owned_by`) and, failing that, llama.cpp's `/props`."""
+    cards = _model_cards(api_base, timeout_s)
+    owners = {str(c.get("owned_by", "")).lower() for c in cards}
+    if "vllm" in owners:
+        kind = "vllm"
+    elif owners & {"llamacpp", "llama.cpp"} or _answers_llamacpp_props(api_base, timeout_s):
+        kind = "llama.cpp"
+    else:
+        kind = "openai-compatible"
+    return ServerInfo(kind, [c["id"] for c in cards])
+
+
+def _answers_llamacpp_props(api_base: str, timeout_s: float) -> bool:
+    """llama.cpp's server answers `GET /props` (beside `/v1`) with its slots and default generation settings."""
+    root = api_base.rstrip("/").removesuffix("/v1")
+    try:
+        response = httpx.get(f"{root}/props", timeout=timeout_s)
+        body = response.json() if response.status_code == 200 else None
+    except (httpx.HTTPError, ValueError):
+        return False
+    return isinstance(body, dict) and ("default_generation_settings" in body or "total_slots" in body)
+
+
+def port_in_use(host: str, port: int) -> bool:
+    """Whether something already listens on host:port (a server started there would fail or be shadowed)."""
+    with socket.socket() as probe:
+        probe.settimeout(1.0)
+        return probe.connect_ex((host, port)) == 0
 
 
 def wait_until_ready(api_base: str, *, timeout_s: float, process: subprocess.Popen | None = None) -> list[str]:
@@ -74,7 +126,7 @@ def wait_until_ready(api_base: str, *, timeout_s: float, process: subprocess.Pop
     raise TimeoutError(f"{api_base}/models did not answer within {timeout_s:.0f} s ({last_error})")
 
 
-def params_snippet(name: str, model_id: str, api_base: str) -> str:
-    """The params.yaml entry that points an agent at a served model."""
+def params_snippet(name: str, model_id: str, api_base: str, provider: str = "hosted_vllm") -> str:
+    """The params.yaml entry that points an agent at a served model (`provider`: see `ServerInfo.provider`)."""
     alias = "".join(c if c.isalnum() else "_" for c in name.lower()).strip("_")
-    return f"  {alias}:\n    model: hosted_vllm/{model_id}\n    api_base: {api_base}\n"
+    return f"  {alias}:\n    model: {provider}/{model_id}\n    api_base: {api_base}\n"

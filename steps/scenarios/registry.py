@@ -9,18 +9,11 @@ from typing import Any
 import steps.scenarios.cd.scripted  # scripted policies register on import
 import steps.scenarios.ci.scripted
 import steps.scenarios.kq.scripted  # noqa: F401
-from steps.scenarios.cd.scenario import CD
-from steps.scenarios.ci.scenario import CI
-from steps.scenarios.cr.scenario import CR
-from steps.scenarios.dd.scenario import DD
-from steps.scenarios.kq.scenario import KQ
-from steps.scenarios.lc.scenario import LC
+from steps.scenarios.catalog import J1, SCENARIOS
 from steps.schemas.instances import typed_profiles, typed_truth
-from steps.simulate import Scenario
 from steps.simulate.instance import Instance
 
-SCENARIOS: dict[str, Scenario] = {s.code: s for s in (KQ, LC, CD, DD, CI, CR)}
-J1 = ("KQ", "LC", "CD", "DD", "CI", "CR")
+__all__ = ["J1", "SCENARIOS", "instance_from_row", "scenario_versions"]
 
 
 def scenario_versions() -> dict[str, int]:

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from tests.fake_openai_server import RANDOM_MIX, FakeOpenAIServer
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def post(server: FakeOpenAIServer, key: str = "sk-test") -> tuple[int, bytes]:
@@ -33,6 +38,16 @@ def test_a_taken_port_fails_at_once():
         with pytest.raises(OSError, match=f"cannot listen on 127.0.0.1:{first.port}"):
             FakeOpenAIServer().start(first.port)
         assert time.monotonic() - started < 5
+
+
+def test_the_command_line_server_on_a_taken_port_exits_with_one_line():
+    with FakeOpenAIServer() as first:
+        done = subprocess.run([sys.executable, "-m", "tests.fake_openai_server", "--port", str(first.port)],
+                              cwd=ROOT, capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()]
+    assert done.stderr.startswith(f"error: fake OpenAI server cannot listen on 127.0.0.1:{first.port}")
+    assert "Traceback" not in done.stderr
 
 
 def test_unknown_faults_are_refused_when_injected(server):

@@ -10,6 +10,8 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
 from steps.llm.vllm import ServeOptions, serve_command
 from tests.fake_openai_server import FakeOpenAIServer
 
@@ -105,12 +107,50 @@ def test_serve_vllm_without_vllm_says_how_to_install(tmp_path):
     assert done.returncode == 1 and "pip install -e '.[vllm]'" in done.stderr
 
 
-def test_serve_check_lists_a_running_server():
-    with FakeOpenAIServer(models=("Qwen3-8B", "Qwen3-32B")) as server:
+def test_serve_check_lists_a_running_vllm_server():
+    with FakeOpenAIServer(models=("Qwen3-8B", "Qwen3-32B"), owned_by="vllm") as server:
         done = subprocess.run([str(JURISFLOW), "serve", "check", server.url], capture_output=True, text=True)
     assert done.returncode == 0
+    assert "server: vllm, 2 model(s)" in done.stdout
     assert f"hosted_vllm/Qwen3-8B  api_base {server.url}" in done.stdout
     assert f"hosted_vllm/Qwen3-32B  api_base {server.url}" in done.stdout
+    assert f"model: hosted_vllm/Qwen3-8B\n    api_base: {server.url}" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("owned_by", "props", "kind"),
+    [
+        ("llamacpp", None, "llama.cpp"),  # llama.cpp's /v1/models
+        (None, {"default_generation_settings": {"n_ctx": 8192}, "total_slots": 2}, "llama.cpp"),  # only /props
+        ("organization-owner", None, "openai-compatible"),  # anything else that speaks the OpenAI API
+    ],
+)
+def test_serve_check_suggests_openai_for_servers_other_than_vllm(owned_by, props, kind):
+    with FakeOpenAIServer(models=("smollm2-135m",), owned_by=owned_by, props=props) as server:
+        done = subprocess.run([str(JURISFLOW), "serve", "check", server.url], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert f"server: {kind}, 1 model(s)" in done.stdout
+    assert f"openai/smollm2-135m  api_base {server.url}" in done.stdout
+    assert f"model: openai/smollm2-135m\n    api_base: {server.url}" in done.stdout
+    assert "hosted_vllm" not in done.stdout
+
+
+def test_serve_vllm_help_keeps_the_extra_name():
+    done = subprocess.run([str(JURISFLOW), "serve", "vllm", "--help"], capture_output=True, text=True,
+                          env={**os.environ, "COLUMNS": "200"})  # fmt: skip
+    assert done.returncode == 0
+    assert "pip install -e '.[vllm]'" in done.stdout
+
+
+def test_serve_vllm_on_a_taken_port_stops_at_once(tmp_path):
+    with FakeOpenAIServer(owned_by="vllm") as other:
+        done = subprocess.run(
+            [str(JURISFLOW), "serve", "vllm", "m", "--port", str(other.port), "--vllm-bin", str(tmp_path / "no")],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert other.count == 0
+    assert done.returncode == 1
+    assert f"127.0.0.1:{other.port} is already in use" in done.stderr and "ready" not in done.stdout
 
 
 def test_serve_check_reports_an_unreachable_server():

@@ -1,0 +1,85 @@
+"""`jurisflow results`: a leaderboard across agents and benchmarks, read from the reports' CSV twins with DuckDB.
+
+Read-only and quick: no Prefect, no model; it reads what the last `dvc repro` (or the committed reports) wrote.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from steps.results import BENCHMARKS, leaderboard
+
+REPORTS = Path("reports")
+UCL_PAPER = Path(__file__).resolve().parents[1] / "steps" / "ucl" / "paper_table3.csv"
+FORMATS = ("table", "md", "csv")
+
+
+def _literal(path: Path) -> str:
+    return "'" + str(path).replace("'", "''") + "'"
+
+
+def headline_rows(reports: Path = REPORTS) -> pd.DataFrame:
+    """The headline numbers of every benchmark whose CSV twin exists under `reports`, ours and the papers'."""
+    import duckdb
+
+    from steps.sql import run_query
+
+    twins = [reports / f"{b}.csv" for b in BENCHMARKS if (reports / f"{b}.csv").is_file()]
+    if not twins:
+        raise FileNotFoundError(f"no benchmark CSV under {reports}/ ({', '.join(BENCHMARKS)}); run `dvc repro` first")
+    con = duckdb.connect()
+    # nullstr '' only: the null agent is called `null`
+    con.execute(f"CREATE VIEW twins AS SELECT * FROM read_csv([{', '.join(map(_literal, twins))}], header = true, "
+                "union_by_name = true, nullstr = '')")  # fmt: skip
+    con.execute(f"CREATE VIEW ucl_paper AS SELECT * FROM read_csv({_literal(UCL_PAPER)}, header = true)")
+    return run_query(con, "results_leaderboard")
+
+
+def parse_benchmarks(text: str | None) -> tuple[str, ...]:
+    """`lawbench,ucl` → ('lawbench', 'ucl'); every benchmark when empty; an unknown name is a ValueError."""
+    if not text:
+        return BENCHMARKS
+    wanted = tuple(b.strip().lower() for b in text.split(",") if b.strip())
+    unknown = [b for b in wanted if b not in BENCHMARKS]
+    if unknown:
+        raise ValueError(f"unknown benchmark {', '.join(unknown)}; known: {', '.join(BENCHMARKS)}")
+    return wanted
+
+
+def results(benchmark: str | None = None, fmt: str = "table", paper: bool = True, reports: Path = REPORTS) -> str:
+    """Print the leaderboard (`fmt`: a rich table, Markdown or CSV) and return a one-line summary."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format '{fmt}'; use one of {', '.join(FORMATS)}")
+    table = leaderboard(headline_rows(reports), parse_benchmarks(benchmark), paper=paper)
+    if table.empty:
+        raise ValueError(f"no result rows for {benchmark or 'any benchmark'} under {reports}/")
+    if fmt == "csv":
+        print(table.to_csv(index=False), end="")
+    elif fmt == "md":
+        from steps.reports.markdown import markdown_table
+
+        print(markdown_table(table, null=""))
+    else:
+        _print_rich(table)
+    ours, papers, numbers = (table.source != "paper").sum(), (table.source == "paper").sum(), len(table.columns) - 2
+    return f"{ours} agents of ours, {papers} paper models, {numbers} headline number{'s' * (numbers != 1)}"
+
+
+def _print_rich(table: pd.DataFrame) -> None:
+    from rich.markup import escape
+
+    from flows.terminal import console
+    from flows.terminal import table as fitting_table
+
+    out = fitting_table(*map(escape, table.columns), title="jurisflow results (paper rows for reference)")
+    for row in table.itertuples(index=False):
+        style = "dim" if row.source == "paper" else None
+        out.add_row(*(escape(str(v)) for v in row), style=style)
+    console().print(out)
+    console().print(
+        "[dim]cells: headline number on 0-100 (n = the items, dialogues or verdicts it averages; failed = left out "
+        "by failed model calls). 'ours, scripted': offline stand-in models or the proxy judge, not a measurement."
+        "[/]"
+    )

@@ -1,0 +1,99 @@
+"""`jurisflow results`: the leaderboard read from the committed reports' CSV twins, with the papers' rows."""
+
+from __future__ import annotations
+
+import csv
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from steps.results import cell, leaderboard
+
+ROOT = Path(__file__).resolve().parents[2]
+JURISFLOW = Path(sys.executable).parent / "jurisflow"
+
+
+def _twin(name: str) -> pd.DataFrame:
+    return pd.read_csv(ROOT / "reports" / f"{name}.csv", keep_default_na=False, na_values=[""])
+
+
+def _one(df: pd.DataFrame, **where: str) -> pd.Series:
+    for column, value in where.items():
+        df = df[df[column] == value]
+    assert len(df) == 1, where
+    return df.iloc[0]
+
+
+def _results(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(JURISFLOW), "results", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def _rows(stdout: str) -> dict[str, dict[str, str]]:
+    return {r["agent"]: r for r in csv.DictReader(io.StringIO(stdout))}
+
+
+def test_the_leaderboard_holds_the_committed_numbers_and_the_papers_rows():
+    done = _results("--format", "csv")
+    assert done.returncode == 0, done.stderr
+    rows = _rows(done.stdout)
+    ucl = _one(_twin("ucl"), table="win_rate", metric="win_rate", scope="overall", agent="oracle", source="ours")
+    assert rows["oracle"]["UCL win rate"] == f"{ucl.value:.1f} (n {int(ucl.n):,})"
+    assert rows["oracle"]["source"] == "ours, scripted"  # the oracle is a scripted stand-in
+    law = _one(_twin("lawbench"), table="zero_shot", metric="score", scope="overall", agent="null", source="ours")
+    assert rows["null"]["LawBench 0-shot"] == f"{100 * law.value:.1f} (n {int(law.n):,})"
+    j1 = _one(_twin("j1"), table="table3", metric="AVG_OO", scope="overall", agent="GPT-4o", source="paper")
+    assert rows["GPT-4o (paper)"]["J1 AVG (OO)"].startswith(f"{j1.value:.1f}")
+    assert rows["GPT-4o (paper)"]["source"] == "paper"
+    # UCL-Bench's paper rows come from the paper's Table 3 (its AVG), as the UCL report quotes them
+    paper_ucl = pd.read_csv(ROOT / "steps" / "ucl" / "paper_table3.csv").set_index("model")
+    assert rows["GPT-4 (paper)"]["UCL win rate"] == f"{paper_ucl.loc['GPT-4', 'AVG']:.1f}"
+    plaw = _one(_twin("plawbench"), table="table3", metric="Overall", agent="Kimi-K2", source="paper")
+    assert rows["Kimi-K2 (paper)"]["PLawBench"] == f"{100 * plaw.value:.1f}"
+    # ours first, then the papers'
+    sources = [r["source"] for r in rows.values()]
+    assert sources.index("paper") == sum(s != "paper" for s in sources)
+    assert "2 agents of ours" in done.stderr
+
+
+def test_one_benchmark_as_markdown_and_without_the_paper():
+    done = _results("--benchmark", "ucl", "--format", "md")
+    assert done.returncode == 0, done.stderr
+    header = done.stdout.splitlines()[0]
+    assert header == "| agent | source | UCL win rate |"
+    assert "| GPT-4 (paper) | paper |" in done.stdout
+    alone = _results("-b", "mile", "--no-paper", "--format", "csv")
+    assert alone.returncode == 0, alone.stderr
+    assert set(_rows(alone.stdout)) == {"null", "oracle"}
+
+
+def test_an_unknown_benchmark_or_missing_reports_is_one_line():
+    done = _results("--benchmark", "lawbenchx")
+    assert done.returncode == 1 and "unknown benchmark lawbenchx; known: lawbench, j1" in done.stderr
+    missing = _results("--reports", "no-such-folder")
+    assert missing.returncode == 1 and "no benchmark CSV under no-such-folder/" in missing.stderr
+    assert "Traceback" not in done.stderr + missing.stderr
+
+
+def test_cells_and_order_by_hand():
+    long = pd.DataFrame(
+        [  # benchmark, column, position, agent, source, proxy, value, n, n_failed, judge
+            ("ucl", "UCL win rate", 7, "zeta", "ours", False, 61.25, 40, 3, "gpt-4o"),
+            ("ucl", "UCL win rate", 7, "alpha", "ours", True, 50.0, 40, 0, "scripted/judge"),
+            ("ucl", "UCL win rate", 7, "P1", "paper", False, 40.0, None, None, "gpt-4"),
+            ("ucl", "UCL win rate", 7, "P2", "paper", False, 70.0, None, None, "gpt-4"),
+            ("j1", "J1 AVG (OO)", 3, "P3", "paper", False, 10.0, 508, None, "gpt-4o"),
+            ("j1", "J1 AVG (OO)", 3, "zeta", "ours", False, None, 12, 0, "gpt-4o"),
+        ],
+        columns=["benchmark", "column", "position", "agent", "source", "proxy", "value", "n", "n_failed", "judge"],
+    )
+    table = leaderboard(long)
+    assert list(table.columns) == ["agent", "source", "J1 AVG (OO)", "UCL win rate"]
+    assert list(table.agent) == ["alpha", "zeta", "P3 (paper)", "P2 (paper)", "P1 (paper)"]
+    zeta = table.set_index("agent").loc["zeta"]
+    assert zeta["UCL win rate"] == "61.2 (n 40, 3 failed)" and zeta["J1 AVG (OO)"] == "— (n 12)"
+    assert table.set_index("agent").loc["alpha", "source"] == "ours, scripted"
+    assert list(leaderboard(long, ("ucl",), paper=False).agent) == ["alpha", "zeta"]
+    assert cell(None) == "—" and cell(62.25) == "62.2"
