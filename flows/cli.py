@@ -275,6 +275,14 @@ def j1_aggregate() -> None:
 
     _run("aggregate", flow)
 
+@app.command("html-report")
+def html_report() -> None:
+    """Build reports/html/: one page per benchmark with plots and the transcript viewer (stage `html_report`)."""
+    from flows.html_report import html_report as flow
+
+    _run("html_report", flow)
+
+
 @app.command()
 def show(
     run: str = typer.Argument(..., help="an agent name (data/runs/<agent>) or a run id"),

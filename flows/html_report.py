@@ -1,0 +1,97 @@
+"""Stage `html_report`: the static HTML report, one page per benchmark with plots and a transcript viewer.
+
+dvc.yaml → this flow → steps.reports.html (pages, tables, SVG charts, dialogue records). Reads the same long
+tables as the Markdown reports (reports/{lawbench,j1,mile,ucl,plawbench}.csv) and, for the viewer, every
+configured agent's dialogues under data/ (J1 runs, MILE, UCL-Bench, PLawBench consultations). Writes
+reports/html/*.html: self-contained pages (styles, script and data inlined) that open from disk.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from flows.config import PARAMS_FILE, Params, load_params
+from flows.paths import safe_child
+from flows.stage import main
+from flows.tables import read_table, write_text_atomic
+from steps.reports.html import dialogues
+from steps.reports.html.pages import benchmark_page, index_page
+from steps.ucl.tasks import TASKS
+
+REPORTS = Path("reports")
+DATA = Path("data")
+BENCHMARKS = ("lawbench", "j1", "mile", "ucl", "plawbench")
+
+
+def read_long(path: Path) -> pd.DataFrame:
+    """A report CSV as the Markdown reports wrote it (the agent named `null` stays a name, not NaN)."""
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: report table not found; run the stage that writes it (see dvc.yaml)")
+    return pd.read_csv(path, keep_default_na=False, na_values=[""], dtype={"agent": str, "scope": str})
+
+
+def _optional(path: Path) -> pd.DataFrame | None:
+    return read_table(path) if path.is_file() else None
+
+
+def load_dialogues(bench: str, params: Params, data: Path = DATA) -> list[dialogues.Record]:
+    """The dialogue records of every configured agent that has a run of this benchmark on disk."""
+    out: list[dialogues.Record] = []
+    for agent in params.agents:
+        if bench == "j1":
+            where = safe_child(data / "runs", agent)
+            if (where / "deliverables.parquet").is_file():
+                out += dialogues.j1(read_table(where / "turns.parquet"), read_table(where / "deliverables.parquet"),
+                                    _optional(where / "scores.parquet"))
+        elif bench == "mile":
+            where = safe_child(data / "mile", agent)
+            if (where / "deliverables.parquet").is_file():
+                out += dialogues.mile(read_table(where / "turns.parquet"), read_table(where / "deliverables.parquet"),
+                                      _optional(where / "scores.parquet"))
+        elif bench == "ucl":
+            where = safe_child(data / "ucl", agent)
+            if (where / "dialogues.parquet").is_file():
+                out += dialogues.ucl(read_table(where / "turns.parquet"), read_table(where / "dialogues.parquet"),
+                                     _optional(where / "judge" / "verdicts.parquet"),
+                                     _optional(where / "judge" / "hint_scores.parquet"),
+                                     {t.key: t.id for t in TASKS})
+        elif bench == "plawbench":
+            where = safe_child(data / "plawbench", agent)
+            if (where / "responses.parquet").is_file():
+                turns = _optional(where / "turns.parquet")
+                out += dialogues.plawbench(
+                    read_table(where / "responses.parquet"),
+                    turns if turns is not None else pd.DataFrame(columns=["item_id", "turn_index"]),
+                    _optional(where / "judgements.parquet"), _optional(where / "item_scores.parquet"),
+                    agent_model=params.agent(agent).model, environment_model=params.environment_model().model)
+    return out
+
+
+@task(cache_policy=NO_CACHE)
+def build_page(bench: str, params: Params, reports: Path, data: Path) -> tuple[str, int, int]:
+    df = read_long(reports / f"{bench}.csv")
+    records = None if bench == "lawbench" else load_dialogues(bench, params, data)
+    page = benchmark_page(bench, df, records, list(params.agents))
+    write_text_atomic(reports / "html" / f"{bench}.html", page)
+    return bench, len(df), len(records or [])
+
+
+@flow(name="html_report")
+def html_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS, data: Path = DATA) -> str:
+    params = load_params(params_file)
+    (reports / "html").mkdir(parents=True, exist_ok=True)
+    built = [build_page(bench, params, reports, data) for bench in BENCHMARKS]
+    counts = {bench: (rows, n) for bench, rows, n in built}
+    write_text_atomic(reports / "html" / "index.html", index_page(counts))
+    size = sum(p.stat().st_size for p in (reports / "html").glob("*.html"))
+    dialogue_total = sum(n for _, n in counts.values())
+    return (f"reports/html/: {len(built) + 1} pages written ({size / 1e6:.1f} MB), "
+            f"{dialogue_total:,} dialogues in the transcript viewer")
+
+
+if __name__ == "__main__":
+    main("html_report", html_report)
