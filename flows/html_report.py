@@ -15,9 +15,10 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import PARAMS_FILE, Params, load_params
+from flows.dialogues import DIRS, agent_dialogues
 from flows.paths import safe_child
 from flows.stage import main
-from flows.tables import read_table, write_text_atomic
+from flows.tables import write_text_atomic
 from steps.reports.html import dialogues
 from steps.reports.html.pages import benchmark_page, index_page
 from steps.ucl.tasks import TASKS
@@ -34,41 +35,11 @@ def read_long(path: Path) -> pd.DataFrame:
     return pd.read_csv(path, keep_default_na=False, na_values=[""], dtype={"agent": str, "scope": str})
 
 
-def _optional(path: Path) -> pd.DataFrame | None:
-    return read_table(path) if path.is_file() else None
-
-
 def load_dialogues(bench: str, params: Params, data: Path = DATA) -> list[dialogues.Record]:
     """The dialogue records of every configured agent that has a run of this benchmark on disk."""
-    out: list[dialogues.Record] = []
-    for agent in params.agents:
-        if bench == "j1":
-            where = safe_child(data / "runs", agent)
-            if (where / "deliverables.parquet").is_file():
-                out += dialogues.j1(read_table(where / "turns.parquet"), read_table(where / "deliverables.parquet"),
-                                    _optional(where / "scores.parquet"))
-        elif bench == "mile":
-            where = safe_child(data / "mile", agent)
-            if (where / "deliverables.parquet").is_file():
-                out += dialogues.mile(read_table(where / "turns.parquet"), read_table(where / "deliverables.parquet"),
-                                      _optional(where / "scores.parquet"))
-        elif bench == "ucl":
-            where = safe_child(data / "ucl", agent)
-            if (where / "dialogues.parquet").is_file():
-                out += dialogues.ucl(read_table(where / "turns.parquet"), read_table(where / "dialogues.parquet"),
-                                     _optional(where / "judge" / "verdicts.parquet"),
-                                     _optional(where / "judge" / "hint_scores.parquet"),
-                                     {t.key: t.id for t in TASKS})
-        elif bench == "plawbench":
-            where = safe_child(data / "plawbench", agent)
-            if (where / "responses.parquet").is_file():
-                turns = _optional(where / "turns.parquet")
-                out += dialogues.plawbench(
-                    read_table(where / "responses.parquet"),
-                    turns if turns is not None else pd.DataFrame(columns=["item_id", "turn_index"]),
-                    _optional(where / "judgements.parquet"), _optional(where / "item_scores.parquet"),
-                    agent_model=params.agent(agent).model, environment_model=params.environment_model().model)
-    return out
+    task_ids = {t.key: t.id for t in TASKS}
+    return [r for agent in params.agents
+            for r in agent_dialogues(bench, safe_child(data / DIRS[bench], agent), task_ids)]
 
 
 @task(cache_policy=NO_CACHE)

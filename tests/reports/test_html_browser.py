@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.browser import chromium_paths, headless_chromium
 from tests.conftest import ROOT
@@ -109,3 +110,10 @@ def test_transcript_opens_from_a_table_cell_and_filters_work(driver, name):
     assert driver.execute_script("return decodeURIComponent(location.hash)") == f"#d={key}"
     assert driver.find_element(By.CSS_SELECTOR, "#dview .dtitle").text in last.text
     assert _errors(driver) == []
+
+
+def test_console_errors_are_seen(driver):
+    """The control for the checks above: a script error on a page does reach the browser log."""
+    driver.get((HTML / "index.html").as_uri())
+    driver.execute_script("setTimeout(function () { throw new Error('deliberate'); }, 0)")
+    WebDriverWait(driver, 10).until(lambda d: any("deliberate" in e["message"] for e in _errors(d)))

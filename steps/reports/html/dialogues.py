@@ -143,7 +143,7 @@ def ucl(turns: pd.DataFrame, dialogues: pd.DataFrame, verdicts: pd.DataFrame | N
             score_rows.append(["hint score", _v(r["value"]), _s(r["judge"]), _cut(reason)])
         out.append({
             "id": file_id(iid), "iid": iid, "agent": d["agent"], "env": task_ids.get(d["task"], d["task"]),
-            "title": f"{iid} ({task_ids.get(d['task'], '')} {d['task']})",
+            "title": f"{iid} ({' '.join(x for x in (task_ids.get(d['task'], ''), d['task']) if x)})",
             "end": _s(d["ended_by"]) or ("failed" if _s(d["failure"]) else ""), "score": _mean(points), "causes": "",
             "turns": [[t["speaker"], "assistant" if t["speaker"] == "user" else "user", "", _s(t["model"]), t["kind"],
                        _s(t["text"]), _note(t)] for t in rows],
