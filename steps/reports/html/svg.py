@@ -56,7 +56,7 @@ def bar_chart(
         v = top * i / 4
         y = top_pad + height - height * i / 4
         out.append(f'<line x1="{left}" x2="{width - 10}" y1="{_num(y)}" y2="{_num(y)}" class="grid"/>')
-        out.append(f'<text x="{left - 4}" y="{_num(y + 4)}" class="tick" text-anchor="end">{_num(v)}</text>')
+        out.append(f'<text x="{left - 4}" y="{_num(y + 4)}" class="tick" text-anchor="end">{round(v, 4):g}</text>')
     for c, category in enumerate(categories):
         x0 = left + c * group_w + 5
         for s, (name, vs) in enumerate(series):
