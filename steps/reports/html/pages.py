@@ -32,6 +32,13 @@ TITLES = {
     ("plawbench", "table2"): "Table 2: the data", ("plawbench", "table3"): "Table 3: scores by task type",
     ("plawbench", "table4"): "Table 4: judge agreement (paper)",
 }
+# the paper's main tables first, then ours (any table not named keeps its CSV order after these)
+TABLE_ORDER = {
+    "j1": ["table3", "table6", "table7", "table8", "table9", "table10"],
+    "mile": ["goal", "interaction", "consistency", "total", "dialogues", "rounds"],
+    "ucl": ["win_rate", "hint_score", "turns"],
+    "plawbench": ["table3", "table2", "table4", "scenarios", "sequential", "multiturn", "macro", "errors", "judge"],
+}
 PRIMARY = {"lawbench": "score", "ucl": "win_rate"}  # for split tables, the metric shown first
 PAPER_IN_PLOTS = {"lawbench": ["GPT4"], "j1": ["GPT-4o"], "mile": ["GPT-4o"], "plawbench": ["GPT-4o-20240806"]}
 
@@ -42,7 +49,9 @@ def asset(name: str) -> str:
 
 def _tables(df: pd.DataFrame, bench: str, link: Link | None) -> str:
     out = []
-    for table, rows in df.groupby("table", sort=False):
+    order = TABLE_ORDER.get(bench, [])
+    groups = sorted(df.groupby("table", sort=False), key=lambda g: order.index(g[0]) if g[0] in order else len(order))
+    for table, rows in groups:
         title = TITLES.get((bench, table), f"{table}")
         scopes = list(dict.fromkeys(rows.scope.fillna("")))
         out.append(f'<h2 id="t-{escape(str(table))}">{escape(title)}</h2>')

@@ -40,7 +40,8 @@ def bar_chart(
     n_series = max(len(series), 1)
     bar_w = max(4, min(18, 120 // n_series))
     group_w = bar_w * n_series + 10
-    left, bottom, top_pad = 40, 60, 26
+    left, top_pad = 40, 26
+    bottom = min(30 + 5 * max((len(c) for c in categories), default=0), 130)  # room for the slanted labels
     per_row = min(len(series), 4) or 1
     width = max(left + group_w * max(len(categories), 1) + 10, left + 150 * per_row, 30 + 8 * len(title))
     legend_h = 16 * math.ceil(len(series) / per_row)

@@ -17,7 +17,9 @@ def fmt(value: object) -> str:
         return "—"
     if isinstance(value, int | float):
         v = float(value)
-        return str(int(v)) if v.is_integer() and abs(v) >= 1000 else f"{v:.1f}"
+        if v.is_integer() and abs(v) >= 1000:
+            return str(int(v))
+        return f"{v:.3f}" if abs(v) < 1.5 and not v.is_integer() else f"{v:.1f}"  # rates keep 3 decimals
     return escape(str(value))
 
 
