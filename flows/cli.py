@@ -275,16 +275,25 @@ def j1_aggregate() -> None:
 
     _run("aggregate", flow)
 
+@app.command("html-report")
+def html_report() -> None:
+    """Build reports/html/: one page per benchmark with plots and the transcript viewer (stage `html_report`)."""
+    from flows.html_report import html_report as flow
+
+    _run("html_report", flow)
+
+
 @app.command()
 def show(
-    run: str = typer.Argument(..., help="an agent name (data/runs/<agent>) or a run id"),
-    instance: str = typer.Argument(..., help="an instance id, or any unique part of one"),
+    run: str = typer.Argument(..., help="an agent name (data/<benchmark>/<agent>) or a run id"),
+    instance: str = typer.Argument(..., help="an instance or item id (as in tables or file names), or a unique part"),
+    benchmark: str = typer.Option(None, "--benchmark", "-b", help="j1, mile, ucl or plawbench (default: search all)"),
 ) -> None:
-    """Print one simulated dialogue: speaker, addressee, stage, text and model call of every turn."""
-    from flows.show import show as show_dialogue
+    """Print one simulated dialogue of J1, MILE, UCL-Bench or PLawBench: every turn, the scores, the ending."""
+    from flows.show import show_any
 
     try:
-        show_dialogue(run, instance)
+        show_any(run, instance, benchmark)
     except (OSError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from None

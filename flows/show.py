@@ -1,8 +1,12 @@
-"""`jurisflow show RUN INSTANCE`: print one simulated dialogue readably in the terminal.
+"""`jurisflow show RUN INSTANCE [--benchmark B]`: print one simulated dialogue readably in the terminal.
 
-RUN is an agent alias (its directory under data/runs/) or a run id (from a run.json there); INSTANCE is an
-instance id or any unique part of one. Each turn shows its index, the court stage when known, the speaker and
-the addressee, the text, and the model call behind it (tokens; latency or cache hit, from usage.parquet).
+Every dialogue benchmark: J1 (data/runs/), MILE (data/mile/), UCL-Bench (data/ucl/) and PLawBench
+consultations (data/plawbench/). RUN is an agent alias (its directory there) or a run id (from a run.json
+there); INSTANCE is an instance or item id as in the tables (`CR/judge/000b1a0e-…`), as in transcript file
+names (`CR_judge_000b1a0e-…`), or any unique part of either. Without --benchmark every benchmark the agent
+has a run of is searched. J1 turns show their index, the court stage when known, the speaker and the
+addressee, the text, and the model call behind it (tokens; latency or cache hit, from usage.parquet); the other
+benchmarks' turns show speaker → addressee and model, then the scores with the judge's reasons.
 """
 
 from __future__ import annotations
@@ -15,10 +19,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 
-from steps.scenarios.catalog import SCENARIOS
 from steps.simulate.transcript import lines
 
 RUNS_DIR = Path("data/runs")
+DATA = Path("data")
+BENCHMARKS = ("j1", "mile", "ucl", "plawbench")
 
 
 def run_dir(run: str, runs_dir: Path = RUNS_DIR) -> Path:
@@ -33,10 +38,19 @@ def run_dir(run: str, runs_dir: Path = RUNS_DIR) -> Path:
 
 
 def find_instance(deliverables: pd.DataFrame, instance: str) -> str:
-    ids = deliverables.instance_id.tolist()
+    return find_id(deliverables.instance_id.tolist(), instance)
+
+
+def find_id(ids: list[str], instance: str) -> str:
+    """The id meant by `instance`: an exact id, an id as written in file names, or a unique part of either."""
+    from steps.reports.html.dialogues import file_id
+
     if instance in ids:
         return instance
-    matches = [i for i in ids if instance in i]
+    by_file = {file_id(i): i for i in ids}
+    if instance in by_file:
+        return by_file[instance]
+    matches = list(dict.fromkeys(i for i in ids if instance in i or instance in file_id(i)))
     if len(matches) == 1:
         return matches[0]
     if not matches:
@@ -56,8 +70,8 @@ def show(run: str, instance: str, runs_dir: Path = RUNS_DIR, console: Console | 
     if (where / "usage.parquet").is_file():
         calls = pd.read_parquet(where / "usage.parquet").drop_duplicates("call_key")
         usage = {r["call_key"]: r for r in calls.to_dict("records")}
-    scenario = SCENARIOS.get(d["scenario"])
-    labels = {r: s.label or r for r, s in scenario.roles.items()} if scenario else {}
+    # role -> label as the turns wrote it (every role that is addressed also speaks); no scenario import needed
+    labels = {t["speaker"]: t["speaker_label"] for t in turns}
     causes = ", ".join(d["failure_causes"]) or "none"
     console.print(f"[bold]{escape(iid)}[/]  agent [cyan]{d['agent']}[/], run {d['run_id']}: ended by "
                   f"[bold]{d['ended_by']}[/] after {d['exchanges']} exchanges; failure causes: {causes}")  # fmt: skip
@@ -73,3 +87,80 @@ def show(run: str, instance: str, runs_dir: Path = RUNS_DIR, console: Console | 
     text = d["text"] if isinstance(d["text"], str) else "(none)"
     title = f"deliverable: {d['kind']}" + (" (asked for after the turn cap)" if d["forced"] else "")
     console.print(Panel(escape(text), title=title))
+
+
+def _benchmark_dir(bench: str, run: str, data: Path) -> Path | None:
+    """The agent directory of a benchmark for an agent alias or run id, or None when it has no run there."""
+    from flows.dialogues import DIRS
+
+    root = data / DIRS[bench]
+    marker = "deliverables.parquet" if bench in ("j1", "mile") else (
+        "dialogues.parquet" if bench == "ucl" else "responses.parquet")
+    if (root / run / marker).is_file():
+        return root / run
+    for spec in sorted(root.glob("*/run.json")):
+        if json.loads(spec.read_text(encoding="utf-8")).get("run_id") == run and (spec.parent / marker).is_file():
+            return spec.parent
+    return None
+
+
+def show_any(run: str, instance: str, benchmark: str | None = None, data: Path = DATA,
+             console: Console | None = None) -> None:
+    """Find the dialogue in every benchmark the run has (or the one named) and print it."""
+    console = console or Console()
+    if benchmark is not None and benchmark not in BENCHMARKS:
+        raise ValueError(f"unknown benchmark '{benchmark}'; dialogue benchmarks: {', '.join(BENCHMARKS)}")
+    wanted = [benchmark] if benchmark else list(BENCHMARKS)
+    where = {b: d for b in wanted if (d := _benchmark_dir(b, run, data)) is not None}
+    if not where:
+        raise ValueError(f"no run '{run}' of {' or '.join(wanted)} under {data}; run `dvc repro` first")
+    found, errors = {}, []
+    for bench, folder in where.items():
+        ids = _ids(bench, folder)
+        try:
+            found[bench] = find_id(ids, instance)
+        except ValueError as e:
+            errors.append(f"{bench}: {e}")
+    if not found:
+        raise ValueError("; ".join(errors))
+    if len(found) > 1:
+        raise ValueError(f"'{instance}' is in {', '.join(found)}; add --benchmark")
+    bench, iid = next(iter(found.items()))
+    if bench == "j1":
+        show(run, iid, runs_dir=data / "runs", console=console)
+        return
+    print_record(bench, iid, where[bench], console)
+
+
+def _ids(bench: str, folder: Path) -> list[str]:
+    if bench == "j1":
+        return pd.read_parquet(folder / "deliverables.parquet", columns=["instance_id"]).instance_id.tolist()
+    return [r["iid"] if bench != "plawbench" else r["title"] for r in _records(bench, folder)]
+
+
+def _records(bench: str, folder: Path) -> list[dict]:
+    from flows.dialogues import agent_dialogues
+
+    return agent_dialogues(bench, folder)
+
+
+def print_record(bench: str, iid: str, folder: Path, console: Console) -> None:
+    """A MILE, UCL-Bench or PLawBench dialogue: header, scores with the judge's reasons, turns, deliverable."""
+    record = next(r for r in _records(bench, folder) if (r["title"] if bench == "plawbench" else r["iid"]) == iid)
+    score = "—" if record["score"] is None else f"{record['score']:.1f}"
+    console.print(f"[bold]{escape(record['title'])}[/]  {bench}, agent [cyan]{escape(record['agent'])}[/], "
+                  f"{escape(record['env'])}: ended by [bold]{escape(record['end'] or '—')}[/]; score {score}")
+    for i, (speaker, addressee, stage, model, kind, text, note) in enumerate(record["turns"]):
+        to = f" → {escape(addressee)}" if addressee else ""
+        where = f"[magenta]{escape(stage)}[/] " if stage else ""
+        extra = "" if kind == "utterance" else f" [yellow]({escape(kind)})[/]"
+        console.print(f"[dim]{i:>3}[/] {where}[bold]{escape(speaker)}{to}[/]{extra} [dim]{escape(model)}[/]")
+        if text:
+            console.print("      " + escape(text).replace("\n", "\n      "))
+        if note:
+            console.print(f"      [dim]{escape(note)}[/]")
+    for name, value, judge, reason in record["scores"]:
+        shown = "—" if value is None else f"{value:g}"
+        console.print(f"  [green]{escape(name)}[/] = {shown} [dim]({escape(judge)})[/] {escape(reason)}")
+    if record["result"]["text"]:
+        console.print(Panel(escape(record["result"]["text"]), title=record["result"]["title"]))

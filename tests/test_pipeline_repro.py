@@ -39,7 +39,8 @@ def test_repro_then_status_clean_then_nothing_to_do(tmp_path, mirror, prefect_ap
     assert "## Model usage" in report and "scripted/oracle" in report.split("## Model usage")[1]
     for name in ("lawbench_zero_shot.md", "lawbench_one_shot.md", "lawbench.csv", "extraction.md",
                  "plawbench.md", "plawbench.csv", "plawbench_rubrics.md", "ucl.md", "ucl.csv", "mile.md", "mile.csv",
-                 "j1.md", "j1.csv"):
+                 "j1.md", "j1.csv", *(f"html/{p}.html" for p in ("index", "lawbench", "j1", "mile", "ucl",
+                                                                  "plawbench"))):
         assert (project / "reports" / name).is_file(), name
     status = _dvc(["status"], project, env)
     assert status.returncode == 0 and "up to date" in status.stdout, status.stdout
@@ -49,7 +50,9 @@ def test_repro_then_status_clean_then_nothing_to_do(tmp_path, mirror, prefect_ap
     # J1-EVAL: the judge and aggregate stages forced to run again on the warm response cache write the same bytes
     j1 = [project / "data/runs" / a / "scores.parquet" for a in ("oracle", "null")]
     j1 += [project / "reports/j1.md", project / "reports/j1.csv"]
+    j1 += sorted((project / "reports/html").glob("*.html"))  # the HTML report is rebuilt byte for byte
     before = [p.read_bytes() for p in j1]
-    forced = _dvc(["repro", "--force", "--single-item", "judge@oracle", "judge@null", "aggregate"], project, env)
-    assert forced.returncode == 0 and forced.stdout.count("Running stage") == 3, forced.stdout[-3000:]
+    forced = _dvc(["repro", "--force", "--single-item", "judge@oracle", "judge@null", "aggregate", "html_report"],
+                  project, env)
+    assert forced.returncode == 0 and forced.stdout.count("Running stage") == 4, forced.stdout[-3000:]
     assert [p.read_bytes() for p in j1] == before

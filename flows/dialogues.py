@@ -1,0 +1,49 @@
+"""Read every dialogue of one agent's run of a dialogue benchmark from data/ as viewer records (for the HTML
+report's transcript viewer and `jurisflow show`). Light to import: no Prefect, no model door."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from steps.reports.html import dialogues
+
+
+def read_table(path: Path) -> pd.DataFrame:
+    """A run's table as written by its stage (validated there; read plainly here to stay light)."""
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: table not found; run the stage that writes it (see dvc.yaml)")
+    return pd.read_parquet(path)
+
+
+def _optional(path: Path) -> pd.DataFrame | None:
+    return read_table(path) if path.is_file() else None
+
+
+DIRS = {"j1": "runs", "mile": "mile", "ucl": "ucl", "plawbench": "plawbench"}  # data/<dir>/<agent>/
+
+
+def agent_dialogues(bench: str, where: Path, task_ids: dict[str, str] | None = None) -> list[dialogues.Record]:
+    """The dialogue records of one agent's run of a benchmark (its directory under data/); [] when it has none.
+    `task_ids` maps UCL task names to the paper's ids (steps.ucl.tasks; without it a UCL record's env is the name)."""
+    if bench == "j1" and (where / "deliverables.parquet").is_file():
+        return dialogues.j1(read_table(where / "turns.parquet"), read_table(where / "deliverables.parquet"),
+                            _optional(where / "scores.parquet"))
+    if bench == "mile" and (where / "deliverables.parquet").is_file():
+        return dialogues.mile(read_table(where / "turns.parquet"), read_table(where / "deliverables.parquet"),
+                              _optional(where / "scores.parquet"))
+    if bench == "ucl" and (where / "dialogues.parquet").is_file():
+        return dialogues.ucl(read_table(where / "turns.parquet"), read_table(where / "dialogues.parquet"),
+                             _optional(where / "judge" / "verdicts.parquet"),
+                             _optional(where / "judge" / "hint_scores.parquet"), task_ids or {})
+    if bench == "plawbench" and (where / "responses.parquet").is_file():
+        run = json.loads((where / "run.json").read_text(encoding="utf-8")) if (where / "run.json").is_file() else {}
+        turns = _optional(where / "turns.parquet")
+        return dialogues.plawbench(
+            read_table(where / "responses.parquet"),
+            turns if turns is not None else pd.DataFrame(columns=["item_id", "turn_index"]),
+            _optional(where / "judgements.parquet"), _optional(where / "item_scores.parquet"),
+            agent_model=run.get("model", ""), environment_model=(run.get("multiturn") or {}).get("environment", ""))
+    return []

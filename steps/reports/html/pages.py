@@ -1,0 +1,203 @@
+"""The report's pages: one per benchmark (its result tables in CSV order, ours above the paper's rows, and bar
+charts), a transcript viewer on the dialogue benchmarks' pages, and an index. Everything is inlined."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html import escape
+from importlib import resources
+from urllib.parse import quote
+
+import pandas as pd
+
+from steps.reports.html.dialogues import Record, to_json
+from steps.reports.html.svg import bar_chart
+from steps.reports.html.tables import Link, html_table, series
+
+PAGES = {"index": "Overview", "lawbench": "LawBench", "j1": "J1-EVAL", "mile": "MILE", "ucl": "UCL-Bench",
+         "plawbench": "PLawBench"}
+J1_ENVS = ("KQ", "LC", "CD", "DD", "CI", "CR")
+WIDE = 8  # a table with more scopes than this is split into one table per metric
+TITLES = {
+    ("lawbench", "zero_shot"): "Zero-shot scores per task (LawBench appendix tables)",
+    ("lawbench", "one_shot"): "One-shot scores per task (LawBench appendix tables)",
+    ("j1", "table3"): "Table 3: the ten metrics per environment (×100; III-4 lower is better)",
+    ("j1", "table6"): "Table 6: CD document score components", ("j1", "table7"): "Table 7: DD document components",
+    ("j1", "table8"): "Table 8: CI procedure components", ("j1", "table9"): "Table 9: CR procedure and penalties",
+    ("j1", "table10"): "Table 10: average turns per environment",
+    ("mile", "goal"): "Goal scores (MASER Table 1)", ("mile", "interaction"): "Interaction scores (MASER Table 2)",
+    ("mile", "consistency"): "Judge consistency (MASER Table 3)",
+    ("ucl", "win_rate"): "Win rates against the reference model per task (UCL-Bench Table 3 layout)",
+    ("ucl", "hint_score"): "Pointwise hint score per task (ours)", ("ucl", "turns"): "Dialogue turns",
+    ("plawbench", "table2"): "Table 2: the data", ("plawbench", "table3"): "Table 3: scores by task type",
+    ("plawbench", "table4"): "Table 4: judge agreement (paper)",
+}
+# the paper's main tables first, then ours (any table not named keeps its CSV order after these)
+TABLE_ORDER = {
+    "j1": ["table3", "table6", "table7", "table8", "table9", "table10"],
+    "mile": ["goal", "interaction", "consistency", "total", "dialogues", "rounds"],
+    "ucl": ["win_rate", "hint_score", "turns"],
+    "plawbench": ["table3", "table2", "table4", "scenarios", "sequential", "multiturn", "macro", "errors", "judge"],
+}
+PRIMARY = {"lawbench": "score", "ucl": "win_rate"}  # for split tables, the metric shown first
+PAPER_IN_PLOTS = {"lawbench": ["GPT4"], "j1": ["GPT-4o"], "mile": ["GPT-4o"], "plawbench": ["GPT-4o-20240806"]}
+
+
+def asset(name: str) -> str:
+    return resources.files("steps.reports.html").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def _tables(df: pd.DataFrame, bench: str, link: Link | None) -> str:
+    out = []
+    order = TABLE_ORDER.get(bench, [])
+    groups = sorted(df.groupby("table", sort=False), key=lambda g: order.index(g[0]) if g[0] in order else len(order))
+    for table, rows in groups:
+        title = TITLES.get((bench, table), f"{table}")
+        scopes = list(dict.fromkeys(rows.scope.fillna("")))
+        out.append(f'<h2 id="t-{escape(str(table))}">{escape(title)}</h2>')
+        if len(scopes) > WIDE:
+            metrics = list(dict.fromkeys(rows.metric.fillna("")))
+            primary = PRIMARY.get(bench)
+            metrics.sort(key=lambda m: m != primary)
+            for i, metric in enumerate(metrics):
+                body = html_table(rows[rows.metric == metric], link=link, caption=metric)
+                body = f'<div class="scroll">{body}</div>'
+                out.append(body if i == 0 else f"<details><summary>{escape(metric)}</summary>{body}</details>")
+        else:
+            out.append(f'<div class="scroll">{html_table(rows, link=link)}</div>')
+    return "".join(out)
+
+
+def _chart(df: pd.DataFrame, bench: str, title: str, table: str, categories: list[str],
+           key: Callable[[object], str], **filters: str) -> str:
+    rows = df[df.table == table]
+    for column, value in filters.items():
+        rows = rows[rows[column] == value]
+    paper = [a for a in PAPER_IN_PLOTS.get(bench, []) if a in set(rows[rows.source == "paper"].agent)]
+    data = series(rows, categories, key, paper_agents=paper)
+    if not data or not categories:
+        return ""
+    return bar_chart(title, categories, data, paper=frozenset(f"{a} (paper)" for a in paper))
+
+
+def charts(bench: str, df: pd.DataFrame) -> str:
+    """The page's plots, drawn from the same long table as its result tables."""
+    out: list[str] = []
+    metric = lambda r: r.metric  # noqa: E731
+    scope = lambda r: r.scope  # noqa: E731
+    if bench == "lawbench":
+        for setting in ("zero_shot", "one_shot"):
+            tasks = list(dict.fromkeys(df[df.table == setting].scope.dropna()))
+            out.append(_chart(df, bench, f"LawBench {setting.replace('_', '-')} score per task", setting, tasks,
+                              scope, metric="score"))
+    elif bench == "j1":
+        t3 = df[df.table == "table3"]
+        for env in J1_ENVS:
+            metrics = list(dict.fromkeys(t3[t3.scope == env].metric))
+            out.append(_chart(df, bench, f"J1 {env}: metrics (×100)", "table3", metrics, metric, scope=env))
+    elif bench == "mile":
+        for table in ("goal", "interaction"):
+            rows = df[(df.table == table) & (df.scope == "overall")]
+            metrics = [m for m in dict.fromkeys(rows.metric) if not m.endswith("-norm")]
+            out.append(_chart(df, bench, f"MILE {table} dimensions", table, metrics, metric, scope="overall"))
+    elif bench == "ucl":
+        for table, m in (("win_rate", "win_rate"), ("hint_score", "hint_score")):
+            tasks = list(dict.fromkeys(df[(df.table == table) & (df.metric == m)].scope))
+            out.append(_chart(df, bench, f"UCL-Bench {m.replace('_', ' ')} per task", table, tasks, scope, metric=m))
+    elif bench == "plawbench":
+        out.append(_chart(df, bench, "PLawBench by task type", "table3", ["T1", "T2", "T3", "Overall"], metric))
+        out.append(_chart(df, bench, "PLawBench T2 dimensions", "table3",
+                          ["T2/Facts", "T2/Statute", "T2/Reasoning", "T2/Conclusion"], metric))
+    return f'<div class="charts">{"".join(c for c in out if c)}</div>'
+
+
+def link_for(bench: str, records: list[Record]) -> Link | None:
+    """Table cells of ours link to the dialogues behind them (the viewer, filtered by agent and environment)."""
+    if not records:
+        return None
+    agents = {r["agent"] for r in records}
+    envs = {r["env"] for r in records}
+
+    def href(agent: str, env: str = "") -> str:
+        return "#view?agent=" + quote(agent) + (f"&env={quote(env)}" if env else "")
+
+    def link(agent: str, scope: str, metric: str) -> str | None:
+        if agent not in agents:
+            return None
+        if bench == "plawbench":
+            return href(agent, "multiturn" if scope == "consultation_multiturn" else "") if metric == "T1" else None
+        if scope in envs:
+            return href(agent, scope)
+        return href(agent) if bench == "mile" and scope == "overall" else None
+
+    return link
+
+
+def viewer(records: list[Record]) -> str:
+    return (
+        f'<h2 id="transcripts">Transcripts ({len(records)} dialogues)</h2>'
+        '<p class="note">Open a dialogue from the list, or from a linked table cell. Each turn shows speaker → '
+        "addressee, the stage and the model; the scores with the judge's reasons or evidence are above the turns.</p>"
+        '<p><a href="#view" id="open-viewer">Open the transcript viewer</a></p>'
+        '<section id="viewer" hidden><div id="filters">'
+        '<label>agent <select id="f-agent"><option value="">all</option></select></label>'
+        '<label>environment <select id="f-env"><option value="">all</option></select></label>'
+        '<label>score <select id="f-score"><option value="">all</option><option value="0">0</option>'
+        '<option value="0-50">0–50</option><option value="50-100">50–100</option><option value="100">100</option>'
+        '<option value="none">unscored</option></select></label>'
+        '<label>ended by <select id="f-end"><option value="">all</option></select></label>'
+        '<label>id <input id="f-text" type="search" size="18"></label> <span id="dcount"></span></div>'
+        '<ul id="dlist"></ul><div id="dview"><p class="note">Choose a dialogue.</p></div></section>'
+        f'<script type="application/json" id="dialogue-data">{to_json(records)}</script>'
+    )
+
+
+def page(name: str, body: str, note: str = "", *, scripts: bool = False) -> str:
+    nav = "".join(f'<a href="{key}.html"{" class=current" if key == name else ""}>{escape(title)}</a>'
+                  for key, title in PAGES.items())
+    script = f"<script>{asset('viewer.js')}</script>" if scripts else ""
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>jurisflow · {escape(PAGES[name])}</title><style>{asset('report.css')}</style>{script}</head>"
+        f'<body><header><nav>{nav}</nav></header><main><h1>{escape(PAGES[name])}</h1>'
+        f'<p class="note">{note}</p>{body}</main></body></html>\n'
+    )
+
+
+NOTE = ("Built from <code>reports/{bench}.csv</code> (the Markdown twin is <code>reports/{md}</code>). Rows "
+        "marked ↳ … (paper) are the paper's numbers, under ours. † marks a number of ours from scripted models or "
+        "the proxy judge: a bound check of the pipeline, not a measurement. Hover a cell for its n.")
+
+
+def ordered(df: pd.DataFrame, bench: str, agents: list[str]) -> pd.DataFrame:
+    """Our agents in params.yaml order (then any others), the paper's rows after them; J1's environments in the
+    paper's order (KQ, LC, CD, DD, CI, CR, overall). Stable: otherwise the CSV order."""
+    rank = {a: i for i, a in enumerate(agents)}
+    env = {e: i for i, e in enumerate(J1_ENVS)}
+    keys = pd.DataFrame({
+        "source": (df.source != "ours").astype(int),
+        "agent": [rank.get(a, len(rank)) if s == "ours" else 0 for a, s in zip(df.agent, df.source, strict=True)],
+        "scope": [env.get(s, len(env)) if bench == "j1" else 0 for s in df.scope],
+    }, index=df.index)
+    return df.loc[keys.sort_values(["source", "agent", "scope"], kind="stable").index]
+
+
+def benchmark_page(bench: str, df: pd.DataFrame, records: list[Record] | None = None,
+                   agents: list[str] | None = None) -> str:
+    df = ordered(df, bench, agents or [])
+    md = {"lawbench": "lawbench_zero_shot.md"}.get(bench, f"{bench}.md")
+    body = charts(bench, df) + _tables(df, bench, link_for(bench, records or []))
+    if records is not None:
+        body += viewer(records)
+    return page(bench, body, NOTE.format(bench=bench, md=md), scripts=records is not None)
+
+
+def index_page(counts: dict[str, tuple[int, int]]) -> str:
+    """The overview: each benchmark page with its result rows and dialogues."""
+    rows = "".join(f'<tr><th><a href="{b}.html">{escape(PAGES[b])}</a></th><td>{n}</td><td>{d}</td></tr>'
+                   for b, (n, d) in counts.items())
+    body = ('<table class="results"><thead><tr><th>benchmark</th><th>result rows</th><th>dialogues</th></tr>'
+            f"</thead><tbody>{rows}</tbody></table>")
+    return page("index", body, "The results of the last <code>dvc repro</code>, one page per benchmark. "
+                "Opens from disk: no server, no network.")

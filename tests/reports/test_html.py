@@ -1,0 +1,107 @@
+"""The HTML report's pieces: SVG bars, result tables, dialogue records, pages, and `jurisflow show` ids."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import pytest
+from rich.console import Console
+
+from flows.show import find_id, show_any
+from steps.reports.html import dialogues
+from steps.reports.html.pages import benchmark_page, link_for
+from steps.reports.html.svg import bar_chart, nice_max
+from steps.reports.html.tables import html_table
+from tests.html_data import j1_frames
+
+
+def _long(rows: list[tuple]) -> pd.DataFrame:
+    cols = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed", "judge", "proxy", "source"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+LONG = _long([
+    ("j1", "table3", "GPT-4o", "KQ", "I-1", 69.7, None, None, None, False, "paper"),
+    ("j1", "table3", "oracle", "KQ", "I-1", 100.0, 98, 0, "rule", True, "ours"),
+    ("j1", "table3", "oracle", "CD", "II-1", 50.0, 93, 0, "rule", False, "ours"),
+    ("j1", "table3", "null", "KQ", "I-1", 0.0, 98, 0, "rule", True, "ours"),
+])
+
+
+def test_bar_heights_are_proportional_and_paper_bars_hatched():
+    svg = bar_chart("t", ["a", "b"], [("ours", [50.0, 100.0]), ("GPT (paper)", [25.0, None])],
+                    y_max=100, paper=frozenset({"GPT (paper)"}), height=200)
+    bar = r'<rect x="[\d.]+" y="[\d.]+" width="\d+" height="([\d.]+)" fill="#\w+"><title>'
+    heights = [float(h) for h in re.findall(bar, svg)]
+    assert heights == [100.0, 50.0, 200.0]  # ours a, paper a, ours b; no bar for the missing value
+    assert svg.count('fill="url(#hatch)"') == 2  # the paper's bar and its legend swatch
+    assert "<title>GPT (paper) · a: 25</title>" in svg
+    assert nice_max(0.7) == 1 and nice_max(7.1) == 10 and nice_max(71) == 100 and nice_max(230) == 300
+
+
+def test_table_puts_paper_rows_under_ours_marks_proxy_and_links_our_cells():
+    html = html_table(LONG, link=lambda a, s, m: f"#view?agent={a}&env={s}")
+    rows = re.findall(r"<tr( class=\"paper\")?><th[^>]*>([^<]+)</th>", html.split("<tbody>")[1])
+    assert rows == [("", "oracle"), ("", "null"), (' class="paper"', "↳ GPT-4o (paper)")]
+    assert '<td title="n = 98"><a href="#view?agent=oracle&amp;env=KQ">100.0†</a></td>' in html
+    assert "<td>69.7</td>" in html and "69.7†" not in html  # the paper's cells: no link, no proxy mark
+    assert '<a href="#view?agent=oracle&amp;env=CD">50.0</a>' in html  # not proxy: no †
+
+
+def test_file_ids_are_the_transcript_file_names():
+    assert dialogues.file_id("CR/judge/000b1a0e-d214") == "CR_judge_000b1a0e-d214"
+    assert dialogues.file_id("Accusation Prediction/1") == "Accusation_Prediction_1"
+    ids = ["CR/judge/000b1a0e-d214", "CR/judge/003cdf07", "KQ/zero_shot/1-1/112"]
+    assert find_id(ids, "CR_judge_000b1a0e-d214") == "CR/judge/000b1a0e-d214"
+    assert find_id(ids, "CR_judge_000b") == "CR/judge/000b1a0e-d214"
+    assert find_id(ids, "KQ/zero_shot/1-1/112") == "KQ/zero_shot/1-1/112"
+    with pytest.raises(ValueError, match="matches 2"):
+        find_id(ids, "CR_judge")
+    with pytest.raises(ValueError, match="no instance"):
+        find_id(ids, "nothing")
+
+
+def test_j1_records_carry_turns_scores_and_a_headline_without_iii4():
+    turns, deliverables, scores = j1_frames(7)
+    records = dialogues.j1(turns, deliverables, scores)
+    assert [r["id"] for r in records[:2]] == ["KQ_synthetic_00000", "LC_synthetic_00001"]
+    r = records[3]  # (3 % 5) / 4 = 0.75 on I-1 and II-1; III-4 (lower is better) is not in the headline
+    assert r["score"] == 75.0 and r["env"] == "DD" and r["end"] == "marker"
+    assert r["turns"][1][:2] == ["agent", "user"] and len(r["turns"]) == 8
+    assert [s[0] for s in r["scores"]] == ["I-1", "II-1", "III-4"] and "evidence 3" in r["scores"][0][3]
+
+
+def test_embedded_json_cannot_close_its_script_element():
+    text = dialogues.to_json([{"text": "</script><script>alert(1)</script>"}])
+    assert "</script>" not in text and "<\\/script>" in text
+
+
+def test_page_is_self_contained_deterministic_and_links_cells_to_dialogues():
+    turns, deliverables, scores = j1_frames(12)
+    records = dialogues.j1(turns, deliverables, scores)
+    page = benchmark_page("j1", LONG, records, ["oracle", "null"])
+    assert page == benchmark_page("j1", LONG, records, ["oracle", "null"])
+    assert not re.search(r"(src|href)=\"(https?:)?//", page), "nothing may come from the network"
+    assert '<a href="#view?agent=oracle&amp;env=KQ">' in page and "<svg" in page
+    assert page.count('id="dialogue-data"') == 1
+    link = link_for("j1", records)
+    assert link("oracle", "KQ", "I-1") == "#view?agent=oracle&env=KQ"
+    assert link("GPT-4o", "KQ", "I-1") is None and link("oracle", "overall", "Overall") is None
+
+
+def test_show_finds_a_dialogue_in_any_benchmark_by_its_file_name_id(tmp_path):
+    turns, deliverables, scores = j1_frames(3)
+    run = tmp_path / "runs" / "oracle"
+    run.mkdir(parents=True)
+    turns.to_parquet(run / "turns.parquet")
+    deliverables.to_parquet(run / "deliverables.parquet")
+    scores.to_parquet(run / "scores.parquet")
+    console = Console(record=True, width=200)
+    show_any("oracle", "LC_synthetic_00001", data=tmp_path, console=console)
+    out = console.export_text()
+    assert "LC/synthetic/00001" in out and "ended by max_turns" in out and "user → agent" in out
+    with pytest.raises(ValueError, match="no run 'oracle' of mile"):
+        show_any("oracle", "x", benchmark="mile", data=tmp_path)
+    with pytest.raises(ValueError, match="unknown benchmark"):
+        show_any("oracle", "x", benchmark="lawbench", data=tmp_path)
