@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
@@ -17,8 +18,11 @@ from rich.table import Table
 
 from flows.config import PARAMS_FILE, load_params
 from flows.models import open_door, write_usage
-from steps.llm import ModelConfig, ModelDoor
+from steps.llm import ModelConfig
 from steps.llm.probe import PROBE_MESSAGES, PROBE_SCENARIO, ProbeResult, probe_result
+
+if TYPE_CHECKING:
+    from steps.llm.door import ModelDoor
 
 
 @task(cache_policy=NO_CACHE)

@@ -18,13 +18,16 @@ model with that role's decoding, which is therefore part of the call's cache key
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from steps.llm import Decoding, ModelConfig, ModelDoor, Reply
+from steps.llm import Decoding, ModelConfig, Reply
 from steps.simulate import SpeakCall
 from steps.simulate.runner import DoorSpeaker
+
+if TYPE_CHECKING:
+    from steps.llm.door import ModelDoor
 
 ROLES = ("client", "supervisor", "classifier", "styler", "blur")
 PRESETS = ("paper", "none")

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from steps.llm import Completion, ModelConfig, ModelDoor, Reply, UsageRecord
+from steps.llm import Completion, ModelConfig, Reply, UsageRecord
 from steps.simulate.engine import run_dialogue
 from steps.simulate.instance import Instance
 from steps.simulate.journal import Journal, Recorded, call_digest
 from steps.simulate.model import Dialogue, Scenario, SpeakCall
+
+if TYPE_CHECKING:
+    from steps.llm.door import ModelDoor
 
 
 class DoorSpeaker:

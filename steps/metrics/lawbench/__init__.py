@@ -1,11 +1,23 @@
-"""LawBench: the 20 task scorers, written from the spec, reproducing the published scores."""
+"""LawBench: the 20 task scorers, written from the spec, reproducing the published scores.
 
-from typing import Any
+The task catalogue (`tasks`) is light and imported at once. The scorers load on first use: they bring numba's
+alignment kernel, pypinyin, cn2an and jieba (about 3 s of CPU), which only the scoring stages need, while every
+stage reaches this package through the LawBench schemas. `folder.py` also reads files through steps.sources,
+which itself imports the task catalogue; importing it lazily keeps that cycle from biting.
+"""
 
-from steps.metrics.lawbench.batch import score_predictions
-from steps.metrics.lawbench.result import ScoringError, TaskScore
-from steps.metrics.lawbench.scoring import score_task
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from steps.metrics.lawbench.tasks import LEVELS, SETTINGS, TASK_IDS, TASKS, LawBenchTask
+
+if TYPE_CHECKING:
+    from steps.metrics.lawbench.batch import score_predictions
+    from steps.metrics.lawbench.folder import read_prediction_folder, read_prediction_tree, results_table
+    from steps.metrics.lawbench.result import ScoringError, TaskScore
+    from steps.metrics.lawbench.scoring import score_task
 
 __all__ = [
     "LEVELS",
@@ -22,14 +34,18 @@ __all__ = [
     "score_task",
 ]
 
-_FOLDER_NAMES = ("read_prediction_folder", "read_prediction_tree", "results_table")
+_LAZY = {
+    "score_predictions": "batch",
+    "ScoringError": "result",
+    "TaskScore": "result",
+    "score_task": "scoring",
+    "read_prediction_folder": "folder",
+    "read_prediction_tree": "folder",
+    "results_table": "folder",
+}
 
 
 def __getattr__(name: str) -> Any:
-    # folder.py reads files through steps.sources, which itself imports this package's task catalogue;
-    # importing it lazily keeps that cycle from biting.
-    if name in _FOLDER_NAMES:
-        from steps.metrics.lawbench import folder
-
-        return getattr(folder, name)
-    raise AttributeError(name)
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
