@@ -115,7 +115,7 @@ def main() -> None:
             cells += [f"{cpu:.2f}", f"{wall:.2f}", ", ".join(json.loads(out))]
             print("| " + " | ".join(cells) + " |")
         per_run = ", ".join(f"{t:.1f}" for t in (totals if other else totals[1:]))
-        print(f"\nsum over the {len(modules)} stage modules (each once; `dvc.yaml` runs some per agent): {per_run} s CPU")
+        print(f"\nsum over the {len(modules)} stage modules (each once; some run per agent): {per_run} s CPU")
 
     if not args.no_flow:
         sys.path.insert(0, str(ROOT))
