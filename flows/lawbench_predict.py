@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 from prefect import flow, task
@@ -25,11 +26,14 @@ from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main
 from flows.tables import read_table, write_table
 from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_frame
-from steps.llm import ModelConfig, ModelDoor
+from steps.llm import ModelConfig
 from steps.metrics.lawbench import score_predictions
 from steps.metrics.lawbench.proofread import lexicon_tables
 from steps.metrics.lawbench.tasks import SETTINGS, TASK_IDS
 from steps.schemas import LawBenchItems, LawBenchRunPredictions, LawBenchScores
+
+if TYPE_CHECKING:
+    from steps.llm.door import ModelDoor
 
 OUT_DIR = Path("data/lawbench")
 

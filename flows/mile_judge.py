@@ -11,6 +11,7 @@ import asyncio
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 from prefect import flow, task
@@ -25,11 +26,14 @@ from flows.paths import safe_child
 from flows.progress import counter
 from flows.stage import main
 from flows.tables import read_table, write_table
-from steps.llm import ModelConfig, ModelDoor
+from steps.llm import ModelConfig
 from steps.mile.evaluate import EvalOptions, Plan, plan_evaluation
 from steps.mile.goal import GoalOptions
 from steps.mile.judging import run_tasks
 from steps.schemas import Mile, MileDialogues, MileScores, MileTurns
+
+if TYPE_CHECKING:
+    from steps.llm.door import ModelDoor
 
 
 def eval_options(p: MileParams) -> EvalOptions:

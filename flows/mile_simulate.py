@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 from prefect import flow, task
@@ -27,7 +28,7 @@ from flows.progress import counter
 from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main
 from flows.tables import read_table, write_table
-from steps.llm import ModelConfig, ModelDoor
+from steps.llm import ModelConfig
 from steps.mile.decoding import RoleDecodingSpeaker
 from steps.mile.frames import deliverables_frame, turns_frame
 from steps.mile.instances import build_instance, sample_rows
@@ -37,6 +38,9 @@ from steps.schemas import Mile, MileDialogues, MileTurns
 from steps.simulate import Dialogue
 from steps.simulate.journal import Journal
 from steps.simulate.runner import simulate
+
+if TYPE_CHECKING:
+    from steps.llm.door import ModelDoor
 
 OUT_DIR = Path("data/mile")
 JOURNALS = CACHE_DIR / "runs" / "mile"

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from flows.config import Params
 from flows.stage import CallsFailed, console
 from flows.tables import write_table
-from steps.llm import ModelConfig, ModelDoor
+from steps.llm import ModelConfig
 from steps.llm.secrets import check_api_keys
 from steps.schemas import ModelUsage
+
+if TYPE_CHECKING:
+    from steps.llm.door import ModelDoor
 
 
 def open_door(params: Params, run_id: str, models: Iterable[ModelConfig] = ()) -> ModelDoor:
@@ -21,6 +25,8 @@ def open_door(params: Params, run_id: str, models: Iterable[ModelConfig] = ()) -
     one MissingApiKeyError before anything runs (the door itself also refuses, before any request, a model
     whose key it lacks)."""
     check_api_keys(models)
+    from steps.llm.door import ModelDoor  # litellm (3 s of CPU to import) loads only in stages that call models
+
     return ModelDoor(params.llm, run_id=run_id, cache_dir=Path(params.llm.cache_dir))
 
 

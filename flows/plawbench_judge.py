@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 from prefect import flow, task
@@ -29,11 +30,14 @@ from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main
 from flows.tables import read_table, write_table
 from steps.judges.prompts import template_source
-from steps.llm import ModelConfig, ModelDoor
+from steps.llm import ModelConfig
 from steps.plawbench.judging import judge_all, judge_penalties_all, judgement_rows
 from steps.plawbench.penalty_judge import TEMPLATE as PENALTY_TEMPLATE
 from steps.plawbench.prompts import PromptOptions, templates_version
 from steps.schemas import PlawItemScores, PlawJudgements, PlawResponses, PlawRubricItems, PlawScores, PlawTasks
+
+if TYPE_CHECKING:
+    from steps.llm.door import ModelDoor
 
 
 @task(cache_policy=NO_CACHE)

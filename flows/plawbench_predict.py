@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 from prefect import flow, task
@@ -26,7 +27,7 @@ from flows.progress import counter
 from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main
 from flows.tables import read_table, write_table
-from steps.llm import ModelConfig, ModelDoor
+from steps.llm import ModelConfig
 from steps.plawbench import dialogue
 from steps.plawbench.predict import (
     PROMPT_VERSION,
@@ -40,6 +41,9 @@ from steps.plawbench.prompts import PromptOptions, templates_version
 from steps.schemas import PlawResponses, PlawRubricItems, PlawTasks, PlawTurns
 from steps.simulate.journal import Journal
 from steps.simulate.runner import DoorSpeaker, simulate
+
+if TYPE_CHECKING:
+    from steps.llm.door import ModelDoor
 
 JOURNALS = Path(".cache/journals/plawbench")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 from prefect import flow, task
@@ -26,9 +27,11 @@ from flows.runs import begin_run, write_run_json
 from flows.stage import main
 from flows.tables import read_table, write_table
 from flows.ucl_simulate import PATHS, UclPaths, read_items
-from steps.llm import ModelDoor
 from steps.schemas import UclDialogues, UclHintScores, UclVerdicts
 from steps.ucl import JudgeSettings, RunIds, judge_run, protocol_version
+
+if TYPE_CHECKING:
+    from steps.llm.door import ModelDoor
 
 JUDGE_DIR = "judge"  # data/ucl/<agent>/judge/: this stage's outputs (its usage.parquet is found by data_report)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 from prefect import flow, task
@@ -26,11 +27,14 @@ from flows.progress import counter
 from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main
 from flows.tables import read_table, write_table
-from steps.llm import ModelConfig, ModelDoor
+from steps.llm import ModelConfig
 from steps.schemas import Ucl, UclDialogues, UclTurns
 from steps.simulate.journal import Journal
 from steps.ucl import UCL, build_instances, limit_items, protocol_version, simulate_run
 from steps.ucl.dialogues import run_tables
+
+if TYPE_CHECKING:
+    from steps.llm.door import ModelDoor
 
 REFERENCE_FLAG = "--reference"
 

@@ -15,11 +15,10 @@ from typing import Any
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from steps.llm.config import Decoding, LLMSettings, ModelConfig
-from steps.llm.results import CallFailure, Completion, FailureKind, Reply, UsageRecord
+from steps.llm.results import CallFailure, Completion, FailureKind, Reply, Request, UsageRecord
 
 _LAZY = {
     "ModelDoor": "steps.llm.door",
-    "Request": "steps.llm.door",
     "ScriptedRequest": "steps.llm.scripted",
     "register_policy": "steps.llm.scripted",
 }

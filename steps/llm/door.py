@@ -12,18 +12,18 @@ import logging
 import random
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import litellm
 
-from steps.llm import scripted
+from steps.llm import scripted, scripted_provider
 from steps.llm.cache import CachedResponse, ResponseCache, call_key
 from steps.llm.config import LLMSettings, ModelConfig
 from steps.llm.errors import Classified, classify, classify_reply
 from steps.llm.pricing import pricing_for
-from steps.llm.results import CallFailure, Completion, FailureKind, Reply, UsageRecord
+from steps.llm.results import CallFailure, Completion, FailureKind, Reply, Request, UsageRecord
 from steps.llm.secrets import RedactingFilter, api_key_for, redact
 
 litellm.suppress_debug_info = True
@@ -54,16 +54,6 @@ def _skip_litellm_bookkeeping() -> None:
     litellm_utils.update_response_metadata = lambda *_args, **_kwargs: None
 
 
-@dataclass(frozen=True)
-class Request:
-    """One call for `ModelDoor.complete_many`."""
-
-    model: ModelConfig
-    messages: list[dict[str, Any]]
-    purpose: str
-    metadata: dict[str, Any] = field(default_factory=dict)
-
-
 class ModelDoor:
     """The only way to reach a model. Create one per flow run; close it at the end."""
 
@@ -78,7 +68,7 @@ class ModelDoor:
         self._bounds: dict[str, asyncio.Semaphore] = {}
         self._inflight: dict[str, asyncio.Future] = {}
         self._routers: dict[tuple[str, str | None], Any] = {}
-        scripted.install()
+        scripted_provider.install()
         _skip_litellm_bookkeeping()
 
     # ------------------------------------------------------------------ public API

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from steps.llm.secrets import redact
+
+if TYPE_CHECKING:
+    from steps.llm.config import ModelConfig
 
 
 class FailureKind(StrEnum):
@@ -77,4 +80,14 @@ class UsageRecord:
     cache_hit: bool
     failure_kind: str | None
     failure_message: str | None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Request:
+    """One call for `ModelDoor.complete_many`."""
+
+    model: ModelConfig
+    messages: list[dict[str, Any]]
+    purpose: str
     metadata: dict[str, Any] = field(default_factory=dict)

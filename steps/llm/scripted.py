@@ -1,10 +1,12 @@
 """Deterministic offline models (`scripted/oracle`, `scripted/null`, `scripted/persona`, `scripted/judge`).
 
-They are a litellm custom provider, so they travel the same path as real models (cache, accounting,
-concurrency bounds). Each call is answered by a *policy* looked up by (model, scenario); later stages
-register one policy per scenario. Policies are plain functions of the messages and the call metadata
-(instance id, scenario, role, purpose, and whatever context the caller passes, such as a reference answer
-for the oracle). Numbers produced with scripted models are labelled as such in every report.
+They are a litellm custom provider (`steps/llm/scripted_provider.py`, installed by the door), so they travel
+the same path as real models (cache, accounting, concurrency bounds). Each call is answered by a *policy* looked
+up by (model, scenario); later stages register one policy per scenario. Policies are plain functions of the
+messages and the call metadata (instance id, scenario, role, purpose, and whatever context the caller passes,
+such as a reference answer for the oracle). Numbers produced with scripted models are labelled as such in every
+report. This module does not import litellm: stages register their policies at import, and only a stage that
+calls a model needs litellm.
 """
 
 from __future__ import annotations
@@ -16,9 +18,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
-
-import litellm
-from litellm import CustomLLM
 
 SCRIPTED_MODELS = ("oracle", "null", "persona", "judge")
 ANY_SCENARIO = "*"
@@ -89,41 +88,3 @@ def _null_policy(request: ScriptedRequest) -> str:
 
 
 register_policy("null", ANY_SCENARIO, _null_policy)
-
-
-def _approx_tokens(text: str) -> int:
-    """A deterministic stand-in for token counts: one token per character (labelled as approximate)."""
-    return len(text)
-
-
-class ScriptedProvider(CustomLLM):
-    """The litellm handler behind the `scripted/` prefix."""
-
-    def _respond(self, model: str, messages: list, litellm_params: dict | None) -> litellm.ModelResponse:
-        metadata = dict((litellm_params or {}).get("metadata") or {})
-        text = answer(ScriptedRequest(model=model, messages=list(messages), metadata=metadata))
-        prompt = sum(_approx_tokens(str(m.get("content") or "")) for m in messages)
-        return litellm.ModelResponse(
-            model=f"scripted/{model}",
-            choices=[{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-            usage={
-                "prompt_tokens": prompt,
-                "completion_tokens": _approx_tokens(text),
-                "total_tokens": prompt + _approx_tokens(text),
-            },
-        )
-
-    def completion(self, model, messages, *args, litellm_params=None, **kwargs) -> litellm.ModelResponse:
-        return self._respond(model, messages, litellm_params)
-
-    async def acompletion(self, model, messages, *args, litellm_params=None, **kwargs) -> litellm.ModelResponse:
-        return self._respond(model, messages, litellm_params)
-
-
-_HANDLER = ScriptedProvider()
-
-
-def install() -> None:
-    """Register the `scripted` provider with litellm (idempotent)."""
-    providers = [p for p in (litellm.custom_provider_map or []) if p.get("provider") != "scripted"]
-    litellm.custom_provider_map = [*providers, {"provider": "scripted", "custom_handler": _HANDLER}]
