@@ -38,8 +38,10 @@ def extract_json(text: str) -> Any:
     if fenced:
         text = fenced.group(1).strip()
     start, end = text.find("{"), text.rfind("}")
-    if start == -1 or end < start:
+    if start == -1:
         raise ValueError("no JSON object in the answer")
+    if end < start:  # small models run out of max_tokens mid-object
+        raise ValueError("a JSON object starts but never closes (the answer was cut off)")
     return json.loads(text[start : end + 1])
 
 

@@ -63,3 +63,16 @@ def test_a_judge_that_recites_the_verdict_options_decides_nothing():
     assert (outcome, failure) == (None, JudgeFailure.UNPARSABLE) and "only lists the options" in error
     assert parse_verdict(recited + "\n[[3]]")[0] == TIE  # a verdict line of its own still counts
     assert parse_verdict("对话一更好。\n[[1]]")[0] == "win"
+
+
+def test_half_finished_judge_json_says_it_was_cut_off_and_babble_says_there_is_none():
+    from steps.llm.structured import extract_json
+
+    cut, babble = FIXTURES["plawbench_judge_answers"]
+    for case, reason in ((cut, "starts but never closes"), (babble, "no JSON object")):
+        try:
+            extract_json(case["text"])
+        except ValueError as error:
+            assert reason in str(error)
+        else:
+            raise AssertionError(f"parsed: {case['text'][:80]}")
