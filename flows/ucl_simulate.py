@@ -32,6 +32,7 @@ from steps.schemas import Ucl, UclDialogues, UclTurns
 from steps.simulate.journal import Journal
 from steps.ucl import UCL, build_instances, limit_items, protocol_version, simulate_dialogues
 from steps.ucl.dialogues import run_tables
+from steps.ucl.tasks import task_of
 
 REFERENCE_FLAG = "--reference"
 
@@ -60,7 +61,7 @@ def converse(items: pd.DataFrame, assistant: ModelConfig, user: ModelConfig, exc
     """Every dialogue in one engine call; in Prefect each UCL task has a task run that ends with its last one."""
     instances = build_instances(items, max_exchanges=exchanges)
     resumed = sum(journal.finished(i) is not None for i in instances)
-    label_of = {i.instance_id: f"task {i.ground_truth['task']}" for i in instances}
+    label_of = {i: f"{task_of(k).id} {task_of(k).name}" for i, k in zip(items.item_id, items.task, strict=True)}
     with counter(f"ucl {assistant.name}", len(instances)) as advance:
 
         def work(done):
