@@ -49,7 +49,9 @@ class _ShortExpectedErrors(logging.Filter):
         if record.exc_info and isinstance(record.exc_info[1], EXPECTED_ERRORS):
             return False
         # a restatement of the failure the exception record (kept or dropped above) and run_stage report
-        return not (record.levelno >= logging.ERROR and record.getMessage().startswith("Finished in state Failed"))
+        # (at ERROR, and at INFO now that run logs reach the API at INFO: the run's state and the stage's own
+        # failure line say it there)
+        return not record.getMessage().startswith("Finished in state Failed")
 
 
 def _shorten_prefect_tracebacks() -> None:
@@ -69,7 +71,7 @@ class _NotOnTheTerminal(logging.Filter):
 def _send_info_to_the_api() -> None:
     """Run logs at INFO reach the Prefect API (the run's Logs tab) while the terminal keeps Prefect's configured
     level (WARNING in prefect.toml; PREFECT_LOGGING_LEVEL=INFO shows them there too)."""
-    from prefect.logging.handlers import APILogHandler
+    from prefect.logging.handlers import PrefectConsoleHandler
     from prefect.settings import get_current_settings
 
     level = logging.getLevelName(str(get_current_settings().logging.level).upper())
@@ -80,7 +82,7 @@ def _send_info_to_the_api() -> None:
             logger.setLevel(logging.INFO)
     for name in ("", "prefect"):
         for handler in logging.getLogger(name).handlers:
-            if not isinstance(handler, APILogHandler):
+            if isinstance(handler, PrefectConsoleHandler):
                 handler.setLevel(max(handler.level, level))
                 if not any(isinstance(f, _NotOnTheTerminal) for f in handler.filters):
                     handler.addFilter(_NotOnTheTerminal())
