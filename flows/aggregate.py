@@ -11,13 +11,14 @@ import json
 from pathlib import Path
 
 import pandas as pd
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import PARAMS_FILE, Params, load_params
+from flows.monitor import publish_report
 from flows.paths import safe_child
 from flows.simulate import RUNS_DIR
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
 from steps.j1eval.paper import paper_model_for
 from steps.j1eval.report import AgentInfo, RunInfo, csv_frame, render
@@ -65,7 +66,7 @@ def tables(scores: pd.DataFrame, dialogues: pd.DataFrame, params: Params) -> Res
     return compute(scores, dialogues, agents, groups)
 
 
-@flow(name="aggregate")
+@stage_flow("aggregate")
 def aggregate(params_file: Path = PARAMS_FILE, runs: Path = RUNS_DIR, reports: Path = REPORTS) -> str:
     params = load_params(params_file)
     if not params.agents:
@@ -86,6 +87,7 @@ def aggregate(params_file: Path = PARAMS_FILE, runs: Path = RUNS_DIR, reports: P
     agents, run = agent_infos(params), run_info(params, all_dialogues)
     write_text_atomic(reports / "j1.md", render(results, agents, run))
     write_text_atomic(reports / "j1.csv", csv_frame(results, agents, run).to_csv(index=False, lineterminator="\n"))
+    publish_report(reports / "j1.md", "J1-EVAL: the ten metrics per environment (J1 Table 3 layout) and Tables 6-10")
     overall = results.averages[results.averages.metric == "Overall"].set_index("agent").value.round(1).to_dict()
     table3 = results.cells[results.cells.component == ""]
     failed, failed_calls = int(table3.n_judge_failed.sum()), int(table3.n_failed.sum())

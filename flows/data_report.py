@@ -8,12 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import duckdb
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import MANIFEST_FILE
 from flows.ingest import INTERIM_DIR
-from flows.stage import main
+from flows.monitor import publish_report
+from flows.stage import main, stage_flow
 from flows.tables import write_text_atomic
 from steps.reports.data_card import TableSection, render_data_card
 from steps.sources import load_manifest
@@ -55,7 +56,7 @@ def summarise(tables: dict[str, Path], usage_files: list[Path]) -> tuple[list[Ta
     return sections, usage
 
 
-@flow(name="data_report")
+@stage_flow("data_report")
 def data_report(interim_dir: Path = INTERIM_DIR, out: Path = REPORT) -> str:
     """Write the data card for every interim table."""
     tables = {name: interim_dir / f"{name}.parquet" for name in TITLES}
@@ -66,6 +67,7 @@ def data_report(interim_dir: Path = INTERIM_DIR, out: Path = REPORT) -> str:
     sections, usage = summarise(tables, usage_files)
     text = render_data_card(load_manifest(MANIFEST_FILE), sections, usage)
     write_text_atomic(out, text)
+    publish_report(out, "The data card: pinned sources, row counts, model usage")
     return f"{out} written ({len(sections)} tables, {sum(s.rows for s in sections):,} rows described); 0 failed"
 
 

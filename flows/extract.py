@@ -21,9 +21,10 @@ import steps.extract.scripted  # noqa: F401  (registers the scripted extraction 
 from flows.config import PARAMS_FILE, Params, load_params
 from flows.ingest import INTERIM_DIR
 from flows.models import check_calls, open_door, usage_frame, write_usage
+from flows.monitor import publish_report
 from flows.progress import counter
 from flows.runs import run_id, run_spec
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import read_table, to_arrow, write_parquet_atomic, write_text_atomic
 from steps.extract.evaluate import figures
 from steps.extract.files import Format, read_judgments
@@ -98,7 +99,7 @@ def _summary(cases: pd.DataFrame, issues: pd.DataFrame) -> str:
             f"LLM fields from {cases['llm_fields_source'].iloc[0] if len(cases) else '-'}")  # fmt: skip
 
 
-@flow(name="extract")
+@stage_flow("extract")
 def extract(params_file: Path = PARAMS_FILE, interim_dir: Path = INTERIM_DIR, out_dir: Path = OUT_DIR,
             report: Path = REPORT, fixture: Path = FIXTURE) -> str:  # fmt: skip
     """Extract every judgment of the interim tables; write the tables, then the report."""
@@ -120,6 +121,7 @@ def extract(params_file: Path = PARAMS_FILE, interim_dir: Path = INTERIM_DIR, ou
     )  # fmt: skip
     write_text_atomic(report, render_extraction(r))
     write_text_atomic(report.with_suffix(".csv"), extraction_long(r).to_csv(index=False, lineterminator="\n"))
+    publish_report(report, "Legal elements extracted from the judgments: coverage, disagreements, parser accuracy")
     check_calls(params, out_dir / "usage.parquet")
     return _summary(cases_df, issues_df) + f"; {report} written"
 

@@ -10,12 +10,12 @@ from collections import Counter
 from pathlib import Path
 
 import pandas as pd
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import CACHE_DIR, MANIFEST_FILE, PARAMS_FILE, SourcesParams, load_params
 from flows.progress import track
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import write_table
 from steps.schemas import ARROW_TYPES, SCHEMAS, validate
 from steps.sources import LOADERS, Fetched, Manifest, fetch, http_download, load_manifest
@@ -45,7 +45,7 @@ def build_table(name: str, files: list[Fetched]) -> pd.DataFrame:
     return validate(df, SCHEMAS[name], table=name, origin=origin)
 
 
-@flow(name="ingest")
+@stage_flow("ingest")
 def ingest(out_dir: Path = INTERIM_DIR, manifest_file: Path = MANIFEST_FILE, params_file: Path = PARAMS_FILE) -> str:
     """Fetch, verify and normalise every pinned source into `<out_dir>/<table>.parquet`."""
     manifest = load_manifest(manifest_file)

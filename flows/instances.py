@@ -12,13 +12,14 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import PARAMS_FILE, Params, load_params
 from flows.ingest import INTERIM_DIR
+from flows.monitor import publish_report
 from flows.personas import PROCESSED, instance_plan
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table, write_text_atomic
 from steps.personas.table import personas_from
 from steps.reports.instances import InstancesReport, instances_long, render_instances
@@ -58,7 +59,7 @@ def summarise(processed: Path) -> dict[str, pd.DataFrame]:
         return {name: run_query(con, name) for name in QUERIES}
 
 
-@flow(name="instances")
+@stage_flow("instances")
 def instances(params_file: Path = PARAMS_FILE, processed: Path = PROCESSED, interim: Path = INTERIM_DIR,
               report: Path = REPORT) -> str:  # fmt: skip
     params = load_params(params_file)
@@ -80,6 +81,7 @@ def instances(params_file: Path = PARAMS_FILE, processed: Path = PROCESSED, inte
                         params.topics.method, the_plan.eligibility, summarise(processed))  # fmt: skip
     write_text_atomic(report, render_instances(r))
     write_text_atomic(report.with_suffix(".csv"), instances_long(r).to_csv(index=False, lineterminator="\n"))
+    publish_report(report, "The J1 environment instances (J1 Table 5 / Fig. 2 layouts)")
     per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().reindex(list(params.instances.resolved()))
                     .fillna(0).astype(int).items())  # fmt: skip
     return f"{len(valid):,} instances done ({per}), {len(skips):,} skipped with a reason, 0 failed; {report} written"

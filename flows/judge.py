@@ -15,17 +15,18 @@ import sys
 from pathlib import Path
 
 import pandas as pd
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import steps.judges.scripted  # noqa: F401  (registers the proxy judge, scripted/judge)
 from flows.config import PARAMS_FILE, J1EvalParams, Params, load_params
 from flows.models import check_calls, open_door, write_usage
+from flows.monitor import publish_table, table_rows
 from flows.paths import safe_child
 from flows.personas import PROCESSED
 from flows.progress import counter
 from flows.simulate import RUNS_DIR
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table
 from steps.j1eval import Case, Options, Panel, build_cases, evaluate_run, score_frame
 from steps.judges import ProcedureConfig
@@ -52,7 +53,7 @@ def score_cases(cases: list[Case], params: Params, agent_name: str, rid: str,
     return score_frame(rows, run_id=rid, agent=agent_name), len(door.usage), sum(u.cache_hit for u in door.usage)
 
 
-@flow(name="judge")
+@stage_flow("judge")
 def judge(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path = PROCESSED,
           runs_dir: Path = RUNS_DIR) -> str:  # fmt: skip
     params = load_params(params_file)
@@ -65,6 +66,14 @@ def judge(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path = PR
     cases = build_cases(instances, turns, deliverables)
     scores, calls, hits = score_cases(cases, params, agent_name, rid, run_dir)
     valid = write_table(scores, run_dir / "scores.parquet", J1Scores, table="j1_scores")
+    head = valid[(valid.component == "") & (valid.status != "dialogue_failed")]
+    per = head.groupby(["scenario", "metric"], sort=False).agg(
+        mean=("value", "mean"), scored=("status", lambda s: int((s == "scored").sum())), values=("value", "size"),
+        judge_failures=("status", lambda s: int((s == "judge_failed").sum()))).reset_index()  # fmt: skip
+    judge_model = params.judge_model()
+    publish_table(f"j1-judge-{agent_name}", table_rows(per),
+                  f"J1-EVAL metrics of {agent_name} per environment (mean over instances), judged by "
+                  f"{judge_model.model}{' (proxy)' if judge_model.is_scripted else ''}; run {rid}")  # fmt: skip
     check_calls(params, run_dir / "judge_usage.parquet")
     return summary(agent_name, params, valid, calls, hits, rid)
 

@@ -13,17 +13,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import steps.lawbench.scripted  # noqa: F401  (registers the scripted LawBench policies)
 from flows.config import PARAMS_FILE, load_params
 from flows.ingest import INTERIM_DIR
 from flows.models import check_calls, open_door, write_usage
+from flows.monitor import gather_groups, publish_table, table_rows
 from flows.paths import safe_child
 from flows.progress import counter
 from flows.runs import begin_run, run_spec, write_run_json
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table
 from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_frame
 from steps.llm import ModelConfig
@@ -38,11 +39,15 @@ if TYPE_CHECKING:
 OUT_DIR = Path("data/lawbench")
 
 
-@task(cache_policy=NO_CACHE)
 def predict(items: pd.DataFrame, agent: ModelConfig, door: ModelDoor) -> pd.DataFrame:
+    """Every item, one task run per LawBench task (`1-1 zero_shot` ...), all in one event loop: the door's
+    per-endpoint bound is shared by the 20 tasks as it was by one call over all items."""
     requests = build_requests(items, agent)
-    with counter(f"lawbench {agent.name}", len(requests)) as advance:
-        replies = asyncio.run(door.complete_many(requests, on_reply=advance))
+    setting = items.setting.iloc[0] if len(items) else ""
+    with counter(f"lawbench {agent.name} {setting}", len(requests)) as advance:
+        replies = asyncio.run(gather_groups(requests, lambda r: r.metadata["task"],
+                                            lambda group: door.complete_many(group, on_reply=advance),
+                                            label=lambda task_id: f"{task_id} {setting}"))  # fmt: skip
     return predictions_frame(items, replies, agent.name)
 
 
@@ -59,7 +64,7 @@ def score(predictions: pd.DataFrame, agent: ModelConfig, rid: str, proofread_pat
                          run_id=rid)[list(LawBenchScores.to_schema().columns)]
 
 
-@flow(name="lawbench_predict")
+@stage_flow("lawbench_predict")
 def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR,
                      interim_dir: Path = INTERIM_DIR) -> str:
     if setting not in SETTINGS:
@@ -90,6 +95,11 @@ def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_F
         write_run_json(run_dir, spec)
     finally:
         door.close()
+    publish_table(f"lawbench-{agent_name}-{setting}",
+                  table_rows(scores[["task", "score", "abstention_rate", "n", "n_failed"]].assign(
+                      score=100 * scores.score, abstention_rate=100 * scores.abstention_rate)),
+                  f"LawBench {setting}, {agent_name} ({agent.model}{', scripted' if agent.is_scripted else ''}): "
+                  f"score and abstention rate per task (×100); run {rid}")  # fmt: skip
     check_calls(params, run_dir / "usage.parquet")
     n_failed = int(predictions.failure_kind.notna().sum())
     hits = sum(u.cache_hit for u in door.usage)

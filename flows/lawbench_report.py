@@ -10,15 +10,16 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.ingest import INTERIM_DIR
 from flows.lawbench_predict import OUT_DIR as AGENT_DIR
 from flows.lawbench_score import OUT as PUBLISHED_SCORES
+from flows.monitor import publish_report
 from flows.paths import safe_child
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
 from steps.lawbench.report import AgentInfo, csv_text, render_setting, tasks_frame
 from steps.metrics.lawbench.tasks import SETTINGS
@@ -42,7 +43,7 @@ def build_tables(scores: pd.DataFrame, published: pd.DataFrame) -> tuple[pd.Data
     return long, deltas
 
 
-@flow(name="lawbench_report")
+@stage_flow("lawbench_report")
 def lawbench_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS) -> str:
     params = load_params(params_file)
     frames = [read_table(PUBLISHED_SCORES, LawBenchScores)]
@@ -63,6 +64,8 @@ def lawbench_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS) ->
     for setting in SETTINGS:
         write_text_atomic(reports / f"lawbench_{setting}.md", render_setting(long, deltas, setting, agents, note))
     write_text_atomic(reports / "lawbench.csv", csv_text(long))
+    for setting in SETTINGS:
+        publish_report(reports / f"lawbench_{setting}.md", f"LawBench {setting}: ours beside the published scores")
     worst = deltas.max_abs_diff.max() if len(deltas) else float("nan")
     return (f"reports/lawbench_zero_shot.md, reports/lawbench_one_shot.md and reports/lawbench.csv written "
             f"({len(long):,} long rows; {len(agents)} agents; largest |ours − published| {worst:.2g})")

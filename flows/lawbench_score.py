@@ -9,12 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import CACHE_DIR, MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.ingest import INTERIM_DIR
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table, write_text_atomic
 from steps.metrics.lawbench import score_predictions
 from steps.metrics.lawbench.proofread import LEXICON_TABLES, lexicon_tables
@@ -80,7 +80,7 @@ def score_folder(predictions: Path, out: Path, *, workers: int = 2) -> list[str]
     return lines
 
 
-@flow(name="lawbench_score")
+@stage_flow("lawbench_score")
 def lawbench_score(out: Path = OUT, interim_dir: Path = INTERIM_DIR) -> str:
     proofread_paths = lexicon_tables(interim_dir)
     predictions = read_table(interim_dir / "lawbench_predictions.parquet", LawBenchPredictions)

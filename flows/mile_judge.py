@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import steps.mile.proxy  # noqa: F401  (registers the proxy judge for MILE's judge kinds)
@@ -22,9 +22,10 @@ from flows.config import PARAMS_FILE, MileParams, load_params
 from flows.ingest import INTERIM_DIR
 from flows.mile_simulate import OUT_DIR
 from flows.models import check_calls, open_door, write_usage
+from flows.monitor import publish_table, table_rows
 from flows.paths import safe_child
 from flows.progress import counter
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table
 from steps.llm import ModelConfig
 from steps.mile.evaluate import EvalOptions, Plan, plan_evaluation
@@ -48,7 +49,7 @@ def judge(plan: Plan, door: ModelDoor, model: ModelConfig, label: str) -> list[d
         return asyncio.run(run_tasks(door, model, plan.tasks, on_done=advance))
 
 
-@flow(name="mile_judge")
+@stage_flow("mile_judge")
 def mile_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR,
                interim: Path = INTERIM_DIR) -> str:
     params = load_params(params_file)
@@ -68,6 +69,11 @@ def mile_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path =
         write_usage(door, run_dir / "judge_usage.parquet")
     finally:
         door.close()
+    ok = scores[scores.failure.isna()]
+    per = ok.groupby(["stage", "metric"], sort=True).agg(mean=("value", "mean"), n=("value", "size")).reset_index()
+    publish_table(f"mile-judge-{agent_name}", table_rows(per),
+                  f"MILE scores of {agent_name} (mean per metric), judged by {judge_model.model}"
+                  f"{' (proxy)' if judge_model.is_scripted else ''}; run {rid}")  # fmt: skip
     check_calls(params, run_dir / "judge_usage.parquet")
     failed = scores[scores.failure.notna() & (scores.failure != "dialogue_failed")]
     hits = sum(u.cache_hit for u in door.usage)

@@ -11,14 +11,15 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import PARAMS_FILE, load_params
 from flows.ingest import INTERIM_DIR
 from flows.mile_simulate import OUT_DIR
+from flows.monitor import publish_report
 from flows.paths import safe_child
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
 from steps.mile.report import AgentInfo, RunInfo, csv_frame, render
 from steps.schemas import Mile, MileDialogues, MileScores
@@ -50,7 +51,7 @@ def _role_decodings(agents: dict, specs: list[dict]) -> dict:
     return {"roles": roles, "role_decoding": envs[0].get("role_decoding", ""), "mixed": mixed}
 
 
-@flow(name="mile_report")
+@stage_flow("mile_report")
 def mile_report(params_file: Path = PARAMS_FILE, runs: Path = OUT_DIR, reports: Path = REPORTS,
                 interim: Path = INTERIM_DIR) -> str:
     params = load_params(params_file)
@@ -74,6 +75,7 @@ def mile_report(params_file: Path = PARAMS_FILE, runs: Path = OUT_DIR, reports: 
                   options={**specs[0]["options"], **params.mile.model_dump()}, **_role_decodings(agents, specs))
     write_text_atomic(reports / "mile.md", render(ours, agents, run))
     write_text_atomic(reports / "mile.csv", csv_frame(ours).to_csv(index=False, lineterminator="\n"))
+    publish_report(reports / "mile.md", "MILE goal and interaction scores (MASER Tables 1-3), ours beside the paper's")
     goal = ours[(ours["table"] == "goal") & (ours.metric == "AVE")].set_index("agent").value.round(2).to_dict()
     return (f"reports/mile.md and reports/mile.csv written ({len(agents)} agents, {run.sample} dialogues each; "
             f"goal AVE {goal}; judge {judge.model})")

@@ -11,22 +11,22 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
 
 import steps.mile.oracle  # registers the scripted oracle lawyer
 import steps.mile.scripted  # noqa: F401  (registers the scripted client and supervisor)
 from flows.config import CACHE_DIR, PARAMS_FILE, MileParams, load_params
 from flows.ingest import INTERIM_DIR
 from flows.models import check_calls, open_door, write_usage
+from flows.monitor import batches, follow_groups, publish_table
 from flows.paths import safe_child
 from flows.progress import counter
 from flows.runs import begin_run, run_spec, write_run_json
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table
 from steps.llm import ModelConfig
 from steps.mile.decoding import RoleDecodingSpeaker
@@ -62,13 +62,26 @@ def spec_of(agent: ModelConfig, environment: ModelConfig, p: MileParams) -> dict
                     options=options_of(p).__dict__, sample=p.sample)
 
 
-@task(cache_policy=NO_CACHE)
+BATCH = 20  # dialogues per task run in the Prefect UI
+
+
 def run_dialogues(instances, scenario, speak, journal: Journal, label: str) -> list[Dialogue]:
+    """Every dialogue in one engine call; in Prefect each batch of BATCH dialogues has a task run that ends with
+    its last dialogue."""
+    batch_of = batches([i.instance_id for i in instances], BATCH)
     with counter(label, len(instances)) as advance:
-        return asyncio.run(simulate(instances, lambda _: scenario, speak, journal, on_done=advance))
+
+        def work(done):
+            def on_done(dialogue: Dialogue) -> None:
+                advance()
+                done(batch_of[dialogue.instance_id])
+
+            return simulate(instances, lambda _: scenario, speak, journal, on_done=on_done)
+
+        return asyncio.run(follow_groups(dict(Counter(batch_of.values())), work))
 
 
-@flow(name="mile_simulate")
+@stage_flow("mile_simulate")
 def mile_simulate(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR,
                   journals: Path = JOURNALS, interim: Path = INTERIM_DIR) -> str:
     params = load_params(params_file)
@@ -98,6 +111,12 @@ def mile_simulate(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Pat
     finally:
         journal.close()
         door.close()
+    ended = dialogue_rows.ended_by.fillna("-").value_counts().sort_index()
+    publish_table(f"mile-simulate-{agent_name}",
+                  [{"ended by": str(k), "dialogues": int(v)} for k, v in ended.items()]
+                  + [{"ended by": "client revisions (total)", "dialogues": int(dialogue_rows.client_revisions.sum())}],
+                  f"MILE complaint-drafting dialogues of {agent_name} ({agent.model}"
+                  f"{', scripted' if agent.is_scripted else ''}); run {rid}")  # fmt: skip
     check_calls(params, run_dir / "usage.parquet")
     return _summary(agent_name, agent, dialogue_rows, door, rid)
 

@@ -11,7 +11,7 @@ import asyncio
 from pathlib import Path
 
 import pandas as pd
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import steps.personas.scripted  # noqa: F401  (registers the scripted persona policies)
@@ -20,7 +20,7 @@ from flows.ingest import INTERIM_DIR
 from flows.models import check_calls, open_door, write_usage
 from flows.progress import counter
 from flows.runs import run_id, run_spec
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table
 from steps.personas.generate import PROMPT_VERSION, generate
 from steps.personas.table import persona_rows
@@ -66,7 +66,7 @@ def write_personas(the_plan: Plan, params: Params, usage: Path) -> pd.DataFrame:
     return persona_rows(zip(subjects, personas, strict=True), sources=sources, seed=seed, proxy=model.is_scripted)
 
 
-@flow(name="personas")
+@stage_flow("personas")
 def personas(params_file: Path = PARAMS_FILE, processed: Path = PROCESSED, interim: Path = INTERIM_DIR,
              out: Path = OUT, usage: Path = USAGE) -> str:  # fmt: skip
     params = load_params(params_file)

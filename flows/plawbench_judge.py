@@ -16,18 +16,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import steps.judges.scripted  # noqa: F401  (registers the proxy judge)
 from flows.config import PARAMS_FILE, load_params
 from flows.models import check_calls, open_door, write_usage
+from flows.monitor import publish_table, table_rows
 from flows.paths import safe_child
 from flows.plawbench_predict import prompt_options
 from flows.plawbench_rubrics import OUT_DIR
 from flows.progress import counter
 from flows.runs import begin_run, run_spec, write_run_json
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table
 from steps.judges.prompts import template_source
 from steps.llm import ModelConfig
@@ -57,7 +58,7 @@ def judge(tasks: pd.DataFrame, rubric: pd.DataFrame, responses: pd.DataFrame, ju
     return judgement_rows(results, responses[responses.response.isna()], tasks, rubric, judge_run, penalties)
 
 
-@flow(name="plawbench_judge")
+@stage_flow("plawbench_judge")
 def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR) -> str:
     params = load_params(params_file)
     p, judge_model = params.plawbench, params.judge_model()
@@ -83,6 +84,13 @@ def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: P
         write_run_json(run_dir / "judge", spec)
     finally:
         door.close()
+    total = scores[(scores.dimension == "total") & scores.failure.isna()]
+    per = total.groupby(["category", "variant"], sort=True).agg(
+        score=("awarded", lambda a: 100 * a.sum() / max(total.loc[a.index, "max_points"].sum(), 1e-9)),
+        responses=("awarded", "size")).reset_index()  # fmt: skip
+    publish_table(f"plawbench-judge-{agent_name}", table_rows(per),
+                  f"PLawBench score of {agent_name} per category (points awarded / possible ×100), judged by "
+                  f"{judge_model.model}{' (proxy)' if judge_model.is_scripted else ''}; judge run {judge_run}")
     check_calls(params, run_dir / "judge_usage.parquet")
     failures = judgements.failure.value_counts().to_dict()
     failed = ", ".join(f"{n} {k}" for k, n in sorted(failures.items())) or "none"

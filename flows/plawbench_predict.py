@@ -11,21 +11,21 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
 
 import steps.plawbench.scripted  # noqa: F401  (registers the scripted PLawBench policies)
 from flows.config import PARAMS_FILE, PlawBenchParams, load_params
 from flows.models import check_calls, open_door, write_usage
+from flows.monitor import batches, follow_groups, gather_groups, publish_table, table_rows
 from flows.paths import safe_child
 from flows.plawbench_rubrics import OUT_DIR
 from flows.progress import counter
 from flows.runs import begin_run, run_spec, write_run_json
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table
 from steps.llm import ModelConfig
 from steps.plawbench import dialogue
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from steps.llm.door import ModelDoor
 
 JOURNALS = Path(".cache/journals/plawbench")
+BATCH = 20  # multi-turn consultations per task run in the Prefect UI
 
 
 def prompt_options(p: PlawBenchParams) -> PromptOptions:
@@ -56,7 +57,9 @@ async def _single_turn(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelCo
                        options: PromptOptions, rid: str) -> pd.DataFrame:
     requests = build_requests(tasks, rubric, agent, options)
     with counter(f"plawbench {agent.name}", len(requests)) as advance:
-        replies = await door.complete_many(requests, on_reply=advance)
+        replies = await gather_groups(requests, lambda r: r.metadata["task"],
+                                      lambda group: door.complete_many(group, on_reply=advance),
+                                      label=lambda category: f"{category} single-turn")  # fmt: skip
     return responses_frame(tasks, requests, replies, agent.name, rid)
 
 
@@ -67,17 +70,25 @@ async def _multi_turn(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelCon
     instances = dialogue.instances(tasks, questions, max_turns)
     journal = Journal(JOURNALS / f"{rid}.jsonl")
     scenario = dialogue.scenario(max_turns)
+    batch_of = batches([i.instance_id for i in instances], BATCH, "consultation multi-turn")
     try:
         with counter(f"plawbench {agent.name} multi-turn", len(instances)) as advance:
-            dialogues = await simulate(instances, lambda _: scenario, DoorSpeaker(door, agent, environment), journal,
-                                       on_done=advance)
+
+            def work(done):
+                def on_done(d) -> None:
+                    advance()
+                    done(batch_of[d.instance_id])
+
+                return simulate(instances, lambda _: scenario, DoorSpeaker(door, agent, environment), journal,
+                                on_done=on_done)
+
+            dialogues = await follow_groups(dict(Counter(batch_of.values())), work)
     finally:
         journal.close()
     asked = {d.instance_id: dialogue.lawyer_questions(d) for d in dialogues}
     return multiturn_frame(tasks, dialogues, agent.name, rid, asked), turns_frame(dialogues, agent.name, rid)
 
 
-@task(cache_policy=NO_CACHE)
 def predict(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, environment: ModelConfig,
             door: ModelDoor, options: PromptOptions, max_turns: int | None, rid: str):
     """Single-turn answers, then (max_turns set) the multi-turn consultations, in one event loop: the door's
@@ -94,7 +105,7 @@ def predict(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, envir
     return asyncio.run(both())
 
 
-@flow(name="plawbench_predict")
+@stage_flow("plawbench_predict")
 def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR) -> str:
     params = load_params(params_file)
     p = params.plawbench
@@ -119,6 +130,11 @@ def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, out_dir:
         write_run_json(run_dir, spec)
     finally:
         door.close()
+    per = responses.groupby(["category", "variant"], sort=True).agg(
+        responses=("item_id", "size"), failed=("failure", lambda f: int(f.notna().sum()))).reset_index()
+    publish_table(f"plawbench-predict-{agent_name}", table_rows(per),
+                  f"PLawBench answers of {agent_name} ({agent.model}{', scripted' if agent.is_scripted else ''}) "
+                  f"per category; run {rid}")  # fmt: skip
     check_calls(params, run_dir / "usage.parquet")
     failed = int(responses.failure.notna().sum())
     hits = sum(u.cache_hit for u in door.usage)

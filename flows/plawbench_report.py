@@ -14,13 +14,14 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import MANIFEST_FILE, PARAMS_FILE, load_params
+from flows.monitor import publish_report
 from flows.paths import safe_child
 from flows.plawbench_rubrics import OUT_DIR
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
 from steps.plawbench import paper
 from steps.plawbench.report import AgentInfo, ReportInputs, render_report
@@ -71,7 +72,7 @@ def _penalised_inputs(out: dict[str, pd.DataFrame], main_rates: pd.DataFrame,
     return [overall_inputs], [penalised]
 
 
-@flow(name="plawbench_report")
+@stage_flow("plawbench_report")
 def plawbench_report(params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, reports: Path = REPORTS) -> str:
     params = load_params(params_file)
     judge = params.judge_model()
@@ -111,6 +112,7 @@ def plawbench_report(params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, r
     long = tables["long"]
     csv = long.assign(value=long.value.round(12))
     write_text_atomic(reports / "plawbench.csv", csv.to_csv(index=False, lineterminator="\n"))
+    publish_report(reports / "plawbench.md", "PLawBench scores (Tables 2-4 layouts), ours beside the paper's")
     overall = long[(long["table"] == "table3") & (long.metric == "Overall") & (long.source == "ours")]
     summary = ", ".join(f"{r.agent} {r.value * 100:.2f}" for r in overall.itertuples()) or "no complete agent"
     return f"reports/plawbench.md and reports/plawbench.csv written ({len(long):,} long rows); Overall: {summary}"

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.ingest import INTERIM_DIR
-from flows.stage import main
+from flows.monitor import publish_report
+from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table, write_text_atomic
 from steps.plawbench.report import render_rubrics
 from steps.plawbench.rubrics import RubricTables, build_rubrics
@@ -40,7 +41,7 @@ def summarise(tables: RubricTables) -> dict[str, pd.DataFrame]:
         return {name: run_query(con, f"plawbench_{name}") for name in ("data", "kinds", "issue_counts")}
 
 
-@flow(name="plawbench_rubrics")
+@stage_flow("plawbench_rubrics")
 def plawbench_rubrics(out_dir: Path = OUT_DIR, report: Path = REPORT) -> str:
     tables = parse(
         read_table(INTERIM_DIR / "plawbench_case_analysis.parquet", PlawCaseAnalysis),
@@ -52,6 +53,7 @@ def plawbench_rubrics(out_dir: Path = OUT_DIR, report: Path = REPORT) -> str:
     write_table(tables.issues, out_dir / "parse_issues.parquet", PlawParseIssues, table="plawbench_parse_issues")
     summary = summarise(tables)
     write_text_atomic(report, render_rubrics(tables, summary))
+    publish_report(report, "PLawBench rubric parse report")
     units = int((tables.items.judged & (tables.items.kind == "award")).sum())
     return (f"{len(tables.tasks)} tasks, {len(tables.items):,} rubric rows ({units:,} judged items), "
             f"{len(tables.issues)} parse issues in {tables.issues.item_id.nunique()} tasks → {out_dir}, {report}")

@@ -14,20 +14,22 @@ import asyncio
 import hashlib
 import re
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pandas as pd
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import steps
 from flows.config import CACHE_DIR, PARAMS_FILE, Params, load_params
 from flows.models import check_calls, open_door, write_usage
+from flows.monitor import follow_groups, publish_table
 from flows.paths import safe_child
 from flows.personas import PROCESSED
 from flows.progress import counter
 from flows.runs import begin_run, run_spec, write_run_json
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import read_table, to_arrow, write_parquet_atomic, write_table, write_text_atomic
 from steps.scenarios.j1.deliverables import deliverable_parts
 from steps.scenarios.j1.stages import court_stages
@@ -43,6 +45,8 @@ from steps.simulate.transcript import lines, markdown
 RUNS_DIR = Path("data/runs")
 TRANSCRIPTS_DIR = Path("reports/transcripts")
 JOURNALS_DIR = CACHE_DIR / "runs"
+ENVIRONMENTS = {"KQ": "knowledge questioning", "LC": "legal consultation", "CD": "complaint drafting",
+                "DD": "defence drafting", "CI": "civil court", "CR": "criminal court"}  # task-run names in Prefect
 _STEPS = Path(steps.__file__).parent
 _CODE = (_STEPS / "simulate", _STEPS / "scenarios")
 
@@ -73,17 +77,27 @@ def load_instances(params: Params, processed: Path = PROCESSED) -> list[Instance
     return [instance_from_row(r, params.simulate.max_turns) for r in frame.to_dict("records")]
 
 
-@task(cache_policy=NO_CACHE)
 def run_dialogues(instances: list[Instance], params: Params, agent_name: str, rid: str, run_dir: Path,
                   journals: Path) -> tuple[pd.DataFrame, pd.DataFrame, int]:  # fmt: skip
-    """Every dialogue (journal first), then the run's turns, deliverables and usage tables."""
+    """Every dialogue (journal first), then the run's turns, deliverables and usage tables. The six environments
+    run together in one engine call; in Prefect each has a task run that ends with its last dialogue."""
     door = open_door(params, rid)
     journal = Journal(safe_child(journals, agent_name, f"{rid}.jsonl"))
     speak = DoorSpeaker(door, params.agent(agent_name), params.environment_model(), policy_version=code_fingerprint())
+    label_of = {i.instance_id: f"{i.scenario} {ENVIRONMENTS.get(i.scenario, '')}".strip() for i in instances}
+    sizes = Counter(label_of[i.instance_id] for i in instances)
     try:
         with counter(f"simulate {agent_name}", len(instances)) as advance:
-            dialogues = asyncio.run(run_all(instances, lambda i: SCENARIOS[i.scenario], speak, journal,
-                                            max_concurrent=params.simulate.concurrency, on_done=advance))  # fmt: skip
+
+            def work(done):
+                def on_done(dialogue) -> None:
+                    advance()
+                    done(label_of[dialogue.instance_id])
+
+                return run_all(instances, lambda i: SCENARIOS[i.scenario], speak, journal,
+                               max_concurrent=params.simulate.concurrency, on_done=on_done)  # fmt: skip
+
+            dialogues = asyncio.run(follow_groups(dict(sizes), work))
         write_usage(door, run_dir / "usage.parquet")
         hits = sum(u.cache_hit for u in door.usage)
     finally:
@@ -93,6 +107,15 @@ def run_dialogues(instances: list[Instance], params: Params, agent_name: str, ri
     turns, deliverables = run_tables(dialogues, by_id, SCENARIOS.__getitem__, run_id=rid, agent=agent_name,
                                      stage_of=court_stages, parts_of=deliverable_parts)  # fmt: skip
     return turns, deliverables, hits
+
+
+def _headline(deliverables: pd.DataFrame, turns: pd.DataFrame) -> list[dict]:
+    """Per environment: dialogues, how they ended, turns."""
+    per = pd.crosstab(deliverables.scenario, deliverables.ended_by.fillna("-"))
+    n_turns = turns.groupby("scenario").size() if "scenario" in turns else pd.Series(dtype=int)
+    return [{"environment": str(env), "dialogues": int(row.sum()),
+             **{f"ended by {k}": int(v) for k, v in row.items()}, "turns": int(n_turns.get(env, 0))}
+            for env, row in per.iterrows()]  # fmt: skip
 
 
 def _safe(instance_id: str) -> str:
@@ -118,7 +141,7 @@ def write_transcripts(turns: pd.DataFrame, deliverables: pd.DataFrame, transcrip
     return len(chosen)
 
 
-@flow(name="simulate")
+@stage_flow("simulate")
 def simulate(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path = PROCESSED,
              runs_dir: Path = RUNS_DIR, transcripts_dir: Path = TRANSCRIPTS_DIR,
              journals: Path = JOURNALS_DIR) -> str:  # fmt: skip
@@ -139,6 +162,9 @@ def simulate(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path =
     shown = write_transcripts(turns, valid, transcripts_dir, params.simulate.transcripts,
                               agent=agent_name, rid=rid, proxy=proxy)  # fmt: skip
     write_run_json(run_dir, spec)  # last: run.json never stands beside another run's outputs
+    publish_table(f"j1-simulate-{agent_name}", _headline(valid, turns),
+                  f"J1 dialogues of {agent_name} ({agent.model}{', scripted' if proxy else ''}) per environment: "
+                  f"how they ended, turns; run {rid}")  # fmt: skip
     check_calls(params, run_dir / "usage.parquet")
     ended = valid.ended_by.value_counts()
     per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().reindex(params.simulate.scenarios)

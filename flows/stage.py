@@ -1,7 +1,11 @@
-"""Running a stage flow from the command line: one summary line on success, one error line on failure."""
+"""Running a stage flow from the command line: one summary line on success, one error line on failure.
+
+`run_stage` names and tags the flow run (flows.monitor.describe); `stage_flow` declares a stage's flow and sends its
+summary line to the run's logs."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import sys
@@ -45,7 +49,9 @@ class _ShortExpectedErrors(logging.Filter):
         if record.exc_info and isinstance(record.exc_info[1], EXPECTED_ERRORS):
             return False
         # a restatement of the failure the exception record (kept or dropped above) and run_stage report
-        return not (record.levelno >= logging.ERROR and record.getMessage().startswith("Finished in state Failed"))
+        # (at ERROR, and at INFO now that run logs reach the API at INFO: the run's state and the stage's own
+        # failure line say it there)
+        return not record.getMessage().startswith("Finished in state Failed")
 
 
 def _shorten_prefect_tracebacks() -> None:
@@ -55,27 +61,89 @@ def _shorten_prefect_tracebacks() -> None:
                 handler.addFilter(_ShortExpectedErrors())
 
 
-def _check_params(flow_fn: Callable[..., Any], kwargs: dict[str, Any]) -> None:
+class _NotOnTheTerminal(logging.Filter):
+    """Records meant for the run's logs in the Prefect API only (the terminal has run_stage's own line)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not getattr(record, "api_only", False)
+
+
+def _send_info_to_the_api() -> None:
+    """Run logs at INFO reach the Prefect API (the run's Logs tab) while the terminal keeps Prefect's configured
+    level (WARNING in prefect.toml; PREFECT_LOGGING_LEVEL=INFO shows them there too)."""
+    from prefect.logging.handlers import PrefectConsoleHandler
+    from prefect.settings import get_current_settings
+
+    level = logging.getLevelName(str(get_current_settings().logging.level).upper())
+    level = level if isinstance(level, int) else logging.WARNING
+    for name in ("prefect.flow_runs", "prefect.task_runs"):
+        logger = logging.getLogger(name)
+        if logger.getEffectiveLevel() > logging.INFO:
+            logger.setLevel(logging.INFO)
+    for name in ("", "prefect"):
+        for handler in logging.getLogger(name).handlers:
+            if isinstance(handler, PrefectConsoleHandler):
+                handler.setLevel(max(handler.level, level))
+                if not any(isinstance(f, _NotOnTheTerminal) for f in handler.filters):
+                    handler.addFilter(_NotOnTheTerminal())
+
+
+def _check_params(flow_fn: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
     """Load the flow's parameters file before anything starts (no Prefect run, no model call on bad params)."""
     from flows.config import load_params
 
     parameters = inspect.signature(getattr(flow_fn, "fn", flow_fn)).parameters
     if "params_file" in parameters:
-        load_params(kwargs.get("params_file", parameters["params_file"].default))
+        return load_params(kwargs.get("params_file", parameters["params_file"].default))
+    return None
+
+
+def stage_flow(name: str) -> Callable[[Callable[..., str]], Any]:
+    """`@flow(name=...)` for a stage: its one-line summary (or its one-line failure) also goes to the run's logs."""
+    from prefect import flow
+
+    def decorate(fn: Callable[..., str]) -> Any:
+        @functools.wraps(fn)
+        def logged(*args: Any, **kwargs: Any) -> str:
+            from flows.monitor import run_logger
+
+            logger = run_logger()
+            try:
+                summary = fn(*args, **kwargs)
+            except EXPECTED_ERRORS as err:
+                if logger is not None:
+                    logger.error(f"{name} failed: {err}", extra={"api_only": True})
+                raise
+            if logger is not None:
+                logger.info(f"{name}: {summary}")
+            return summary
+
+        # Prefect validates parameters from the annotations, which must resolve in the flow's module, not here
+        logged.__annotations__ = inspect.get_annotations(fn, eval_str=True)
+        logged.__signature__ = inspect.signature(fn, eval_str=True)  # type: ignore[attr-defined]
+        return flow(name=name)(logged)
+
+    return decorate
 
 
 def run_stage(name: str, flow_fn: Callable[..., Any], **kwargs: Any) -> int:
     """Validate the parameters, run a flow and turn its final state into an exit code (0 ok, 1 failed)."""
+    from prefect import tags
+
     from flows.config import ParamsError
+    from flows.monitor import describe
 
     try:
-        _check_params(flow_fn, kwargs)
+        params = _check_params(flow_fn, kwargs)
     except ParamsError as err:
         console.print(f"[bold red]{name} failed[/]: {err}", soft_wrap=True)
         return 1
     _shorten_prefect_tracebacks()
+    _send_info_to_the_api()
     install_server_guard()  # a killed stage leaves no temporary Prefect server behind
-    state = flow_fn(return_state=True, **kwargs)
+    run_name, run_tags = describe(name, params, kwargs.get("agent_name"), kwargs.get("setting"))
+    with tags(*run_tags):
+        state = flow_fn.with_options(flow_run_name=run_name)(return_state=True, **kwargs)
     if state.is_completed():
         summary = state.result()
         console.print(f"[bold green]{name}[/]: {summary}", soft_wrap=True)

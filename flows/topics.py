@@ -11,7 +11,7 @@ import asyncio
 from pathlib import Path
 
 import pandas as pd
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import PARAMS_FILE, Params, load_params
@@ -19,7 +19,7 @@ from flows.ingest import INTERIM_DIR
 from flows.models import check_calls, open_door, write_usage
 from flows.progress import counter
 from flows.runs import run_id, run_spec
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table
 from steps.scenarios.j1.topic_model import PROMPT_VERSION, rewrite_sources
 from steps.scenarios.j1.topic_table import topic_rows, topic_sources
@@ -55,7 +55,7 @@ def rewrite(rows: pd.DataFrame, items: pd.DataFrame, params: Params, usage: Path
     return rows, failed
 
 
-@flow(name="topics")
+@stage_flow("topics")
 def topics(params_file: Path = PARAMS_FILE, interim_dir: Path = INTERIM_DIR, out: Path = OUT,
            usage: Path = USAGE) -> str:  # fmt: skip
     params = load_params(params_file)

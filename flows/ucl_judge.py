@@ -15,16 +15,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL proxy judge)
 from flows.config import PARAMS_FILE, load_params
 from flows.models import check_calls, open_door, write_usage
+from flows.monitor import publish_table, table_rows
 from flows.paths import safe_child
 from flows.progress import counter
 from flows.runs import begin_run, write_run_json
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table
 from flows.ucl_simulate import PATHS, UclPaths, read_items
 from steps.schemas import UclDialogues, UclHintScores, UclVerdicts
@@ -52,7 +53,7 @@ def judge(items: pd.DataFrame, dialogues: pd.DataFrame, reference: pd.DataFrame,
     return judge_run(door, settings, items, dialogues, reference, ids, progress=progress)
 
 
-@flow(name="ucl_judge")
+@stage_flow("ucl_judge")
 def ucl_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
     params = load_params(params_file)
     params.agent(agent_name)  # an unknown agent is a clear error
@@ -75,6 +76,11 @@ def ucl_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: UclPaths 
         write_run_json(run_dir / JUDGE_DIR, judge_spec)
     finally:
         door.close()
+    per = verdicts[verdicts.failure.isna()].groupby(["task", "order"], sort=True).agg(
+        win_rate=("points", lambda p: 100 * p.mean()), verdicts=("points", "size")).reset_index()  # fmt: skip
+    publish_table(f"ucl-judge-{agent_name}", table_rows(per),
+                  f"UCL-Bench win rate of {agent_name} against {ids.reference} per task and judge order, judged by "
+                  f"{settings.judge.model}{' (proxy)' if settings.judge.is_scripted else ''}")  # fmt: skip
     check_calls(params, run_dir / JUDGE_DIR / "usage.parquet")
     valid = verdicts[verdicts.failure.isna()]
     excluded = verdicts.failure.value_counts().to_dict()

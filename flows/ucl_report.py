@@ -10,12 +10,13 @@ import json
 from pathlib import Path
 
 import pandas as pd
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import MANIFEST_FILE, PARAMS_FILE, Params, load_params
+from flows.monitor import publish_report
 from flows.paths import safe_child
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
 from flows.ucl_judge import JUDGE_DIR
 from flows.ucl_simulate import PATHS, UclPaths, read_items
@@ -58,7 +59,7 @@ def _notes(params: Params, items: pd.DataFrame, verdicts: pd.DataFrame, dialogue
     return notes
 
 
-@flow(name="ucl_report")
+@stage_flow("ucl_report")
 def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
     params = load_params(params_file)
     ucl = params.ucl
@@ -102,6 +103,7 @@ def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
     write_text_atomic(paths.reports / "ucl.md", render(long, info))
     csv = long.assign(value=long.value.round(10)).to_csv(index=False, lineterminator="\n")
     write_text_atomic(paths.reports / "ucl.csv", csv)
+    publish_report(paths.reports / "ucl.md", "UCL-Bench win rates against the reference model (Table 3 layout)")
     overall = long[(long.metric == "win_rate") & (long.scope == "overall") & (long.source == "ours")]
     summary = ", ".join(f"{a} {v:.1f}" for a, v in zip(overall.agent, overall.value, strict=True) if pd.notna(v))
     return (f"reports/ucl.md and reports/ucl.csv written ({len(long):,} long rows; {len(runs)} agents vs "

@@ -9,29 +9,31 @@ engine, through the model door). Writes data/ucl/<agent>/ (or data/ucl_reference
 
 from __future__ import annotations
 
+import asyncio
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
 
 import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL user, oracle and proxy judge)
 from flows.config import CACHE_DIR, PARAMS_FILE, load_params
 from flows.ingest import INTERIM_DIR
 from flows.models import check_calls, open_door, write_usage
+from flows.monitor import follow_groups, publish_table, table_rows
 from flows.paths import safe_child
 from flows.progress import counter
 from flows.runs import begin_run, run_spec, write_run_json
-from flows.stage import main
+from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table
 from steps.llm import ModelConfig
 from steps.schemas import Ucl, UclDialogues, UclTurns
 from steps.simulate.journal import Journal
-from steps.ucl import UCL, build_instances, limit_items, protocol_version, simulate_run
+from steps.ucl import UCL, build_instances, limit_items, protocol_version, simulate_dialogues
 from steps.ucl.dialogues import run_tables
+from steps.ucl.tasks import task_of
 
 if TYPE_CHECKING:
     from steps.llm.door import ModelDoor
@@ -58,18 +60,27 @@ def read_items(limit: int | None, paths: UclPaths, tasks: list[str] | None = Non
     return limit_items(read_table(paths.interim / "ucl.parquet", Ucl), limit, tasks)
 
 
-@task(cache_policy=NO_CACHE)
 def converse(items: pd.DataFrame, assistant: ModelConfig, user: ModelConfig, exchanges: int, door: ModelDoor,
              journal: Journal, rid: str) -> tuple[pd.DataFrame, pd.DataFrame, int]:  # fmt: skip
+    """Every dialogue in one engine call; in Prefect each UCL task has a task run that ends with its last one."""
     instances = build_instances(items, max_exchanges=exchanges)
     resumed = sum(journal.finished(i) is not None for i in instances)
+    label_of = {i: f"{task_of(k).id} {task_of(k).name}" for i, k in zip(items.item_id, items.task, strict=True)}
     with counter(f"ucl {assistant.name}", len(instances)) as advance:
-        dialogues = simulate_run(door, assistant, user, instances, journal, on_done=advance)
+
+        def work(done):
+            def on_done(dialogue) -> None:
+                advance()
+                done(label_of[dialogue.instance_id])
+
+            return simulate_dialogues(door, assistant, user, instances, journal, on_done=on_done)
+
+        dialogues = asyncio.run(follow_groups(dict(Counter(label_of.values())), work))
     turns, rows = run_tables(dialogues, run_id=rid, agent=assistant.name)
     return turns, rows, resumed
 
 
-@flow(name="ucl_simulate")
+@stage_flow("ucl_simulate")
 def ucl_simulate(agent_name: str | None = None, params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
     """Simulate one agent (`agent_name`), or the reference model when `agent_name` is None."""
     params = load_params(params_file)
@@ -96,6 +107,14 @@ def ucl_simulate(agent_name: str | None = None, params_file: Path = PARAMS_FILE,
         journal.close()
         door.close()
     journal_path.unlink(missing_ok=True)  # the tables are written: nothing left to resume
+    per_task = dialogues.groupby("task", sort=True).agg(
+        dialogues=("item_id", "size"), mean_rounds=("rounds", "mean"),
+        ended_by_user=("ended_by", lambda e: int((e == "marker").sum())),
+        at_cap=("ended_by", lambda e: int((e == "max_turns").sum())),
+        failed=("failure", lambda f: int(f.notna().sum()))).reset_index()  # fmt: skip
+    publish_table(f"ucl-simulate-{assistant.name}", table_rows(per_task),
+                  f"UCL-Bench dialogues of {assistant.name} ({assistant.model}"
+                  f"{', scripted' if assistant.is_scripted else ''}) per task; run {rid}")  # fmt: skip
     check_calls(params, run_dir / "usage.parquet")
     failed = int(dialogues.failure.notna().sum())
     ended = dialogues.ended_by.value_counts().to_dict()

@@ -8,7 +8,7 @@ orders, using the experts' answer guidance; and, ours, a pointwise score against
 from steps.ucl.instances import build_instances, limit_items
 from steps.ucl.judging import JudgeSettings, RunIds, judge_run
 from steps.ucl.scenario import END, MAX_EXCHANGES, UCL
-from steps.ucl.simulation import simulate_run
+from steps.ucl.simulation import simulate_dialogues, simulate_run
 from steps.ucl.version import protocol_version
 
 __all__ = [
@@ -21,5 +21,6 @@ __all__ = [
     "judge_run",
     "limit_items",
     "protocol_version",
+    "simulate_dialogues",
     "simulate_run",
 ]

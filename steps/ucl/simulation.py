@@ -26,5 +26,18 @@ def simulate_run(
     on_done: Callable[[Dialogue], None] | None = None,
 ) -> list[Dialogue]:
     """Run every instance (resuming from `journal`); dialogues in the instances' order."""
+    return asyncio.run(simulate_dialogues(door, assistant, user, instances, journal, on_done=on_done))
+
+
+async def simulate_dialogues(
+    door: Any,
+    assistant: ModelConfig,
+    user: ModelConfig,
+    instances: list[Instance],
+    journal: Journal,
+    *,
+    on_done: Callable[[Dialogue], None] | None = None,
+) -> list[Dialogue]:
+    """`simulate_run` inside a running event loop."""
     speak = UclSpeaker(DoorSpeaker(door, assistant, user), protocol_version())
-    return asyncio.run(simulate(instances, lambda _: UCL, speak, journal, on_done=on_done))
+    return await simulate(instances, lambda _: UCL, speak, journal, on_done=on_done)

@@ -1,0 +1,137 @@
+"""Stages seen through a real Prefect server, read back with Prefect's client API: run names and tags, task runs
+at the grain a user follows, progress and summary logs at INFO, result artifacts, and a failure's one line."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from steps.ucl.tasks import task_of
+from tests.conftest import ROOT
+from tests.helpers import write_lawbench_interim
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory, mirror, manifest) -> Path:
+    """A working directory with the interim tables lawbench_predict and ucl_simulate read, and scripted agents."""
+    from flows.tables import to_arrow, write_parquet_atomic
+    from steps.sources import LOADERS, Fetched
+
+    root = tmp_path_factory.mktemp("monitored")
+    interim = write_lawbench_interim(mirror, manifest, root / "data" / "interim")
+    ucl = LOADERS["ucl"]([Fetched(f, mirror / f.path) for f in manifest.for_dataset("ucl")])
+    write_parquet_atomic(to_arrow(ucl), interim / "ucl.parquet")
+    params = {"agents": {"oracle": {"model": "scripted/oracle"}, "null": {"model": "scripted/null"}},
+              "llm": {"cache_dir": str(root / "cache")}, "lawbench": {"limit": 2}, "ucl": {"limit": 1}}  # fmt: skip
+    (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
+    return root
+
+
+def _stage(project: Path, api: str, *argv: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PREFECT_API_URL": api, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", *argv], cwd=project, env=env, capture_output=True, text=True,
+                          timeout=600)  # fmt: skip
+
+
+async def _seen(api: str, run_name: str) -> dict:
+    """The flow run called `run_name`, its task runs, logs and artifacts, as the Prefect API holds them."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import (
+        ArtifactFilter,
+        ArtifactFilterFlowRunId,
+        FlowRunFilter,
+        FlowRunFilterName,
+        LogFilter,
+        LogFilterFlowRunId,
+    )
+    from prefect.client.schemas.sorting import LogSort
+
+    async with get_client() as client:
+        assert str(client.api_url).rstrip("/") == api.rstrip("/")
+        [run] = await client.read_flow_runs(flow_run_filter=FlowRunFilter(name=FlowRunFilterName(any_=[run_name])))
+        tasks = await client.read_task_runs(flow_run_filter=FlowRunFilter(id={"any_": [run.id]}))
+        logs = await client.read_logs(LogFilter(flow_run_id=LogFilterFlowRunId(any_=[run.id])), limit=200,
+                                      sort=LogSort.TIMESTAMP_ASC)  # fmt: skip
+        artifacts = await client.read_artifacts(artifact_filter=ArtifactFilter(
+            flow_run_id=ArtifactFilterFlowRunId(any_=[run.id])))  # fmt: skip
+        flow = await client.read_flow(run.flow_id)
+    return {"run": run, "flow": flow.name, "tasks": tasks, "logs": logs, "artifacts": artifacts}
+
+
+def _read(api: str, run_name: str) -> dict:
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    with temporary_settings({PREFECT_API_URL: api}):
+        return asyncio.run(_seen(api, run_name))
+
+
+def test_lawbench_run_is_named_tagged_split_per_task_logged_and_has_its_scores(project, prefect_api):
+    done = _stage(project, prefect_api, "flows.lawbench_predict", "oracle", "zero_shot")
+    assert done.returncode == 0, done.stderr
+    seen = _read(prefect_api, "lawbench_predict@oracle-zero_shot")
+    run = seen["run"]
+    assert seen["flow"] == "lawbench_predict" and run.state.type.value == "COMPLETED"
+    assert set(run.tags) == {"benchmark:lawbench", "stage:lawbench_predict", "agent:oracle", "setting:zero_shot",
+                             "model:scripted/oracle", "scripted"}  # fmt: skip
+
+    # one task run per LawBench task, named after it, plus the scoring task; every one completed
+    written = pd.read_parquet(project / "data/lawbench/oracle/zero_shot/scores.parquet")
+    names = sorted(t.name for t in seen["tasks"])
+    per_task = sorted(n for n in names if n.endswith(" zero_shot"))
+    assert per_task == sorted(f"{t} zero_shot" for t in written.task) and len(per_task) == 20
+    assert any(n.startswith("score") for n in names)
+    assert {t.state.type.value for t in seen["tasks"]} == {"COMPLETED"}
+
+    # progress at every tenth and the stage's own one-line summary, at INFO, in the run's logs
+    messages = [(log.level, log.message) for log in seen["logs"]]
+    assert (20, "lawbench oracle zero_shot: 40/40 (100%)") in messages
+    assert (20, "lawbench oracle zero_shot: 4/40 (10%)") in messages
+    summary = [m for level, m in messages if level == 20 and m.startswith("lawbench_predict: oracle (scripted/oracle)")]
+    assert len(summary) == 1 and "40 items over 20 tasks" in summary[0]
+    assert summary[0].removeprefix("lawbench_predict: ") in done.stderr.replace("\n", "")
+
+    # the headline table: one row per task, the scores ×100 as written to scores.parquet
+    [artifact] = seen["artifacts"]
+    assert artifact.key == "lawbench-oracle-zero-shot" and artifact.type == "table"
+    rows = json.loads(artifact.data) if isinstance(artifact.data, str) else artifact.data
+    expected = {t: round(100 * s, 2) for t, s in zip(written.task, written.score, strict=True)}
+    assert {r["task"]: r["score"] for r in rows} == expected
+    assert "scripted" in artifact.description
+
+
+def test_ucl_run_has_one_task_run_per_ucl_task_following_its_dialogues(project, prefect_api):
+    done = _stage(project, prefect_api, "flows.ucl_simulate", "null")
+    assert done.returncode == 0, done.stderr
+    seen = _read(prefect_api, "ucl_simulate@null")
+    assert {"benchmark:ucl", "agent:null", "model:scripted/null", "scripted",
+            "environment:scripted/persona"} <= set(seen["run"].tags)  # fmt: skip
+    dialogues = pd.read_parquet(project / "data/ucl/null/dialogues.parquet")
+    labels = {f"{task_of(k).id} {task_of(k).name}" for k in dialogues.task}
+    assert sorted(t.name for t in seen["tasks"]) == sorted(labels) and "1-1 Article Recitation" in labels
+    assert {t.state.type.value for t in seen["tasks"]} == {"COMPLETED"}
+    task_logs = {log.message for log in seen["logs"] if log.task_run_id is not None}
+    assert {f"{label}: 1 done" for label in labels} <= task_logs
+    [artifact] = seen["artifacts"]
+    rows = json.loads(artifact.data) if isinstance(artifact.data, str) else artifact.data
+    assert sum(r["dialogues"] for r in rows) == len(dialogues) and artifact.key == "ucl-simulate-null"
+
+
+def test_a_failed_stage_logs_its_one_line_at_error(project, prefect_api):
+    done = _stage(project, prefect_api, "flows.lawbench_predict", "oracle", "two_shot")
+    assert done.returncode == 1
+    assert "unknown setting 'two_shot'" in done.stderr
+    seen = _read(prefect_api, "lawbench_predict@oracle-two_shot")
+    assert seen["run"].state.type.value == "FAILED"
+    errors = [log.message for log in seen["logs"] if log.level == 40]
+    assert errors == ["lawbench_predict failed: unknown setting 'two_shot'; expected one of zero_shot, one_shot"]
+    assert done.stderr.count("unknown setting 'two_shot'") == 1  # the terminal keeps its one line
