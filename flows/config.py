@@ -77,10 +77,12 @@ class LawBenchParams(_Section):
 
 
 class ExtractParams(_Section):
-    """Stage `extract`: how many judgments per source (None: all) and model calls per case (1 + repair rounds)."""
+    """Stage `extract`: how many judgments per source (None: all), model calls per case (1 + repair rounds), and
+    the model that extracts (None: the environment model)."""
 
     limit: int | None = Field(default=None, ge=1)
     max_attempts: int = Field(default=2, ge=1, le=5)
+    model: ModelEntry | None = None
 
 
 class UclReference(ModelEntry):
@@ -320,6 +322,10 @@ class Params(_Section):
 
     def environment_model(self) -> ModelConfig:
         return self.environment.resolve("environment")
+
+    def extraction_model(self) -> ModelConfig:
+        """`extract.model`, or the environment model when it is not set."""
+        return self.extract.model.resolve("extract") if self.extract.model else self.environment_model()
 
     def judge_model(self) -> ModelConfig:
         return self.judge.resolve("judge")

@@ -50,7 +50,7 @@ def parse(criminal: pd.DataFrame, civil: pd.DataFrame) -> list[CaseInput]:
 @task(cache_policy=NO_CACHE)
 def extract_cases(cases: list[CaseInput], params: Params, usage_out: Path | None) -> tuple[pd.DataFrame, ...]:
     """LLM fields for every case, cross-checked; returns the validated cases and issues tables."""
-    model = params.environment_model()
+    model = params.extraction_model()
     version = parser_version()
     spec = run_spec(model, "extract", prompt_version=PROMPT_VERSION, parser_version=version,
                     max_attempts=params.extract.max_attempts)  # fmt: skip
@@ -111,7 +111,7 @@ def extract(params_file: Path = PARAMS_FILE, interim_dir: Path = INTERIM_DIR, ou
     cases_df, issues_df, _ = extract_cases(cases, params, out_dir / "usage.parquet")
     write_parquet_atomic(to_arrow(cases_df, ARROW_TYPES["cases"]), out_dir / "cases.parquet")
     write_parquet_atomic(to_arrow(issues_df), out_dir / "extraction_issues.parquet")
-    model = params.environment_model()
+    model = params.extraction_model()
     queries = summarise(out_dir)
     r = ExtractionReport(
         model.model, model.is_scripted, str(cases_df["parser_version"].iloc[0]), PROMPT_VERSION,

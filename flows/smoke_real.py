@@ -42,7 +42,10 @@ AGENT = "smollm2_135m"
 # up to the cap is common).
 SMALL: dict[str, Any] = {
     "lawbench": {"limit": 1},  # 1 item per task, 20 tasks, both settings
-    "extract": {"limit": 1, "max_attempts": 1},  # 1 criminal + 1 civil judgment (their cases seed the J1 instances)
+    # Building the court environments from judgments is data preparation, not a benchmark: the tiny model's
+    # extraction fails on every judgment (recorded per case, llm_status failed), which would leave CD/DD/CI/CR
+    # without an instance. The scripted extractor builds them (no model call); the tiny model then plays them.
+    "extract": {"limit": 5, "max_attempts": 1, "model": {"model": "scripted/persona"}},
     "instances": {"sizes": {"KQ": 1, "LC": 1, "CD": 1, "DD": 1, "CI": 1, "CR": 1}},  # all six J1 environments
     "simulate": {"max_turns": dict.fromkeys(["KQ", "LC", "CD", "DD", "CI", "CR"], 2), "transcripts": 1},
     "ucl": {"limit": 1, "max_exchanges": 1, "judge_retries": 1},  # 1 item per task

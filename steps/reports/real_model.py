@@ -21,7 +21,8 @@ OUTCOME_COLUMNS = ("status", "ended_by", "failure", "failure_kind", "llm_status"
 EMPTY_MEANS = {"failure": "ok", "failure_kind": "ok (call succeeded)", "outcome": "none"}
 LABEL = (
     "These numbers come from a real but tiny model (SmolLM2-135M-Instruct, Q4_1, on 2 CPU cores) playing the agent, "
-    "the environment and the judge on a few items per benchmark. They show that every stage runs on real model "
+    "the environment and the judge on a few items per benchmark (the court environments are built from judgments by "
+    "the scripted extractor). They show that every stage runs on real model "
     "output and how each output ended; they are never a measure of legal ability."
 )
 
