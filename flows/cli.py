@@ -485,3 +485,39 @@ def ucl_report() -> None:
 
 if __name__ == "__main__":
     app()
+
+
+@app.command("eval")
+def evaluate_agent(
+    agent: str = typer.Option(..., help="the agent's name (a key of params.yaml `agents`, created if new)"),
+    model: str = typer.Option(..., help="a litellm model string, e.g. hosted_vllm/Qwen3-32B or scripted/oracle"),
+    api_base: str | None = typer.Option(None, help="the server's OpenAI-compatible base URL"),
+    api_key_env: str | None = typer.Option(None, help="the NAME of the environment variable holding the key"),
+    benchmarks: str | None = typer.Option(None, help="comma-separated: lawbench,j1,mile,ucl,plawbench (default all)"),
+    limit: int | None = typer.Option(None, min=1, help="the agent's own cap (items per task, instances …)"),
+) -> None:
+    """Register MODEL as agent AGENT in params.yaml, run its stages and reports with DVC, print its headlines."""
+    from flows.config import ParamsError
+    from flows.evaluate import evaluate
+
+    chosen = [b.strip() for b in benchmarks.split(",") if b.strip()] if benchmarks else None
+    try:
+        code = evaluate(agent, model, api_base, api_key_env, chosen, limit)
+    except ParamsError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(1) from None
+    raise typer.Exit(code)
+
+
+@params_app.command("sync")
+def params_sync(file: Path = typer.Option(Path("params.yaml"), "--file", help="the parameters file")) -> None:
+    """Rewrite the `runs` lists (which agents each benchmark runs) from `agents.<name>.benchmarks`."""
+    from flows.config import ParamsError
+    from flows.evaluate import sync_file
+
+    try:
+        sync_file(file)
+    except ParamsError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"{file}: runs rewritten from agents")

@@ -25,6 +25,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
+from flows.config import runs_of
 from flows.tables import write_text_atomic
 from steps.llm.local_server import LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER
 from steps.reports.real_model import (
@@ -70,6 +71,7 @@ def real_params(params: dict[str, Any], api_base: str, alias: str, cache_dir: Pa
     """params.yaml with the local model in every role, the small samples, and the door sized for one CPU server."""
     out = {**params, **{k: {**params.get(k, {}), **v} for k, v in SMALL.items()}}
     out["agents"] = {AGENT: model_entry(api_base, alias, MAX_TOKENS["agent"])}
+    out["runs"] = runs_of(out["agents"])
     out["environment"] = model_entry(api_base, alias, MAX_TOKENS["environment"])
     out["judge"] = model_entry(api_base, alias, MAX_TOKENS["judge"])
     door = {"concurrency": 2, "timeout_s": 300, "max_attempts": 2, "retry_budget_s": 900, "cache_dir": str(cache_dir)}
