@@ -521,3 +521,32 @@ def params_sync(file: Path = typer.Option(Path("params.yaml"), "--file", help="t
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(1) from None
     typer.echo(f"{file}: runs rewritten from agents")
+
+
+@app.command("estimate")
+def estimate_run(
+    agent: list[str] = typer.Option(None, "--agent", help="an agent name (repeatable; default every agent)"),
+    benchmarks: str | None = typer.Option(None, help="comma-separated: lawbench,j1,mile,ucl,plawbench (default all)"),
+    file: Path = typer.Option(Path("params.yaml"), "--file", help="the parameters file"),
+) -> None:
+    """Calls, tokens and cost a run will send, per stage and agent (read-only: no model is called)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from flows.config import ParamsError, load_params
+    from flows.estimate import estimates, render
+
+    try:
+        params = load_params(file)
+        unknown = [a for a in agent or [] if a not in params.agents]
+        if unknown:
+            raise ParamsError(f"unknown agent(s) {', '.join(unknown)}; {file} lists: {', '.join(params.agents)}")
+        chosen = [b.strip() for b in benchmarks.split(",") if b.strip()] if benchmarks else None
+        rows = estimates(params, agent or None, chosen)
+    except (ParamsError, FileNotFoundError) as err:
+        typer.echo(f"error: {err} (run `dvc repro ingest plawbench_rubrics` first for the item tables)", err=True)
+        raise typer.Exit(1) from None
+    grid = Table("stage", "agent", "calls", "input tokens", "output ≤", "cost ≤", "note", show_lines=False)
+    for row in render(rows):
+        grid.add_row(*row)
+    Console().print(grid)

@@ -12,6 +12,7 @@ end the agent's headline numbers are read back from the reports' CSV twins and p
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -140,8 +141,19 @@ def sync_file(params_file: Path) -> None:
 
 
 def targets(agent: str, benchmarks: list[str]) -> list[str]:
-    """The DVC stages one agent's evaluation runs: its stages, its benchmarks' reports, the data card."""
-    return [s.format(a=agent) for b in BENCHMARKS if b in benchmarks for s in STAGES[b]] + ["data_report"]
+    """The DVC stages one agent's evaluation runs: its stages and its benchmarks' reports (with what they need
+    upstream). The data card (`data_report`) reads every benchmark's outputs, so it is left to `make run`."""
+    return [s.format(a=agent) for b in BENCHMARKS if b in benchmarks for s in STAGES[b]]
+
+
+def stale_stages() -> list[str]:
+    """The stages `dvc status` reports as not up to date (after the run, so the user sees what is left)."""
+    bin_dir = Path(sys.executable).parent
+    done = subprocess.run([str(bin_dir / "dvc"), "status", "--json"], capture_output=True, text=True)
+    try:
+        return sorted(json.loads(done.stdout or "{}"))
+    except ValueError:
+        return []
 
 
 def repro(stage_targets: list[str]) -> int:
@@ -203,6 +215,8 @@ def evaluate(agent: str, model: str, api_base: str | None = None, api_key_env: s
     print(f"agents.{agent} written to {params_file}; dvc repro {' '.join(stage_targets)}", file=sys.stderr)
     code = repro(stage_targets)
     print(headline_text(agent, chosen))
+    stale = stale_stages()
+    print("dvc status: " + (f"not up to date: {', '.join(stale)}" if stale else "every stage up to date"))
     if code:
         print(f"dvc repro exited {code}: the numbers above are from the last reports written", file=sys.stderr)
     return code
