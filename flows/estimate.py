@@ -45,7 +45,10 @@ def count_tokens(model: ModelConfig, messages: list[dict]) -> int:
     tiktoken's cl100k_base)."""
     import litellm
 
-    return int(litellm.token_counter(model=model.model, messages=messages))
+    bare = model.model.split("/", 1)[1] if "/" in model.model else model.model
+    # litellm picks the tokenizer from the bare name (`openai/gpt-4o` would fall back to cl100k_base)
+    name = bare if bare in litellm.model_cost else model.model
+    return int(litellm.token_counter(model=name, messages=messages))
 
 
 def _priced(stage: str, agent: ModelConfig, calls: int, input_tokens: int | None, note: str = "") -> Estimate:

@@ -85,7 +85,8 @@ def register(params_file: Path, agent: str, model: str, api_base: str | None = N
     data = y.load(params_file.read_text(encoding="utf-8")) or CommentedMap()
     agents = data.setdefault("agents", CommentedMap())
     entry = agents.get(agent)
-    if not isinstance(entry, dict):
+    existed = isinstance(entry, dict)
+    if not existed:
         entry = CommentedMap()
         agents[agent] = entry
     entry["model"] = model
@@ -94,7 +95,7 @@ def register(params_file: Path, agent: str, model: str, api_base: str | None = N
             entry[key] = value
     if isinstance(entry.get("benchmarks"), list) and benchmarks is not None:  # eval on one more benchmark: added
         benchmarks = [*entry["benchmarks"], *benchmarks]
-    elif "benchmarks" not in entry and len(entry) > 1:
+    elif existed and "benchmarks" not in entry:
         benchmarks = list(BENCHMARKS)  # an existing agent that takes part in everything keeps doing so
     if benchmarks is None or set(benchmarks) >= set(BENCHMARKS):
         entry.pop("benchmarks", None)
