@@ -117,7 +117,8 @@ def estimates(params: Params, agents: list[str] | None = None, benchmarks: list[
     return out
 
 
-def dialogue_bound(params: Params, name: str, benchmark: str, interim: Path = INTERIM_DIR) -> Estimate:
+def dialogue_bound(params: Params, name: str, benchmark: str, interim: Path = INTERIM_DIR,
+                   processed: Path = Path("data/processed")) -> Estimate:
     """The most agent calls a dialogue benchmark can make: units × the agent's turn cap."""
     agent = params.agent(name)
     limit = params.limit_for(name, benchmark)
@@ -131,7 +132,7 @@ def dialogue_bound(params: Params, name: str, benchmark: str, interim: Path = IN
     else:
         from steps.scenarios.registry import SCENARIOS
 
-        built = Path("data/processed/instances.parquet")  # the instances stage's output, else the configured sizes
+        built = processed / "instances.parquet"  # the instances stage's output, else the configured sizes
         sizes = (pd.read_parquet(built, columns=["scenario"]).scenario.value_counts().to_dict() if built.is_file()
                  else {s: n or 0 for s, n in params.instances.resolved().items()})
         caps = {s: params.simulate.max_turns.get(s, SCENARIOS[s].ending.max_turns) for s in params.simulate.scenarios}
