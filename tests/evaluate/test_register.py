@@ -69,7 +69,7 @@ def test_a_second_eval_adds_benchmarks_and_updates_the_limit(tmp_path):
 
 def test_a_bad_entry_is_refused_before_anything_is_written(tmp_path):
     path = _file(tmp_path)
-    with pytest.raises(ParamsError, match="agents.probe.model"):
+    with pytest.raises(ParamsError, match=r"agents\.probe\.model"):
         register(path, "probe", "nosuchprovider/x")
     assert path.read_text(encoding="utf-8") == BASE
     assert not list(tmp_path.glob(".params.yaml.check"))
