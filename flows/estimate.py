@@ -20,7 +20,7 @@ import pandas as pd
 from flows.config import BENCHMARKS, Params
 from flows.ingest import INTERIM_DIR
 from steps.llm import ModelConfig
-from steps.llm.pricing import pricing_for
+from steps.llm.pricing import pricing_for, prompt_tokens
 
 ASSUMED_OUTPUT_TOKENS = 1024  # per call, when an agent sets no decoding.max_tokens
 PLAW_DIR = Path("data/plawbench")
@@ -41,14 +41,8 @@ class Estimate:
 
 
 def count_tokens(model: ModelConfig, messages: list[dict]) -> int:
-    """Input tokens of one request by litellm's counter (the model's tokenizer when litellm knows it, else
-    tiktoken's cl100k_base)."""
-    import litellm
-
-    bare = model.model.split("/", 1)[1] if "/" in model.model else model.model
-    # litellm picks the tokenizer from the bare name (`openai/gpt-4o` would fall back to cl100k_base)
-    name = bare if bare in litellm.model_cost else model.model
-    return int(litellm.token_counter(model=name, messages=messages))
+    """Input tokens of one request by litellm's counter (steps/llm/pricing.py: the door owns litellm)."""
+    return prompt_tokens(model.model, messages)
 
 
 def _priced(stage: str, agent: ModelConfig, calls: int, input_tokens: int | None, note: str = "") -> Estimate:
