@@ -14,7 +14,7 @@ import pytest
 
 from tests.helpers import SMALL, copy_project
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]
 BIN = Path(sys.executable).parent
 
 
