@@ -483,8 +483,6 @@ def ucl_report() -> None:
     _run("ucl_report", flow)
 
 
-if __name__ == "__main__":
-    app()
 
 
 @app.command("eval")
@@ -546,7 +544,13 @@ def estimate_run(
     except (ParamsError, FileNotFoundError) as err:
         typer.echo(f"error: {err} (run `dvc repro ingest plawbench_rubrics` first for the item tables)", err=True)
         raise typer.Exit(1) from None
-    grid = Table("stage", "agent", "calls", "input tokens", "output ≤", "cost ≤", "note", show_lines=False)
+    grid = Table("stage", "agent", "calls", "input tokens", "output ≤", "cost ≤", "note",
+                 caption="-: not estimated (dialogue prompts depend on the replies) or no price in litellm's map")
+    grid.columns[0].no_wrap = True
     for row in render(rows):
         grid.add_row(*row)
     Console().print(grid)
+
+
+if __name__ == "__main__":
+    app()

@@ -48,7 +48,7 @@ def count_tokens(model: ModelConfig, messages: list[dict]) -> int:
 def _priced(stage: str, agent: ModelConfig, calls: int, input_tokens: int | None, note: str = "") -> Estimate:
     per_call = agent.decoding.max_tokens or ASSUMED_OUTPUT_TOKENS
     output = calls * per_call
-    assumed = "" if agent.decoding.max_tokens else f"output assumed {ASSUMED_OUTPUT_TOKENS}/call (no max_tokens)"
+    assumed = "" if agent.decoding.max_tokens or agent.is_scripted else f"output assumed {ASSUMED_OUTPUT_TOKENS}/call"
     price = None if agent.is_scripted else pricing_for(agent.model)
     cost = price.cost(input_tokens, output) if price is not None and input_tokens is not None else None
     if agent.is_scripted:
@@ -89,8 +89,7 @@ def plawbench(params: Params, name: str, data: Path = PLAW_DIR) -> list[Estimate
     if multi.enabled:
         consultations = int((tasks.category == "consultation").sum())
         out.append(Estimate(f"plawbench_predict@{name}", name, agent.model, consultations * multi.max_turns, None,
-                            None, None, f"multi-turn: at most {multi.max_turns} agent turns × {consultations} "
-                                        "consultations; tokens not estimated"))
+                            None, None, f"multi-turn: ≤ {multi.max_turns} turns × {consultations} consultations"))
     return out
 
 
@@ -122,7 +121,7 @@ def dialogue_bound(params: Params, name: str, benchmark: str, interim: Path = IN
         cap, stage, what = params.ucl.exchanges(), f"ucl_simulate@{name}", "items"
     elif benchmark == "mile":
         units = min(x for x in (params.mile.sample or 693, limit or 10**9))
-        cap, stage, what = params.mile.max_turns + 1, f"mile_simulate@{name}", "dialogues (turns + the complaint)"
+        cap, stage, what = params.mile.max_turns + 1, f"mile_simulate@{name}", "dialogues (turns + complaint)"
     else:
         from steps.scenarios.registry import SCENARIOS
 
@@ -134,9 +133,9 @@ def dialogue_bound(params: Params, name: str, benchmark: str, interim: Path = IN
         calls = sum(n * c for n, c in per.values())
         detail = ", ".join(f"{s} {n}×{c}" for s, (n, c) in per.items())
         return Estimate(f"simulate@{name}", name, agent.model, calls, None, None, None,
-                        f"at most instances × turn cap ({detail}); tokens not estimated")
+                        f"≤ instances × turn cap ({detail})")
     return Estimate(stage, name, agent.model, units * cap, None, None, None,
-                    f"at most {cap} agent calls × {units} {what}; tokens not estimated")
+                    f"≤ {cap} calls × {units} {what}")
 
 
 def render(rows: list[Estimate]) -> list[list[str]]:
