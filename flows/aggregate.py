@@ -68,7 +68,7 @@ def tables(scores: pd.DataFrame, dialogues: pd.DataFrame, params: Params) -> Res
 
 @stage_flow("aggregate")
 def aggregate(params_file: Path = PARAMS_FILE, runs: Path = RUNS_DIR, reports: Path = REPORTS) -> str:
-    params = load_params(params_file)
+    params = load_params(params_file).for_benchmark("j1")  # the agents that take part in it
     if not params.agents:
         raise ValueError("params.yaml lists no agents: nothing to report")
     params.j1eval.check_agents(params.agents)

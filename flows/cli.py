@@ -539,5 +539,74 @@ def ucl_report() -> None:
     _run("ucl_report", flow)
 
 
+
+
+@app.command("eval")
+def evaluate_agent(
+    agent: str = typer.Option(..., help="the agent's name (a key of params.yaml `agents`, created if new)"),
+    model: str = typer.Option(..., help="a litellm model string, e.g. hosted_vllm/Qwen3-32B or scripted/oracle"),
+    api_base: str | None = typer.Option(None, help="the server's OpenAI-compatible base URL"),
+    api_key_env: str | None = typer.Option(None, help="the NAME of the environment variable holding the key"),
+    benchmarks: str | None = typer.Option(None, help="comma-separated: lawbench,j1,mile,ucl,plawbench (default all)"),
+    limit: int | None = typer.Option(None, min=1, help="the agent's own cap (items per task, instances …)"),
+) -> None:
+    """Register MODEL as agent AGENT in params.yaml, run its stages and reports with DVC, print its headlines."""
+    from flows.config import ParamsError
+    from flows.evaluate import evaluate
+
+    chosen = [b.strip() for b in benchmarks.split(",") if b.strip()] if benchmarks else None
+    try:
+        code = evaluate(agent, model, api_base, api_key_env, chosen, limit)
+    except ParamsError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(1) from None
+    raise typer.Exit(code)
+
+
+@params_app.command("sync")
+def params_sync(file: Path = typer.Option(Path("params.yaml"), "--file", help="the parameters file")) -> None:
+    """Rewrite the `runs` lists (which agents each benchmark runs) from `agents.<name>.benchmarks`."""
+    from flows.config import ParamsError
+    from flows.evaluate import sync_file
+
+    try:
+        sync_file(file)
+    except ParamsError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"{file}: runs rewritten from agents")
+
+
+@app.command("estimate")
+def estimate_run(
+    agent: list[str] = typer.Option(None, "--agent", help="an agent name (repeatable; default every agent)"),
+    benchmarks: str | None = typer.Option(None, help="comma-separated: lawbench,j1,mile,ucl,plawbench (default all)"),
+    file: Path = typer.Option(Path("params.yaml"), "--file", help="the parameters file"),
+) -> None:
+    """Calls, tokens and cost a run will send, per stage and agent (read-only: no model is called)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from flows.config import ParamsError, load_params
+    from flows.estimate import estimates, render
+
+    try:
+        params = load_params(file)
+        unknown = [a for a in agent or [] if a not in params.agents]
+        if unknown:
+            raise ParamsError(f"unknown agent(s) {', '.join(unknown)}; {file} lists: {', '.join(params.agents)}")
+        chosen = [b.strip() for b in benchmarks.split(",") if b.strip()] if benchmarks else None
+        rows = estimates(params, agent or None, chosen)
+    except (ParamsError, FileNotFoundError) as err:
+        typer.echo(f"error: {err} (run `dvc repro ingest plawbench_rubrics` first for the item tables)", err=True)
+        raise typer.Exit(1) from None
+    grid = Table("stage", "agent", "calls", "input tokens", "output ≤", "cost ≤", "note",
+                 caption="-: not estimated (dialogue prompts depend on the replies) or no price in litellm's map")
+    grid.columns[0].no_wrap = True
+    for row in render(rows):
+        grid.add_row(*row)
+    Console().print(grid)
+
+
 if __name__ == "__main__":
     app()

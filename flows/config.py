@@ -63,6 +63,29 @@ def check_subset(value: list[str] | None) -> list[str] | None:
     return value
 
 
+BENCHMARKS = ("lawbench", "j1", "mile", "ucl", "plawbench")
+Benchmark = Literal["lawbench", "j1", "mile", "ucl", "plawbench"]
+
+
+class AgentEntry(ModelEntry):
+    """An agent under test: a model plus the benchmarks it takes part in (default: all five) and its own cap on
+    the units each benchmark sends it (`limit`: LawBench and UCL-Bench items per task, PLawBench tasks per
+    scenario, MILE instances of the sample, J1 instances per scenario; the benchmark's own limit still applies,
+    the smaller wins). Both are the agent's own keys, so changing them reruns only this agent's stages."""
+
+    benchmarks: list[Benchmark] = Field(default_factory=lambda: list(BENCHMARKS))
+    limit: int | None = Field(default=None, ge=1)
+
+    def resolve(self, name: str) -> ModelConfig:
+        return ModelConfig(name=name, **self.model_dump(exclude={"benchmarks", "limit"}))
+
+
+def smaller(*limits: int | None) -> int | None:
+    """The smallest of the limits that are set (None when none is)."""
+    present = [n for n in limits if n is not None]
+    return min(present) if present else None
+
+
 class LawBenchParams(_Section):
     """Stages `lawbench_predict`: items per task sent to each agent (None: all 500; a smaller number for a
     quick smoke run, whose scores are then not comparable with the paper's)."""
@@ -289,7 +312,10 @@ class J1EvalParams(_Section):
 
 class Params(_Section):
     sources: SourcesParams = SourcesParams()
-    agents: dict[str, ModelEntry] = Field(default_factory=dict)
+    agents: dict[str, AgentEntry] = Field(default_factory=dict)
+    # which agents each benchmark's matrix stages run (dvc.yaml iterates these lists): derived from
+    # agents.<name>.benchmarks, written by `jurisflow eval` / `jurisflow params sync`, checked on every load
+    runs: dict[Benchmark, list[str]] | None = None
     environment: ModelEntry = ModelEntry(model="scripted/persona")
     judge: ModelEntry = ModelEntry(model="scripted/judge")
     llm: LLMSettings = LLMSettings()
@@ -315,6 +341,28 @@ class Params(_Section):
                 raise ValueError(f"agent {err}") from None
         return value
 
+    @model_validator(mode="after")
+    def _runs_agree(self) -> Params:
+        if self.runs is not None and self.runs != self.derived_runs():
+            raise ValueError(f"runs must list, per benchmark, the agents whose `benchmarks` include it: expected "
+                             f"{self.derived_runs()}, found {self.runs}; run `jurisflow params sync` to rewrite it")
+        return self
+
+    def derived_runs(self) -> dict[str, list[str]]:
+        """Benchmark → the agents that take part in it, in `agents` order."""
+        return {b: [n for n, e in self.agents.items() if b in e.benchmarks] for b in BENCHMARKS}
+
+    def for_benchmark(self, benchmark: str) -> Params:
+        """These parameters with only the agents that take part in `benchmark` (what its report shows)."""
+        kept = {n: e for n, e in self.agents.items() if benchmark in e.benchmarks}
+        return self.model_copy(update={"agents": kept})
+
+    def limit_for(self, name: str, benchmark: str) -> int | None:
+        """The effective cap of agent `name` on `benchmark`: its own `limit` and the benchmark's, the smaller."""
+        own = self.agents[name].limit if name in self.agents else None
+        shared = {"lawbench": self.lawbench.limit, "ucl": self.ucl.limit, "plawbench": self.plawbench.limit}
+        return smaller(own, shared.get(benchmark))
+
     def agent(self, name: str) -> ModelConfig:
         if name not in self.agents:
             raise ValueError(f"unknown agent '{name}'; params.yaml lists: {', '.join(self.agents) or 'none'}")
@@ -329,6 +377,13 @@ class Params(_Section):
 
     def judge_model(self) -> ModelConfig:
         return self.judge.resolve("judge")
+
+
+def runs_of(agents: dict[str, Any] | None) -> dict[str, list[str]]:
+    """The `runs` section for raw `agents` entries (as read from YAML): benchmark → the agents taking part."""
+    agents = agents or {}
+    return {b: [n for n, e in agents.items() if b in ((e or {}).get("benchmarks") or BENCHMARKS)]
+            for b in BENCHMARKS}
 
 
 class ParamsError(ValueError):
@@ -369,10 +424,17 @@ def _problem(error: Any) -> str:
 
 def summary(params: Params) -> str:
     """A short description of loaded parameters for `jurisflow params check`."""
-    agents = ", ".join(f"{name} ({entry.model})" for name, entry in params.agents.items()) or "none"
+    agents = ", ".join(f"{name} ({entry.model}{_scope(entry)})" for name, entry in params.agents.items()) or "none"
     llm = params.llm
     return (
         f"agents: {agents}; environment: {params.environment.model}; judge: {params.judge.model}; "
         f"llm: concurrency {llm.concurrency}, timeout {llm.timeout_s:g} s, {llm.max_attempts} attempts, "
         f"retry budget {llm.retry_budget_s:g} s"
     )
+
+
+def _scope(entry: AgentEntry) -> str:
+    """`; lawbench, ucl; limit 3` when an agent does not run everything or is capped (for the summary)."""
+    parts = [] if list(entry.benchmarks) == list(BENCHMARKS) else [", ".join(entry.benchmarks) or "no benchmark"]
+    parts += [] if entry.limit is None else [f"limit {entry.limit}"]
+    return "".join(f"; {p}" for p in parts)

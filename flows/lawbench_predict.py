@@ -73,8 +73,9 @@ def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_F
     agent = params.agent(agent_name)
     items = read_table(interim_dir / "lawbench_items.parquet", LawBenchItems)
     items = items[items.setting == setting].sort_values(["task", "idx"], kind="stable").reset_index(drop=True)
-    if params.lawbench.limit is not None:
-        items = items[items.idx < params.lawbench.limit].reset_index(drop=True)
+    limit = params.limit_for(agent_name, "lawbench")  # the agent's own limit and lawbench.limit, the smaller
+    if limit is not None:
+        items = items[items.idx < limit].reset_index(drop=True)
     subset = {"tasks": params.lawbench.tasks} if params.lawbench.tasks else {}  # in the run's identity only when set
     if subset:
         unknown = sorted(set(params.lawbench.tasks) - set(items.task))
@@ -82,8 +83,7 @@ def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_F
             raise ValueError(f"lawbench.tasks: unknown {', '.join(unknown)}; the tasks are {', '.join(TASK_IDS)}")
         items = items[items.task.isin(params.lawbench.tasks)].reset_index(drop=True)
     run_dir = safe_child(out_dir, agent_name, setting)
-    spec = run_spec(agent, "lawbench", setting=setting, prompt_version=PROMPT_VERSION, limit=params.lawbench.limit,
-                    **subset)
+    spec = run_spec(agent, "lawbench", setting=setting, prompt_version=PROMPT_VERSION, limit=limit, **subset)
     rid = begin_run(run_dir, spec)
     door = open_door(params, run_id=rid)
     try:

@@ -45,16 +45,21 @@ def build_tables(scores: pd.DataFrame, published: pd.DataFrame) -> tuple[pd.Data
 
 @stage_flow("lawbench_report")
 def lawbench_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS) -> str:
-    params = load_params(params_file)
+    params = load_params(params_file).for_benchmark("lawbench")  # the agents that take part in it
     frames = [read_table(PUBLISHED_SCORES, LawBenchScores)]
     agents: dict[str, AgentInfo] = {}
     for name in params.agents:
         model = params.agent(name)
-        agent_scores = [read_table(safe_child(AGENT_DIR, name, s) / "scores.parquet", LawBenchScores) for s in SETTINGS]
+        # a setting not run yet for this agent (e.g. `dvc repro lawbench_predict@<agent>-zero_shot` alone) is
+        # left out of that setting's table and named in its notes
+        ran = [s for s in SETTINGS if (safe_child(AGENT_DIR, name, s) / "scores.parquet").is_file()]
+        agent_scores = [read_table(safe_child(AGENT_DIR, name, s) / "scores.parquet", LawBenchScores) for s in ran]
         frames += agent_scores
-        both = pd.concat(agent_scores, ignore_index=True)
+        both = pd.concat(agent_scores, ignore_index=True) if agent_scores else pd.DataFrame(
+            {"setting": [], "task": [], "n_failed": []})
         by_task = {(r.setting, r.task): int(r.n_failed) for r in both.itertuples() if r.n_failed}
-        agents[name] = AgentInfo(name, model.model, model.is_scripted, int(both.n_failed.sum()), by_task)
+        agents[name] = AgentInfo(name, model.model, model.is_scripted, int(both.n_failed.sum()), by_task,
+                                 settings=tuple(ran))
     scores = pd.concat(frames, ignore_index=True)
     published = read_table(INTERIM_DIR / "lawbench_published.parquet", LawBenchPublished)
     long, deltas = build_tables(scores, published)

@@ -54,7 +54,7 @@ def _role_decodings(agents: dict, specs: list[dict]) -> dict:
 @stage_flow("mile_report")
 def mile_report(params_file: Path = PARAMS_FILE, runs: Path = OUT_DIR, reports: Path = REPORTS,
                 interim: Path = INTERIM_DIR) -> str:
-    params = load_params(params_file)
+    params = load_params(params_file).for_benchmark("mile")  # the agents that take part in it
     environment, judge = params.environment_model(), params.judge_model()
     agents, scores, dialogues, specs = {}, [], [], []
     for name in params.agents:

@@ -88,11 +88,13 @@ def mile_simulate(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Pat
     agent, environment = params.agent(agent_name), params.environment_model()
     mile = read_table(interim / "mile.parquet", Mile)
     rows = sample_rows(mile, params.mile.sample, params.mile.seed)
+    limit = params.limit_for(agent_name, "mile")  # the agent's own cap: the first N instances of the sample
+    rows = rows if limit is None else rows.head(limit)
     options = options_of(params.mile)
     scenario = mile_scenario(options)
     instances = [build_instance(r, supervise_lawyer=options.supervise == "both") for r in rows.itertuples()]
     run_dir = safe_child(out_dir, agent_name)
-    spec = spec_of(agent, environment, params.mile)
+    spec = spec_of(agent, environment, params.mile) | ({} if limit is None else {"limit": limit})
     rid = begin_run(run_dir, spec)
     door: ModelDoor = open_door(params, run_id=rid)
     journal = Journal(safe_child(journals, agent_name, f"{rid}.jsonl"))

@@ -66,6 +66,14 @@ def check_calls(params: Params, *usage: Path | pd.DataFrame) -> None:
         console.print(f"[yellow]accepted[/]: {head} ≤ llm.max_failed_fraction {tolerance}", soft_wrap=True)
         return
     where = ", ".join(str(u) for u in usage if isinstance(u, Path)) or "the usage records"
+    if "budget" in by_kind:  # the cap stopped the stage: the work not started is the `budget` rows
+        raise CallsFailed(
+            f"llm.budget_usd {params.llm.budget_usd:g} reached: {by_kind['budget']} of {n_calls} model calls not "
+            f"sent ({kinds}); outputs written with those rows marked (rows of {where} with failure_kind budget); "
+            f"finished calls are cached, so a rerun with a higher llm.budget_usd sends only the rest",
+            by_kind,
+            n_calls,
+        )
     rule = "every call failed" if n_failed == n_calls else f"> llm.max_failed_fraction {tolerance}"
     first = str(failed.failure_message.iloc[0] or "")[:160]
     raise CallsFailed(

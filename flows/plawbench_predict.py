@@ -110,14 +110,15 @@ def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, out_dir:
     params = load_params(params_file)
     p = params.plawbench
     agent, environment = params.agent(agent_name), params.environment_model()
-    tasks = select_tasks(read_table(out_dir / "tasks.parquet", PlawTasks), p.limit, p.scenarios)
+    limit = params.limit_for(agent_name, "plawbench")  # the agent's own limit and plawbench.limit, the smaller
+    tasks = select_tasks(read_table(out_dir / "tasks.parquet", PlawTasks), limit, p.scenarios)
     rubric = read_table(out_dir / "rubric_items.parquet", PlawRubricItems)
     options = prompt_options(p)
     multiturn = {"max_turns": p.multiturn.max_turns, "environment": environment.model,
                  "version": dialogue.VERSION} if p.multiturn.enabled else None
     run_dir = safe_child(out_dir, agent_name)
     subset = {"scenarios": p.scenarios} if p.scenarios else {}  # in the run's identity only when set
-    spec = run_spec(agent, "plawbench", prompt_version=PROMPT_VERSION, templates=templates_version(), limit=p.limit,
+    spec = run_spec(agent, "plawbench", prompt_version=PROMPT_VERSION, templates=templates_version(), limit=limit,
                     options=options.__dict__, multiturn=multiturn, **subset)
     rid = begin_run(run_dir, spec)
     door = open_door(params, run_id=rid)

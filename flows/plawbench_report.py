@@ -74,7 +74,7 @@ def _penalised_inputs(out: dict[str, pd.DataFrame], main_rates: pd.DataFrame,
 
 @stage_flow("plawbench_report")
 def plawbench_report(params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, reports: Path = REPORTS) -> str:
-    params = load_params(params_file)
+    params = load_params(params_file).for_benchmark("plawbench")  # the agents that take part in it
     judge = params.judge_model()
     agents, scores, judgements, items, runs = {}, [], [], [], {}
     for name in params.agents:

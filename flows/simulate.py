@@ -68,12 +68,16 @@ def spec_of(params: Params, agent_name: str) -> dict:
                     scenarios={c: SCENARIOS[c].version for c in sorted(params.simulate.scenarios)},
                     max_turns={c: params.simulate.max_turns.get(c, SCENARIOS[c].ending.max_turns)
                                for c in sorted(params.simulate.scenarios)},
-                    code=code_fingerprint())  # fmt: skip
+                    code=code_fingerprint(),
+                    **({} if (limit := params.limit_for(agent_name, "j1")) is None else {"limit": limit}))  # fmt: skip
 
 
-def load_instances(params: Params, processed: Path = PROCESSED) -> list[Instance]:
+def load_instances(params: Params, processed: Path = PROCESSED, limit: int | None = None) -> list[Instance]:
+    """The instances of the configured scenarios, in id order; with `limit`, the first N of each scenario."""
     frame = read_table(processed / "instances.parquet", Instances)
     frame = frame[frame.scenario.isin(params.simulate.scenarios)].sort_values("instance_id", kind="stable")
+    if limit is not None:
+        frame = frame.groupby("scenario", sort=False).head(limit)
     return [instance_from_row(r, params.simulate.max_turns) for r in frame.to_dict("records")]
 
 
@@ -150,7 +154,7 @@ def simulate(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path =
     if unknown:
         raise ValueError(f"simulate.scenarios: unknown {sorted(unknown)}; known: {', '.join(SCENARIOS)}")
     agent = params.agent(agent_name)
-    instances = load_instances(params, processed)
+    instances = load_instances(params, processed, params.limit_for(agent_name, "j1"))
     run_dir = safe_child(runs_dir, agent_name)
     spec = spec_of(params, agent_name)
     rid = begin_run(run_dir, spec)

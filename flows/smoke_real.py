@@ -25,6 +25,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
+from flows.config import runs_of
 from flows.tables import write_text_atomic
 from steps.llm.local_server import LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER
 from steps.reports.real_model import (
@@ -91,6 +92,7 @@ def real_params(params: dict[str, Any], api_base: str, alias: str, cache_dir: Pa
     sample, caps = PROFILES[profile], PROFILE_MAX_TOKENS[profile]
     out = {**params, **{k: {**params.get(k, {}), **v} for k, v in sample.items()}}
     out["agents"] = {AGENT: model_entry(api_base, alias, caps["agent"])}
+    out["runs"] = runs_of(out["agents"])
     out["environment"] = model_entry(api_base, alias, caps["environment"])
     out["judge"] = model_entry(api_base, alias, caps["judge"])
     # A failed call is counted in the report, not a reason to stop: a stage exits 1 only when every call failed, so

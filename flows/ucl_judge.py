@@ -60,7 +60,7 @@ def ucl_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: UclPaths 
     run_dir = safe_child(paths.runs, agent_name)
     dialogues = read_table(run_dir / "dialogues.parquet", UclDialogues)
     reference = read_table(paths.reference / "dialogues.parquet", UclDialogues)
-    items = read_items(params.ucl.limit, paths, params.ucl.tasks)
+    items = read_items(params.limit_for(agent_name, "ucl"), paths, params.ucl.tasks)
     settings = JudgeSettings(params.judge_model(), params.ucl.judge_retries, params.ucl.pointwise,
                              protocol_version())  # fmt: skip
     ids = RunIds(agent_name, _run_id(run_dir), params.ucl.reference.name, _run_id(paths.reference))

@@ -61,7 +61,7 @@ def _notes(params: Params, items: pd.DataFrame, verdicts: pd.DataFrame, dialogue
 
 @stage_flow("ucl_report")
 def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
-    params = load_params(params_file)
+    params = load_params(params_file).for_benchmark("ucl")  # the agents that take part in it
     ucl = params.ucl
     ucl.check_names(params.agents)
     judge, user = params.judge_model(), params.environment_model()

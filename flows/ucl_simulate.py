@@ -88,10 +88,11 @@ def ucl_simulate(agent_name: str | None = None, params_file: Path = PARAMS_FILE,
     assistant = params.agent(agent_name) if agent_name else ucl.reference.resolve_reference()
     run_dir = safe_child(paths.runs, agent_name) if agent_name else paths.reference
     user = params.environment_model()
-    items = read_items(ucl.limit, paths, ucl.tasks)
+    limit = params.limit_for(agent_name, "ucl") if agent_name else ucl.limit  # the agent's own limit too
+    items = read_items(limit, paths, ucl.tasks)
     spec = run_spec(assistant, "ucl", role="agent" if agent_name else "reference", scenario_version=UCL.version,
                     protocol=protocol_version(), user={"model": user.model, "decoding": user.decoding.model_dump()},
-                    max_exchanges=ucl.exchanges(), single_round=ucl.single_round, limit=ucl.limit,
+                    max_exchanges=ucl.exchanges(), single_round=ucl.single_round, limit=limit,
                     **({"tasks": ucl.tasks} if ucl.tasks else {}))  # fmt: skip
     rid = begin_run(run_dir, spec)
     journal_path = safe_child(paths.journals, agent_name or "_reference", f"{rid}.jsonl")

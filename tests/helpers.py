@@ -12,6 +12,7 @@ from pathlib import Path
 
 import yaml
 
+from flows.config import runs_of
 from flows.pipeline import prefect_server
 from flows.smoke_real import copy_tracked_files
 
@@ -43,6 +44,8 @@ def copy_project(dest: Path, overrides: dict[str, dict], replace: tuple[str, ...
         current = params.get(section)
         merge = section not in replace and isinstance(current, dict) and isinstance(values, dict)
         params[section] = {**current, **values} if merge else values
+    if "agents" in overrides and "runs" not in overrides:
+        params["runs"] = runs_of(params.get("agents"))  # dvc.yaml iterates these lists
     (dest / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True, sort_keys=False), encoding="utf-8")
     subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
 

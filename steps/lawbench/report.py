@@ -25,6 +25,7 @@ class AgentInfo:
     scripted: bool
     failed_calls: int
     failed_by_task: dict[tuple[str, str], int] = field(default_factory=dict)  # (setting, task) -> failed calls
+    settings: tuple[str, ...] = ("zero_shot", "one_shot")  # the settings this agent has run
 
 
 def _label(agent: str, source: str, agents: dict[str, AgentInfo]) -> str:
@@ -128,6 +129,10 @@ def render_setting(long: pd.DataFrame, deltas: pd.DataFrame, setting: str, agent
                  "cannot be re-scored (our row is empty there, and so are the Understanding and Overall means).")
     lines += _proofreading_note(long, setting)
     for info in agents.values():
+        if setting not in info.settings:
+            lines.append(f"- Agent `{info.name}`: `{info.model}` has not run this setting yet "
+                         f"(`dvc repro lawbench_predict@{info.name}-{setting}`).")
+            continue
         here = {t: n for (s, t), n in info.failed_by_task.items() if s == setting and n}
         lines.append(f"- Agent `{info.name}`: `{info.model}`" + (" (scripted)" if info.scripted else "")
                      + (f"; {sum(here.values())} calls failed after retries (accepted under "

@@ -62,6 +62,7 @@ class ModelDoor:
         self.run_id = run_id
         self.cache = ResponseCache(cache_dir or Path(settings.cache_dir)) if settings.cache else None
         self.usage: list[UsageRecord] = []
+        self.spent_usd = 0.0  # what this door's new calls cost (litellm's prices; hits and failures cost nothing)
         # Semaphores and shared futures belong to one event loop; a door used from several `asyncio.run`
         # calls gets fresh ones for each loop (see _for_this_loop).
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -166,6 +167,8 @@ class ModelDoor:
             c: Classified | None
             try:
                 async with self._bound(model):
+                    if self.over_budget():  # checked when the call would go out: nothing is sent past the cap
+                        return CallFailure(FailureKind.BUDGET, self._budget_message(), model.model, key, attempt - 1)
                     response = await self._litellm_call(model, messages, metadata, api_key)
             except Exception as exc:  # every failure is classified; none escapes
                 c = classify(exc)
@@ -185,6 +188,15 @@ class ModelDoor:
                     c.kind, f"retry budget exhausted; last error: {c.message}", model.model, key, attempt
                 )
             await asyncio.sleep(delay)
+
+    def over_budget(self) -> bool:
+        """True once `llm.budget_usd` is set and this door's new calls have spent it."""
+        budget = self.settings.budget_usd
+        return budget is not None and self.spent_usd >= budget
+
+    def _budget_message(self) -> str:
+        return (f"llm.budget_usd {self.settings.budget_usd:g} reached (spent ${self.spent_usd:.6f}); not sent. "
+                f"Finished calls are cached: rerun with a higher llm.budget_usd to go on")
 
     def _backoff(self, attempt: int, retry_after_s: float | None) -> float:
         exponential = min(self.settings.backoff_max_s, self.settings.backoff_base_s * 2 ** (attempt - 1))
@@ -245,6 +257,7 @@ class ModelDoor:
         )
         if self.cache is not None:
             self.cache.put(key, model.model, cached)
+        self.spent_usd += cached.cost_usd or 0.0
         return self._completion(model, key, cached, attempts=attempts, cache_hit=False)
 
     @staticmethod

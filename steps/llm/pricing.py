@@ -31,3 +31,11 @@ def pricing_for(model: str) -> Pricing | None:
         if entry and entry.get("input_cost_per_token") is not None:
             return Pricing(float(entry["input_cost_per_token"]), float(entry.get("output_cost_per_token") or 0.0))
     return None
+
+
+def prompt_tokens(model: str, messages: list[dict]) -> int:
+    """Input tokens of one request by litellm's `token_counter`, chat overhead included. The bare model name
+    picks the tokenizer when litellm's price map knows it (`openai/gpt-4o` alone would fall back to cl100k_base);
+    otherwise litellm's default tokenizer counts."""
+    bare = model.split("/", 1)[1] if "/" in model else model
+    return int(litellm.token_counter(model=bare if bare in litellm.model_cost else model, messages=messages))

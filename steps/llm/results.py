@@ -22,6 +22,7 @@ class FailureKind(StrEnum):
     PARSE = "parse"  # the server's answer was not a valid completion (not JSON, cut, HTML, no choices)
     TRUNCATED = "truncated"  # null content with finish_reason length: max_tokens ran out before any answer
     NULL_CONTENT = "null_content"  # null content for any other reason
+    BUDGET = "budget"  # not sent: llm.budget_usd was spent (a rerun with a higher budget sends it)
 
 
 @dataclass(frozen=True)

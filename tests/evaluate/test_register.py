@@ -1,0 +1,119 @@
+"""`jurisflow eval`'s pieces: the agent's entry and the `runs` lists written into params.yaml (comments kept,
+validated first), the stages it runs, the headline numbers read back from a report's CSV twin, and the LawBench
+report of an agent that has run one setting only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from flows.config import ParamsError, load_params
+from flows.evaluate import headline_text, headlines, register, sync_file, targets
+from steps.lawbench.report import AgentInfo, render_setting
+
+BASE = """# my parameters
+agents:
+  oracle:
+    model: scripted/oracle   # the upper bound
+  "null":
+    model: scripted/null
+    benchmarks: [lawbench, ucl]
+runs:
+  lawbench: [oracle, "null"]
+  j1: [oracle]
+  mile: [oracle]
+  ucl: [oracle, "null"]
+  plawbench: [oracle]
+lawbench:
+  limit: 5
+"""
+
+
+def _file(tmp_path: Path, text: str = BASE) -> Path:
+    path = tmp_path / "params.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_register_adds_the_agent_and_its_runs_keeping_everything_else(tmp_path):
+    path = _file(tmp_path)
+    register(path, "probe", "hosted_vllm/Qwen3-8B", api_base="http://127.0.0.1:8000/v1", benchmarks=["lawbench"],
+             limit=2)
+    text = path.read_text(encoding="utf-8")
+    assert "# my parameters" in text and "# the upper bound" in text  # comments survive
+    params = load_params(path)
+    assert params.agents["probe"].benchmarks == ["lawbench"] and params.agents["probe"].limit == 2
+    assert params.agents["probe"].api_base == "http://127.0.0.1:8000/v1"
+    assert params.runs["lawbench"] == ["oracle", "null", "probe"] and "probe" not in params.runs["ucl"]
+    # the other agents' entries are untouched (their stages depend on them alone)
+    raw = yaml.safe_load(text)
+    assert raw["agents"]["oracle"] == {"model": "scripted/oracle"}
+    assert raw["agents"]["null"] == {"model": "scripted/null", "benchmarks": ["lawbench", "ucl"]}
+    # the effective cap: the agent's own and lawbench.limit, the smaller
+    assert params.limit_for("probe", "lawbench") == 2 and params.limit_for("oracle", "lawbench") == 5
+
+
+def test_a_second_eval_adds_benchmarks_and_updates_the_limit(tmp_path):
+    path = _file(tmp_path)
+    register(path, "probe", "scripted/oracle", benchmarks=["lawbench"], limit=2)
+    register(path, "probe", "scripted/oracle", benchmarks=["ucl"], limit=None)
+    params = load_params(path)
+    assert params.agents["probe"].benchmarks == ["lawbench", "ucl"] and params.agents["probe"].limit is None
+    register(path, "probe", "scripted/oracle", benchmarks=None)  # all five: the key is dropped
+    assert "benchmarks" not in yaml.safe_load(path.read_text())["agents"]["probe"]
+    assert load_params(path).runs["j1"] == ["oracle", "probe"]
+
+
+def test_a_bad_entry_is_refused_before_anything_is_written(tmp_path):
+    path = _file(tmp_path)
+    with pytest.raises(ParamsError, match=r"agents\.probe\.model"):
+        register(path, "probe", "nosuchprovider/x")
+    assert path.read_text(encoding="utf-8") == BASE
+    assert not list(tmp_path.glob(".params.yaml.check"))
+
+
+def test_runs_that_disagree_with_agents_are_refused_and_sync_rewrites_them(tmp_path):
+    path = _file(tmp_path, BASE.replace("ucl: [oracle, \"null\"]", "ucl: [oracle]"))
+    with pytest.raises(ParamsError, match="jurisflow params sync"):
+        load_params(path)
+    sync_file(path)
+    assert load_params(path).runs["ucl"] == ["oracle", "null"]
+
+
+def test_the_stages_of_one_agent():
+    assert targets("probe", ["lawbench", "ucl"]) == [
+        "lawbench_predict@probe-zero_shot", "lawbench_predict@probe-one_shot", "lawbench_report",
+        "ucl_simulate@probe", "ucl_judge@probe", "ucl_report"]
+
+
+def test_headlines_are_the_csv_twin_numbers_beside_the_papers(tmp_path):
+    rows = [
+        ("zero_shot", "probe", "overall", "score", 0.41234, 60, "ours"),
+        ("zero_shot", "GPT4", "overall", "score", 0.5235, None, "paper"),
+        ("zero_shot", "qwen", "overall", "score", 0.3581, None, "paper"),
+        ("zero_shot", "other", "overall", "score", 0.9, 60, "ours"),
+        ("one_shot", "probe", "1-1", "score", 0.7, 3, "ours"),  # no one-shot Overall yet
+    ]
+    frame = pd.DataFrame(rows, columns=["table", "agent", "scope", "metric", "value", "n", "source"])
+    frame.assign(benchmark="lawbench").to_csv(tmp_path / "lawbench.csv", index=False)
+    got = headlines("probe", ["lawbench"], tmp_path)
+    assert got[0] == ("LawBench zero-shot Overall", pytest.approx(41.234), 60,
+                      [("GPT4", pytest.approx(52.35)), ("qwen", pytest.approx(35.81))])
+    assert got[1][1] is None
+    text = headline_text("probe", ["lawbench"], tmp_path)
+    assert "41.23 (n 60)" in text and "paper: best GPT4 52.35, median 44.08 over 2 models" in text
+    assert "not in the report" in text
+
+
+def test_the_lawbench_report_names_a_setting_an_agent_has_not_run():
+    long = pd.DataFrame({"table": ["zero_shot"], "agent": ["probe"], "scope": ["1-1"], "metric": ["score"],
+                         "value": [0.5], "source": ["ours"]})
+    deltas = pd.DataFrame(columns=["setting", "metric", "max_abs_diff", "cells_compared", "largest_at"])
+    agents = {"probe": AgentInfo("probe", "scripted/oracle", True, 0, {}, settings=("zero_shot",))}
+    one_shot = render_setting(long, deltas, "one_shot", agents, "note")
+    assert "`probe`: `scripted/oracle` has not run this setting yet" in one_shot
+    assert "probe [scripted]" not in one_shot
+    assert "probe [scripted]" in render_setting(long, deltas, "zero_shot", agents, "note")
