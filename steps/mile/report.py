@@ -315,7 +315,7 @@ def render(ours: pd.DataFrame, agents: dict[str, AgentInfo], run: RunInfo) -> st
         "Yue et al., *Multi-Agent Simulator Drives Language Models for Legal Intensive Interaction* (NAACL 2025",
         "Findings). The agent plays the lawyer; the environment model plays the client and the supervisor that",
         "checks every client turn against its profile; after the interview the lawyer drafts the complaint.", "",
-        f"- Instances: {size_phrase(run.sizes or (run.sample,), 'dialogues per agent')} of {run.sampled_from} "
+        f"- Instances: {size_phrase(run.sizes or (run.sample,), '')} of {run.sampled_from} per agent "
         f"(stratified by cause of action, seed {opts.get('seed')}; `[limit N]`: a run limited to N)"
         + ("" if set(run.sizes or (run.sample,)) == {run.sampled_from}
            else "; not comparable one-to-one with the paper's 693"),

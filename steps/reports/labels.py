@@ -20,11 +20,12 @@ def agent_label(name: str, scripted: bool = False, limit: int | None = None) -> 
 def size_phrase(sizes: Iterable[int], unit: str) -> str:
     """What a header may say about the rows' sizes: one number when every row has it, else the range."""
     values = sorted({int(s) for s in sizes})
+    tail = f" {unit}" if unit else ""
     if not values:
-        return f"no {unit}"
+        return f"none{tail}"
     if len(values) == 1:
-        return f"{values[0]:,} {unit}"
-    return f"{values[0]:,}–{values[-1]:,} {unit} (each row's `n`)"
+        return f"{values[0]:,}{tail}"
+    return f"{values[0]:,}–{values[-1]:,}{tail} (each row's `n`)"
 
 
 def name_key(name: str) -> str:
