@@ -104,7 +104,8 @@ def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
     info = ReportInfo(
         agents=runs, reference=ref_run, user=user.model, judge=judge.model, judge_scripted=judge.is_scripted,
         exchanges=ucl.exchanges(), single_round=ucl.single_round,
-        items_per_task=int(items.groupby("task").size().max()), retries=ucl.judge_retries, pointwise=ucl.pointwise,
+        items_per_task=int(read_items(None, paths).groupby("task").size().max()),  # in the data, unlimited
+        retries=ucl.judge_retries, pointwise=ucl.pointwise,
         data=f"killerqueen-wonder/UCL-bench@{commit[:10]}",
         notes=_notes(params, items, all_verdicts, all_dialogues),
     )  # fmt: skip

@@ -170,6 +170,7 @@ def goal_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> list[str]:
     norm_metrics = ("CLI", "CLI-norm", "DEF", "DEF-norm")
     norm = _wide(ours, "goal", "overall", norm_metrics).reset_index()
     norm_names = norm.agent.tolist()
+    norm.insert(1, "dialogues", norm.agent.map(_n(ours, "goal", "CLI")))
     norm["agent"] = norm.agent.map(lambda a: _label(a, agents))
     norm = _mark(_round(norm), norm_names, _calls(ours, "goal", "overall", norm_metrics), {m: m for m in norm_metrics})
     return [

@@ -141,8 +141,14 @@ def pivot(long: pd.DataFrame, table: str, index: str, columns: str, agents: dict
                                   sort=False).reindex(index=wide.index, columns=wide.columns)
         for col in out.columns:
             out[col] = [with_failed(v, n) for v, n in zip(out[col], failed[col], strict=True)]
+    sizes = part.groupby(index.split(","), sort=False).n.agg(["min", "max"]).reindex(wide.index)
+    out.insert(0, "n", [None if pd.isna(lo) else int(lo) if lo == hi else f"{int(lo)}–{int(hi)}"
+                        for lo, hi in zip(sizes["min"], sizes["max"], strict=True)])  # responses behind the row
     out = out.reset_index()
     out.columns = [str(c) for c in out.columns]
+    if "agent" in out:
+        out["agent"] = [agent_label(a, agents[a].scripted, agents[a].limit) if a in agents else a
+                        for a in out.agent]  # fmt: skip
     return out.astype(object).where(out.notna(), None)
 
 
@@ -217,8 +223,11 @@ def _multiturn(multi: pd.DataFrame) -> pd.DataFrame:
             mt = mt.astype(object).where(mt.notna(), None)
             for col in mt.columns:
                 mt[col] = [with_failed(v, n) for v, n in zip(mt[col], failed[col], strict=True)]
+    n = multi.pivot_table(index="agent", columns="table", values="n", aggfunc="first", sort=False)
+    n = n.reindex(index=mt.index, columns=["table3", "multiturn"])
     mt = mt.reset_index()
     mt.columns = ["agent", "T1 single-turn (paper protocol)", "T1 multi-turn (ours)"]
+    mt.insert(1, "n", [int(v) if pd.notna(v) else None for v in n["table3"]])  # consultations (both variants)
     return mt
 
 

@@ -88,7 +88,8 @@ def test_the_agents_paper_model_is_set_beside_the_paper_row_and_bold_in_the_publ
     lines = text.split("\n")
     ours_at = next(i for i, line in enumerate(lines) if line.startswith("| mine [limit 3] | openai/some-endpoint |"))
     bold = [i for i, line in enumerate(lines) if line.startswith("| multilingual | **GPT-4o** ↳ mine | 94.26 |")]
-    assert bold and ours_at < bold[0] and lines[ours_at + 2] == "### Published (paper Table 1; 693 instances, judge GPT-4o)"
+    assert bold and ours_at < bold[0]
+    assert lines[ours_at + 2] == "### Published (paper Table 1; 693 instances, judge GPT-4o)"
     plain = render(ours, {"mine": replace(info, paper_model=None)}, run_info(True))
     assert "**GPT-4o**" not in plain and "No configured agent corresponds" in plain
 
