@@ -17,21 +17,33 @@ from prefect.cache_policies import NO_CACHE
 from flows.config import PARAMS_FILE, Params, load_params
 from flows.monitor import publish_report
 from flows.paths import safe_child
+from flows.runs import run_limit
 from flows.simulate import RUNS_DIR
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
 from steps.j1eval.paper import paper_model_for
-from steps.j1eval.report import AgentInfo, RunInfo, csv_frame, render
+from steps.j1eval.report import AgentInfo, RunInfo, csv_frame, headline, render
 from steps.j1eval.tables import Results, compute
+from steps.reports.paper_models import paper_names
 from steps.schemas import Deliverables, J1Scores
 
 REPORTS = Path("reports")
 
 
-def agent_infos(params: Params) -> dict[str, AgentInfo]:
-    names = params.j1eval.paper_names
+def agent_infos(params: Params, dialogues: pd.DataFrame | None = None, runs: Path | None = None
+                ) -> dict[str, AgentInfo]:  # fmt: skip
+    """Each agent: its model, the paper model it corresponds to (`agents.<name>.paper_model`, else
+    `j1eval.paper_names` or a matching name), its run's limit and how many instances it ran."""
+    names, known = params.j1eval.paper_names, paper_names("j1")
+    counts: dict[str, dict[str, int]] = {}
+    if dialogues is not None:
+        for (agent, scenario), n in dialogues.groupby(["agent", "scenario"]).instance_id.nunique().items():
+            counts.setdefault(agent, {})[scenario] = int(n)
     return {
-        name: AgentInfo(name, entry.model, params.agent(name).is_scripted, paper_model_for(name, entry.model, names))
+        name: AgentInfo(name, entry.model, params.agent(name).is_scripted,
+                        params.paper_model(name, "j1", known) or paper_model_for(name, entry.model, names),
+                        run_limit(safe_child(runs, name)) if runs is not None else None,
+                        counts.get(name, {}))
         for name, entry in params.agents.items()
     }
 
@@ -84,16 +96,16 @@ def aggregate(params_file: Path = PARAMS_FILE, runs: Path = RUNS_DIR, reports: P
                              f"rerun the judge stage (dvc repro judge@{name})")  # fmt: skip
     all_dialogues = pd.concat(dialogues, ignore_index=True)
     results = tables(pd.concat(scores, ignore_index=True), all_dialogues, params)
-    agents, run = agent_infos(params), run_info(params, all_dialogues)
+    agents, run = agent_infos(params, all_dialogues, runs), run_info(params, all_dialogues)
     write_text_atomic(reports / "j1.md", render(results, agents, run))
     write_text_atomic(reports / "j1.csv", csv_frame(results, agents, run).to_csv(index=False, lineterminator="\n"))
     publish_report(reports / "j1.md", "J1-EVAL: the ten metrics per environment (J1 Table 3 layout) and Tables 6-10")
-    overall = results.averages[results.averages.metric == "Overall"].set_index("agent").value.round(1).to_dict()
+    overall = ", ".join(f"{a} {v}" for a, v in headline(results).items()) or "none"
     table3 = results.cells[results.cells.component == ""]
     failed, failed_calls = int(table3.n_judge_failed.sum()), int(table3.n_failed.sum())
     paper = sum(a.paper is not None for a in agents.values())
     return (f"reports/j1.md and reports/j1.csv written ({len(agents)} agents, {len(run.groups)} repeats groups, "
-            f"{paper} with the paper's rows; Overall {overall}; {failed} judge failures left out; "
+            f"{paper} with the paper's rows; Overall (as in Table 3): {overall}; {failed} judge failures left out; "
             f"{failed_calls} instance-cells with failed calls; "
             f"judge {run.judge})")  # fmt: skip
 

@@ -46,14 +46,25 @@ class ModelEntry(_Section):
     decoding: Decoding = Decoding()
     concurrency: int | None = Field(default=None, ge=1)
     timeout_s: float | None = Field(default=None, gt=0)
+    # the paper model this agent corresponds to (its rows are shown under ours): a name, or one per benchmark
+    paper_model: str | dict[str, str] | None = None
 
     @field_validator("model")
     @classmethod
     def _known_provider(cls, value: str) -> str:
         return check_model_string(value)
 
+    @field_validator("paper_model")
+    @classmethod
+    def _known_paper_model(cls, value: str | dict[str, str] | None) -> str | dict[str, str] | None:
+        if value is not None:
+            from steps.reports.paper_models import check_paper_model
+
+            check_paper_model(value)
+        return value
+
     def resolve(self, name: str) -> ModelConfig:
-        return ModelConfig(name=name, **self.model_dump())
+        return ModelConfig(name=name, **self.model_dump(exclude={"paper_model"}))
 
 
 def check_subset(value: list[str] | None) -> list[str] | None:
@@ -77,7 +88,7 @@ class AgentEntry(ModelEntry):
     limit: int | None = Field(default=None, ge=1)
 
     def resolve(self, name: str) -> ModelConfig:
-        return ModelConfig(name=name, **self.model_dump(exclude={"benchmarks", "limit"}))
+        return ModelConfig(name=name, **self.model_dump(exclude={"benchmarks", "limit", "paper_model"}))
 
 
 def smaller(*limits: int | None) -> int | None:
@@ -119,7 +130,7 @@ class UclReference(ModelEntry):
         return check_safe_name(value)
 
     def resolve_reference(self) -> ModelConfig:
-        return ModelConfig(**self.model_dump())
+        return ModelConfig(**self.model_dump(exclude={"paper_model"}))
 
 
 class UclParams(_Section):
@@ -367,6 +378,16 @@ class Params(_Section):
         if name not in self.agents:
             raise ValueError(f"unknown agent '{name}'; params.yaml lists: {', '.join(self.agents) or 'none'}")
         return self.agents[name].resolve(name)
+
+    def paper_model(self, name: str, benchmark: str, names: dict[str, tuple[str, ...]]) -> str | None:
+        """The paper's name of the model agent `name` corresponds to in `benchmark` (`agents.<name>.paper_model`,
+        resolved against that paper's `names`), or None."""
+        from steps.reports.labels import paper_model_name
+
+        try:
+            return paper_model_name(self.agents[name].paper_model, benchmark, names)
+        except ValueError as err:
+            raise ValueError(f"agents.{name}.{err}") from None
 
     def environment_model(self) -> ModelConfig:
         return self.environment.resolve("environment")

@@ -6,6 +6,7 @@ Reads the rescored published predictions, LawBench's results.csv, and every conf
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import duckdb
@@ -19,6 +20,7 @@ from flows.lawbench_predict import OUT_DIR as AGENT_DIR
 from flows.lawbench_score import OUT as PUBLISHED_SCORES
 from flows.monitor import publish_report
 from flows.paths import safe_child
+from flows.runs import run_limit
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
 from steps.lawbench.report import AgentInfo, csv_text, render_setting, tasks_frame
@@ -58,13 +60,17 @@ def lawbench_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS) ->
         both = pd.concat(agent_scores, ignore_index=True) if agent_scores else pd.DataFrame(
             {"setting": [], "task": [], "n_failed": []})
         by_task = {(r.setting, r.task): int(r.n_failed) for r in both.itertuples() if r.n_failed}
+        limits = {run_limit(safe_child(AGENT_DIR, name, s)) for s in ran} - {None}
         agents[name] = AgentInfo(name, model.model, model.is_scripted, int(both.n_failed.sum()), by_task,
-                                 settings=tuple(ran))
+                                 settings=tuple(ran), limit=max(limits) if limits else None)
     scores = pd.concat(frames, ignore_index=True)
     published = read_table(INTERIM_DIR / "lawbench_published.parquet", LawBenchPublished)
+    names = {m: () for m in sorted(set(published.model))}
+    agents = {n: replace(a, paper_model=params.paper_model(n, "lawbench", names)) for n, a in agents.items()}
     long, deltas = build_tables(scores, published)
     commit = next(f.commit for f in load_manifest(MANIFEST_FILE).files if f.dataset == "lawbench_items")
-    note = (f"Data: open-compass/LawBench@{commit[:10]}, 500 items per task. Published predictions rescored: "
+    note = (f"Data: open-compass/LawBench@{commit[:10]}, 500 items per task (each row's `n`: the items per task it "
+            "averages). Published predictions rescored: "
             + ", ".join(sorted(set(published.model))) + ". Scripted agents are labelled.")
     for setting in SETTINGS:
         write_text_atomic(reports / f"lawbench_{setting}.md", render_setting(long, deltas, setting, agents, note))

@@ -19,9 +19,13 @@ from flows.ingest import INTERIM_DIR
 from flows.mile_simulate import OUT_DIR
 from flows.monitor import publish_report
 from flows.paths import safe_child
+from flows.runs import run_limit
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
+from steps.mile.published import paper_model
 from steps.mile.report import AgentInfo, RunInfo, csv_frame, render
+from steps.reports.labels import size_phrase
+from steps.reports.paper_models import paper_names
 from steps.schemas import Mile, MileDialogues, MileScores
 
 REPORTS = Path("reports")
@@ -62,7 +66,9 @@ def mile_report(params_file: Path = PARAMS_FILE, runs: Path = OUT_DIR, reports: 
         scores.append(read_table(run_dir / "scores.parquet", MileScores))
         dialogues.append(read_table(run_dir / "deliverables.parquet", MileDialogues)[DIALOGUE_COLUMNS])
         specs.append(json.loads((run_dir / "run.json").read_text(encoding="utf-8")))
-        agents[name] = AgentInfo(name, model.model, model.is_scripted, specs[-1].get("decoding"))
+        named = params.paper_model(name, "mile", paper_names("mile"))
+        agents[name] = AgentInfo(name, model.model, model.is_scripted, specs[-1].get("decoding"), run_limit(run_dir),
+                                 named or paper_model(name, model.model))  # fmt: skip
     if not agents:
         raise ValueError("params.yaml lists no agents: nothing to report")
     flags = pd.DataFrame({"agent": list(agents), "model": [a.model for a in agents.values()],
@@ -70,14 +76,15 @@ def mile_report(params_file: Path = PARAMS_FILE, runs: Path = OUT_DIR, reports: 
                           "environment_scripted": environment.is_scripted})
     ours = result_rows(pd.concat(scores, ignore_index=True), pd.concat(dialogues, ignore_index=True), flags)
     run = RunInfo(environment.model, environment.is_scripted, judge.model, judge.is_scripted,
-                  sample=len(dialogues[0]),
+                  sample=len(dialogues[0]), sizes=tuple(len(d) for d in dialogues),
                   sampled_from=len(read_table(interim / "mile.parquet", Mile)),
                   options={**specs[0]["options"], **params.mile.model_dump()}, **_role_decodings(agents, specs))
     write_text_atomic(reports / "mile.md", render(ours, agents, run))
     write_text_atomic(reports / "mile.csv", csv_frame(ours).to_csv(index=False, lineterminator="\n"))
     publish_report(reports / "mile.md", "MILE goal and interaction scores (MASER Tables 1-3), ours beside the paper's")
     goal = ours[(ours["table"] == "goal") & (ours.metric == "AVE")].set_index("agent").value.round(2).to_dict()
-    return (f"reports/mile.md and reports/mile.csv written ({len(agents)} agents, {run.sample} dialogues each; "
+    return (f"reports/mile.md and reports/mile.csv written ({len(agents)} agents, "
+            f"{size_phrase(run.sizes, 'dialogues per agent')}; "
             f"goal AVE {goal}; judge {judge.model})")
 
 

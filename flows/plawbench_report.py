@@ -21,10 +21,12 @@ from flows.config import MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.monitor import publish_report
 from flows.paths import safe_child
 from flows.plawbench_rubrics import OUT_DIR
+from flows.runs import run_limit
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
 from steps.plawbench import paper
 from steps.plawbench.report import AgentInfo, ReportInputs, render_report
+from steps.reports.paper_models import paper_names
 from steps.schemas import PlawItemScores, PlawJudgements, PlawParseIssues, PlawRubricItems, PlawScores, PlawTasks
 from steps.sources import load_manifest
 
@@ -79,9 +81,11 @@ def plawbench_report(params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, r
     agents, scores, judgements, items, runs = {}, [], [], [], {}
     for name in params.agents:
         model = params.agent(name)
-        agents[name] = AgentInfo(name, model.model, model.is_scripted,
-                                 paper.paper_model_for(name, model.model, params.plawbench.paper_names))
         run_dir = safe_child(out_dir, name)
+        named = params.paper_model(name, "plawbench", paper_names("plawbench"))
+        agents[name] = AgentInfo(name, model.model, model.is_scripted,
+                                 named or paper.paper_model_for(name, model.model, params.plawbench.paper_names),
+                                 run_limit(run_dir))  # fmt: skip
         scores.append(read_table(run_dir / "scores.parquet", PlawScores))
         judgements.append(read_table(run_dir / "judgements.parquet", PlawJudgements))
         items.append(read_table(run_dir / "item_scores.parquet", PlawItemScores))

@@ -50,3 +50,13 @@ def write_run_json(directory: Path, spec: dict[str, Any]) -> str:
     write_text_atomic(directory / "run.json", json.dumps({"run_id": rid, **spec}, ensure_ascii=False, indent=2,
                                                         sort_keys=True) + "\n")
     return rid
+
+
+def run_limit(directory: Path) -> int | None:
+    """The item limit a run recorded in its `run.json` (`limit`; None when it ran on everything or records none),
+    so reports mark its rows `[limit N]`."""
+    path = directory / "run.json"
+    if not path.is_file():
+        return None
+    limit = json.loads(path.read_text(encoding="utf-8")).get("limit")
+    return int(limit) if limit is not None else None

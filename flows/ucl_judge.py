@@ -30,6 +30,8 @@ from flows.tables import read_table, write_table
 from flows.ucl_simulate import PATHS, UclPaths, read_items
 from steps.schemas import UclDialogues, UclHintScores, UclVerdicts
 from steps.ucl import JudgeSettings, RunIds, judge_run, protocol_version
+from steps.ucl.report import headline_text
+from steps.ucl.tables import agent_long
 
 if TYPE_CHECKING:
     from steps.llm.door import ModelDoor
@@ -84,12 +86,12 @@ def ucl_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: UclPaths 
     check_calls(params, run_dir / JUDGE_DIR / "usage.parquet")
     valid = verdicts[verdicts.failure.isna()]
     excluded = verdicts.failure.value_counts().to_dict()
-    rate = 100 * valid.points.mean() if len(valid) else float("nan")
-    hint = 100 * hints.value.mean() if len(hints) and hints.value.notna().any() else float("nan")
+    long = agent_long(agent_name, ids.reference, settings.judge.model, verdicts, hints,
+                      pd.concat([dialogues, reference], ignore_index=True))  # fmt: skip
     hits = sum(u.cache_hit for u in door.usage)
     return (f"{agent_name} vs {ids.reference} judged by {settings.judge.model}: {len(valid):,}/{len(verdicts):,} "
-            f"verdicts valid (pooled win rate {rate:.1f}), excluded {excluded or 'none'}; hint score {hint:.1f} over "
-            f"{int(hints.value.notna().sum())} dialogues; {hits:,} calls from the cache")  # fmt: skip
+            f"verdicts valid, excluded {excluded or 'none'}; {headline_text(long, agent_name)} (as in reports/ucl.md: "
+            f"means of the 22 task rates, CC apart); {hits:,} calls from the cache")  # fmt: skip
 
 
 if __name__ == "__main__":

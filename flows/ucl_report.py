@@ -16,19 +16,26 @@ from prefect.cache_policies import NO_CACHE
 from flows.config import MANIFEST_FILE, PARAMS_FILE, Params, load_params
 from flows.monitor import publish_report
 from flows.paths import safe_child
+from flows.runs import run_limit
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
 from flows.ucl_judge import JUDGE_DIR
 from flows.ucl_simulate import PATHS, UclPaths, read_items
+from steps.reports.paper_models import paper_names
 from steps.schemas import UclDialogues, UclHintScores, UclVerdicts
 from steps.sources import load_manifest
-from steps.ucl.paper import match, paper_long
-from steps.ucl.report import ReportInfo, RunInfo, render
+from steps.ucl.paper import match, paper_long, paper_models
+from steps.ucl.report import ReportInfo, RunInfo, headline_text, render
 from steps.ucl.tables import long_table
 
 
 def _run_id(run_dir: Path) -> str:
     return json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["run_id"]
+
+
+def _items_per_task(dialogues: pd.DataFrame) -> int:
+    """The most items of one task a run answered: the `n` of its rows."""
+    return int(dialogues.groupby("task").item_id.nunique().max()) if len(dialogues) else 0
 
 
 @task(cache_policy=NO_CACHE)
@@ -69,16 +76,18 @@ def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
     runs, verdicts, hints, dialogues, matches = [], [], [], [], {}
     for name in params.agents:
         model, run_dir = params.agent(name), safe_child(paths.runs, name)
-        paper = match(name, model.model)
+        named = params.paper_model(name, "ucl", paper_names("ucl"))
+        paper = next(p for p in paper_models() if p.name == named) if named else match(name, model.model)
         if paper is not None:
             matches[name] = paper
-        runs.append(RunInfo(name, model.model, model.is_scripted, _run_id(run_dir),
-                            paper.name if paper else None))  # fmt: skip
+        dialogues.append(read_table(run_dir / "dialogues.parquet", UclDialogues))
+        runs.append(RunInfo(name, model.model, model.is_scripted, _run_id(run_dir), paper.name if paper else None,
+                            _items_per_task(dialogues[-1]), run_limit(run_dir)))  # fmt: skip
         verdicts.append(read_table(run_dir / JUDGE_DIR / "verdicts.parquet", UclVerdicts))
         hints.append(read_table(run_dir / JUDGE_DIR / "hint_scores.parquet", UclHintScores))
-        dialogues.append(read_table(run_dir / "dialogues.parquet", UclDialogues))
-    ref_run = RunInfo(reference.name, reference.model, reference.is_scripted, _run_id(paths.reference))
     dialogues.append(read_table(paths.reference / "dialogues.parquet", UclDialogues))
+    ref_run = RunInfo(reference.name, reference.model, reference.is_scripted, _run_id(paths.reference),
+                      items_per_task=_items_per_task(dialogues[-1]), limit=run_limit(paths.reference))
     scripted_env = user.is_scripted or judge.is_scripted or reference.is_scripted
     agents = pd.DataFrame(
         [{"agent": r.name, "role": "agent", "judge": judge.model, "proxy": r.scripted or scripted_env} for r in runs]
@@ -96,7 +105,8 @@ def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
     info = ReportInfo(
         agents=runs, reference=ref_run, user=user.model, judge=judge.model, judge_scripted=judge.is_scripted,
         exchanges=ucl.exchanges(), single_round=ucl.single_round,
-        items_per_task=int(items.groupby("task").size().max()), retries=ucl.judge_retries, pointwise=ucl.pointwise,
+        items_per_task=int(read_items(None, paths).groupby("task").size().max()),  # in the data, unlimited
+        retries=ucl.judge_retries, pointwise=ucl.pointwise,
         data=f"killerqueen-wonder/UCL-bench@{commit[:10]}",
         notes=_notes(params, items, all_verdicts, all_dialogues),
     )  # fmt: skip
@@ -104,10 +114,9 @@ def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
     csv = long.assign(value=long.value.round(10)).to_csv(index=False, lineterminator="\n")
     write_text_atomic(paths.reports / "ucl.csv", csv)
     publish_report(paths.reports / "ucl.md", "UCL-Bench win rates against the reference model (Table 3 layout)")
-    overall = long[(long.metric == "win_rate") & (long.scope == "overall") & (long.source == "ours")]
-    summary = ", ".join(f"{a} {v:.1f}" for a, v in zip(overall.agent, overall.value, strict=True) if pd.notna(v))
+    summary = "; ".join(f"{r.name}: {headline_text(long, r.name)}" for r in runs)
     return (f"reports/ucl.md and reports/ucl.csv written ({len(long):,} long rows; {len(runs)} agents vs "
-            f"{ref_run.name}; overall win rate: {summary or 'none'})")  # fmt: skip
+            f"{ref_run.name}; {summary or 'no agent'})")  # fmt: skip
 
 
 if __name__ == "__main__":

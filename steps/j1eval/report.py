@@ -23,6 +23,7 @@ from steps.j1eval.paper import (
     paper_long,
 )
 from steps.j1eval.tables import Results
+from steps.reports.labels import agent_label
 from steps.reports.markdown import CONTENT_FILTER_RULE, markdown_table, with_failed
 
 SCOPES = ("KQ", "LC", "CD", "DD", "CI", "CR")
@@ -47,7 +48,9 @@ class AgentInfo:
     name: str
     model: str
     scripted: bool
-    paper: str | None  # the paper's model this agent is named after
+    paper: str | None  # the paper's model this agent corresponds to (agents.<name>.paper_model, or its name)
+    limit: int | None = None  # instances its run was limited to (run.json `limit`): rows say `[limit N]`
+    instances: dict[str, int] = field(default_factory=dict)  # scenario -> instances its run holds (rows' `n`)
 
 
 @dataclass(frozen=True)
@@ -132,7 +135,13 @@ def _fmt(value: object, *, proxy: bool = False, excluded: bool = False, digits: 
 
 def _label(agent: str, agents: dict[str, AgentInfo]) -> str:
     info = agents.get(agent)
-    return f"{agent} [scripted]" if info and info.scripted else agent
+    return agent_label(agent, info.scripted, info.limit) if info else agent
+
+
+def headline(results: Results) -> dict[str, object]:
+    """Each agent's Overall as Table 3 shows it (×100, one decimal), for the aggregate stage's summary."""
+    overall = results.averages[(results.averages.metric == "Overall") & (results.averages.scope == "overall")]
+    return {r.agent: _fmt(r.value) for r in overall.itertuples()}
 
 
 def _lookup(long: pd.DataFrame) -> dict[tuple[str, str, str, str], dict]:
@@ -151,17 +160,20 @@ def _wide(long: pd.DataFrame, table: str, columns: list[tuple[str, str]], agents
     """Rows of ours (and the paper's, beside each agent named after a paper model) for the given cells."""
     ours = _lookup(long)
     paper = _lookup(paper_long().rename(columns={"model": "agent"}))
+    scopes = {s for s, _ in columns if s in PAPER_SIZES} or set(PAPER_SIZES)  # the environments the row averages
     rows = []
     for name in names:
         cells = [ours.get((table, name, scope, metric)) for scope, metric in columns]
-        rows.append([_label(name, agents)] + [
+        n = sum(agents[name].instances.get(s, 0) for s in scopes) if name in agents else 0
+        rows.append([_label(name, agents), n or "—"] + [
             with_failed(_fmt(c["value"], proxy=bool(c["judge_proxy"]), excluded=c["n_judge_failed"] > 0,
                              digits=digits), c["n_failed"])
             if c else "—" for c in cells])  # fmt: skip
         model = agents[name].paper if name in agents else None
         if model and paper_table:
-            rows.append([f"↳ paper: {model}"] + [_paper_cell(paper, paper_table, model, s, m) for s, m in columns])
-    header = ["Agent"] + [f"{s} {m}" if s != "overall" else m for s, m in columns]
+            rows.append([f"↳ paper: {model}", sum(PAPER_SIZES[s] for s in scopes)]
+                        + [_paper_cell(paper, paper_table, model, s, m) for s, m in columns])  # fmt: skip
+    header = ["Agent", "n"] + [f"{s} {m}" if s != "overall" else m for s, m in columns]
     return pd.DataFrame(rows, columns=header)
 
 
@@ -169,6 +181,10 @@ def _header(agents: dict[str, AgentInfo], run: RunInfo) -> list[str]:
     env = f"`{run.environment}`" + (" (scripted)" if run.environment_scripted else "")
     judge = f"`{run.judge}`" + (" (proxy judge)" if run.judge_proxy else "")
     sizes = ", ".join(f"{s} {run.sizes.get(s, 0)} (paper {PAPER_SIZES[s]})" for s in SCOPES)
+    differ = len({tuple(sorted(a.instances.items())) for a in agents.values()}) > 1
+    if differ or any(a.limit is not None for a in agents.values()):
+        sizes += (" at most; agents ran on different numbers of instances (each row's `n`; `[limit N]`: a run "
+                  "limited to N)")
     listed = "; ".join(f"{a.name} = `{a.model}`" + (" [scripted]" if a.scripted else "") +
                        (f" → paper row {a.paper}" if a.paper else "") for a in agents.values())  # fmt: skip
     lines = [
@@ -302,6 +318,11 @@ def render(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> str:
         "process cells (CD/DD II-1, CI/CR III-1 III-5 III-6); III-4 is in neither; Overall = (AVG_OO + AVG_PO) / 2 "
         "(the paper's Fig. 3). The paper prints no Overall: its column is derived from the printed averages."),
         _paper_overall(main, agents))  # fmt: skip
+    lines += _section("The paper's Table 3, every model", (
+        f"As published (environment and judge {PAPER_ENVIRONMENT}, {sum(PAPER_SIZES.values())} instances); \"-\" "
+        "means the model failed the task and counts as 0 in the paper's averages. `n` in our rows: the instances an "
+        "agent ran. Bold: the model an agent corresponds to (`agents.<name>.paper_model` in params.yaml, or a "
+        "matching name)."), _paper_table3(agents))  # fmt: skip
     for name, (title, scope, metrics) in COMPONENT_TABLES.items():
         lines += _section(title, "", _wide(long, name, [(scope, m) for m in metrics], agents, names,
                                             paper_table=name))  # fmt: skip
@@ -342,17 +363,19 @@ def render(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> str:
             f"The paper's repeats ran in an environment driven by {PAPER_REPEATS_ENVIRONMENT}."),
             _repeats(results, run))  # fmt: skip
     lines += _choices(run, failed_calls_note(long))
-    lines += _section("The paper's Table 3, every model", (
-        f"As published (environment and judge {PAPER_ENVIRONMENT}); \"-\" means the model failed the task and counts "
-        "as 0 in the paper's averages."), _paper_table3())  # fmt: skip
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _paper_table3() -> pd.DataFrame:
+def _paper_table3(agents: dict[str, AgentInfo]) -> pd.DataFrame:
     paper = _lookup(paper_long().rename(columns={"model": "agent"}))
     columns = [*TABLE3, ("overall", "AVG_OO"), ("overall", "AVG_PO")]
     header = ["Model"] + [f"{s} {m}" if s != "overall" else m for s, m in columns]
-    rows = [[model] + [_paper_cell(paper, "table3", model, s, m) for s, m in columns] for model in models()]
+    mine: dict[str, list[str]] = {}
+    for info in agents.values():
+        if info.paper:
+            mine.setdefault(info.paper, []).append(info.name)
+    rows = [[f"**{model}** ↳ {', '.join(mine[model])}" if model in mine else model]
+            + [_paper_cell(paper, "table3", model, s, m) for s, m in columns] for model in models()]
     return pd.DataFrame(rows, columns=header)
 
 

@@ -7,9 +7,11 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from steps.metrics.lawbench.tasks import TASK_IDS, TASKS
+from steps.reports.labels import agent_label
 from steps.reports.markdown import CONTENT_FILTER_RULE, markdown_table, with_failed
 
 LEVEL_COLUMNS = ("Memorization", "Understanding", "Application")
+FULL_ITEMS = 500  # items per task in LawBench, on which its results.csv was computed
 _LEVEL_OF = {"Memorization": "Memorization", "Understanding": "Understanding", "Applying": "Application"}
 
 
@@ -26,25 +28,46 @@ class AgentInfo:
     failed_calls: int
     failed_by_task: dict[tuple[str, str], int] = field(default_factory=dict)  # (setting, task) -> failed calls
     settings: tuple[str, ...] = ("zero_shot", "one_shot")  # the settings this agent has run
+    limit: int | None = None  # items per task its runs were limited to (run.json `limit`): rows say `[limit N]`
+    paper_model: str | None = None  # the published model it corresponds to (agents.<name>.paper_model)
 
 
 def _label(agent: str, source: str, agents: dict[str, AgentInfo]) -> str:
     if source == "paper":
         return f"{agent} (published)"
+    if source == "paper_of":
+        return f"↳ {agents[agent].paper_model} (published)"
     info = agents.get(agent)
-    return f"{agent} [scripted]" if info and info.scripted else agent
+    return agent_label(agent, info.scripted, info.limit) if info else agent
+
+
+def _items(long: pd.DataFrame, setting: str) -> dict[tuple[str, str], int]:
+    """(agent, source) -> items per task its row averages (the most of one task; the published rows: 500)."""
+    tasks = long[(long["table"] == setting) & long.scope.isin(TASK_IDS) & (long.metric == "score")]
+    ours = tasks[tasks.source == "ours"].groupby("agent").n.max()
+    return {(a, "ours"): int(n) for a, n in ours.items() if pd.notna(n)}
 
 
 def _pivot(long: pd.DataFrame, setting: str, metric: str, scopes: list[str], agents: dict[str, AgentInfo]):
     rows = long[(long["table"] == setting) & (long.metric == metric) & long.scope.isin(scopes)]
     if rows.empty:
-        return pd.DataFrame(columns=["model", *scopes])
+        return pd.DataFrame(columns=["model", "n", *scopes])
     wide = rows.pivot_table(index=["agent", "source"], columns="scope", values="value", aggfunc="first",
                             dropna=False).reindex(columns=scopes).dropna(how="all")
     order = sorted(wide.index, key=lambda k: (k[0] in agents, k[0].lower(), k[1] != "ours"))
     wide = wide.loc[order]
+    paired = []  # each agent's row, then the published row of the model it corresponds to
+    for agent, source in wide.index:
+        paired.append((agent, source))
+        info = agents.get(agent)
+        if source == "ours" and info and info.paper_model and (info.paper_model, "paper") in wide.index:
+            paired.append((agent, "paper_of"))
+    values = [wide.loc[(agents[a].paper_model, "paper")] if s == "paper_of" else wide.loc[(a, s)] for a, s in paired]
+    wide = pd.DataFrame(values, index=pd.MultiIndex.from_tuples(paired, names=["agent", "source"]))
+    items = _items(long, setting)
     out = (wide * 100).round(2)
     out.insert(0, "model", [_label(a, s, agents) for a, s in wide.index])
+    out.insert(1, "n", [items.get((a, s), FULL_ITEMS) for a, s in wide.index])
     out = out.reset_index(drop=True)
     out = out.astype({c: object for c in scopes}).where(out.notna(), None)
     return _with_failed(out, wide.index, setting, agents) if metric == "score" else out
@@ -110,7 +133,9 @@ def render_setting(long: pd.DataFrame, deltas: pd.DataFrame, setting: str, agent
         "published predictions scored by jurisflow. `[scripted]` rows are deterministic offline stand-ins",
         "(oracle: answers with the reference; null: answers nothing) that bound every metric, not real models.",
         "Level averages and Overall are means of unrounded task scores and are shown only when every task of",
-        "the level was scored.",
+        "the level was scored. `n` = items per task a row averages (LawBench has 500; `[limit N]` marks an agent",
+        "run on the first N only, whose scores are not comparable with the published ones); `↳ … (published)`",
+        "is the published row of the model an agent corresponds to (`agents.<name>.paper_model`).",
         "",
         source_note,
         "",

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from steps.mile.decoding import ROLES, describe
-from steps.mile.published import GOAL_METRICS, paper_long, paper_model
+from steps.mile.published import GOAL_METRICS, paper_long
+from steps.reports.labels import agent_label, size_phrase
 from steps.reports.markdown import CONTENT_FILTER_RULE, markdown_table, with_failed
 
 CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed", "judge", "proxy",
@@ -24,6 +25,8 @@ class AgentInfo:
     model: str
     scripted: bool
     decoding: dict | None = None  # the lawyer's decoding in its run (run.json), when known
+    limit: int | None = None  # instances its run was limited to (run.json `limit`): rows say `[limit N]`
+    paper_model: str | None = None  # the paper model it corresponds to (agents.<name>.paper_model or its name)
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,7 @@ class RunInfo:
     roles: dict = field(default_factory=dict)  # effective decoding per environment role (run.json)
     role_decoding: str = ""  # the preset (paper | none) or "mapping"
     mixed: tuple[str, ...] = ()  # agents whose run used other role decodings than the first agent's
+    sizes: tuple[int, ...] = ()  # dialogues per agent (when they differ, the header gives the range)
 
 
 def decoding_lines(agents: dict[str, AgentInfo], run: RunInfo) -> list[str]:
@@ -75,7 +79,18 @@ def csv_frame(ours: pd.DataFrame) -> pd.DataFrame:
 
 
 def _label(agent: str, agents: dict[str, AgentInfo]) -> str:
-    return f"{agent} [scripted]" if agents[agent].scripted else agent
+    return agent_label(agent, agents[agent].scripted, agents[agent].limit)
+
+
+def _highlight(published: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataFrame:
+    """The paper's rows with the model each agent corresponds to in bold, followed by `↳ agent`."""
+    mine: dict[str, list[str]] = {}
+    for info in agents.values():
+        if info.paper_model:
+            mine.setdefault(info.paper_model, []).append(info.name)
+    out = published.copy()
+    out["model"] = [f"**{m}** ↳ {', '.join(mine[m])}" if m in mine else m for m in out.model]
+    return out
 
 
 def _wide(ours: pd.DataFrame, table: str, scope: str, metrics: tuple[str, ...]) -> pd.DataFrame:
@@ -155,6 +170,7 @@ def goal_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> list[str]:
     norm_metrics = ("CLI", "CLI-norm", "DEF", "DEF-norm")
     norm = _wide(ours, "goal", "overall", norm_metrics).reset_index()
     norm_names = norm.agent.tolist()
+    norm.insert(1, "dialogues", norm.agent.map(_n(ours, "goal", "CLI")))
     norm["agent"] = norm.agent.map(lambda a: _label(a, agents))
     norm = _mark(_round(norm), norm_names, _calls(ours, "goal", "overall", norm_metrics), {m: m for m in norm_metrics})
     return [
@@ -163,7 +179,8 @@ def goal_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> list[str]:
         "F&R, CLA, EVID, STA, PROF: the judge's 1–10 grade × 10 (so 10 is the floor). AVE: mean of the 7.", "",
         "### Ours", "", markdown_table(goal), "",
         "### Published (paper Table 1; 693 instances, judge GPT-4o)", "",
-        markdown_table(_round(published)), "",
+        markdown_table(_round(_highlight(published, agents))), "",
+        "Bold: the paper model an agent corresponds to (`agents.<name>.paper_model`, or a matching name).", "",
         "The printed AVE is the 7-metric mean for 4 of the 13 rows only (GPT-4o, Baichuan2-13B, Qwen2.5-7B,",
         "SynthLaw-7B); for the other 9 no formula reproduces it. We report the 7-metric mean, shown beside the",
         "printed value as `AVE (7-mean)`: compare models metric by metric, not on the printed AVE.", "",
@@ -209,7 +226,7 @@ def interaction_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> lis
         "interactivity, professionalism and logicality, 1–10, given the dialogue before it. Mean per dialogue, then",
         "over dialogues, × 10; `(windows)` columns are the mean over all scored replies.", "",
         "### Ours", "", markdown_table(wide), "",
-        "### Published (paper Table 2)", "", markdown_table(_round(published)), "",
+        "### Published (paper Table 2)", "", markdown_table(_round(_highlight(published, agents))), "",
         "### Ours by cause of action (the layout of paper Table 7)", "", markdown_table(cause), "",
     ]
 
@@ -269,7 +286,7 @@ def comparison_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> list
     paper = paper_long()
     rows = []
     for name, info in agents.items():
-        match = paper_model(name, info.model)
+        match = info.paper_model
         if match is None:
             continue
         for table, metrics in (("goal", (*GOAL_METRICS, "AVE")), ("interaction", INTERACTION_METRICS)):
@@ -284,7 +301,8 @@ def comparison_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> list
                                  theirs.iloc[0]})
     lines = ["## Same-named models: ours beside the paper", ""]
     if not rows:
-        return [*lines, "No configured agent has the name of a model in the paper's tables.", ""]
+        return [*lines, "No configured agent corresponds to a model in the paper's tables (name one with "
+                "`agents.<name>.paper_model` in params.yaml).", ""]
     return [*lines, markdown_table(_round(pd.DataFrame(rows))), ""]
 
 
@@ -298,8 +316,10 @@ def render(ours: pd.DataFrame, agents: dict[str, AgentInfo], run: RunInfo) -> st
         "Yue et al., *Multi-Agent Simulator Drives Language Models for Legal Intensive Interaction* (NAACL 2025",
         "Findings). The agent plays the lawyer; the environment model plays the client and the supervisor that",
         "checks every client turn against its profile; after the interview the lawyer drafts the complaint.", "",
-        f"- Instances: {run.sample} of {run.sampled_from} (stratified by cause of action, seed {opts.get('seed')})"
-        + ("" if run.sample == run.sampled_from else "; not comparable one-to-one with the paper's 693"),
+        f"- Instances: {size_phrase(run.sizes or (run.sample,), '')} of {run.sampled_from} per agent "
+        f"(stratified by cause of action, seed {opts.get('seed')}; `[limit N]`: a run limited to N)"
+        + ("" if set(run.sizes or (run.sample,)) == {run.sampled_from}
+           else "; not comparable one-to-one with the paper's 693"),
         f"- Client and supervisor (environment): `{run.environment}`"
         + (" — scripted: answers from its profile, supervises by rule" if run.environment_scripted else ""),
         f"- Judge: `{run.judge}`" + (" — **proxy judge** (deterministic rules, not a legal assessment)"

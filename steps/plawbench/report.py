@@ -13,6 +13,7 @@ import pandas as pd
 from steps.plawbench import paper
 from steps.plawbench.penalty_report import render_penalties
 from steps.plawbench.rubrics import RubricTables
+from steps.reports.labels import agent_label
 from steps.reports.markdown import CONTENT_FILTER_RULE, markdown_table, with_failed
 
 MAIN_COLUMNS = ["Overall", "T1", "T2/Conclusion", "T2/Facts", "T2/Reasoning", "T2/Statute", "T2",
@@ -86,6 +87,7 @@ class AgentInfo:
     model: str
     scripted: bool
     paper_name: str | None
+    limit: int | None = None  # tasks per scenario its run was limited to (run.json `limit`): `[limit N]`
 
 
 def _fmt(value: Any) -> Any:
@@ -101,7 +103,7 @@ def main_table(long: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataFrame
         mine = main[(main.agent == name) & (main.source == "ours")].set_index("metric")
         ours, n = mine.value, mine.n
         failed = mine.n_failed if "n_failed" in mine else pd.Series(dtype=float)
-        label = f"{name} ({info.model})" + (" [scripted]" if info.scripted else "")
+        label = agent_label(f"{name} ({info.model})", info.scripted, info.limit)
         rows.append({"model": label, **{h: with_failed(_fmt(ours.get(c)), failed.get(c))
                                         for h, c in zip(MAIN_HEADERS, MAIN_COLUMNS, strict=True)},
                      "n": int(n.get("T2", 0) or 0) + int(n.get("T1", 0) or 0) + int(n.get("T3/Defendant", 0) or 0)
@@ -139,8 +141,14 @@ def pivot(long: pd.DataFrame, table: str, index: str, columns: str, agents: dict
                                   sort=False).reindex(index=wide.index, columns=wide.columns)
         for col in out.columns:
             out[col] = [with_failed(v, n) for v, n in zip(out[col], failed[col], strict=True)]
+    sizes = part.groupby(index.split(","), sort=False).n.agg(["min", "max"]).reindex(wide.index)
+    out.insert(0, "n", [None if pd.isna(lo) else int(lo) if lo == hi else f"{int(lo)}–{int(hi)}"
+                        for lo, hi in zip(sizes["min"], sizes["max"], strict=True)])  # responses behind the row
     out = out.reset_index()
     out.columns = [str(c) for c in out.columns]
+    if "agent" in out:
+        out["agent"] = [agent_label(a, agents[a].scripted, agents[a].limit) if a in agents else a
+                        for a in out.agent]  # fmt: skip
     return out.astype(object).where(out.notna(), None)
 
 
@@ -215,8 +223,11 @@ def _multiturn(multi: pd.DataFrame) -> pd.DataFrame:
             mt = mt.astype(object).where(mt.notna(), None)
             for col in mt.columns:
                 mt[col] = [with_failed(v, n) for v, n in zip(mt[col], failed[col], strict=True)]
+    n = multi.pivot_table(index="agent", columns="table", values="n", aggfunc="first", sort=False)
+    n = n.reindex(index=mt.index, columns=["table3", "multiturn"])
     mt = mt.reset_index()
     mt.columns = ["agent", "T1 single-turn (paper protocol)", "T1 multi-turn (ours)"]
+    mt.insert(1, "n", [int(v) if pd.notna(v) else None for v in n["table3"]])  # consultations (both variants)
     return mt
 
 
@@ -240,7 +251,9 @@ def render_report(tables: dict[str, pd.DataFrame], inputs: ReportInputs) -> str:
     judge_kind = "the proxy judge `scripted/judge` (key phrases / bigram coverage of the rubric wording)" \
         if inputs.judge_proxy else f"`{inputs.judge}`"
     scripted = [a.name for a in agents.values() if a.scripted]
-    sample = "all public tasks" if inputs.limit is None else f"the first {inputs.limit} tasks of each scenario"
+    limits = {a.limit for a in agents.values()} or {inputs.limit}
+    sample = ("all public tasks" if limits == {None} else f"the first {limits.pop()} tasks of each scenario"
+              if len(limits) == 1 else "per agent, all public tasks or the first N of each scenario ([limit N])")
     lines = [
         "# PLawBench",
         "",
@@ -266,7 +279,9 @@ def render_report(tables: dict[str, pd.DataFrame], inputs: ReportInputs) -> str:
             "",
         ]
     lines += _section("Main results (paper Table 3 layout)", markdown_table(main_table(long, agents)), "",
-                      "`n` = responses scored for this agent. A `↳` row is the paper's number for the same model.",
+                      "`n` = responses scored for this agent (`[limit N]`: a run on the first N tasks of each "
+                      "scenario). A `↳` row is the paper's number for the model the agent corresponds to "
+                      "(`agents.<name>.paper_model`, or a matching name); the paper's other models follow.",
                       *failed_calls_note(long), *_self_preference(agents, inputs.judge))
     lines += _section(
         "Formula check: the paper's aggregates from its own per-category numbers",

@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from steps.reports.labels import agent_label, size_phrase
 from steps.reports.markdown import CONTENT_FILTER_RULE, markdown_table, with_failed
+from steps.ucl.paper import paper_models
 from steps.ucl.tasks import BLOOM_LEVELS, PAPER_TASK_IDS, SCENARIOS, TASKS
 
 
@@ -17,6 +19,8 @@ class RunInfo:
     scripted: bool
     run_id: str
     paper_model: str | None = None
+    items_per_task: int = 0  # the most items of one task this run answered (its `n` column)
+    limit: int | None = None  # the items-per-task limit its run.json records (`[limit N]`)
 
 
 @dataclass(frozen=True)
@@ -28,7 +32,7 @@ class ReportInfo:
     judge_scripted: bool
     exchanges: int
     single_round: bool
-    items_per_task: int
+    items_per_task: int  # public items per task in the data (the agents' rows each give their own n)
     retries: int
     pointwise: bool
     data: str  # upstream repository and commit of the items
@@ -79,19 +83,43 @@ def _p(value: object) -> str:
 
 
 def _label(run: RunInfo) -> str:
-    return f"{run.name} [scripted]" if run.scripted else run.name
+    return agent_label(run.name, run.scripted, run.limit)
 
 
-def _wide(long: pd.DataFrame, info: ReportInfo, metric: str, scopes: list[str], headers: list[str],
-          with_paper: bool = True) -> pd.DataFrame:  # fmt: skip
-    rows = []
-    for run in info.agents:
-        rows.append([_label(run), *(_ours(long, run.name, s, metric) for s in scopes)])
-        if with_paper and run.paper_model:
-            rows.append([f"{run.paper_model} (paper)",
-                         *(_fmt(_cell(long, run.name, s, "win_rate", "paper")) for s in scopes)])  # fmt: skip
-    df = pd.DataFrame(rows, columns=["model", *headers])
+def headline(long: pd.DataFrame, agent: str) -> dict[str, object]:
+    """An agent's headline numbers exactly as the report's AVG columns show them (the unweighted mean of the 22
+    task win rates, pooled over both orders, and of the 22 task hint scores; CC in neither), for the stage
+    summaries of ucl_judge and ucl_report."""
+    return {"win rate": _fmt(_cell(long, agent, "overall", "win_rate")),
+            "hint score": _fmt(_cell(long, agent, "overall", "hint_score"))}  # fmt: skip
+
+
+def headline_text(long: pd.DataFrame, agent: str) -> str:
+    """`win rate AVG 56.8, hint score AVG 8.2` (`—` for a number the report leaves empty)."""
+    return ", ".join(f"{k} AVG {'—' if v is None else v}" for k, v in headline(long, agent).items())
+
+
+def _wide(long: pd.DataFrame, info: ReportInfo, metric: str, scopes: list[str], headers: list[str]) -> pd.DataFrame:
+    rows = [[_label(run), run.items_per_task, *(_ours(long, run.name, s, metric) for s in scopes)]
+            for run in info.agents]
+    df = pd.DataFrame(rows, columns=["model", "n", *headers])
     return df.astype({h: object for h in headers}).where(df.notna(), None)
+
+
+def paper_table(info: ReportInfo) -> pd.DataFrame:
+    """The paper's Table 3, every model (about 40 private items per task, ChatGPT reference, GPT-4 judge); the
+    model an agent corresponds to (`agents.<name>.paper_model`, or a matching name) is bold, named `↳ agent`."""
+    mine: dict[str, list[str]] = {}
+    for run in info.agents:
+        if run.paper_model:
+            mine.setdefault(run.paper_model, []).append(run.name)
+    rows = []
+    for p in paper_models():
+        who = mine.get(p.name)
+        label = f"**{p.name}** ↳ {', '.join(who)}" if who else p.name
+        rows.append([label, *(_fmt(p.cells.get(t)) for t in [*PAPER_TASK_IDS, "AVG"])])
+    df = pd.DataFrame(rows, columns=["paper model", *PAPER_TASK_IDS, "AVG"])
+    return df.astype(object).where(df.notna(), None)
 
 
 def _orders(long: pd.DataFrame, info: ReportInfo) -> pd.DataFrame:
@@ -108,21 +136,21 @@ def _orders(long: pd.DataFrame, info: ReportInfo) -> pd.DataFrame:
     for run in info.agents:
         excluded = _cell(long, run.name, "overall", "verdicts_excluded")
         total = long[(long.agent == run.name) & (long.scope == "overall") & (long.metric == "verdicts_excluded")]
-        rows.append([_label(run), *(_ours(long, run.name, "overall", m) for m in metrics.values()),
+        rows.append([_label(run), run.items_per_task, *(_ours(long, run.name, "overall", m) for m in metrics.values()),
                      f"{int(excluded or 0)} of {int(total.n.iloc[0]) if len(total) else 0}"])  # fmt: skip
-    return pd.DataFrame(rows, columns=["model", *metrics, "verdicts excluded"]).astype(object)
+    return pd.DataFrame(rows, columns=["model", "n", *metrics, "verdicts excluded"]).astype(object)
 
 
 def _turns(long: pd.DataFrame, info: ReportInfo) -> pd.DataFrame:
     rows = []
     for run in [*info.agents, info.reference]:
         label = _label(run) + (" (reference)" if run is info.reference else "")
-        rows.append([label, _fmt(_cell(long, run.name, "overall", "mean_rounds"), 2),
+        rows.append([label, run.items_per_task, _fmt(_cell(long, run.name, "overall", "mean_rounds"), 2),
                      _fmt(_cell(long, run.name, "overall", "cap_rate")),
                      _fmt(_cell(long, run.name, "overall", "dialogues_failed"), 0),
                      _fmt(_cell(long, run.name, "overall", "r_rounds_points"), 2),
                      _fmt(_cell(long, run.name, "overall", "p_rounds_points"), 4)])  # fmt: skip
-    columns = ["model", "mean rounds", "at the cap (%)", "failed dialogues", "r(rounds, item points)", "p"]
+    columns = ["model", "n", "mean rounds", "at the cap (%)", "failed dialogues", "r(rounds, item points)", "p"]
     return pd.DataFrame(rows, columns=columns).astype(object)
 
 
@@ -136,10 +164,12 @@ def _header(info: ReportInfo) -> list[str]:
         f"Every win rate is against the reference model **{ref.name}** = `{ref.model}`"
         + (" [scripted]" if ref.scripted else "") + f" (its dialogues: run {ref.run_id}). The paper's reference is "
         "ChatGPT (gpt-3.5-turbo-1106) with a GPT-4 judge; win rates are comparable only against the same "
-        "reference and judge, so `(paper)` rows are context, not targets.",
+        "reference and judge, so the paper's rows are context, not targets.",
         "",
         f"Simulated user: `{info.user}`. Judge: `{info.judge}`{proxy}. Protocol: {mode}; "
-        f"{info.items_per_task} public items per task (the paper judged about 40 private ones per task). "
+        f"{size_phrase([r.items_per_task for r in info.agents] or [info.items_per_task], 'public items per task')}"
+        f" judged per agent, of {info.items_per_task} in the public data (the paper judged about 40 private ones "
+        "per task); `n` = items per task a row averages, `[limit N]` marks a run limited to N items per task. "
         f"Data: {info.data}. `[scripted]` rows are deterministic offline stand-ins (oracle: answers with the "
         "guidance; null: answers nothing) that bound the metrics, not real models.",
         "",
@@ -160,6 +190,11 @@ def render(long: pd.DataFrame, info: ReportInfo) -> str:
         "## Win rate against the reference (%), the paper's Table 3 layout",
         "",
         markdown_table(_wide(long, info, "win_rate", tasks, task_headers)),
+        "",
+        "The paper's Table 3, every model (win rates against ChatGPT, GPT-4 judge, about 40 private items per "
+        "task; bold: the model an agent corresponds to, `agents.<name>.paper_model` in params.yaml):",
+        "",
+        markdown_table(paper_table(info)),
         "",
         "CC = Compensation Calculation, in the public sample but not one of the 22 tasks: reported apart, in no "
         "average. Task ids: " + "; ".join(f"{t.id} {t.name}" for t in TASKS) + ".",
@@ -182,7 +217,7 @@ def render(long: pd.DataFrame, info: ReportInfo) -> str:
         lines += [
             "## Pointwise hint score (%, ours — not the paper's protocol)",
             "",
-            markdown_table(_wide(long, info, "hint_score", tasks, task_headers, with_paper=False)),
+            markdown_table(_wide(long, info, "hint_score", tasks, task_headers)),
             "",
             "Each dialogue alone against its guidance: items met 1 / partial ½ / unmet 0, level weights answer 4, "
             "must 3, should 2, encouraged 1, −0.1 per forbidden mention; items without guidance (all public "

@@ -49,13 +49,19 @@ def run(groups: dict[str, list[str]] | None = None) -> RunInfo:
 
 def test_paper_rows_marks_and_csv():
     results = results_for(["gpt4o"], {})
-    agents = {"gpt4o": AgentInfo("gpt4o", "openai/gpt-4o-2024-11-20", False, "GPT-4o")}
+    agents = {"gpt4o": AgentInfo("gpt4o", "openai/gpt-4o-2024-11-20", False, "GPT-4o", limit=2,
+                                 instances={"CR": 2})}  # fmt: skip
     text = render(results, agents, run())
     # III-5 (proxy judge, one judge failure left out): (1 + 0.2) / 2; the paper's GPT-4o row beside it
-    main = next(line for line in text.splitlines() if line.startswith("| gpt4o |"))
+    lines = text.splitlines()
+    main = next(line for line in lines if line.startswith("| gpt4o [limit 2] | 2 |"))
     assert "| 60.0†‡ |" in main and "| 60.0 |" in main  # III-5 and III-3 (rule: no mark)
-    paper = text.splitlines()[text.splitlines().index(main) + 1]
-    assert paper.startswith("| ↳ paper: GPT-4o | 69.7 | 62.7 |") and paper.endswith("| 62.2 | 46.8 | 54.5 |")
+    paper = lines[lines.index(main) + 1]
+    assert paper.startswith("| ↳ paper: GPT-4o | 508 | 69.7 | 62.7 |") and paper.endswith("| 62.2 | 46.8 | 54.5 |")
+    # the paper's whole Table 3 is the next section, the agent's model in bold; the header admits the sizes differ
+    assert lines[lines.index(paper) + 2] == "## The paper's Table 3, every model"
+    assert sum(line.startswith("| **GPT-4o** ↳ gpt4o | 69.7 |") for line in lines) == 1
+    assert "agents ran on different numbers of instances" in lines[2]
     assert "## Tables 11-12" not in text
     csv = csv_frame(results, agents, run())
     mine = csv[(csv.source == "ours") & (csv.metric == "III-5")].iloc[0]

@@ -80,10 +80,18 @@ def test_table_three_needs_a_real_judge_and_scripted_numbers_are_labelled():
     assert "Not reported" not in real and "| oracle [scripted] | 55 | 3 | 0 |" in real
 
 
-def test_a_same_named_agent_is_set_beside_the_paper_row():
-    ours = ours_rows().assign(agent="gpt4o")
-    text = render(ours, {"gpt4o": AgentInfo("gpt4o", "openai/gpt-4o-2024-08-06", False)}, run_info(True))
-    assert "| gpt4o | GPT-4o | goal | CLI | 100 | 94.26 | 5.74 |" in text
+def test_the_agents_paper_model_is_set_beside_the_paper_row_and_bold_in_the_published_tables():
+    ours = ours_rows().assign(agent="mine")
+    info = AgentInfo("mine", "openai/some-endpoint", False, limit=3, paper_model="GPT-4o")
+    text = render(ours, {"mine": info}, run_info(True))
+    assert "| mine | GPT-4o | goal | CLI | 100 | 94.26 | 5.74 |" in text
+    lines = text.split("\n")
+    ours_at = next(i for i, line in enumerate(lines) if line.startswith("| mine [limit 3] | openai/some-endpoint |"))
+    bold = [i for i, line in enumerate(lines) if line.startswith("| multilingual | **GPT-4o** ↳ mine | 94.26 |")]
+    assert bold and ours_at < bold[0]
+    assert lines[ours_at + 2] == "### Published (paper Table 1; 693 instances, judge GPT-4o)"
+    plain = render(ours, {"mine": replace(info, paper_model=None)}, run_info(True))
+    assert "**GPT-4o**" not in plain and "No configured agent corresponds" in plain
 
 
 def test_the_header_flags_runs_made_with_other_or_unrecorded_role_decodings():

@@ -75,9 +75,12 @@ def test_the_stages_run_end_to_end_and_a_rerun_is_identical(project, capsys):
     overall = csv[(csv.metric == "win_rate") & (csv.scope == "overall")].set_index("agent").value
     assert overall.to_dict() == {"null": 50.0, "oracle": 100.0}
     report = (paths.reports / "ucl.md").read_text(encoding="utf-8")
-    assert "**scripted_null** = `scripted/null`" in report and "| oracle [scripted] | 100 |" in report
+    assert "**scripted_null** = `scripted/null`" in report and "| oracle [scripted] [limit 1] | 1 | 100 |" in report
+    assert "1 public items per task judged per agent" in report  # ucl.limit 1: no row claims more
     out = capsys.readouterr().err
     assert "oracle (scripted/oracle): 23 dialogues over 23 tasks" in out and "scripted_null" in out
+    # the judge stage's summary gives the report's AVG (the 22 tasks; CC apart)
+    assert "null vs scripted_null judged by scripted/judge" in out and "win rate AVG 50.0, hint score AVG 0.0" in out
 
     first = snapshot_bytes(paths)
     run_all(params, paths)

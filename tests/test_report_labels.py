@@ -1,0 +1,122 @@
+"""Honest labels: every row's n, `[limit N]` on limited runs, headers that state only sizes every row has, the
+paper model an agent corresponds to (agents.<name>.paper_model), and stage summaries that say what reports say."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from flows.config import Params
+from flows.lawbench_report import build_tables
+from flows.runs import run_limit
+from steps.lawbench.report import AgentInfo, render_setting
+from steps.metrics.lawbench.tasks import TASK_IDS
+from steps.reports.labels import agent_label, paper_model_name, size_phrase
+from steps.reports.paper_models import paper_names
+from steps.ucl.judging import HINT_COLUMNS
+from steps.ucl.report import ReportInfo, RunInfo, headline, headline_text, render
+from steps.ucl.tables import agent_long
+from steps.ucl.tasks import PAPER_TASK_IDS
+from tests.ucl.test_tables import build, dialogue, one_order, verdict
+
+
+def test_labels_and_size_phrases():
+    assert agent_label("m") == "m" and agent_label("oracle", True) == "oracle [scripted]"
+    assert agent_label("m", False, 3) == "m [limit 3]" and agent_label("o", True, 3) == "o [scripted] [limit 3]"
+    assert size_phrase([10, 10], "items") == "10 items"
+    assert size_phrase([3, 10, 10], "items") == "3–10 items (each row's `n`)"
+
+
+def test_run_limit_reads_the_runs_own_record(tmp_path):
+    assert run_limit(tmp_path) is None  # no run.json: nothing to claim
+    (tmp_path / "run.json").write_text(json.dumps({"run_id": "r", "limit": 3}), encoding="utf-8")
+    assert run_limit(tmp_path) == 3
+    (tmp_path / "run.json").write_text(json.dumps({"run_id": "r", "limit": None}), encoding="utf-8")
+    assert run_limit(tmp_path) is None
+
+
+def test_paper_model_is_validated_and_resolved_per_paper():
+    params = Params.model_validate({"agents": {
+        "mine": {"model": "openai/some-endpoint", "paper_model": "gpt 4o"},
+        "each": {"model": "openai/x", "paper_model": {"plawbench": "GPT-4o-20240806", "lawbench": "GPT4"}},
+    }})  # fmt: skip
+    assert params.paper_model("mine", "j1", paper_names("j1")) == "GPT-4o"  # case and punctuation ignored
+    assert params.paper_model("mine", "mile", paper_names("mile")) == "GPT-4o"
+    assert params.paper_model("mine", "plawbench", paper_names("plawbench")) is None  # that paper names it otherwise
+    assert params.paper_model("each", "plawbench", paper_names("plawbench")) == "GPT-4o-20240806"
+    assert params.paper_model("each", "j1", paper_names("j1")) is None
+    assert params.paper_model("each", "lawbench", {"GPT4": (), "GPT-3.5-turbo-0613": ()}) == "GPT4"
+    with pytest.raises(ValueError, match=r"agents\.each\.paper_model\.lawbench: 'GPT4' is not a model"):
+        params.paper_model("each", "lawbench", {"GPT-3.5-turbo-0613": ()})  # checked against results.csv
+    assert params.agent("mine").model == "openai/some-endpoint"  # not a model setting: the door never sees it
+    with pytest.raises(ValueError, match=r"'GPT-9' is a model of no paper"):
+        Params.model_validate({"agents": {"a": {"model": "openai/x", "paper_model": "GPT-9"}}})
+    with pytest.raises(ValueError, match=r"paper_model\.j1: 'GPT-4o-20240806' is not a model of the j1 paper"):
+        Params.model_validate({"agents": {"a": {"model": "openai/x", "paper_model": {"j1": "GPT-4o-20240806"}}}})
+    with pytest.raises(ValueError, match="unknown benchmark 'mmlu'"):
+        Params.model_validate({"agents": {"a": {"model": "openai/x", "paper_model": {"mmlu": "GPT-4o"}}}})
+    assert paper_model_name(None, "j1", paper_names("j1")) is None
+
+
+def _lawbench_scores(agent: str, n: int) -> list[dict]:
+    return [{"setting": "zero_shot", "agent": agent, "task": t, "score": 0.5, "abstention_rate": 0.0, "n": n,
+             "n_failed": 0, "proxy": False, "run_id": "r"} for t in TASK_IDS]  # fmt: skip
+
+
+def test_lawbench_rows_say_their_n_and_the_limited_one_says_so():
+    scores = pd.DataFrame(_lawbench_scores("lim", 3) + _lawbench_scores("full", 500)).astype({"score": float})
+    published = pd.DataFrame({"setting": "zero_shot", "model": "GPT4", "task": list(TASK_IDS), "score": 0.7,
+                              "abstention_rate": 0.0})  # fmt: skip
+    long, deltas = build_tables.fn(scores, published)
+    agents = {"lim": AgentInfo("lim", "openai/m", False, 0, limit=3),
+              "full": AgentInfo("full", "openai/gpt-4", False, 0, paper_model="GPT4")}
+    lines = render_setting(long, deltas, "zero_shot", agents, "note").splitlines()
+    full = next(i for i, line in enumerate(lines) if line.startswith("| full | 500 | 50 |"))
+    assert lines[full + 1].startswith("| ↳ GPT4 (published) | 500 | 70 |")  # its paper row right under it
+    assert any(line.startswith("| lim [limit 3] | 3 | 50 |") for line in lines)
+    assert any(line.startswith("| GPT4 (published) | 500 | 70 |") for line in lines)
+    assert not any(line.startswith("| lim | ") for line in lines)  # never unmarked
+
+
+def _ucl_info(agents: list[RunInfo]) -> ReportInfo:
+    return ReportInfo(agents=agents, reference=RunInfo("ref", "openai/r", False, "r0", items_per_task=10),
+                      user="u", judge="j", judge_scripted=False, exchanges=3, single_round=False, items_per_task=10,
+                      retries=2, pointwise=False, data="repo@abc")  # fmt: skip
+
+
+def test_ucl_rows_say_their_n_and_the_header_only_states_sizes_every_row_has():
+    long = build(one_order("1-1", 2, 0, 1, agent="lim") + one_order("1-1", 10, 0, 0, agent="full"),
+                 agents=("lim", "full"))  # fmt: skip
+    both = [RunInfo("lim", "openai/m", False, "r1", items_per_task=3, limit=3),
+            RunInfo("full", "openai/gpt-4", False, "r2", "GPT-4", items_per_task=10)]
+    text = render(long, _ucl_info(both))
+    assert "| lim [limit 3] | 3 | 66.7 |" in text and "| full | 10 | 100 |" in text
+    assert "3–10 public items per task (each row's `n`) judged per agent" in text
+    assert "10 public items per task judged" not in text
+    assert "| **GPT-4** ↳ full | 62.5 |" in text  # the paper's rows under ours, the agent's model in bold
+    alone = render(long, _ucl_info([both[1]]))
+    assert "10 public items per task judged per agent" in alone and "| full | 10 |" in alone
+    assert not any(line.startswith("| ") and "[limit" in line for line in alone.splitlines())
+
+
+def test_ucl_judge_summary_and_report_agree_where_they_used_to_differ():
+    """The old judge summary averaged every verdict (CC included, tasks weighted by their verdicts); the report's
+    AVG is the mean of the 22 task win rates without CC. One function now gives both."""
+    ids = list(PAPER_TASK_IDS)
+    verdicts = [v for t in ids for v in one_order(t, 1, 0, 1, agent="a")]  # 50 on each of the 22 tasks
+    verdicts += [verdict("a", "1-1", 10 + i, "candidate_first", "win") for i in range(4)]  # 1-1: 5 wins of 6
+    verdicts += [verdict("a", "CC", i, "candidate_first", "win") for i in range(6)]  # CC: apart
+    frame = pd.DataFrame(verdicts)
+    old = 100 * frame.points.mean()  # what ucl_judge used to print
+    dialogues = pd.DataFrame([dialogue("a", t, i, 1) for t in (*ids, "CC") for i in range(2)])
+    long = build(verdicts, dialogues.to_dict("records"))
+    mine = agent_long("a", "ref", "j", frame, pd.DataFrame(columns=HINT_COLUMNS), dialogues)
+    report_avg = (50 * 21 + 100 * 5 / 6) / 22  # 51.5; every verdict pooled: 22 + 4 + 6 wins of 54 → 59.3
+    assert headline(long, "a")["win rate"] == pytest.approx(round(report_avg, 1))
+    assert headline(mine, "a") == headline(long, "a")  # the stage's own table: the same numbers
+    assert round(old, 1) == 59.3 != round(report_avg, 1)  # the case where the two used to disagree
+    text = render(long, _ucl_info([RunInfo("a", "openai/m", False, "r1", items_per_task=4)]))
+    row = next(line for line in text.splitlines() if line.startswith("| a | 4 |"))
+    assert f"| {round(report_avg, 1):g} |" in row and f"win rate AVG {round(report_avg, 1)}" in headline_text(mine, "a")
