@@ -12,7 +12,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import MANIFEST_FILE
-from flows.ingest import INTERIM_DIR
+from flows.paths import INTERIM_DIR
 from flows.stage import main
 from flows.tables import write_text_atomic
 from steps.reports.data_card import TableSection, render_data_card

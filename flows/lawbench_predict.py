@@ -17,9 +17,8 @@ from prefect.cache_policies import NO_CACHE
 
 import steps.lawbench.scripted  # noqa: F401  (registers the scripted LawBench policies)
 from flows.config import PARAMS_FILE, load_params
-from flows.ingest import INTERIM_DIR
 from flows.models import check_calls, open_door, write_usage
-from flows.paths import safe_child
+from flows.paths import INTERIM_DIR, LAWBENCH_DIR, safe_child
 from flows.progress import counter
 from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main
@@ -31,7 +30,7 @@ from steps.metrics.lawbench.proofread import lexicon_tables
 from steps.metrics.lawbench.tasks import SETTINGS
 from steps.schemas import LawBenchItems, LawBenchRunPredictions, LawBenchScores
 
-OUT_DIR = Path("data/lawbench")
+OUT_DIR = LAWBENCH_DIR
 
 
 @task(cache_policy=NO_CACHE)

@@ -15,15 +15,13 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import PARAMS_FILE, load_params
-from flows.ingest import INTERIM_DIR
-from flows.mile_simulate import OUT_DIR
-from flows.paths import safe_child
+from flows.paths import INTERIM_DIR, REPORTS, safe_child
+from flows.paths import MILE_DIR as OUT_DIR
 from flows.stage import main
 from flows.tables import read_table, write_text_atomic
 from steps.mile.report import AgentInfo, RunInfo, csv_frame, render
 from steps.schemas import Mile, MileDialogues, MileScores
 
-REPORTS = Path("reports")
 QUERIES = ("mile_goal", "mile_interaction", "mile_consistency", "mile_rounds", "mile_dialogues")
 DIALOGUE_COLUMNS = ["agent", "instance_id", "law_reason", "ended_by", "turns", "client_revisions",
                     "lawyer_revisions", "blurred", "unsupervised"]

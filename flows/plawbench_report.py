@@ -18,16 +18,14 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import MANIFEST_FILE, PARAMS_FILE, load_params
-from flows.paths import safe_child
-from flows.plawbench_rubrics import OUT_DIR
+from flows.paths import PLAWBENCH_DIR as OUT_DIR
+from flows.paths import REPORTS, safe_child
 from flows.stage import main
 from flows.tables import read_table, write_text_atomic
 from steps.plawbench import paper
 from steps.plawbench.report import AgentInfo, ReportInputs, render_report
 from steps.schemas import PlawItemScores, PlawJudgements, PlawParseIssues, PlawRubricItems, PlawScores, PlawTasks
 from steps.sources import load_manifest
-
-REPORTS = Path("reports")
 
 
 @task(cache_policy=NO_CACHE)

@@ -2,7 +2,8 @@
 
 RUN is an agent alias (its directory under data/runs/) or a run id (from a run.json there); INSTANCE is an
 instance id or any unique part of one. Each turn shows its index, the court stage when known, the speaker and
-the addressee, the text, and the model call behind it (tokens; latency or cache hit, from usage.parquet).
+the addressee, the text, and the model call behind it (tokens; latency or cache hit, from usage.parquet); the
+header names the court failure causes, read from the turns as the judge stage reads them.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 
+from steps.j1eval.failures import causes_of_rows
 from steps.scenarios.registry import SCENARIOS
 from steps.simulate.transcript import lines
 
@@ -58,7 +60,8 @@ def show(run: str, instance: str, runs_dir: Path = RUNS_DIR, console: Console | 
         usage = {r["call_key"]: r for r in calls.to_dict("records")}
     scenario = SCENARIOS.get(d["scenario"])
     labels = {r: s.label or r for r, s in scenario.roles.items()} if scenario else {}
-    causes = ", ".join(d["failure_causes"]) or "none"
+    causes = ", ".join(causes_of_rows(turns, scenario)) if scenario else ""
+    causes = causes or "none"
     console.print(f"[bold]{escape(iid)}[/]  agent [cyan]{d['agent']}[/], run {d['run_id']}: ended by "
                   f"[bold]{d['ended_by']}[/] after {d['exchanges']} exchanges; failure causes: {causes}")  # fmt: skip
     for line in lines(turns, labels, usage):

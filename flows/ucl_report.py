@@ -14,13 +14,13 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import MANIFEST_FILE, PARAMS_FILE, Params, load_params
-from flows.paths import safe_child
+from flows.paths import UCL_JUDGE_DIR as JUDGE_DIR
+from flows.paths import UCL_PATHS, UclPaths, safe_child
 from flows.stage import main
 from flows.tables import read_table, write_text_atomic
-from flows.ucl_judge import JUDGE_DIR
-from flows.ucl_simulate import PATHS, UclPaths, read_items
-from steps.schemas import UclDialogues, UclHintScores, UclVerdicts
+from steps.schemas import Ucl, UclDialogues, UclHintScores, UclVerdicts
 from steps.sources import load_manifest
+from steps.ucl import limit_items
 from steps.ucl.paper import match, paper_long
 from steps.ucl.report import ReportInfo, RunInfo, render
 from steps.ucl.tables import long_table
@@ -59,7 +59,7 @@ def _notes(params: Params, items: pd.DataFrame, verdicts: pd.DataFrame, dialogue
 
 
 @flow(name="ucl_report")
-def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
+def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = UCL_PATHS) -> str:
     params = load_params(params_file)
     ucl = params.ucl
     ucl.check_names(params.agents)
@@ -84,7 +84,7 @@ def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
         + [{"agent": ref_run.name, "role": "reference", "judge": judge.model, "proxy": ref_run.scripted
             or user.is_scripted}]
     )  # fmt: skip
-    items = read_items(ucl.limit, paths)
+    items = limit_items(read_table(paths.interim / "ucl.parquet", Ucl), ucl.limit)
     all_verdicts = pd.concat(verdicts, ignore_index=True)
     all_dialogues = pd.concat(dialogues, ignore_index=True)
     long = build_long({

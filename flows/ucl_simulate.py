@@ -10,7 +10,6 @@ engine, through the model door). Writes data/ucl/<agent>/ (or data/ucl_reference
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -18,10 +17,9 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL user, oracle and proxy judge)
-from flows.config import CACHE_DIR, PARAMS_FILE, load_params
-from flows.ingest import INTERIM_DIR
+from flows.config import PARAMS_FILE, load_params
 from flows.models import check_calls, open_door, write_usage
-from flows.paths import safe_child
+from flows.paths import UCL_PATHS, UclPaths, safe_child
 from flows.progress import counter
 from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main
@@ -33,25 +31,6 @@ from steps.ucl import UCL, build_instances, limit_items, protocol_version, simul
 from steps.ucl.dialogues import run_tables
 
 REFERENCE_FLAG = "--reference"
-
-
-@dataclass(frozen=True)
-class UclPaths:
-    """Where the UCL stages read and write (tests point them elsewhere)."""
-
-    interim: Path = INTERIM_DIR  # ucl.parquet from stage `ingest`
-    runs: Path = Path("data/ucl")  # one folder per agent
-    reference: Path = Path("data/ucl_reference")
-    journals: Path = CACHE_DIR / "runs" / "ucl"  # resume journals, outside the DVC outputs
-    reports: Path = Path("reports")
-
-
-PATHS = UclPaths()
-
-
-def read_items(limit: int | None, paths: UclPaths) -> pd.DataFrame:
-    """The public items of the ucl table (stage `ingest`), the first `limit` of every task."""
-    return limit_items(read_table(paths.interim / "ucl.parquet", Ucl), limit)
 
 
 @task(cache_policy=NO_CACHE)
@@ -66,14 +45,14 @@ def converse(items: pd.DataFrame, assistant: ModelConfig, user: ModelConfig, exc
 
 
 @flow(name="ucl_simulate")
-def ucl_simulate(agent_name: str | None = None, params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
+def ucl_simulate(agent_name: str | None = None, params_file: Path = PARAMS_FILE, paths: UclPaths = UCL_PATHS) -> str:
     """Simulate one agent (`agent_name`), or the reference model when `agent_name` is None."""
     params = load_params(params_file)
     ucl = params.ucl
     assistant = params.agent(agent_name) if agent_name else ucl.reference.resolve_reference()
     run_dir = safe_child(paths.runs, agent_name) if agent_name else paths.reference
     user = params.environment_model()
-    items = read_items(ucl.limit, paths)
+    items = limit_items(read_table(paths.interim / "ucl.parquet", Ucl), ucl.limit)
     spec = run_spec(assistant, "ucl", role="agent" if agent_name else "reference", scenario_version=UCL.version,
                     protocol=protocol_version(), user={"model": user.model, "decoding": user.decoding.model_dump()},
                     max_exchanges=ucl.exchanges(), single_round=ucl.single_round, limit=ucl.limit)  # fmt: skip
