@@ -17,6 +17,7 @@ import yaml
 from typer.testing import CliRunner
 
 from flows.cli import app
+from flows.judge import write_transcripts
 from flows.simulate import simulate
 from flows.stage import run_stage
 from steps.extract.statutes import find_statutes
@@ -134,5 +135,11 @@ def test_show_prints_the_dialogue_with_speakers_addressees_and_stages(run_dir, m
         "ended by marker",
     ):
         assert text in result.output
+    assert "failure causes: none" in result.output
+    # the judge stage's transcripts of the same run (stage `judge` writes them with the failure causes)
+    turns = pd.read_parquet(root / "data/runs/court/turns.parquet")
+    deliverables = pd.read_parquet(root / "data/runs/court/deliverables.parquet").assign(failure_causes=[[], []])
+    assert write_transcripts.fn(turns, deliverables, root / "transcripts", 2, agent="court", rid="r", proxy=False) == 2
     transcripts = list((root / "transcripts/court").glob("*.md"))
-    assert len(transcripts) == 2 and "**[1] 审判长 → 被告人**" in transcripts[0].read_text(encoding="utf-8")
+    page = transcripts[0].read_text(encoding="utf-8")
+    assert len(transcripts) == 2 and "**[1] 审判长 → 被告人**" in page and "failure causes: none" in page
