@@ -1,8 +1,8 @@
 """Stage `aggregate`: the J1-EVAL tables of every agent's scores, with the paper's numbers beside them.
 
-dvc.yaml → this flow → steps/sql/j1_*.sql (DuckDB over every agent's scores.parquet and deliverables.parquet,
-via steps.j1eval.tables) → steps.j1eval.report (Markdown and the long CSV). Writes reports/j1.md and
-reports/j1.csv.
+dvc.yaml → this flow → steps/sql/j1_*.sql (DuckDB over every agent's scores.parquet, deliverables.parquet and
+failure_causes.parquet, via steps.j1eval.tables) → steps.j1eval.report (Markdown and the long CSV). Writes
+reports/j1.md and reports/j1.csv.
 """
 
 from __future__ import annotations
@@ -16,18 +16,15 @@ from prefect.cache_policies import NO_CACHE
 
 from flows.config import PARAMS_FILE, Params, load_params
 from flows.monitor import publish_report
-from flows.paths import safe_child
+from flows.paths import REPORTS, RUNS_DIR, safe_child
 from flows.runs import run_limit
-from flows.simulate import RUNS_DIR
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
 from steps.j1eval.paper import paper_model_for
 from steps.j1eval.report import AgentInfo, RunInfo, csv_frame, headline, render
 from steps.j1eval.tables import Results, compute
 from steps.reports.paper_models import paper_names
-from steps.schemas import Deliverables, J1Scores
-
-REPORTS = Path("reports")
+from steps.schemas import Deliverables, FailureCauses, J1Scores
 
 
 def agent_infos(params: Params, dialogues: pd.DataFrame | None = None, runs: Path | None = None
@@ -88,7 +85,12 @@ def aggregate(params_file: Path = PARAMS_FILE, runs: Path = RUNS_DIR, reports: P
     for name in params.agents:
         run_dir = safe_child(runs, name)
         scores.append(read_table(run_dir / "scores.parquet", J1Scores))
-        dialogues.append(read_table(run_dir / "deliverables.parquet", Deliverables))
+        causes = read_table(run_dir / "failure_causes.parquet", FailureCauses)[["instance_id", "failure_causes"]]
+        ran = read_table(run_dir / "deliverables.parquet", Deliverables)
+        if set(causes.instance_id) != set(ran.instance_id):
+            raise ValueError(f"{run_dir}/failure_causes.parquet does not cover the run's dialogues: rerun the "
+                             f"judge stage (dvc repro judge@{name})")  # fmt: skip
+        dialogues.append(ran.merge(causes, on="instance_id"))
         run_ids[name] = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["run_id"]
         stale = set(scores[-1].run_id) - {run_ids[name]}
         if stale:

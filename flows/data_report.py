@@ -12,8 +12,8 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import MANIFEST_FILE
-from flows.ingest import INTERIM_DIR
 from flows.monitor import publish_report
+from flows.paths import INTERIM_DIR
 from flows.stage import main, stage_flow
 from flows.tables import write_text_atomic
 from steps.reports.data_card import TableSection, render_data_card

@@ -29,8 +29,11 @@ def agent_dialogues(bench: str, where: Path, task_ids: dict[str, str] | None = N
     """The dialogue records of one agent's run of a benchmark (its directory under data/); [] when it has none.
     `task_ids` maps UCL task names to the paper's ids (steps.ucl.tasks; without it a UCL record's env is the name)."""
     if bench == "j1" and (where / "deliverables.parquet").is_file():
-        return dialogues.j1(read_table(where / "turns.parquet"), read_table(where / "deliverables.parquet"),
-                            _optional(where / "scores.parquet"))
+        deliverables = read_table(where / "deliverables.parquet")
+        causes = _optional(where / "failure_causes.parquet")  # written by the judge stage
+        if causes is not None:
+            deliverables = deliverables.merge(causes[["instance_id", "failure_causes"]], on="instance_id", how="left")
+        return dialogues.j1(read_table(where / "turns.parquet"), deliverables, _optional(where / "scores.parquet"))
     if bench == "mile" and (where / "deliverables.parquet").is_file():
         return dialogues.mile(read_table(where / "turns.parquet"), read_table(where / "deliverables.parquet"),
                               _optional(where / "scores.parquet"))

@@ -19,9 +19,9 @@ from prefect.cache_policies import NO_CACHE
 
 import steps.extract.scripted  # noqa: F401  (registers the scripted extraction policy)
 from flows.config import PARAMS_FILE, Params, load_params
-from flows.ingest import INTERIM_DIR
 from flows.models import check_calls, open_door, usage_frame, write_usage
 from flows.monitor import publish_report
+from flows.paths import INTERIM_DIR, PROCESSED
 from flows.progress import counter
 from flows.runs import run_id, run_spec
 from flows.stage import main, stage_flow
@@ -37,7 +37,7 @@ from steps.reports.extraction import ExtractionReport, extraction_long, render_e
 from steps.schemas import ARROW_TYPES, Cases, ExtractionIssues, JudgmentsCivil, JudgmentsCriminal, validate
 from steps.sql import register_parquet, run_query
 
-OUT_DIR = Path("data/processed")
+OUT_DIR = PROCESSED
 REPORT = Path("reports/extraction.md")
 FIXTURE = Path("tests/extract/fixtures/verdicts.json")  # the hand-checked verdicts (see its `_about`)
 

@@ -14,14 +14,13 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import CACHE_DIR, MANIFEST_FILE, PARAMS_FILE, SourcesParams, load_params
+from flows.paths import INTERIM_DIR
 from flows.progress import track
 from flows.stage import main, stage_flow
 from flows.tables import write_table
 from steps.schemas import ARROW_TYPES, SCHEMAS, validate
 from steps.sources import LOADERS, Fetched, Manifest, fetch, http_download, load_manifest
 from steps.sources.pinned import check_rows
-
-INTERIM_DIR = Path("data/interim")
 
 
 @task(cache_policy=NO_CACHE)

@@ -16,17 +16,16 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import PARAMS_FILE, Params, load_params
-from flows.ingest import INTERIM_DIR
 from flows.monitor import publish_report
-from flows.personas import PROCESSED, instance_plan
+from flows.paths import INTERIM_DIR, PROCESSED
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table, write_text_atomic
 from steps.personas.table import personas_from
 from steps.reports.instances import InstancesReport, instances_long, render_instances
 from steps.scenarios.j1.built import Built, Skipped, finish
-from steps.scenarios.j1.plan import Plan
+from steps.scenarios.j1.plan import Plan, instance_plan
 from steps.scenarios.registry import SCENARIOS
-from steps.schemas import ARROW_TYPES, Instances, InstanceSkips, Personas
+from steps.schemas import ARROW_TYPES, Cases, Instances, InstanceSkips, Personas, TopicSources
 from steps.sql import register_parquet, run_query
 
 REPORT = Path("reports/instances.md")
@@ -63,7 +62,10 @@ def summarise(processed: Path) -> dict[str, pd.DataFrame]:
 def instances(params_file: Path = PARAMS_FILE, processed: Path = PROCESSED, interim: Path = INTERIM_DIR,
               report: Path = REPORT) -> str:  # fmt: skip
     params = load_params(params_file)
-    the_plan = instance_plan(params, processed, interim)
+    cases = read_table(processed / "cases.parquet", Cases)
+    civil = pd.read_parquet(interim / "judgments_civil.parquet", columns=["case_id", "cause"])  # case types
+    topics = read_table(processed / "topics.parquet", TopicSources)
+    the_plan = instance_plan(cases, civil, topics, params.instances.resolved(), seed=params.instances.seed)
     personas = read_table(processed / "personas.parquet", Personas)
     rows, skips = build(the_plan, personas, params)
     rows = rows.sort_values("instance_id", kind="stable")

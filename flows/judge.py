@@ -1,8 +1,11 @@
 """Stage `judge` (one per agent): every instance of the agent's J1 run scored on its scenario's metrics.
 
 dvc.yaml → this flow → steps.j1eval (cases from the run's tables; per scenario the rule metrics of
-steps.metrics.j1 and the judges of steps.judges: pointwise comparison, the two-pass procedure judge) → writes
-data/runs/<agent>/scores.parquet (one row per instance, metric and component) and judge_usage.parquet.
+steps.metrics.j1, which parse the deliverables, and the judges of steps.judges: pointwise comparison, the
+two-pass procedure judge; the court failure causes, steps.j1eval.failures) → writes
+data/runs/<agent>/scores.parquet (one row per instance, metric and component), failure_causes.parquet (one row
+per dialogue), judge_usage.parquet, and reports/transcripts/<agent>/*.md (the first `simulate.transcripts`
+dialogues of each scenario, with their failure causes).
 Judge calls go through the model door and its response cache, so a rerun makes no new calls and writes the
 same table.
 """
@@ -11,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -22,15 +26,17 @@ import steps.judges.scripted  # noqa: F401  (registers the proxy judge, scripted
 from flows.config import PARAMS_FILE, J1EvalParams, Params, load_params
 from flows.models import check_calls, open_door, write_usage
 from flows.monitor import publish_table, table_rows
-from flows.paths import safe_child
-from flows.personas import PROCESSED
+from flows.paths import PROCESSED, RUNS_DIR, TRANSCRIPTS_DIR, safe_child
 from flows.progress import counter
-from flows.simulate import RUNS_DIR
 from flows.stage import main, stage_flow
-from flows.tables import read_table, write_table
+from flows.tables import read_table, write_table, write_text_atomic
 from steps.j1eval import Case, Options, Panel, build_cases, evaluate_run, score_frame
+from steps.j1eval.failures import case_failure_causes, failure_frame
 from steps.judges import ProcedureConfig
-from steps.schemas import Deliverables, Instances, J1Scores, Turns
+from steps.scenarios.registry import SCENARIOS
+from steps.schemas import Deliverables, FailureCauses, Instances, J1Scores, Turns
+from steps.schemas.j1eval import FAILURE_CAUSES_ARROW_TYPES
+from steps.simulate.transcript import lines, markdown
 
 
 def options_of(p: J1EvalParams) -> Options:
@@ -53,9 +59,33 @@ def score_cases(cases: list[Case], params: Params, agent_name: str, rid: str,
     return score_frame(rows, run_id=rid, agent=agent_name), len(door.usage), sum(u.cache_hit for u in door.usage)
 
 
+def _safe(instance_id: str) -> str:
+    return re.sub(r"[^\w.-]+", "_", instance_id)
+
+
+@task(cache_policy=NO_CACHE)
+def write_transcripts(turns: pd.DataFrame, deliverables: pd.DataFrame, transcripts_dir: Path, per_scenario: int, *,
+                      agent: str, rid: str, proxy: bool) -> int:  # fmt: skip
+    """reports/transcripts/<agent>/<instance>.md for the first `per_scenario` instances of each scenario (rows of
+    deliverables.parquet with their `failure_causes`); the agent's earlier transcripts are removed first, only
+    from its own folder inside `transcripts_dir`."""
+    out_dir = safe_child(transcripts_dir, agent)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for old in out_dir.glob("*.md"):
+        if old.is_file() and not old.is_symlink():
+            old.unlink()
+    chosen = deliverables.groupby("scenario", sort=False).head(per_scenario)
+    for row in chosen.to_dict("records"):
+        labels = {r: s.label or r for r, s in SCENARIOS[row["scenario"]].roles.items()}
+        rows = turns[turns.instance_id == row["instance_id"]].to_dict("records")
+        page = markdown(row["instance_id"], row, lines(rows, labels), agent=agent, run_id=rid, proxy=proxy)
+        write_text_atomic(out_dir / f"{_safe(row['instance_id'])}.md", page + "\n")
+    return len(chosen)
+
+
 @stage_flow("judge")
 def judge(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path = PROCESSED,
-          runs_dir: Path = RUNS_DIR) -> str:  # fmt: skip
+          runs_dir: Path = RUNS_DIR, transcripts_dir: Path = TRANSCRIPTS_DIR) -> str:  # fmt: skip
     params = load_params(params_file)
     params.agent(agent_name)  # an unknown agent is a clear error
     run_dir = safe_child(runs_dir, agent_name)
@@ -74,8 +104,15 @@ def judge(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path = PR
     publish_table(f"j1-judge-{agent_name}", table_rows(per),
                   f"J1-EVAL metrics of {agent_name} per environment (mean over instances), judged by "
                   f"{judge_model.model}{' (proxy)' if judge_model.is_scripted else ''}; run {rid}")  # fmt: skip
+    causes = failure_frame({c.instance_id: (c.scenario, case_failure_causes(c)) for c in cases}, run_id=rid,
+                           agent=agent_name)  # fmt: skip
+    causes = write_table(causes, run_dir / "failure_causes.parquet", FailureCauses, table="failure_causes",
+                         arrow_types=FAILURE_CAUSES_ARROW_TYPES)  # fmt: skip
+    proxy = params.agent(agent_name).is_scripted or params.environment_model().is_scripted
+    shown = write_transcripts(turns, deliverables.merge(causes[["instance_id", "failure_causes"]], on="instance_id"),
+                              transcripts_dir, params.simulate.transcripts, agent=agent_name, rid=rid, proxy=proxy)
     check_calls(params, run_dir / "judge_usage.parquet")
-    return summary(agent_name, params, valid, calls, hits, rid)
+    return summary(agent_name, params, valid, calls, hits, rid) + f"; {shown} transcripts"
 
 
 def summary(agent_name: str, params: Params, scores: pd.DataFrame, calls: int, hits: int, rid: str) -> str:

@@ -18,10 +18,9 @@ from prefect.cache_policies import NO_CACHE
 
 import steps.lawbench.scripted  # noqa: F401  (registers the scripted LawBench policies)
 from flows.config import PARAMS_FILE, load_params
-from flows.ingest import INTERIM_DIR
 from flows.models import check_calls, open_door, write_usage
 from flows.monitor import gather_groups, publish_table, table_rows
-from flows.paths import safe_child
+from flows.paths import INTERIM_DIR, LAWBENCH_DIR, safe_child
 from flows.progress import counter
 from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main, stage_flow
@@ -36,7 +35,7 @@ from steps.schemas import LawBenchItems, LawBenchRunPredictions, LawBenchScores
 if TYPE_CHECKING:
     from steps.llm.door import ModelDoor
 
-OUT_DIR = Path("data/lawbench")
+OUT_DIR = LAWBENCH_DIR
 
 
 def predict(items: pd.DataFrame, agent: ModelConfig, door: ModelDoor) -> pd.DataFrame:

@@ -15,11 +15,10 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import MANIFEST_FILE, PARAMS_FILE, load_params
-from flows.ingest import INTERIM_DIR
-from flows.lawbench_predict import OUT_DIR as AGENT_DIR
-from flows.lawbench_score import OUT as PUBLISHED_SCORES
 from flows.monitor import publish_report
-from flows.paths import safe_child
+from flows.paths import INTERIM_DIR, REPORTS, safe_child
+from flows.paths import LAWBENCH_DIR as AGENT_DIR
+from flows.paths import LAWBENCH_SCORES as PUBLISHED_SCORES
 from flows.runs import run_limit
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
@@ -27,8 +26,6 @@ from steps.lawbench.report import AgentInfo, csv_text, render_setting, tasks_fra
 from steps.metrics.lawbench.tasks import SETTINGS
 from steps.schemas import LawBenchPublished, LawBenchScores
 from steps.sources import load_manifest
-
-REPORTS = Path("reports")
 
 
 @task(cache_policy=NO_CACHE)

@@ -13,14 +13,14 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import CACHE_DIR, MANIFEST_FILE, PARAMS_FILE, load_params
-from flows.ingest import INTERIM_DIR
+from flows.paths import INTERIM_DIR, LAWBENCH_SCORES
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table, write_text_atomic
 from steps.metrics.lawbench import score_predictions
 from steps.metrics.lawbench.proofread import LEXICON_TABLES, lexicon_tables
 from steps.schemas import LawBenchPredictions, LawBenchPublished, LawBenchScores
 
-OUT = Path("data/processed/lawbench_scores.parquet")
+OUT = LAWBENCH_SCORES
 TOLERANCE = 1e-6
 
 

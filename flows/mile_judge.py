@@ -19,11 +19,10 @@ from prefect.cache_policies import NO_CACHE
 
 import steps.mile.proxy  # noqa: F401  (registers the proxy judge for MILE's judge kinds)
 from flows.config import PARAMS_FILE, MileParams, load_params
-from flows.ingest import INTERIM_DIR
-from flows.mile_simulate import OUT_DIR
 from flows.models import check_calls, open_door, write_usage
 from flows.monitor import publish_table, table_rows
-from flows.paths import safe_child
+from flows.paths import INTERIM_DIR, safe_child
+from flows.paths import MILE_DIR as OUT_DIR
 from flows.progress import counter
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table

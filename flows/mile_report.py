@@ -15,10 +15,9 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import PARAMS_FILE, load_params
-from flows.ingest import INTERIM_DIR
-from flows.mile_simulate import OUT_DIR
 from flows.monitor import publish_report
-from flows.paths import safe_child
+from flows.paths import INTERIM_DIR, REPORTS, safe_child
+from flows.paths import MILE_DIR as OUT_DIR
 from flows.runs import run_limit
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
@@ -28,7 +27,6 @@ from steps.reports.labels import size_phrase
 from steps.reports.paper_models import paper_names
 from steps.schemas import Mile, MileDialogues, MileScores
 
-REPORTS = Path("reports")
 QUERIES = ("mile_goal", "mile_interaction", "mile_consistency", "mile_rounds", "mile_dialogues")
 DIALOGUE_COLUMNS = ["agent", "instance_id", "law_reason", "ended_by", "turns", "client_revisions",
                     "lawyer_revisions", "blurred", "unsupervised"]

@@ -20,10 +20,9 @@ import pandas as pd
 import steps.mile.oracle  # registers the scripted oracle lawyer
 import steps.mile.scripted  # noqa: F401  (registers the scripted client and supervisor)
 from flows.config import CACHE_DIR, PARAMS_FILE, MileParams, load_params
-from flows.ingest import INTERIM_DIR
 from flows.models import check_calls, open_door, write_usage
 from flows.monitor import batches, follow_groups, publish_table
-from flows.paths import safe_child
+from flows.paths import INTERIM_DIR, MILE_DIR, safe_child
 from flows.progress import counter
 from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main, stage_flow
@@ -42,7 +41,7 @@ from steps.simulate.runner import simulate
 if TYPE_CHECKING:
     from steps.llm.door import ModelDoor
 
-OUT_DIR = Path("data/mile")
+OUT_DIR = MILE_DIR
 JOURNALS = CACHE_DIR / "runs" / "mile"
 
 

@@ -16,29 +16,27 @@ from prefect.cache_policies import NO_CACHE
 
 import steps.personas.scripted  # noqa: F401  (registers the scripted persona policies)
 from flows.config import PARAMS_FILE, Params, load_params
-from flows.ingest import INTERIM_DIR
 from flows.models import check_calls, open_door, write_usage
+from flows.paths import INTERIM_DIR, PROCESSED
 from flows.progress import counter
 from flows.runs import run_id, run_spec
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table
 from steps.personas.generate import PROMPT_VERSION, generate
 from steps.personas.table import persona_rows
-from steps.scenarios.j1.plan import Plan, plan, populations, with_causes
+from steps.scenarios.j1.plan import Plan, instance_plan
 from steps.schemas import ARROW_TYPES, Cases, Personas, TopicSources
 
-PROCESSED = Path("data/processed")
 OUT = PROCESSED / "personas.parquet"
 USAGE = PROCESSED / "j1/personas/usage.parquet"
 
 
-def instance_plan(params: Params, processed: Path = PROCESSED, interim: Path = INTERIM_DIR) -> Plan:
+def read_plan(params: Params, processed: Path = PROCESSED, interim: Path = INTERIM_DIR) -> Plan:
     """The J1 instances the params ask for (the same plan in stages `personas` and `instances`)."""
     cases = read_table(processed / "cases.parquet", Cases)
     civil = pd.read_parquet(interim / "judgments_civil.parquet", columns=["case_id", "cause"])  # case types
     topics = read_table(processed / "topics.parquet", TopicSources)
-    pools = populations(with_causes(cases, civil), topics)
-    return plan(pools, params.instances.resolved(), seed=params.instances.seed)
+    return instance_plan(cases, civil, topics, params.instances.resolved(), seed=params.instances.seed)
 
 
 @task(cache_policy=NO_CACHE)
@@ -70,7 +68,7 @@ def write_personas(the_plan: Plan, params: Params, usage: Path) -> pd.DataFrame:
 def personas(params_file: Path = PARAMS_FILE, processed: Path = PROCESSED, interim: Path = INTERIM_DIR,
              out: Path = OUT, usage: Path = USAGE) -> str:  # fmt: skip
     params = load_params(params_file)
-    rows = write_personas(instance_plan(params, processed, interim), params, usage)
+    rows = write_personas(read_plan(params, processed, interim), params, usage)
     valid = write_table(rows, out, Personas, table="personas", arrow_types=ARROW_TYPES["personas"])
     check_calls(params, usage)
     failed = int(valid.failure.notna().sum())

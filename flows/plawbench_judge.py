@@ -23,9 +23,8 @@ import steps.judges.scripted  # noqa: F401  (registers the proxy judge)
 from flows.config import PARAMS_FILE, load_params
 from flows.models import check_calls, open_door, write_usage
 from flows.monitor import publish_table, table_rows
+from flows.paths import PLAWBENCH_DIR as OUT_DIR
 from flows.paths import safe_child
-from flows.plawbench_predict import prompt_options
-from flows.plawbench_rubrics import OUT_DIR
 from flows.progress import counter
 from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main, stage_flow
@@ -66,7 +65,7 @@ def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: P
     tasks = read_table(out_dir / "tasks.parquet", PlawTasks)
     rubric = read_table(out_dir / "rubric_items.parquet", PlawRubricItems)
     responses = read_table(run_dir / "responses.parquet", PlawResponses)
-    options = prompt_options(p)
+    options = PromptOptions.of(p)
     # the penalty mode enters the run id only when on, so that the default run id is what it always was
     extra = {"t1_penalties": p.t1_penalties, "penalty_template": template_source(PENALTY_TEMPLATE)} \
         if p.t1_penalties != "none" else {}

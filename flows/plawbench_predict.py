@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 import steps.plawbench.scripted  # noqa: F401  (registers the scripted PLawBench policies)
-from flows.config import PARAMS_FILE, PlawBenchParams, load_params
+from flows.config import PARAMS_FILE, load_params
 from flows.models import check_calls, open_door, write_usage
 from flows.monitor import batches, follow_groups, gather_groups, publish_table, table_rows
+from flows.paths import PLAWBENCH_DIR as OUT_DIR
 from flows.paths import safe_child
-from flows.plawbench_rubrics import OUT_DIR
 from flows.progress import counter
 from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main, stage_flow
@@ -47,10 +47,6 @@ if TYPE_CHECKING:
 
 JOURNALS = Path(".cache/journals/plawbench")
 BATCH = 20  # multi-turn consultations per task run in the Prefect UI
-
-
-def prompt_options(p: PlawBenchParams) -> PromptOptions:
-    return PromptOptions(split_system=p.split_system, min_questions=p.min_questions, max_questions=p.max_questions)
 
 
 async def _single_turn(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, door: ModelDoor,
@@ -113,7 +109,7 @@ def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, out_dir:
     limit = params.limit_for(agent_name, "plawbench")  # the agent's own limit and plawbench.limit, the smaller
     tasks = select_tasks(read_table(out_dir / "tasks.parquet", PlawTasks), limit, p.scenarios)
     rubric = read_table(out_dir / "rubric_items.parquet", PlawRubricItems)
-    options = prompt_options(p)
+    options = PromptOptions.of(p)
     multiturn = {"max_turns": p.multiturn.max_turns, "environment": environment.model,
                  "version": dialogue.VERSION} if p.multiturn.enabled else None
     run_dir = safe_child(out_dir, agent_name)

@@ -19,8 +19,8 @@ from prefect.cache_policies import NO_CACHE
 
 from flows.config import MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.monitor import publish_report
-from flows.paths import safe_child
-from flows.plawbench_rubrics import OUT_DIR
+from flows.paths import PLAWBENCH_DIR as OUT_DIR
+from flows.paths import REPORTS, safe_child
 from flows.runs import run_limit
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
@@ -29,8 +29,6 @@ from steps.plawbench.report import AgentInfo, ReportInputs, render_report
 from steps.reports.paper_models import paper_names
 from steps.schemas import PlawItemScores, PlawJudgements, PlawParseIssues, PlawRubricItems, PlawScores, PlawTasks
 from steps.sources import load_manifest
-
-REPORTS = Path("reports")
 
 
 @task(cache_policy=NO_CACHE)

@@ -13,15 +13,15 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.ingest import INTERIM_DIR
 from flows.monitor import publish_report
+from flows.paths import INTERIM_DIR, PLAWBENCH_DIR
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table, write_text_atomic
 from steps.plawbench.report import render_rubrics
 from steps.plawbench.rubrics import RubricTables, build_rubrics
 from steps.schemas import PlawCaseAnalysis, PlawConsultation, PlawDrafting, PlawParseIssues, PlawRubricItems, PlawTasks
 
-OUT_DIR = Path("data/plawbench")
+OUT_DIR = PLAWBENCH_DIR
 REPORT = Path("reports/plawbench_rubrics.md")
 
 

@@ -5,7 +5,8 @@ consultations (data/plawbench/). RUN is an agent alias (its directory there) or 
 there); INSTANCE is an instance or item id as in the tables (`CR/judge/000b1a0e-…`), as in transcript file
 names (`CR_judge_000b1a0e-…`), or any unique part of either. Without --benchmark every benchmark the agent
 has a run of is searched. J1 turns show their index, the court stage when known, the speaker and the
-addressee, the text, and the model call behind it (tokens; latency or cache hit, from usage.parquet); the other
+addressee, the text, and the model call behind it (tokens; latency or cache hit, from usage.parquet), under a
+header naming the court failure causes (read from the turns as the judge stage reads them); the other
 benchmarks' turns show speaker → addressee and model, then the scores with the judge's reasons.
 """
 
@@ -19,6 +20,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 
+from steps.j1eval.failures import causes_of_rows
+from steps.scenarios.catalog import SCENARIOS
 from steps.simulate.transcript import lines
 
 RUNS_DIR = Path("data/runs")
@@ -70,9 +73,10 @@ def show(run: str, instance: str, runs_dir: Path = RUNS_DIR, console: Console | 
     if (where / "usage.parquet").is_file():
         calls = pd.read_parquet(where / "usage.parquet").drop_duplicates("call_key")
         usage = {r["call_key"]: r for r in calls.to_dict("records")}
-    # role -> label as the turns wrote it (every role that is addressed also speaks); no scenario import needed
+    # role -> label as the turns wrote it (every role that is addressed also speaks)
     labels = {t["speaker"]: t["speaker_label"] for t in turns}
-    causes = ", ".join(d["failure_causes"]) or "none"
+    scenario = SCENARIOS.get(d["scenario"])
+    causes = (", ".join(causes_of_rows(turns, scenario)) if scenario else "") or "none"
     console.print(f"[bold]{escape(iid)}[/]  agent [cyan]{d['agent']}[/], run {d['run_id']}: ended by "
                   f"[bold]{d['ended_by']}[/] after {d['exchanges']} exchanges; failure causes: {causes}")  # fmt: skip
     for line in lines(turns, labels, usage):

@@ -2,60 +2,58 @@
 
 dvc.yaml → this flow → steps.scenarios.registry (the J1 scenarios and their instances) → steps.simulate (the
 engine, many dialogues at once through steps.llm, resumable from the run's journal) →
-steps.scenarios.j1.{stages,deliverables} (stage hints, parsed deliverables). Writes
-data/runs/<agent>/{turns,deliverables,usage}.parquet, run.json and reports/transcripts/<agent>/*.md. The
-journal is .cache/runs/<agent>/<run id>.jsonl: a rerun takes finished dialogues from it and replays the calls
-of unfinished ones, so an interrupted run resumes without redoing work and writes the same tables.
+steps.scenarios.j1.stages (court-stage hints). Writes data/runs/<agent>/{turns,deliverables,usage}.parquet and
+run.json: the dialogues as they went, no evaluation (stage `judge` parses the deliverables, finds the failure
+causes and writes the transcripts). The journal is .cache/runs/<agent>/<run id>.jsonl: a rerun takes finished
+dialogues from it and replays the calls of unfinished ones, so an interrupted run resumes without redoing work
+and writes the same tables.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import re
 import sys
 from collections import Counter
 from pathlib import Path
 
 import pandas as pd
-from prefect import task
-from prefect.cache_policies import NO_CACHE
 
 import steps
 from flows.config import CACHE_DIR, PARAMS_FILE, Params, load_params
 from flows.models import check_calls, open_door, write_usage
 from flows.monitor import follow_groups, publish_table
-from flows.paths import safe_child
-from flows.personas import PROCESSED
+from flows.paths import PROCESSED, RUNS_DIR, safe_child
 from flows.progress import counter
 from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main, stage_flow
-from flows.tables import read_table, to_arrow, write_parquet_atomic, write_table, write_text_atomic
-from steps.scenarios.j1.deliverables import deliverable_parts
+from flows.tables import read_table, write_table
 from steps.scenarios.j1.stages import court_stages
 from steps.scenarios.registry import SCENARIOS, instance_from_row
-from steps.schemas import ARROW_TYPES, Deliverables, Instances, Turns, validate
+from steps.schemas import Deliverables, Instances, Turns
 from steps.simulate.instance import Instance
 from steps.simulate.journal import Journal
 from steps.simulate.records import run_tables
 from steps.simulate.runner import DoorSpeaker
 from steps.simulate.runner import simulate as run_all
-from steps.simulate.transcript import lines, markdown
 
-RUNS_DIR = Path("data/runs")
-TRANSCRIPTS_DIR = Path("reports/transcripts")
 JOURNALS_DIR = CACHE_DIR / "runs"
 ENVIRONMENTS = {"KQ": "knowledge questioning", "LC": "legal consultation", "CD": "complaint drafting",
                 "DD": "defence drafting", "CI": "civil court", "CR": "criminal court"}  # task-run names in Prefect
 _STEPS = Path(steps.__file__).parent
-_CODE = (_STEPS / "simulate", _STEPS / "scenarios")
+# The code that decides a dialogue: the engine, the scenarios, the model door, the schemas and what the stage's
+# modules import from elsewhere under steps/ (tests/test_stage_deps.py checks that this covers all of it).
+CODE = (_STEPS / "__init__.py", _STEPS / "simulate", _STEPS / "scenarios", _STEPS / "llm", _STEPS / "schemas",
+        _STEPS / "mile" / "__init__.py", _STEPS / "mile" / "decoding.py", _STEPS / "sources" / "__init__.py",
+        _STEPS / "sources" / "errors.py")  # fmt: skip
 
 
-def code_fingerprint(roots: tuple[Path, ...] = _CODE) -> str:
-    """A hash of the engine's and the scenarios' code and templates: editing any of them is a new run."""
+def code_fingerprint(roots: tuple[Path, ...] = CODE) -> str:
+    """A hash of the code and templates that decide a dialogue (`CODE`): editing any of them is a new run."""
     digest = hashlib.sha256()
     for root in roots:
-        for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in (".py", ".j2", ".yaml")):
+        files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
+        for path in (p for p in files if p.suffix in (".py", ".j2", ".yaml")):
             digest.update(path.relative_to(_STEPS).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -107,9 +105,8 @@ def run_dialogues(instances: list[Instance], params: Params, agent_name: str, ri
     finally:
         journal.close()
         door.close()
-    by_id = {i.instance_id: i for i in instances}
-    turns, deliverables = run_tables(dialogues, by_id, SCENARIOS.__getitem__, run_id=rid, agent=agent_name,
-                                     stage_of=court_stages, parts_of=deliverable_parts)  # fmt: skip
+    turns, deliverables = run_tables(dialogues, SCENARIOS.__getitem__, run_id=rid, agent=agent_name,
+                                     stage_of=court_stages)  # fmt: skip
     return turns, deliverables, hits
 
 
@@ -122,33 +119,9 @@ def _headline(deliverables: pd.DataFrame, turns: pd.DataFrame) -> list[dict]:
             for env, row in per.iterrows()]  # fmt: skip
 
 
-def _safe(instance_id: str) -> str:
-    return re.sub(r"[^\w.-]+", "_", instance_id)
-
-
-@task(cache_policy=NO_CACHE)
-def write_transcripts(turns: pd.DataFrame, deliverables: pd.DataFrame, transcripts_dir: Path, per_scenario: int, *,
-                      agent: str, rid: str, proxy: bool) -> int:  # fmt: skip
-    """reports/transcripts/<agent>/<instance>.md for the first `per_scenario` instances of each scenario; the
-    agent's earlier transcripts are removed first, only from its own folder inside `transcripts_dir`."""
-    out_dir = safe_child(transcripts_dir, agent)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for old in out_dir.glob("*.md"):
-        if old.is_file() and not old.is_symlink():
-            old.unlink()
-    chosen = deliverables.groupby("scenario", sort=False).head(per_scenario)
-    for row in chosen.to_dict("records"):
-        labels = {r: s.label or r for r, s in SCENARIOS[row["scenario"]].roles.items()}
-        rows = turns[turns.instance_id == row["instance_id"]].to_dict("records")
-        page = markdown(row["instance_id"], row, lines(rows, labels), agent=agent, run_id=rid, proxy=proxy)
-        write_text_atomic(out_dir / f"{_safe(row['instance_id'])}.md", page + "\n")
-    return len(chosen)
-
-
 @stage_flow("simulate")
 def simulate(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path = PROCESSED,
-             runs_dir: Path = RUNS_DIR, transcripts_dir: Path = TRANSCRIPTS_DIR,
-             journals: Path = JOURNALS_DIR) -> str:  # fmt: skip
+             runs_dir: Path = RUNS_DIR, journals: Path = JOURNALS_DIR) -> str:  # fmt: skip
     params = load_params(params_file)
     unknown = set(params.simulate.scenarios) - set(SCENARIOS)
     if unknown:
@@ -160,22 +133,18 @@ def simulate(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path =
     rid = begin_run(run_dir, spec)
     turns, deliverables, hits = run_dialogues(instances, params, agent_name, rid, run_dir, journals)
     write_table(turns, run_dir / "turns.parquet", Turns, table="turns")
-    valid = validate(deliverables, Deliverables, table="deliverables")
-    write_parquet_atomic(to_arrow(valid, ARROW_TYPES["deliverables"]), run_dir / "deliverables.parquet")
-    proxy = agent.is_scripted or params.environment_model().is_scripted
-    shown = write_transcripts(turns, valid, transcripts_dir, params.simulate.transcripts,
-                              agent=agent_name, rid=rid, proxy=proxy)  # fmt: skip
+    valid = write_table(deliverables, run_dir / "deliverables.parquet", Deliverables, table="deliverables")
     write_run_json(run_dir, spec)  # last: run.json never stands beside another run's outputs
     publish_table(f"j1-simulate-{agent_name}", _headline(valid, turns),
-                  f"J1 dialogues of {agent_name} ({agent.model}{', scripted' if proxy else ''}) per environment: "
-                  f"how they ended, turns; run {rid}")  # fmt: skip
+                  f"J1 dialogues of {agent_name} ({agent.model}{', scripted' if agent.is_scripted else ''}) per "
+                  f"environment: how they ended, turns; run {rid}")  # fmt: skip
     check_calls(params, run_dir / "usage.parquet")
     ended = valid.ended_by.value_counts()
     per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().reindex(params.simulate.scenarios)
                     .dropna().astype(int).items())  # fmt: skip
     return (f"{agent_name} ({agent.model}): {len(valid):,} dialogues done ({per}), 0 skipped, "
             f"{ended.get('call_failed', 0)} failed (call failed); {len(turns):,} turns, {hits:,} calls from the "
-            f"cache; {shown} transcripts; run {rid}")  # fmt: skip
+            f"cache; run {rid}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -15,8 +15,8 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import PARAMS_FILE, Params, load_params
-from flows.ingest import INTERIM_DIR
 from flows.models import check_calls, open_door, write_usage
+from flows.paths import INTERIM_DIR, PROCESSED
 from flows.progress import counter
 from flows.runs import run_id, run_spec
 from flows.stage import main, stage_flow
@@ -25,8 +25,8 @@ from steps.scenarios.j1.topic_model import PROMPT_VERSION, rewrite_sources
 from steps.scenarios.j1.topic_table import topic_rows, topic_sources
 from steps.schemas import ARROW_TYPES, LawBenchItems, TopicSources
 
-OUT = Path("data/processed/topics.parquet")
-USAGE = Path("data/processed/j1/topics/usage.parquet")
+OUT = PROCESSED / "topics.parquet"
+USAGE = PROCESSED / "j1/topics/usage.parquet"
 
 
 @task(cache_policy=NO_CACHE)

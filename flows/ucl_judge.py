@@ -22,21 +22,20 @@ import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL proxy judge
 from flows.config import PARAMS_FILE, load_params
 from flows.models import check_calls, open_door, write_usage
 from flows.monitor import publish_table, table_rows
-from flows.paths import safe_child
+from flows.paths import UCL_JUDGE_DIR, UCL_PATHS, UclPaths, safe_child
 from flows.progress import counter
 from flows.runs import begin_run, write_run_json
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table
-from flows.ucl_simulate import PATHS, UclPaths, read_items
-from steps.schemas import UclDialogues, UclHintScores, UclVerdicts
-from steps.ucl import JudgeSettings, RunIds, judge_run, protocol_version
+from steps.schemas import Ucl, UclDialogues, UclHintScores, UclVerdicts
+from steps.ucl import JudgeSettings, RunIds, judge_run, limit_items, protocol_version
 from steps.ucl.report import headline_text
 from steps.ucl.tables import agent_long
 
 if TYPE_CHECKING:
     from steps.llm.door import ModelDoor
 
-JUDGE_DIR = "judge"  # data/ucl/<agent>/judge/: this stage's outputs (its usage.parquet is found by data_report)
+JUDGE_DIR = UCL_JUDGE_DIR
 
 
 def _run_id(run_dir: Path) -> str:
@@ -56,13 +55,14 @@ def judge(items: pd.DataFrame, dialogues: pd.DataFrame, reference: pd.DataFrame,
 
 
 @stage_flow("ucl_judge")
-def ucl_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
+def ucl_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: UclPaths = UCL_PATHS) -> str:
     params = load_params(params_file)
     params.agent(agent_name)  # an unknown agent is a clear error
     run_dir = safe_child(paths.runs, agent_name)
     dialogues = read_table(run_dir / "dialogues.parquet", UclDialogues)
     reference = read_table(paths.reference / "dialogues.parquet", UclDialogues)
-    items = read_items(params.limit_for(agent_name, "ucl"), paths, params.ucl.tasks)
+    items = limit_items(read_table(paths.interim / "ucl.parquet", Ucl), params.limit_for(agent_name, "ucl"),
+                        params.ucl.tasks)
     settings = JudgeSettings(params.judge_model(), params.ucl.judge_retries, params.ucl.pointwise,
                              protocol_version())  # fmt: skip
     ids = RunIds(agent_name, _run_id(run_dir), params.ucl.reference.name, _run_id(paths.reference))

@@ -15,15 +15,15 @@ from prefect.cache_policies import NO_CACHE
 
 from flows.config import MANIFEST_FILE, PARAMS_FILE, Params, load_params
 from flows.monitor import publish_report
-from flows.paths import safe_child
+from flows.paths import UCL_JUDGE_DIR as JUDGE_DIR
+from flows.paths import UCL_PATHS, UclPaths, safe_child
 from flows.runs import run_limit
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
-from flows.ucl_judge import JUDGE_DIR
-from flows.ucl_simulate import PATHS, UclPaths, read_items
 from steps.reports.paper_models import paper_names
-from steps.schemas import UclDialogues, UclHintScores, UclVerdicts
+from steps.schemas import Ucl, UclDialogues, UclHintScores, UclVerdicts
 from steps.sources import load_manifest
+from steps.ucl import limit_items
 from steps.ucl.paper import match, paper_long, paper_models
 from steps.ucl.report import ReportInfo, RunInfo, headline_text, render
 from steps.ucl.tables import long_table
@@ -67,7 +67,7 @@ def _notes(params: Params, items: pd.DataFrame, verdicts: pd.DataFrame, dialogue
 
 
 @stage_flow("ucl_report")
-def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
+def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = UCL_PATHS) -> str:
     params = load_params(params_file).for_benchmark("ucl")  # the agents that take part in it
     ucl = params.ucl
     ucl.check_names(params.agents)
@@ -94,7 +94,7 @@ def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
         + [{"agent": ref_run.name, "role": "reference", "judge": judge.model, "proxy": ref_run.scripted
             or user.is_scripted}]
     )  # fmt: skip
-    items = read_items(ucl.limit, paths, ucl.tasks)
+    items = limit_items(read_table(paths.interim / "ucl.parquet", Ucl), ucl.limit, ucl.tasks)
     all_verdicts = pd.concat(verdicts, ignore_index=True)
     all_dialogues = pd.concat(dialogues, ignore_index=True)
     long = build_long({
@@ -105,7 +105,8 @@ def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
     info = ReportInfo(
         agents=runs, reference=ref_run, user=user.model, judge=judge.model, judge_scripted=judge.is_scripted,
         exchanges=ucl.exchanges(), single_round=ucl.single_round,
-        items_per_task=int(read_items(None, paths).groupby("task").size().max()),  # in the data, unlimited
+        # in the data, unlimited
+        items_per_task=int(read_table(paths.interim / "ucl.parquet", Ucl).groupby("task").size().max()),
         retries=ucl.judge_retries, pointwise=ucl.pointwise,
         data=f"killerqueen-wonder/UCL-bench@{commit[:10]}",
         notes=_notes(params, items, all_verdicts, all_dialogues),

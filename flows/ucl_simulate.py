@@ -12,18 +12,16 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
 import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL user, oracle and proxy judge)
-from flows.config import CACHE_DIR, PARAMS_FILE, load_params
-from flows.ingest import INTERIM_DIR
+from flows.config import PARAMS_FILE, load_params
 from flows.models import check_calls, open_door, write_usage
 from flows.monitor import follow_groups, publish_table, table_rows
-from flows.paths import safe_child
+from flows.paths import UCL_PATHS, UclPaths, safe_child
 from flows.progress import counter
 from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main, stage_flow
@@ -39,25 +37,6 @@ if TYPE_CHECKING:
     from steps.llm.door import ModelDoor
 
 REFERENCE_FLAG = "--reference"
-
-
-@dataclass(frozen=True)
-class UclPaths:
-    """Where the UCL stages read and write (tests point them elsewhere)."""
-
-    interim: Path = INTERIM_DIR  # ucl.parquet from stage `ingest`
-    runs: Path = Path("data/ucl")  # one folder per agent
-    reference: Path = Path("data/ucl_reference")
-    journals: Path = CACHE_DIR / "runs" / "ucl"  # resume journals, outside the DVC outputs
-    reports: Path = Path("reports")
-
-
-PATHS = UclPaths()
-
-
-def read_items(limit: int | None, paths: UclPaths, tasks: list[str] | None = None) -> pd.DataFrame:
-    """The public items of the ucl table (stage `ingest`), the first `limit` of every task (of `tasks`: all)."""
-    return limit_items(read_table(paths.interim / "ucl.parquet", Ucl), limit, tasks)
 
 
 def converse(items: pd.DataFrame, assistant: ModelConfig, user: ModelConfig, exchanges: int, door: ModelDoor,
@@ -81,7 +60,7 @@ def converse(items: pd.DataFrame, assistant: ModelConfig, user: ModelConfig, exc
 
 
 @stage_flow("ucl_simulate")
-def ucl_simulate(agent_name: str | None = None, params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
+def ucl_simulate(agent_name: str | None = None, params_file: Path = PARAMS_FILE, paths: UclPaths = UCL_PATHS) -> str:
     """Simulate one agent (`agent_name`), or the reference model when `agent_name` is None."""
     params = load_params(params_file)
     ucl = params.ucl
@@ -89,7 +68,7 @@ def ucl_simulate(agent_name: str | None = None, params_file: Path = PARAMS_FILE,
     run_dir = safe_child(paths.runs, agent_name) if agent_name else paths.reference
     user = params.environment_model()
     limit = params.limit_for(agent_name, "ucl") if agent_name else ucl.limit  # the agent's own limit too
-    items = read_items(limit, paths, ucl.tasks)
+    items = limit_items(read_table(paths.interim / "ucl.parquet", Ucl), limit, ucl.tasks)
     spec = run_spec(assistant, "ucl", role="agent" if agent_name else "reference", scenario_version=UCL.version,
                     protocol=protocol_version(), user={"model": user.model, "decoding": user.decoding.model_dump()},
                     max_exchanges=ucl.exchanges(), single_round=ucl.single_round, limit=limit,

@@ -14,6 +14,7 @@ import asyncio
 from dataclasses import replace
 
 from steps.j1eval.case import Case, Options, Panel
+from steps.j1eval.failures import case_failure_causes
 from steps.j1eval.records import Row, ScoreRow
 from steps.judges.courts import court
 from steps.judges.pointwise import Comparison
@@ -48,7 +49,7 @@ async def evaluate(case: Case, panel: Panel, options: Options) -> list[ScoreRow]
     validity = trial_validity(exchanges, judgment, min_exchanges=options.min_exchanges)
     uni = row.rule("III-1", validity.uni, "UNI", invalid=str(validity.reason) if validity.reason else None,
                    judgment_exchange=validity.judgment_exchange, exchanges=len(exchanges),
-                   failure_causes=list(case.deliverable.get("failure_causes") or []))  # fmt: skip
+                   failure_causes=case_failure_causes(case))  # fmt: skip
     laws = tuple(LawRef(law_name_key(s.law), s.article, s.sub_article) for s in truth.laws)
     if not validity.uni:
         return [uni, *_procedure_rows(row, None, validity), *_failed(row, case, laws, validity, options)]

@@ -26,6 +26,12 @@ class PromptOptions:
     min_questions: int = 10  # consultation, level mid (spec §5.1, §6.6)
     max_questions: int = 25
 
+    @classmethod
+    def of(cls, section: Any) -> PromptOptions:
+        """The options of a `plawbench` params section (split_system, min_questions, max_questions)."""
+        return cls(split_system=section.split_system, min_questions=section.min_questions,
+                   max_questions=section.max_questions)  # fmt: skip
+
 
 @cache
 def _environment() -> jinja2.Environment:

@@ -17,7 +17,7 @@ from steps.schemas.instances import (
     TopicSources,
     instance_errors,
 )
-from steps.schemas.j1eval import J1_METRICS, J1Scores
+from steps.schemas.j1eval import FAILURE_CAUSES_ARROW_TYPES, J1_METRICS, FailureCauses, J1Scores
 from steps.schemas.lawbench import LawBenchRunPredictions, LawBenchScores
 from steps.schemas.mile import MileDialogues, MileScores, MileTurns
 from steps.schemas.personas import PERSONAS_ARROW_TYPES, Personas
@@ -31,7 +31,7 @@ from steps.schemas.plawbench import (
     PlawTasks,
     PlawTurns,
 )
-from steps.schemas.runs import DELIVERABLES_ARROW_TYPES, Deliverables, Turns
+from steps.schemas.runs import Deliverables, Turns
 from steps.schemas.sources import (
     SCHEMAS,
     SOURCE_ARROW_TYPES,
@@ -50,14 +50,14 @@ from steps.schemas.ucl import UclDialogues, UclHintScores, UclTurns, UclVerdicts
 from steps.schemas.usage import ModelUsage
 
 ARROW_TYPES = {**SOURCE_ARROW_TYPES, "cases": CASES_ARROW_TYPES}
-# J1 environments (issues 6, 7): topic sources, personas, instances, simulation runs
+# J1 environments (issues 6, 7): topic sources, personas, instances; J1-EVAL failure causes
 ARROW_TYPES |= {"topics": TOPICS_ARROW_TYPES, "personas": PERSONAS_ARROW_TYPES, "instances": INSTANCES_ARROW_TYPES,
-                "deliverables": DELIVERABLES_ARROW_TYPES}  # fmt: skip
+                "failure_causes": FAILURE_CAUSES_ARROW_TYPES}  # fmt: skip
 
 __all__ = [
     "ARROW_TYPES",
     "CASES_ARROW_TYPES",
-    "DELIVERABLES_ARROW_TYPES",
+    "FAILURE_CAUSES_ARROW_TYPES",
     "INSTANCES_ARROW_TYPES",
     "J1_METRICS",
     "PERSONAS_ARROW_TYPES",
@@ -66,6 +66,7 @@ __all__ = [
     "Cases",
     "Deliverables",
     "ExtractionIssues",
+    "FailureCauses",
     "InstanceSkips",
     "Instances",
     "J1Scores",

@@ -1,12 +1,14 @@
-"""J1-EVAL score table: one row per (instance, metric, component) of an agent's run (stage `judge`)."""
+"""J1-EVAL tables of stage `judge`: one score row per (instance, metric, component) of an agent's run, and the
+failure causes of every dialogue."""
 
 from __future__ import annotations
 
 import pandas as pd
 import pandera.pandas as pa
+import pyarrow as pa_arrow
 from pandera.typing import Series
 
-from steps.schemas.base import Strict
+from steps.schemas.base import Strict, is_list_of
 
 J1_METRICS = ["I-1", "I-2", "II-1", "II-2", "III-1", "III-2", "III-3", "III-4", "III-5", "III-6"]
 J1_SCENARIO_CODES = ["KQ", "LC", "CD", "DD", "CI", "CR"]
@@ -16,6 +18,8 @@ J1_SCENARIO_CODES = ["KQ", "LC", "CD", "DD", "CI", "CR"]
 # failed model call (excluded by default, `j1eval.call_failed`).
 STATUSES = ["scored", "failed_task", "skipped", "judge_failed", "dialogue_failed"]
 UNSCORED = ("skipped", "judge_failed", "dialogue_failed")
+FAILURE_CAUSES = ["single_turn_collapse", "missing_final_objective", "missing_addressee", "role_omission"]
+FAILURE_CAUSES_ARROW_TYPES: dict[str, pa_arrow.DataType] = {"failure_causes": pa_arrow.list_(pa_arrow.string())}
 
 
 class J1Scores(Strict):
@@ -47,3 +51,18 @@ class J1Scores(Strict):
     @pa.dataframe_check(error="a judge_failed or dialogue_failed row names its failure, and only those do")
     def failure_iff_failed(cls, df: pd.DataFrame) -> bool:
         return bool((df.failure.notna() == df.status.isin(["judge_failed", "dialogue_failed"])).all())
+
+
+class FailureCauses(Strict):
+    """One row per dialogue of a run: the court failure causes found in its transcript (J1 App F.4; none outside
+    the court scenarios), written by the judge stage (steps.j1eval.failures)."""
+
+    run_id: Series[str] = pa.Field(str_length={"min_value": 1})
+    agent: Series[str]
+    scenario: Series[str] = pa.Field(isin=J1_SCENARIO_CODES)
+    instance_id: Series[str] = pa.Field(unique=True)
+    failure_causes: Series[object]
+
+    @pa.check("failure_causes", element_wise=True, error="must be a list of known failure causes")
+    def causes(cls, value: object) -> bool:
+        return is_list_of(value, str) and set(value) <= set(FAILURE_CAUSES)

@@ -4,27 +4,13 @@ from __future__ import annotations
 
 import pandas as pd
 import pandera.pandas as pa
-import pyarrow as pa_arrow
 from pandera.typing import Series
 
-from steps.schemas.base import Strict, is_list_of
+from steps.schemas.base import Strict
 from steps.simulate.model import EndReason
 
 END_REASONS = [reason.value for reason in EndReason]  # the engine's, shared by every simulated benchmark
 TURN_KINDS = ["utterance", "check", "draft", "review", "deliverable"]
-FAILURE_CAUSES = ["single_turn_collapse", "missing_final_objective", "missing_addressee", "role_omission"]
-
-_s, _f, _i = pa_arrow.string(), pa_arrow.float64(), pa_arrow.int64()
-_LAWS = pa_arrow.list_(pa_arrow.struct([("law", _s), ("article", _i), ("sub_article", _i)]))
-DELIVERABLES_ARROW_TYPES: dict[str, pa_arrow.DataType] = {
-    "failure_causes": pa_arrow.list_(_s),
-    "parts": pa_arrow.struct([
-        ("sections", pa_arrow.list_(pa_arrow.struct([("name", _s), ("text", _s)]))),
-        ("reasoning", _s), ("rulings", _s), ("laws", _LAWS), ("charges", pa_arrow.list_(_s)), ("penalty", _s),
-        ("prison_months", _f), ("probation_months", _f), ("fine_yuan", _f), ("topics_total", _i),
-        ("topics_addressed", _i),
-    ]),
-}  # fmt: skip
 
 
 class Turns(Strict):
@@ -62,8 +48,8 @@ class Turns(Strict):
 
 
 class Deliverables(Strict):
-    """One row per dialogue: how it ended, its deliverable (complaint, defence, judgment) with the parts the
-    metrics read, and the failure causes found in the transcript."""
+    """One row per dialogue: how it ended and its deliverable (complaint, defence, judgment), as the dialogue
+    left it (the judge stage parses it and finds the failure causes)."""
 
     run_id: Series[str] = pa.Field(str_length={"min_value": 1})
     agent: Series[str]
@@ -76,12 +62,6 @@ class Deliverables(Strict):
     exchanges: Series[int] = pa.Field(ge=0)
     utterances: Series[int] = pa.Field(ge=0)
     failure: Series[str] = pa.Field(nullable=True)  # the failed call that ended the dialogue
-    failure_causes: Series[object]
-    parts: Series[object]
-
-    @pa.check("failure_causes", element_wise=True, error="must be a list of known failure causes")
-    def causes(cls, value: object) -> bool:
-        return is_list_of(value, str) and set(value) <= set(FAILURE_CAUSES)
 
     @pa.dataframe_check(error="a dialogue ended by a failed call must name the failure")
     def failed_has_reason(cls, df: pd.DataFrame) -> bool:

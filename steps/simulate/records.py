@@ -1,30 +1,28 @@
 """Dialogues as table rows: one row per turn (turns.parquet) and one per dialogue (deliverables.parquet).
 
 Rows carry only what the dialogue determines (text, routing, model, tokens, call key, failure), so that a
-resumed or replayed run writes the same bytes as an uninterrupted one; what a particular process measured
+resumed or replayed run writes the same bytes as an uninterrupted one, and no evaluation (the judge stage reads
+the deliverables and the failure causes: steps.j1eval); what a particular process measured
 (latency, cache hits, attempts, cost) is in the run's usage.parquet, joined on `call_key`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
 
-from steps.simulate.failures import failure_causes
-from steps.simulate.instance import Instance
 from steps.simulate.model import Dialogue, EndReason, Scenario, Turn
 
 StageOf = Callable[[Scenario, list[Turn]], list[str | None]]
-PartsOf = Callable[[Scenario, Instance, Dialogue], dict[str, Any]]
 
 TURN_COLUMNS = ["run_id", "agent", "scenario", "instance_id", "turn_index", "exchange", "speaker", "speaker_label",
                 "addressee", "kind", "stage", "text", "model", "call_key", "prompt_tokens", "completion_tokens",
                 "revision", "failure", "data"]  # fmt: skip
 DELIVERABLE_COLUMNS = ["run_id", "agent", "scenario", "instance_id", "kind", "text", "forced", "ended_by",
-                       "exchanges", "utterances", "failure", "failure_causes", "parts"]  # fmt: skip
+                       "exchanges", "utterances", "failure"]  # fmt: skip
 
 
 def _label(scenario: Scenario, role: str) -> str:
@@ -60,8 +58,7 @@ def turn_rows(dialogue: Dialogue, scenario: Scenario, *, run_id: str, agent: str
     ]
 
 
-def deliverable_row(dialogue: Dialogue, scenario: Scenario, instance: Instance, *, run_id: str, agent: str,
-                    parts_of: PartsOf | None = None) -> dict[str, Any]:  # fmt: skip
+def deliverable_row(dialogue: Dialogue, scenario: Scenario, *, run_id: str, agent: str) -> dict[str, Any]:
     failed = next((t.failure for t in reversed(dialogue.turns) if t.failure), None)
     return {
         "run_id": run_id, "agent": agent, "scenario": dialogue.scenario, "instance_id": dialogue.instance_id,
@@ -69,19 +66,15 @@ def deliverable_row(dialogue: Dialogue, scenario: Scenario, instance: Instance, 
         "forced": dialogue.deliverable_forced, "ended_by": (dialogue.ended_by or EndReason.MAX_TURNS).value,
         "exchanges": dialogue.exchanges, "utterances": len(dialogue.utterances()),
         "failure": failed if dialogue.ended_by is EndReason.CALL_FAILED else None,
-        "failure_causes": failure_causes(dialogue, scenario),
-        "parts": parts_of(scenario, instance, dialogue) if parts_of else {},
     }  # fmt: skip
 
 
-def run_tables(dialogues: list[Dialogue], instances: Mapping[str, Instance], scenario_of: Callable[[str], Scenario],
-               *, run_id: str, agent: str, stage_of: StageOf | None = None,
-               parts_of: PartsOf | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
+def run_tables(dialogues: list[Dialogue], scenario_of: Callable[[str], Scenario], *, run_id: str, agent: str,
+               stage_of: StageOf | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
     """The turns and deliverables tables of a run, ordered by instance id and turn index."""
     turns, deliverables = [], []
     for d in sorted(dialogues, key=lambda d: d.instance_id):
         scenario = scenario_of(d.scenario)
         turns += turn_rows(d, scenario, run_id=run_id, agent=agent, stage_of=stage_of)
-        deliverables.append(deliverable_row(d, scenario, instances[d.instance_id], run_id=run_id, agent=agent,
-                                            parts_of=parts_of))  # fmt: skip
+        deliverables.append(deliverable_row(d, scenario, run_id=run_id, agent=agent))
     return pd.DataFrame(turns, columns=TURN_COLUMNS), pd.DataFrame(deliverables, columns=DELIVERABLE_COLUMNS)

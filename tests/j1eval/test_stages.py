@@ -52,19 +52,21 @@ def project(tmp_path_factory):
         "j1eval": {"paper_names": {"oracle": "GPT-4o"}},
     }
     (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
-    paths = {"params_file": root / "params.yaml", "runs": root / "runs", "reports": root / "reports"}
+    paths = {"params_file": root / "params.yaml", "runs": root / "runs", "reports": root / "reports",
+             "transcripts": root / "transcripts"}
     for agent in ("oracle", "null"):
         assert run_stage("simulate", simulate, agent_name=agent, params_file=paths["params_file"],
-                         processed=sources.processed, runs_dir=paths["runs"], transcripts_dir=root / "transcripts",
+                         processed=sources.processed, runs_dir=paths["runs"],
                          journals=root / "journals") == 0  # fmt: skip
         assert run_judge(paths, sources.processed, agent) == 0
-    assert run_stage("aggregate", aggregate, **paths) == 0
+    assert run_stage("aggregate", aggregate, params_file=paths["params_file"], runs=paths["runs"],
+                     reports=paths["reports"]) == 0
     return paths, sources.processed
 
 
 def run_judge(paths: dict, processed: Path, agent: str) -> int:
     return run_stage("judge", judge, agent_name=agent, params_file=paths["params_file"], processed=processed,
-                     runs_dir=paths["runs"])  # fmt: skip
+                     runs_dir=paths["runs"], transcripts_dir=paths["transcripts"])  # fmt: skip
 
 
 def cells(paths: dict, agent: str) -> dict[tuple[str, str, str], float]:
@@ -120,7 +122,8 @@ def test_a_rerun_on_a_warm_cache_writes_identical_scores_and_reports(project):
     before = {f: digest(f) for f in files}
     for agent in ("oracle", "null"):
         assert run_judge(paths, processed, agent) == 0
-    assert run_stage("aggregate", aggregate, **paths) == 0
+    assert run_stage("aggregate", aggregate, params_file=paths["params_file"], runs=paths["runs"],
+                     reports=paths["reports"]) == 0
     assert {f: digest(f) for f in files} == before
     usage = read_table(paths["runs"] / "oracle" / "judge_usage.parquet")
     assert len(usage) > 0 and usage.cache_hit.all()

@@ -11,13 +11,19 @@ from dataclasses import replace
 
 import pytest
 
+from steps.j1eval.failures import failure_causes as causes_of_speech
 from steps.llm import LLMSettings, ModelConfig, ModelDoor
 from steps.scenarios.registry import SCENARIOS
 from steps.simulate import EndReason, TurnKind
 from steps.simulate.engine import run_dialogue
-from steps.simulate.failures import failure_causes
 from steps.simulate.runner import DoorSpeaker
 from tests.simulate.toys import Script
+
+
+def failure_causes(dialogue, scenario) -> list[str]:
+    """The judge stage's failure causes of a dialogue the engine ran."""
+    return causes_of_speech([(t.speaker, t.addressee, t.text) for t in dialogue.utterances()], scenario)
+
 
 J1 = ("KQ", "LC", "CD", "DD", "CI", "CR")
 JUDGMENT = (

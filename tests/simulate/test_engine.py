@@ -132,9 +132,14 @@ def test_reasoning_traces_are_stripped_before_routing():
     assert d.utterances()[0].text == "对被告人说：姓名？" and d.utterances()[0].addressee == "defendant"
 
 
-def test_failure_causes_of_a_court_dialogue():
-    from steps.simulate.failures import failure_causes
+def failure_causes(dialogue, scenario) -> list[str]:
+    """The judge stage's failure causes (steps.j1eval.failures) of a dialogue the engine ran."""
+    from steps.j1eval.failures import failure_causes as causes
 
+    return causes([(t.speaker, t.addressee, t.text) for t in dialogue.utterances()], scenario)
+
+
+def test_failure_causes_of_a_court_dialogue():
     collapse = Script(
         {
             "judge": [

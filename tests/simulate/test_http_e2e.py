@@ -17,8 +17,14 @@ import yaml
 from typer.testing import CliRunner
 
 from flows.cli import app
+from flows.judge import write_transcripts
 from flows.simulate import simulate
 from flows.stage import run_stage
+from steps.extract.statutes import find_statutes
+from steps.j1eval.failures import causes_of_rows
+from steps.metrics.j1.crime import predicted_charges
+from steps.metrics.j1.penalty import predicted_sentence
+from steps.scenarios.registry import SCENARIOS
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.scenarios.conftest import build, write_sources
 
@@ -66,16 +72,17 @@ def _run(tmp_path):
         }
         p.params.write_text(yaml.safe_dump(params, allow_unicode=True), encoding="utf-8")
         code = run_stage("simulate", simulate, agent_name="court", params_file=p.params, processed=p.processed,
-                         runs_dir=tmp_path / "data/runs", transcripts_dir=tmp_path / "transcripts",
+                         runs_dir=tmp_path / "data/runs",
                          journals=tmp_path / "journals")  # fmt: skip
         assert code == 0
         requests, headers = list(server.requests), list(server.headers_seen)
     truths = pd.read_parquet(p.processed / "instances.parquet").ground_truth
-    return tmp_path, requests, headers, truths
+    return tmp_path, requests, headers, truths, p.processed
 
 
 def test_a_court_dialogue_runs_through_http_with_a_real_model_string(run_dir):
-    root, requests, headers, _truths = run_dir
+    root, requests, headers, _truths, processed = run_dir
+    instances = pd.read_parquet(processed / "instances.parquet").set_index("instance_id")
     turns = pd.read_parquet(root / "data/runs/court/turns.parquet")
     deliverables = pd.read_parquet(root / "data/runs/court/deliverables.parquet")
     assert len(deliverables) == 2 and set(deliverables.ended_by) == {"marker"}
@@ -86,17 +93,21 @@ def test_a_court_dialogue_runs_through_http_with_a_real_model_string(run_dir):
         assert addressees == [None, "defendant", "procurator", "defence", None]
         assert d.speaker.tolist() == ["judge", "judge", "defendant", "judge", "procurator", "judge", "defence", "judge"]
         assert d[d.speaker != "judge"].model.unique().tolist() == ["scripted/persona"]
-    for row in deliverables.to_dict("records"):
-        parts = row["parts"]
-        assert row["kind"] == "judgment" and row["text"].startswith("本院认为") and list(row["failure_causes"]) == []
-        assert list(parts["charges"]) == ["盗窃"] and parts["prison_months"] == 12 and parts["fine_yuan"] == 2000
-        assert {"law": "中华人民共和国刑法", "article": 264, "sub_article": None} in list(parts["laws"])
+    for row in deliverables.to_dict("records"):  # the judgment as the judge stage parses it
+        text, rows = row["text"], turns[turns.instance_id == row["instance_id"]].to_dict("records")
+        assert row["kind"] == "judgment" and text.startswith("本院认为")
+        assert causes_of_rows(rows, SCENARIOS["CR"]) == []
+        defendant = instances.loc[row["instance_id"], "ground_truth"]["defendant"]
+        sentence = predicted_sentence(text, defendant)
+        assert list(predicted_charges(text, defendant)[0]) == ["盗窃"]
+        assert sentence.prison_months == 12 and sentence.fine_yuan == 2000
+        assert ("中华人民共和国刑法", 264) in {(s.law.strip("《》"), s.article) for _, s in find_statutes(text)[0]}
     assert len(requests) == 2 * 5 + 2  # five judge turns per trial, plus the 500 and the 429 retried
     assert all(h.get("Authorization") == f"Bearer {SECRET}" for h in headers)
 
 
 def test_the_server_gets_no_ground_truth_or_metadata_and_no_artifact_holds_the_key(run_dir):
-    root, requests, _, truths = run_dir
+    root, requests, _, truths, _ = run_dir
     sent = json.dumps(requests, ensure_ascii=False)
     assert "metadata" not in sent and "ground_truth" not in sent
     for truth in truths:
@@ -124,5 +135,11 @@ def test_show_prints_the_dialogue_with_speakers_addressees_and_stages(run_dir, m
         "ended by marker",
     ):
         assert text in result.output
+    assert "failure causes: none" in result.output
+    # the judge stage's transcripts of the same run (stage `judge` writes them with the failure causes)
+    turns = pd.read_parquet(root / "data/runs/court/turns.parquet")
+    deliverables = pd.read_parquet(root / "data/runs/court/deliverables.parquet").assign(failure_causes=[[], []])
+    assert write_transcripts.fn(turns, deliverables, root / "transcripts", 2, agent="court", rid="r", proxy=False) == 2
     transcripts = list((root / "transcripts/court").glob("*.md"))
-    assert len(transcripts) == 2 and "**[1] 审判长 → 被告人**" in transcripts[0].read_text(encoding="utf-8")
+    page = transcripts[0].read_text(encoding="utf-8")
+    assert len(transcripts) == 2 and "**[1] 审判长 → 被告人**" in page and "failure causes: none" in page

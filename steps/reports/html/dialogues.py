@@ -79,7 +79,8 @@ def j1(turns: pd.DataFrame, deliverables: pd.DataFrame, scores: pd.DataFrame | N
             score_rows.append([name, _v(r["value"]), _s(r["judge"]), _cut(reason)])
             if not _s(r["component"]) and r["metric"] != "III-4" and r["status"] == "scored":
                 headline.append(_v(r["value"]))
-        causes = ", ".join(d["failure_causes"]) if len(d["failure_causes"]) else ""
+        found = d.get("failure_causes")  # a list; missing (NaN) when the run is not judged yet
+        causes = ", ".join(found) if hasattr(found, "__len__") and not isinstance(found, str) else ""
         out.append({
             "id": file_id(iid), "iid": iid, "agent": d["agent"], "env": d["scenario"], "title": iid,
             "end": _s(d["ended_by"]) or ("failed" if _s(d["failure"]) else ""), "score": _mean(headline),

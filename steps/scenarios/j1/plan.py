@@ -111,3 +111,10 @@ def with_causes(cases: pd.DataFrame, civil: pd.DataFrame) -> pd.DataFrame:
     """Cases with the civil case type (案由) from the source data (criminal cases: None)."""
     causes = civil[["case_id", "cause"]]
     return cases.merge(causes, on="case_id", how="left", validate="one_to_one")
+
+
+def instance_plan(cases: pd.DataFrame, civil: pd.DataFrame, topics: pd.DataFrame, sizes: Mapping[str, int | None], *,
+                  seed: int) -> Plan:  # fmt: skip
+    """The J1 instances to build from the extracted cases, the civil judgments' causes (case_id, cause) and the
+    topic sources: the same plan in stages `personas` and `instances`."""
+    return plan(populations(with_causes(cases, civil), topics), sizes, seed=seed)
