@@ -331,9 +331,16 @@ def params_check(
 ) -> None:
     """Validate a parameters file as every stage does when it loads it: OK and a summary, or the one-line error."""
     from flows.config import ParamsError, load_params, summary
+    from steps.reports.paper_models import check_paper_model
 
     try:
         params = load_params(file)
+        for name, agent in params.agents.items():
+            if agent.paper_model is not None:
+                try:
+                    check_paper_model(agent.paper_model)
+                except ValueError as e:
+                    raise ParamsError(f"{file}: agents.{name}.{e}") from None
     except ParamsError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from None

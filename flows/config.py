@@ -46,22 +46,16 @@ class ModelEntry(_Section):
     decoding: Decoding = Decoding()
     concurrency: int | None = Field(default=None, ge=1)
     timeout_s: float | None = Field(default=None, gt=0)
-    # the paper model this agent corresponds to (its rows are shown under ours): a name, or one per benchmark
+    # the paper model this agent corresponds to (its rows are shown under ours): a name, or one per benchmark.
+    # Checked against the papers' model lists by `jurisflow params check` and by each report stage, not at load:
+    # the lists live with the benchmarks, and every stage (the J1 simulation's code fingerprint too) would depend
+    # on them.
     paper_model: str | dict[str, str] | None = None
 
     @field_validator("model")
     @classmethod
     def _known_provider(cls, value: str) -> str:
         return check_model_string(value)
-
-    @field_validator("paper_model")
-    @classmethod
-    def _known_paper_model(cls, value: str | dict[str, str] | None) -> str | dict[str, str] | None:
-        if value is not None:
-            from steps.reports.paper_models import check_paper_model
-
-            check_paper_model(value)
-        return value
 
     def resolve(self, name: str) -> ModelConfig:
         return ModelConfig(name=name, **self.model_dump(exclude={"paper_model"}))

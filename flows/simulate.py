@@ -45,7 +45,8 @@ _STEPS = Path(steps.__file__).parent
 # modules import from elsewhere under steps/ (tests/test_stage_deps.py checks that this covers all of it).
 CODE = (_STEPS / "__init__.py", _STEPS / "simulate", _STEPS / "scenarios", _STEPS / "llm", _STEPS / "schemas",
         _STEPS / "mile" / "__init__.py", _STEPS / "mile" / "decoding.py", _STEPS / "sources" / "__init__.py",
-        _STEPS / "sources" / "errors.py")  # fmt: skip
+        _STEPS / "sources" / "errors.py", _STEPS / "reports" / "__init__.py",
+        _STEPS / "reports" / "labels.py")  # fmt: skip  # labels: Params.paper_model resolves through it
 
 
 def code_fingerprint(roots: tuple[Path, ...] = CODE) -> str:

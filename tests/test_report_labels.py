@@ -14,7 +14,7 @@ from flows.runs import run_limit
 from steps.lawbench.report import AgentInfo, render_setting
 from steps.metrics.lawbench.tasks import TASK_IDS
 from steps.reports.labels import agent_label, paper_model_name, size_phrase
-from steps.reports.paper_models import paper_names
+from steps.reports.paper_models import check_paper_model, paper_names
 from steps.ucl.judging import HINT_COLUMNS
 from steps.ucl.report import ReportInfo, RunInfo, headline, headline_text, render
 from steps.ucl.tables import agent_long
@@ -52,11 +52,11 @@ def test_paper_model_is_validated_and_resolved_per_paper():
         params.paper_model("each", "lawbench", {"GPT-3.5-turbo-0613": ()})  # checked against results.csv
     assert params.agent("mine").model == "openai/some-endpoint"  # not a model setting: the door never sees it
     with pytest.raises(ValueError, match=r"'GPT-9' is a model of no paper"):
-        Params.model_validate({"agents": {"a": {"model": "openai/x", "paper_model": "GPT-9"}}})
+        check_paper_model("GPT-9")
     with pytest.raises(ValueError, match=r"paper_model\.j1: 'GPT-4o-20240806' is not a model of the j1 paper"):
-        Params.model_validate({"agents": {"a": {"model": "openai/x", "paper_model": {"j1": "GPT-4o-20240806"}}}})
+        check_paper_model({"j1": "GPT-4o-20240806"})
     with pytest.raises(ValueError, match="unknown benchmark 'mmlu'"):
-        Params.model_validate({"agents": {"a": {"model": "openai/x", "paper_model": {"mmlu": "GPT-4o"}}}})
+        check_paper_model({"mmlu": "GPT-4o"})
     assert paper_model_name(None, "j1", paper_names("j1")) is None
 
 
@@ -120,3 +120,14 @@ def test_ucl_judge_summary_and_report_agree_where_they_used_to_differ():
     text = render(long, _ucl_info([RunInfo("a", "openai/m", False, "r1", items_per_task=4)]))
     row = next(line for line in text.splitlines() if line.startswith("| a | 4 |"))
     assert f"| {round(report_avg, 1):g} |" in row and f"win rate AVG {round(report_avg, 1)}" in headline_text(mine, "a")
+
+
+def test_params_check_names_an_agents_paper_model_that_no_paper_has(tmp_path):
+    from typer.testing import CliRunner
+
+    from flows.cli import app
+
+    bad = tmp_path / "params.yaml"
+    bad.write_text("agents:\n  a:\n    model: openai/x\n    paper_model: GPT-9\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["params", "check", "--file", str(bad)])
+    assert result.exit_code == 1 and "agents.a.paper_model: 'GPT-9' is a model of no paper" in result.output
