@@ -15,6 +15,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import PARAMS_FILE, Params, load_params
+from flows.dvc_views import write_dvc_views
 from flows.paths import safe_child
 from flows.simulate import RUNS_DIR
 from flows.stage import main
@@ -86,6 +87,7 @@ def aggregate(params_file: Path = PARAMS_FILE, runs: Path = RUNS_DIR, reports: P
     agents, run = agent_infos(params), run_info(params, all_dialogues)
     write_text_atomic(reports / "j1.md", render(results, agents, run))
     write_text_atomic(reports / "j1.csv", csv_frame(results, agents, run).to_csv(index=False, lineterminator="\n"))
+    write_dvc_views("j1", reports / "j1.csv", list(params.agents), reports)
     overall = results.averages[results.averages.metric == "Overall"].set_index("agent").value.round(1).to_dict()
     table3 = results.cells[results.cells.component == ""]
     failed, failed_calls = int(table3.n_judge_failed.sum()), int(table3.n_failed.sum())

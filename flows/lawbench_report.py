@@ -14,6 +14,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import MANIFEST_FILE, PARAMS_FILE, load_params
+from flows.dvc_views import write_dvc_views
 from flows.ingest import INTERIM_DIR
 from flows.lawbench_predict import OUT_DIR as AGENT_DIR
 from flows.lawbench_score import OUT as PUBLISHED_SCORES
@@ -63,6 +64,7 @@ def lawbench_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS) ->
     for setting in SETTINGS:
         write_text_atomic(reports / f"lawbench_{setting}.md", render_setting(long, deltas, setting, agents, note))
     write_text_atomic(reports / "lawbench.csv", csv_text(long))
+    write_dvc_views("lawbench", reports / "lawbench.csv", list(params.agents), reports)
     worst = deltas.max_abs_diff.max() if len(deltas) else float("nan")
     return (f"reports/lawbench_zero_shot.md, reports/lawbench_one_shot.md and reports/lawbench.csv written "
             f"({len(long):,} long rows; {len(agents)} agents; largest |ours − published| {worst:.2g})")

@@ -15,6 +15,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import PARAMS_FILE, load_params
+from flows.dvc_views import write_dvc_views
 from flows.ingest import INTERIM_DIR
 from flows.mile_simulate import OUT_DIR
 from flows.paths import safe_child
@@ -74,6 +75,7 @@ def mile_report(params_file: Path = PARAMS_FILE, runs: Path = OUT_DIR, reports: 
                   options={**specs[0]["options"], **params.mile.model_dump()}, **_role_decodings(agents, specs))
     write_text_atomic(reports / "mile.md", render(ours, agents, run))
     write_text_atomic(reports / "mile.csv", csv_frame(ours).to_csv(index=False, lineterminator="\n"))
+    write_dvc_views("mile", reports / "mile.csv", list(params.agents), reports)
     goal = ours[(ours["table"] == "goal") & (ours.metric == "AVE")].set_index("agent").value.round(2).to_dict()
     return (f"reports/mile.md and reports/mile.csv written ({len(agents)} agents, {run.sample} dialogues each; "
             f"goal AVE {goal}; judge {judge.model})")

@@ -2,7 +2,8 @@
 
 RUN is an agent alias (its directory under data/runs/) or a run id (from a run.json there); INSTANCE is an
 instance id or any unique part of one. Each turn shows its index, the court stage when known, the speaker and
-the addressee, the text, and the model call behind it (tokens; latency or cache hit, from usage.parquet).
+the addressee, the text, and the model call behind it (tokens; latency or cache hit from the usage log, when the
+run's last write of usage.parquet was logged under `llm.cache_dir`).
 """
 
 from __future__ import annotations
@@ -11,14 +12,27 @@ import json
 from pathlib import Path
 
 import pandas as pd
+import yaml
 from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 
+from flows.config import PARAMS_FILE
+from flows.models import read_usage_log
+from steps.llm import LLMSettings
 from steps.scenarios.registry import SCENARIOS
 from steps.simulate.transcript import lines
 
 RUNS_DIR = Path("data/runs")
+
+
+def _cache_dir(params_file: Path = PARAMS_FILE) -> Path:
+    """`llm.cache_dir` of the parameters file (read as plain YAML: showing a run needs no valid configuration)."""
+    try:
+        llm = (yaml.safe_load(params_file.read_text(encoding="utf-8")) or {}).get("llm") or {}
+    except (OSError, yaml.YAMLError):
+        llm = {}
+    return Path(llm.get("cache_dir") or LLMSettings().cache_dir)
 
 
 def run_dir(run: str, runs_dir: Path = RUNS_DIR) -> Path:
@@ -52,10 +66,8 @@ def show(run: str, instance: str, runs_dir: Path = RUNS_DIR, console: Console | 
     d = deliverables[deliverables.instance_id == iid].iloc[0].to_dict()
     turns = pd.read_parquet(where / "turns.parquet")
     turns = turns[turns.instance_id == iid].sort_values("turn_index").to_dict("records")
-    usage = {}
-    if (where / "usage.parquet").is_file():
-        calls = pd.read_parquet(where / "usage.parquet").drop_duplicates("call_key")
-        usage = {r["call_key"]: r for r in calls.to_dict("records")}
+    calls = read_usage_log(_cache_dir(), where / "usage.parquet", last=True).drop_duplicates("call_key")
+    usage = {r["call_key"]: r for r in calls.to_dict("records")}
     scenario = SCENARIOS.get(d["scenario"])
     labels = {r: s.label or r for r, s in scenario.roles.items()} if scenario else {}
     causes = ", ".join(d["failure_causes"]) or "none"

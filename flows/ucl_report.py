@@ -14,6 +14,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import MANIFEST_FILE, PARAMS_FILE, Params, load_params
+from flows.dvc_views import write_dvc_views
 from flows.paths import safe_child
 from flows.stage import main
 from flows.tables import read_table, write_text_atomic
@@ -102,6 +103,7 @@ def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = PATHS) -> str:
     write_text_atomic(paths.reports / "ucl.md", render(long, info))
     csv = long.assign(value=long.value.round(10)).to_csv(index=False, lineterminator="\n")
     write_text_atomic(paths.reports / "ucl.csv", csv)
+    write_dvc_views("ucl", paths.reports / "ucl.csv", list(params.agents), paths.reports)
     overall = long[(long.metric == "win_rate") & (long.scope == "overall") & (long.source == "ours")]
     summary = ", ".join(f"{a} {v:.1f}" for a, v in zip(overall.agent, overall.value, strict=True) if pd.notna(v))
     return (f"reports/ucl.md and reports/ucl.csv written ({len(long):,} long rows; {len(runs)} agents vs "
