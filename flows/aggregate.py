@@ -15,6 +15,7 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import PARAMS_FILE, Params, load_params
+from flows.dvc_views import write_dvc_views
 from flows.monitor import publish_report
 from flows.paths import REPORTS, RUNS_DIR, safe_child
 from flows.runs import run_limit
@@ -103,6 +104,7 @@ def aggregate(params_file: Path = PARAMS_FILE, runs: Path = RUNS_DIR, reports: P
     write_text_atomic(reports / "j1.csv", csv_frame(results, agents, run).to_csv(index=False, lineterminator="\n"))
     publish_report(reports / "j1.md", "J1-EVAL: the ten metrics per environment (J1 Table 3 layout) and Tables 6-10")
     overall = ", ".join(f"{a} {v}" for a, v in headline(results).items()) or "none"
+    write_dvc_views("j1", reports / "j1.csv", list(params.agents), reports)
     table3 = results.cells[results.cells.component == ""]
     failed, failed_calls = int(table3.n_judge_failed.sum()), int(table3.n_failed.sum())
     paper = sum(a.paper is not None for a in agents.values())

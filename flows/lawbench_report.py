@@ -15,6 +15,7 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import MANIFEST_FILE, PARAMS_FILE, load_params
+from flows.dvc_views import write_dvc_views
 from flows.monitor import publish_report
 from flows.paths import INTERIM_DIR, REPORTS, safe_child
 from flows.paths import LAWBENCH_DIR as AGENT_DIR
@@ -74,6 +75,7 @@ def lawbench_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS) ->
     write_text_atomic(reports / "lawbench.csv", csv_text(long))
     for setting in SETTINGS:
         publish_report(reports / f"lawbench_{setting}.md", f"LawBench {setting}: ours beside the published scores")
+    write_dvc_views("lawbench", reports / "lawbench.csv", list(params.agents), reports)
     worst = deltas.max_abs_diff.max() if len(deltas) else float("nan")
     return (f"reports/lawbench_zero_shot.md, reports/lawbench_one_shot.md and reports/lawbench.csv written "
             f"({len(long):,} long rows; {len(agents)} agents; largest |ours − published| {worst:.2g})")

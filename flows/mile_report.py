@@ -15,6 +15,7 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import PARAMS_FILE, load_params
+from flows.dvc_views import write_dvc_views
 from flows.monitor import publish_report
 from flows.paths import INTERIM_DIR, REPORTS, safe_child
 from flows.paths import MILE_DIR as OUT_DIR
@@ -80,6 +81,7 @@ def mile_report(params_file: Path = PARAMS_FILE, runs: Path = OUT_DIR, reports: 
     write_text_atomic(reports / "mile.md", render(ours, agents, run))
     write_text_atomic(reports / "mile.csv", csv_frame(ours).to_csv(index=False, lineterminator="\n"))
     publish_report(reports / "mile.md", "MILE goal and interaction scores (MASER Tables 1-3), ours beside the paper's")
+    write_dvc_views("mile", reports / "mile.csv", list(params.agents), reports)
     goal = ours[(ours["table"] == "goal") & (ours.metric == "AVE")].set_index("agent").value.round(2).to_dict()
     return (f"reports/mile.md and reports/mile.csv written ({len(agents)} agents, "
             f"{size_phrase(run.sizes, 'dialogues per agent')}; "

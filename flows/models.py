@@ -3,7 +3,9 @@ stage whose calls failed (`check_calls`: the one place that decides it)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,7 +16,7 @@ from flows.stage import CallsFailed, console
 from flows.tables import write_table
 from steps.llm import ModelConfig
 from steps.llm.secrets import check_api_keys
-from steps.schemas import ModelUsage
+from steps.schemas import ModelUsage, UsageLog
 
 if TYPE_CHECKING:
     from steps.llm.door import ModelDoor
@@ -30,17 +32,61 @@ def open_door(params: Params, run_id: str, models: Iterable[ModelConfig] = ()) -
     return ModelDoor(params.llm, run_id=run_id, cache_dir=Path(params.llm.cache_dir))
 
 
+TRACKED = list(ModelUsage.to_schema().columns)
+USAGE_LOG = "usage"  # <llm.cache_dir>/usage/: one Parquet file per usage table written, never a DVC output
+
+
 def usage_frame(door: ModelDoor) -> pd.DataFrame:
-    rows = door.usage_records()
-    columns = list(ModelUsage.to_schema().columns)
-    df = pd.DataFrame(rows, columns=columns) if rows else pd.DataFrame(columns=columns)
-    df["metadata"] = [_json(m) for m in df["metadata"]]
-    return df
+    """The door's accounting rows as the tracked usage table: only the columns a fresh run writes alike, in a fixed
+    order (calls finish in any order), so a warm rerun writes the same bytes as a cold one."""
+    df = _records(door)[TRACKED]
+    return df.sort_values(TRACKED, kind="mergesort", na_position="first").reset_index(drop=True)
 
 
 def write_usage(door: ModelDoor, path: Path) -> pd.DataFrame:
-    """Write one accounting row per call (hits and failures included) to `path`."""
-    return write_table(usage_frame(door), path, ModelUsage, table="model_usage")
+    """Write one accounting row per call (hits and failures included) to `path`, the tracked usage table, and the
+    same rows with their latency, attempts and cache hits to the usage log (`usage_log_dir`)."""
+    tracked = write_table(usage_frame(door), path, ModelUsage, table="model_usage")
+    log_usage(door, path)
+    return tracked
+
+
+def usage_log_dir(cache_dir: Path) -> Path:
+    return Path(cache_dir) / USAGE_LOG
+
+
+def log_usage(door: ModelDoor, table: Path) -> Path:
+    """Append the door's rows, history included, to the usage log: `<cache_dir>/usage/<time>-<table>.parquet`
+    (`usage_table`: the tracked table's absolute path).
+    Read it with DuckDB, e.g. `SELECT usage_table, sum(latency_s) FROM '.cache/llm/usage/*.parquet' GROUP BY 1`."""
+    now = datetime.now(UTC)
+    stamp = now.isoformat(timespec="microseconds")
+    df = _records(door).assign(usage_table=str(Path(table).resolve()), written_at=stamp)
+    slug = re.sub(r"[^A-Za-z0-9]+", "_", str(table)).strip("_")[-120:]
+    out = usage_log_dir(door.cache_dir) / f"{now:%Y%m%dT%H%M%S%fZ}-{slug}.parquet"
+    write_table(df, out, UsageLog, table="model_usage_log")
+    return out
+
+
+def read_usage_log(cache_dir: Path, table: Path | None = None, *, last: bool = False) -> pd.DataFrame:
+    """Every logged row (oldest first), or those of one usage table (`last`: only its latest write); empty when
+    nothing was logged."""
+    files = sorted(usage_log_dir(cache_dir).glob("*.parquet"))
+    columns = list(UsageLog.to_schema().columns)
+    df = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True) if files else pd.DataFrame(columns=columns)
+    if table is not None:
+        df = df[df.usage_table == str(Path(table).resolve())]
+    if last and len(df):
+        df = df[df.written_at == df.written_at.max()]
+    return df.reset_index(drop=True)
+
+
+def _records(door: ModelDoor) -> pd.DataFrame:
+    rows = door.usage_records()
+    columns = [*TRACKED, "latency_s", "attempts", "cache_hit"]
+    df = pd.DataFrame(rows, columns=columns) if rows else pd.DataFrame(columns=columns)
+    df["metadata"] = [_json(m) for m in df["metadata"]]
+    return df
 
 
 def check_calls(params: Params, *usage: Path | pd.DataFrame) -> None:

@@ -18,6 +18,7 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import MANIFEST_FILE, PARAMS_FILE, load_params
+from flows.dvc_views import write_dvc_views
 from flows.monitor import publish_report
 from flows.paths import PLAWBENCH_DIR as OUT_DIR
 from flows.paths import REPORTS, safe_child
@@ -115,6 +116,7 @@ def plawbench_report(params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, r
     csv = long.assign(value=long.value.round(12))
     write_text_atomic(reports / "plawbench.csv", csv.to_csv(index=False, lineterminator="\n"))
     publish_report(reports / "plawbench.md", "PLawBench scores (Tables 2-4 layouts), ours beside the paper's")
+    write_dvc_views("plawbench", reports / "plawbench.csv", list(params.agents), reports)
     overall = long[(long["table"] == "table3") & (long.metric == "Overall") & (long.source == "ours")]
     summary = ", ".join(f"{r.agent} {r.value * 100:.2f}" for r in overall.itertuples()) or "no complete agent"
     return f"reports/plawbench.md and reports/plawbench.csv written ({len(long):,} long rows); Overall: {summary}"

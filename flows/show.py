@@ -5,9 +5,9 @@ consultations (data/plawbench/). RUN is an agent alias (its directory there) or 
 there); INSTANCE is an instance or item id as in the tables (`CR/judge/000b1a0e-…`), as in transcript file
 names (`CR_judge_000b1a0e-…`), or any unique part of either. Without --benchmark every benchmark the agent
 has a run of is searched. J1 turns show their index, the court stage when known, the speaker and the
-addressee, the text, and the model call behind it (tokens; latency or cache hit, from usage.parquet), under a
-header naming the court failure causes (read from the turns as the judge stage reads them); the other
-benchmarks' turns show speaker → addressee and model, then the scores with the judge's reasons.
+addressee, the text, and the model call behind it (tokens; latency or cache hit from the usage log under
+`llm.cache_dir`), under a header naming the court failure causes (read from the turns as the judge stage reads
+them); the other benchmarks' turns show speaker → addressee and model, then the scores with the judge's reasons.
 """
 
 from __future__ import annotations
@@ -16,17 +16,30 @@ import json
 from pathlib import Path
 
 import pandas as pd
+import yaml
 from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 
+from flows.config import PARAMS_FILE
+from flows.models import read_usage_log
 from steps.j1eval.failures import causes_of_rows
+from steps.llm import LLMSettings
 from steps.scenarios.catalog import SCENARIOS
 from steps.simulate.transcript import lines
 
 RUNS_DIR = Path("data/runs")
 DATA = Path("data")
 BENCHMARKS = ("j1", "mile", "ucl", "plawbench")
+
+
+def _cache_dir(params_file: Path = PARAMS_FILE) -> Path:
+    """`llm.cache_dir` of the parameters file (read as plain YAML: showing a run needs no valid configuration)."""
+    try:
+        llm = (yaml.safe_load(params_file.read_text(encoding="utf-8")) or {}).get("llm") or {}
+    except (OSError, yaml.YAMLError):
+        llm = {}
+    return Path(llm.get("cache_dir") or LLMSettings().cache_dir)
 
 
 def run_dir(run: str, runs_dir: Path = RUNS_DIR) -> Path:
@@ -69,10 +82,8 @@ def show(run: str, instance: str, runs_dir: Path = RUNS_DIR, console: Console | 
     d = deliverables[deliverables.instance_id == iid].iloc[0].to_dict()
     turns = pd.read_parquet(where / "turns.parquet")
     turns = turns[turns.instance_id == iid].sort_values("turn_index").to_dict("records")
-    usage = {}
-    if (where / "usage.parquet").is_file():
-        calls = pd.read_parquet(where / "usage.parquet").drop_duplicates("call_key")
-        usage = {r["call_key"]: r for r in calls.to_dict("records")}
+    calls = read_usage_log(_cache_dir(), where / "usage.parquet", last=True).drop_duplicates("call_key")
+    usage = {r["call_key"]: r for r in calls.to_dict("records")}
     # role -> label as the turns wrote it (every role that is addressed also speaks)
     labels = {t["speaker"]: t["speaker_label"] for t in turns}
     scenario = SCENARIOS.get(d["scenario"])

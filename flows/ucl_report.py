@@ -14,6 +14,7 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config import MANIFEST_FILE, PARAMS_FILE, Params, load_params
+from flows.dvc_views import write_dvc_views
 from flows.monitor import publish_report
 from flows.paths import UCL_JUDGE_DIR as JUDGE_DIR
 from flows.paths import UCL_PATHS, UclPaths, safe_child
@@ -116,6 +117,7 @@ def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = UCL_PATHS) -> 
     write_text_atomic(paths.reports / "ucl.csv", csv)
     publish_report(paths.reports / "ucl.md", "UCL-Bench win rates against the reference model (Table 3 layout)")
     summary = "; ".join(f"{r.name}: {headline_text(long, r.name)}" for r in runs)
+    write_dvc_views("ucl", paths.reports / "ucl.csv", list(params.agents), paths.reports)
     return (f"reports/ucl.md and reports/ucl.csv written ({len(long):,} long rows; {len(runs)} agents vs "
             f"{ref_run.name}; {summary or 'no agent'})")  # fmt: skip
 

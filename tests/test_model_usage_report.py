@@ -8,7 +8,7 @@ import duckdb
 import pandas as pd
 
 from flows.config import Params
-from flows.models import open_door, write_usage
+from flows.models import open_door, read_usage_log, write_usage
 from steps.llm import ModelConfig
 from steps.sql import register_parquet_union, run_query
 from tests.fake_openai_server import FakeOpenAIServer
@@ -30,13 +30,17 @@ def test_usage_rows_are_aggregated_by_model_and_purpose(tmp_path):
 
         asyncio.run(calls())
     write_usage(door, tmp_path / "run/usage.parquet")
-    assert len(pd.read_parquet(tmp_path / "run/usage.parquet")) == 4
+    tracked = pd.read_parquet(tmp_path / "run/usage.parquet")
+    assert len(tracked) == 4 and not {"cache_hit", "latency_s", "attempts"} & set(tracked.columns)
+    logged = read_usage_log(tmp_path / "cache", tmp_path / "run/usage.parquet")
+    assert logged.cache_hit.tolist().count(True) == 1 and len(logged) == 4  # the history is in the untracked log
     with duckdb.connect() as con:
         register_parquet_union(con, "model_usage", [tmp_path / "run/usage.parquet"])
         table = run_query(con, "data_model_usage").set_index(["model_name", "purpose"])
     agent = table.loc[("local", "agent")]
-    assert (agent.calls, agent.failures, agent.prompt_tokens) == (2, 0, 14)  # a hit is a call like any other
-    assert "cache_hits" not in table.columns  # they depend on what ran before; usage.parquet keeps them
+    # a repeat is a call like any other, but one request: the tokens are those of the request
+    assert (agent.calls, agent.requests, agent.failures, agent.prompt_tokens) == (2, 1, 0, 7)
+    assert "cache_hits" not in table.columns  # they depend on what ran before
     assert pd.isna(agent.cost_usd)  # no price for a self-hosted model: unknown, not zero
     judge = table.loc[("local", "judge")]
     assert (judge.calls, judge.failures, judge.failure_kinds) == (1, 1, "bad_request")

@@ -23,7 +23,7 @@ from steps.llm.cache import CachedResponse, ResponseCache, call_key
 from steps.llm.config import LLMSettings, ModelConfig
 from steps.llm.errors import Classified, classify, classify_reply
 from steps.llm.pricing import pricing_for
-from steps.llm.results import CallFailure, Completion, FailureKind, Reply, Request, UsageRecord
+from steps.llm.results import CallFailure, Completion, FailureKind, Reply, Request, UsageRecord, public_metadata
 from steps.llm.secrets import RedactingFilter, api_key_for, redact
 
 litellm.suppress_debug_info = True
@@ -60,7 +60,8 @@ class ModelDoor:
     def __init__(self, settings: LLMSettings, *, run_id: str = "", cache_dir: Path | None = None):
         self.settings = settings
         self.run_id = run_id
-        self.cache = ResponseCache(cache_dir or Path(settings.cache_dir)) if settings.cache else None
+        self.cache_dir = Path(cache_dir or settings.cache_dir)  # the response cache, and the usage log beside it
+        self.cache = ResponseCache(self.cache_dir) if settings.cache else None
         self.usage: list[UsageRecord] = []
         self.spent_usd = 0.0  # what this door's new calls cost (litellm's prices; hits and failures cost nothing)
         # Semaphores and shared futures belong to one event loop; a door used from several `asyncio.run`
@@ -266,17 +267,26 @@ class ModelDoor:
             c.text, model.model, key, c.prompt_tokens, c.completion_tokens, c.cost_usd, c.latency_s, attempts, cache_hit
         )
 
+    def account_replay(self, reply: Completion, *, model_name: str, model: str, purpose: str,
+                       metadata: dict[str, Any]) -> None:
+        """The accounting row of a call answered without the door (a simulation journal replaying an interrupted
+        run): the row the door wrote when the call was made, as a hit (no request, no latency)."""
+        self.usage.append(UsageRecord(
+            self.run_id, purpose, model_name, model, reply.call_key, reply.prompt_tokens, reply.completion_tokens,
+            reply.cost_usd, 0.0, 0, True, None, None, public_metadata(metadata),
+        ))  # fmt: skip
+
     def _account(self, reply: Reply, model: ModelConfig, purpose: str, metadata: dict[str, Any]) -> None:
-        public = {k: v for k, v in metadata.items() if k in ("instance_id", "scenario", "role", "task", "setting")}
         common = {"run_id": self.run_id, "purpose": purpose, "model_name": model.name, "model": model.model,
-                  "call_key": reply.call_key, "attempts": reply.attempts, "metadata": public}  # fmt: skip
+                  "call_key": reply.call_key, "attempts": reply.attempts,
+                  "metadata": public_metadata(metadata)}  # fmt: skip
         if isinstance(reply, Completion):
             hit = reply.cache_hit
             record = UsageRecord(
                 **common,
                 prompt_tokens=reply.prompt_tokens,
                 completion_tokens=reply.completion_tokens,
-                cost_usd=0.0 if hit and reply.cost_usd is not None else reply.cost_usd,  # a hit costs nothing
+                cost_usd=reply.cost_usd,  # the answer's price, hit or not: what it costs without the cache
                 latency_s=0.0 if hit else reply.latency_s,
                 cache_hit=hit,
                 failure_kind=None,

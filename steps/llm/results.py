@@ -66,7 +66,9 @@ Reply = Completion | CallFailure
 
 @dataclass(frozen=True)
 class UsageRecord:
-    """One row of accounting per call, hit or miss, success or failure."""
+    """One row of accounting per call, hit or miss, success or failure. `cost_usd` is the answer's price whether
+    or not the cache served it (the spend of a hit is 0: see `cache_hit`); latency, attempts and cache hits depend
+    on what ran before and are kept out of the tracked usage tables (flows/models.py)."""
 
     run_id: str
     purpose: str
@@ -92,3 +94,11 @@ class Request:
     messages: list[dict[str, Any]]
     purpose: str
     metadata: dict[str, Any] = field(default_factory=dict)
+
+
+PUBLIC_METADATA = ("instance_id", "scenario", "role", "task", "setting")
+
+
+def public_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
+    """The part of a call's metadata that its accounting row keeps."""
+    return {k: v for k, v in metadata.items() if k in PUBLIC_METADATA}

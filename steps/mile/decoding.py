@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from steps.llm import Decoding, ModelConfig, Reply
+from steps.llm import Decoding, ModelConfig
 from steps.simulate import SpeakCall
 from steps.simulate.runner import DoorSpeaker
 
@@ -156,8 +156,7 @@ class RoleDecodingSpeaker(DoorSpeaker):
             raise ValueError(f"no decoding for the MILE roles {', '.join(sorted(missing))}")
         self.role_models = {r: environment.model_copy(update={"decoding": d}) for r, d in decodings.items()}
 
-    async def __call__(self, call: SpeakCall) -> Reply:
+    def route(self, call: SpeakCall) -> tuple[ModelConfig, str]:
         if call.role.model != "environment":
-            return await super().__call__(call)
-        model = self.role_models[mile_role(call)]
-        return await self.door.complete(model, call.messages, purpose="environment", metadata=self.metadata(call))
+            return super().route(call)
+        return self.role_models[mile_role(call)], "environment"

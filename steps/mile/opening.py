@@ -8,6 +8,8 @@ name `fixed/opening`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from steps.llm import Completion, Reply
 from steps.simulate import SpeakCall
 
@@ -30,10 +32,21 @@ def opening_line(role: str, kind: str) -> str | None:
 class FixedOpening:
     def __init__(self, speak):
         self.speak = speak
+        self.door = getattr(speak, "door", None)  # see DoorSpeaker: journal replays are accounted by the door
+
+    @staticmethod
+    def _fixed(call: SpeakCall) -> str | None:
+        if call.purpose == "dialogue" and call.context.get("own_turns") == 0:
+            return opening_line(call.role.name, call.context.get("profile", {}).get("kind", "person"))
+        return None
+
+    def accounting(self, call: SpeakCall) -> dict[str, Any] | None:
+        """None for a fixed line (no model spoke it, the door has no row for it), else the inner speaker's."""
+        inner = getattr(self.speak, "accounting", None)
+        return inner(call) if inner is not None and self._fixed(call) is None else None
 
     async def __call__(self, call: SpeakCall) -> Reply:
-        if call.purpose == "dialogue" and call.context.get("own_turns") == 0:
-            line = opening_line(call.role.name, call.context.get("profile", {}).get("kind", "person"))
-            if line is not None:
-                return Completion(line, FIXED_MODEL, "", 0, 0, 0.0, 0.0, 0, False)
+        line = self._fixed(call)
+        if line is not None:
+            return Completion(line, FIXED_MODEL, "", 0, 0, 0.0, 0.0, 0, False)
         return await self.speak(call)

@@ -9,6 +9,8 @@ import pandas as pd
 from steps.reports.markdown import markdown_table
 from steps.sources.pinned import Manifest
 
+GROUPING = 1000  # every integer from 1,000 up is written with thousands separators, as in the prose
+
 
 @dataclass(frozen=True)
 class TableSection:
@@ -49,7 +51,7 @@ def render_data_card(manifest: Manifest, sections: list[TableSection], usage: Ta
         "",
         "## Sources",
         "",
-        markdown_table(sources_table(manifest, rows)),
+        markdown_table(sources_table(manifest, rows), grouping=GROUPING),
         "",
     ]
     derived = [f for f in manifest.files if f.derivation]
@@ -62,16 +64,20 @@ def render_data_card(manifest: Manifest, sections: list[TableSection], usage: Ta
         ]
         lines.append("")
     for s in sections:
-        lines += [f"## {s.title} (`{s.table}`, {s.rows:,} rows)", "", markdown_table(s.summary), ""]
+        lines += [f"## {s.title} (`{s.table}`, {s.rows:,} rows)", "", markdown_table(s.summary, grouping=GROUPING), ""]
     lines += ["## Model usage", ""]
     if usage is None:
         lines += ["No model calls recorded yet (no stage has written a `usage.parquet`).", ""]
     else:
+        requests = int(usage.summary.requests.sum()) if len(usage.summary) else 0
         lines += [
-            f"{usage.rows:,} calls through the model door (cache hits and failures included). `cost_usd` is empty",
-            "when litellm's price map does not know the model; scripted models are offline stand-ins and cost 0.",
+            f"{usage.rows:,} calls by the stages ({requests:,} distinct requests, what a run with an empty response",
+            "cache sends; the repeats are answered from it), failures included: what a fresh run makes, whatever ran",
+            "before. Tokens and cost are those of the requests; `cost_usd` is empty when litellm's price map does not",
+            "know the model; scripted models are offline stand-ins and cost 0. Cache hits, latency and attempts of",
+            "the runs made so far are in the untracked usage log (`.cache/llm/usage/`, see the README).",
             "",
-            markdown_table(usage.summary),
+            markdown_table(usage.summary, grouping=GROUPING),
             "",
         ]
     return "\n".join(lines)

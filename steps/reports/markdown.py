@@ -7,7 +7,7 @@ import math
 import pandas as pd
 
 
-def _cell(value: object, total_label: str) -> str:
+def _cell(value: object, total_label: str, grouping: int = 10000) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
         return total_label
     if isinstance(value, float) and value.is_integer():
@@ -15,15 +15,17 @@ def _cell(value: object, total_label: str) -> str:
     if isinstance(value, float):
         return f"{value:.4f}".rstrip("0").rstrip(".")
     if isinstance(value, int):
-        return f"{value:,}" if abs(value) >= 10000 else str(value)
+        return f"{value:,}" if abs(value) >= grouping else str(value)
     return str(value).replace("|", "\\|").replace("\n", " ")
 
 
-def markdown_table(df: pd.DataFrame, *, null: str = "—") -> str:
-    """Render a DataFrame as a GitHub-flavoured Markdown table; nulls become `null`."""
+def markdown_table(df: pd.DataFrame, *, null: str = "—", grouping: int = 10000) -> str:
+    """Render a DataFrame as a GitHub-flavoured Markdown table; nulls become `null`; integers from `grouping` up
+    get thousands separators."""
     header = "| " + " | ".join(str(c) for c in df.columns) + " |"
     align = "|" + "|".join("---:" if pd.api.types.is_numeric_dtype(df[c]) else "---" for c in df.columns) + "|"
-    rows = ["| " + " | ".join(_cell(v, null) for v in row) + " |" for row in df.itertuples(index=False, name=None)]
+    rows = ["| " + " | ".join(_cell(v, null, grouping) for v in row) + " |"
+            for row in df.itertuples(index=False, name=None)]
     return "\n".join([header, align, *rows])
 
 

@@ -47,7 +47,7 @@ from steps.schemas.sources import (
     Ucl,
 )
 from steps.schemas.ucl import UclDialogues, UclHintScores, UclTurns, UclVerdicts
-from steps.schemas.usage import ModelUsage
+from steps.schemas.usage import ModelUsage, UsageLog
 
 ARROW_TYPES = {**SOURCE_ARROW_TYPES, "cases": CASES_ARROW_TYPES}
 # J1 environments (issues 6, 7): topic sources, personas, instances; J1-EVAL failure causes
@@ -103,6 +103,7 @@ __all__ = [
     "UclHintScores",
     "UclTurns",
     "UclVerdicts",
+    "UsageLog",
     "instance_errors",
     "is_list_of",
     "is_list_of_dicts_with",

@@ -1,4 +1,8 @@
-"""Model usage: one accounting row per call through the model door."""
+"""Model usage: one accounting row per call through the model door.
+
+`ModelUsage` is the tracked table (each stage's `usage.parquet`, a DVC output): only what a fresh run writes, the
+same bytes whatever ran before. `UsageLog` adds what depends on the run's history (latency, attempts, cache hits)
+and goes to the untracked usage log under the response cache (`<llm.cache_dir>/usage/`)."""
 
 from __future__ import annotations
 
@@ -10,7 +14,8 @@ from steps.schemas.base import Strict
 
 
 class ModelUsage(Strict):
-    """One row per model call through the door: hits, misses and failures."""
+    """One row per model call a stage makes (answered by the model, the response cache or the simulation journal
+    alike), failures included. `cost_usd` is the answer's price (null: litellm has no price for the model)."""
 
     run_id: Series[str]
     purpose: Series[str] = pa.Field(str_length={"min_value": 1})
@@ -20,9 +25,17 @@ class ModelUsage(Strict):
     prompt_tokens: Series[int] = pa.Field(ge=0)
     completion_tokens: Series[int] = pa.Field(ge=0)
     cost_usd: Series[float] = pa.Field(nullable=True, ge=0)
-    latency_s: Series[float] = pa.Field(ge=0)
-    attempts: Series[int] = pa.Field(ge=0)
-    cache_hit: Series[bool]
     failure_kind: Series[str] = pa.Field(nullable=True, isin=[kind.value for kind in FailureKind])
     failure_message: Series[str] = pa.Field(nullable=True)
     metadata: Series[str]  # JSON object: instance id, scenario, role, task, setting
+
+
+class UsageLog(ModelUsage):
+    """The same rows with their history: latency (0 for a hit), attempts (0 for a hit), whether the response cache
+    or the journal answered, which usage table they belong to and when it was written (UTC, ISO 8601)."""
+
+    latency_s: Series[float] = pa.Field(ge=0)
+    attempts: Series[int] = pa.Field(ge=0)
+    cache_hit: Series[bool]
+    usage_table: Series[str]
+    written_at: Series[str]

@@ -10,6 +10,10 @@ continues live. Failed calls and dialogues that ended in a failed call are not k
 A line cut off by a kill is dropped from the file before anything is appended (a whole record that only lacks
 its newline gets it), so a new record is never glued to a fragment. The journal lives outside DVC outputs (DVC
 deletes a stage's outputs before running it), one file per run id.
+
+A `call` line also holds the call's accounting (model, purpose, metadata), so that a resumed run's usage table
+has the very rows a run from scratch writes. Lines of an older format (`VERSION`) are ignored: their calls are
+asked again, from the response cache.
 """
 
 from __future__ import annotations
@@ -24,16 +28,20 @@ from steps.llm import Completion, Reply
 from steps.simulate.instance import Instance
 from steps.simulate.model import Dialogue, EndReason, SpeakCall, Turn, TurnKind
 
+VERSION = 2  # 2: call lines hold their accounting
+
 
 @dataclass(frozen=True)
 class Recorded:
-    """A journaled call: who asked, what for, and the reply."""
+    """A journaled call: who asked, what for, the reply, and the fields of its accounting row besides the reply
+    (None for a line no model spoke, e.g. a fixed opening)."""
 
     seq: int
     digest: str
     role: str
     purpose: str
     reply: Completion
+    usage: dict[str, Any] | None = None
 
 
 def _holds_failed_call(dialogue: Dialogue) -> bool:
@@ -63,9 +71,12 @@ class Journal:
         for line in self.path.read_text(encoding="utf-8").splitlines():
             try:
                 rec = json.loads(line)
+                if rec.get("v") != VERSION:
+                    continue
                 key = (rec["instance_id"], rec["instance"])
                 if rec["type"] == "call":
-                    r = Recorded(rec["seq"], rec["call"], rec["role"], rec["purpose"], Completion(**rec["reply"]))
+                    r = Recorded(rec["seq"], rec["call"], rec["role"], rec["purpose"], Completion(**rec["reply"]),
+                                 rec["usage"])  # fmt: skip
                     self.calls.setdefault(key, {})[r.seq] = r
                 elif rec["type"] == "done":
                     dialogue = _dialogue_from(rec["dialogue"])
@@ -83,24 +94,26 @@ class Journal:
         calls = self.calls.get((instance.instance_id, instance.digest()), {})
         return [calls[s] for s in sorted(calls)]
 
-    def replay(self, instance: Instance, seq: int, digest: str) -> Completion | None:
-        """The recorded reply of call `seq`, if the same call was recorded for the same instance content."""
+    def replay(self, instance: Instance, seq: int, digest: str) -> Recorded | None:
+        """Call `seq` as recorded, if the same call was recorded for the same instance content."""
         r = self.calls.get((instance.instance_id, instance.digest()), {}).get(seq)
-        return r.reply if r is not None and r.digest == digest else None
+        return r if r is not None and r.digest == digest else None
 
     # ------------------------------------------------------------------ writing
-    def record_call(self, instance: Instance, seq: int, call: SpeakCall, reply: Reply) -> None:
+    def record_call(self, instance: Instance, seq: int, call: SpeakCall, reply: Reply,
+                    usage: dict[str, Any] | None = None) -> None:  # fmt: skip
+        """Record a successful reply; `usage`: the fields of its accounting row besides the reply."""
         if isinstance(reply, Completion):
             self._write({"type": "call", "instance_id": instance.instance_id, "instance": instance.digest(),
                          "seq": seq, "call": call_digest(call), "role": call.role.name, "purpose": call.purpose,
-                         "reply": asdict(reply)})  # fmt: skip
+                         "reply": asdict(reply), "usage": usage})  # fmt: skip
 
     def record_done(self, instance: Instance, dialogue: Dialogue) -> None:
         self._write({"type": "done", "instance_id": instance.instance_id, "instance": instance.digest(),
                      "dialogue": _dialogue_to(dialogue)})  # fmt: skip
 
     def _write(self, record: dict[str, Any]) -> None:
-        self._fh.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        self._fh.write(json.dumps({"v": VERSION, **record}, ensure_ascii=False, default=str) + "\n")
         self._fh.flush()
 
     def close(self) -> None:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from steps.llm import Completion, ModelConfig, Reply, UsageRecord
+from steps.llm import ModelConfig, Reply
+from steps.llm.results import public_metadata
 from steps.simulate.engine import run_dialogue
 from steps.simulate.instance import Instance
 from steps.simulate.journal import Journal, Recorded, call_digest
@@ -26,6 +27,9 @@ class DoorSpeaker:
 
     `policy_version` (e.g. a hash of the scripted policies' code) enters the metadata of scripted calls only,
     and so their cache key: a scripted model's answers change with its code, a real model's do not.
+
+    A speaker that wraps another (`UclSpeaker`, MILE's `FixedOpening`) exposes the inner one's `door` and
+    `accounting`, so that a call the journal answers is accounted exactly as the door accounted it when made.
     """
 
     def __init__(self, door: ModelDoor, agent: ModelConfig, environment: ModelConfig, policy_version: str = ""):
@@ -39,20 +43,19 @@ class DoorSpeaker:
             meta["policy_version"] = self.policy_version
         return meta
 
+    def route(self, call: SpeakCall) -> tuple[ModelConfig, str]:
+        """The model that answers `call`, and the purpose its accounting row names."""
+        return self.models[call.role.model], "agent" if call.role.model == "agent" else "environment"
+
     async def __call__(self, call: SpeakCall) -> Reply:
-        model = self.models[call.role.model]
-        purpose = "agent" if call.role.model == "agent" else "environment"
+        model, purpose = self.route(call)
         return await self.door.complete(model, call.messages, purpose=purpose, metadata=self.metadata(call))
 
-    def account_replay(self, instance: Instance, role_model: str, recorded: Recorded) -> None:
-        """An accounting row for a call taken from the journal (made by an earlier, interrupted process)."""
-        model, r = self.models[role_model], recorded.reply
-        self.door.usage.append(UsageRecord(
-            self.door.run_id, "agent" if role_model == "agent" else "environment", model.name, model.model,
-            r.call_key, r.prompt_tokens, r.completion_tokens, r.cost_usd, 0.0 if r.cache_hit else r.latency_s,
-            r.attempts, r.cache_hit, None, None,
-            {"scenario": instance.scenario, "instance_id": instance.instance_id, "role": recorded.role},
-        ))  # fmt: skip
+    def accounting(self, call: SpeakCall) -> dict[str, Any]:
+        """The fields of the door's accounting row for `call` that its reply does not hold (journaled with it)."""
+        model, purpose = self.route(call)
+        return {"model_name": model.name, "model": model.model, "purpose": purpose,
+                "metadata": public_metadata(self.metadata(call))}  # fmt: skip
 
 
 class _JournaledSpeaker:
@@ -66,18 +69,21 @@ class _JournaledSpeaker:
         if not self.live:
             recorded = self.journal.replay(self.instance, seq, call_digest(call))
             if recorded is not None:
-                self._account(call, recorded)
-                return recorded
+                _account_replay(self.speak, recorded)
+                return recorded.reply
             self.live = True  # the dialogue left the recorded path: everything after is asked anew
         reply = await self.speak(call)
-        self.journal.record_call(self.instance, seq, call, reply)
+        accounting = getattr(self.speak, "accounting", None)
+        self.journal.record_call(self.instance, seq, call, reply, accounting(call) if accounting else None)
         return reply
 
-    def _account(self, call: SpeakCall, reply: Completion) -> None:
-        if isinstance(self.speak, DoorSpeaker):
-            digest = call_digest(call)
-            self.speak.account_replay(self.instance, call.role.model, Recorded(0, digest, call.role.name,
-                                                                                call.purpose, reply))  # fmt: skip
+
+def _account_replay(speak: Callable, recorded: Recorded) -> None:
+    """The accounting row of a journaled call, as the door wrote it when the call was made (a fixed line that
+    no model spoke has none)."""
+    door = getattr(speak, "door", None)
+    if door is not None and recorded.usage is not None:
+        door.account_replay(recorded.reply, **recorded.usage)
 
 
 async def simulate(
@@ -95,9 +101,8 @@ async def simulate(
     async def one(instance: Instance) -> Dialogue:
         dialogue = journal.finished(instance)
         if dialogue is not None:
-            if isinstance(speak, DoorSpeaker):
-                for r in journal.recorded(instance):
-                    speak.account_replay(instance, scenario_of(instance).role(r.role).model, r)
+            for r in journal.recorded(instance):
+                _account_replay(speak, r)
         else:
             async with bound:
                 dialogue = await run_dialogue(scenario_of(instance), instance,

@@ -1,7 +1,7 @@
 """A dialogue written out for people: Markdown for reports/transcripts/, and lines for the terminal.
 
-Both read the rows of turns.parquet and deliverables.parquet (plus, when given, the usage rows for latency and
-cache hits), so a transcript can be printed for any run on disk.
+Both read the rows of turns.parquet and deliverables.parquet (plus, when given, the rows of the usage log for
+latency and cache hits), so a transcript can be printed for any run on disk.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from steps.llm import CallFailure, FailureKind, Reply
 from steps.simulate.model import Speak, SpeakCall
@@ -26,10 +27,17 @@ def task_key(instance_id: str) -> str:
 class UclSpeaker:
     def __init__(self, speak: Speak, version: str):
         self.speak, self.version = speak, version
+        self.door = getattr(speak, "door", None)  # see DoorSpeaker: journal replays are accounted by the door
+
+    def _with_task(self, call: SpeakCall) -> SpeakCall:
+        return replace(call, context={**call.context, "task": task_key(call.instance_id), "protocol": self.version})
+
+    def accounting(self, call: SpeakCall) -> dict[str, Any] | None:
+        inner = getattr(self.speak, "accounting", None)
+        return inner(self._with_task(call)) if inner else None
 
     async def __call__(self, call: SpeakCall) -> Reply:
-        context = {**call.context, "task": task_key(call.instance_id), "protocol": self.version}
-        reply = await self.speak(replace(call, context=context))
+        reply = await self.speak(self._with_task(call))
         if reply.ok and call.role.model == "environment" and not clean_utterance(reply.text):
             return CallFailure(FailureKind.PARSE, EMPTY_USER, reply.model, reply.call_key, reply.attempts)
         return reply

@@ -14,6 +14,7 @@ import yaml
 
 from flows.aggregate import aggregate
 from flows.judge import judge
+from flows.models import read_usage_log
 from flows.simulate import simulate
 from flows.stage import run_stage
 from flows.tables import read_table
@@ -125,5 +126,5 @@ def test_a_rerun_on_a_warm_cache_writes_identical_scores_and_reports(project):
     assert run_stage("aggregate", aggregate, params_file=paths["params_file"], runs=paths["runs"],
                      reports=paths["reports"]) == 0
     assert {f: digest(f) for f in files} == before
-    usage = read_table(paths["runs"] / "oracle" / "judge_usage.parquet")
+    usage = read_usage_log(paths["runs"].parent / "cache", paths["runs"] / "oracle" / "judge_usage.parquet", last=True)
     assert len(usage) > 0 and usage.cache_hit.all()

@@ -12,6 +12,7 @@ import yaml
 
 from flows.lawbench_predict import lawbench_predict
 from flows.lawbench_report import build_tables
+from flows.models import read_usage_log
 from flows.stage import run_stage
 from steps.lawbench.predict import prompt_text
 from steps.lawbench.report import AgentInfo, render_setting
@@ -118,7 +119,7 @@ def test_failed_calls_fail_the_stage_and_a_rerun_retries_only_them(tmp_path, int
         predictions, scores = _run(tmp_path, interim, "local", agents, code=0)
         assert server.count == 5  # only the failed calls; the 75 others come from the cache
         assert sorted(r["messages"][-1]["content"] for r in server.requests) == sorted(faults)
-    usage = pd.read_parquet(run / "usage.parquet")
+    usage = read_usage_log(tmp_path / "cache", run / "usage.parquet", last=True)
     assert usage.failure_kind.isna().all() and int((~usage.cache_hit).sum()) == 5
     assert predictions.failure_kind.isna().all() and (scores.n_failed == 0).all()
 

@@ -13,6 +13,7 @@ import yaml
 
 from flows.config import MileParams, load_params
 from flows.mile_simulate import mile_simulate, spec_of
+from flows.models import read_usage_log
 from flows.runs import run_id
 from flows.stage import run_stage
 from steps.llm import Decoding, LLMSettings, ModelConfig, ModelDoor
@@ -268,7 +269,7 @@ def test_over_http_each_role_sends_the_papers_decoding_with_the_environments_see
         sent = {k: body[k] for k in ("temperature", "top_p", "max_tokens", "seed") if body.get(k) is not None}
         assert sent == expected[role], role
     assert seen == set(ROLES)
-    usage = pd.read_parquet(tmp_path / "runs" / "oracle" / "usage.parquet")
+    usage = read_usage_log(tmp_path / "llm", tmp_path / "runs" / "oracle" / "usage.parquet", last=True)
     live = usage[(usage.model == "hosted_vllm/test-model") & ~usage.cache_hit]
     assert len(live) == len(requests) and set(live.metadata.map(lambda m: json.loads(m)["role"])) == {
         "client",

@@ -13,6 +13,7 @@ from flows.mile_export import export_sft
 from flows.mile_judge import mile_judge
 from flows.mile_report import mile_report
 from flows.mile_simulate import mile_simulate
+from flows.models import read_usage_log
 from flows.stage import run_stage
 from flows.tables import read_table
 from steps.schemas import MileDialogues, MileScores, MileTurns
@@ -105,11 +106,15 @@ def _frame(path: Path) -> pd.DataFrame:
 def test_a_rerun_replays_the_journal_and_an_interrupted_run_resumes(project, interim):
     run = project / "runs" / "oracle"
     before = _frame(run / "turns.parquet")
+    usage = (run / "usage.parquet").read_bytes()
     calls = len(pd.read_parquet(run / "usage.parquet"))
     args = {"agent_name": "oracle", "params_file": project / "params.yaml", "out_dir": project / "runs",
             "journals": project / "journals", "interim": interim}
     assert run_stage("mile_simulate", mile_simulate, **args) == 0
-    assert len(pd.read_parquet(run / "usage.parquet")) == 0  # every dialogue came from the journal
+    # every dialogue came from the journal: no call was asked, yet the usage table is the first run's, byte for byte
+    logged = read_usage_log(project / "llm", run / "usage.parquet", last=True)
+    assert len(logged) == calls > 0 and logged.cache_hit.all() and (logged.attempts == 0).all()
+    assert (run / "usage.parquet").read_bytes() == usage
     pd.testing.assert_frame_equal(_frame(run / "turns.parquet"), before)
     # cut the journal as a kill would: the last dialogue's `done` record and its last calls are lost
     journal = next((project / "journals" / "oracle").glob("*.jsonl"))
@@ -117,6 +122,7 @@ def test_a_rerun_replays_the_journal_and_an_interrupted_run_resumes(project, int
     last_done = max(i for i, line in enumerate(lines) if json.loads(line)["type"] == "done")
     journal.write_text("\n".join(lines[: last_done - 5]) + "\n" + lines[last_done - 5][:20], encoding="utf-8")
     assert run_stage("mile_simulate", mile_simulate, **args) == 0
-    resumed = len(pd.read_parquet(run / "usage.parquet"))
-    assert 0 < resumed < calls
+    logged = read_usage_log(project / "llm", run / "usage.parquet", last=True)
+    assert len(logged) == calls  # the replayed calls are accounted as when they were made, the lost ones asked again
+    assert (run / "usage.parquet").read_bytes() == usage
     pd.testing.assert_frame_equal(_frame(run / "turns.parquet"), before)

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from flows.models import read_usage_log
 from flows.plawbench_judge import plawbench_judge
 from flows.plawbench_predict import plawbench_predict
 from flows.plawbench_report import plawbench_report
@@ -101,7 +102,7 @@ def test_stages_record_failures_and_a_rerun_retries_only_them(project):
     project.broken = False  # the agent is back: the rerun retries the failed call, everything else is cached
     second = plawbench_predict("fake")
     assert "0 failed" in second
-    usage = pd.read_parquet("data/plawbench/fake/usage.parquet")
+    usage = read_usage_log(Path("cache"), Path("data/plawbench/fake/usage.parquet"), last=True)  # cwd: tmp_path
     fresh = usage[~usage.cache_hit]
     assert len(fresh) >= 2 and fresh.metadata.str.contains('"instance_id": "plc/1"').all()
     plawbench_judge("fake")

@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from flows.models import read_usage_log
 from flows.stage import run_stage
 from flows.tables import write_table
 from flows.ucl_judge import ucl_judge
@@ -74,7 +75,9 @@ def test_a_dialogue_stage_with_failed_calls_exits_1_and_a_rerun_calls_only_them(
         assert run_stage("ucl_simulate", ucl_simulate, agent_name="local", params_file=params, paths=paths) == 0
     dialogues, usage = pd.read_parquet(run / "dialogues.parquet"), pd.read_parquet(run / "usage.parquet")
     assert dialogues.failure.isna().all() and usage.failure_kind.isna().all()
-    live = usage[~usage.cache_hit & (usage.purpose == "agent")]
+    logged = read_usage_log(tmp_path / "cache", run / "usage.parquet", last=True)
+    assert len(logged) == len(usage)  # the tracked table's rows, with their history
+    live = logged[~logged.cache_hit & (logged.purpose == "agent")]
     assert server.count == len(live) > 0  # only the broken dialogues' agent calls reached the server
     assert {json.loads(m)["instance_id"] for m in live.metadata} <= broken
 

@@ -3,6 +3,7 @@ rebuilds identical tables from the cache; an interrupted simulation resumes from
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -51,10 +52,12 @@ def run_all(params: Path, paths: UclPaths) -> None:
 
 
 def snapshot_bytes(paths: UclPaths) -> dict[str, bytes]:
-    names = ["turns", "dialogues", "judge/verdicts", "judge/hint_scores"]
+    names = ["turns", "dialogues", "usage", "judge/verdicts", "judge/hint_scores", "judge/usage"]
     out = {f"{a}/{n}": (paths.runs / a / f"{n}.parquet").read_bytes() for a in ("oracle", "null") for n in names}
     out["reference"] = (paths.reference / "dialogues.parquet").read_bytes()
-    out["csv"] = (paths.reports / "ucl.csv").read_bytes()
+    out["reference usage"] = (paths.reference / "usage.parquet").read_bytes()
+    for name in ("ucl.csv", "metrics/ucl.json", "plots/ucl_win_rate.csv"):
+        out[name] = (paths.reports / name).read_bytes()
     return out
 
 
@@ -74,6 +77,11 @@ def test_the_stages_run_end_to_end_and_a_rerun_is_identical(project, capsys):
     assert list(csv.columns) == CSV_COLUMNS and set(csv.source) == {"ours"}
     overall = csv[(csv.metric == "win_rate") & (csv.scope == "overall")].set_index("agent").value
     assert overall.to_dict() == {"null": 50.0, "oracle": 100.0}
+    metrics = json.loads((paths.reports / "metrics/ucl.json").read_text(encoding="utf-8"))  # DVC's metrics file
+    assert {a: m["win_rate"] for a, m in metrics.items()} == overall.to_dict()
+    plot = pd.read_csv(paths.reports / "plots/ucl_win_rate.csv", keep_default_na=False, na_values=[""])
+    assert list(plot.columns) == ["task", "agent", "win_rate"] and set(plot.agent) == {"oracle", "null"}
+    assert plot[plot.task == "overall"].set_index("agent").win_rate.to_dict() == overall.to_dict()
     report = (paths.reports / "ucl.md").read_text(encoding="utf-8")
     assert "**scripted_null** = `scripted/null`" in report and "| oracle [scripted] [limit 1] | 1 | 100 |" in report
     assert "1 public items per task judged per agent" in report  # ucl.limit 1: no row claims more
@@ -103,6 +111,12 @@ def test_an_interrupted_simulation_resumes_from_its_journal(project, monkeypatch
     assert "23 resumed from the journal" in capsys.readouterr().err
     assert not journal.exists()
     assert len(read_table(paths.runs / "oracle" / "dialogues.parquet", UclDialogues)) == 23
+    # the calls the journal answered are accounted as the door accounted them: the same usage table as a run
+    # without a journal (every call then answered by the response cache)
+    resumed = (paths.runs / "oracle" / "usage.parquet").read_bytes()
+    assert run_stage("ucl_simulate", ucl_simulate, agent_name="oracle", params_file=params, paths=paths) == 0
+    assert "0 resumed from the journal" in capsys.readouterr().err
+    assert (paths.runs / "oracle" / "usage.parquet").read_bytes() == resumed
 
 
 def test_bad_configuration_fails_with_a_clear_message(project, tmp_path, capsys):
