@@ -219,7 +219,7 @@ def test_the_closure_finds_imports_packages_and_data_files():
     assert {"flows/__init__.py", "flows/aggregate.py", "steps/__init__.py", "steps/j1eval/__init__.py",
             "steps/j1eval/tables.py", "steps/sql/__init__.py", "steps/sql/j1_cells.sql",
             "steps/sql/j1_failures.sql"} <= aggregate  # fmt: skip
-    assert "steps/sql/mile_goal.sql" not in aggregate  # SQL files are matched by name, not taken wholesale
+    assert "steps/sql/data_mile.sql" not in aggregate  # SQL files are matched by name, not taken wholesale
     data_report = closure("flows.data_report")
     assert {"steps/sql/data_ucl.sql", "steps/sql/data_model_usage.sql"} <= data_report  # f"data_{name}"
     judge = closure("flows.judge")
