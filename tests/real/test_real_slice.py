@@ -21,7 +21,8 @@ from tests.real.realserver import MODEL_CACHE, ensure_local_extra, free_port, ke
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(3600)]
 
 BENCHMARK_STAGES = ("lawbench", "ucl", "mile", "plawbench", "runs")  # data/<folder> of each benchmark's runs
-REPORTS = ("lawbench.md", "j1.md", "mile.md", "ucl.md", "plawbench.md", "real_model.md")
+REPORTS = ("lawbench_zero_shot.md", "lawbench_one_shot.md", "j1.md", "mile.md", "ucl.md", "plawbench.md",
+           "real_model.md")
 
 
 def test_one_item_per_benchmark_runs_every_stage_on_real_output_up_to_the_reports(tmp_path, monkeypatch):
