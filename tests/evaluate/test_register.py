@@ -110,7 +110,7 @@ def test_headlines_are_the_csv_twin_numbers_beside_the_papers(tmp_path):
 
 def test_the_lawbench_report_names_a_setting_an_agent_has_not_run():
     long = pd.DataFrame({"table": ["zero_shot"], "agent": ["probe"], "scope": ["1-1"], "metric": ["score"],
-                         "value": [0.5], "source": ["ours"]})
+                         "value": [0.5], "source": ["ours"], "n": [1]})
     deltas = pd.DataFrame(columns=["setting", "metric", "max_abs_diff", "cells_compared", "largest_at"])
     agents = {"probe": AgentInfo("probe", "scripted/oracle", True, 0, {}, settings=("zero_shot",))}
     one_shot = render_setting(long, deltas, "one_shot", agents, "note")
