@@ -268,7 +268,10 @@ def write_report(out: Path, report_path: Path) -> int:
     )
     counts = counts.sort_values(["stage", "table", "column", "kind"], kind="stable")
     state = "interrupted, " if run.get("interrupted") else ""
-    head = f"# A real but tiny model, end to end\n\nWall time {run['minutes']} min ({state}dvc exit {run['dvc_exit']})."
+    name = run.get("profile")
+    profile = f"Profile `{name}` (`python -m flows.smoke_real --profile {name}`). " if name else ""
+    head = (f"# A real but tiny model, end to end\n\n{profile}Wall time {run['minutes']} min "
+            f"({state}dvc exit {run['dvc_exit']}).")
     head += "\n\n"
     report = head + outcome_section(counts, exits)
     write_text_atomic(out / "jurisflow" / "reports" / "real_model.md", report)
