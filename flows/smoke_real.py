@@ -49,9 +49,13 @@ SMALL: dict[str, Any] = {
     "extract": {"limit": 5, "max_attempts": 1, "model": {"model": "scripted/persona"}},
     "instances": {"sizes": {"KQ": 1, "LC": 1, "CD": 1, "DD": 1, "CI": 1, "CR": 1}},  # all six J1 environments
     "simulate": {"max_turns": dict.fromkeys(["KQ", "LC", "CD", "DD", "CI", "CR"], 2), "transcripts": 1},
-    "ucl": {"limit": 1, "max_exchanges": 1, "judge_retries": 1},  # 1 item per task
+    # UCL-Bench and PLawBench prompts are the longest (a UCL judge reads about 2,200 tokens): 1 item of three UCL
+    # tasks (a prediction, a concept, a consultation) and 1 task of three PLawBench scenarios (one per task type)
+    "ucl": {"limit": 1, "tasks": ["Charge Prediction", "Legal Concept Understanding", "Legal Issue Consultation"],
+            "max_exchanges": 1, "judge_retries": 1},
     "mile": {"sample": 1, "max_turns": 2, "role_decoding": "none"},
-    "plawbench": {"limit": 1, "judge_repairs": 1, "multiturn": {"enabled": True, "max_turns": 1}},  # 15 scenarios
+    "plawbench": {"limit": 1, "scenarios": ["consultation", "婚姻家事", "plaintiff"], "judge_repairs": 1,
+                  "multiturn": {"enabled": True, "max_turns": 1}},
     "topics": {"method": "derived"},
 }
 # Profile `slice` (the slow CI test, tests/real/test_real_slice.py): one item or instance per benchmark, every
@@ -70,7 +74,7 @@ PROFILES: dict[str, dict[str, Any]] = {"small": SMALL, "slice": SLICE}
 
 # New tokens per call by role: the server decodes 20-60 tokens/s on a shared 2-core machine, and a tiny model
 # greedy-decoding usually runs to the cap, so the caps set most of the run's cost.
-MAX_TOKENS = {"agent": 128, "environment": 96, "judge": 128}
+MAX_TOKENS = {"agent": 96, "environment": 64, "judge": 96}
 SLICE_MAX_TOKENS = {"agent": 64, "environment": 48, "judge": 64}
 PROFILE_MAX_TOKENS = {"small": MAX_TOKENS, "slice": SLICE_MAX_TOKENS}
 
