@@ -59,7 +59,7 @@ def _notes(params: Params, items: pd.DataFrame, verdicts: pd.DataFrame, dialogue
         notes.append(f"{len(closing)} closing user message(s) held words besides 咨询结束; as in the paper they "
                      "are not in the judged transcript (kept in dialogues.parquet `closing_extra`).")  # fmt: skip
     notes.append("Verdicts: the last [[d]] of the answer counts (spaces inside the brackets are tolerated, "
-                 "unlike the paper's strict regex; a line naming several verdicts lists the options and is not "
+                 "unlike the paper's strict regex; a line naming all three verdicts lists the options and is not "
                  "read); the prompts (user, judge) are ours, in Chinese; the agent "
                  "gets the task's own model prompt from the data as its system message.")  # fmt: skip
     if params.ucl.single_round:

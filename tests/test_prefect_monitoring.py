@@ -54,11 +54,13 @@ async def _seen(api: str, run_name: str) -> dict:
         LogFilter,
         LogFilterFlowRunId,
     )
-    from prefect.client.schemas.sorting import LogSort
+    from prefect.client.schemas.sorting import FlowRunSort, LogSort
 
     async with get_client() as client:
         assert str(client.api_url).rstrip("/") == api.rstrip("/")
-        [run] = await client.read_flow_runs(flow_run_filter=FlowRunFilter(name=FlowRunFilterName(any_=[run_name])))
+        # the newest run of that name: the session's server also holds other tests' runs of the same stage
+        [run] = await client.read_flow_runs(flow_run_filter=FlowRunFilter(name=FlowRunFilterName(any_=[run_name])),
+                                            sort=FlowRunSort.EXPECTED_START_TIME_DESC, limit=1)  # fmt: skip
         tasks = await client.read_task_runs(flow_run_filter=FlowRunFilter(id={"any_": [run.id]}))
         logs = await client.read_logs(LogFilter(flow_run_id=LogFilterFlowRunId(any_=[run.id])), limit=200,
                                       sort=LogSort.TIMESTAMP_ASC)  # fmt: skip

@@ -36,14 +36,19 @@ _VERDICT = re.compile(r"\[\[\s*(\d+)\s*\]\]")
 _THINK = re.compile(r"<think>.*?</think>", re.S)
 
 
+def _lists_options(marks: list[str]) -> bool:
+    return {int(m) for m in marks} >= set(VERDICTS)
+
+
 def parse_verdict(text: str) -> tuple[str | None, JudgeFailure | None, str]:
     """The outcome for the first response from the last [[d]] in `text`, or why there is none.
 
-    A line naming more than one verdict lists the options (a judge reciting its instructions, as small real
-    models do: "…写 [[1]]；…写 [[2]]；…写 [[3]]"), so it concludes nothing and is not read.
+    A line naming all three verdicts lists the options (a judge reciting its instructions, as small real models
+    do: "…写 [[1]]；…写 [[2]]；…写 [[3]]"), so it concludes nothing and is not read; a line that changes its mind
+    ("起初倾向[[2]]，但应为[[1]]") keeps its last verdict.
     """
     lines = _THINK.sub("", text).splitlines()
-    found = [v for line in lines if len(set(marks := _VERDICT.findall(line))) == 1 for v in marks]
+    found = [v for line in lines if not _lists_options(marks := _VERDICT.findall(line)) for v in marks]
     if not found:
         if any(_VERDICT.search(line) for line in lines):
             return None, JudgeFailure.UNPARSABLE, "the answer only lists the options [[1]], [[2]], [[3]]; no verdict"

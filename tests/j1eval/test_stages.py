@@ -104,7 +104,7 @@ def test_the_report_marks_proxy_cells_and_puts_the_paper_beside_a_named_agent(pr
     paths, _ = project
     report = (paths["reports"] / "j1.md").read_text(encoding="utf-8")
     assert "judge `scripted/judge` (proxy judge)" in report and "oracle [scripted]" in report
-    assert "↳ paper: GPT-4o | 69.7 | 62.7 |" in report and "†" in report
+    assert "↳ paper: GPT-4o | 508 | 69.7 | 62.7 |" in report and "†" in report
     csv = pd.read_csv(paths["reports"] / "j1.csv", keep_default_na=False)
     assert list(csv.columns) == ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed",
                                  "judge", "proxy", "source"]
