@@ -63,8 +63,16 @@ SOAK_MIX: tuple[tuple, ...] = (
 )
 # Tables with one row per item (answer, dialogue, judged item): a failure must be a row, never a missing one.
 # Turn tables are not among them: a dialogue broken by a failed call has fewer turns, by design.
-PER_ITEM_TABLES = ("predictions.parquet", "scores.parquet", "deliverables.parquet", "dialogues.parquet",
-                   "responses.parquet", "verdicts.parquet", "judgements.parquet", "item_scores.parquet")
+PER_ITEM_TABLES = (
+    "predictions.parquet",
+    "scores.parquet",
+    "deliverables.parquet",
+    "dialogues.parquet",
+    "responses.parquet",
+    "verdicts.parquet",
+    "judgements.parquet",
+    "item_scores.parquet",
+)
 
 
 TRAITS = ("extraversion", "neuroticism", "openness", "agreeableness", "conscientiousness")
@@ -108,8 +116,16 @@ def soak_params(url: str, cache_dir: str = ".cache/llm") -> dict[str, object]:
         "environment": dict(fake),
         "judge": dict(fake),
         # A short timeout makes the slow replies time out; short backoffs keep the soak quick.
-        "llm": {"concurrency": 8, "timeout_s": 2, "max_attempts": 6, "backoff_base_s": 0.02, "backoff_max_s": 0.2,
-                "retry_budget_s": 120, "cache_dir": cache_dir, "max_failed_fraction": 0.0},
+        "llm": {
+            "concurrency": 8,
+            "timeout_s": 2,
+            "max_attempts": 6,
+            "backoff_base_s": 0.02,
+            "backoff_max_s": 0.2,
+            "retry_budget_s": 120,
+            "cache_dir": cache_dir,
+            "max_failed_fraction": 0.0,
+        },
     }
 
 
@@ -118,8 +134,9 @@ def _dvc(args: list[str], project: Path, env: dict[str, str], log: Path) -> int:
     with log.open("a", encoding="utf-8") as out:
         out.write(f"$ dvc {' '.join(args)}\n")
         out.flush()
-        return subprocess.run([str(dvc), *args], cwd=project, env=env, stdout=out, stderr=subprocess.STDOUT,
-                              timeout=3600).returncode
+        return subprocess.run(
+            [str(dvc), *args], cwd=project, env=env, stdout=out, stderr=subprocess.STDOUT, timeout=3600
+        ).returncode
 
 
 def _usage_failures(project: Path) -> Counter:
@@ -148,8 +165,11 @@ def _locked_with_failures(project: Path) -> list[str]:
 
 
 def _row_counts(project: Path) -> dict[str, int]:
-    return {str(p.relative_to(project)): len(pd.read_parquet(p)) for p in sorted((project / "data").rglob("*.parquet"))
-            if p.name in PER_ITEM_TABLES}
+    return {
+        str(p.relative_to(project)): len(pd.read_parquet(p))
+        for p in sorted((project / "data").rglob("*.parquet"))
+        if p.name in PER_ITEM_TABLES
+    }
 
 
 def _files_with(secret: bytes, *roots: Path) -> list[str]:
@@ -191,8 +211,14 @@ def run_soak(workdir: Path, mirror: Path, *, rate: float = 0.2, seed: int = 7) -
     logs = workdir / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     with FakeOpenAIServer(reply=soak_reply) as server, prefect_server(prefect_home) as prefect_api:
-        env = {**os.environ, KEY_ENV: secret, "JURISFLOW_MIRROR": str(mirror), "PREFECT_HOME": str(prefect_home),
-               "PREFECT_API_URL": prefect_api, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+        env = {
+            **os.environ,
+            KEY_ENV: secret,
+            "JURISFLOW_MIRROR": str(mirror),
+            "PREFECT_HOME": str(prefect_home),
+            "PREFECT_API_URL": prefect_api,
+            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        }
         clean, soak = workdir / "clean", workdir / "soak"
         copy_project(clean, soak_params(server.url), replace=("agents",))
         if _dvc(["repro", "ingest"], clean, env, logs / "ingest.log") != 0:
@@ -209,8 +235,11 @@ def run_soak(workdir: Path, mirror: Path, *, rate: float = 0.2, seed: int = 7) -
         calls, injected = server.count, dict(server.faults_injected)
         failures = dict(_usage_failures(soak))
         locked_with_failures = _locked_with_failures(soak)
-        errors = [line for line in (logs / "faulty.log").read_text(encoding="utf-8").splitlines()
-                  if line.startswith("ERROR: failed to reproduce")]
+        errors = [
+            line
+            for line in (logs / "faulty.log").read_text(encoding="utf-8").splitlines()
+            if line.startswith("ERROR: failed to reproduce")
+        ]
         failed_stages = sorted({name for line in errors for name in re.findall(r"'([^']+)'", line)})
         counts_faulty = _row_counts(soak)
 
@@ -249,8 +278,9 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=0.2, help="share of requests given a fault")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--workdir", type=Path, default=None, help="kept after the run (default: a temporary one)")
-    parser.add_argument("--mirror", type=Path, default=Path(os.environ.get("JURISFLOW_MIRROR",
-                                                                            ROOT.parent / "shared" / "data")))
+    parser.add_argument(
+        "--mirror", type=Path, default=Path(os.environ.get("JURISFLOW_MIRROR", ROOT.parent / "shared" / "data"))
+    )
     args = parser.parse_args()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="jurisflow-soak-"))
     figures = run_soak(workdir, args.mirror.resolve(), rate=args.rate, seed=args.seed)

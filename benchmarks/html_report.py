@@ -57,19 +57,30 @@ def big_page(out: Path, n: int, repeat: int) -> None:
     with headless_chromium() as driver:
         for _ in range(repeat):
             driver.get(path.as_uri())
-            loads.append(driver.execute_script(
-                "var t = performance.timing; return t.loadEventEnd - t.navigationStart;") / 1000)
-            opens.append(driver.execute_script(
-                "var t0 = performance.now(); location.hash = 'view'; window.dispatchEvent(new HashChangeEvent("
-                "'hashchange')); return performance.now() - t0;") / 1000)
-            filters.append(driver.execute_script(
-                "var s = document.getElementById('f-score'), t0 = performance.now(); s.value = '100';"
-                "s.dispatchEvent(new Event('change')); var n = document.querySelectorAll('#dlist li').length;"
-                "return [performance.now() - t0, n];")[0] / 1000)
+            loads.append(
+                driver.execute_script("var t = performance.timing; return t.loadEventEnd - t.navigationStart;") / 1000
+            )
+            opens.append(
+                driver.execute_script(
+                    "var t0 = performance.now(); location.hash = 'view'; window.dispatchEvent(new HashChangeEvent("
+                    "'hashchange')); return performance.now() - t0;"
+                )
+                / 1000
+            )
+            filters.append(
+                driver.execute_script(
+                    "var s = document.getElementById('f-score'), t0 = performance.now(); s.value = '100';"
+                    "s.dispatchEvent(new Event('change')); var n = document.querySelectorAll('#dlist li').length;"
+                    "return [performance.now() - t0, n];"
+                )[0]
+                / 1000
+            )
             assert not [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
     med = statistics.median
-    print(f"  in headless Chromium (median of {repeat}): load {med(loads):.2f} s, open viewer {med(opens):.3f} s, "
-          f"filter {med(filters):.3f} s")
+    print(
+        f"  in headless Chromium (median of {repeat}): load {med(loads):.2f} s, open viewer {med(opens):.3f} s, "
+        f"filter {med(filters):.3f} s"
+    )
 
 
 def main() -> None:

@@ -35,8 +35,10 @@ from steps.simulate.instance import Instance  # noqa: E402
 from steps.simulate.journal import Journal  # noqa: E402
 from steps.simulate.runner import DoorSpeaker, simulate  # noqa: E402
 
-JUDGMENT = ("本院认为，原告的诉讼请求有事实和法律依据，本院予以支持。依照《中华人民共和国民法典》第六百七十五条的规定，"
-            "判决如下：\n被告于本判决生效之日起十日内偿还原告借款。\n<结束庭审>")  # fmt: skip
+JUDGMENT = (
+    "本院认为，原告的诉讼请求有事实和法律依据，本院予以支持。依照《中华人民共和国民法典》第六百七十五条的规定，"
+    "判决如下：\n被告于本判决生效之日起十日内偿还原告借款。\n<结束庭审>"
+)
 
 
 def court_reply(body: dict, trial: int) -> str:
@@ -72,12 +74,24 @@ def ci_instances(n: int) -> list[Instance]:
         p, d = f"姓名：原告{i}号", f"姓名：被告{i}号"
         profiles = {
             "judge": {"plaintiff_info": p, "defendant_info": d, "findings": f"第{i}号案件：被告向原告借款一万元未还。"},
-            "plaintiff_lawyer": {"client_info": p, "defendant_info": d, "facts_and_reasons": "借款未还。",
-                                 "claims": ["偿还借款一万元"], "evidences": ["借条"], "refute": None,
-                                 "other_statement": None},
-            "defendant_lawyer": {"client_info": d, "plaintiff_info": p, "claims": "已经还过一部分。",
-                                 "evidences": ["转账记录"], "refute": None, "other_statement": None},
-        }  # fmt: skip
+            "plaintiff_lawyer": {
+                "client_info": p,
+                "defendant_info": d,
+                "facts_and_reasons": "借款未还。",
+                "claims": ["偿还借款一万元"],
+                "evidences": ["借条"],
+                "refute": None,
+                "other_statement": None,
+            },
+            "defendant_lawyer": {
+                "client_info": d,
+                "plaintiff_info": p,
+                "claims": "已经还过一部分。",
+                "evidences": ["转账记录"],
+                "refute": None,
+                "other_statement": None,
+            },
+        }
         out.append(Instance(f"CI/bench/{i}", "CI", profiles, {}, SCENARIOS["CI"].ending.max_turns))
     return out
 
@@ -88,16 +102,24 @@ async def _run(url: str, level: int, instances: list[Instance], workdir: Path) -
     environment = ModelConfig(name="environment", model="hosted_vllm/test-model", api_base=url)
     journal = Journal(workdir / "journal.jsonl")
     cpu0, wall0 = time.process_time(), time.perf_counter()
-    dialogues = await simulate(instances, lambda i: SCENARIOS["CI"], DoorSpeaker(door, agent, environment), journal,
-                               max_concurrent=level)  # fmt: skip
+    dialogues = await simulate(
+        instances, lambda i: SCENARIOS["CI"], DoorSpeaker(door, agent, environment), journal, max_concurrent=level
+    )
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     journal.close()
     door.close()
     calls = sum(1 for u in door.usage if u.failure_kind is None)
     turns = sum(len(d.utterances()) for d in dialogues)
     ended = {d.ended_by.value for d in dialogues}
-    return {"dialogues": len(dialogues), "turns": turns, "calls": calls, "wall_s": wall, "cpu_s": cpu,
-            "failed": sum(u.failure_kind is not None for u in door.usage), "ended": sorted(ended)}  # fmt: skip
+    return {
+        "dialogues": len(dialogues),
+        "turns": turns,
+        "calls": calls,
+        "wall_s": wall,
+        "cpu_s": cpu,
+        "failed": sum(u.failure_kind is not None for u in door.usage),
+        "ended": sorted(ended),
+    }
 
 
 def _row(level: int, latency: float, r: dict) -> dict:
@@ -143,8 +165,16 @@ def main() -> None:
             if args.json:
                 print(json.dumps(row), flush=True)
             else:
-                cells = (level, row["dialogues_per_min"], row["ideal_dialogues_per_min"], row["calls_per_s"],
-                         row["ideal_calls_per_s"], row["ratio"], row["cpu_ms_per_turn"], row["failed"])  # fmt: skip
+                cells = (
+                    level,
+                    row["dialogues_per_min"],
+                    row["ideal_dialogues_per_min"],
+                    row["calls_per_s"],
+                    row["ideal_calls_per_s"],
+                    row["ratio"],
+                    row["cpu_ms_per_turn"],
+                    row["failed"],
+                )
                 print(" ".join(f"{c:>13}" for c in cells) + f"   ended: {', '.join(row['ended'])}", flush=True)
     finally:
         proc.terminate()

@@ -31,15 +31,24 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ("prefect", "litellm", "pandera", "duckdb", "numba", "pandas", "pyarrow", "jieba", "pypinyin", "cn2an",
-         "jinja2", "openai", "rouge_chinese", "opencc")
-PROBE = ("import json, sys; import {module}; "
-         "print(json.dumps(sorted(n for n in {heavy!r} if n in sys.modules)))")
-EMPTY_FLOW = ("from prefect import flow\n"
-              "@flow\n"
-              "def nothing() -> int:\n"
-              "    return 1\n"
-              "assert nothing() == 1\n")
+HEAVY = (
+    "prefect",
+    "litellm",
+    "pandera",
+    "duckdb",
+    "numba",
+    "pandas",
+    "pyarrow",
+    "jieba",
+    "pypinyin",
+    "cn2an",
+    "jinja2",
+    "openai",
+    "rouge_chinese",
+    "opencc",
+)
+PROBE = "import json, sys; import {module}; print(json.dumps(sorted(n for n in {heavy!r} if n in sys.modules)))"
+EMPTY_FLOW = "from prefect import flow\n@flow\ndef nothing() -> int:\n    return 1\nassert nothing() == 1\n"
 
 
 def stage_modules(dvc_yaml: Path) -> list[str]:
@@ -68,8 +77,12 @@ def best(code: str, cwd: Path, env: dict[str, str], repeat: int) -> tuple[float,
 
 def extract_ref(ref: str, dest: Path) -> Path:
     """The `flows/` and `steps/` of git ref `ref` (plus dvc.yaml and params.yaml) in `dest`."""
-    archive = subprocess.run(["git", "archive", ref, "flows", "steps", "dvc.yaml", "params.yaml", "prefect.toml"],
-                             cwd=ROOT, capture_output=True, check=True).stdout
+    archive = subprocess.run(
+        ["git", "archive", ref, "flows", "steps", "dvc.yaml", "params.yaml", "prefect.toml"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout
     subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
     return dest
 
@@ -125,8 +138,10 @@ def main() -> None:
             flow_env = {**env, "PREFECT_API_URL": url, "PREFECT_HOME": home}
             imp, _, _ = best("import prefect", ROOT, flow_env, args.repeat)
             run, wall, _ = best(EMPTY_FLOW, ROOT, flow_env, args.repeat)
-        print(f"\nan empty Prefect flow run against one shared server: {run:.2f} s CPU ({wall:.2f} s wall), "
-              f"of which `import prefect` {imp:.2f} s: the engine adds {run - imp:.2f} s CPU per stage process")
+        print(
+            f"\nan empty Prefect flow run against one shared server: {run:.2f} s CPU ({wall:.2f} s wall), "
+            f"of which `import prefect` {imp:.2f} s: the engine adds {run - imp:.2f} s CPU per stage process"
+        )
 
 
 if __name__ == "__main__":

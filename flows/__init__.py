@@ -29,8 +29,10 @@ def _use_project_interpreter() -> None:
     if _VENV_PYTHON.is_file() and not os.environ.get(_REEXEC):
         os.environ[_REEXEC] = "1"
         os.execv(_VENV_PYTHON, [str(_VENV_PYTHON), *argv[1:]])
-    sys.exit(f"error: {sys.executable} lacks jurisflow's dependencies (prefect, pandas) and there is no "
-             f"{_VENV_PYTHON}; run `make install`, or run the stage with the interpreter that has them")
+    sys.exit(
+        f"error: {sys.executable} lacks jurisflow's dependencies (prefect, pandas) and there is no "
+        f"{_VENV_PYTHON}; run `make install`, or run the stage with the interpreter that has them"
+    )
 
 
 _use_project_interpreter()

@@ -28,8 +28,9 @@ from steps.reports.paper_models import paper_names
 from steps.schemas import Deliverables, FailureCauses, J1Scores
 
 
-def agent_infos(params: Params, dialogues: pd.DataFrame | None = None, runs: Path | None = None
-                ) -> dict[str, AgentInfo]:  # fmt: skip
+def agent_infos(
+    params: Params, dialogues: pd.DataFrame | None = None, runs: Path | None = None
+) -> dict[str, AgentInfo]:
     """Each agent: its model, the paper model it corresponds to (`agents.<name>.paper_model`, else
     `j1eval.paper_names` or a matching name), its run's limit and how many instances it ran."""
     names, known = params.j1eval.paper_names, paper_names("j1")
@@ -38,10 +39,14 @@ def agent_infos(params: Params, dialogues: pd.DataFrame | None = None, runs: Pat
         for (agent, scenario), n in dialogues.groupby(["agent", "scenario"]).instance_id.nunique().items():
             counts.setdefault(agent, {})[scenario] = int(n)
     return {
-        name: AgentInfo(name, entry.model, params.agent(name).is_scripted,
-                        params.paper_model(name, "j1", known) or paper_model_for(name, entry.model, names),
-                        run_limit(safe_child(runs, name)) if runs is not None else None,
-                        counts.get(name, {}))
+        name: AgentInfo(
+            name,
+            entry.model,
+            params.agent(name).is_scripted,
+            params.paper_model(name, "j1", known) or paper_model_for(name, entry.model, names),
+            run_limit(safe_child(runs, name)) if runs is not None else None,
+            counts.get(name, {}),
+        )
         for name, entry in params.agents.items()
     }
 
@@ -65,12 +70,14 @@ def run_info(params: Params, dialogues: pd.DataFrame) -> RunInfo:
 
 @task(cache_policy=NO_CACHE)
 def tables(scores: pd.DataFrame, dialogues: pd.DataFrame, params: Params) -> Results:
-    agents = pd.DataFrame({
-        "agent": list(params.agents),
-        "model": [e.model for e in params.agents.values()],
-        "agent_scripted": [params.agent(a).is_scripted for a in params.agents],
-        "environment_scripted": params.environment_model().is_scripted,
-    })  # fmt: skip
+    agents = pd.DataFrame(
+        {
+            "agent": list(params.agents),
+            "model": [e.model for e in params.agents.values()],
+            "agent_scripted": [params.agent(a).is_scripted for a in params.agents],
+            "environment_scripted": params.environment_model().is_scripted,
+        }
+    )
     members = [(g, a) for g, agents_ in params.j1eval.repeats.items() for a in agents_]
     groups = pd.DataFrame(members, columns=["group", "agent"]).astype(str)
     return compute(scores, dialogues, agents, groups)
@@ -89,14 +96,18 @@ def aggregate(params_file: Path = PARAMS_FILE, runs: Path = RUNS_DIR, reports: P
         causes = read_table(run_dir / "failure_causes.parquet", FailureCauses)[["instance_id", "failure_causes"]]
         ran = read_table(run_dir / "deliverables.parquet", Deliverables)
         if set(causes.instance_id) != set(ran.instance_id):
-            raise ValueError(f"{run_dir}/failure_causes.parquet does not cover the run's dialogues: rerun the "
-                             f"judge stage (dvc repro judge@{name})")  # fmt: skip
+            raise ValueError(
+                f"{run_dir}/failure_causes.parquet does not cover the run's dialogues: rerun the "
+                f"judge stage (dvc repro judge@{name})"
+            )
         dialogues.append(ran.merge(causes, on="instance_id"))
         run_ids[name] = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["run_id"]
         stale = set(scores[-1].run_id) - {run_ids[name]}
         if stale:
-            raise ValueError(f"{run_dir}/scores.parquet is from run {sorted(stale)[0]}, not {run_ids[name]}: "
-                             f"rerun the judge stage (dvc repro judge@{name})")  # fmt: skip
+            raise ValueError(
+                f"{run_dir}/scores.parquet is from run {sorted(stale)[0]}, not {run_ids[name]}: "
+                f"rerun the judge stage (dvc repro judge@{name})"
+            )
     all_dialogues = pd.concat(dialogues, ignore_index=True)
     results = tables(pd.concat(scores, ignore_index=True), all_dialogues, params)
     agents, run = agent_infos(params, all_dialogues, runs), run_info(params, all_dialogues)
@@ -108,10 +119,12 @@ def aggregate(params_file: Path = PARAMS_FILE, runs: Path = RUNS_DIR, reports: P
     table3 = results.cells[results.cells.component == ""]
     failed, failed_calls = int(table3.n_judge_failed.sum()), int(table3.n_failed.sum())
     paper = sum(a.paper is not None for a in agents.values())
-    return (f"reports/j1.md and reports/j1.csv written ({len(agents)} agents, {len(run.groups)} repeats groups, "
-            f"{paper} with the paper's rows; Overall (as in Table 3): {overall}; {failed} judge failures left out; "
-            f"{failed_calls} instance-cells with failed calls; "
-            f"judge {run.judge})")  # fmt: skip
+    return (
+        f"reports/j1.md and reports/j1.csv written ({len(agents)} agents, {len(run.groups)} repeats groups, "
+        f"{paper} with the paper's rows; Overall (as in Table 3): {overall}; {failed} judge failures left out; "
+        f"{failed_calls} instance-cells with failed calls; "
+        f"judge {run.judge})"
+    )
 
 
 if __name__ == "__main__":

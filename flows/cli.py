@@ -78,8 +78,11 @@ def data_report() -> None:
 
 @lawbench_app.command("score")
 def lawbench_score_folder(
-    predictions: Path = typer.Option(..., "--predictions", help="a folder laid out like LawBench's "
-                                     "predictions/<setting>/: one sub-folder per model, <task>.json inside"),
+    predictions: Path = typer.Option(
+        ...,
+        "--predictions",
+        help="a folder laid out like LawBench's predictions/<setting>/: one sub-folder per model, <task>.json inside",
+    ),
     out: Path = typer.Option(..., "--out", help="CSV to write: task,model_name,score,abstention_rate"),
     workers: int = typer.Option(2, help="worker processes (groups of one model and task run in parallel)"),
 ) -> None:
@@ -197,6 +200,8 @@ def export_sft(
     except (OSError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from None
+
+
 @plawbench_app.command("rubrics")
 def plawbench_rubrics() -> None:
     """Parse every public task's rubric into items, with the parse report (stage `plawbench_rubrics`)."""
@@ -227,6 +232,8 @@ def plawbench_report() -> None:
     from flows.plawbench_report import plawbench_report as flow
 
     _run("plawbench_report", flow)
+
+
 # ---------------------------------------------------------------- J1 environments (issues 6, 7)
 @app.command()
 def topics() -> None:
@@ -275,6 +282,7 @@ def j1_aggregate() -> None:
 
     _run("aggregate", flow)
 
+
 @app.command("html-report")
 def html_report() -> None:
     """Build reports/html/: one page per benchmark with plots and the transcript viewer (stage `html_report`)."""
@@ -301,8 +309,9 @@ def show(
 
 @app.command("results")
 def results_command(
-    benchmark: str | None = typer.Option(None, "--benchmark", "-b", help="lawbench, j1, mile, ucl or plawbench; "
-                                         "a comma-separated list (default: all)"),
+    benchmark: str | None = typer.Option(
+        None, "--benchmark", "-b", help="lawbench, j1, mile, ucl or plawbench; a comma-separated list (default: all)"
+    ),
     fmt: str = typer.Option("table", "--format", help="table (the terminal), md or csv"),
     paper: bool = typer.Option(True, "--paper/--no-paper", help="list the papers' models below ours"),
     reports: Path = typer.Option(Path("reports"), help="the folder of the reports' CSV twins"),
@@ -546,8 +555,6 @@ def ucl_report() -> None:
     _run("ucl_report", flow)
 
 
-
-
 @app.command("eval")
 def evaluate_agent(
     agent: str = typer.Option(..., help="the agent's name (a key of params.yaml `agents`, created if new)"),
@@ -607,8 +614,16 @@ def estimate_run(
     except (ParamsError, FileNotFoundError) as err:
         typer.echo(f"error: {err} (run `dvc repro ingest plawbench_rubrics` first for the item tables)", err=True)
         raise typer.Exit(1) from None
-    grid = Table("stage", "agent", "calls", "input tokens", "output ≤", "cost ≤", "note",
-                 caption="-: not estimated (dialogue prompts depend on the replies) or no price in litellm's map")
+    grid = Table(
+        "stage",
+        "agent",
+        "calls",
+        "input tokens",
+        "output ≤",
+        "cost ≤",
+        "note",
+        caption="-: not estimated (dialogue prompts depend on the replies) or no price in litellm's map",
+    )
     grid.columns[0].no_wrap = True
     for row in render(rows):
         grid.add_row(*row)

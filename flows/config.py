@@ -203,6 +203,7 @@ class PlawBenchParams(_Section):
     @classmethod
     def _distinct(cls, value: list[str] | None) -> list[str] | None:
         return check_subset(value)
+
     split_system: bool = False  # instructions as a system message (default: one user message, as the repo)
     min_questions: int = Field(default=10, ge=1)
     max_questions: int = Field(default=25, ge=1)  # only the first N questions are judged (level mid)
@@ -349,8 +350,10 @@ class Params(_Section):
     @model_validator(mode="after")
     def _runs_agree(self) -> Params:
         if self.runs is not None and self.runs != self.derived_runs():
-            raise ValueError(f"runs must list, per benchmark, the agents whose `benchmarks` include it: expected "
-                             f"{self.derived_runs()}, found {self.runs}; run `jurisflow params sync` to rewrite it")
+            raise ValueError(
+                f"runs must list, per benchmark, the agents whose `benchmarks` include it: expected "
+                f"{self.derived_runs()}, found {self.runs}; run `jurisflow params sync` to rewrite it"
+            )
         return self
 
     def derived_runs(self) -> dict[str, list[str]]:
@@ -397,8 +400,7 @@ class Params(_Section):
 def runs_of(agents: dict[str, Any] | None) -> dict[str, list[str]]:
     """The `runs` section for raw `agents` entries (as read from YAML): benchmark → the agents taking part."""
     agents = agents or {}
-    return {b: [n for n, e in agents.items() if b in ((e or {}).get("benchmarks") or BENCHMARKS)]
-            for b in BENCHMARKS}
+    return {b: [n for n, e in agents.items() if b in ((e or {}).get("benchmarks") or BENCHMARKS)] for b in BENCHMARKS}
 
 
 class ParamsError(ValueError):

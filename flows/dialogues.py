@@ -35,18 +35,28 @@ def agent_dialogues(bench: str, where: Path, task_ids: dict[str, str] | None = N
             deliverables = deliverables.merge(causes[["instance_id", "failure_causes"]], on="instance_id", how="left")
         return dialogues.j1(read_table(where / "turns.parquet"), deliverables, _optional(where / "scores.parquet"))
     if bench == "mile" and (where / "deliverables.parquet").is_file():
-        return dialogues.mile(read_table(where / "turns.parquet"), read_table(where / "deliverables.parquet"),
-                              _optional(where / "scores.parquet"))
+        return dialogues.mile(
+            read_table(where / "turns.parquet"),
+            read_table(where / "deliverables.parquet"),
+            _optional(where / "scores.parquet"),
+        )
     if bench == "ucl" and (where / "dialogues.parquet").is_file():
-        return dialogues.ucl(read_table(where / "turns.parquet"), read_table(where / "dialogues.parquet"),
-                             _optional(where / "judge" / "verdicts.parquet"),
-                             _optional(where / "judge" / "hint_scores.parquet"), task_ids or {})
+        return dialogues.ucl(
+            read_table(where / "turns.parquet"),
+            read_table(where / "dialogues.parquet"),
+            _optional(where / "judge" / "verdicts.parquet"),
+            _optional(where / "judge" / "hint_scores.parquet"),
+            task_ids or {},
+        )
     if bench == "plawbench" and (where / "responses.parquet").is_file():
         run = json.loads((where / "run.json").read_text(encoding="utf-8")) if (where / "run.json").is_file() else {}
         turns = _optional(where / "turns.parquet")
         return dialogues.plawbench(
             read_table(where / "responses.parquet"),
             turns if turns is not None else pd.DataFrame(columns=["item_id", "turn_index"]),
-            _optional(where / "judgements.parquet"), _optional(where / "item_scores.parquet"),
-            agent_model=run.get("model", ""), environment_model=(run.get("multiturn") or {}).get("environment", ""))
+            _optional(where / "judgements.parquet"),
+            _optional(where / "item_scores.parquet"),
+            agent_model=run.get("model", ""),
+            environment_model=(run.get("multiturn") or {}).get("environment", ""),
+        )
     return []

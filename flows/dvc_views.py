@@ -15,8 +15,9 @@ def write_dvc_views(benchmark: str, csv_path: Path, agents: list[str], reports: 
     """reports/metrics/<benchmark>.json and reports/plots/<name>.csv from the CSV twin at `csv_path`."""
     long = read_long_csv(csv_path)
     metrics = reports / "metrics" / f"{benchmark}.json"
-    write_text_atomic(metrics, json.dumps(headline_metrics(benchmark, long, agents), indent=2, ensure_ascii=False)
-                      + "\n")  # fmt: skip
+    write_text_atomic(
+        metrics, json.dumps(headline_metrics(benchmark, long, agents), indent=2, ensure_ascii=False) + "\n"
+    )
     written = [metrics]
     for name, frame in plot_tables(benchmark, long, agents).items():
         path = reports / "plots" / f"{name}.csv"

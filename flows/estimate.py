@@ -53,8 +53,9 @@ def _priced(stage: str, agent: ModelConfig, calls: int, input_tokens: int | None
     cost = price.cost(input_tokens, output) if price is not None and input_tokens is not None else None
     if agent.is_scripted:
         cost = 0.0  # scripted models run offline, free
-    return Estimate(stage, agent.name, agent.model, calls, input_tokens, output, cost,
-                    "; ".join(n for n in (note, assumed) if n))
+    return Estimate(
+        stage, agent.name, agent.model, calls, input_tokens, output, cost, "; ".join(n for n in (note, assumed) if n)
+    )
 
 
 def lawbench(params: Params, name: str, interim: Path = INTERIM_DIR) -> list[Estimate]:
@@ -88,13 +89,28 @@ def plawbench(params: Params, name: str, data: Path = PLAW_DIR) -> list[Estimate
     multi = params.plawbench.multiturn
     if multi.enabled:
         consultations = int((tasks.category == "consultation").sum())
-        out.append(Estimate(f"plawbench_predict@{name}", name, agent.model, consultations * multi.max_turns, None,
-                            None, None, f"multi-turn: ≤ {multi.max_turns} turns × {consultations} consultations"))
+        out.append(
+            Estimate(
+                f"plawbench_predict@{name}",
+                name,
+                agent.model,
+                consultations * multi.max_turns,
+                None,
+                None,
+                None,
+                f"multi-turn: ≤ {multi.max_turns} turns × {consultations} consultations",
+            )
+        )
     return out
 
 
-def estimates(params: Params, agents: list[str] | None = None, benchmarks: list[str] | None = None,
-              interim: Path = INTERIM_DIR, plaw: Path = PLAW_DIR) -> list[Estimate]:
+def estimates(
+    params: Params,
+    agents: list[str] | None = None,
+    benchmarks: list[str] | None = None,
+    interim: Path = INTERIM_DIR,
+    plaw: Path = PLAW_DIR,
+) -> list[Estimate]:
     """Every estimate for the chosen agents (default: all) on the benchmarks they take part in."""
     chosen = [b for b in BENCHMARKS if b in (benchmarks or BENCHMARKS)]
     out: list[Estimate] = []
@@ -110,8 +126,9 @@ def estimates(params: Params, agents: list[str] | None = None, benchmarks: list[
     return out
 
 
-def dialogue_bound(params: Params, name: str, benchmark: str, interim: Path = INTERIM_DIR,
-                   processed: Path = Path("data/processed")) -> Estimate:
+def dialogue_bound(
+    params: Params, name: str, benchmark: str, interim: Path = INTERIM_DIR, processed: Path = Path("data/processed")
+) -> Estimate:
     """The most agent calls a dialogue benchmark can make: units × the agent's turn cap."""
     agent = params.agent(name)
     limit = params.limit_for(name, benchmark)
@@ -126,28 +143,50 @@ def dialogue_bound(params: Params, name: str, benchmark: str, interim: Path = IN
         from steps.scenarios.registry import SCENARIOS
 
         built = processed / "instances.parquet"  # the instances stage's output, else the configured sizes
-        sizes = (pd.read_parquet(built, columns=["scenario"]).scenario.value_counts().to_dict() if built.is_file()
-                 else {s: n or 0 for s, n in params.instances.resolved().items()})
+        sizes = (
+            pd.read_parquet(built, columns=["scenario"]).scenario.value_counts().to_dict()
+            if built.is_file()
+            else {s: n or 0 for s, n in params.instances.resolved().items()}
+        )
         caps = {s: params.simulate.max_turns.get(s, SCENARIOS[s].ending.max_turns) for s in params.simulate.scenarios}
         per = {s: (min(int(sizes.get(s, 0)), limit or 10**9), cap) for s, cap in caps.items()}
         calls = sum(n * c for n, c in per.values())
         detail = ", ".join(f"{s} {n}×{c}" for s, (n, c) in per.items())
-        return Estimate(f"simulate@{name}", name, agent.model, calls, None, None, None,
-                        f"≤ instances × turn cap ({detail})")
-    return Estimate(stage, name, agent.model, units * cap, None, None, None,
-                    f"≤ {cap} calls × {units} {what}")
+        return Estimate(
+            f"simulate@{name}", name, agent.model, calls, None, None, None, f"≤ instances × turn cap ({detail})"
+        )
+    return Estimate(stage, name, agent.model, units * cap, None, None, None, f"≤ {cap} calls × {units} {what}")
 
 
 def render(rows: list[Estimate]) -> list[list[str]]:
     """The rows `jurisflow estimate` prints: stage, agent, calls, input tokens, output bound, cost bound, note;
     then a total over what was estimated (calls of every row; tokens and cost of the rows that have them)."""
+
     def num(v: int | None) -> str:
         return "-" if v is None else f"{v:,}"
 
-    out = [[r.stage, r.agent, num(r.calls), num(r.input_tokens), num(r.output_tokens),
-            "-" if r.cost_usd is None else f"${r.cost_usd:,.4f}", r.note] for r in rows]
+    out = [
+        [
+            r.stage,
+            r.agent,
+            num(r.calls),
+            num(r.input_tokens),
+            num(r.output_tokens),
+            "-" if r.cost_usd is None else f"${r.cost_usd:,.4f}",
+            r.note,
+        ]
+        for r in rows
+    ]
     costs = [r.cost_usd for r in rows if r.cost_usd is not None]
-    out.append(["total", "", num(sum(r.calls for r in rows)), num(sum(r.input_tokens or 0 for r in rows)),
-                num(sum(r.output_tokens or 0 for r in rows)), f"${sum(costs):,.4f}" if costs else "-",
-                "priced rows only" if len(costs) < len(rows) else ""])
+    out.append(
+        [
+            "total",
+            "",
+            num(sum(r.calls for r in rows)),
+            num(sum(r.input_tokens or 0 for r in rows)),
+            num(sum(r.output_tokens or 0 for r in rows)),
+            f"${sum(costs):,.4f}" if costs else "-",
+            "priced rows only" if len(costs) < len(rows) else "",
+        ]
+    )
     return out

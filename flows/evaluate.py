@@ -51,8 +51,10 @@ class Headline:
 
 
 HEADLINES = {
-    "lawbench": (Headline("LawBench zero-shot Overall", "zero_shot", "overall", "score", 100),
-                 Headline("LawBench one-shot Overall", "one_shot", "overall", "score", 100)),
+    "lawbench": (
+        Headline("LawBench zero-shot Overall", "zero_shot", "overall", "score", 100),
+        Headline("LawBench one-shot Overall", "one_shot", "overall", "score", 100),
+    ),
     "j1": (Headline("J1-EVAL Overall", "table3", "overall", "Overall"),),
     "mile": (Headline("MILE goal AVE", "goal", "overall", "AVE"),),
     "ucl": (Headline("UCL-Bench win rate", "win_rate", "overall", "win_rate"),),
@@ -74,8 +76,15 @@ def _flow_list(names: list[str]) -> CommentedSeq:
     return seq
 
 
-def register(params_file: Path, agent: str, model: str, api_base: str | None = None, api_key_env: str | None = None,
-             benchmarks: list[str] | None = None, limit: int | None = None) -> None:
+def register(
+    params_file: Path,
+    agent: str,
+    model: str,
+    api_base: str | None = None,
+    api_key_env: str | None = None,
+    benchmarks: list[str] | None = None,
+    limit: int | None = None,
+) -> None:
     """Write (or update) `agents.<agent>` and the `runs` lists in params.yaml; validated before anything is written.
 
     An existing entry keeps its other settings (decoding, concurrency …) and the benchmarks it already takes part
@@ -174,15 +183,19 @@ def _read_csv(path: Path) -> pd.DataFrame:
     return pd.read_csv(path, keep_default_na=False, na_values=[""])  # the agent named `null` stays a name
 
 
-def headlines(agent: str, benchmarks: list[str], reports: Path = REPORTS) -> list[tuple[str, float | None, int | None,
-                                                                                      list[tuple[str, float]]]]:
+def headlines(
+    agent: str, benchmarks: list[str], reports: Path = REPORTS
+) -> list[tuple[str, float | None, int | None, list[tuple[str, float]]]]:
     """(label, ours, n, paper rows [(model, value)], best first) for each headline of the agent's benchmarks,
     read from the reports' CSV twins; values × the headline's scale."""
     out = []
     for benchmark in (b for b in BENCHMARKS if b in benchmarks):
         path = reports / f"{benchmark}.csv"
-        frame = _read_csv(path) if path.is_file() else pd.DataFrame(
-            columns=["table", "scope", "metric", "agent", "source", "value", "n"])
+        frame = (
+            _read_csv(path)
+            if path.is_file()
+            else pd.DataFrame(columns=["table", "scope", "metric", "agent", "source", "value", "n"])
+        )
         for h in HEADLINES[benchmark]:
             rows = frame[(frame["table"] == h.table) & (frame.scope == h.scope) & (frame.metric == h.metric)]
             ours = rows[(rows.source == "ours") & (rows.agent.astype(str) == agent)]
@@ -198,14 +211,27 @@ def headline_text(agent: str, benchmarks: list[str], reports: Path = REPORTS) ->
     lines = [f"{agent}: headline numbers (from reports/<benchmark>.csv)"]
     for label, value, n, paper in headlines(agent, benchmarks, reports):
         ours = "not in the report" if value is None else f"{value:.2f}" + (f" (n {n})" if n is not None else "")
-        ref = (f"paper: best {paper[0][0]} {paper[0][1]:.2f}, median {pd.Series([v for _, v in paper]).median():.2f}"
-               f" over {len(paper)} models") if paper else "paper: no published number"
+        ref = (
+            (
+                f"paper: best {paper[0][0]} {paper[0][1]:.2f}, median {pd.Series([v for _, v in paper]).median():.2f}"
+                f" over {len(paper)} models"
+            )
+            if paper
+            else "paper: no published number"
+        )
         lines.append(f"  {label:<28} {ours:<22} {ref}")
     return "\n".join(lines)
 
 
-def evaluate(agent: str, model: str, api_base: str | None = None, api_key_env: str | None = None,
-             benchmarks: list[str] | None = None, limit: int | None = None, params_file: Path = PARAMS_FILE) -> int:
+def evaluate(
+    agent: str,
+    model: str,
+    api_base: str | None = None,
+    api_key_env: str | None = None,
+    benchmarks: list[str] | None = None,
+    limit: int | None = None,
+    params_file: Path = PARAMS_FILE,
+) -> int:
     """Register the agent, run its stages and reports, print its headline numbers; the exit code of `dvc repro`."""
     chosen = list(benchmarks or BENCHMARKS)
     unknown = sorted(set(chosen) - set(BENCHMARKS))

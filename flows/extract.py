@@ -52,14 +52,20 @@ def extract_cases(cases: list[CaseInput], params: Params, usage_out: Path | None
     """LLM fields for every case, cross-checked; returns the validated cases and issues tables."""
     model = params.extraction_model()
     version = parser_version()
-    spec = run_spec(model, "extract", prompt_version=PROMPT_VERSION, parser_version=version,
-                    max_attempts=params.extract.max_attempts)  # fmt: skip
+    spec = run_spec(
+        model,
+        "extract",
+        prompt_version=PROMPT_VERSION,
+        parser_version=version,
+        max_attempts=params.extract.max_attempts,
+    )
     provenance = Provenance(version, model.model, model.is_scripted, PROMPT_VERSION, run_id(spec))
     door = open_door(params, provenance.run_id)
     try:
         with counter(f"extract ({model.model})", len(cases)) as advance:
-            results = asyncio.run(extract_all(door, model, cases, max_attempts=params.extract.max_attempts,
-                                              on_done=advance))  # fmt: skip
+            results = asyncio.run(
+                extract_all(door, model, cases, max_attempts=params.extract.max_attempts, on_done=advance)
+            )
         extracted = [assemble(c, r) for c, r in zip(cases, results, strict=True)]
         frames = (
             validate(cases_table(extracted, provenance), Cases, table="cases"),
@@ -93,15 +99,22 @@ def _summary(cases: pd.DataFrame, issues: pd.DataFrame) -> str:
     kinds = cases["kind"].value_counts()
     stages = issues["stage"].value_counts()
     failed = int(issues["kind"].isin(["call_failed", "invalid"]).sum())
-    return (f"{len(cases):,} cases ({kinds.get('criminal', 0)} criminal, {kinds.get('civil', 0)} civil); "
-            f"{len(issues):,} issues (parser {stages.get('parser', 0):,}, llm {stages.get('llm', 0):,}, "
-            f"crosscheck {stages.get('crosscheck', 0):,}); {failed} failed model answers; "
-            f"LLM fields from {cases['llm_fields_source'].iloc[0] if len(cases) else '-'}")  # fmt: skip
+    return (
+        f"{len(cases):,} cases ({kinds.get('criminal', 0)} criminal, {kinds.get('civil', 0)} civil); "
+        f"{len(issues):,} issues (parser {stages.get('parser', 0):,}, llm {stages.get('llm', 0):,}, "
+        f"crosscheck {stages.get('crosscheck', 0):,}); {failed} failed model answers; "
+        f"LLM fields from {cases['llm_fields_source'].iloc[0] if len(cases) else '-'}"
+    )
 
 
 @stage_flow("extract")
-def extract(params_file: Path = PARAMS_FILE, interim_dir: Path = INTERIM_DIR, out_dir: Path = OUT_DIR,
-            report: Path = REPORT, fixture: Path = FIXTURE) -> str:  # fmt: skip
+def extract(
+    params_file: Path = PARAMS_FILE,
+    interim_dir: Path = INTERIM_DIR,
+    out_dir: Path = OUT_DIR,
+    report: Path = REPORT,
+    fixture: Path = FIXTURE,
+) -> str:
     """Extract every judgment of the interim tables; write the tables, then the report."""
     params = load_params(params_file)
     criminal = read_table(interim_dir / "judgments_criminal.parquet", JudgmentsCriminal)
@@ -114,11 +127,20 @@ def extract(params_file: Path = PARAMS_FILE, interim_dir: Path = INTERIM_DIR, ou
     model = params.extraction_model()
     queries = summarise(out_dir)
     r = ExtractionReport(
-        model.model, model.is_scripted, str(cases_df["parser_version"].iloc[0]), PROMPT_VERSION,
-        str(cases_df["run_id"].iloc[0]), cases_df["kind"].value_counts().to_dict(), limit,
-        queries["extraction_coverage"], queries["extraction_issue_counts"], queries["extraction_model_issues"],
-        queries["extraction_parser_issues"], queries.get("usage"), evaluate(interim_dir, fixture, show=False),
-    )  # fmt: skip
+        model.model,
+        model.is_scripted,
+        str(cases_df["parser_version"].iloc[0]),
+        PROMPT_VERSION,
+        str(cases_df["run_id"].iloc[0]),
+        cases_df["kind"].value_counts().to_dict(),
+        limit,
+        queries["extraction_coverage"],
+        queries["extraction_issue_counts"],
+        queries["extraction_model_issues"],
+        queries["extraction_parser_issues"],
+        queries.get("usage"),
+        evaluate(interim_dir, fixture, show=False),
+    )
     write_text_atomic(report, render_extraction(r))
     write_text_atomic(report.with_suffix(".csv"), extraction_long(r).to_csv(index=False, lineterminator="\n"))
     publish_report(report, "Legal elements extracted from the judgments: coverage, disagreements, parser accuracy")
@@ -127,8 +149,14 @@ def extract(params_file: Path = PARAMS_FILE, interim_dir: Path = INTERIM_DIR, ou
 
 
 @flow(name="extract_file")
-def extract_file(input: Path, fmt: Format, out: Path, params_file: Path = PARAMS_FILE, limit: int | None = None,
-                 usage_out: Path | None = None) -> str:  # fmt: skip
+def extract_file(
+    input: Path,
+    fmt: Format,
+    out: Path,
+    params_file: Path = PARAMS_FILE,
+    limit: int | None = None,
+    usage_out: Path | None = None,
+) -> str:
     """Extract a JuDGE JSON Lines (fmt 'judge') or C3RD mini JSON file (fmt 'c3rd') into `out` (cases columns)."""
     params = load_params(params_file)
     frame = read_judgments(Path(input), fmt)

@@ -38,8 +38,9 @@ def read_long(path: Path) -> pd.DataFrame:
 def load_dialogues(bench: str, params: Params, data: Path = DATA) -> list[dialogues.Record]:
     """The dialogue records of every configured agent that has a run of this benchmark on disk."""
     task_ids = {t.key: t.id for t in TASKS}
-    return [r for agent in params.agents
-            for r in agent_dialogues(bench, safe_child(data / DIRS[bench], agent), task_ids)]
+    return [
+        r for agent in params.agents for r in agent_dialogues(bench, safe_child(data / DIRS[bench], agent), task_ids)
+    ]
 
 
 @task(cache_policy=NO_CACHE)
@@ -60,8 +61,10 @@ def html_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS, data: 
     write_text_atomic(reports / "html" / "index.html", index_page(counts))
     size = sum(p.stat().st_size for p in (reports / "html").glob("*.html"))
     dialogue_total = sum(n for _, n in counts.values())
-    return (f"reports/html/: {len(built) + 1} pages written ({size / 1e6:.1f} MB), "
-            f"{dialogue_total:,} dialogues in the transcript viewer")
+    return (
+        f"reports/html/: {len(built) + 1} pages written ({size / 1e6:.1f} MB), "
+        f"{dialogue_total:,} dialogues in the transcript viewer"
+    )
 
 
 if __name__ == "__main__":

@@ -29,8 +29,15 @@ from steps.schemas import ARROW_TYPES, Cases, Instances, InstanceSkips, Personas
 from steps.sql import register_parquet, run_query
 
 REPORT = Path("reports/instances.md")
-QUERIES = ("instances_counts", "instances_skip_reasons", "instances_traits", "instances_legal_sense",
-           "instances_causes", "instances_charges", "instances_topics")  # fmt: skip
+QUERIES = (
+    "instances_counts",
+    "instances_skip_reasons",
+    "instances_traits",
+    "instances_legal_sense",
+    "instances_causes",
+    "instances_charges",
+    "instances_topics",
+)
 
 
 @task(cache_policy=NO_CACHE)
@@ -40,27 +47,44 @@ def build(the_plan: Plan, personas: pd.DataFrame, params: Params) -> tuple[pd.Da
     done = [finish(d, by_id) for d in the_plan.drafts]
     built = [b for b in done if isinstance(b, Built)]
     skipped = [*the_plan.skipped, *(s for s in done if isinstance(s, Skipped))]
-    rows = [{"instance_id": b.instance_id, "scenario": b.scenario, "scenario_version": SCENARIOS[b.scenario].version,
-             "source_ids": list(b.source_ids), "persona_ids": list(b.persona_ids), "profiles": b.profiles,
-             "ground_truth": b.ground_truth, "max_turns": b.max_turns, "facets": b.facets,
-             "seed": params.instances.seed} for b in built]  # fmt: skip
-    skips = [{"instance_id": s.instance_id, "scenario": s.scenario, "source_ids": list(s.source_ids),
-              "reason": s.reason} for s in skipped]  # fmt: skip
-    return (pd.DataFrame(rows, columns=list(Instances.to_schema().columns)),
-            pd.DataFrame(skips, columns=list(InstanceSkips.to_schema().columns)))  # fmt: skip
+    rows = [
+        {
+            "instance_id": b.instance_id,
+            "scenario": b.scenario,
+            "scenario_version": SCENARIOS[b.scenario].version,
+            "source_ids": list(b.source_ids),
+            "persona_ids": list(b.persona_ids),
+            "profiles": b.profiles,
+            "ground_truth": b.ground_truth,
+            "max_turns": b.max_turns,
+            "facets": b.facets,
+            "seed": params.instances.seed,
+        }
+        for b in built
+    ]
+    skips = [
+        {"instance_id": s.instance_id, "scenario": s.scenario, "source_ids": list(s.source_ids), "reason": s.reason}
+        for s in skipped
+    ]
+    return (
+        pd.DataFrame(rows, columns=list(Instances.to_schema().columns)),
+        pd.DataFrame(skips, columns=list(InstanceSkips.to_schema().columns)),
+    )
 
 
 @task(cache_policy=NO_CACHE)
 def summarise(processed: Path) -> dict[str, pd.DataFrame]:
     with duckdb.connect() as con:
-        register_parquet(con, {name: processed / f"{name}.parquet" for name in ("instances", "instance_skips",
-                                                                                  "personas")})  # fmt: skip
+        register_parquet(
+            con, {name: processed / f"{name}.parquet" for name in ("instances", "instance_skips", "personas")}
+        )
         return {name: run_query(con, name) for name in QUERIES}
 
 
 @stage_flow("instances")
-def instances(params_file: Path = PARAMS_FILE, processed: Path = PROCESSED, interim: Path = INTERIM_DIR,
-              report: Path = REPORT) -> str:  # fmt: skip
+def instances(
+    params_file: Path = PARAMS_FILE, processed: Path = PROCESSED, interim: Path = INTERIM_DIR, report: Path = REPORT
+) -> str:
     params = load_params(params_file)
     cases = read_table(processed / "cases.parquet", Cases)
     civil = pd.read_parquet(interim / "judgments_civil.parquet", columns=["case_id", "cause"])  # case types
@@ -69,8 +93,9 @@ def instances(params_file: Path = PARAMS_FILE, processed: Path = PROCESSED, inte
     personas = read_table(processed / "personas.parquet", Personas)
     rows, skips = build(the_plan, personas, params)
     rows = rows.sort_values("instance_id", kind="stable")
-    valid = write_table(rows, processed / "instances.parquet", Instances, table="instances",
-                        arrow_types=ARROW_TYPES["instances"])  # fmt: skip
+    valid = write_table(
+        rows, processed / "instances.parquet", Instances, table="instances", arrow_types=ARROW_TYPES["instances"]
+    )
     write_table(
         skips.sort_values("instance_id", kind="stable"),
         processed / "instance_skips.parquet",
@@ -79,13 +104,26 @@ def instances(params_file: Path = PARAMS_FILE, processed: Path = PROCESSED, inte
         arrow_types={"source_ids": ARROW_TYPES["instances"]["source_ids"]},
     )
     env = params.environment_model()
-    r = InstancesReport(env.model, env.is_scripted, params.instances.seed, params.personas.seed,
-                        params.topics.method, the_plan.eligibility, summarise(processed))  # fmt: skip
+    r = InstancesReport(
+        env.model,
+        env.is_scripted,
+        params.instances.seed,
+        params.personas.seed,
+        params.topics.method,
+        the_plan.eligibility,
+        summarise(processed),
+    )
     write_text_atomic(report, render_instances(r))
     write_text_atomic(report.with_suffix(".csv"), instances_long(r).to_csv(index=False, lineterminator="\n"))
     publish_report(report, "The J1 environment instances (J1 Table 5 / Fig. 2 layouts)")
-    per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().reindex(list(params.instances.resolved()))
-                    .fillna(0).astype(int).items())  # fmt: skip
+    per = ", ".join(
+        f"{s} {n}"
+        for s, n in valid.scenario.value_counts()
+        .reindex(list(params.instances.resolved()))
+        .fillna(0)
+        .astype(int)
+        .items()
+    )
     return f"{len(valid):,} instances done ({per}), {len(skips):,} skipped with a reason, 0 failed; {report} written"
 
 

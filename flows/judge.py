@@ -40,13 +40,18 @@ from steps.simulate.transcript import lines, markdown
 
 
 def options_of(p: J1EvalParams) -> Options:
-    return Options(strict_topics=p.strict_topics, penalty_normaliser=p.penalty_normaliser,
-                   min_exchanges=p.min_exchanges, call_failed=p.call_failed)  # fmt: skip
+    return Options(
+        strict_topics=p.strict_topics,
+        penalty_normaliser=p.penalty_normaliser,
+        min_exchanges=p.min_exchanges,
+        call_failed=p.call_failed,
+    )
 
 
 @task(cache_policy=NO_CACHE)
-def score_cases(cases: list[Case], params: Params, agent_name: str, rid: str,
-                run_dir: Path) -> tuple[pd.DataFrame, int, int]:  # fmt: skip
+def score_cases(
+    cases: list[Case], params: Params, agent_name: str, rid: str, run_dir: Path
+) -> tuple[pd.DataFrame, int, int]:
     """Every case (judge calls concurrently through the door); returns the scores, calls made and cache hits."""
     door = open_door(params, rid)
     panel = Panel(door, params.judge_model(), ProcedureConfig(**params.j1eval.procedure.model_dump()))
@@ -64,8 +69,16 @@ def _safe(instance_id: str) -> str:
 
 
 @task(cache_policy=NO_CACHE)
-def write_transcripts(turns: pd.DataFrame, deliverables: pd.DataFrame, transcripts_dir: Path, per_scenario: int, *,
-                      agent: str, rid: str, proxy: bool) -> int:  # fmt: skip
+def write_transcripts(
+    turns: pd.DataFrame,
+    deliverables: pd.DataFrame,
+    transcripts_dir: Path,
+    per_scenario: int,
+    *,
+    agent: str,
+    rid: str,
+    proxy: bool,
+) -> int:
     """reports/transcripts/<agent>/<instance>.md for the first `per_scenario` instances of each scenario (rows of
     deliverables.parquet with their `failure_causes`); the agent's earlier transcripts are removed first, only
     from its own folder inside `transcripts_dir`."""
@@ -84,8 +97,13 @@ def write_transcripts(turns: pd.DataFrame, deliverables: pd.DataFrame, transcrip
 
 
 @stage_flow("judge")
-def judge(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path = PROCESSED,
-          runs_dir: Path = RUNS_DIR, transcripts_dir: Path = TRANSCRIPTS_DIR) -> str:  # fmt: skip
+def judge(
+    agent_name: str,
+    params_file: Path = PARAMS_FILE,
+    processed: Path = PROCESSED,
+    runs_dir: Path = RUNS_DIR,
+    transcripts_dir: Path = TRANSCRIPTS_DIR,
+) -> str:
     params = load_params(params_file)
     params.agent(agent_name)  # an unknown agent is a clear error
     run_dir = safe_child(runs_dir, agent_name)
@@ -97,20 +115,43 @@ def judge(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path = PR
     scores, calls, hits = score_cases(cases, params, agent_name, rid, run_dir)
     valid = write_table(scores, run_dir / "scores.parquet", J1Scores, table="j1_scores")
     head = valid[(valid.component == "") & (valid.status != "dialogue_failed")]
-    per = head.groupby(["scenario", "metric"], sort=False).agg(
-        mean=("value", "mean"), scored=("status", lambda s: int((s == "scored").sum())), values=("value", "size"),
-        judge_failures=("status", lambda s: int((s == "judge_failed").sum()))).reset_index()  # fmt: skip
+    per = (
+        head.groupby(["scenario", "metric"], sort=False)
+        .agg(
+            mean=("value", "mean"),
+            scored=("status", lambda s: int((s == "scored").sum())),
+            values=("value", "size"),
+            judge_failures=("status", lambda s: int((s == "judge_failed").sum())),
+        )
+        .reset_index()
+    )
     judge_model = params.judge_model()
-    publish_table(f"j1-judge-{agent_name}", table_rows(per),
-                  f"J1-EVAL metrics of {agent_name} per environment (mean over instances), judged by "
-                  f"{judge_model.model}{' (proxy)' if judge_model.is_scripted else ''}; run {rid}")  # fmt: skip
-    causes = failure_frame({c.instance_id: (c.scenario, case_failure_causes(c)) for c in cases}, run_id=rid,
-                           agent=agent_name)  # fmt: skip
-    causes = write_table(causes, run_dir / "failure_causes.parquet", FailureCauses, table="failure_causes",
-                         arrow_types=FAILURE_CAUSES_ARROW_TYPES)  # fmt: skip
+    publish_table(
+        f"j1-judge-{agent_name}",
+        table_rows(per),
+        f"J1-EVAL metrics of {agent_name} per environment (mean over instances), judged by "
+        f"{judge_model.model}{' (proxy)' if judge_model.is_scripted else ''}; run {rid}",
+    )
+    causes = failure_frame(
+        {c.instance_id: (c.scenario, case_failure_causes(c)) for c in cases}, run_id=rid, agent=agent_name
+    )
+    causes = write_table(
+        causes,
+        run_dir / "failure_causes.parquet",
+        FailureCauses,
+        table="failure_causes",
+        arrow_types=FAILURE_CAUSES_ARROW_TYPES,
+    )
     proxy = params.agent(agent_name).is_scripted or params.environment_model().is_scripted
-    shown = write_transcripts(turns, deliverables.merge(causes[["instance_id", "failure_causes"]], on="instance_id"),
-                              transcripts_dir, params.simulate.transcripts, agent=agent_name, rid=rid, proxy=proxy)
+    shown = write_transcripts(
+        turns,
+        deliverables.merge(causes[["instance_id", "failure_causes"]], on="instance_id"),
+        transcripts_dir,
+        params.simulate.transcripts,
+        agent=agent_name,
+        rid=rid,
+        proxy=proxy,
+    )
     check_calls(params, run_dir / "judge_usage.parquet")
     return summary(agent_name, params, valid, calls, hits, rid) + f"; {shown} transcripts"
 
@@ -123,11 +164,13 @@ def summary(agent_name: str, params: Params, scores: pd.DataFrame, calls: int, h
     judge_model = params.judge_model()
     kind = " (proxy)" if judge_model.is_scripted else ""
     count = status.get
-    return (f"{agent_name}: {scores.instance_id.nunique():,} instances ({per}), {len(head):,} metric values: "
-            f"{count('scored', 0):,} scored, {count('failed_task', 0):,} failed tasks (scored as the paper's '-': "
-            f"0, III-4 1), {count('skipped', 0):,} skipped (nothing to compare), {count('judge_failed', 0):,} judge "
-            f"failures, {count('dialogue_failed', 0):,} from broken dialogues (excluded); {calls:,} judge calls "
-            f"by {judge_model.model}{kind}, {hits:,} from the cache; run {rid}")  # fmt: skip
+    return (
+        f"{agent_name}: {scores.instance_id.nunique():,} instances ({per}), {len(head):,} metric values: "
+        f"{count('scored', 0):,} scored, {count('failed_task', 0):,} failed tasks (scored as the paper's '-': "
+        f"0, III-4 1), {count('skipped', 0):,} skipped (nothing to compare), {count('judge_failed', 0):,} judge "
+        f"failures, {count('dialogue_failed', 0):,} from broken dialogues (excluded); {calls:,} judge calls "
+        f"by {judge_model.model}{kind}, {hits:,} from the cache; run {rid}"
+    )
 
 
 if __name__ == "__main__":

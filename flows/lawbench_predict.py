@@ -44,9 +44,14 @@ def predict(items: pd.DataFrame, agent: ModelConfig, door: ModelDoor) -> pd.Data
     requests = build_requests(items, agent)
     setting = items.setting.iloc[0] if len(items) else ""
     with counter(f"lawbench {agent.name} {setting}", len(requests)) as advance:
-        replies = asyncio.run(gather_groups(requests, lambda r: r.metadata["task"],
-                                            lambda group: door.complete_many(group, on_reply=advance),
-                                            label=lambda task_id: f"{task_id} {setting}"))  # fmt: skip
+        replies = asyncio.run(
+            gather_groups(
+                requests,
+                lambda r: r.metadata["task"],
+                lambda group: door.complete_many(group, on_reply=advance),
+                label=lambda task_id: f"{task_id} {setting}",
+            )
+        )
     return predictions_frame(items, replies, agent.name)
 
 
@@ -58,14 +63,23 @@ def score(predictions: pd.DataFrame, agent: ModelConfig, rid: str, proofread_pat
     failed = predictions[predictions.failure_kind.notna()].groupby(["setting", "task"]).size().rename("n_failed")
     # outer: a task whose every call failed keeps its row (no score, n 0) and its failed count
     scores = scores.merge(failed.reset_index(), on=["setting", "task"], how="outer", validate="one_to_one")
-    return scores.assign(agent=agent.name, n=scores.n.fillna(0).astype(int),
-                         n_failed=scores.n_failed.fillna(0).astype(int), proxy=agent.is_scripted,
-                         run_id=rid)[list(LawBenchScores.to_schema().columns)]
+    return scores.assign(
+        agent=agent.name,
+        n=scores.n.fillna(0).astype(int),
+        n_failed=scores.n_failed.fillna(0).astype(int),
+        proxy=agent.is_scripted,
+        run_id=rid,
+    )[list(LawBenchScores.to_schema().columns)]
 
 
 @stage_flow("lawbench_predict")
-def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR,
-                     interim_dir: Path = INTERIM_DIR) -> str:
+def lawbench_predict(
+    agent_name: str,
+    setting: str,
+    params_file: Path = PARAMS_FILE,
+    out_dir: Path = OUT_DIR,
+    interim_dir: Path = INTERIM_DIR,
+) -> str:
     if setting not in SETTINGS:
         raise ValueError(f"unknown setting '{setting}'; expected one of {', '.join(SETTINGS)}")
     params = load_params(params_file)
@@ -94,16 +108,23 @@ def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_F
         write_run_json(run_dir, spec)
     finally:
         door.close()
-    publish_table(f"lawbench-{agent_name}-{setting}",
-                  table_rows(scores[["task", "score", "abstention_rate", "n", "n_failed"]].assign(
-                      score=100 * scores.score, abstention_rate=100 * scores.abstention_rate)),
-                  f"LawBench {setting}, {agent_name} ({agent.model}{', scripted' if agent.is_scripted else ''}): "
-                  f"score and abstention rate per task (×100); run {rid}")  # fmt: skip
+    publish_table(
+        f"lawbench-{agent_name}-{setting}",
+        table_rows(
+            scores[["task", "score", "abstention_rate", "n", "n_failed"]].assign(
+                score=100 * scores.score, abstention_rate=100 * scores.abstention_rate
+            )
+        ),
+        f"LawBench {setting}, {agent_name} ({agent.model}{', scripted' if agent.is_scripted else ''}): "
+        f"score and abstention rate per task (×100); run {rid}",
+    )
     check_calls(params, run_dir / "usage.parquet")
     n_failed = int(predictions.failure_kind.notna().sum())
     hits = sum(u.cache_hit for u in door.usage)
-    return (f"{agent_name} ({agent.model}) {setting}: {len(predictions):,} items over {scores.task.nunique()} tasks, "
-            f"{hits:,} from the cache, {n_failed} failed calls; run {rid}")
+    return (
+        f"{agent_name} ({agent.model}) {setting}: {len(predictions):,} items over {scores.task.nunique()} tasks, "
+        f"{hits:,} from the cache, {n_failed} failed calls; run {rid}"
+    )
 
 
 if __name__ == "__main__":

@@ -55,21 +55,34 @@ def lawbench_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS) ->
         ran = [s for s in SETTINGS if (safe_child(AGENT_DIR, name, s) / "scores.parquet").is_file()]
         agent_scores = [read_table(safe_child(AGENT_DIR, name, s) / "scores.parquet", LawBenchScores) for s in ran]
         frames += agent_scores
-        both = pd.concat(agent_scores, ignore_index=True) if agent_scores else pd.DataFrame(
-            {"setting": [], "task": [], "n_failed": []})
+        both = (
+            pd.concat(agent_scores, ignore_index=True)
+            if agent_scores
+            else pd.DataFrame({"setting": [], "task": [], "n_failed": []})
+        )
         by_task = {(r.setting, r.task): int(r.n_failed) for r in both.itertuples() if r.n_failed}
         limits = {run_limit(safe_child(AGENT_DIR, name, s)) for s in ran} - {None}
-        agents[name] = AgentInfo(name, model.model, model.is_scripted, int(both.n_failed.sum()), by_task,
-                                 settings=tuple(ran), limit=max(limits) if limits else None)
+        agents[name] = AgentInfo(
+            name,
+            model.model,
+            model.is_scripted,
+            int(both.n_failed.sum()),
+            by_task,
+            settings=tuple(ran),
+            limit=max(limits) if limits else None,
+        )
     scores = pd.concat(frames, ignore_index=True)
     published = read_table(INTERIM_DIR / "lawbench_published.parquet", LawBenchPublished)
     names = {m: () for m in sorted(set(published.model))}
     agents = {n: replace(a, paper_model=params.paper_model(n, "lawbench", names)) for n, a in agents.items()}
     long, deltas = build_tables(scores, published)
     commit = next(f.commit for f in load_manifest(MANIFEST_FILE).files if f.dataset == "lawbench_items")
-    note = (f"Data: open-compass/LawBench@{commit[:10]}, 500 items per task (each row's `n`: the items per task it "
-            "averages). Published predictions rescored: "
-            + ", ".join(sorted(set(published.model))) + ". Scripted agents are labelled.")
+    note = (
+        f"Data: open-compass/LawBench@{commit[:10]}, 500 items per task (each row's `n`: the items per task it "
+        "averages). Published predictions rescored: "
+        + ", ".join(sorted(set(published.model)))
+        + ". Scripted agents are labelled."
+    )
     for setting in SETTINGS:
         write_text_atomic(reports / f"lawbench_{setting}.md", render_setting(long, deltas, setting, agents, note))
     write_text_atomic(reports / "lawbench.csv", csv_text(long))
@@ -77,8 +90,10 @@ def lawbench_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS) ->
         publish_report(reports / f"lawbench_{setting}.md", f"LawBench {setting}: ours beside the published scores")
     write_dvc_views("lawbench", reports / "lawbench.csv", list(params.agents), reports)
     worst = deltas.max_abs_diff.max() if len(deltas) else float("nan")
-    return (f"reports/lawbench_zero_shot.md, reports/lawbench_one_shot.md and reports/lawbench.csv written "
-            f"({len(long):,} long rows; {len(agents)} agents; largest |ours − published| {worst:.2g})")
+    return (
+        f"reports/lawbench_zero_shot.md, reports/lawbench_one_shot.md and reports/lawbench.csv written "
+        f"({len(long):,} long rows; {len(agents)} agents; largest |ours − published| {worst:.2g})"
+    )
 
 
 if __name__ == "__main__":

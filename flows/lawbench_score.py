@@ -32,8 +32,13 @@ def score_published(predictions: pd.DataFrame, proofread_paths: dict) -> pd.Data
 
 def compare(scores: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
     """Join ours and published by (setting, model, task); one row per cell with both differences."""
-    merged = scores.merge(published.rename(columns={"model": "agent"}), on=["setting", "agent", "task"],
-                          how="inner", suffixes=("", "_published"), validate="one_to_one")
+    merged = scores.merge(
+        published.rename(columns={"model": "agent"}),
+        on=["setting", "agent", "task"],
+        how="inner",
+        suffixes=("", "_published"),
+        validate="one_to_one",
+    )
     merged["score_diff"] = (merged.score - merged.score_published).abs()
     merged["abstention_diff"] = (merged.abstention_rate - merged.abstention_rate_published).abs()
     return merged
@@ -50,8 +55,13 @@ def pinned_lexicon(params_file: Path = PARAMS_FILE, manifest_file: Path = MANIFE
     for arg, table in LEXICON_TABLES.items():
         (src,) = manifest.for_dataset(table.removesuffix(".parquet"))
         download = http_download(sources.timeout_s) if sources.download else None
-        paths[arg] = fetch(src, mirror=sources.mirror_dir(), download_dir=CACHE_DIR / "sources",
-                           upstream_url=manifest.upstream_url, download=download)
+        paths[arg] = fetch(
+            src,
+            mirror=sources.mirror_dir(),
+            download_dir=CACHE_DIR / "sources",
+            upstream_url=manifest.upstream_url,
+            download=download,
+        )
     return paths
 
 
@@ -89,9 +99,11 @@ def lawbench_score(out: Path = OUT, interim_dir: Path = INTERIM_DIR) -> str:
     write_table(scores, out, LawBenchScores, table="lawbench_scores")
     cells = compare(scores, published)
     off = cells[(cells.score_diff > TOLERANCE) | (cells.abstention_diff > TOLERANCE)]
-    return (f"{len(scores)} (setting, model, task) cells scored; {len(cells) - len(off)} of {len(cells)} match "
-            f"results.csv within {TOLERANCE:g} (max |Δscore| {cells.score_diff.max():.2g}, "
-            f"max |Δabstention| {cells.abstention_diff.max():.2g}); {len(off)} differ")
+    return (
+        f"{len(scores)} (setting, model, task) cells scored; {len(cells) - len(off)} of {len(cells)} match "
+        f"results.csv within {TOLERANCE:g} (max |Δscore| {cells.score_diff.max():.2g}, "
+        f"max |Δabstention| {cells.abstention_diff.max():.2g}); {len(off)} differ"
+    )
 
 
 if __name__ == "__main__":

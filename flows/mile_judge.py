@@ -37,8 +37,9 @@ if TYPE_CHECKING:
 
 
 def eval_options(p: MileParams) -> EvalOptions:
-    goal = GoalOptions(count_empty_fields=p.count_empty_fields, prof_reference=p.prof_reference,
-                       evid_reference=p.evid_reference)
+    goal = GoalOptions(
+        count_empty_fields=p.count_empty_fields, prof_reference=p.prof_reference, evid_reference=p.evid_reference
+    )
     return EvalOptions(goal=goal, windows=p.windows)
 
 
@@ -49,8 +50,9 @@ def judge(plan: Plan, door: ModelDoor, model: ModelConfig, label: str) -> list[d
 
 
 @stage_flow("mile_judge")
-def mile_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR,
-               interim: Path = INTERIM_DIR) -> str:
+def mile_judge(
+    agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, interim: Path = INTERIM_DIR
+) -> str:
     params = load_params(params_file)
     judge_model = params.judge_model()
     run_dir = safe_child(out_dir, agent_name)
@@ -70,15 +72,20 @@ def mile_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path =
         door.close()
     ok = scores[scores.failure.isna()]
     per = ok.groupby(["stage", "metric"], sort=True).agg(mean=("value", "mean"), n=("value", "size")).reset_index()
-    publish_table(f"mile-judge-{agent_name}", table_rows(per),
-                  f"MILE scores of {agent_name} (mean per metric), judged by {judge_model.model}"
-                  f"{' (proxy)' if judge_model.is_scripted else ''}; run {rid}")  # fmt: skip
+    publish_table(
+        f"mile-judge-{agent_name}",
+        table_rows(per),
+        f"MILE scores of {agent_name} (mean per metric), judged by {judge_model.model}"
+        f"{' (proxy)' if judge_model.is_scripted else ''}; run {rid}",
+    )
     check_calls(params, run_dir / "judge_usage.parquet")
     failed = scores[scores.failure.notna() & (scores.failure != "dialogue_failed")]
     hits = sum(u.cache_hit for u in door.usage)
-    return (f"{agent_name}: {len(dialogues)} dialogues, {len(plan.tasks):,} judge calls by {judge_model.model} "
-            f"({hits:,} from the cache), {len(scores):,} score rows, {len(failed)} judge failures, "
-            f"{int((scores.failure == 'dialogue_failed').sum())} rows of failed dialogues; run {rid}")
+    return (
+        f"{agent_name}: {len(dialogues)} dialogues, {len(plan.tasks):,} judge calls by {judge_model.model} "
+        f"({hits:,} from the cache), {len(scores):,} score rows, {len(failed)} judge failures, "
+        f"{int((scores.failure == 'dialogue_failed').sum())} rows of failed dialogues; run {rid}"
+    )
 
 
 if __name__ == "__main__":

@@ -29,8 +29,17 @@ from steps.reports.paper_models import paper_names
 from steps.schemas import Mile, MileDialogues, MileScores
 
 QUERIES = ("mile_goal", "mile_interaction", "mile_consistency", "mile_rounds", "mile_dialogues")
-DIALOGUE_COLUMNS = ["agent", "instance_id", "law_reason", "ended_by", "turns", "client_revisions",
-                    "lawyer_revisions", "blurred", "unsupervised"]
+DIALOGUE_COLUMNS = [
+    "agent",
+    "instance_id",
+    "law_reason",
+    "ended_by",
+    "turns",
+    "client_revisions",
+    "lawyer_revisions",
+    "blurred",
+    "unsupervised",
+]
 
 
 @task(cache_policy=NO_CACHE)
@@ -55,8 +64,9 @@ def _role_decodings(agents: dict, specs: list[dict]) -> dict:
 
 
 @stage_flow("mile_report")
-def mile_report(params_file: Path = PARAMS_FILE, runs: Path = OUT_DIR, reports: Path = REPORTS,
-                interim: Path = INTERIM_DIR) -> str:
+def mile_report(
+    params_file: Path = PARAMS_FILE, runs: Path = OUT_DIR, reports: Path = REPORTS, interim: Path = INTERIM_DIR
+) -> str:
     params = load_params(params_file).for_benchmark("mile")  # the agents that take part in it
     environment, judge = params.environment_model(), params.judge_model()
     agents, scores, dialogues, specs = {}, [], [], []
@@ -66,26 +76,46 @@ def mile_report(params_file: Path = PARAMS_FILE, runs: Path = OUT_DIR, reports: 
         dialogues.append(read_table(run_dir / "deliverables.parquet", MileDialogues)[DIALOGUE_COLUMNS])
         specs.append(json.loads((run_dir / "run.json").read_text(encoding="utf-8")))
         named = params.paper_model(name, "mile", paper_names("mile"))
-        agents[name] = AgentInfo(name, model.model, model.is_scripted, specs[-1].get("decoding"), run_limit(run_dir),
-                                 named or paper_model(name, model.model))  # fmt: skip
+        agents[name] = AgentInfo(
+            name,
+            model.model,
+            model.is_scripted,
+            specs[-1].get("decoding"),
+            run_limit(run_dir),
+            named or paper_model(name, model.model),
+        )
     if not agents:
         raise ValueError("params.yaml lists no agents: nothing to report")
-    flags = pd.DataFrame({"agent": list(agents), "model": [a.model for a in agents.values()],
-                          "agent_scripted": [a.scripted for a in agents.values()],
-                          "environment_scripted": environment.is_scripted})
+    flags = pd.DataFrame(
+        {
+            "agent": list(agents),
+            "model": [a.model for a in agents.values()],
+            "agent_scripted": [a.scripted for a in agents.values()],
+            "environment_scripted": environment.is_scripted,
+        }
+    )
     ours = result_rows(pd.concat(scores, ignore_index=True), pd.concat(dialogues, ignore_index=True), flags)
-    run = RunInfo(environment.model, environment.is_scripted, judge.model, judge.is_scripted,
-                  sample=len(dialogues[0]), sizes=tuple(len(d) for d in dialogues),
-                  sampled_from=len(read_table(interim / "mile.parquet", Mile)),
-                  options={**specs[0]["options"], **params.mile.model_dump()}, **_role_decodings(agents, specs))
+    run = RunInfo(
+        environment.model,
+        environment.is_scripted,
+        judge.model,
+        judge.is_scripted,
+        sample=len(dialogues[0]),
+        sizes=tuple(len(d) for d in dialogues),
+        sampled_from=len(read_table(interim / "mile.parquet", Mile)),
+        options={**specs[0]["options"], **params.mile.model_dump()},
+        **_role_decodings(agents, specs),
+    )
     write_text_atomic(reports / "mile.md", render(ours, agents, run))
     write_text_atomic(reports / "mile.csv", csv_frame(ours).to_csv(index=False, lineterminator="\n"))
     publish_report(reports / "mile.md", "MILE goal and interaction scores (MASER Tables 1-3), ours beside the paper's")
     write_dvc_views("mile", reports / "mile.csv", list(params.agents), reports)
     goal = ours[(ours["table"] == "goal") & (ours.metric == "AVE")].set_index("agent").value.round(2).to_dict()
-    return (f"reports/mile.md and reports/mile.csv written ({len(agents)} agents, "
-            f"{size_phrase(run.sizes, 'dialogues per agent')}; "
-            f"goal AVE {goal}; judge {judge.model})")
+    return (
+        f"reports/mile.md and reports/mile.csv written ({len(agents)} agents, "
+        f"{size_phrase(run.sizes, 'dialogues per agent')}; "
+        f"goal AVE {goal}; judge {judge.model})"
+    )
 
 
 if __name__ == "__main__":

@@ -46,8 +46,13 @@ JOURNALS = CACHE_DIR / "runs" / "mile"
 
 
 def options_of(p: MileParams) -> MileOptions:
-    return MileOptions(max_turns=p.max_turns, template=p.template, supervise=p.supervise,
-                       style_triggers_revision=p.style_triggers_revision, seed=p.seed)
+    return MileOptions(
+        max_turns=p.max_turns,
+        template=p.template,
+        supervise=p.supervise,
+        style_triggers_revision=p.style_triggers_revision,
+        seed=p.seed,
+    )
 
 
 def spec_of(agent: ModelConfig, environment: ModelConfig, p: MileParams) -> dict:
@@ -55,10 +60,20 @@ def spec_of(agent: ModelConfig, environment: ModelConfig, p: MileParams) -> dict
     roles (`roles`; the lawyer's is the agent's `decoding`), the protocol options and the sample."""
     roles = {role: d.model_dump() for role, d in p.role_decodings(environment.decoding).items()}
     preset = p.role_decoding if isinstance(p.role_decoding, str) else "mapping"
-    return run_spec(agent, "mile", environment={"model": environment.model, "decoding": environment.decoding
-                                                .model_dump(), "role_decoding": preset, "roles": roles},
-                    scenario_version=mile_scenario().version, protocol=protocol_version(),
-                    options=options_of(p).__dict__, sample=p.sample)
+    return run_spec(
+        agent,
+        "mile",
+        environment={
+            "model": environment.model,
+            "decoding": environment.decoding.model_dump(),
+            "role_decoding": preset,
+            "roles": roles,
+        },
+        scenario_version=mile_scenario().version,
+        protocol=protocol_version(),
+        options=options_of(p).__dict__,
+        sample=p.sample,
+    )
 
 
 BATCH = 20  # dialogues per task run in the Prefect UI
@@ -81,8 +96,13 @@ def run_dialogues(instances, scenario, speak, journal: Journal, label: str) -> l
 
 
 @stage_flow("mile_simulate")
-def mile_simulate(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR,
-                  journals: Path = JOURNALS, interim: Path = INTERIM_DIR) -> str:
+def mile_simulate(
+    agent_name: str,
+    params_file: Path = PARAMS_FILE,
+    out_dir: Path = OUT_DIR,
+    journals: Path = JOURNALS,
+    interim: Path = INTERIM_DIR,
+) -> str:
     params = load_params(params_file)
     agent, environment = params.agent(agent_name), params.environment_model()
     mile = read_table(interim / "mile.parquet", Mile)
@@ -113,11 +133,13 @@ def mile_simulate(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Pat
         journal.close()
         door.close()
     ended = dialogue_rows.ended_by.fillna("-").value_counts().sort_index()
-    publish_table(f"mile-simulate-{agent_name}",
-                  [{"ended by": str(k), "dialogues": int(v)} for k, v in ended.items()]
-                  + [{"ended by": "client revisions (total)", "dialogues": int(dialogue_rows.client_revisions.sum())}],
-                  f"MILE complaint-drafting dialogues of {agent_name} ({agent.model}"
-                  f"{', scripted' if agent.is_scripted else ''}); run {rid}")  # fmt: skip
+    publish_table(
+        f"mile-simulate-{agent_name}",
+        [{"ended by": str(k), "dialogues": int(v)} for k, v in ended.items()]
+        + [{"ended by": "client revisions (total)", "dialogues": int(dialogue_rows.client_revisions.sum())}],
+        f"MILE complaint-drafting dialogues of {agent_name} ({agent.model}"
+        f"{', scripted' if agent.is_scripted else ''}); run {rid}",
+    )
     check_calls(params, run_dir / "usage.parquet")
     return _summary(agent_name, agent, dialogue_rows, door, rid)
 
@@ -125,11 +147,13 @@ def mile_simulate(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Pat
 def _summary(name: str, agent: ModelConfig, d: pd.DataFrame, door: ModelDoor, rid: str) -> str:
     ended = d.ended_by.value_counts().to_dict()
     hits = sum(u.cache_hit for u in door.usage)
-    return (f"{name} ({agent.model}): {len(d)} dialogues ({ended.get('marker', 0)} ended by the lawyer, "
-            f"{ended.get('max_turns', 0)} at the turn cap, {ended.get('empty_reply', 0)} by a lawyer who said "
-            f"nothing, {ended.get('call_failed', 0)} failed), "
-            f"{int(d.client_revisions.sum())} client revisions, {len(door.usage):,} calls "
-            f"({hits:,} from the cache); run {rid}")
+    return (
+        f"{name} ({agent.model}): {len(d)} dialogues ({ended.get('marker', 0)} ended by the lawyer, "
+        f"{ended.get('max_turns', 0)} at the turn cap, {ended.get('empty_reply', 0)} by a lawyer who said "
+        f"nothing, {ended.get('call_failed', 0)} failed), "
+        f"{int(d.client_revisions.sum())} client revisions, {len(door.usage):,} calls "
+        f"({hits:,} from the cache); run {rid}"
+    )
 
 
 if __name__ == "__main__":

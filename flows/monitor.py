@@ -27,8 +27,17 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 # stage → benchmark tag
-_BENCHMARK = {"ingest": "data", "data_report": "data", "extract": "j1", "topics": "j1", "personas": "j1",
-              "instances": "j1", "simulate": "j1", "judge": "j1", "aggregate": "j1"}  # fmt: skip
+_BENCHMARK = {
+    "ingest": "data",
+    "data_report": "data",
+    "extract": "j1",
+    "topics": "j1",
+    "personas": "j1",
+    "instances": "j1",
+    "simulate": "j1",
+    "judge": "j1",
+    "aggregate": "j1",
+}
 _JUDGES = ("judge", "mile_judge", "ucl_judge", "plawbench_judge")
 _ENVIRONMENT = ("simulate", "mile_simulate", "ucl_simulate", "plawbench_predict", "extract")
 
@@ -37,8 +46,9 @@ def benchmark_of(stage: str) -> str:
     return _BENCHMARK.get(stage) or stage.split("_", 1)[0]
 
 
-def describe(stage: str, params: Params | None, agent_name: str | None = None,
-             setting: str | None = None) -> tuple[str, list[str]]:  # fmt: skip
+def describe(
+    stage: str, params: Params | None, agent_name: str | None = None, setting: str | None = None
+) -> tuple[str, list[str]]:
     """The flow run's name and tags. `ucl_simulate` without an agent is stage `ucl_reference` (the reference model)."""
     agent: ModelConfig | None = None
     if stage == "ucl_simulate" and agent_name is None and params is not None:
@@ -82,8 +92,12 @@ def _task_name(label: str) -> str:
     return re.sub(r"[{}]", "", label)  # task_run_name is a format string: no braces
 
 
-async def gather_groups(items: Sequence[T], group_of: Callable[[T], Hashable],
-                        run: Callable[[list[T]], Awaitable[list[R]]], label: Callable[[Hashable], str]) -> list[R]:
+async def gather_groups(
+    items: Sequence[T],
+    group_of: Callable[[T], Hashable],
+    run: Callable[[list[T]], Awaitable[list[R]]],
+    label: Callable[[Hashable], str],
+) -> list[R]:
     """Run `run` on each group of `items` (in first-seen order) as one Prefect task run named `label(group)`, all
     concurrently in this event loop; `run` returns one result per item, and the results come back in the order of
     `items`. Outside a flow run the groups run the same way without task runs."""
@@ -105,8 +119,9 @@ async def gather_groups(items: Sequence[T], group_of: Callable[[T], Hashable],
         done = await asyncio.gather(*(one(p) for p in groups.values()))
     else:
         group_task = task(one, name="group", cache_policy=NO_CACHE)
-        done = await asyncio.gather(*(group_task.with_options(task_run_name=_task_name(label(g)))(p)
-                                      for g, p in groups.items()))  # fmt: skip
+        done = await asyncio.gather(
+            *(group_task.with_options(task_run_name=_task_name(label(g)))(p) for g, p in groups.items())
+        )
     out: list[Any] = [None] * len(items)
     for positions, results in zip(groups.values(), done, strict=True):
         for i, r in zip(positions, results, strict=True):

@@ -65,16 +65,23 @@ def write_personas(the_plan: Plan, params: Params, usage: Path) -> pd.DataFrame:
 
 
 @stage_flow("personas")
-def personas(params_file: Path = PARAMS_FILE, processed: Path = PROCESSED, interim: Path = INTERIM_DIR,
-             out: Path = OUT, usage: Path = USAGE) -> str:  # fmt: skip
+def personas(
+    params_file: Path = PARAMS_FILE,
+    processed: Path = PROCESSED,
+    interim: Path = INTERIM_DIR,
+    out: Path = OUT,
+    usage: Path = USAGE,
+) -> str:
     params = load_params(params_file)
     rows = write_personas(read_plan(params, processed, interim), params, usage)
     valid = write_table(rows, out, Personas, table="personas", arrow_types=ARROW_TYPES["personas"])
     check_calls(params, usage)
     failed = int(valid.failure.notna().sum())
     per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().sort_index().items())
-    return (f"{len(valid) - failed:,} personas done ({per}), 0 skipped, {failed} failed "
-            f"(model {params.environment.model}, seed {params.personas.seed})")  # fmt: skip
+    return (
+        f"{len(valid) - failed:,} personas done ({per}), 0 skipped, {failed} failed "
+        f"(model {params.environment.model}, seed {params.personas.seed})"
+    )
 
 
 if __name__ == "__main__":

@@ -37,8 +37,13 @@ def prefect_server(home: Path | None = None, timeout_s: float = 180.0) -> Iterat
     if home is not None:
         env["PREFECT_HOME"] = str(home)
     prefect = Path(sys.executable).parent / "prefect"
-    proc = subprocess.Popen([str(prefect), "server", "start", "--host", "127.0.0.1", "--port", str(port)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        [str(prefect), "server", "start", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     url = f"http://127.0.0.1:{port}/api"
     try:
         deadline = time.monotonic() + timeout_s

@@ -41,19 +41,30 @@ if TYPE_CHECKING:
 
 
 @task(cache_policy=NO_CACHE)
-def judge(tasks: pd.DataFrame, rubric: pd.DataFrame, responses: pd.DataFrame, judge_model: ModelConfig,
-          door: ModelDoor, options: PromptOptions, repairs: int, judge_run: str, t1_penalties: str = "none"):
+def judge(
+    tasks: pd.DataFrame,
+    rubric: pd.DataFrame,
+    responses: pd.DataFrame,
+    judge_model: ModelConfig,
+    door: ModelDoor,
+    options: PromptOptions,
+    repairs: int,
+    judge_run: str,
+    t1_penalties: str = "none",
+):
     todo = int(responses.response.notna().sum())
     agent = responses.agent.iloc[0] if len(responses) else ""
     with counter(f"plawbench judge {agent}", todo) as advance:
-        results = asyncio.run(judge_all(door, judge_model, tasks, rubric, responses, options, repairs=repairs,
-                                        on_done=advance))
+        results = asyncio.run(
+            judge_all(door, judge_model, tasks, rubric, responses, options, repairs=repairs, on_done=advance)
+        )
     penalties = None
     if t1_penalties == "paper":
         consulted = sum(r.category == "consultation" and j.ok for r, _, j in results)
         with counter(f"plawbench T1 penalties {agent}", consulted) as advance:
-            penalties = asyncio.run(judge_penalties_all(door, judge_model, tasks, results, repairs=repairs,
-                                                        on_done=advance))
+            penalties = asyncio.run(
+                judge_penalties_all(door, judge_model, tasks, results, repairs=repairs, on_done=advance)
+            )
     return judgement_rows(results, responses[responses.response.isna()], tasks, rubric, judge_run, penalties)
 
 
@@ -67,15 +78,26 @@ def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: P
     responses = read_table(run_dir / "responses.parquet", PlawResponses)
     options = PromptOptions.of(p)
     # the penalty mode enters the run id only when on, so that the default run id is what it always was
-    extra = {"t1_penalties": p.t1_penalties, "penalty_template": template_source(PENALTY_TEMPLATE)} \
-        if p.t1_penalties != "none" else {}
-    spec = run_spec(judge_model, "plawbench-judge", rubric_template=template_source("rubric.j2"),
-                    templates=templates_version(), max_questions=p.max_questions, repairs=p.judge_repairs, **extra)
+    extra = (
+        {"t1_penalties": p.t1_penalties, "penalty_template": template_source(PENALTY_TEMPLATE)}
+        if p.t1_penalties != "none"
+        else {}
+    )
+    spec = run_spec(
+        judge_model,
+        "plawbench-judge",
+        rubric_template=template_source("rubric.j2"),
+        templates=templates_version(),
+        max_questions=p.max_questions,
+        repairs=p.judge_repairs,
+        **extra,
+    )
     judge_run = begin_run(run_dir / "judge", spec)
     door = open_door(params, run_id=judge_run)
     try:
-        judgements, scores, items = judge(tasks, rubric, responses, judge_model, door, options, p.judge_repairs,
-                                          judge_run, p.t1_penalties)
+        judgements, scores, items = judge(
+            tasks, rubric, responses, judge_model, door, options, p.judge_repairs, judge_run, p.t1_penalties
+        )
         write_table(judgements, run_dir / "judgements.parquet", PlawJudgements, table="plawbench_judgements")
         write_table(scores, run_dir / "scores.parquet", PlawScores, table="plawbench_scores")
         write_table(items, run_dir / "item_scores.parquet", PlawItemScores, table="plawbench_item_scores")
@@ -84,20 +106,30 @@ def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: P
     finally:
         door.close()
     total = scores[(scores.dimension == "total") & scores.failure.isna()]
-    per = total.groupby(["category", "variant"], sort=True).agg(
-        score=("awarded", lambda a: 100 * a.sum() / max(total.loc[a.index, "max_points"].sum(), 1e-9)),
-        responses=("awarded", "size")).reset_index()  # fmt: skip
-    publish_table(f"plawbench-judge-{agent_name}", table_rows(per),
-                  f"PLawBench score of {agent_name} per category (points awarded / possible ×100), judged by "
-                  f"{judge_model.model}{' (proxy)' if judge_model.is_scripted else ''}; judge run {judge_run}")
+    per = (
+        total.groupby(["category", "variant"], sort=True)
+        .agg(
+            score=("awarded", lambda a: 100 * a.sum() / max(total.loc[a.index, "max_points"].sum(), 1e-9)),
+            responses=("awarded", "size"),
+        )
+        .reset_index()
+    )
+    publish_table(
+        f"plawbench-judge-{agent_name}",
+        table_rows(per),
+        f"PLawBench score of {agent_name} per category (points awarded / possible ×100), judged by "
+        f"{judge_model.model}{' (proxy)' if judge_model.is_scripted else ''}; judge run {judge_run}",
+    )
     check_calls(params, run_dir / "judge_usage.parquet")
     failures = judgements.failure.value_counts().to_dict()
     failed = ", ".join(f"{n} {k}" for k, n in sorted(failures.items())) or "none"
     scored = judgements[judgements.value.notna()]
     hits = sum(u.cache_hit for u in door.usage)
-    return (f"{agent_name}: {len(scored)} of {len(judgements)} responses judged by {judge_model.model} "
-            f"({hits:,} of {len(door.usage):,} calls from the cache); failures: {failed}; "
-            f"{int(judgements.clamped.sum())} clamps; judge run {judge_run}" + _penalty_summary(scores))
+    return (
+        f"{agent_name}: {len(scored)} of {len(judgements)} responses judged by {judge_model.model} "
+        f"({hits:,} of {len(door.usage):,} calls from the cache); failures: {failed}; "
+        f"{int(judgements.clamped.sum())} clamps; judge run {judge_run}" + _penalty_summary(scores)
+    )
 
 
 def _penalty_summary(scores: pd.DataFrame) -> str:
@@ -107,8 +139,12 @@ def _penalty_summary(scores: pd.DataFrame) -> str:
         return ""
     ok = rows[rows.failure.isna()]
     base = scores[(scores.dimension == "total")].set_index(["item_id", "variant"]).awarded
-    lowered = int((ok.set_index(["item_id", "variant"]).awarded < base.reindex(ok.set_index(
-        ["item_id", "variant"]).index) - 1e-9).sum())
+    lowered = int(
+        (
+            ok.set_index(["item_id", "variant"]).awarded
+            < base.reindex(ok.set_index(["item_id", "variant"]).index) - 1e-9
+        ).sum()
+    )
     failed = int(rows.failure.str.startswith("penalty_", na=False).sum())
     return f"; T1 paper penalties: {len(ok)} answers, {lowered} lowered, {failed} penalty judge failures"
 

@@ -49,18 +49,29 @@ JOURNALS = Path(".cache/journals/plawbench")
 BATCH = 20  # multi-turn consultations per task run in the Prefect UI
 
 
-async def _single_turn(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, door: ModelDoor,
-                       options: PromptOptions, rid: str) -> pd.DataFrame:
+async def _single_turn(
+    tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, door: ModelDoor, options: PromptOptions, rid: str
+) -> pd.DataFrame:
     requests = build_requests(tasks, rubric, agent, options)
     with counter(f"plawbench {agent.name}", len(requests)) as advance:
-        replies = await gather_groups(requests, lambda r: r.metadata["task"],
-                                      lambda group: door.complete_many(group, on_reply=advance),
-                                      label=lambda category: f"{category} single-turn")  # fmt: skip
+        replies = await gather_groups(
+            requests,
+            lambda r: r.metadata["task"],
+            lambda group: door.complete_many(group, on_reply=advance),
+            label=lambda category: f"{category} single-turn",
+        )
     return responses_frame(tasks, requests, replies, agent.name, rid)
 
 
-async def _multi_turn(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, environment: ModelConfig,
-                      door: ModelDoor, max_turns: int, rid: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+async def _multi_turn(
+    tasks: pd.DataFrame,
+    rubric: pd.DataFrame,
+    agent: ModelConfig,
+    environment: ModelConfig,
+    door: ModelDoor,
+    max_turns: int,
+    rid: str,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     units = rubric[rubric.judged & (rubric.kind == "award")].sort_values("order")
     questions = {k: list(g.award_text) for k, g in units.groupby("item_id", sort=False)}
     instances = dialogue.instances(tasks, questions, max_turns)
@@ -75,8 +86,9 @@ async def _multi_turn(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelCon
                     advance()
                     done(batch_of[d.instance_id])
 
-                return simulate(instances, lambda _: scenario, DoorSpeaker(door, agent, environment), journal,
-                                on_done=on_done)
+                return simulate(
+                    instances, lambda _: scenario, DoorSpeaker(door, agent, environment), journal, on_done=on_done
+                )
 
             dialogues = await follow_groups(dict(Counter(batch_of.values())), work)
     finally:
@@ -85,8 +97,16 @@ async def _multi_turn(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelCon
     return multiturn_frame(tasks, dialogues, agent.name, rid, asked), turns_frame(dialogues, agent.name, rid)
 
 
-def predict(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, environment: ModelConfig,
-            door: ModelDoor, options: PromptOptions, max_turns: int | None, rid: str):
+def predict(
+    tasks: pd.DataFrame,
+    rubric: pd.DataFrame,
+    agent: ModelConfig,
+    environment: ModelConfig,
+    door: ModelDoor,
+    options: PromptOptions,
+    max_turns: int | None,
+    rid: str,
+):
     """Single-turn answers, then (max_turns set) the multi-turn consultations, in one event loop: the door's
     per-endpoint bounds belong to the loop that made them."""
 
@@ -110,12 +130,23 @@ def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, out_dir:
     tasks = select_tasks(read_table(out_dir / "tasks.parquet", PlawTasks), limit, p.scenarios)
     rubric = read_table(out_dir / "rubric_items.parquet", PlawRubricItems)
     options = PromptOptions.of(p)
-    multiturn = {"max_turns": p.multiturn.max_turns, "environment": environment.model,
-                 "version": dialogue.VERSION} if p.multiturn.enabled else None
+    multiturn = (
+        {"max_turns": p.multiturn.max_turns, "environment": environment.model, "version": dialogue.VERSION}
+        if p.multiturn.enabled
+        else None
+    )
     run_dir = safe_child(out_dir, agent_name)
     subset = {"scenarios": p.scenarios} if p.scenarios else {}  # in the run's identity only when set
-    spec = run_spec(agent, "plawbench", prompt_version=PROMPT_VERSION, templates=templates_version(), limit=limit,
-                    options=options.__dict__, multiturn=multiturn, **subset)
+    spec = run_spec(
+        agent,
+        "plawbench",
+        prompt_version=PROMPT_VERSION,
+        templates=templates_version(),
+        limit=limit,
+        options=options.__dict__,
+        multiturn=multiturn,
+        **subset,
+    )
     rid = begin_run(run_dir, spec)
     door = open_door(params, run_id=rid)
     try:
@@ -127,17 +158,25 @@ def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, out_dir:
         write_run_json(run_dir, spec)
     finally:
         door.close()
-    per = responses.groupby(["category", "variant"], sort=True).agg(
-        responses=("item_id", "size"), failed=("failure", lambda f: int(f.notna().sum()))).reset_index()
-    publish_table(f"plawbench-predict-{agent_name}", table_rows(per),
-                  f"PLawBench answers of {agent_name} ({agent.model}{', scripted' if agent.is_scripted else ''}) "
-                  f"per category; run {rid}")  # fmt: skip
+    per = (
+        responses.groupby(["category", "variant"], sort=True)
+        .agg(responses=("item_id", "size"), failed=("failure", lambda f: int(f.notna().sum())))
+        .reset_index()
+    )
+    publish_table(
+        f"plawbench-predict-{agent_name}",
+        table_rows(per),
+        f"PLawBench answers of {agent_name} ({agent.model}{', scripted' if agent.is_scripted else ''}) "
+        f"per category; run {rid}",
+    )
     check_calls(params, run_dir / "usage.parquet")
     failed = int(responses.failure.notna().sum())
     hits = sum(u.cache_hit for u in door.usage)
     mt = f", {int((responses.variant == 'multiturn').sum())} multi-turn consultations" if multiturn else ""
-    return (f"{agent_name} ({agent.model}): {int((responses.variant == 'single').sum())} tasks{mt}; "
-            f"{len(door.usage):,} calls, {hits:,} from the cache, {failed} failed; run {rid}")
+    return (
+        f"{agent_name} ({agent.model}): {int((responses.variant == 'single').sum())} tasks{mt}; "
+        f"{len(door.usage):,} calls, {hits:,} from the cache, {failed} failed; run {rid}"
+    )
 
 
 if __name__ == "__main__":

@@ -40,8 +40,7 @@ def build_tables(frames: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
     with duckdb.connect() as con:
         for name, df in frames.items():
             con.register(name, df)
-        for name in ("rates", "data", "judge_health", "errors", "penalty_rates", "penalty_answers",
-                     "penalty_findings"):
+        for name in ("rates", "data", "judge_health", "errors", "penalty_rates", "penalty_answers", "penalty_findings"):
             out[name] = run_query(con, f"plawbench_{name}")
         main_rates = out["rates"][out["rates"]["table"] == "table3"].assign(source="ours")
         paper3 = frames["paper3"].rename(columns={"model": "agent"}).assign(source="paper")
@@ -58,18 +57,22 @@ def build_tables(frames: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
     return out
 
 
-def _penalised_inputs(out: dict[str, pd.DataFrame], main_rates: pd.DataFrame,
-                      ) -> tuple[list[pd.DataFrame], list[pd.DataFrame]]:
+def _penalised_inputs(
+    out: dict[str, pd.DataFrame],
+    main_rates: pd.DataFrame,
+) -> tuple[list[pd.DataFrame], list[pd.DataFrame]]:
     """Opt-in paper-penalty mode: ([the Overall inputs with the penalised T1, source paper_penalty], [the
     penalised T1 rows for the long table]); ([], []) when the mode is off (the default tables as they were)."""
     penalised = out["penalty_rates"]
     single = penalised[penalised.scope == "overall"]
     if single.empty:
         return [], []
-    others = main_rates[main_rates.agent.isin(single.agent) & main_rates.metric.isin(
-        ["T2", "T3/Defendant", "T3/Plaintiff"])]
-    overall_inputs = pd.concat([single.assign(source="paper_penalty"), others.assign(source="paper_penalty")],
-                               ignore_index=True)[["agent", "source", "metric", "value"]]
+    others = main_rates[
+        main_rates.agent.isin(single.agent) & main_rates.metric.isin(["T2", "T3/Defendant", "T3/Plaintiff"])
+    ]
+    overall_inputs = pd.concat(
+        [single.assign(source="paper_penalty"), others.assign(source="paper_penalty")], ignore_index=True
+    )[["agent", "source", "metric", "value"]]
     return [overall_inputs], [penalised]
 
 
@@ -82,9 +85,13 @@ def plawbench_report(params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, r
         model = params.agent(name)
         run_dir = safe_child(out_dir, name)
         named = params.paper_model(name, "plawbench", paper_names("plawbench"))
-        agents[name] = AgentInfo(name, model.model, model.is_scripted,
-                                 named or paper.paper_model_for(name, model.model, params.plawbench.paper_names),
-                                 run_limit(run_dir))  # fmt: skip
+        agents[name] = AgentInfo(
+            name,
+            model.model,
+            model.is_scripted,
+            named or paper.paper_model_for(name, model.model, params.plawbench.paper_names),
+            run_limit(run_dir),
+        )
         scores.append(read_table(run_dir / "scores.parquet", PlawScores))
         judgements.append(read_table(run_dir / "judgements.parquet", PlawJudgements))
         items.append(read_table(run_dir / "item_scores.parquet", PlawItemScores))
@@ -100,17 +107,27 @@ def plawbench_report(params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, r
         "paper3": paper.table3_long(),
         "paper2": paper.table2(),
         "paper4": paper.table4().melt(id_vars="judge", var_name="metric", value_name="value"),
-        "agents": pd.DataFrame([{"agent": a.name, "model": a.model, "scripted": a.scripted}
-                                for a in agents.values()], columns=["agent", "model", "scripted"]),
+        "agents": pd.DataFrame(
+            [{"agent": a.name, "model": a.model, "scripted": a.scripted} for a in agents.values()],
+            columns=["agent", "model", "scripted"],
+        ),
         "judge_info": pd.DataFrame([{"judge": judge.model, "proxy": judge.is_scripted}]),
     }
     tables = build_tables(frames)
     issues = read_table(out_dir / "parse_issues.parquet", PlawParseIssues)
     commit = next(f.commit for f in load_manifest(MANIFEST_FILE).files if f.dataset == "plawbench_case_analysis")
-    inputs = ReportInputs(agents=agents, judge=judge.model, judge_proxy=judge.is_scripted, runs=runs,
-                          data_commit=commit, limit=params.plawbench.limit, n_tasks=int(tasks.shape[0]),
-                          parse_issues=len(issues), issue_tasks=int(issues.item_id.nunique()),
-                          t1_penalties=params.plawbench.t1_penalties)
+    inputs = ReportInputs(
+        agents=agents,
+        judge=judge.model,
+        judge_proxy=judge.is_scripted,
+        runs=runs,
+        data_commit=commit,
+        limit=params.plawbench.limit,
+        n_tasks=int(tasks.shape[0]),
+        parse_issues=len(issues),
+        issue_tasks=int(issues.item_id.nunique()),
+        t1_penalties=params.plawbench.t1_penalties,
+    )
     write_text_atomic(reports / "plawbench.md", render_report(tables, inputs))
     long = tables["long"]
     csv = long.assign(value=long.value.round(12))

@@ -55,8 +55,10 @@ def plawbench_rubrics(out_dir: Path = OUT_DIR, report: Path = REPORT) -> str:
     write_text_atomic(report, render_rubrics(tables, summary))
     publish_report(report, "PLawBench rubric parse report")
     units = int((tables.items.judged & (tables.items.kind == "award")).sum())
-    return (f"{len(tables.tasks)} tasks, {len(tables.items):,} rubric rows ({units:,} judged items), "
-            f"{len(tables.issues)} parse issues in {tables.issues.item_id.nunique()} tasks → {out_dir}, {report}")
+    return (
+        f"{len(tables.tasks)} tasks, {len(tables.items):,} rubric rows ({units:,} judged items), "
+        f"{len(tables.issues)} parse issues in {tables.issues.item_id.nunique()} tasks → {out_dir}, {report}"
+    )
 
 
 if __name__ == "__main__":

@@ -31,8 +31,10 @@ def headline_rows(reports: Path = REPORTS) -> pd.DataFrame:
         raise FileNotFoundError(f"no benchmark CSV under {reports}/ ({', '.join(BENCHMARKS)}); run `dvc repro` first")
     con = duckdb.connect()
     # nullstr '' only: the null agent is called `null`
-    con.execute(f"CREATE VIEW twins AS SELECT * FROM read_csv([{', '.join(map(_literal, twins))}], header = true, "
-                "union_by_name = true, nullstr = '')")  # fmt: skip
+    con.execute(
+        f"CREATE VIEW twins AS SELECT * FROM read_csv([{', '.join(map(_literal, twins))}], header = true, "
+        "union_by_name = true, nullstr = '')"
+    )
     con.execute(f"CREATE VIEW ucl_paper AS SELECT * FROM read_csv({_literal(UCL_PAPER)}, header = true)")
     return run_query(con, "results_leaderboard")
 

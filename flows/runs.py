@@ -47,8 +47,9 @@ def write_run_json(directory: Path, spec: dict[str, Any]) -> str:
     """Write `run.json` (the spec and its id) atomically, after the run's outputs; returns the run id."""
     rid = run_id(spec)
     directory.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(directory / "run.json", json.dumps({"run_id": rid, **spec}, ensure_ascii=False, indent=2,
-                                                        sort_keys=True) + "\n")
+    write_text_atomic(
+        directory / "run.json", json.dumps({"run_id": rid, **spec}, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    )
     return rid
 
 

@@ -88,8 +88,10 @@ def show(run: str, instance: str, runs_dir: Path = RUNS_DIR, console: Console | 
     labels = {t["speaker"]: t["speaker_label"] for t in turns}
     scenario = SCENARIOS.get(d["scenario"])
     causes = (", ".join(causes_of_rows(turns, scenario)) if scenario else "") or "none"
-    console.print(f"[bold]{escape(iid)}[/]  agent [cyan]{d['agent']}[/], run {d['run_id']}: ended by "
-                  f"[bold]{d['ended_by']}[/] after {d['exchanges']} exchanges; failure causes: {causes}")  # fmt: skip
+    console.print(
+        f"[bold]{escape(iid)}[/]  agent [cyan]{d['agent']}[/], run {d['run_id']}: ended by "
+        f"[bold]{d['ended_by']}[/] after {d['exchanges']} exchanges; failure causes: {causes}"
+    )
     for line in lines(turns, labels, usage):
         to = f" → {escape(line.addressee)}" if line.addressee else ""
         stage = f"[magenta]{escape(line.stage)}[/] " if line.stage else ""
@@ -109,8 +111,11 @@ def _benchmark_dir(bench: str, run: str, data: Path) -> Path | None:
     from flows.dialogues import DIRS
 
     root = data / DIRS[bench]
-    marker = "deliverables.parquet" if bench in ("j1", "mile") else (
-        "dialogues.parquet" if bench == "ucl" else "responses.parquet")
+    marker = (
+        "deliverables.parquet"
+        if bench in ("j1", "mile")
+        else ("dialogues.parquet" if bench == "ucl" else "responses.parquet")
+    )
     if (root / run / marker).is_file():
         return root / run
     for spec in sorted(root.glob("*/run.json")):
@@ -119,8 +124,9 @@ def _benchmark_dir(bench: str, run: str, data: Path) -> Path | None:
     return None
 
 
-def show_any(run: str, instance: str, benchmark: str | None = None, data: Path = DATA,
-             console: Console | None = None) -> None:
+def show_any(
+    run: str, instance: str, benchmark: str | None = None, data: Path = DATA, console: Console | None = None
+) -> None:
     """Find the dialogue in every benchmark the run has (or the one named) and print it."""
     console = console or Console()
     if benchmark is not None and benchmark not in BENCHMARKS:
@@ -163,8 +169,10 @@ def print_record(bench: str, iid: str, folder: Path, console: Console) -> None:
     """A MILE, UCL-Bench or PLawBench dialogue: header, scores with the judge's reasons, turns, deliverable."""
     record = next(r for r in _records(bench, folder) if (r["title"] if bench == "plawbench" else r["iid"]) == iid)
     score = "—" if record["score"] is None else f"{record['score']:.1f}"
-    console.print(f"[bold]{escape(record['title'])}[/]  {bench}, agent [cyan]{escape(record['agent'])}[/], "
-                  f"{escape(record['env'])}: ended by [bold]{escape(record['end'] or '—')}[/]; score {score}")
+    console.print(
+        f"[bold]{escape(record['title'])}[/]  {bench}, agent [cyan]{escape(record['agent'])}[/], "
+        f"{escape(record['env'])}: ended by [bold]{escape(record['end'] or '—')}[/]; score {score}"
+    )
     for i, (speaker, addressee, stage, model, kind, text, note) in enumerate(record["turns"]):
         to = f" → {escape(addressee)}" if addressee else ""
         where = f"[magenta]{escape(stage)}[/] " if stage else ""

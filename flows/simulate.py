@@ -38,15 +38,30 @@ from steps.simulate.runner import DoorSpeaker
 from steps.simulate.runner import simulate as run_all
 
 JOURNALS_DIR = CACHE_DIR / "runs"
-ENVIRONMENTS = {"KQ": "knowledge questioning", "LC": "legal consultation", "CD": "complaint drafting",
-                "DD": "defence drafting", "CI": "civil court", "CR": "criminal court"}  # task-run names in Prefect
+ENVIRONMENTS = {
+    "KQ": "knowledge questioning",
+    "LC": "legal consultation",
+    "CD": "complaint drafting",
+    "DD": "defence drafting",
+    "CI": "civil court",
+    "CR": "criminal court",
+}  # task-run names in Prefect
 _STEPS = Path(steps.__file__).parent
 # The code that decides a dialogue: the engine, the scenarios, the model door, the schemas and what the stage's
 # modules import from elsewhere under steps/ (tests/test_stage_deps.py checks that this covers all of it).
-CODE = (_STEPS / "__init__.py", _STEPS / "simulate", _STEPS / "scenarios", _STEPS / "llm", _STEPS / "schemas",
-        _STEPS / "mile" / "__init__.py", _STEPS / "mile" / "decoding.py", _STEPS / "sources" / "__init__.py",
-        _STEPS / "sources" / "errors.py", _STEPS / "reports" / "__init__.py",
-        _STEPS / "reports" / "labels.py")  # fmt: skip  # labels: Params.paper_model resolves through it
+CODE = (
+    _STEPS / "__init__.py",
+    _STEPS / "simulate",
+    _STEPS / "scenarios",
+    _STEPS / "llm",
+    _STEPS / "schemas",
+    _STEPS / "mile" / "__init__.py",
+    _STEPS / "mile" / "decoding.py",
+    _STEPS / "sources" / "__init__.py",
+    _STEPS / "sources" / "errors.py",
+    _STEPS / "reports" / "__init__.py",
+    _STEPS / "reports" / "labels.py",
+)  # labels: Params.paper_model resolves through it
 
 
 def code_fingerprint(roots: tuple[Path, ...] = CODE) -> str:
@@ -62,13 +77,20 @@ def code_fingerprint(roots: tuple[Path, ...] = CODE) -> str:
 def spec_of(params: Params, agent_name: str) -> dict:
     env = params.environment_model()
     endpoint = env.api_base if isinstance(env.api_base, str) else None  # replicas are interchangeable: left out
-    return run_spec(params.agent(agent_name), "j1", environment=env.model, environment_endpoint=endpoint,
-                    environment_decoding=env.decoding.model_dump(),
-                    scenarios={c: SCENARIOS[c].version for c in sorted(params.simulate.scenarios)},
-                    max_turns={c: params.simulate.max_turns.get(c, SCENARIOS[c].ending.max_turns)
-                               for c in sorted(params.simulate.scenarios)},
-                    code=code_fingerprint(),
-                    **({} if (limit := params.limit_for(agent_name, "j1")) is None else {"limit": limit}))  # fmt: skip
+    return run_spec(
+        params.agent(agent_name),
+        "j1",
+        environment=env.model,
+        environment_endpoint=endpoint,
+        environment_decoding=env.decoding.model_dump(),
+        scenarios={c: SCENARIOS[c].version for c in sorted(params.simulate.scenarios)},
+        max_turns={
+            c: params.simulate.max_turns.get(c, SCENARIOS[c].ending.max_turns)
+            for c in sorted(params.simulate.scenarios)
+        },
+        code=code_fingerprint(),
+        **({} if (limit := params.limit_for(agent_name, "j1")) is None else {"limit": limit}),
+    )
 
 
 def load_instances(params: Params, processed: Path = PROCESSED, limit: int | None = None) -> list[Instance]:
@@ -80,8 +102,9 @@ def load_instances(params: Params, processed: Path = PROCESSED, limit: int | Non
     return [instance_from_row(r, params.simulate.max_turns) for r in frame.to_dict("records")]
 
 
-def run_dialogues(instances: list[Instance], params: Params, agent_name: str, rid: str, run_dir: Path,
-                  journals: Path) -> tuple[pd.DataFrame, pd.DataFrame, int]:  # fmt: skip
+def run_dialogues(
+    instances: list[Instance], params: Params, agent_name: str, rid: str, run_dir: Path, journals: Path
+) -> tuple[pd.DataFrame, pd.DataFrame, int]:
     """Every dialogue (journal first), then the run's turns, deliverables and usage tables. The six environments
     run together in one engine call; in Prefect each has a task run that ends with its last dialogue."""
     door = open_door(params, rid)
@@ -97,8 +120,14 @@ def run_dialogues(instances: list[Instance], params: Params, agent_name: str, ri
                     advance()
                     done(label_of[dialogue.instance_id])
 
-                return run_all(instances, lambda i: SCENARIOS[i.scenario], speak, journal,
-                               max_concurrent=params.simulate.concurrency, on_done=on_done)  # fmt: skip
+                return run_all(
+                    instances,
+                    lambda i: SCENARIOS[i.scenario],
+                    speak,
+                    journal,
+                    max_concurrent=params.simulate.concurrency,
+                    on_done=on_done,
+                )
 
             dialogues = asyncio.run(follow_groups(dict(sizes), work))
         write_usage(door, run_dir / "usage.parquet")
@@ -106,8 +135,9 @@ def run_dialogues(instances: list[Instance], params: Params, agent_name: str, ri
     finally:
         journal.close()
         door.close()
-    turns, deliverables = run_tables(dialogues, SCENARIOS.__getitem__, run_id=rid, agent=agent_name,
-                                     stage_of=court_stages)  # fmt: skip
+    turns, deliverables = run_tables(
+        dialogues, SCENARIOS.__getitem__, run_id=rid, agent=agent_name, stage_of=court_stages
+    )
     return turns, deliverables, hits
 
 
@@ -115,14 +145,25 @@ def _headline(deliverables: pd.DataFrame, turns: pd.DataFrame) -> list[dict]:
     """Per environment: dialogues, how they ended, turns."""
     per = pd.crosstab(deliverables.scenario, deliverables.ended_by.fillna("-"))
     n_turns = turns.groupby("scenario").size() if "scenario" in turns else pd.Series(dtype=int)
-    return [{"environment": str(env), "dialogues": int(row.sum()),
-             **{f"ended by {k}": int(v) for k, v in row.items()}, "turns": int(n_turns.get(env, 0))}
-            for env, row in per.iterrows()]  # fmt: skip
+    return [
+        {
+            "environment": str(env),
+            "dialogues": int(row.sum()),
+            **{f"ended by {k}": int(v) for k, v in row.items()},
+            "turns": int(n_turns.get(env, 0)),
+        }
+        for env, row in per.iterrows()
+    ]
 
 
 @stage_flow("simulate")
-def simulate(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path = PROCESSED,
-             runs_dir: Path = RUNS_DIR, journals: Path = JOURNALS_DIR) -> str:  # fmt: skip
+def simulate(
+    agent_name: str,
+    params_file: Path = PARAMS_FILE,
+    processed: Path = PROCESSED,
+    runs_dir: Path = RUNS_DIR,
+    journals: Path = JOURNALS_DIR,
+) -> str:
     params = load_params(params_file)
     unknown = set(params.simulate.scenarios) - set(SCENARIOS)
     if unknown:
@@ -136,16 +177,23 @@ def simulate(agent_name: str, params_file: Path = PARAMS_FILE, processed: Path =
     write_table(turns, run_dir / "turns.parquet", Turns, table="turns")
     valid = write_table(deliverables, run_dir / "deliverables.parquet", Deliverables, table="deliverables")
     write_run_json(run_dir, spec)  # last: run.json never stands beside another run's outputs
-    publish_table(f"j1-simulate-{agent_name}", _headline(valid, turns),
-                  f"J1 dialogues of {agent_name} ({agent.model}{', scripted' if agent.is_scripted else ''}) per "
-                  f"environment: how they ended, turns; run {rid}")  # fmt: skip
+    publish_table(
+        f"j1-simulate-{agent_name}",
+        _headline(valid, turns),
+        f"J1 dialogues of {agent_name} ({agent.model}{', scripted' if agent.is_scripted else ''}) per "
+        f"environment: how they ended, turns; run {rid}",
+    )
     check_calls(params, run_dir / "usage.parquet")
     ended = valid.ended_by.value_counts()
-    per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().reindex(params.simulate.scenarios)
-                    .dropna().astype(int).items())  # fmt: skip
-    return (f"{agent_name} ({agent.model}): {len(valid):,} dialogues done ({per}), 0 skipped, "
-            f"{ended.get('call_failed', 0)} failed (call failed); {len(turns):,} turns, {hits:,} calls from the "
-            f"cache; run {rid}")  # fmt: skip
+    per = ", ".join(
+        f"{s} {n}"
+        for s, n in valid.scenario.value_counts().reindex(params.simulate.scenarios).dropna().astype(int).items()
+    )
+    return (
+        f"{agent_name} ({agent.model}): {len(valid):,} dialogues done ({per}), 0 skipped, "
+        f"{ended.get('call_failed', 0)} failed (call failed); {len(turns):,} turns, {hits:,} calls from the "
+        f"cache; run {rid}"
+    )
 
 
 if __name__ == "__main__":

@@ -51,11 +51,19 @@ SMALL: dict[str, Any] = {
     "simulate": {"max_turns": dict.fromkeys(["KQ", "LC", "CD", "DD", "CI", "CR"], 2), "transcripts": 1},
     # UCL-Bench and PLawBench prompts are the longest (a UCL judge reads about 2,200 tokens): 1 item of three UCL
     # tasks (a prediction, a concept, a consultation) and 1 task of three PLawBench scenarios (one per task type)
-    "ucl": {"limit": 1, "tasks": ["Charge Prediction", "Legal Concept Understanding", "Legal Issue Consultation"],
-            "max_exchanges": 1, "judge_retries": 1},
+    "ucl": {
+        "limit": 1,
+        "tasks": ["Charge Prediction", "Legal Concept Understanding", "Legal Issue Consultation"],
+        "max_exchanges": 1,
+        "judge_retries": 1,
+    },
     "mile": {"sample": 1, "max_turns": 2, "role_decoding": "none"},
-    "plawbench": {"limit": 1, "scenarios": ["consultation", "婚姻家事", "plaintiff"], "judge_repairs": 1,
-                  "multiturn": {"enabled": True, "max_turns": 1}},
+    "plawbench": {
+        "limit": 1,
+        "scenarios": ["consultation", "婚姻家事", "plaintiff"],
+        "judge_repairs": 1,
+        "multiturn": {"enabled": True, "max_turns": 1},
+    },
     "topics": {"method": "derived"},
 }
 # Profile `slice` (the slow CI test, tests/real/test_real_slice.py): one item or instance per benchmark, every
@@ -67,8 +75,12 @@ SLICE: dict[str, Any] = {
     "instances": {"sizes": {"CR": 1}},
     "simulate": {"scenarios": ["CR"], "max_turns": {"CR": 2}, "transcripts": 1},
     "ucl": {"limit": 1, "tasks": ["Charge Prediction"], "max_exchanges": 1, "judge_retries": 1},
-    "plawbench": {"limit": 1, "scenarios": ["consultation"], "judge_repairs": 1,
-                  "multiturn": {"enabled": True, "max_turns": 1}},
+    "plawbench": {
+        "limit": 1,
+        "scenarios": ["consultation"],
+        "judge_repairs": 1,
+        "multiturn": {"enabled": True, "max_turns": 1},
+    },
 }
 PROFILES: dict[str, dict[str, Any]] = {"small": SMALL, "slice": SLICE}
 
@@ -90,8 +102,9 @@ def model_entry(api_base: str, alias: str, max_tokens: int) -> dict[str, Any]:
     }
 
 
-def real_params(params: dict[str, Any], api_base: str, alias: str, cache_dir: Path,
-                profile: str = "small") -> dict[str, Any]:
+def real_params(
+    params: dict[str, Any], api_base: str, alias: str, cache_dir: Path, profile: str = "small"
+) -> dict[str, Any]:
     """params.yaml with the local model in every role, the profile's samples, and the door sized for one CPU server."""
     sample, caps = PROFILES[profile], PROFILE_MAX_TOKENS[profile]
     out = {**params, **{k: {**params.get(k, {}), **v} for k, v in sample.items()}}
@@ -101,8 +114,14 @@ def real_params(params: dict[str, Any], api_base: str, alias: str, cache_dir: Pa
     out["judge"] = model_entry(api_base, alias, caps["judge"])
     # A failed call is counted in the report, not a reason to stop: a stage exits 1 only when every call failed, so
     # the stages after it still meet what the tiny model wrote.
-    door = {"concurrency": 2, "timeout_s": 300, "max_attempts": 2, "retry_budget_s": 900, "cache_dir": str(cache_dir),
-            "max_failed_fraction": 1.0}
+    door = {
+        "concurrency": 2,
+        "timeout_s": 300,
+        "max_attempts": 2,
+        "retry_budget_s": 900,
+        "cache_dir": str(cache_dir),
+        "max_failed_fraction": 1.0,
+    }
     out["llm"] = {**params.get("llm", {}), **door}
     return out
 
@@ -205,8 +224,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", type=Path, default=ROOT / "reports" / "real_model.md")
     parser.add_argument("--attempts", type=int, default=3, help="dvc repro runs when a signal ends a stage")
     parser.add_argument("--report-only", action="store_true", help="recount the outcomes of the last run only")
-    parser.add_argument("--profile", choices=sorted(PROFILES), default="small",
-                        help="small: a few items of every task and environment; slice: one item per benchmark")
+    parser.add_argument(
+        "--profile",
+        choices=sorted(PROFILES),
+        default="small",
+        help="small: a few items of every task and environment; slice: one item per benchmark",
+    )
     args = parser.parse_args(argv)
     if args.report_only:
         return write_report(args.out, args.report)
@@ -248,8 +271,11 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         stop_server(proc)
     minutes = (time.monotonic() - started) / 60
-    run = {"minutes": round(minutes, 1), "dvc_exit": repro.returncode if repro is not None else None,
-           "profile": args.profile}
+    run = {
+        "minutes": round(minutes, 1),
+        "dvc_exit": repro.returncode if repro is not None else None,
+        "profile": args.profile,
+    }
     if interrupted:
         run["interrupted"] = True
     (args.out / "run.json").write_text(json.dumps(run), encoding="utf-8")
@@ -274,8 +300,10 @@ def write_report(out: Path, report_path: Path) -> int:
     state = "interrupted, " if run.get("interrupted") else ""
     name = run.get("profile")
     profile = f"Profile `{name}` (`python -m flows.smoke_real --profile {name}`). " if name else ""
-    head = (f"# A real but tiny model, end to end\n\n{profile}Wall time {run['minutes']} min "
-            f"({state}dvc exit {run['dvc_exit']}).")
+    head = (
+        f"# A real but tiny model, end to end\n\n{profile}Wall time {run['minutes']} min "
+        f"({state}dvc exit {run['dvc_exit']})."
+    )
     head += "\n\n"
     report = head + outcome_section(counts, exits)
     write_text_atomic(out / "jurisflow" / "reports" / "real_model.md", report)

@@ -34,7 +34,12 @@ class CallsFailed(Exception):
 
 # Errors that describe bad input or configuration, or failed calls; they end a stage with their one-line message.
 EXPECTED_ERRORS: tuple[type[Exception], ...] = (
-    SourceError, TableError, FileNotFoundError, ValueError, OutputError, CallsFailed,
+    SourceError,
+    TableError,
+    FileNotFoundError,
+    ValueError,
+    OutputError,
+    CallsFailed,
 )
 
 console = Console(stderr=True)

@@ -47,8 +47,9 @@ def _write_atomic(path: Path, write: Callable[[Path], None]) -> None:
             tmp.unlink(missing_ok=True)
         code = errno.errorcode.get(err.errno, "") if err.errno else ""
         cause = " ".join(f"{code + ': ' if code else ''}{err.strerror or err}".split())
-        raise OutputError(f"{path}: cannot write ({cause}); free space or make it writable, then rerun", err.errno) \
-            from None
+        raise OutputError(
+            f"{path}: cannot write ({cause}); free space or make it writable, then rerun", err.errno
+        ) from None
 
 
 def write_text_atomic(path: Path, text: str) -> None:

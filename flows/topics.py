@@ -47,8 +47,17 @@ def rewrite(rows: pd.DataFrame, items: pd.DataFrame, params: Params, usage: Path
         if params.topics.method == "llm":
             total = len(rows) if params.topics.llm_limit is None else 2 * params.topics.llm_limit
             with counter(f"topics ({model.model})", min(total, len(rows))) as advance:
-                rows, failed = asyncio.run(rewrite_sources(door, model, rows, items, limit=params.topics.llm_limit,
-                                                           seed=params.topics.seed, on_done=advance))  # fmt: skip
+                rows, failed = asyncio.run(
+                    rewrite_sources(
+                        door,
+                        model,
+                        rows,
+                        items,
+                        limit=params.topics.llm_limit,
+                        seed=params.topics.seed,
+                        on_done=advance,
+                    )
+                )
         write_usage(door, usage)
     finally:
         door.close()
@@ -56,8 +65,9 @@ def rewrite(rows: pd.DataFrame, items: pd.DataFrame, params: Params, usage: Path
 
 
 @stage_flow("topics")
-def topics(params_file: Path = PARAMS_FILE, interim_dir: Path = INTERIM_DIR, out: Path = OUT,
-           usage: Path = USAGE) -> str:  # fmt: skip
+def topics(
+    params_file: Path = PARAMS_FILE, interim_dir: Path = INTERIM_DIR, out: Path = OUT, usage: Path = USAGE
+) -> str:
     params = load_params(params_file)
     items = read_table(interim_dir / "lawbench_items.parquet", LawBenchItems)
     rows, failed = rewrite(derive(items, params), items, params, usage)

@@ -46,8 +46,14 @@ def _run_id(run_dir: Path) -> str:
 
 
 @task(cache_policy=NO_CACHE)
-def judge(items: pd.DataFrame, dialogues: pd.DataFrame, reference: pd.DataFrame, settings: JudgeSettings,
-          ids: RunIds, door: ModelDoor) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
+def judge(
+    items: pd.DataFrame,
+    dialogues: pd.DataFrame,
+    reference: pd.DataFrame,
+    settings: JudgeSettings,
+    ids: RunIds,
+    door: ModelDoor,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     def progress(total: int):
         return counter(f"ucl judge {ids.agent}", total)
 
@@ -61,14 +67,20 @@ def ucl_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: UclPaths 
     run_dir = safe_child(paths.runs, agent_name)
     dialogues = read_table(run_dir / "dialogues.parquet", UclDialogues)
     reference = read_table(paths.reference / "dialogues.parquet", UclDialogues)
-    items = limit_items(read_table(paths.interim / "ucl.parquet", Ucl), params.limit_for(agent_name, "ucl"),
-                        params.ucl.tasks)
-    settings = JudgeSettings(params.judge_model(), params.ucl.judge_retries, params.ucl.pointwise,
-                             protocol_version())  # fmt: skip
+    items = limit_items(
+        read_table(paths.interim / "ucl.parquet", Ucl), params.limit_for(agent_name, "ucl"), params.ucl.tasks
+    )
+    settings = JudgeSettings(params.judge_model(), params.ucl.judge_retries, params.ucl.pointwise, protocol_version())
     ids = RunIds(agent_name, _run_id(run_dir), params.ucl.reference.name, _run_id(paths.reference))
-    judge_spec = {"agent_run": ids.run_id, "reference_run": ids.reference_run_id, "judge": settings.judge.model,
-                  "decoding": settings.judge.decoding.model_dump(), "retries": settings.retries,
-                  "pointwise": settings.pointwise, "protocol": settings.protocol}  # fmt: skip
+    judge_spec = {
+        "agent_run": ids.run_id,
+        "reference_run": ids.reference_run_id,
+        "judge": settings.judge.model,
+        "decoding": settings.judge.decoding.model_dump(),
+        "retries": settings.retries,
+        "pointwise": settings.pointwise,
+        "protocol": settings.protocol,
+    }
     door = open_door(params, run_id=begin_run(run_dir / JUDGE_DIR, judge_spec))
     try:
         verdicts, hints = judge(items, dialogues, reference, settings, ids, door)
@@ -78,20 +90,35 @@ def ucl_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: UclPaths 
         write_run_json(run_dir / JUDGE_DIR, judge_spec)
     finally:
         door.close()
-    per = verdicts[verdicts.failure.isna()].groupby(["task", "order"], sort=True).agg(
-        win_rate=("points", lambda p: 100 * p.mean()), verdicts=("points", "size")).reset_index()  # fmt: skip
-    publish_table(f"ucl-judge-{agent_name}", table_rows(per),
-                  f"UCL-Bench win rate of {agent_name} against {ids.reference} per task and judge order, judged by "
-                  f"{settings.judge.model}{' (proxy)' if settings.judge.is_scripted else ''}")  # fmt: skip
+    per = (
+        verdicts[verdicts.failure.isna()]
+        .groupby(["task", "order"], sort=True)
+        .agg(win_rate=("points", lambda p: 100 * p.mean()), verdicts=("points", "size"))
+        .reset_index()
+    )
+    publish_table(
+        f"ucl-judge-{agent_name}",
+        table_rows(per),
+        f"UCL-Bench win rate of {agent_name} against {ids.reference} per task and judge order, judged by "
+        f"{settings.judge.model}{' (proxy)' if settings.judge.is_scripted else ''}",
+    )
     check_calls(params, run_dir / JUDGE_DIR / "usage.parquet")
     valid = verdicts[verdicts.failure.isna()]
     excluded = verdicts.failure.value_counts().to_dict()
-    long = agent_long(agent_name, ids.reference, settings.judge.model, verdicts, hints,
-                      pd.concat([dialogues, reference], ignore_index=True))  # fmt: skip
+    long = agent_long(
+        agent_name,
+        ids.reference,
+        settings.judge.model,
+        verdicts,
+        hints,
+        pd.concat([dialogues, reference], ignore_index=True),
+    )
     hits = sum(u.cache_hit for u in door.usage)
-    return (f"{agent_name} vs {ids.reference} judged by {settings.judge.model}: {len(valid):,}/{len(verdicts):,} "
-            f"verdicts valid, excluded {excluded or 'none'}; {headline_text(long, agent_name)} (as in reports/ucl.md: "
-            f"means of the 22 task rates, CC apart); {hits:,} calls from the cache")  # fmt: skip
+    return (
+        f"{agent_name} vs {ids.reference} judged by {settings.judge.model}: {len(valid):,}/{len(verdicts):,} "
+        f"verdicts valid, excluded {excluded or 'none'}; {headline_text(long, agent_name)} (as in reports/ucl.md: "
+        f"means of the 22 task rates, CC apart); {hits:,} calls from the cache"
+    )
 
 
 if __name__ == "__main__":

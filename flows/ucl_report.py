@@ -56,15 +56,21 @@ def _notes(params: Params, items: pd.DataFrame, verdicts: pd.DataFrame, dialogue
         notes.append(f"Agent `{agent}`: {len(rows)} verdict(s) excluded ({reasons}).")
     closing = dialogues[dialogues.closing_extra.notna()]
     if len(closing):
-        notes.append(f"{len(closing)} closing user message(s) held words besides 咨询结束; as in the paper they "
-                     "are not in the judged transcript (kept in dialogues.parquet `closing_extra`).")  # fmt: skip
-    notes.append("Verdicts: the last [[d]] of the answer counts (spaces inside the brackets are tolerated, "
-                 "unlike the paper's strict regex; a line naming all three verdicts lists the options and is not "
-                 "read); the prompts (user, judge) are ours, in Chinese; the agent "
-                 "gets the task's own model prompt from the data as its system message.")  # fmt: skip
+        notes.append(
+            f"{len(closing)} closing user message(s) held words besides 咨询结束; as in the paper they "
+            "are not in the judged transcript (kept in dialogues.parquet `closing_extra`)."
+        )
+    notes.append(
+        "Verdicts: the last [[d]] of the answer counts (spaces inside the brackets are tolerated, "
+        "unlike the paper's strict regex; a line naming all three verdicts lists the options and is not "
+        "read); the prompts (user, judge) are ours, in Chinese; the agent "
+        "gets the task's own model prompt from the data as its system message."
+    )
     if params.ucl.single_round:
-        notes.append("Single-round variant: the user asks once and is not asked again (not the paper's "
-                     "protocol); the reference ran in the same mode.")  # fmt: skip
+        notes.append(
+            "Single-round variant: the user asks once and is not asked again (not the paper's "
+            "protocol); the reference ran in the same mode."
+        )
     return notes
 
 
@@ -83,44 +89,78 @@ def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = UCL_PATHS) -> 
         if paper is not None:
             matches[name] = paper
         dialogues.append(read_table(run_dir / "dialogues.parquet", UclDialogues))
-        runs.append(RunInfo(name, model.model, model.is_scripted, _run_id(run_dir), paper.name if paper else None,
-                            _items_per_task(dialogues[-1]), run_limit(run_dir)))  # fmt: skip
+        runs.append(
+            RunInfo(
+                name,
+                model.model,
+                model.is_scripted,
+                _run_id(run_dir),
+                paper.name if paper else None,
+                _items_per_task(dialogues[-1]),
+                run_limit(run_dir),
+            )
+        )
         verdicts.append(read_table(run_dir / JUDGE_DIR / "verdicts.parquet", UclVerdicts))
         hints.append(read_table(run_dir / JUDGE_DIR / "hint_scores.parquet", UclHintScores))
     dialogues.append(read_table(paths.reference / "dialogues.parquet", UclDialogues))
-    ref_run = RunInfo(reference.name, reference.model, reference.is_scripted, _run_id(paths.reference),
-                      items_per_task=_items_per_task(dialogues[-1]), limit=run_limit(paths.reference))
+    ref_run = RunInfo(
+        reference.name,
+        reference.model,
+        reference.is_scripted,
+        _run_id(paths.reference),
+        items_per_task=_items_per_task(dialogues[-1]),
+        limit=run_limit(paths.reference),
+    )
     scripted_env = user.is_scripted or judge.is_scripted or reference.is_scripted
     agents = pd.DataFrame(
         [{"agent": r.name, "role": "agent", "judge": judge.model, "proxy": r.scripted or scripted_env} for r in runs]
-        + [{"agent": ref_run.name, "role": "reference", "judge": judge.model, "proxy": ref_run.scripted
-            or user.is_scripted}]
-    )  # fmt: skip
+        + [
+            {
+                "agent": ref_run.name,
+                "role": "reference",
+                "judge": judge.model,
+                "proxy": ref_run.scripted or user.is_scripted,
+            }
+        ]
+    )
     items = limit_items(read_table(paths.interim / "ucl.parquet", Ucl), ucl.limit, ucl.tasks)
     all_verdicts = pd.concat(verdicts, ignore_index=True)
     all_dialogues = pd.concat(dialogues, ignore_index=True)
-    long = build_long({
-        "verdicts": all_verdicts, "hint_scores": pd.concat(hints, ignore_index=True), "dialogues": all_dialogues,
-        "paper": paper_long(matches), "agents": agents,
-    })  # fmt: skip
+    long = build_long(
+        {
+            "verdicts": all_verdicts,
+            "hint_scores": pd.concat(hints, ignore_index=True),
+            "dialogues": all_dialogues,
+            "paper": paper_long(matches),
+            "agents": agents,
+        }
+    )
     commit = next(f.commit for f in load_manifest(MANIFEST_FILE).files if f.dataset == "ucl")
     info = ReportInfo(
-        agents=runs, reference=ref_run, user=user.model, judge=judge.model, judge_scripted=judge.is_scripted,
-        exchanges=ucl.exchanges(), single_round=ucl.single_round,
+        agents=runs,
+        reference=ref_run,
+        user=user.model,
+        judge=judge.model,
+        judge_scripted=judge.is_scripted,
+        exchanges=ucl.exchanges(),
+        single_round=ucl.single_round,
         # in the data, unlimited
         items_per_task=int(read_table(paths.interim / "ucl.parquet", Ucl).groupby("task").size().max()),
-        retries=ucl.judge_retries, pointwise=ucl.pointwise,
+        retries=ucl.judge_retries,
+        pointwise=ucl.pointwise,
         data=f"killerqueen-wonder/UCL-bench@{commit[:10]}",
         notes=_notes(params, items, all_verdicts, all_dialogues),
-    )  # fmt: skip
+    )
     write_text_atomic(paths.reports / "ucl.md", render(long, info))
     csv = long.assign(value=long.value.round(10)).to_csv(index=False, lineterminator="\n")
     write_text_atomic(paths.reports / "ucl.csv", csv)
     publish_report(paths.reports / "ucl.md", "UCL-Bench win rates against the reference model (Table 3 layout)")
     summary = "; ".join(f"{r.name}: {headline_text(long, r.name)}" for r in runs)
     write_dvc_views("ucl", paths.reports / "ucl.csv", list(params.agents), paths.reports)
-    return (f"reports/ucl.md and reports/ucl.csv written ({len(long):,} long rows; {len(runs)} agents vs "
-            f"{ref_run.name}; {summary or 'no agent'})")  # fmt: skip
+    return (
+        f"reports/ucl.md and reports/ucl.csv written ({len(long):,} long rows; {len(runs)} agents vs "
+        f"{ref_run.name}; {summary or 'no agent'})"
+    )
 
 
 if __name__ == "__main__":

@@ -39,8 +39,15 @@ if TYPE_CHECKING:
 REFERENCE_FLAG = "--reference"
 
 
-def converse(items: pd.DataFrame, assistant: ModelConfig, user: ModelConfig, exchanges: int, door: ModelDoor,
-             journal: Journal, rid: str) -> tuple[pd.DataFrame, pd.DataFrame, int]:  # fmt: skip
+def converse(
+    items: pd.DataFrame,
+    assistant: ModelConfig,
+    user: ModelConfig,
+    exchanges: int,
+    door: ModelDoor,
+    journal: Journal,
+    rid: str,
+) -> tuple[pd.DataFrame, pd.DataFrame, int]:
     """Every dialogue in one engine call; in Prefect each UCL task has a task run that ends with its last one."""
     instances = build_instances(items, max_exchanges=exchanges)
     resumed = sum(journal.finished(i) is not None for i in instances)
@@ -69,10 +76,18 @@ def ucl_simulate(agent_name: str | None = None, params_file: Path = PARAMS_FILE,
     user = params.environment_model()
     limit = params.limit_for(agent_name, "ucl") if agent_name else ucl.limit  # the agent's own limit too
     items = limit_items(read_table(paths.interim / "ucl.parquet", Ucl), limit, ucl.tasks)
-    spec = run_spec(assistant, "ucl", role="agent" if agent_name else "reference", scenario_version=UCL.version,
-                    protocol=protocol_version(), user={"model": user.model, "decoding": user.decoding.model_dump()},
-                    max_exchanges=ucl.exchanges(), single_round=ucl.single_round, limit=limit,
-                    **({"tasks": ucl.tasks} if ucl.tasks else {}))  # fmt: skip
+    spec = run_spec(
+        assistant,
+        "ucl",
+        role="agent" if agent_name else "reference",
+        scenario_version=UCL.version,
+        protocol=protocol_version(),
+        user={"model": user.model, "decoding": user.decoding.model_dump()},
+        max_exchanges=ucl.exchanges(),
+        single_round=ucl.single_round,
+        limit=limit,
+        **({"tasks": ucl.tasks} if ucl.tasks else {}),
+    )
     rid = begin_run(run_dir, spec)
     journal_path = safe_child(paths.journals, agent_name or "_reference", f"{rid}.jsonl")
     journal = Journal(journal_path)
@@ -87,25 +102,36 @@ def ucl_simulate(agent_name: str | None = None, params_file: Path = PARAMS_FILE,
         journal.close()
         door.close()
     journal_path.unlink(missing_ok=True)  # the tables are written: nothing left to resume
-    per_task = dialogues.groupby("task", sort=True).agg(
-        dialogues=("item_id", "size"), mean_rounds=("rounds", "mean"),
-        ended_by_user=("ended_by", lambda e: int((e == "marker").sum())),
-        at_cap=("ended_by", lambda e: int((e == "max_turns").sum())),
-        failed=("failure", lambda f: int(f.notna().sum()))).reset_index()  # fmt: skip
-    publish_table(f"ucl-simulate-{assistant.name}", table_rows(per_task),
-                  f"UCL-Bench dialogues of {assistant.name} ({assistant.model}"
-                  f"{', scripted' if assistant.is_scripted else ''}) per task; run {rid}")  # fmt: skip
+    per_task = (
+        dialogues.groupby("task", sort=True)
+        .agg(
+            dialogues=("item_id", "size"),
+            mean_rounds=("rounds", "mean"),
+            ended_by_user=("ended_by", lambda e: int((e == "marker").sum())),
+            at_cap=("ended_by", lambda e: int((e == "max_turns").sum())),
+            failed=("failure", lambda f: int(f.notna().sum())),
+        )
+        .reset_index()
+    )
+    publish_table(
+        f"ucl-simulate-{assistant.name}",
+        table_rows(per_task),
+        f"UCL-Bench dialogues of {assistant.name} ({assistant.model}"
+        f"{', scripted' if assistant.is_scripted else ''}) per task; run {rid}",
+    )
     check_calls(params, run_dir / "usage.parquet")
     failed = int(dialogues.failure.notna().sum())
     ended = dialogues.ended_by.value_counts().to_dict()
     hits = sum(u.cache_hit for u in door.usage)
     who = f"{assistant.name} ({assistant.model})" + ("" if agent_name else ", the reference")
-    return (f"{who}: {len(dialogues):,} dialogues over {dialogues.task.nunique()} tasks, "
-            f"mean {dialogues.rounds[dialogues.failure.isna()].mean():.2f} rounds "
-            f"({ended.get('marker', 0)} ended by the user, {ended.get('max_turns', 0)} at the cap of "
-            f"{ucl.exchanges()}, {ended.get('empty_reply', 0)} by an assistant who said nothing), "
-            f"{resumed} resumed from the journal, {hits:,} calls from the cache, "
-            f"{failed} failed; run {rid}")  # fmt: skip
+    return (
+        f"{who}: {len(dialogues):,} dialogues over {dialogues.task.nunique()} tasks, "
+        f"mean {dialogues.rounds[dialogues.failure.isna()].mean():.2f} rounds "
+        f"({ended.get('marker', 0)} ended by the user, {ended.get('max_turns', 0)} at the cap of "
+        f"{ucl.exchanges()}, {ended.get('empty_reply', 0)} by an assistant who said nothing), "
+        f"{resumed} resumed from the journal, {hits:,} calls from the cache, "
+        f"{failed} failed; run {rid}"
+    )
 
 
 if __name__ == "__main__":

@@ -16,8 +16,15 @@ from flows.config import runs_of
 from flows.pipeline import prefect_server
 from flows.smoke_real import copy_tracked_files
 
-__all__ = ["SMALL", "copy_project", "prefect_server", "sha256_bytes", "static_server", "write_lawbench_interim",
-           "write_manifest"]
+__all__ = [
+    "SMALL",
+    "copy_project",
+    "prefect_server",
+    "sha256_bytes",
+    "static_server",
+    "write_lawbench_interim",
+    "write_manifest",
+]
 
 ROOT = Path(__file__).resolve().parents[1]
 

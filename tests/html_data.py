@@ -19,19 +19,63 @@ def j1_frames(n: int, agent: str = "oracle", turns_per: int = 8) -> tuple[pd.Dat
         iid = f"{env}/synthetic/{i:05d}"
         for t in range(turns_per):
             speaker, addressee = ("agent", "user") if t % 2 else ("user", "agent")
-            turns.append({"run_id": "r1", "agent": agent, "scenario": env, "instance_id": iid, "turn_index": t,
-                          "exchange": t // 2 + 1, "speaker": speaker, "speaker_label": speaker,
-                          "addressee": addressee, "kind": "utterance", "stage": "审理" if env == "CR" else None,
-                          "text": f"第{t}句：" + "案情陈述。" * 20, "model": f"scripted/{agent}",
-                          "call_key": f"k{i}-{t}", "prompt_tokens": 10, "completion_tokens": 5, "revision": 0,
-                          "failure": None, "data": "{}"})
-        deliverables.append({"run_id": "r1", "agent": agent, "scenario": env, "instance_id": iid, "kind": "answer",
-                             "text": "结论。", "forced": False, "ended_by": ENDS[i % len(ENDS)],
-                             "exchanges": turns_per // 2, "utterances": turns_per, "failure": None,
-                             "failure_causes": [], "parts": None})
+            turns.append(
+                {
+                    "run_id": "r1",
+                    "agent": agent,
+                    "scenario": env,
+                    "instance_id": iid,
+                    "turn_index": t,
+                    "exchange": t // 2 + 1,
+                    "speaker": speaker,
+                    "speaker_label": speaker,
+                    "addressee": addressee,
+                    "kind": "utterance",
+                    "stage": "审理" if env == "CR" else None,
+                    "text": f"第{t}句：" + "案情陈述。" * 20,
+                    "model": f"scripted/{agent}",
+                    "call_key": f"k{i}-{t}",
+                    "prompt_tokens": 10,
+                    "completion_tokens": 5,
+                    "revision": 0,
+                    "failure": None,
+                    "data": "{}",
+                }
+            )
+        deliverables.append(
+            {
+                "run_id": "r1",
+                "agent": agent,
+                "scenario": env,
+                "instance_id": iid,
+                "kind": "answer",
+                "text": "结论。",
+                "forced": False,
+                "ended_by": ENDS[i % len(ENDS)],
+                "exchanges": turns_per // 2,
+                "utterances": turns_per,
+                "failure": None,
+                "failure_causes": [],
+                "parts": None,
+            }
+        )
         for metric in ("I-1", "II-1", "III-4"):
-            scores.append({"run_id": "r1", "agent": agent, "instance_id": iid, "scenario": env, "metric": metric,
-                           "component": "", "value": (i % 5) / 4, "status": "scored", "failure": None, "error": "",
-                           "judge": "rule", "judge_prompt_version": "", "proxy": False,
-                           "evidence": json.dumps({"why": f"evidence {i}"})})
+            scores.append(
+                {
+                    "run_id": "r1",
+                    "agent": agent,
+                    "instance_id": iid,
+                    "scenario": env,
+                    "metric": metric,
+                    "component": "",
+                    "value": (i % 5) / 4,
+                    "status": "scored",
+                    "failure": None,
+                    "error": "",
+                    "judge": "rule",
+                    "judge_prompt_version": "",
+                    "proxy": False,
+                    "evidence": json.dumps({"why": f"evidence {i}"}),
+                }
+            )
     return pd.DataFrame(turns), pd.DataFrame(deliverables), pd.DataFrame(scores)

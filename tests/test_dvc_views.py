@@ -33,8 +33,13 @@ def _agents(long: pd.DataFrame) -> list[str]:
 
 
 def _row(long: pd.DataFrame, agent: str, table: str, scope: str, metric: str) -> float:
-    hit = long[(long.source == "ours") & (long.agent == agent) & (long["table"] == table) & (long.scope == scope)
-               & (long.metric == metric)]  # fmt: skip
+    hit = long[
+        (long.source == "ours")
+        & (long.agent == agent)
+        & (long["table"] == table)
+        & (long.scope == scope)
+        & (long.metric == metric)
+    ]
     return float(hit.value.item())
 
 

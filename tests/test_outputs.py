@@ -77,8 +77,9 @@ def test_run_json_is_written_last_and_never_beside_an_earlier_runs_outputs(tmp_p
     assert json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["run_id"] == run_id(new)
 
 
-def test_a_stage_that_fails_after_a_parameter_change_leaves_no_new_run_json_beside_old_outputs(tmp_path, interim,
-                                                                                                monkeypatch):
+def test_a_stage_that_fails_after_a_parameter_change_leaves_no_new_run_json_beside_old_outputs(
+    tmp_path, interim, monkeypatch
+):
     from flows import lawbench_predict as stage
 
     out = tmp_path / "lawbench"
@@ -104,6 +105,9 @@ def interim(mirror, manifest, tmp_path_factory) -> Path:
 
 def _params(tmp_path: Path, limit: int) -> Path:
     path = tmp_path / f"params-{limit}.yaml"
-    path.write_text(f"agents:\n  oracle:\n    model: scripted/oracle\nllm:\n  cache_dir: {tmp_path / 'cache'}\n"
-                    f"lawbench:\n  limit: {limit}\n", encoding="utf-8")
+    path.write_text(
+        f"agents:\n  oracle:\n    model: scripted/oracle\nllm:\n  cache_dir: {tmp_path / 'cache'}\n"
+        f"lawbench:\n  limit: {limit}\n",
+        encoding="utf-8",
+    )
     return path

@@ -15,6 +15,7 @@ from tests.helpers import SMALL, copy_project
 # Three `dvc repro` runs of the whole pipeline: on a loaded 2-core machine this outlasts the suite's 900 s limit.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]
 
+
 def _dvc(args: list[str], cwd: Path, env: dict) -> subprocess.CompletedProcess:
     dvc = Path(sys.executable).parent / "dvc"
     return subprocess.run([str(dvc), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=1800)
@@ -37,10 +38,22 @@ def test_repro_then_status_clean_then_nothing_to_do(tmp_path, mirror, prefect_ap
     # The data sections must match the committed card; the model usage table depends on the sample sizes.
     assert report.split("## Model usage")[0] == committed.split("## Model usage")[0], "reports/data.md is stale"
     assert "## Model usage" in report and "scripted/oracle" in report.split("## Model usage")[1]
-    for name in ("lawbench_zero_shot.md", "lawbench_one_shot.md", "lawbench.csv", "extraction.md",
-                 "plawbench.md", "plawbench.csv", "plawbench_rubrics.md", "ucl.md", "ucl.csv", "mile.md", "mile.csv",
-                 "j1.md", "j1.csv", *(f"html/{p}.html" for p in ("index", "lawbench", "j1", "mile", "ucl",
-                                                                  "plawbench"))):
+    for name in (
+        "lawbench_zero_shot.md",
+        "lawbench_one_shot.md",
+        "lawbench.csv",
+        "extraction.md",
+        "plawbench.md",
+        "plawbench.csv",
+        "plawbench_rubrics.md",
+        "ucl.md",
+        "ucl.csv",
+        "mile.md",
+        "mile.csv",
+        "j1.md",
+        "j1.csv",
+        *(f"html/{p}.html" for p in ("index", "lawbench", "j1", "mile", "ucl", "plawbench")),
+    ):
         assert (project / "reports" / name).is_file(), name
     status = _dvc(["status"], project, env)
     assert status.returncode == 0 and "up to date" in status.stdout, status.stdout
@@ -52,7 +65,8 @@ def test_repro_then_status_clean_then_nothing_to_do(tmp_path, mirror, prefect_ap
     j1 += [project / "reports/j1.md", project / "reports/j1.csv"]
     j1 += sorted((project / "reports/html").glob("*.html"))  # the HTML report is rebuilt byte for byte
     before = [p.read_bytes() for p in j1]
-    forced = _dvc(["repro", "--force", "--single-item", "judge@oracle", "judge@null", "aggregate", "html_report"],
-                  project, env)
+    forced = _dvc(
+        ["repro", "--force", "--single-item", "judge@oracle", "judge@null", "aggregate", "html_report"], project, env
+    )
     assert forced.returncode == 0 and forced.stdout.count("Running stage") == 4, forced.stdout[-3000:]
     assert [p.read_bytes() for p in j1] == before

@@ -31,16 +31,21 @@ def project(tmp_path_factory, mirror, manifest) -> Path:
     interim = write_lawbench_interim(mirror, manifest, root / "data" / "interim")
     ucl = LOADERS["ucl"]([Fetched(f, mirror / f.path) for f in manifest.for_dataset("ucl")])
     write_parquet_atomic(to_arrow(ucl), interim / "ucl.parquet")
-    params = {"agents": {"oracle": {"model": "scripted/oracle"}, "null": {"model": "scripted/null"}},
-              "llm": {"cache_dir": str(root / "cache")}, "lawbench": {"limit": 2}, "ucl": {"limit": 1}}  # fmt: skip
+    params = {
+        "agents": {"oracle": {"model": "scripted/oracle"}, "null": {"model": "scripted/null"}},
+        "llm": {"cache_dir": str(root / "cache")},
+        "lawbench": {"limit": 2},
+        "ucl": {"limit": 1},
+    }
     (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
     return root
 
 
 def _stage(project: Path, api: str, *argv: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PREFECT_API_URL": api, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", *argv], cwd=project, env=env, capture_output=True, text=True,
-                          timeout=600)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", *argv], cwd=project, env=env, capture_output=True, text=True, timeout=600
+    )
 
 
 async def _seen(api: str, run_name: str) -> dict:
@@ -59,13 +64,18 @@ async def _seen(api: str, run_name: str) -> dict:
     async with get_client() as client:
         assert str(client.api_url).rstrip("/") == api.rstrip("/")
         # the newest run of that name: the session's server also holds other tests' runs of the same stage
-        [run] = await client.read_flow_runs(flow_run_filter=FlowRunFilter(name=FlowRunFilterName(any_=[run_name])),
-                                            sort=FlowRunSort.EXPECTED_START_TIME_DESC, limit=1)  # fmt: skip
+        [run] = await client.read_flow_runs(
+            flow_run_filter=FlowRunFilter(name=FlowRunFilterName(any_=[run_name])),
+            sort=FlowRunSort.EXPECTED_START_TIME_DESC,
+            limit=1,
+        )
         tasks = await client.read_task_runs(flow_run_filter=FlowRunFilter(id={"any_": [run.id]}))
-        logs = await client.read_logs(LogFilter(flow_run_id=LogFilterFlowRunId(any_=[run.id])), limit=200,
-                                      sort=LogSort.TIMESTAMP_ASC)  # fmt: skip
-        artifacts = await client.read_artifacts(artifact_filter=ArtifactFilter(
-            flow_run_id=ArtifactFilterFlowRunId(any_=[run.id])))  # fmt: skip
+        logs = await client.read_logs(
+            LogFilter(flow_run_id=LogFilterFlowRunId(any_=[run.id])), limit=200, sort=LogSort.TIMESTAMP_ASC
+        )
+        artifacts = await client.read_artifacts(
+            artifact_filter=ArtifactFilter(flow_run_id=ArtifactFilterFlowRunId(any_=[run.id]))
+        )
         flow = await client.read_flow(run.flow_id)
     return {"run": run, "flow": flow.name, "tasks": tasks, "logs": logs, "artifacts": artifacts}
 
@@ -83,8 +93,14 @@ def test_lawbench_run_is_named_tagged_split_per_task_logged_and_has_its_scores(p
     seen = _read(prefect_api, "lawbench_predict@oracle-zero_shot")
     run = seen["run"]
     assert seen["flow"] == "lawbench_predict" and run.state.type.value == "COMPLETED"
-    assert set(run.tags) == {"benchmark:lawbench", "stage:lawbench_predict", "agent:oracle", "setting:zero_shot",
-                             "model:scripted/oracle", "scripted"}  # fmt: skip
+    assert set(run.tags) == {
+        "benchmark:lawbench",
+        "stage:lawbench_predict",
+        "agent:oracle",
+        "setting:zero_shot",
+        "model:scripted/oracle",
+        "scripted",
+    }
 
     # one task run per LawBench task, named after it, plus the scoring task; every one completed
     written = pd.read_parquet(project / "data/lawbench/oracle/zero_shot/scores.parquet")
@@ -115,8 +131,9 @@ def test_ucl_run_has_one_task_run_per_ucl_task_following_its_dialogues(project, 
     done = _stage(project, prefect_api, "flows.ucl_simulate", "null")
     assert done.returncode == 0, done.stderr
     seen = _read(prefect_api, "ucl_simulate@null")
-    assert {"benchmark:ucl", "agent:null", "model:scripted/null", "scripted",
-            "environment:scripted/persona"} <= set(seen["run"].tags)  # fmt: skip
+    assert {"benchmark:ucl", "agent:null", "model:scripted/null", "scripted", "environment:scripted/persona"} <= set(
+        seen["run"].tags
+    )
     dialogues = pd.read_parquet(project / "data/ucl/null/dialogues.parquet")
     labels = {f"{task_of(k).id} {task_of(k).name}" for k in dialogues.task}
     assert sorted(t.name for t in seen["tasks"]) == sorted(labels) and "1-1 Article Recitation" in labels

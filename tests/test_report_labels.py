@@ -38,10 +38,14 @@ def test_run_limit_reads_the_runs_own_record(tmp_path):
 
 
 def test_paper_model_is_validated_and_resolved_per_paper():
-    params = Params.model_validate({"agents": {
-        "mine": {"model": "openai/some-endpoint", "paper_model": "gpt 4o"},
-        "each": {"model": "openai/x", "paper_model": {"plawbench": "GPT-4o-20240806", "lawbench": "GPT4"}},
-    }})  # fmt: skip
+    params = Params.model_validate(
+        {
+            "agents": {
+                "mine": {"model": "openai/some-endpoint", "paper_model": "gpt 4o"},
+                "each": {"model": "openai/x", "paper_model": {"plawbench": "GPT-4o-20240806", "lawbench": "GPT4"}},
+            }
+        }
+    )
     assert params.paper_model("mine", "j1", paper_names("j1")) == "GPT-4o"  # case and punctuation ignored
     assert params.paper_model("mine", "mile", paper_names("mile")) == "GPT-4o"
     assert params.paper_model("mine", "plawbench", paper_names("plawbench")) is None  # that paper names it otherwise
@@ -61,17 +65,32 @@ def test_paper_model_is_validated_and_resolved_per_paper():
 
 
 def _lawbench_scores(agent: str, n: int) -> list[dict]:
-    return [{"setting": "zero_shot", "agent": agent, "task": t, "score": 0.5, "abstention_rate": 0.0, "n": n,
-             "n_failed": 0, "proxy": False, "run_id": "r"} for t in TASK_IDS]  # fmt: skip
+    return [
+        {
+            "setting": "zero_shot",
+            "agent": agent,
+            "task": t,
+            "score": 0.5,
+            "abstention_rate": 0.0,
+            "n": n,
+            "n_failed": 0,
+            "proxy": False,
+            "run_id": "r",
+        }
+        for t in TASK_IDS
+    ]
 
 
 def test_lawbench_rows_say_their_n_and_the_limited_one_says_so():
     scores = pd.DataFrame(_lawbench_scores("lim", 3) + _lawbench_scores("full", 500)).astype({"score": float})
-    published = pd.DataFrame({"setting": "zero_shot", "model": "GPT4", "task": list(TASK_IDS), "score": 0.7,
-                              "abstention_rate": 0.0})  # fmt: skip
+    published = pd.DataFrame(
+        {"setting": "zero_shot", "model": "GPT4", "task": list(TASK_IDS), "score": 0.7, "abstention_rate": 0.0}
+    )
     long, deltas = build_tables.fn(scores, published)
-    agents = {"lim": AgentInfo("lim", "openai/m", False, 0, limit=3),
-              "full": AgentInfo("full", "openai/gpt-4", False, 0, paper_model="GPT4")}
+    agents = {
+        "lim": AgentInfo("lim", "openai/m", False, 0, limit=3),
+        "full": AgentInfo("full", "openai/gpt-4", False, 0, paper_model="GPT4"),
+    }
     lines = render_setting(long, deltas, "zero_shot", agents, "note").splitlines()
     full = next(i for i, line in enumerate(lines) if line.startswith("| full | 500 | 50 |"))
     assert lines[full + 1].startswith("| ↳ GPT4 (published) | 500 | 70 |")  # its paper row right under it
@@ -81,16 +100,29 @@ def test_lawbench_rows_say_their_n_and_the_limited_one_says_so():
 
 
 def _ucl_info(agents: list[RunInfo]) -> ReportInfo:
-    return ReportInfo(agents=agents, reference=RunInfo("ref", "openai/r", False, "r0", items_per_task=10),
-                      user="u", judge="j", judge_scripted=False, exchanges=3, single_round=False, items_per_task=10,
-                      retries=2, pointwise=False, data="repo@abc")  # fmt: skip
+    return ReportInfo(
+        agents=agents,
+        reference=RunInfo("ref", "openai/r", False, "r0", items_per_task=10),
+        user="u",
+        judge="j",
+        judge_scripted=False,
+        exchanges=3,
+        single_round=False,
+        items_per_task=10,
+        retries=2,
+        pointwise=False,
+        data="repo@abc",
+    )
 
 
 def test_ucl_rows_say_their_n_and_the_header_only_states_sizes_every_row_has():
-    long = build(one_order("1-1", 2, 0, 1, agent="lim") + one_order("1-1", 10, 0, 0, agent="full"),
-                 agents=("lim", "full"))  # fmt: skip
-    both = [RunInfo("lim", "openai/m", False, "r1", items_per_task=3, limit=3),
-            RunInfo("full", "openai/gpt-4", False, "r2", "GPT-4", items_per_task=10)]
+    long = build(
+        one_order("1-1", 2, 0, 1, agent="lim") + one_order("1-1", 10, 0, 0, agent="full"), agents=("lim", "full")
+    )
+    both = [
+        RunInfo("lim", "openai/m", False, "r1", items_per_task=3, limit=3),
+        RunInfo("full", "openai/gpt-4", False, "r2", "GPT-4", items_per_task=10),
+    ]
     text = render(long, _ucl_info(both))
     assert "| lim [limit 3] | 3 | 66.7 |" in text and "| full | 10 | 100 |" in text
     assert "3–10 public items per task (each row's `n`) judged per agent" in text

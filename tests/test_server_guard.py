@@ -101,8 +101,13 @@ def test_killing_a_stage_leaves_no_prefect_server(tmp_path, sig):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PREFECT_HOME": str(tmp_path / "home")}
     env.pop("PREFECT_API_URL", None)  # the stage starts its own temporary server
     marker, servers = tmp_path / "started", []
-    stage = subprocess.Popen([sys.executable, "-c", SLEEPY_STAGE, str(marker)], cwd=tmp_path, env=env,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    stage = subprocess.Popen(
+        [sys.executable, "-c", SLEEPY_STAGE, str(marker)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 300
         while not marker.exists() and time.monotonic() < deadline and stage.poll() is None:

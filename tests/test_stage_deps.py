@@ -145,8 +145,9 @@ def _package_dir(path: Path) -> Path:
 
 @cache
 def _all_data_files() -> tuple[Path, ...]:
-    return tuple(f for package in PACKAGES for f in (ROOT / package).rglob("*")
-                 if f.is_file() and f.suffix in DATA_SUFFIXES)  # fmt: skip
+    return tuple(
+        f for package in PACKAGES for f in (ROOT / package).rglob("*") if f.is_file() and f.suffix in DATA_SUFFIXES
+    )
 
 
 def data_files(code: frozenset[Path]) -> set[Path]:
@@ -175,8 +176,11 @@ def repository_files(module: str) -> set[Path]:
     outputs (data/, reports/) and params.yaml are not dependencies."""
     path = module_file(module)
     named = {ROOT / s for s in _literals(path) if s.endswith(DATA_SUFFIXES) and "*" not in s}
-    return {f for f in named if f.is_file() and f.relative_to(ROOT).parts[0] not in ("data", "reports")
-            and f.name not in NOT_DEPS}  # fmt: skip
+    return {
+        f
+        for f in named
+        if f.is_file() and f.relative_to(ROOT).parts[0] not in ("data", "reports") and f.name not in NOT_DEPS
+    }
 
 
 @cache
@@ -216,9 +220,16 @@ def test_the_deps_of_a_stage_cover_every_file_its_flow_imports_or_reads(stage):
 def test_the_closure_finds_imports_packages_and_data_files():
     """The derivation itself, on modules whose needs are known (so a broken derivation cannot pass vacuously)."""
     aggregate = closure("flows.aggregate")
-    assert {"flows/__init__.py", "flows/aggregate.py", "steps/__init__.py", "steps/j1eval/__init__.py",
-            "steps/j1eval/tables.py", "steps/sql/__init__.py", "steps/sql/j1_cells.sql",
-            "steps/sql/j1_failures.sql"} <= aggregate  # fmt: skip
+    assert {
+        "flows/__init__.py",
+        "flows/aggregate.py",
+        "steps/__init__.py",
+        "steps/j1eval/__init__.py",
+        "steps/j1eval/tables.py",
+        "steps/sql/__init__.py",
+        "steps/sql/j1_cells.sql",
+        "steps/sql/j1_failures.sql",
+    } <= aggregate
     assert "steps/sql/data_mile.sql" not in aggregate  # SQL files are matched by name, not taken wholesale
     data_report = closure("flows.data_report")
     assert {"steps/sql/data_ucl.sql", "steps/sql/data_model_usage.sql"} <= data_report  # f"data_{name}"
@@ -254,8 +265,11 @@ def covering_deps(files: set[str]) -> list[str]:
     while changed:
         changed = False
         for folder in sorted({str(Path(f).parent) for f in out if "/" in f}, key=len, reverse=True):
-            inside = {p.relative_to(ROOT).as_posix() for p in (ROOT / folder).rglob("*")
-                      if p.is_file() and "__pycache__" not in p.parts}  # fmt: skip
+            inside = {
+                p.relative_to(ROOT).as_posix()
+                for p in (ROOT / folder).rglob("*")
+                if p.is_file() and "__pycache__" not in p.parts
+            }
             if inside and all(any(f == o or f.startswith(o + "/") for o in out) for f in inside):
                 new = {o for o in out if not (o == folder or o.startswith(folder + "/"))} | {folder}
                 if new != out:

@@ -23,8 +23,12 @@ def printed(capfd) -> Iterator[Callable[[], str]]:
     """Everything the stage prints: run_stage's console plus what Prefect's own handlers write (their streams were
     bound when Prefect configured logging, so they are redirected here, filters and all)."""
     sink = io.StringIO()
-    handlers = {h for name in ("", "prefect", "prefect.flow_runs", "prefect.task_runs")
-                for h in logging.getLogger(name).handlers if isinstance(h, logging.StreamHandler)}
+    handlers = {
+        h
+        for name in ("", "prefect", "prefect.flow_runs", "prefect.task_runs")
+        for h in logging.getLogger(name).handlers
+        if isinstance(h, logging.StreamHandler)
+    }
     assert handlers, "no Prefect console handler found"
     old = {h: h.setStream(sink) for h in handlers}
     yield lambda: "".join(capfd.readouterr()) + sink.getvalue()
@@ -72,8 +76,14 @@ def test_a_stage_process_prints_its_expected_error_once(tmp_path):
     (tmp_path / "params.yaml").write_text("agents:\n  oracle:\n    model: scripted/oracle\n", encoding="utf-8")
     (tmp_path / "prefect.toml").write_bytes((ROOT / "prefect.toml").read_bytes())
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PREFECT_HOME": str(tmp_path / "prefect-home")}
-    done = subprocess.run([sys.executable, "-m", "flows.judge", "nobody"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "flows.judge", "nobody"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     text = done.stdout + done.stderr
     assert done.returncode == 1, text
     assert text.count("unknown agent 'nobody'") == 1, text

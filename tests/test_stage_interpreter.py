@@ -36,8 +36,14 @@ def test_dvc_repro_of_a_stage_works_with_a_path_that_lacks_the_venv(tmp_path, mi
     path = os.pathsep.join([str(_bare_python(tmp_path)), "/usr/bin", "/bin"])  # `python` lacks pandas; no .venv/bin
     env = {**os.environ, "PATH": path, "JURISFLOW_MIRROR": str(mirror), "PREFECT_API_URL": prefect_api}
     env.pop("VIRTUAL_ENV", None)
-    done = subprocess.run([str(project / ".venv/bin/dvc"), "repro", "ingest"], cwd=project, env=env,
-                          capture_output=True, text=True, timeout=1200)  # fmt: skip
+    done = subprocess.run(
+        [str(project / ".venv/bin/dvc"), "repro", "ingest"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "No module named" not in done.stdout + done.stderr
     assert (project / "data/interim/lawbench_items.parquet").is_file()
@@ -59,8 +65,14 @@ def _bare_env() -> dict[str, str]:
 def test_a_bare_python_runs_the_command_again_with_the_project_venv(tmp_path):
     project = _flows_copy(tmp_path, with_venv=True)
     bare = _bare_python(tmp_path) / "python"
-    done = subprocess.run([str(bare), "-m", "flows.cli", "--help"], cwd=project, env=_bare_env(),
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    done = subprocess.run(
+        [str(bare), "-m", "flows.cli", "--help"],
+        cwd=project,
+        env=_bare_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert "jurisflow: Chinese legal LLM benchmarks" in done.stdout
 
@@ -68,8 +80,9 @@ def test_a_bare_python_runs_the_command_again_with_the_project_venv(tmp_path):
 def test_a_bare_python_without_a_venv_stops_with_one_line(tmp_path):
     project = _flows_copy(tmp_path, with_venv=False)
     bare = _bare_python(tmp_path) / "python"
-    done = subprocess.run([str(bare), "-m", "flows.ingest"], cwd=project, env=_bare_env(), capture_output=True,
-                          text=True, timeout=120)  # fmt: skip
+    done = subprocess.run(
+        [str(bare), "-m", "flows.ingest"], cwd=project, env=_bare_env(), capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 1
     assert done.stderr.strip().startswith("error: ") and "lacks jurisflow's dependencies" in done.stderr
     assert "make install" in done.stderr and "Traceback" not in done.stderr

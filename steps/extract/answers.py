@@ -95,9 +95,18 @@ FIELDS = {"criminal": CRIMINAL, "civil": CIVIL}
 CHECKED = ("defendants", "parties", "statutes")  # compared with the parser, never stored
 # The stored LLM columns, in table order; a kind's fields that the other kind lacks stay empty.
 LLM_COLUMNS = (
-    "case_details", "claims", "defence", "evidence", "procurator_charges", "procurator_opinion", "pleas",
-    "cross_exam", "other_statements", "court_findings", "court_reasoning",
-)  # fmt: skip
+    "case_details",
+    "claims",
+    "defence",
+    "evidence",
+    "procurator_charges",
+    "procurator_opinion",
+    "pleas",
+    "cross_exam",
+    "other_statements",
+    "court_findings",
+    "court_reasoning",
+)
 _ADAPTERS = {kind: {name: TypeAdapter(t) for name, t in fields.items()} for kind, fields in FIELDS.items()}
 
 

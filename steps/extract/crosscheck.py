@@ -62,8 +62,11 @@ def check_defendants(parsed: ParsedCase, answer: list[dict]) -> list[IssueRow]:
     births = {p.name: p.birth_date for p in parsed.parties if re.sub(r"（.*", "", p.role) in DEFENDANT_ROLES}
     named = {d["name"] for d in answer}
     for name in sorted(verdicts.keys() - named):
-        issues.append(_disagree("defendants.name", "the parser reads a sentence; the model lists no such defendant",
-                                name, name, None))  # fmt: skip
+        issues.append(
+            _disagree(
+                "defendants.name", "the parser reads a sentence; the model lists no such defendant", name, name, None
+            )
+        )
     for d in answer:
         name = d["name"]
         if name not in verdicts and name not in births:
@@ -93,8 +96,11 @@ def check_parties(parsed: ParsedCase, answer: list[dict]) -> list[IssueRow]:
     """Names and roles of civil plaintiffs, defendants and third parties."""
     ours = {p.name: p.role for p in parsed.parties if p.role in CIVIL_ROLES}
     theirs = {p["name"]: p["role"] for p in answer}
-    issues = [_disagree("parties.name", "party not named by the model", n, r, None) for n, r in ours.items()
-              if n not in theirs]  # fmt: skip
+    issues = [
+        _disagree("parties.name", "party not named by the model", n, r, None)
+        for n, r in ours.items()
+        if n not in theirs
+    ]
     for name, role in theirs.items():
         if name not in ours and name not in {p.name for p in parsed.parties}:
             issues.append(_disagree("parties.name", "not a party the parser read", name, None, role))
@@ -108,10 +114,14 @@ def check_statutes(parsed: ParsedCase, answer: list[dict]) -> list[IssueRow]:
     read = {(law_key(s.law), s.article) for s in parsed.statutes}
     basis = {(law_key(s.law), s.article) for s in parsed.statutes if s.basis and s.source in COURT_SOURCES}
     cited = {(law_key(s["law"]), s["article"]) for s in answer}
-    issues = [_disagree("statutes", "cited by the model, not read by the parser", _name(p), None, _name(p))
-              for p in sorted(cited - read)]  # fmt: skip
-    issues += [_disagree("statutes", "in the court's basis, omitted by the model", _name(p), _name(p), None)
-               for p in sorted(basis - cited)]  # fmt: skip
+    issues = [
+        _disagree("statutes", "cited by the model, not read by the parser", _name(p), None, _name(p))
+        for p in sorted(cited - read)
+    ]
+    issues += [
+        _disagree("statutes", "in the court's basis, omitted by the model", _name(p), _name(p), None)
+        for p in sorted(basis - cited)
+    ]
     return issues
 
 

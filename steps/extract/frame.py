@@ -10,10 +10,28 @@ from steps.extract.model import DefendantVerdict, ParsedCase
 
 STRING_COLUMNS = ("source_id", "kind", "court", "doc_type", "case_number", "procedure", "title", "penalty")
 COLUMNS = [
-    "source_id", "kind", "court", "doc_type", "case_number", "procedure", "title", "parties", "statutes",
-    "charges", "penalty", "prison_months", "probation_months", "fine_yuan", "defendants", "rulings",
-    "cost_fee_yuan", "cost_collected_yuan", "costs_borne_by", "issues", "n_issues",
-]  # fmt: skip
+    "source_id",
+    "kind",
+    "court",
+    "doc_type",
+    "case_number",
+    "procedure",
+    "title",
+    "parties",
+    "statutes",
+    "charges",
+    "penalty",
+    "prison_months",
+    "probation_months",
+    "fine_yuan",
+    "defendants",
+    "rulings",
+    "cost_fee_yuan",
+    "cost_collected_yuan",
+    "costs_borne_by",
+    "issues",
+    "n_issues",
+]
 FLOAT_COLUMNS = ("prison_months", "probation_months", "fine_yuan", "cost_fee_yuan", "cost_collected_yuan")
 
 

@@ -84,10 +84,15 @@ async def extract_fields(door: Any, model: ModelConfig, case: CaseInput, *, max_
             break
         messages += [{"role": "assistant", "content": reply.text}, repair_message(errors)]
     result.issues += [
-        IssueRow(Stage.LLM, name, LLMIssue.INVALID, f"after {result.attempts} attempts: {errors[name]}",
-                 llm_value=_shown(raw.get(name)))
+        IssueRow(
+            Stage.LLM,
+            name,
+            LLMIssue.INVALID,
+            f"after {result.attempts} attempts: {errors[name]}",
+            llm_value=_shown(raw.get(name)),
+        )
         for name in pending
-    ]  # fmt: skip
+    ]
     return result
 
 

@@ -16,19 +16,50 @@ from steps.extract.llm_fields import LLMResult, missing_mandatory
 from steps.extract.model import Party
 
 PROVENANCE = (
-    "case_id", "source", "source_id", "kind", "parser_version", "extraction_model", "llm_fields_source",
-    "llm_status", "prompt_version", "run_id",
-)  # fmt: skip
+    "case_id",
+    "source",
+    "source_id",
+    "kind",
+    "parser_version",
+    "extraction_model",
+    "llm_fields_source",
+    "llm_status",
+    "prompt_version",
+    "run_id",
+)
 PARSER_COLUMNS = (
-    "court", "doc_type", "case_number", "procedure", "title", "parties", "statutes", "charges", "penalty",
-    "prison_months", "probation_months", "fine_yuan", "defendants", "rulings", "cost_fee_yuan",
-    "cost_collected_yuan", "costs_borne_by",
-)  # fmt: skip
+    "court",
+    "doc_type",
+    "case_number",
+    "procedure",
+    "title",
+    "parties",
+    "statutes",
+    "charges",
+    "penalty",
+    "prison_months",
+    "probation_months",
+    "fine_yuan",
+    "defendants",
+    "rulings",
+    "cost_fee_yuan",
+    "cost_collected_yuan",
+    "costs_borne_by",
+)
 CASE_COLUMNS = [*PROVENANCE, *PARSER_COLUMNS, *LLM_COLUMNS, "issues", "n_issues"]
 ISSUE_COLUMNS = [
-    "case_id", "source", "source_id", "case_kind", "stage", "field", "subject", "kind", "detail", "parser_value",
+    "case_id",
+    "source",
+    "source_id",
+    "case_kind",
+    "stage",
+    "field",
+    "subject",
+    "kind",
+    "detail",
+    "parser_value",
     "llm_value",
-]  # fmt: skip
+]
 _TEXT_COLUMNS = ("case_details", "procurator_opinion", "court_findings", "court_reasoning")
 
 
@@ -95,8 +126,9 @@ def cases_table(extracted: list[Extracted], provenance: Provenance) -> pd.DataFr
     for name in PARSER_COLUMNS:
         frame[name] = base[name].to_numpy() if len(base) else pd.Series(dtype=object)
     frame["parties"] = [[_party(p) for p in e.case.parsed.parties] for e in extracted]
-    frame["statutes"] = [[{**s.as_dict(), "law": official_name(s.law)} for s in e.case.parsed.statutes]
-                         for e in extracted]  # fmt: skip
+    frame["statutes"] = [
+        [{**s.as_dict(), "law": official_name(s.law)} for s in e.case.parsed.statutes] for e in extracted
+    ]
     for name in LLM_COLUMNS:
         frame[name] = [_llm_value(e, name) for e in extracted]
     frame["issues"] = [[_short(i) for i in e.issues] for e in extracted]
@@ -123,11 +155,16 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
 def issues_table(extracted: list[Extracted]) -> pd.DataFrame:
     """One row per issue of any stage, keyed by case."""
     rows = [
-        {"case_id": e.case.case_id, "source": e.case.source, "source_id": e.case.source_id,
-         "case_kind": e.case.kind, **i.as_dict()}
+        {
+            "case_id": e.case.case_id,
+            "source": e.case.source,
+            "source_id": e.case.source_id,
+            "case_kind": e.case.kind,
+            **i.as_dict(),
+        }
         for e in extracted
         for i in e.issues
-    ]  # fmt: skip
+    ]
     return pd.DataFrame(rows, columns=ISSUE_COLUMNS).astype("string")
 
 

@@ -9,9 +9,22 @@ from pathlib import Path
 
 _HERE = Path(__file__).parent
 PARSER_MODULES = (
-    "civil", "civil_sections", "costs", "criminal", "dates", "frame", "header", "laws", "model", "numerals",
-    "parties", "sections", "statutes", "text_checks", "verdict",
-)  # fmt: skip
+    "civil",
+    "civil_sections",
+    "costs",
+    "criminal",
+    "dates",
+    "frame",
+    "header",
+    "laws",
+    "model",
+    "numerals",
+    "parties",
+    "sections",
+    "statutes",
+    "text_checks",
+    "verdict",
+)
 
 
 @cache

@@ -78,8 +78,18 @@ async def evaluate(case: Case, panel: Panel, options: Options) -> list[ScoreRow]
     ]
 
 
-async def _open_topic(row: Row, index: int, topic: dict, checks: list[TopicCheck], replies: dict[int, str],
-                      raised: set[int], panel: Panel, *, strict: bool, silent: bool) -> ScoreRow:  # fmt: skip
+async def _open_topic(
+    row: Row,
+    index: int,
+    topic: dict,
+    checks: list[TopicCheck],
+    replies: dict[int, str],
+    raised: set[int],
+    panel: Panel,
+    *,
+    strict: bool,
+    silent: bool,
+) -> ScoreRow:
     """I-2 of one open topic."""
     component = f"T{index + 1}"
     if index not in raised:

@@ -47,9 +47,15 @@ async def evaluate(case: Case, panel: Panel, options: Options) -> list[ScoreRow]
     row, truth, judgment = Row(case.instance_id, case.scenario), case.truth, case.document
     exchanges = exchanges_of(case)
     validity = trial_validity(exchanges, judgment, min_exchanges=options.min_exchanges)
-    uni = row.rule("III-1", validity.uni, "UNI", invalid=str(validity.reason) if validity.reason else None,
-                   judgment_exchange=validity.judgment_exchange, exchanges=len(exchanges),
-                   failure_causes=case_failure_causes(case))  # fmt: skip
+    uni = row.rule(
+        "III-1",
+        validity.uni,
+        "UNI",
+        invalid=str(validity.reason) if validity.reason else None,
+        judgment_exchange=validity.judgment_exchange,
+        exchanges=len(exchanges),
+        failure_causes=case_failure_causes(case),
+    )
     laws = tuple(LawRef(law_name_key(s.law), s.article, s.sub_article) for s in truth.laws)
     if not validity.uni:
         return [uni, *_procedure_rows(row, None, validity), *_failed(row, case, laws, validity, options)]
@@ -70,8 +76,11 @@ def _procedure_rows(row: Row, score: ProcedureScore | None, validity: TrialValid
     main = row.judged("III-1", score.judgement)
     if not score.judgement.ok:
         return [main, *(replace(main, component=c, evidence={}) for c in ("STA", "ACT"))]
-    return [main, replace(main, component="STA", value=score.sta, evidence={}),
-            replace(main, component="ACT", value=score.act, evidence={})]  # fmt: skip
+    return [
+        main,
+        replace(main, component="STA", value=score.sta, evidence={}),
+        replace(main, component="ACT", value=score.act, evidence={}),
+    ]
 
 
 def _comparisons(row: Row, case: Case, judgment: str, panel: Panel) -> list:
@@ -79,10 +88,19 @@ def _comparisons(row: Row, case: Case, judgment: str, panel: Panel) -> list:
     truth = case.truth
     pending = []
     if case.scenario == "CI":
-        pending.append(_compare(row, "III-2", reference_rulings(truth.rulings), candidate_rulings(judgment),
-                                "判决主文", panel))  # fmt: skip
-    pending.append(_compare(row, "III-5", without_lead(truth.reasoning), candidate_reasoning(judgment),
-                            "判决说理（本院认为部分）", panel))  # fmt: skip
+        pending.append(
+            _compare(row, "III-2", reference_rulings(truth.rulings), candidate_rulings(judgment), "判决主文", panel)
+        )
+    pending.append(
+        _compare(
+            row,
+            "III-5",
+            without_lead(truth.reasoning),
+            candidate_reasoning(judgment),
+            "判决说理（本院认为部分）",
+            panel,
+        )
+    )
     return pending
 
 
@@ -97,18 +115,26 @@ def _laws(row: Row, judgment: str | None, laws: tuple[LawRef, ...]) -> list[Scor
     result = law_accuracy(judgment, laws)
     if result.value is None:
         return [row.skipped("III-6", c, reason="the court cites no provision") for c in ("", "precision", "f1")]
-    evidence = {"truth": [list(r) for r in result.truth], "cited": [list(r) for r in result.cited],
-                "matched": [list(r) for r in result.matched]}  # fmt: skip
-    return [row.rule("III-6", result.value, **evidence), row.rule("III-6", result.precision, "precision"),
-            row.rule("III-6", result.f1, "f1")]  # fmt: skip
+    evidence = {
+        "truth": [list(r) for r in result.truth],
+        "cited": [list(r) for r in result.cited],
+        "matched": [list(r) for r in result.matched],
+    }
+    return [
+        row.rule("III-6", result.value, **evidence),
+        row.rule("III-6", result.precision, "precision"),
+        row.rule("III-6", result.f1, "f1"),
+    ]
 
 
 def _crime(row: Row, judgment: str, truth) -> list[ScoreRow]:
     result = crime_accuracy(judgment, truth.charges, defendant=truth.defendant)
     if result.value is None:
         return [row.skipped("III-3", c, reason="no charge in the truth") for c in ("", "partial")]
-    return [row.rule("III-3", result.value, truth=result.truth, predicted=result.predicted, source=result.source),
-            row.rule("III-3", result.matched_fraction, "partial")]  # fmt: skip
+    return [
+        row.rule("III-3", result.value, truth=result.truth, predicted=result.predicted, source=result.source),
+        row.rule("III-3", result.matched_fraction, "partial"),
+    ]
 
 
 def sentence_of(truth) -> Sentence:
@@ -116,20 +142,31 @@ def sentence_of(truth) -> Sentence:
 
 
 def _penalty(row: Row, judgment: str | None, truth, options: Options, *, valid: bool = True) -> list[ScoreRow]:
-    result = penalty_deviation(judgment, sentence_of(truth), valid=valid, defendant=truth.defendant,
-                               normaliser=options.penalty_normaliser)  # fmt: skip
+    result = penalty_deviation(
+        judgment, sentence_of(truth), valid=valid, defendant=truth.defendant, normaliser=options.penalty_normaliser
+    )
     make = row.failed_task if result.failed else row.rule
     predicted = result.predicted
-    evidence = {"normaliser": result.normaliser, "truth": vars(result.truth),
-                "predicted": vars(predicted) if predicted else None}  # fmt: skip
-    sen = (make("III-4", result.sen, "SEN") if result.sen is not None
-           else row.skipped("III-4", "SEN", reason="life imprisonment or death: no term to compare"))  # fmt: skip
-    return [make("III-4", result.value, sen_excluded=result.sen_excluded, **evidence), sen,
-            make("III-4", result.fine, "FINE")]  # fmt: skip
+    evidence = {
+        "normaliser": result.normaliser,
+        "truth": vars(result.truth),
+        "predicted": vars(predicted) if predicted else None,
+    }
+    sen = (
+        make("III-4", result.sen, "SEN")
+        if result.sen is not None
+        else row.skipped("III-4", "SEN", reason="life imprisonment or death: no term to compare")
+    )
+    return [
+        make("III-4", result.value, sen_excluded=result.sen_excluded, **evidence),
+        sen,
+        make("III-4", result.fine, "FINE"),
+    ]
 
 
-def _failed(row: Row, case: Case, laws: tuple[LawRef, ...], validity: TrialValidity,
-            options: Options) -> list[ScoreRow]:  # fmt: skip
+def _failed(
+    row: Row, case: Case, laws: tuple[LawRef, ...], validity: TrialValidity, options: Options
+) -> list[ScoreRow]:
     """Every other metric of an invalid trial: 0, and III-4 (SEN, FINE) 1."""
     reason = f"invalid trial: {validity.reason}"
     rows = [row.failed_task("III-5", 0.0, reason=reason)]

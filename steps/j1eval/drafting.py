@@ -64,15 +64,27 @@ async def evaluate(case: Case, panel: Panel, options: Options) -> list[ScoreRow]
         return [row.failed_task("II-1", 0.0, reason="no document"), row.combined("II-2", parts), *parts]
     score = format_following(document, fmt)
     forced = bool(case.deliverable.get("forced"))
-    ii1 = row.rule("II-1", score.value, seq=score.seq, label=score.label, exact=list(score.exact),
-                   order=list(score.order), missing=list(score.missing), forced=forced)  # fmt: skip
+    ii1 = row.rule(
+        "II-1",
+        score.value,
+        seq=score.seq,
+        label=score.label,
+        exact=list(score.exact),
+        order=list(score.order),
+        missing=list(score.missing),
+        forced=forced,
+    )
     sections = document_sections(document, fmt)
-    em = [_party(row, c, sections.get(fmt.em_components[c]), getattr(case.truth, f)) for c, f in
-          PARTIES[case.scenario].items()]  # fmt: skip
+    em = [
+        _party(row, c, sections.get(fmt.em_components[c]), getattr(case.truth, f))
+        for c, f in PARTIES[case.scenario].items()
+    ]
     judged = await asyncio.gather(
-        *(_judged(row, c, spec, sections.get(spec.section), getattr(case.truth, spec.truth), panel)
-          for c, spec in JUDGED[case.scenario].items())
-    )  # fmt: skip
+        *(
+            _judged(row, c, spec, sections.get(spec.section), getattr(case.truth, spec.truth), panel)
+            for c, spec in JUDGED[case.scenario].items()
+        )
+    )
     by_name = {p.component: p for p in [*em, *judged]}
     parts = [by_name[c] for c in components]
     return [ii1, row.combined("II-2", parts, forced=forced), *parts]
@@ -93,8 +105,9 @@ def _party(row: Row, component: str, block: str | None, truth: object) -> ScoreR
     return row.rule("II-2", matched / (matched + missed), component, parties=detail, block=(block or "")[:300])
 
 
-async def _judged(row: Row, component: str, spec: Judged, section: str | None, truth: str | list[str],
-                  panel: Panel) -> ScoreRow:  # fmt: skip
+async def _judged(
+    row: Row, component: str, spec: Judged, section: str | None, truth: str | list[str], panel: Panel
+) -> ScoreRow:
     reference = reference_text(truth)
     if not reference:
         return row.skipped("II-2", component, reason="nothing in the truth")

@@ -49,8 +49,10 @@ def build_cases(instances: pd.DataFrame, turns: pd.DataFrame, deliverables: pd.D
     truths = {r["instance_id"]: r for r in instances[["instance_id", "scenario", "ground_truth"]].to_dict("records")}
     missing = sorted(set(deliverables.instance_id) - set(truths))
     if missing:
-        raise ValueError(f"{len(missing)} run instance(s) not in instances.parquet (first {missing[0]}): the run "
-                         "is older than the instances; rerun simulate")  # fmt: skip
+        raise ValueError(
+            f"{len(missing)} run instance(s) not in instances.parquet (first {missing[0]}): the run "
+            "is older than the instances; rerun simulate"
+        )
     by_instance: dict[str, list[dict[str, Any]]] = {}
     for turn in _records(turns.sort_values(["instance_id", "turn_index"], kind="stable")):
         by_instance.setdefault(turn["instance_id"], []).append(turn)
@@ -60,8 +62,16 @@ def build_cases(instances: pd.DataFrame, turns: pd.DataFrame, deliverables: pd.D
         if source["scenario"] != d["scenario"]:
             raise ValueError(f"{d['instance_id']}: {d['scenario']} in the run, {source['scenario']} in instances")
         truth = typed_truth(d["scenario"], source["ground_truth"])
-        cases.append(Case(d["instance_id"], d["scenario"], truth, by_instance.get(d["instance_id"], []), d,
-                          agent_role(d["scenario"])))  # fmt: skip
+        cases.append(
+            Case(
+                d["instance_id"],
+                d["scenario"],
+                truth,
+                by_instance.get(d["instance_id"], []),
+                d,
+                agent_role(d["scenario"]),
+            )
+        )
     return cases
 
 
@@ -92,8 +102,9 @@ async def evaluate_run(
 
     results = await asyncio.gather(*(one(c) for c in cases))
     rows = [r for rows in results for r in rows]
-    order = {m: i for i, m in enumerate(("I-1", "I-2", "II-1", "II-2", "III-1", "III-2", "III-3", "III-4", "III-5",
-                                         "III-6"))}  # fmt: skip
+    order = {
+        m: i for i, m in enumerate(("I-1", "I-2", "II-1", "II-2", "III-1", "III-2", "III-3", "III-4", "III-5", "III-6"))
+    }
     return sorted(rows, key=lambda r: (r.instance_id, order[r.metric], r.component != "", _component_key(r.component)))
 
 

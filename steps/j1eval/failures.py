@@ -55,8 +55,11 @@ def failure_causes(speech: Sequence[Speech], scenario: Scenario) -> list[str]:
 
 def speech_of(turns: Iterable[Mapping[str, Any]]) -> list[Speech]:
     """The speech in rows of turns.parquet (in transcript order): utterances whose call did not fail."""
-    return [(t["speaker"], t.get("addressee") if isinstance(t.get("addressee"), str) else None, t["text"])
-            for t in turns if t["kind"] == "utterance" and not isinstance(t.get("failure"), str)]  # fmt: skip
+    return [
+        (t["speaker"], t.get("addressee") if isinstance(t.get("addressee"), str) else None, t["text"])
+        for t in turns
+        if t["kind"] == "utterance" and not isinstance(t.get("failure"), str)
+    ]
 
 
 def causes_of_rows(turns: Iterable[Mapping[str, Any]], scenario: Scenario) -> list[str]:
@@ -71,6 +74,8 @@ def case_failure_causes(case: Case) -> list[str]:
 
 def failure_frame(causes: Mapping[str, tuple[str, list[str]]], *, run_id: str, agent: str) -> pd.DataFrame:
     """failure_causes.parquet: one row per dialogue (instance id → (scenario, causes)), ordered by instance id."""
-    rows = [{"run_id": run_id, "agent": agent, "scenario": scenario, "instance_id": iid, "failure_causes": found}
-            for iid, (scenario, found) in sorted(causes.items())]  # fmt: skip
+    rows = [
+        {"run_id": run_id, "agent": agent, "scenario": scenario, "instance_id": iid, "failure_causes": found}
+        for iid, (scenario, found) in sorted(causes.items())
+    ]
     return pd.DataFrame(rows, columns=["run_id", "agent", "scenario", "instance_id", "failure_causes"])

@@ -195,8 +195,15 @@ def _melt(text: str, table: str, scope: str | None = None, prefix: str = "") -> 
                 where, metric, stat = m["scope"], m["metric"], m["stat"]
             else:
                 where, metric, stat = scope, prefix + column.replace("_", "/"), None
-            rows.append({"table": table if stat is None else f"repeats_{stat}", "model": record["model"],
-                         "scope": where, "metric": metric, "value": value})  # fmt: skip
+            rows.append(
+                {
+                    "table": table if stat is None else f"repeats_{stat}",
+                    "model": record["model"],
+                    "scope": where,
+                    "metric": metric,
+                    "value": value,
+                }
+            )
     return pd.DataFrame(rows)
 
 

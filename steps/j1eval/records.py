@@ -47,8 +47,9 @@ class Row:
 
     def failed_task(self, metric: str, value: float, component: str = "", **evidence: Any) -> ScoreRow:
         """The paper's value for a task the agent failed ("-" in its tables: 0, or 1 for III-4)."""
-        return ScoreRow(self.instance_id, self.scenario, metric, component, float(value), "failed_task",
-                        evidence=evidence)  # fmt: skip
+        return ScoreRow(
+            self.instance_id, self.scenario, metric, component, float(value), "failed_task", evidence=evidence
+        )
 
     def skipped(self, metric: str, component: str = "", **evidence: Any) -> ScoreRow:
         """Nothing to compare: left out of the mean and counted."""
@@ -86,13 +87,18 @@ class Row:
         n_failed = sum(p.status == "judge_failed" for p in parts)
         base = ScoreRow(self.instance_id, self.scenario, metric, evidence={**evidence, "judge_failed_parts": n_failed})
         if judged is not None:
-            base = replace(base, judge=judged.judge, judge_prompt_version=judged.judge_prompt_version,
-                           proxy=judged.proxy)  # fmt: skip
+            base = replace(
+                base, judge=judged.judge, judge_prompt_version=judged.judge_prompt_version, proxy=judged.proxy
+            )
         failed = next((p for p in parts if p.status == "judge_failed"), None)
         valued = [p for p in parts if p.value is not None]
         if failed is not None and not (drop_failed and valued):
-            return replace(base, status="judge_failed", failure=failed.failure,
-                           error=f"{failed.component or failed.metric}: {failed.error}")  # fmt: skip
+            return replace(
+                base,
+                status="judge_failed",
+                failure=failed.failure,
+                error=f"{failed.component or failed.metric}: {failed.error}",
+            )
         if not valued:
             return replace(base, status="skipped")
         status = "failed_task" if all(p.status == "failed_task" for p in valued) else "scored"

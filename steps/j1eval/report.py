@@ -27,20 +27,47 @@ from steps.reports.labels import agent_label
 from steps.reports.markdown import CONTENT_FILTER_RULE, markdown_table, with_failed
 
 SCOPES = ("KQ", "LC", "CD", "DD", "CI", "CR")
-TABLE3 = (("KQ", "I-1"), ("KQ", "I-2"), ("LC", "I-1"), ("LC", "I-2"), ("CD", "II-1"), ("CD", "II-2"),
-          ("DD", "II-1"), ("DD", "II-2"), ("CI", "III-1"), ("CI", "III-2"), ("CI", "III-5"), ("CI", "III-6"),
-          ("CR", "III-1"), ("CR", "III-3"), ("CR", "III-4"), ("CR", "III-5"), ("CR", "III-6"))  # fmt: skip
+TABLE3 = (
+    ("KQ", "I-1"),
+    ("KQ", "I-2"),
+    ("LC", "I-1"),
+    ("LC", "I-2"),
+    ("CD", "II-1"),
+    ("CD", "II-2"),
+    ("DD", "II-1"),
+    ("DD", "II-2"),
+    ("CI", "III-1"),
+    ("CI", "III-2"),
+    ("CI", "III-5"),
+    ("CI", "III-6"),
+    ("CR", "III-1"),
+    ("CR", "III-3"),
+    ("CR", "III-4"),
+    ("CR", "III-5"),
+    ("CR", "III-6"),
+)
 AVERAGES = ("AVG_OO", "AVG_PO", "Overall")
 COMPONENT_TABLES = {  # table: (title, scope, metric/component columns)
-    "table6": ("Table 6: CD document score components (II-2)", "CD",
-               ("II-2/PLA", "II-2/DEF", "II-2/CLA", "II-2/EVI", "II-2/F&R")),
+    "table6": (
+        "Table 6: CD document score components (II-2)",
+        "CD",
+        ("II-2/PLA", "II-2/DEF", "II-2/CLA", "II-2/EVI", "II-2/F&R"),
+    ),
     "table7": ("Table 7: DD document score components (II-2)", "DD", ("II-2/RES", "II-2/DEF", "II-2/EVI")),
     "table8": ("Table 8: CI procedure components (III-1)", "CI", ("III-1/STA", "III-1/ACT", "III-1/UNI")),
-    "table9": ("Table 9: CR procedure and penalty components (III-1, III-4; SEN and FINE lower is better)", "CR",
-               ("III-1/STA", "III-1/ACT", "III-1/UNI", "III-4/SEN", "III-4/FINE")),
-}  # fmt: skip
-DIAGNOSTICS = (("CI", "III-6/precision"), ("CI", "III-6/f1"), ("CR", "III-6/precision"), ("CR", "III-6/f1"),
-               ("CR", "III-3/partial"))  # fmt: skip
+    "table9": (
+        "Table 9: CR procedure and penalty components (III-1, III-4; SEN and FINE lower is better)",
+        "CR",
+        ("III-1/STA", "III-1/ACT", "III-1/UNI", "III-4/SEN", "III-4/FINE"),
+    ),
+}
+DIAGNOSTICS = (
+    ("CI", "III-6/precision"),
+    ("CI", "III-6/f1"),
+    ("CR", "III-6/precision"),
+    ("CR", "III-6/f1"),
+    ("CR", "III-3/partial"),
+)
 
 
 @dataclass(frozen=True)
@@ -73,25 +100,41 @@ def ours_long(results: Results) -> pd.DataFrame:
     """Every number of ours in the long layout: table, agent, scope, metric, value, n, n_failed (instances that
     failed model calls left out or affected), judge, proxy, plus the judge-proxy flag and the judge-failure count
     that the Markdown marks."""
-    c = results.cells.assign(metric=[cell_key(m, k) for m, k in zip(results.cells.metric, results.cells.component,
-                                                                        strict=True)])  # fmt: skip
+    c = results.cells.assign(
+        metric=[cell_key(m, k) for m, k in zip(results.cells.metric, results.cells.component, strict=True)]
+    )
     table = pd.Series("diagnostics", index=c.index)
     table[c.metric.isin([m for _, m in TABLE3])] = "table3"
     for name, (_, scope, metrics) in COMPONENT_TABLES.items():
         table[(c.scope == scope) & c.metric.isin(metrics)] = name
     cells = c.assign(table=table)
-    averages = results.averages.assign(table="table3", judge_proxy=results.averages.proxy & (
-        results.averages.judge != "rule"), n_judge_failed=0)  # fmt: skip
+    averages = results.averages.assign(
+        table="table3", judge_proxy=results.averages.proxy & (results.averages.judge != "rule"), n_judge_failed=0
+    )
     turns = results.turns.assign(table="table10", judge_proxy=False, n_judge_failed=0)
     failures = results.failures.assign(table="failures", judge_proxy=False, n_judge_failed=0, n_failed=0)
     frames = [cells, averages, turns, failures]
     if len(results.repeats):
         r = results.repeats
         for stat in ("mean", "std"):
-            frames.append(r.assign(table=f"repeats_{stat}", value=r[stat], judge_proxy=r.proxy & (r.judge != "rule"),
-                                   n_judge_failed=0))  # fmt: skip
-    columns = ["table", "agent", "scope", "metric", "value", "n", "n_failed", "judge", "proxy", "judge_proxy",
-               "n_judge_failed"]
+            frames.append(
+                r.assign(
+                    table=f"repeats_{stat}", value=r[stat], judge_proxy=r.proxy & (r.judge != "rule"), n_judge_failed=0
+                )
+            )
+    columns = [
+        "table",
+        "agent",
+        "scope",
+        "metric",
+        "value",
+        "n",
+        "n_failed",
+        "judge",
+        "proxy",
+        "judge_proxy",
+        "n_judge_failed",
+    ]
     return pd.concat([f[columns] for f in frames], ignore_index=True)
 
 
@@ -112,8 +155,7 @@ def paper_rows(agents: dict[str, AgentInfo], run: RunInfo) -> pd.DataFrame:
     return frame.assign(n=n, judge=PAPER_JUDGE, proxy=False, source="paper")
 
 
-CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed", "judge", "proxy",
-               "source"]
+CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed", "judge", "proxy", "source"]
 
 
 def csv_frame(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> pd.DataFrame:
@@ -155,8 +197,16 @@ def _paper_cell(paper: dict, table: str, model: str, scope: str, metric: str) ->
     return "-" if pd.isna(row["value"]) else f"{row['value']:.1f}"
 
 
-def _wide(long: pd.DataFrame, table: str, columns: list[tuple[str, str]], agents: dict[str, AgentInfo],
-          names: list[str], *, paper_table: str | None = None, digits: int = 1) -> pd.DataFrame:  # fmt: skip
+def _wide(
+    long: pd.DataFrame,
+    table: str,
+    columns: list[tuple[str, str]],
+    agents: dict[str, AgentInfo],
+    names: list[str],
+    *,
+    paper_table: str | None = None,
+    digits: int = 1,
+) -> pd.DataFrame:
     """Rows of ours (and the paper's, beside each agent named after a paper model) for the given cells."""
     ours = _lookup(long)
     paper = _lookup(paper_long().rename(columns={"model": "agent"}))
@@ -165,14 +215,24 @@ def _wide(long: pd.DataFrame, table: str, columns: list[tuple[str, str]], agents
     for name in names:
         cells = [ours.get((table, name, scope, metric)) for scope, metric in columns]
         n = sum(agents[name].instances.get(s, 0) for s in scopes) if name in agents else 0
-        rows.append([_label(name, agents), n or "—"] + [
-            with_failed(_fmt(c["value"], proxy=bool(c["judge_proxy"]), excluded=c["n_judge_failed"] > 0,
-                             digits=digits), c["n_failed"])
-            if c else "—" for c in cells])  # fmt: skip
+        rows.append(
+            [_label(name, agents), n or "—"]
+            + [
+                with_failed(
+                    _fmt(c["value"], proxy=bool(c["judge_proxy"]), excluded=c["n_judge_failed"] > 0, digits=digits),
+                    c["n_failed"],
+                )
+                if c
+                else "—"
+                for c in cells
+            ]
+        )
         model = agents[name].paper if name in agents else None
         if model and paper_table:
-            rows.append([f"↳ paper: {model}", sum(PAPER_SIZES[s] for s in scopes)]
-                        + [_paper_cell(paper, paper_table, model, s, m) for s, m in columns])  # fmt: skip
+            rows.append(
+                [f"↳ paper: {model}", sum(PAPER_SIZES[s] for s in scopes)]
+                + [_paper_cell(paper, paper_table, model, s, m) for s, m in columns]
+            )
     header = ["Agent", "n"] + [f"{s} {m}" if s != "overall" else m for s, m in columns]
     return pd.DataFrame(rows, columns=header)
 
@@ -183,10 +243,15 @@ def _header(agents: dict[str, AgentInfo], run: RunInfo) -> list[str]:
     sizes = ", ".join(f"{s} {run.sizes.get(s, 0)} (paper {PAPER_SIZES[s]})" for s in SCOPES)
     differ = len({tuple(sorted(a.instances.items())) for a in agents.values()}) > 1
     if differ or any(a.limit is not None for a in agents.values()):
-        sizes += (" at most; agents ran on different numbers of instances (each row's `n`; `[limit N]`: a run "
-                  "limited to N)")
-    listed = "; ".join(f"{a.name} = `{a.model}`" + (" [scripted]" if a.scripted else "") +
-                       (f" → paper row {a.paper}" if a.paper else "") for a in agents.values())  # fmt: skip
+        sizes += (
+            " at most; agents ran on different numbers of instances (each row's `n`; `[limit N]`: a run limited to N)"
+        )
+    listed = "; ".join(
+        f"{a.name} = `{a.model}`"
+        + (" [scripted]" if a.scripted else "")
+        + (f" → paper row {a.paper}" if a.paper else "")
+        for a in agents.values()
+    )
     lines = [
         "# J1-EVAL: legal agents in the J1-ENVS environments",
         "",
@@ -226,10 +291,31 @@ def _counts(results: Results, agents: dict[str, AgentInfo], names: list[str]) ->
             if hit.empty:
                 continue
             r = hit.iloc[0]
-            rows.append([_label(name, agents), scope, metric, int(r.n), int(r.n_failed_task), int(r.n_skipped),
-                         int(r.n_judge_failed), int(r.n_dialogue_failed)])  # fmt: skip
-    return pd.DataFrame(rows, columns=["Agent", "Env", "Metric", "n averaged", "of which failed tasks",
-                                       "skipped", "judge failures", "broken dialogues"])  # fmt: skip
+            rows.append(
+                [
+                    _label(name, agents),
+                    scope,
+                    metric,
+                    int(r.n),
+                    int(r.n_failed_task),
+                    int(r.n_skipped),
+                    int(r.n_judge_failed),
+                    int(r.n_dialogue_failed),
+                ]
+            )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "Agent",
+            "Env",
+            "Metric",
+            "n averaged",
+            "of which failed tasks",
+            "skipped",
+            "judge failures",
+            "broken dialogues",
+        ],
+    )
 
 
 def _count(value: dict, name: str, scope: str, metric: str) -> int:
@@ -248,13 +334,28 @@ def _failures(results: Results, agents: dict[str, AgentInfo], names: list[str]) 
                 continue
             pick = partial(_count, value, name, scope)
             invalid = pick("invalid")
-            reasons = ", ".join(f"{r.replace('_', ' ')} {pick('invalid/' + r)}"
-                                for r in ("no_judgment", "single_turn_collapse", "too_short"))  # fmt: skip
-            rows.append([_label(name, agents), scope, trials, pick("broken"), f"{invalid} ({reasons})"]
-                        + [f"{pick('cause/' + c)} / {pick('invalid+cause/' + c)}" for c in causes])  # fmt: skip
-    return pd.DataFrame(rows, columns=["Agent", "Court", "trials", "broken (excluded)", "invalid, UNI = 0 (why)",
-                                       "single-turn collapse", "missing final objective", "missing addressee",
-                                       "role omission"])  # fmt: skip
+            reasons = ", ".join(
+                f"{r.replace('_', ' ')} {pick('invalid/' + r)}"
+                for r in ("no_judgment", "single_turn_collapse", "too_short")
+            )
+            rows.append(
+                [_label(name, agents), scope, trials, pick("broken"), f"{invalid} ({reasons})"]
+                + [f"{pick('cause/' + c)} / {pick('invalid+cause/' + c)}" for c in causes]
+            )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "Agent",
+            "Court",
+            "trials",
+            "broken (excluded)",
+            "invalid, UNI = 0 (why)",
+            "single-turn collapse",
+            "missing final objective",
+            "missing addressee",
+            "role omission",
+        ],
+    )
 
 
 def _in_agent_order(frame: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataFrame:
@@ -264,16 +365,34 @@ def _in_agent_order(frame: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.Dat
 
 def _judge_health(results: Results, agents: dict[str, AgentInfo]) -> pd.DataFrame:
     h = _in_agent_order(results.judge_health, agents)
-    return pd.DataFrame({"Agent": [_label(a, agents) for a in h.agent], "Env": h.scope, "Metric": h.metric,
-                         "judge": h.judge, "asked": h.asked, "failed": h.failed, "call failed": h.call_failed,
-                         "unparsable": h.unparsable, "out of range": h.out_of_range})  # fmt: skip
+    return pd.DataFrame(
+        {
+            "Agent": [_label(a, agents) for a in h.agent],
+            "Env": h.scope,
+            "Metric": h.metric,
+            "judge": h.judge,
+            "asked": h.asked,
+            "failed": h.failed,
+            "call failed": h.call_failed,
+            "unparsable": h.unparsable,
+            "out of range": h.out_of_range,
+        }
+    )
 
 
 def _topics(results: Results, agents: dict[str, AgentInfo]) -> pd.DataFrame:
     t = _in_agent_order(results.topics, agents)
-    return pd.DataFrame({"Agent": [_label(a, agents) for a in t.agent], "Env": t.scope, "Metric": t.metric,
-                         "topics": t.topics, "scored": t.scored, "skipped (never raised)": t.skipped,
-                         "judge failures": t.judge_failed})  # fmt: skip
+    return pd.DataFrame(
+        {
+            "Agent": [_label(a, agents) for a in t.agent],
+            "Env": t.scope,
+            "Metric": t.metric,
+            "topics": t.topics,
+            "scored": t.scored,
+            "skipped (never raised)": t.skipped,
+            "judge failures": t.judge_failed,
+        }
+    )
 
 
 def _repeats(results: Results, run: RunInfo) -> pd.DataFrame:
@@ -289,8 +408,11 @@ def _repeats(results: Results, run: RunInfo) -> pd.DataFrame:
             row.append(
                 "—"
                 if x is None or pd.isna(x["mean"])
-                else with_failed(f"{x['mean']:.1f} ± {0.0 if pd.isna(x['std']) else x['std']:.1f}"
-                                 + ("†" if x["proxy"] and x["judge"] != "rule" else ""), x["n_failed"])
+                else with_failed(
+                    f"{x['mean']:.1f} ± {0.0 if pd.isna(x['std']) else x['std']:.1f}"
+                    + ("†" if x["proxy"] and x["judge"] != "rule" else ""),
+                    x["n_failed"],
+                )
             )
         rows.append(row)
         model = run.group_papers.get(group)
@@ -313,38 +435,65 @@ def render(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> str:
     names = list(agents)
     lines = _header(agents, run)
     main = _wide(long, "table3", [*TABLE3, *(("overall", a) for a in AVERAGES)], agents, names, paper_table="table3")
-    lines += _section("Table 3: main results (×100; III-4 lower is better)", (
-        "AVG_OO averages the eight outcome cells (KQ/LC I-1 I-2, CD/DD II-2, CI III-2, CR III-3) and AVG_PO the eight "
-        "process cells (CD/DD II-1, CI/CR III-1 III-5 III-6); III-4 is in neither; Overall = (AVG_OO + AVG_PO) / 2 "
-        "(the paper's Fig. 3). The paper prints no Overall: its column is derived from the printed averages."),
-        _paper_overall(main, agents))  # fmt: skip
-    lines += _section("The paper's Table 3, every model", (
-        f"As published (environment and judge {PAPER_ENVIRONMENT}, {sum(PAPER_SIZES.values())} instances); \"-\" "
-        "means the model failed the task and counts as 0 in the paper's averages. `n` in our rows: the instances an "
-        "agent ran. Bold: the model an agent corresponds to (`agents.<name>.paper_model` in params.yaml, or a "
-        "matching name)."), _paper_table3(agents))  # fmt: skip
+    lines += _section(
+        "Table 3: main results (×100; III-4 lower is better)",
+        (
+            "AVG_OO averages the eight outcome cells (KQ/LC I-1 I-2, CD/DD II-2, CI III-2, CR III-3) and AVG_PO "
+            "the eight process cells (CD/DD II-1, CI/CR III-1 III-5 III-6); III-4 is in neither; Overall = "
+            "(AVG_OO + AVG_PO) / 2 (the paper's Fig. 3). The paper prints no Overall: its column is derived from "
+            "the printed averages."
+        ),
+        _paper_overall(main, agents),
+    )
+    lines += _section(
+        "The paper's Table 3, every model",
+        (
+            f'As published (environment and judge {PAPER_ENVIRONMENT}, {sum(PAPER_SIZES.values())} instances); "-" '
+            "means the model failed the task and counts as 0 in the paper's averages. `n` in our rows: the instances "
+            "an agent ran. Bold: the model an agent corresponds to (`agents.<name>.paper_model` in params.yaml, or a "
+            "matching name)."
+        ),
+        _paper_table3(agents),
+    )
     for name, (title, scope, metrics) in COMPONENT_TABLES.items():
-        lines += _section(title, "", _wide(long, name, [(scope, m) for m in metrics], agents, names,
-                                            paper_table=name))  # fmt: skip
-    lines += _section("Table 10: average turns per environment", (
-        "A turn is one utterance of the party that drives the dialogue and the reply it triggers. Caps: KQ 15, "
-        "LC 10, CD 20, DD 15, CI 50, CR 35."),
-        _wide(long, "table10", [(s, "turns") for s in SCOPES], agents, names, paper_table="table10"))  # fmt: skip
-    lines += _section("Court failures", (
-        "Per court: trials broken outside the agent's control (excluded), invalid trials (UNI = 0: no final "
-        "judgment, a single-turn collapse, or fewer exchanges than the minimum; every metric of the case is then 0 "
-        "and III-4 is 1), and the paper's four failure causes (App. F.4) as trials showing the cause / of them "
-        "invalid."), _failures(results, agents, names))  # fmt: skip
-    lines += _section("What each cell averages", (
-        "n averaged counts the instances in a Table 3 cell, failed tasks included at the paper's value (0; III-4: "
-        "1). Left out and counted: skipped (nothing to compare: no topic of the kind raised, no provision cited by "
-        "the court), judge failures (no valid judge answer after one repair round), broken dialogues (a failed "
-        "model call or a silent environment role)."), _counts(results, agents, names))  # fmt: skip
-    lines += _section("Judge health", (
-        "Judge questions per cell and how they failed; a failed question is excluded from its cell (‡), never "
-        "scored 0. I-2 topic and II-2 component failures leave the topic or component out; a II-2 component "
-        "failure leaves the document's II-2 unscored (the mean of a subset is another metric)."),
-        _judge_health(results, agents))  # fmt: skip
+        lines += _section(title, "", _wide(long, name, [(scope, m) for m in metrics], agents, names, paper_table=name))
+    lines += _section(
+        "Table 10: average turns per environment",
+        (
+            "A turn is one utterance of the party that drives the dialogue and the reply it triggers. Caps: KQ 15, "
+            "LC 10, CD 20, DD 15, CI 50, CR 35."
+        ),
+        _wide(long, "table10", [(s, "turns") for s in SCOPES], agents, names, paper_table="table10"),
+    )
+    lines += _section(
+        "Court failures",
+        (
+            "Per court: trials broken outside the agent's control (excluded), invalid trials (UNI = 0: no final "
+            "judgment, a single-turn collapse, or fewer exchanges than the minimum; every metric of the case is then 0 "
+            "and III-4 is 1), and the paper's four failure causes (App. F.4) as trials showing the cause / of them "
+            "invalid."
+        ),
+        _failures(results, agents, names),
+    )
+    lines += _section(
+        "What each cell averages",
+        (
+            "n averaged counts the instances in a Table 3 cell, failed tasks included at the paper's value (0; III-4: "
+            "1). Left out and counted: skipped (nothing to compare: no topic of the kind raised, no provision cited by "
+            "the court), judge failures (no valid judge answer after one repair round), broken dialogues (a failed "
+            "model call or a silent environment role)."
+        ),
+        _counts(results, agents, names),
+    )
+    lines += _section(
+        "Judge health",
+        (
+            "Judge questions per cell and how they failed; a failed question is excluded from its cell (‡), never "
+            "scored 0. I-2 topic and II-2 component failures leave the topic or component out; a II-2 component "
+            "failure leaves the document's II-2 unscored (the mean of a subset is another metric)."
+        ),
+        _judge_health(results, agents),
+    )
     diag = _wide(long, "diagnostics", list(DIAGNOSTICS), agents, names)
     lines += _section(
         "Diagnostics",
@@ -354,14 +503,23 @@ def render(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> str:
         ),
         diag,
     )
-    lines += _section("Topic coverage (KQ, LC)", (
-        "Topics of each kind over all instances, how many were scored and how many were skipped because the client "
-        "never raised them (j1eval.strict_topics scores them 0)."), _topics(results, agents))  # fmt: skip
+    lines += _section(
+        "Topic coverage (KQ, LC)",
+        (
+            "Topics of each kind over all instances, how many were scored and how many were skipped because the client "
+            "never raised them (j1eval.strict_topics scores them 0)."
+        ),
+        _topics(results, agents),
+    )
     if run.groups:
-        lines += _section("Tables 11-12: repeated runs (mean ± sample std over the runs)", (
-            f"Groups from j1eval.repeats: {'; '.join(g + ' = ' + ', '.join(m) for g, m in run.groups.items())}. "
-            f"The paper's repeats ran in an environment driven by {PAPER_REPEATS_ENVIRONMENT}."),
-            _repeats(results, run))  # fmt: skip
+        lines += _section(
+            "Tables 11-12: repeated runs (mean ± sample std over the runs)",
+            (
+                f"Groups from j1eval.repeats: {'; '.join(g + ' = ' + ', '.join(m) for g, m in run.groups.items())}. "
+                f"The paper's repeats ran in an environment driven by {PAPER_REPEATS_ENVIRONMENT}."
+            ),
+            _repeats(results, run),
+        )
     lines += _choices(run, failed_calls_note(long))
     return "\n".join(lines).rstrip("\n") + "\n"
 
@@ -374,8 +532,11 @@ def _paper_table3(agents: dict[str, AgentInfo]) -> pd.DataFrame:
     for info in agents.values():
         if info.paper:
             mine.setdefault(info.paper, []).append(info.name)
-    rows = [[f"**{model}** ↳ {', '.join(mine[model])}" if model in mine else model]
-            + [_paper_cell(paper, "table3", model, s, m) for s, m in columns] for model in models()]
+    rows = [
+        [f"**{model}** ↳ {', '.join(mine[model])}" if model in mine else model]
+        + [_paper_cell(paper, "table3", model, s, m) for s, m in columns]
+        for model in models()
+    ]
     return pd.DataFrame(rows, columns=header)
 
 
@@ -396,12 +557,14 @@ def failed_calls_note(long: pd.DataFrame) -> list[str]:
     total = int(cells.n_failed.sum())
     if not total:
         return []
-    return [f"- Failed model calls (after retries, accepted under `llm.max_failed_fraction`): {total} instance-cells "
-            "of Table 3 lost or were affected by one, shown as `(n failed)` beside each number they touch (the "
-            "averages sum their cells'; Table 10 counts the dialogues a failed call ended early). A dialogue that "
-            "broke on a failed call (simulate, data/runs/<agent>/usage.parquet) is left out of every metric of its "
-            "instance (j1eval.call_failed = exclude) and a failed judge call (judge_usage.parquet) leaves out what "
-            f"it judged; neither is ever scored 0. As for refusals: {CONTENT_FILTER_RULE}."]
+    return [
+        f"- Failed model calls (after retries, accepted under `llm.max_failed_fraction`): {total} instance-cells "
+        "of Table 3 lost or were affected by one, shown as `(n failed)` beside each number they touch (the "
+        "averages sum their cells'; Table 10 counts the dialogues a failed call ended early). A dialogue that "
+        "broke on a failed call (simulate, data/runs/<agent>/usage.parquet) is left out of every metric of its "
+        "instance (j1eval.call_failed = exclude) and a failed judge call (judge_usage.parquet) leaves out what "
+        f"it judged; neither is ever scored 0. As for refusals: {CONTENT_FILTER_RULE}."
+    ]
 
 
 def _choices(run: RunInfo, failed: list[str] | None = None) -> list[str]:

@@ -41,9 +41,7 @@ def answer_schema(scale: Scale) -> type[BaseModel]:
         f"g{i}": (float, Field(ge=scale.low, le=scale.high, alias=key)) for i, key in enumerate(scale.keys)
     }
     fields["reason"] = (str, Field(default="", alias=scale.reason_key))
-    return create_model(
-        "GradedAnswer", __config__=ConfigDict(extra="ignore", populate_by_name=True), **fields
-    )
+    return create_model("GradedAnswer", __config__=ConfigDict(extra="ignore", populate_by_name=True), **fields)
 
 
 async def judge_graded(

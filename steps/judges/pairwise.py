@@ -188,9 +188,16 @@ async def judge_pairwise(
     See `judge_both_orders` for the arguments.
     """
     pair = await judge_both_orders(
-        door, model, template=template, candidate=candidate, baseline=baseline, context=context, name=name,
-        metadata=metadata, retries=retries,
-    )  # fmt: skip
+        door,
+        model,
+        template=template,
+        candidate=candidate,
+        baseline=baseline,
+        context=context,
+        name=name,
+        metadata=metadata,
+        retries=retries,
+    )
     orders = (pair.candidate_first, pair.candidate_second)
     failed = next((o for o in orders if o.failure is not None), None)
     evidence = {

@@ -71,8 +71,12 @@ class RubricAnswer(BaseModel):
 
 
 @cache
-def rubric_schema(awards: tuple[tuple[str, float], ...], fails: tuple[str, ...],
-                  penalties: tuple[tuple[str, int], ...], labels: tuple[str, ...]) -> type[RubricAnswer]:
+def rubric_schema(
+    awards: tuple[tuple[str, float], ...],
+    fails: tuple[str, ...],
+    penalties: tuple[tuple[str, int], ...],
+    labels: tuple[str, ...],
+) -> type[RubricAnswer]:
     """The answer schema of one rubric: every id exactly once, every value within its bounds."""
 
     class Checked(RubricAnswer):
@@ -82,14 +86,21 @@ def rubric_schema(awards: tuple[tuple[str, float], ...], fails: tuple[str, ...],
             _same_ids("fails", [f.id for f in self.fails], list(fails))
             _same_ids("penalties", [p.id for p in self.penalties], [i for i, _ in penalties])
             top = dict(awards)
-            bad = [f"{a.id}: {a.awarded:g} not in [0, {top[a.id]:g}]" for a in self.items
-                   if not 0 <= a.awarded <= top[a.id]]
+            bad = [
+                f"{a.id}: {a.awarded:g} not in [0, {top[a.id]:g}]"
+                for a in self.items
+                if not 0 <= a.awarded <= top[a.id]
+            ]
             bounds = dict(penalties)
-            bad += [f"{p.id}: {p.times} times, at most {bounds[p.id]}" for p in self.penalties
-                    if p.times > bounds[p.id]]
+            bad += [
+                f"{p.id}: {p.times} times, at most {bounds[p.id]}" for p in self.penalties if p.times > bounds[p.id]
+            ]
             if labels:
-                bad += [f"{a.id}: error label {a.error!r} is not one of the listed labels" for a in self.items
-                        if a.error not in (None, "", *labels)]
+                bad += [
+                    f"{a.id}: error label {a.error!r} is not one of the listed labels"
+                    for a in self.items
+                    if a.error not in (None, "", *labels)
+                ]
             if bad:
                 raise PydanticCustomError("out_of_range", "values out of range: {bad}", {"bad": "; ".join(bad)})
             return self
@@ -134,8 +145,9 @@ def _depth(g: RubricGroup, groups: dict[str, RubricGroup]) -> int:
     return 0 if g.parent is None or g.parent not in groups else 1 + _depth(groups[g.parent], groups)
 
 
-def rubric_prompt(response: str, rubric: Rubric | Sequence[RubricItem], *, question: str | None = None,
-                  template: str | None = None) -> str:
+def rubric_prompt(
+    response: str, rubric: Rubric | Sequence[RubricItem], *, question: str | None = None, template: str | None = None
+) -> str:
     rubric = _as_rubric(rubric)
     context = {
         "question": (question or "").strip(),
@@ -155,8 +167,9 @@ def rubric_version(rubric: Rubric | Sequence[RubricItem], *, template: str | Non
     rubric = _as_rubric(rubric)
     items = [(i.id, i.text, i.points, i.kind.value, i.group, i.target, i.max_times) for i in rubric.items]
     groups = [(g.id, g.title, g.points, g.note, g.parent) for g in rubric.groups]
-    return version(name, template or template_source(TEMPLATE), items, groups, list(rubric.rules),
-                   list(rubric.error_labels))
+    return version(
+        name, template or template_source(TEMPLATE), items, groups, list(rubric.rules), list(rubric.error_labels)
+    )
 
 
 def _as_rubric(rubric: Rubric | Sequence[RubricItem]) -> Rubric:
@@ -167,11 +180,22 @@ def _proxy_metadata(rubric: Rubric, response: str) -> dict[str, Any]:
     """What the offline proxy judge reads (real judges never see call metadata)."""
 
     def row(i: RubricItem) -> dict[str, Any]:
-        return {"id": i.id, "kind": i.kind.value, "text": i.text, "points": i.points,
-                "key_phrases": list(i.key_phrases), "reference": i.reference, "error_hint": i.error_hint}
+        return {
+            "id": i.id,
+            "kind": i.kind.value,
+            "text": i.text,
+            "points": i.points,
+            "key_phrases": list(i.key_phrases),
+            "reference": i.reference,
+            "error_hint": i.error_hint,
+        }
 
-    return {"judge_kind": KIND, "response": response, "items": [row(i) for i in rubric.items],
-            "error_labels": list(rubric.error_labels)}
+    return {
+        "judge_kind": KIND,
+        "response": response,
+        "items": [row(i) for i in rubric.items],
+        "error_labels": list(rubric.error_labels),
+    }
 
 
 async def judge_rubric(

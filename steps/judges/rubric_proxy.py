@@ -50,13 +50,13 @@ def rubric(request: Any) -> str:
             share = _share(item, response)
             awarded = round(item["points"] * share, 2)
             error = item.get("error_hint") or None if awarded < item["points"] else None
-            items.append({"id": item["id"], "awarded": awarded, "justification": f"代理：覆盖 {share:.2f}",
-                          "error": error})
+            items.append(
+                {"id": item["id"], "awarded": awarded, "justification": f"代理：覆盖 {share:.2f}", "error": error}
+            )
         elif kind == "fail":
             fails.append({"id": item["id"], "triggered": not _escaped(item, response), "justification": "代理"})
         else:
-            penalties.append({"id": item["id"], "times": 0 if _escaped(item, response) else 1,
-                              "justification": "代理"})
+            penalties.append({"id": item["id"], "times": 0 if _escaped(item, response) else 1, "justification": "代理"})
     answer: dict[str, Any] = {"items": items}
     if fails:
         answer["fails"] = fails

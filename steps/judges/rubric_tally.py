@@ -97,8 +97,15 @@ class Tally:
         return self.total / self.max_points if self.max_points > 0 else 0.0
 
     def evidence(self) -> dict[str, Any]:
-        return {"total": self.total, "max": self.max_points, "clamped": self.clamped, "items": self.items,
-                "groups": self.groups, "fails": self.fails, "penalties": self.penalties}
+        return {
+            "total": self.total,
+            "max": self.max_points,
+            "clamped": self.clamped,
+            "items": self.items,
+            "groups": self.groups,
+            "fails": self.fails,
+            "penalties": self.penalties,
+        }
 
 
 def tally(rubric: Rubric, answers: Mapping[str, Answer]) -> Tally:
@@ -107,29 +114,54 @@ def tally(rubric: Rubric, answers: Mapping[str, Answer]) -> Tally:
     zeroed = set()
     for f in rubric.of(ItemKind.FAIL):
         hit = answers[f.id].value >= 1
-        out.fails.append({"id": f.id, "target": f.target, "triggered": hit, "extra": f.points if hit else 0.0,
-                          "justification": answers[f.id].justification})
+        out.fails.append(
+            {
+                "id": f.id,
+                "target": f.target,
+                "triggered": hit,
+                "extra": f.points if hit else 0.0,
+                "justification": answers[f.id].justification,
+            }
+        )
         if hit and f.target:
             zeroed.add(f.target)
     scores: dict[str | None, float] = {}
     for item in rubric.of(ItemKind.AWARD):
         a = answers[item.id]
         got = 0.0 if item.id in zeroed else a.value
-        out.items.append({"id": item.id, "group": item.group, "points": item.points, "given": a.value,
-                          "awarded": got, "failed": item.id in zeroed, "error": a.error,
-                          "justification": a.justification})
+        out.items.append(
+            {
+                "id": item.id,
+                "group": item.group,
+                "points": item.points,
+                "given": a.value,
+                "awarded": got,
+                "failed": item.id in zeroed,
+                "error": a.error,
+                "justification": a.justification,
+            }
+        )
         scores[item.group] = scores.get(item.group, 0.0) + got
     for group in _bottom_up(rubric.groups):
         raw = scores.get(group.id, 0.0)
         kept = 0.0 if group.id in zeroed else min(max(raw, 0.0), group.points)
         out.clamped += raw > group.points
-        out.groups.append({"id": group.id, "title": group.title, "points": group.points, "raw": raw,
-                           "awarded": kept, "failed": group.id in zeroed})
+        out.groups.append(
+            {
+                "id": group.id,
+                "title": group.title,
+                "points": group.points,
+                "raw": raw,
+                "awarded": kept,
+                "failed": group.id in zeroed,
+            }
+        )
         scores[group.parent] = scores.get(group.parent, 0.0) + kept
     for p in rubric.of(ItemKind.PENALTY):
         times = answers[p.id].value
-        out.penalties.append({"id": p.id, "times": times, "deducted": times * p.points,
-                              "justification": answers[p.id].justification})
+        out.penalties.append(
+            {"id": p.id, "times": times, "deducted": times * p.points, "justification": answers[p.id].justification}
+        )
     deducted = sum(p["deducted"] for p in out.penalties) + sum(f["extra"] for f in out.fails)
     raw_total = scores.get(None, 0.0) - deducted
     out.total = min(max(raw_total, 0.0), out.max_points)

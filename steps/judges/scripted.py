@@ -120,13 +120,22 @@ def pairwise(request: ScriptedRequest) -> str:
 
 def penalties(request: ScriptedRequest) -> str:
     cues = request.metadata["vague_cues"]
-    findings = [{"type": "truth_vague_probe", "points": 3, "quote": q, "reason": "代理：笼统追问是否隐瞒"}
-                for q in request.metadata["questions"] if any(cue in q for cue in cues)]
+    findings = [
+        {"type": "truth_vague_probe", "points": 3, "quote": q, "reason": "代理：笼统追问是否隐瞒"}
+        for q in request.metadata["questions"]
+        if any(cue in q for cue in cues)
+    ]
     return json.dumps({"findings": findings, "red_flags": []}, ensure_ascii=False)
 
 
-PROXIES = {"pointwise": pointwise, "stages": stages, "checklist": checklist, "rubric": rubric, "pairwise": pairwise,
-           "penalties": penalties}
+PROXIES = {
+    "pointwise": pointwise,
+    "stages": stages,
+    "checklist": checklist,
+    "rubric": rubric,
+    "pairwise": pairwise,
+    "penalties": penalties,
+}
 
 
 def proxy_judge(request: ScriptedRequest) -> str:

@@ -26,8 +26,14 @@ def build_requests(items: pd.DataFrame, model: ModelConfig) -> list[Request]:
             model=model,
             messages=[{"role": "user", "content": prompt_text(row.instruction, row.question)}],
             purpose="agent",
-            metadata={"scenario": SCENARIO, "instance_id": row.item_id, "task": row.task, "setting": row.setting,
-                      "idx": int(row.idx), "reference": row.answer},
+            metadata={
+                "scenario": SCENARIO,
+                "instance_id": row.item_id,
+                "task": row.task,
+                "setting": row.setting,
+                "idx": int(row.idx),
+                "reference": row.answer,
+            },
         )
         for row in items.itertuples(index=False)
     ]

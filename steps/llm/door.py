@@ -196,8 +196,10 @@ class ModelDoor:
         return budget is not None and self.spent_usd >= budget
 
     def _budget_message(self) -> str:
-        return (f"llm.budget_usd {self.settings.budget_usd:g} reached (spent ${self.spent_usd:.6f}); not sent. "
-                f"Finished calls are cached: rerun with a higher llm.budget_usd to go on")
+        return (
+            f"llm.budget_usd {self.settings.budget_usd:g} reached (spent ${self.spent_usd:.6f}); not sent. "
+            f"Finished calls are cached: rerun with a higher llm.budget_usd to go on"
+        )
 
     def _backoff(self, attempt: int, retry_after_s: float | None) -> float:
         exponential = min(self.settings.backoff_max_s, self.settings.backoff_base_s * 2 ** (attempt - 1))
@@ -235,9 +237,7 @@ class ModelDoor:
                 {"model_name": model.name, "litellm_params": {"model": model.model, "api_base": base, **key}}
                 for base in model.replicas
             ]
-            self._routers[route] = litellm.Router(
-                model_list=deployments, num_retries=0, routing_strategy="least-busy"
-            )
+            self._routers[route] = litellm.Router(model_list=deployments, num_retries=0, routing_strategy="least-busy")
         return self._routers[route]
 
     def _store(self, model: ModelConfig, key: str, response: Any, latency: float, attempts: int) -> Reply:
@@ -267,19 +267,40 @@ class ModelDoor:
             c.text, model.model, key, c.prompt_tokens, c.completion_tokens, c.cost_usd, c.latency_s, attempts, cache_hit
         )
 
-    def account_replay(self, reply: Completion, *, model_name: str, model: str, purpose: str,
-                       metadata: dict[str, Any]) -> None:
+    def account_replay(
+        self, reply: Completion, *, model_name: str, model: str, purpose: str, metadata: dict[str, Any]
+    ) -> None:
         """The accounting row of a call answered without the door (a simulation journal replaying an interrupted
         run): the row the door wrote when the call was made, as a hit (no request, no latency)."""
-        self.usage.append(UsageRecord(
-            self.run_id, purpose, model_name, model, reply.call_key, reply.prompt_tokens, reply.completion_tokens,
-            reply.cost_usd, 0.0, 0, True, None, None, public_metadata(metadata),
-        ))  # fmt: skip
+        self.usage.append(
+            UsageRecord(
+                self.run_id,
+                purpose,
+                model_name,
+                model,
+                reply.call_key,
+                reply.prompt_tokens,
+                reply.completion_tokens,
+                reply.cost_usd,
+                0.0,
+                0,
+                True,
+                None,
+                None,
+                public_metadata(metadata),
+            )
+        )
 
     def _account(self, reply: Reply, model: ModelConfig, purpose: str, metadata: dict[str, Any]) -> None:
-        common = {"run_id": self.run_id, "purpose": purpose, "model_name": model.name, "model": model.model,
-                  "call_key": reply.call_key, "attempts": reply.attempts,
-                  "metadata": public_metadata(metadata)}  # fmt: skip
+        common = {
+            "run_id": self.run_id,
+            "purpose": purpose,
+            "model_name": model.name,
+            "model": model.model,
+            "call_key": reply.call_key,
+            "attempts": reply.attempts,
+            "metadata": public_metadata(metadata),
+        }
         if isinstance(reply, Completion):
             hit = reply.cache_hit
             record = UsageRecord(
@@ -304,6 +325,7 @@ class ModelDoor:
                 failure_message=redact(reply.message),
             )
         self.usage.append(record)
+
 
 def _as_hit(reply: Completion) -> Completion:
     return Completion(

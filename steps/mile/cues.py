@@ -25,8 +25,14 @@ TOPIC_CUES = (
     ("claims", ("诉讼请求", "诉求", "请求", "希望法院", "赔偿", "要求对方", "目的")),
     ("facts", ("经过", "事实", "怎么回事", "发生", "情况")),
 )
-STAGE_OF_TOPIC = {"plaintiff": "plaintiff", "defendant": "defendant", "facts": "facts", "claims": "claims",
-                  "costs": "claims", "evidence": "evidence"}
+STAGE_OF_TOPIC = {
+    "plaintiff": "plaintiff",
+    "defendant": "defendant",
+    "facts": "facts",
+    "claims": "claims",
+    "costs": "claims",
+    "evidence": "evidence",
+}
 
 
 def asked_fields(question: str, kind: str) -> list[str]:

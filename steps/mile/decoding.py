@@ -94,9 +94,11 @@ def check_setting(setting: Any) -> Any:
         try:
             parsed[role] = value if isinstance(value, RoleDecoding) else RoleDecoding.model_validate(value or {})
         except ValidationError as err:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'value'}: "
-                                 f"{e['msg'].removeprefix('Value error, ')} (got {e['input']!r})"
-                                 for e in err.errors())  # fmt: skip
+            problems = "; ".join(
+                f"{'.'.join(map(str, e['loc'])) or 'value'}: "
+                f"{e['msg'].removeprefix('Value error, ')} (got {e['input']!r})"
+                for e in err.errors()
+            )
             raise ValueError(f"role '{role}': {problems}") from None
     return parsed
 

@@ -56,8 +56,10 @@ def plan_evaluation(mile: pd.DataFrame, dialogues: pd.DataFrame, turns: pd.DataF
     for d in dialogues.itertuples():
         row = rows.loc[d.instance_id]
         if d.ended_by == "call_failed" or d.complaint is None or pd.isna(d.complaint):
-            plan.rows += [score_row(d.instance_id, stage, metric, failure="dialogue_failed", error=d.failure or "")
-                          for stage, metric in ALL_METRICS]
+            plan.rows += [
+                score_row(d.instance_id, stage, metric, failure="dialogue_failed", error=d.failure or "")
+                for stage, metric in ALL_METRICS
+            ]
             continue
         truth = build_instance(row).ground_truth
         plaintiff = parse_plaintiff(row.plaintiff, row.plaintiff_type)

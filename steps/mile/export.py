@@ -38,17 +38,25 @@ def sft_records(dialogues: pd.DataFrame, run: dict[str, Any]) -> Export:
         if not messages or messages[0]["role"] != "system" or messages[-1]["role"] != "user":
             raise ValueError(f"{d.instance_id}: the stored lawyer view is not system … user")
         messages.append({"role": "assistant", "content": d.complaint})
-        out.records.append({
-            "messages": messages,
-            "metadata": {
-                "instance_id": d.instance_id, "persona": json.loads(d.persona), "law_reason": d.law_reason,
-                "plaintiff_type": d.plaintiff_type, "ended_by": d.ended_by, "turns": int(d.turns),
-                "client_revisions": int(d.client_revisions), "lawyer_revisions": int(d.lawyer_revisions),
-                "run_id": run.get("run_id"), "lawyer_model": run.get("model"),
-                "environment_model": (run.get("environment") or {}).get("model"),
-                "supervise": (run.get("options") or {}).get("supervise"),
-            },
-        })
+        out.records.append(
+            {
+                "messages": messages,
+                "metadata": {
+                    "instance_id": d.instance_id,
+                    "persona": json.loads(d.persona),
+                    "law_reason": d.law_reason,
+                    "plaintiff_type": d.plaintiff_type,
+                    "ended_by": d.ended_by,
+                    "turns": int(d.turns),
+                    "client_revisions": int(d.client_revisions),
+                    "lawyer_revisions": int(d.lawyer_revisions),
+                    "run_id": run.get("run_id"),
+                    "lawyer_model": run.get("model"),
+                    "environment_model": (run.get("environment") or {}).get("model"),
+                    "supervise": (run.get("options") or {}).get("supervise"),
+                },
+            }
+        )
     return out
 
 

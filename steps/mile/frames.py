@@ -27,14 +27,27 @@ def turns_frame(dialogues: list[Dialogue], *, run_id: str, agent: str) -> pd.Dat
     rows = []
     for d in dialogues:
         for t in d.turns:
-            rows.append({
-                "run_id": run_id, "agent": agent, "instance_id": t.instance_id, "turn_index": t.turn_index,
-                "turn": t.exchange if t.kind is TurnKind.DELIVERABLE else t.exchange - 1, "exchange": t.exchange,
-                "speaker": t.speaker, "addressee": t.addressee, "kind": t.kind.value, "text": t.text,
-                "model": t.model, "call_key": t.call_key, "prompt_tokens": t.prompt_tokens,
-                "completion_tokens": t.completion_tokens,
-                "failure": t.failure, "revision": t.revision, "data": _json(t.data),
-            })
+            rows.append(
+                {
+                    "run_id": run_id,
+                    "agent": agent,
+                    "instance_id": t.instance_id,
+                    "turn_index": t.turn_index,
+                    "turn": t.exchange if t.kind is TurnKind.DELIVERABLE else t.exchange - 1,
+                    "exchange": t.exchange,
+                    "speaker": t.speaker,
+                    "addressee": t.addressee,
+                    "kind": t.kind.value,
+                    "text": t.text,
+                    "model": t.model,
+                    "call_key": t.call_key,
+                    "prompt_tokens": t.prompt_tokens,
+                    "completion_tokens": t.completion_tokens,
+                    "failure": t.failure,
+                    "revision": t.revision,
+                    "data": _json(t.data),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -54,8 +67,11 @@ def dialogue_row(scenario: Scenario, instance: Instance, row: Any, d: Dialogue) 
     utter = d.utterances()
     checks = [t for t in d.turns if t.kind is TurnKind.CHECK]
     return {
-        "instance_id": d.instance_id, "law_reason": row.law_reason, "plaintiff_type": row.plaintiff_type,
-        "ended_by": d.ended_by.value if d.ended_by else "unknown", "turns": max(d.exchanges - 1, 0),
+        "instance_id": d.instance_id,
+        "law_reason": row.law_reason,
+        "plaintiff_type": row.plaintiff_type,
+        "ended_by": d.ended_by.value if d.ended_by else "unknown",
+        "turns": max(d.exchanges - 1, 0),
         # a lawyer who said nothing ends the dialogue (engine: empty_reply) with an empty complaint, scored as such
         "complaint": "" if d.deliverable is None and d.ended_by is EndReason.EMPTY_REPLY else d.deliverable,
         "failure": _failure(d),
@@ -69,8 +85,13 @@ def dialogue_row(scenario: Scenario, instance: Instance, row: Any, d: Dialogue) 
 
 
 def deliverables_frame(
-    scenario: Scenario, instances: dict[str, Instance], rows: dict[str, Any], dialogues: list[Dialogue],
-    *, run_id: str, agent: str,
+    scenario: Scenario,
+    instances: dict[str, Instance],
+    rows: dict[str, Any],
+    dialogues: list[Dialogue],
+    *,
+    run_id: str,
+    agent: str,
 ) -> pd.DataFrame:
     records = [dialogue_row(scenario, instances[d.instance_id], rows[d.instance_id], d) for d in dialogues]
     return pd.DataFrame(records).assign(run_id=run_id, agent=agent)

@@ -38,8 +38,7 @@ def references(truth: dict[str, Any], raw_evidence: list[str], options: GoalOpti
     output = "\n".join(line.strip() for line in truth["output"].strip().splitlines())
     if options.prof_reference == "rebuilt":
         output = rebuild_claims(output, truth["claim"], truth["costs"])
-    return {FACTS: truth["facts"], CLAIMS: f"{truth['claim']}。{truth['costs']}", EVIDENCE: evidence,
-            "PROF": output}
+    return {FACTS: truth["facts"], CLAIMS: f"{truth['claim']}。{truth['costs']}", EVIDENCE: evidence, "PROF": output}
 
 
 def rebuild_claims(output: str, claim: str, costs: str) -> str:
@@ -65,8 +64,9 @@ def match_rows(
             if m.value is None:
                 rows.append(score_row(instance_id, "goal", metric + suffix, failure="no_fields", detail=detail))
             else:
-                rows.append(score_row(instance_id, "goal", metric + suffix, value=m.value, scaled=100 * m.value,
-                                      detail=detail))
+                rows.append(
+                    score_row(instance_id, "goal", metric + suffix, value=m.value, scaled=100 * m.value, detail=detail)
+                )
     return rows
 
 
@@ -78,17 +78,41 @@ def judge_tasks(instance_id: str, complaint: str, refs: dict[str, str]) -> list[
     for section, metric in SECTION_METRICS.items():
         candidate, reference = sections.get(section), refs[section]
         context = {"section": SECTION_NAMES[section], "candidate": candidate, "reference": reference}
-        tasks.append(JudgeTask(instance_id, "goal", {"分数": metric}, render_judge("section.j2", context), one,
-                               judge_version("section.j2"), "mile.section",
-                               inputs={"candidate": candidate, "reference": reference}))
+        tasks.append(
+            JudgeTask(
+                instance_id,
+                "goal",
+                {"分数": metric},
+                render_judge("section.j2", context),
+                one,
+                judge_version("section.j2"),
+                "mile.section",
+                inputs={"candidate": candidate, "reference": reference},
+            )
+        )
     template = complaint_template("sta")
-    tasks.append(JudgeTask(instance_id, "goal", {"规范性": "STA"},
-                           render_judge("standard.j2", {"template": template, "complaint": complaint.strip()}),
-                           Scale(("规范性",)), judge_version("standard.j2"), "mile.standard",
-                           inputs={"complaint": complaint}))
-    tasks.append(JudgeTask(instance_id, "goal", {"专业性": "PROF"},
-                           render_judge("professional.j2", {"reference": refs["PROF"].strip(),
-                                                            "complaint": complaint.strip()}),
-                           Scale(("专业性",)), judge_version("professional.j2"), "mile.professional",
-                           inputs={"complaint": complaint, "reference": refs["PROF"]}))
+    tasks.append(
+        JudgeTask(
+            instance_id,
+            "goal",
+            {"规范性": "STA"},
+            render_judge("standard.j2", {"template": template, "complaint": complaint.strip()}),
+            Scale(("规范性",)),
+            judge_version("standard.j2"),
+            "mile.standard",
+            inputs={"complaint": complaint},
+        )
+    )
+    tasks.append(
+        JudgeTask(
+            instance_id,
+            "goal",
+            {"专业性": "PROF"},
+            render_judge("professional.j2", {"reference": refs["PROF"].strip(), "complaint": complaint.strip()}),
+            Scale(("专业性",)),
+            judge_version("professional.j2"),
+            "mile.professional",
+            inputs={"complaint": complaint, "reference": refs["PROF"]},
+        )
+    )
     return tasks

@@ -68,16 +68,27 @@ def build_instance(row: Any, *, supervise_lawyer: bool = False) -> Instance:
         "defendant_records": [_party_record(d) for d in defendants],
         "less": row.less,
     }
-    client = {"kind": kind, "basic_info": plaintiff.describe(), "defendants": defendants_text(defendants),
-              **case, **persona(row), **parties}
-    supervisor = {"kind": kind, "plaintiff": plaintiff.describe(), "defendants": defendants_text(defendants),
-                  **case, **persona(row), **parties}
+    client = {
+        "kind": kind,
+        "basic_info": plaintiff.describe(),
+        "defendants": defendants_text(defendants),
+        **case,
+        **persona(row),
+        **parties,
+    }
+    supervisor = {
+        "kind": kind,
+        "plaintiff": plaintiff.describe(),
+        "defendants": defendants_text(defendants),
+        **case,
+        **persona(row),
+        **parties,
+    }
     truth = {"kind": kind, "law_reason": row.law_reason, "output": row.output, **case, **parties}
     return Instance(
         instance_id=row.instance_id,
         scenario=SCENARIO,
-        profiles={"client": client, "lawyer": {"kind": kind, "supervised": supervise_lawyer},
-                  "supervisor": supervisor},
+        profiles={"client": client, "lawyer": {"kind": kind, "supervised": supervise_lawyer}, "supervisor": supervisor},
         ground_truth=truth,
     )
 

@@ -56,12 +56,23 @@ def interaction_tasks(
         response = lawyer[i].text
         history = "\n".join(_line(u) for u in context)
         prompt = render_judge("interaction.j2", {"history": history, "response": response, "less": less})
-        tasks.append(JudgeTask(
-            instance_id, "interaction", INTERACTION_METRICS, prompt, INTERACTION, judge_version("interaction.j2"),
-            "mile.interaction", turn=i,
-            inputs={"response": response, "less": less,
-                    "history": [{"speaker": u.speaker, "text": u.text} for u in context]},
-        ))
+        tasks.append(
+            JudgeTask(
+                instance_id,
+                "interaction",
+                INTERACTION_METRICS,
+                prompt,
+                INTERACTION,
+                judge_version("interaction.j2"),
+                "mile.interaction",
+                turn=i,
+                inputs={
+                    "response": response,
+                    "less": less,
+                    "history": [{"speaker": u.speaker, "text": u.text} for u in context],
+                },
+            )
+        )
     return tasks
 
 
@@ -71,6 +82,13 @@ def consistency_task(instance_id: str, utterances: list[Utterance], persona: dic
     if not statements:
         return None
     context = {**persona, "statements": statements}
-    return JudgeTask(instance_id, "consistency", {"分数": "CONS"}, render_judge("consistency.j2", context),
-                     Scale(("分数",)), judge_version("consistency.j2"), "mile.consistency",
-                     inputs={"statements": statements})
+    return JudgeTask(
+        instance_id,
+        "consistency",
+        {"分数": "CONS"},
+        render_judge("consistency.j2", context),
+        Scale(("分数",)),
+        judge_version("consistency.j2"),
+        "mile.consistency",
+        inputs={"statements": statements},
+    )

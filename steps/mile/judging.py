@@ -53,9 +53,22 @@ class JudgeTask:
 
 def score_row(instance_id: str, stage: str, metric: str, **values: Any) -> dict[str, Any]:
     """One row of scores.parquet (columns not given take their empty value)."""
-    row = {"instance_id": instance_id, "stage": stage, "metric": metric, "turn": None, "value": None,
-           "grade": None, "scaled": None, "failure": None, "error": "", "judge": "rule",
-           "judge_prompt_version": "", "proxy": False, "reason": "", "detail": ""}
+    row = {
+        "instance_id": instance_id,
+        "stage": stage,
+        "metric": metric,
+        "turn": None,
+        "value": None,
+        "grade": None,
+        "scaled": None,
+        "failure": None,
+        "error": "",
+        "judge": "rule",
+        "judge_prompt_version": "",
+        "proxy": False,
+        "reason": "",
+        "detail": "",
+    }
     row.update(values)
     return row
 
@@ -63,17 +76,27 @@ def score_row(instance_id: str, stage: str, metric: str, **values: Any) -> dict[
 def _row(task: JudgeTask, metric: str, j: Judgement) -> dict[str, Any]:
     grade = j.evidence.get("score") if j.ok else None
     return score_row(
-        task.instance_id, task.stage, metric, turn=task.turn, value=j.value, grade=grade,
-        scaled=grade * 10 if grade is not None else None, failure=j.failure.value if j.failure else None,
-        error=j.error, judge=j.judge_model, judge_prompt_version=j.prompt_version, proxy=j.proxy,
+        task.instance_id,
+        task.stage,
+        metric,
+        turn=task.turn,
+        value=j.value,
+        grade=grade,
+        scaled=grade * 10 if grade is not None else None,
+        failure=j.failure.value if j.failure else None,
+        error=j.error,
+        judge=j.judge_model,
+        judge_prompt_version=j.prompt_version,
+        proxy=j.proxy,
         reason=str(j.evidence.get("reason", "")) if j.ok else "",
     )
 
 
 async def _one(door: Any, model: ModelConfig, task: JudgeTask) -> list[dict[str, Any]]:
     metadata = {"scenario": SCENARIO, "instance_id": task.instance_id, "judge_kind": task.kind, **task.inputs}
-    judged = await judge_graded(door, model, task.prompt, task.scale, prompt_version=task.prompt_version,
-                                metadata=metadata)
+    judged = await judge_graded(
+        door, model, task.prompt, task.scale, prompt_version=task.prompt_version, metadata=metadata
+    )
     return [_row(task, metric, judged[key]) for key, metric in task.metrics.items()]
 
 

@@ -51,9 +51,7 @@ def _found(value: str, header: str, field: str, normalised: bool) -> bool:
     return value in header
 
 
-def match_parties(
-    parties: list[Party], header: str, *, count_empty: bool = False, normalised: bool = False
-) -> Match:
+def match_parties(parties: list[Party], header: str, *, count_empty: bool = False, normalised: bool = False) -> Match:
     """Pooled hits / fields of `parties`' matchable fields found in `header`."""
     hits = fields = 0
     missing: list[str] = []

@@ -51,11 +51,19 @@ def plan(truth: dict[str, Any]) -> list[str]:
 
 def _particulars(kind: str, f: dict[str, str]) -> str:
     if kind == "company":
-        parts = [f.get("公司名称", ""), f"地址：{f['地址']}" if f.get("地址") else "",
-                 f"负责人或法定代表人：{f['负责人或法定代表人']}" if f.get("负责人或法定代表人") else ""]
+        parts = [
+            f.get("公司名称", ""),
+            f"地址：{f['地址']}" if f.get("地址") else "",
+            f"负责人或法定代表人：{f['负责人或法定代表人']}" if f.get("负责人或法定代表人") else "",
+        ]
     else:
-        parts = [f.get("姓名", ""), f.get("性别", ""), f"{f['出生日期']}生" if f.get("出生日期") else "",
-                 f.get("民族", ""), f"地址：{f['地址']}" if f.get("地址") else ""]
+        parts = [
+            f.get("姓名", ""),
+            f.get("性别", ""),
+            f"{f['出生日期']}生" if f.get("出生日期") else "",
+            f.get("民族", ""),
+            f"地址：{f['地址']}" if f.get("地址") else "",
+        ]
     return "，".join(p for p in parts if p) + "。"
 
 

@@ -23,8 +23,26 @@ from steps.judges.scripted import overlap, proxy_judge
 from steps.llm import ScriptedRequest, register_policy
 from steps.mile.sections import CLAIMS, EVIDENCE, FACTS, normalise
 
-LEGAL_TERMS = ("诉讼", "起诉", "原告", "被告", "证据", "法院", "法律", "民法典", "合同", "权利", "义务", "责任",
-               "赔偿", "违约", "判决", "法定代表人", "利息", "诉讼请求")
+LEGAL_TERMS = (
+    "诉讼",
+    "起诉",
+    "原告",
+    "被告",
+    "证据",
+    "法院",
+    "法律",
+    "民法典",
+    "合同",
+    "权利",
+    "义务",
+    "责任",
+    "赔偿",
+    "违约",
+    "判决",
+    "法定代表人",
+    "利息",
+    "诉讼请求",
+)
 REFERRALS = ("咨询专业律师", "咨询律师", "法律援助", "寻求专业", "找律师")
 _QUESTION = re.compile(r"[？?]")
 _MARKUP = re.compile(r"[*#]|\n")

@@ -11,12 +11,16 @@ from steps.mile.published import GOAL_METRICS, paper_long
 from steps.reports.labels import agent_label, size_phrase
 from steps.reports.markdown import CONTENT_FILTER_RULE, markdown_table, with_failed
 
-CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed", "judge", "proxy",
-               "source"]
+CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed", "judge", "proxy", "source"]
 PAPER_JUDGE = "gpt-4o-2024-08-06"
 INTERACTION_METRICS = ("INT", "PROF", "LOGI", "AVE")
-ROLE_NAMES = {"client": "client", "supervisor": "supervisor", "classifier": "stage classifier",
-              "styler": "style checker", "blur": "fact blurring"}
+ROLE_NAMES = {
+    "client": "client",
+    "supervisor": "supervisor",
+    "classifier": "stage classifier",
+    "styler": "style checker",
+    "blur": "fact blurring",
+}
 
 
 @dataclass(frozen=True)
@@ -51,16 +55,23 @@ def decoding_lines(agents: dict[str, AgentInfo], run: RunInfo) -> list[str]:
     if not run.roles:
         lines = ["- Decoding per role: not recorded (runs made before `mile.role_decoding`)"]
     else:
-        lines = [f"- Decoding per environment role (`mile.role_decoding: {run.role_decoding}`, merged over the "
-                 "environment model's): " + "; ".join(f"{ROLE_NAMES[r]} {describe(run.roles[r]) or 'defaults'}"
-                                                      for r in ROLES if r in run.roles)]
+        lines = [
+            f"- Decoding per environment role (`mile.role_decoding: {run.role_decoding}`, merged over the "
+            "environment model's): "
+            + "; ".join(f"{ROLE_NAMES[r]} {describe(run.roles[r]) or 'defaults'}" for r in ROLES if r in run.roles)
+        ]
     lawyers = [f"`{a.name}` {describe(a.decoding) or 'defaults'}" for a in agents.values() if a.decoding]
     if lawyers:
-        lines.append("- Decoding of the lawyer (each agent's own): " + "; ".join(lawyers)
-                     + " (the paper evaluates with temperature 0, max_tokens 1024)")
+        lines.append(
+            "- Decoding of the lawyer (each agent's own): "
+            + "; ".join(lawyers)
+            + " (the paper evaluates with temperature 0, max_tokens 1024)"
+        )
     if run.mixed:
-        lines.append(f"- **Runs differ in role decoding** from the first agent's: {', '.join(run.mixed)}; "
-                     "rerun them with the current params")
+        lines.append(
+            f"- **Runs differ in role decoding** from the first agent's: {', '.join(run.mixed)}; "
+            "rerun them with the current params"
+        )
     return lines
 
 
@@ -71,9 +82,18 @@ def csv_frame(ours: pd.DataFrame) -> pd.DataFrame:
     paper = paper_long()
     judge = paper.group.map({"Human": "human"}).fillna(PAPER_JUDGE)
     scope = paper["table"].eq("consistency").map({True: "rater ", False: ""}) + paper.group.where(
-        paper["table"].eq("consistency"), "overall")
-    theirs = paper.assign(benchmark="mile", agent=paper.model, scope=scope, n=693, judge=judge, proxy=False,
-                          source="paper", n_failed=pd.NA)
+        paper["table"].eq("consistency"), "overall"
+    )
+    theirs = paper.assign(
+        benchmark="mile",
+        agent=paper.model,
+        scope=scope,
+        n=693,
+        judge=judge,
+        proxy=False,
+        source="paper",
+        n_failed=pd.NA,
+    )
     out = pd.concat([mine[CSV_COLUMNS], theirs[CSV_COLUMNS]], ignore_index=True)
     return out.assign(value=out.value.astype(float).round(6))
 
@@ -122,17 +142,24 @@ def failed_calls_note(ours: pd.DataFrame) -> list[str]:
     """How failed model calls count in MILE, with the dialogues they cost; nothing when no call failed."""
     goal = ours[(ours["table"] == "goal") & (ours.metric == "AVE")]
     windows = ours[(ours["table"] == "interaction") & (ours.scope == "overall") & (ours.metric == "AVE")]
-    if not (goal.n_failed_calls.fillna(0).sum() or windows.n_failed_calls.fillna(0).sum()
-            or ours[ours["table"].isin(["consistency", "rounds", "dialogues"])].n_failed_calls.fillna(0).sum()):
+    if not (
+        goal.n_failed_calls.fillna(0).sum()
+        or windows.n_failed_calls.fillna(0).sum()
+        or ours[ours["table"].isin(["consistency", "rounds", "dialogues"])].n_failed_calls.fillna(0).sum()
+    ):
         return []
-    return ["## Failed model calls", "",
-            "Calls that still failed after retries (accepted under `llm.max_failed_fraction`) are never scored: a "
-            "dialogue that broke on one (mile_simulate, its usage.parquet) is left out of every metric, and a "
-            "judge call that failed (mile_judge, judge_usage.parquet) leaves out the complaint metric, window or "
-            "consistency grade it was asked for. `(n failed)` beside a number counts the dialogues (goal, "
-            "consistency) or windows (interaction, by round) it lost that way (AVE: the largest of its metrics'); "
-            "the `failed` columns count every exclusion, unparsable judge answers included; `n_failed` in "
-            f"reports/mile.csv. As for refusals: {CONTENT_FILTER_RULE}.", ""]
+    return [
+        "## Failed model calls",
+        "",
+        "Calls that still failed after retries (accepted under `llm.max_failed_fraction`) are never scored: a "
+        "dialogue that broke on one (mile_simulate, its usage.parquet) is left out of every metric, and a "
+        "judge call that failed (mile_judge, judge_usage.parquet) leaves out the complaint metric, window or "
+        "consistency grade it was asked for. `(n failed)` beside a number counts the dialogues (goal, "
+        "consistency) or windows (interaction, by round) it lost that way (AVE: the largest of its metrics'); "
+        "the `failed` columns count every exclusion, unparsable judge answers included; `n_failed` in "
+        f"reports/mile.csv. As for refusals: {CONTENT_FILTER_RULE}.",
+        "",
+    ]
 
 
 def _n(ours: pd.DataFrame, table: str, metric: str, scope: str = "overall") -> pd.Series:
@@ -163,8 +190,9 @@ def goal_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> list[str]:
     goal_metrics = (*GOAL_METRICS, "AVE")
     goal = _mark(_round(table), names, _calls(ours, "goal", "overall", goal_metrics), {m: m for m in goal_metrics})
     paper = paper_long()
-    published = paper[paper["table"] == "goal"].pivot_table(index=["group", "model"], columns="metric",
-                                                             values="value", sort=False)
+    published = paper[paper["table"] == "goal"].pivot_table(
+        index=["group", "model"], columns="metric", values="value", sort=False
+    )
     published = published.reindex(columns=[*GOAL_METRICS, "AVE", "AVE (7-mean)"]).reset_index()
     published = published.rename(columns={"AVE": "AVE (printed)"})
     norm_metrics = ("CLI", "CLI-norm", "DEF", "DEF-norm")
@@ -174,20 +202,32 @@ def goal_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> list[str]:
     norm["agent"] = norm.agent.map(lambda a: _label(a, agents))
     norm = _mark(_round(norm), norm_names, _calls(ours, "goal", "overall", norm_metrics), {m: m for m in norm_metrics})
     return [
-        "## Table 1 — goal evaluation", "",
+        "## Table 1 — goal evaluation",
+        "",
         "CLI and DEF: share of the ground-truth particulars found verbatim in the complaint's header, × 100.",
-        "F&R, CLA, EVID, STA, PROF: the judge's 1–10 grade × 10 (so 10 is the floor). AVE: mean of the 7.", "",
-        "### Ours", "", markdown_table(goal), "",
-        "### Published (paper Table 1; 693 instances, judge GPT-4o)", "",
-        markdown_table(_round(_highlight(published, agents))), "",
-        "Bold: the paper model an agent corresponds to (`agents.<name>.paper_model`, or a matching name).", "",
+        "F&R, CLA, EVID, STA, PROF: the judge's 1–10 grade × 10 (so 10 is the floor). AVE: mean of the 7.",
+        "",
+        "### Ours",
+        "",
+        markdown_table(goal),
+        "",
+        "### Published (paper Table 1; 693 instances, judge GPT-4o)",
+        "",
+        markdown_table(_round(_highlight(published, agents))),
+        "",
+        "Bold: the paper model an agent corresponds to (`agents.<name>.paper_model`, or a matching name).",
+        "",
         "The printed AVE is the 7-metric mean for 4 of the 13 rows only (GPT-4o, Baichuan2-13B, Qwen2.5-7B,",
         "SynthLaw-7B); for the other 9 no formula reproduces it. We report the 7-metric mean, shown beside the",
-        "printed value as `AVE (7-mean)`: compare models metric by metric, not on the printed AVE.", "",
-        "### Exact and normalised matching", "",
+        "printed value as `AVE (7-mean)`: compare models metric by metric, not on the printed AVE.",
+        "",
+        "### Exact and normalised matching",
+        "",
         "`-norm` is our lenient variant (dates compared as Y-M-D in any notation, 族 optional, whitespace "
-        "ignored), for reading how much of CLI/DEF is format rather than content.", "",
-        markdown_table(norm), "",
+        "ignored), for reading how much of CLI/DEF is format rather than content.",
+        "",
+        markdown_table(norm),
+        "",
     ]
 
 
@@ -202,59 +242,113 @@ def interaction_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> lis
     wide["failed windows"] = wide.agent.map(_failed(ours, "interaction")).fillna(0).astype(int)
     names = wide.agent.tolist()
     wide["agent"] = wide.agent.map(lambda a: _label(a, agents))
-    wide = _mark(_round(wide), names, _calls(ours, "interaction", "overall", INTERACTION_METRICS),
-                 {m: m for m in INTERACTION_METRICS})
-    wide = _mark(wide, names, _calls(ours, "interaction", "windows", ("INT", "PROF", "LOGI")),
-                 {f"{m} (windows)": m for m in ("INT", "PROF", "LOGI")})
+    wide = _mark(
+        _round(wide),
+        names,
+        _calls(ours, "interaction", "overall", INTERACTION_METRICS),
+        {m: m for m in INTERACTION_METRICS},
+    )
+    wide = _mark(
+        wide,
+        names,
+        _calls(ours, "interaction", "windows", ("INT", "PROF", "LOGI")),
+        {f"{m} (windows)": m for m in ("INT", "PROF", "LOGI")},
+    )
     paper = paper_long()
-    published = paper[paper["table"] == "interaction"].pivot_table(index=["group", "model"], columns="metric",
-                                                                    values="value", sort=False)
+    published = paper[paper["table"] == "interaction"].pivot_table(
+        index=["group", "model"], columns="metric", values="value", sort=False
+    )
     published = published.reindex(columns=list(INTERACTION_METRICS)).reset_index()
     by_cause = ours[(ours["table"] == "interaction") & ~ours.scope.isin(["overall", "windows"])]
     cause = by_cause.pivot_table(index=["agent", "scope"], columns="metric", values="value", sort=True)
     cause = cause.reindex(columns=list(INTERACTION_METRICS)).reset_index().rename(columns={"scope": "cause"})
-    cause.insert(2, "dialogues", [int(by_cause[(by_cause.agent == a) & (by_cause.scope == s)].n.min())
-                                  for a, s in zip(cause.agent, cause.cause, strict=True)])
-    cause_calls = by_cause.pivot_table(index=["agent", "scope"], columns="metric", values="n_failed_calls",
-                                       sort=True).reindex(columns=list(INTERACTION_METRICS))
+    cause.insert(
+        2,
+        "dialogues",
+        [
+            int(by_cause[(by_cause.agent == a) & (by_cause.scope == s)].n.min())
+            for a, s in zip(cause.agent, cause.cause, strict=True)
+        ],
+    )
+    cause_calls = by_cause.pivot_table(
+        index=["agent", "scope"], columns="metric", values="n_failed_calls", sort=True
+    ).reindex(columns=list(INTERACTION_METRICS))
     cause_keys = list(zip(cause.agent, cause.cause, strict=True))
     cause["agent"] = cause.agent.map(lambda a: _label(a, agents))
     cause = _mark(_round(cause), cause_keys, cause_calls, {m: m for m in INTERACTION_METRICS})
     return [
-        "## Table 2 — interaction evaluation", "",
+        "## Table 2 — interaction evaluation",
+        "",
         "The judge grades the lawyer's reply of every even turn (and of the last turn when it is odd) on",
         "interactivity, professionalism and logicality, 1–10, given the dialogue before it. Mean per dialogue, then",
-        "over dialogues, × 10; `(windows)` columns are the mean over all scored replies.", "",
-        "### Ours", "", markdown_table(wide), "",
-        "### Published (paper Table 2)", "", markdown_table(_round(_highlight(published, agents))), "",
-        "### Ours by cause of action (the layout of paper Table 7)", "", markdown_table(cause), "",
+        "over dialogues, × 10; `(windows)` columns are the mean over all scored replies.",
+        "",
+        "### Ours",
+        "",
+        markdown_table(wide),
+        "",
+        "### Published (paper Table 2)",
+        "",
+        markdown_table(_round(_highlight(published, agents))),
+        "",
+        "### Ours by cause of action (the layout of paper Table 7)",
+        "",
+        markdown_table(cause),
+        "",
     ]
 
 
 def consistency_section(ours: pd.DataFrame, agents: dict[str, AgentInfo], run: RunInfo) -> list[str]:
     paper = paper_long()
-    published = paper[paper["table"] == "consistency"].pivot_table(index="group", columns="model", values="value",
-                                                                    sort=False).reset_index()
+    published = (
+        paper[paper["table"] == "consistency"]
+        .pivot_table(index="group", columns="model", values="value", sort=False)
+        .reset_index()
+    )
     lines = ["## Table 3 — client consistency", ""]
     if run.judge_scripted:
-        lines += ["Not reported: the judge is the scripted proxy, which cannot rate how well the client keeps its",
-                  "persona. Configure a real `judge` model in params.yaml to fill this table.", ""]
+        lines += [
+            "Not reported: the judge is the scripted proxy, which cannot rate how well the client keeps its",
+            "persona. Configure a real `judge` model in params.yaml to fill this table.",
+            "",
+        ]
     else:
         rows = ours[(ours["table"] == "consistency")]
-        table = pd.DataFrame({"lawyer (agent)": rows.agent.map(lambda a: _label(a, agents)),
-                              "client consistency": rows.value, "dialogues": rows.n, "failed": rows.n_failed})
+        table = pd.DataFrame(
+            {
+                "lawyer (agent)": rows.agent.map(lambda a: _label(a, agents)),
+                "client consistency": rows.value,
+                "dialogues": rows.n,
+                "failed": rows.n_failed,
+            }
+        )
         calls = rows.set_index("agent")[["n_failed_calls"]]
-        table = _mark(_round(table.reset_index(drop=True)), rows.agent.tolist(), calls,
-                      {"client consistency": "n_failed_calls"})
-        lines += [f"The judge ({run.judge}) grades all client statements of a dialogue against its persona, 1–10,",
-                  "× 10; the columns of the published table are the lawyer the client talked to.", "",
-                  markdown_table(table), ""]
+        table = _mark(
+            _round(table.reset_index(drop=True)), rows.agent.tolist(), calls, {"client consistency": "n_failed_calls"}
+        )
+        lines += [
+            f"The judge ({run.judge}) grades all client statements of a dialogue against its persona, 1–10,",
+            "× 10; the columns of the published table are the lawyer the client talked to.",
+            "",
+            markdown_table(table),
+            "",
+        ]
     return [*lines, "### Published (paper Table 3; rows are raters)", "", markdown_table(_round(published)), ""]
 
 
 def dialogues_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> list[str]:
-    metrics = ("avg_turns", "max_turns", "min_turns", "ended_by_lawyer", "ended_at_cap", "failed",
-               "client_revisions", "lawyer_revisions", "blurred_turns", "unsupervised_turns")
+    metrics = (
+        "avg_turns",
+        "max_turns",
+        "min_turns",
+        "ended_by_lawyer",
+        "ended_at_cap",
+        "failed",
+        "client_revisions",
+        "lawyer_revisions",
+        "blurred_turns",
+        "unsupervised_turns",
+    )
     wide = _wide(ours, "dialogues", "overall", metrics).reset_index()
     wide.insert(1, "dialogues", wide.agent.map(_n(ours, "dialogues", "avg_turns")))
     names = wide.agent.tolist()
@@ -262,23 +356,31 @@ def dialogues_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> list[
     turn_stats = ("avg_turns", "max_turns", "min_turns")
     wide = _mark(_round(wide), names, _calls(ours, "dialogues", "overall", turn_stats), {m: m for m in turn_stats})
     rounds = ours[ours["table"] == "rounds"].assign(turn=lambda d: d.scope.str.removeprefix("turn ").astype(int))
-    pivot = rounds[rounds.metric.isin(["INT", "LOGI"])].pivot_table(index=["agent", "metric"], columns="turn",
-                                                                     values="value")
+    pivot = rounds[rounds.metric.isin(["INT", "LOGI"])].pivot_table(
+        index=["agent", "metric"], columns="turn", values="value"
+    )
     pivot.columns = [f"T{c}" for c in pivot.columns]
-    calls = rounds[rounds.metric.isin(["INT", "LOGI"])].pivot_table(index=["agent", "metric"], columns="turn",
-                                                                    values="n_failed_calls")
+    calls = rounds[rounds.metric.isin(["INT", "LOGI"])].pivot_table(
+        index=["agent", "metric"], columns="turn", values="n_failed_calls"
+    )
     calls.columns = [f"T{c}" for c in calls.columns]
     keys = list(pivot.index)
     pivot = pivot.reset_index()
     pivot["agent"] = pivot.agent.map(lambda a: _label(a, agents))
     pivot = _mark(_round(pivot), keys, calls, {c: c for c in calls.columns})
     return [
-        "## Dialogues (the layout of paper Table 9)", "",
+        "## Dialogues (the layout of paper Table 9)",
+        "",
         "Turns per dialogue (after the fixed greetings), how dialogues ended, and what the supervisor did: client",
         "revisions (the blurred fact turn counts as one), blurred turns, turns left unsupervised because a",
-        "supervisor call failed.", "",
-        markdown_table(wide), "",
-        "### Interaction by round (the data of paper Fig. 5)", "", markdown_table(pivot), "",
+        "supervisor call failed.",
+        "",
+        markdown_table(wide),
+        "",
+        "### Interaction by round (the data of paper Fig. 5)",
+        "",
+        markdown_table(pivot),
+        "",
     ]
 
 
@@ -291,18 +393,34 @@ def comparison_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> list
             continue
         for table, metrics in (("goal", (*GOAL_METRICS, "AVE")), ("interaction", INTERACTION_METRICS)):
             for metric in metrics:
-                mine = ours[(ours["table"] == table) & (ours.agent == name) & (ours.metric == metric)
-                            & (ours.scope == "overall")].value
+                mine = ours[
+                    (ours["table"] == table)
+                    & (ours.agent == name)
+                    & (ours.metric == metric)
+                    & (ours.scope == "overall")
+                ].value
                 pm = "AVE (7-mean)" if (table, metric) == ("goal", "AVE") else metric
                 theirs = paper[(paper["table"] == table) & (paper.model == match) & (paper.metric == pm)].value
                 if len(mine) and len(theirs):
-                    rows.append({"agent": name, "paper model": match, "table": table, "metric": metric,
-                                 "ours": mine.iloc[0], "paper": theirs.iloc[0], "ours − paper": mine.iloc[0] -
-                                 theirs.iloc[0]})
+                    rows.append(
+                        {
+                            "agent": name,
+                            "paper model": match,
+                            "table": table,
+                            "metric": metric,
+                            "ours": mine.iloc[0],
+                            "paper": theirs.iloc[0],
+                            "ours − paper": mine.iloc[0] - theirs.iloc[0],
+                        }
+                    )
     lines = ["## Same-named models: ours beside the paper", ""]
     if not rows:
-        return [*lines, "No configured agent corresponds to a model in the paper's tables (name one with "
-                "`agents.<name>.paper_model` in params.yaml).", ""]
+        return [
+            *lines,
+            "No configured agent corresponds to a model in the paper's tables (name one with "
+            "`agents.<name>.paper_model` in params.yaml).",
+            "",
+        ]
     return [*lines, markdown_table(_round(pd.DataFrame(rows))), ""]
 
 
@@ -312,49 +430,72 @@ def render(ours: pd.DataFrame, agents: dict[str, AgentInfo], run: RunInfo) -> st
     proxy = any(a.scripted for a in agents.values()) or run.environment_scripted or run.judge_scripted
     opts = run.options
     lines = [
-        "# MILE — interactive complaint drafting (MASER)", "",
+        "# MILE — interactive complaint drafting (MASER)",
+        "",
         "Yue et al., *Multi-Agent Simulator Drives Language Models for Legal Intensive Interaction* (NAACL 2025",
         "Findings). The agent plays the lawyer; the environment model plays the client and the supervisor that",
-        "checks every client turn against its profile; after the interview the lawyer drafts the complaint.", "",
+        "checks every client turn against its profile; after the interview the lawyer drafts the complaint.",
+        "",
         f"- Instances: {size_phrase(run.sizes or (run.sample,), '')} of {run.sampled_from} per agent "
         f"(stratified by cause of action, seed {opts.get('seed')}; `[limit N]`: a run limited to N)"
-        + ("" if set(run.sizes or (run.sample,)) == {run.sampled_from}
-           else "; not comparable one-to-one with the paper's 693"),
+        + (
+            ""
+            if set(run.sizes or (run.sample,)) == {run.sampled_from}
+            else "; not comparable one-to-one with the paper's 693"
+        ),
         f"- Client and supervisor (environment): `{run.environment}`"
         + (" — scripted: answers from its profile, supervises by rule" if run.environment_scripted else ""),
-        f"- Judge: `{run.judge}`" + (" — **proxy judge** (deterministic rules, not a legal assessment)"
-                                     if run.judge_scripted else ""),
-        "- Agents: " + ", ".join(f"`{a.name}` = `{a.model}`" + (" (scripted)" if a.scripted else "")
-                                 for a in agents.values()),
+        f"- Judge: `{run.judge}`"
+        + (" — **proxy judge** (deterministic rules, not a legal assessment)" if run.judge_scripted else ""),
+        "- Agents: "
+        + ", ".join(f"`{a.name}` = `{a.model}`" + (" (scripted)" if a.scripted else "") for a in agents.values()),
         f"- Protocol: at most {opts.get('max_turns')} turns after the greetings; complaint template "
         f"`{opts.get('template')}`; supervised: {opts.get('supervise')}; interaction windows: "
         f"{opts.get('windows')}.",
-        *decoding_lines(agents, run), "",
+        *decoding_lines(agents, run),
+        "",
     ]
     if proxy:
-        lines += ["**Scripted models or the proxy judge produced numbers below** (marked `[scripted]`; `proxy` in",
-                  "reports/mile.csv). They check the pipeline and bound the metrics (oracle near the top, null at",
-                  "the bottom); they are not model evaluations.", ""]
+        lines += [
+            "**Scripted models or the proxy judge produced numbers below** (marked `[scripted]`; `proxy` in",
+            "reports/mile.csv). They check the pipeline and bound the metrics (oracle near the top, null at",
+            "the bottom); they are not model evaluations.",
+            "",
+        ]
     lines += goal_section(ours, agents) + interaction_section(ours, agents) + consistency_section(ours, agents, run)
     lines += comparison_section(ours, agents) + dialogues_section(ours, agents)
-    lines += ["## Total performance (paper Fig. 4)", "",
-              "(goal AVE + interaction AVE) / 2 — our reading of the figure, which prints no numbers. From the",
-              "paper's tables: SynthLaw-7B 76.34, GPT-4o 75.15, Qwen2.5-instruct-7B 64.56.", "",
-              markdown_table(_mark(_round(pd.DataFrame({"agent": [_label(a, agents) for a in total.index],
-                                                        "total": total.values})),
-                                   list(total.index), totals[["n_failed_calls"]], {"total": "n_failed_calls"})), ""]
+    lines += [
+        "## Total performance (paper Fig. 4)",
+        "",
+        "(goal AVE + interaction AVE) / 2 — our reading of the figure, which prints no numbers. From the",
+        "paper's tables: SynthLaw-7B 76.34, GPT-4o 75.15, Qwen2.5-instruct-7B 64.56.",
+        "",
+        markdown_table(
+            _mark(
+                _round(pd.DataFrame({"agent": [_label(a, agents) for a in total.index], "total": total.values})),
+                list(total.index),
+                totals[["n_failed_calls"]],
+                {"total": "n_failed_calls"},
+            )
+        ),
+        "",
+    ]
     lines += failed_calls_note(ours)
     lines += [
-        "## How this differs from the released code", "",
+        "## How this differs from the released code",
+        "",
         "- Sections are cut by line-anchored labels; the released evaluator's split leaves all three empty.",
         "- Every judge call is stateless (the released one reuses a shared history and stops sending new prompts);",
         "  answers are parsed as JSON with one repair round; failures are counted, never scored.",
         "- The last odd interaction turn is scored (the released branch crashes); the complaint turn is not.",
         "- Empty ground-truth particulars are left out of CLI/DEF (the released rule counts them as hits)."
-        if not opts.get("count_empty_fields") else "- Empty ground-truth particulars count as hits (as released).",
+        if not opts.get("count_empty_fields")
+        else "- Empty ground-truth particulars count as hits (as released).",
         "- PROF's reference has its placeholder claims (`1. 非诉讼费用内容。`) rebuilt from the claims."
-        if opts.get("prof_reference") == "rebuilt" else "- PROF's reference keeps its placeholder claims (released).",
+        if opts.get("prof_reference") == "rebuilt"
+        else "- PROF's reference keeps its placeholder claims (released).",
         "- EVID's reference items are joined with `；` (released: no separator) and the literal `null` is dropped."
-        if opts.get("evid_reference") == "joined" else "- EVID's reference items are joined without separator.",
+        if opts.get("evid_reference") == "joined"
+        else "- EVID's reference items are joined without separator.",
     ]
     return "\n".join(lines) + "\n"

@@ -25,8 +25,16 @@ END = "<询问结束>"
 TEMPLATES = Path(__file__).parent / "templates"
 COMPLAINT_TEMPLATES = {"eval": "complaint_eval.txt", "sta": "complaint_sta.txt"}
 # what shapes a dialogue besides the models: the role templates, the protocol, the scripted policies, the engine
-_PROTOCOL_SOURCES = ("scenario.py", "supervisor.py", "opening.py", "instances.py", "parties.py", "cues.py",
-                     "scripted.py", "oracle.py")
+_PROTOCOL_SOURCES = (
+    "scenario.py",
+    "supervisor.py",
+    "opening.py",
+    "instances.py",
+    "parties.py",
+    "cues.py",
+    "scripted.py",
+    "oracle.py",
+)
 
 
 @dataclass(frozen=True)

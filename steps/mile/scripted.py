@@ -27,8 +27,13 @@ STYLE_OK, STYLE_EMPTY = "匹配程度：匹配。建议：无", "匹配程度：
 _REVISION_HEAD = "对话监督者认为你刚才准备说的话需要修改。"
 _DATE = re.compile(r"\d{4}年\d{1,2}月\d{1,2}日")
 _SAY = {
-    "姓名": "我叫{}。", "性别": "我是{}的。", "出生日期": "我是{}出生的。", "民族": "我是{}。", "地址": "我住在{}。",
-    "公司名称": "我们公司叫{}。", "负责人或法定代表人": "我们的法定代表人是{}。",
+    "姓名": "我叫{}。",
+    "性别": "我是{}的。",
+    "出生日期": "我是{}出生的。",
+    "民族": "我是{}。",
+    "地址": "我住在{}。",
+    "公司名称": "我们公司叫{}。",
+    "负责人或法定代表人": "我们的法定代表人是{}。",
 }
 _SAY_COMPANY_ADDRESS = "公司地址在{}。"
 
@@ -37,11 +42,19 @@ _SAY_COMPANY_ADDRESS = "公司地址在{}。"
 def _defendant_line(record: dict[str, Any]) -> str:
     f = record["fields"]
     if record["kind"] == "company":
-        parts = [f.get("公司名称", ""), f"地址在{f['地址']}" if f.get("地址") else "",
-                 f"法定代表人是{f['负责人或法定代表人']}" if f.get("负责人或法定代表人") else ""]
+        parts = [
+            f.get("公司名称", ""),
+            f"地址在{f['地址']}" if f.get("地址") else "",
+            f"法定代表人是{f['负责人或法定代表人']}" if f.get("负责人或法定代表人") else "",
+        ]
     else:
-        parts = [f.get("姓名", ""), f.get("性别", ""), f"{f['出生日期']}出生" if f.get("出生日期") else "",
-                 f.get("民族", ""), f"住在{f['地址']}" if f.get("地址") else ""]
+        parts = [
+            f.get("姓名", ""),
+            f.get("性别", ""),
+            f"{f['出生日期']}出生" if f.get("出生日期") else "",
+            f.get("民族", ""),
+            f"住在{f['地址']}" if f.get("地址") else "",
+        ]
     return "，".join(p for p in parts if p)
 
 

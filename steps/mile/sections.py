@@ -60,8 +60,8 @@ def _label_of(line: str) -> tuple[str, str] | None:
     body = _LEAD.sub("", line.strip())
     for section, pattern in _LABELS.items():
         m = pattern.match(body)
-        if m and _LABEL_END.match(body[m.end():]):
-            return section, _AFTER_LABEL.sub("", body[m.end():], count=1)
+        if m and _LABEL_END.match(body[m.end() :]):
+            return section, _AFTER_LABEL.sub("", body[m.end() :], count=1)
     return None
 
 

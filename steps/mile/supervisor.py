@@ -125,8 +125,9 @@ class MileSupervisor(Reviewer):
 
     async def _stage(self, engine: Any, role: str, text: str) -> str | None:
         prompt = render(TEMPLATES, "stage.j2", {"text": text})
-        reply = await self.ask(engine, [{"role": "user", "content": prompt}], purpose="stage",
-                               context=self._context(engine, role, text))
+        reply = await self.ask(
+            engine, [{"role": "user", "content": prompt}], purpose="stage", context=self._context(engine, role, text)
+        )
         if not reply.ok:
             self.failed(engine, role, "stage", reply)
             return None
@@ -138,11 +139,21 @@ class MileSupervisor(Reviewer):
     async def _advise(self, engine: Any, role: str, text: str, stage: str, template: str) -> Verdict | None:
         profile = engine.instance.profiles["supervisor"]
         system = render(TEMPLATES, "supervisor.j2", {**profile, "reviewed": role})
-        user = render(TEMPLATES, template, {"stage": stage, "less": profile["less"], "history": history_text(engine),
-                                            "candidate": text, "accept_phrase": self.accept_phrase})
+        user = render(
+            TEMPLATES,
+            template,
+            {
+                "stage": stage,
+                "less": profile["less"],
+                "history": history_text(engine),
+                "candidate": text,
+                "accept_phrase": self.accept_phrase,
+            },
+        )
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-        reply = await self.ask(engine, messages, purpose="review", context=self._context(engine, role, text,
-                                                                                         stage=stage))
+        reply = await self.ask(
+            engine, messages, purpose="review", context=self._context(engine, role, text, stage=stage)
+        )
         if not reply.ok:
             self.failed(engine, role, "review", reply)
             return None
@@ -155,8 +166,12 @@ class MileSupervisor(Reviewer):
         """The style checker's suggestion when the candidate does not match the persona, else ''."""
         profile = engine.instance.profiles["supervisor"]
         prompt = render(TEMPLATES, "style.j2", {**profile, "candidate": text})
-        reply = await self.ask(engine, [{"role": "user", "content": prompt}], purpose="style",
-                               context=self._context(engine, "client", text))
+        reply = await self.ask(
+            engine,
+            [{"role": "user", "content": prompt}],
+            purpose="style",
+            context=self._context(engine, "client", text),
+        )
         if not reply.ok:
             self.failed(engine, "client", "style", reply)
             return ""
@@ -175,4 +190,3 @@ class MileSupervisor(Reviewer):
         profile = engine.instance.profiles["client"]
         prompt = render(TEMPLATES, "blur.j2", {**profile, "instruction": verdict.advice})
         return [{"role": "user", "content": prompt}]
-

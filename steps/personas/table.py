@@ -8,13 +8,32 @@ import pandas as pd
 
 from steps.personas.generate import PROMPT_VERSION, Persona, Subject
 
-COLUMNS = ["persona_id", "scenario", "role", "source_ids", "role_desc", "info", "assigned", "levels", "style",
-           "legal_sense", "legal_sense_text", "withheld_field", "vague_facts", "costs_unprompted", "model", "proxy",
-           "prompt_version", "seed", "failure"]  # fmt: skip
+COLUMNS = [
+    "persona_id",
+    "scenario",
+    "role",
+    "source_ids",
+    "role_desc",
+    "info",
+    "assigned",
+    "levels",
+    "style",
+    "legal_sense",
+    "legal_sense_text",
+    "withheld_field",
+    "vague_facts",
+    "costs_unprompted",
+    "model",
+    "proxy",
+    "prompt_version",
+    "seed",
+    "failure",
+]
 
 
-def persona_rows(pairs: Iterable[tuple[Subject, Persona]], *, sources: dict[str, tuple[str, ...]], seed: int,
-                 proxy: bool) -> pd.DataFrame:  # fmt: skip
+def persona_rows(
+    pairs: Iterable[tuple[Subject, Persona]], *, sources: dict[str, tuple[str, ...]], seed: int, proxy: bool
+) -> pd.DataFrame:
     """One row per generated persona, with the subject it describes (`sources`: persona key → source ids)."""
     rows = [
         {
@@ -49,10 +68,18 @@ def personas_from(frame: pd.DataFrame) -> dict[str, Persona]:
     for r in frame.to_dict("records"):
         style, failure = r["style"], r["failure"]
         out[r["persona_id"]] = Persona(
-            key=r["persona_id"], scenario=r["scenario"], role=r["role"], assigned=r["assigned"], levels=r["levels"],
-            style=style if isinstance(style, str) else None, legal_sense=int(r["legal_sense"]),
-            legal_sense_text=r["legal_sense_text"], withheld_field=r["withheld_field"] or None,
-            vague_facts=bool(r["vague_facts"]), costs_unprompted=bool(r["costs_unprompted"]), model=r["model"],
+            key=r["persona_id"],
+            scenario=r["scenario"],
+            role=r["role"],
+            assigned=r["assigned"],
+            levels=r["levels"],
+            style=style if isinstance(style, str) else None,
+            legal_sense=int(r["legal_sense"]),
+            legal_sense_text=r["legal_sense_text"],
+            withheld_field=r["withheld_field"] or None,
+            vague_facts=bool(r["vague_facts"]),
+            costs_unprompted=bool(r["costs_unprompted"]),
+            model=r["model"],
             failure=failure if isinstance(failure, str) else None,
-        )  # fmt: skip
+        )
     return out

@@ -29,7 +29,7 @@ _SYNONYMS = (
 _STEP = re.compile(r"第[一二三四五六七八九十]+步")
 _ALTERNATIVE = re.compile(r"可替代法条|替代法条|替代条款|或者引用|或引用")
 _HEADER = re.compile(r"【[^】]*】|[一二三四五六七八九十]+、|得分点?|[:：\s\[\]［］]")
-_SENTENCE_END = tuple("。；;）)」”\"")
+_SENTENCE_END = tuple('。；;）)」”"')
 
 
 def dimension_of(tag: str) -> str | None:
@@ -58,8 +58,11 @@ def parse_case_analysis(item_id: str, blocks: list[dict]) -> Parsed:
         dim = dimension_of(str(block["tag"]))
         code = CODES.get(dim or "", f"X{k}")
         if dim is None:
-            out.issues.append(ParseIssue(item_id, CATEGORY, code, "unknown_tag", f"tag {block['tag']!r}",
-                                         "kept as its own dimension 'other'"))
+            out.issues.append(
+                ParseIssue(
+                    item_id, CATEGORY, code, "unknown_tag", f"tag {block['tag']!r}", "kept as its own dimension 'other'"
+                )
+            )
         _parse_block(out, item_id, code, dim or "other", str(block["criterion"]), float(block["points"]))
         out.max_points += float(block["points"])
     return out
@@ -72,8 +75,9 @@ def segments(text: str) -> list[tuple[str, list[Mark]]]:
         if not line.strip():
             continue
         marks = find_marks(line)
-        starts = sorted({m.start for m in marks} | ({s.start() for s in _STEP.finditer(line)} if len(marks) > 1
-                                                    else set()))
+        starts = sorted(
+            {m.start for m in marks} | ({s.start() for s in _STEP.finditer(line)} if len(marks) > 1 else set())
+        )
         cuts, open_mark = [0], False
         for pos in starts:
             is_mark = any(m.start == pos for m in marks)
@@ -82,9 +86,9 @@ def segments(text: str) -> list[tuple[str, list[Mark]]]:
                     cuts.append(pos)
                     open_mark = False
                 continue
-            before = line[cuts[-1]:pos].rstrip()
+            before = line[cuts[-1] : pos].rstrip()
             mark = next(m for m in marks if m.start == pos)
-            after = line[mark.end:].strip(" 。.;；:：")
+            after = line[mark.end :].strip(" 。.;；:：")
             if open_mark and after and before.endswith(_SENTENCE_END):
                 cuts.append(pos)
             open_mark = True
@@ -137,9 +141,15 @@ def _parse_block(out: Parsed, item_id: str, code: str, dim: str, text: str, poin
         if not drafts and _is_header(seg, first):
             preamble.append(seg)
             if first.points != points:
-                out.issues.append(_issue(item_id, code, "total_mismatch",
-                                         f"block total line says {fmt_points(first.points)}, points field "
-                                         f"{fmt_points(points)}", f"maximum = {fmt_points(points)} (the data wins)"))
+                out.issues.append(
+                    _issue(
+                        item_id,
+                        code,
+                        "total_mismatch",
+                        f"block total line says {fmt_points(first.points)}, points field {fmt_points(points)}",
+                        f"maximum = {fmt_points(points)} (the data wins)",
+                    )
+                )
             continue
         draft = _Draft(first.points, [seg], first, extra=[m.points for m in marks[1:]])
         if open_parent is not None:
@@ -156,8 +166,9 @@ def _parse_block(out: Parsed, item_id: str, code: str, dim: str, text: str, poin
     _emit(out, item_id, code, dim, points, preamble, drafts)
 
 
-def _emit(out: Parsed, item_id: str, code: str, dim: str, points: float, preamble: list[str],
-          drafts: list[_Draft]) -> None:
+def _emit(
+    out: Parsed, item_id: str, code: str, dim: str, points: float, preamble: list[str], drafts: list[_Draft]
+) -> None:
     rows = out.rows
     section_text = "\n".join(preamble) if drafts else ""
     rows.append(RubricRow(item_id, CATEGORY, code, None, len(rows), "section", dim, section_text, points))
@@ -165,10 +176,30 @@ def _emit(out: Parsed, item_id: str, code: str, dim: str, points: float, preambl
     if not drafts:
         body = "\n".join(preamble)
         rid = f"{code}1"
-        rows.append(RubricRow(item_id, CATEGORY, rid, code, len(rows), "award", dim, body, points, judged=True,
-                              award_text=strip_deduction_notes(body)))
-        out.issues.append(_issue(item_id, code, "no_markers", "no point marker in the block",
-                                 f"scored as one item worth the block's {fmt_points(points)}"))
+        rows.append(
+            RubricRow(
+                item_id,
+                CATEGORY,
+                rid,
+                code,
+                len(rows),
+                "award",
+                dim,
+                body,
+                points,
+                judged=True,
+                award_text=strip_deduction_notes(body),
+            )
+        )
+        out.issues.append(
+            _issue(
+                item_id,
+                code,
+                "no_markers",
+                "no point marker in the block",
+                f"scored as one item worth the block's {fmt_points(points)}",
+            )
+        )
         return
     top = [i for i, d in enumerate(drafts) if d.parent is None]
     for n, i in enumerate(top, 1):
@@ -176,32 +207,69 @@ def _emit(out: Parsed, item_id: str, code: str, dim: str, points: float, preambl
         own = remove_marks(d.segments[0], [d.own_mark]).strip(" ：:，,。")
         body = "\n".join([own, *d.segments[1:], *("\n".join(drafts[c].segments) for c in d.children)]).strip()
         if not body:
-            out.issues.append(_issue(item_id, rid, "marker_without_text", "a marker with no text",
-                                     "the judge sees the item's points only"))
-        rows.append(RubricRow(item_id, CATEGORY, rid, code, len(rows), "award", dim, body, d.points, judged=True,
-                              award_text=remove_marks_all(strip_deduction_notes(body))))
+            out.issues.append(
+                _issue(
+                    item_id,
+                    rid,
+                    "marker_without_text",
+                    "a marker with no text",
+                    "the judge sees the item's points only",
+                )
+            )
+        rows.append(
+            RubricRow(
+                item_id,
+                CATEGORY,
+                rid,
+                code,
+                len(rows),
+                "award",
+                dim,
+                body,
+                d.points,
+                judged=True,
+                award_text=remove_marks_all(strip_deduction_notes(body)),
+            )
+        )
         if d.extra:
-            out.issues.append(_issue(item_id, rid, "extra_marker",
-                                     f"further marker(s) {', '.join(fmt_points(x) for x in d.extra)} inside the item",
-                                     f"scored as one item worth {fmt_points(d.points)}"))
+            out.issues.append(
+                _issue(
+                    item_id,
+                    rid,
+                    "extra_marker",
+                    f"further marker(s) {', '.join(fmt_points(x) for x in d.extra)} inside the item",
+                    f"scored as one item worth {fmt_points(d.points)}",
+                )
+            )
         for m, c in enumerate(d.children, 1):
             sub = remove_marks_all("\n".join(drafts[c].segments))
-            rows.append(RubricRow(item_id, CATEGORY, f"{rid}.{m}", rid, len(rows), "award", dim, sub,
-                                  drafts[c].points))
+            rows.append(RubricRow(item_id, CATEGORY, f"{rid}.{m}", rid, len(rows), "award", dim, sub, drafts[c].points))
         if d.children:
             got = sum(drafts[c].points for c in d.children)
             if got != d.points:
-                out.issues.append(_issue(item_id, rid, "nested_sum",
-                                         f"sub-points add up to {fmt_points(got)} of {fmt_points(d.points)}",
-                                         "the judge scores the whole step, sub-points are its guidance"))
+                out.issues.append(
+                    _issue(
+                        item_id,
+                        rid,
+                        "nested_sum",
+                        f"sub-points add up to {fmt_points(got)} of {fmt_points(d.points)}",
+                        "the judge scores the whole step, sub-points are its guidance",
+                    )
+                )
         _notes(out, item_id, rid, dim, body)
     total = sum(drafts[i].points for i in top)
     if total != points:
         code_ = "sum_exceeds" if total > points else "sum_short"
-        effect = (f"the dimension is clamped to {fmt_points(points)}" if total > points
-                  else f"at most {fmt_points(total)} of {fmt_points(points)} can be earned")
-        out.issues.append(_issue(item_id, code, code_, f"items add up to {fmt_points(total)}, points field "
-                                 f"{fmt_points(points)}", effect))
+        effect = (
+            f"the dimension is clamped to {fmt_points(points)}"
+            if total > points
+            else f"at most {fmt_points(total)} of {fmt_points(points)} can be earned"
+        )
+        out.issues.append(
+            _issue(
+                item_id, code, code_, f"items add up to {fmt_points(total)}, points field {fmt_points(points)}", effect
+            )
+        )
 
 
 def remove_marks_all(text: str) -> str:
@@ -212,16 +280,43 @@ def _notes(out: Parsed, item_id: str, parent: str, dim: str, text: str) -> None:
     """Deduction, no-deduction and alternative-statute rows of one item (or of a block's preamble)."""
     rows = out.rows
     for k, ded in enumerate(deduction_clauses(text), 1):
-        rows.append(RubricRow(item_id, CATEGORY, f"{parent}-d{k}", parent, len(rows), "deduction", dim, ded.text,
-                              ded.points, max_times=ded.max_times))
+        rows.append(
+            RubricRow(
+                item_id,
+                CATEGORY,
+                f"{parent}-d{k}",
+                parent,
+                len(rows),
+                "deduction",
+                dim,
+                ded.text,
+                ded.points,
+                max_times=ded.max_times,
+            )
+        )
     optional = [c.strip() for c in re.split(r"[；;。\n]", text) if "不扣分" in c]
     for k, clause in enumerate(optional, 1):
-        rows.append(RubricRow(item_id, CATEGORY, f"{parent}-o{k}", parent, len(rows), "optional", dim,
-                              clause.strip(" （()）"), None, max_times=None))
+        rows.append(
+            RubricRow(
+                item_id,
+                CATEGORY,
+                f"{parent}-o{k}",
+                parent,
+                len(rows),
+                "optional",
+                dim,
+                clause.strip(" （()）"),
+                None,
+                max_times=None,
+            )
+        )
     alternatives = [ln.strip() for ln in text.splitlines() if _ALTERNATIVE.search(ln)]
     for k, line in enumerate(alternatives, 1):
-        rows.append(RubricRow(item_id, CATEGORY, f"{parent}-a{k}", parent, len(rows), "alternative", dim, line,
-                              None, max_times=None))
+        rows.append(
+            RubricRow(
+                item_id, CATEGORY, f"{parent}-a{k}", parent, len(rows), "alternative", dim, line, None, max_times=None
+            )
+        )
 
 
 def _issue(item_id: str, rid: str, code: str, detail: str, effect: str) -> ParseIssue:

@@ -29,26 +29,43 @@ def parse_consultation(item_id: str, rubric: str) -> Parsed:
             continue
         m = _ITEM.match(line)
         if not m:
-            out.issues.append(_issue(item_id, "", "unparsed_line", f"not an item: {line.strip()[:80]}",
-                                     "left out of the rubric"))
+            out.issues.append(
+                _issue(item_id, "", "unparsed_line", f"not an item: {line.strip()[:80]}", "left out of the rubric")
+            )
             continue
         number, points, text = m.group(1), float(m.group(2)), m.group(3).strip()
         rid = f"Q{len(out.rows) + 1}"
         if number in seen:
-            out.issues.append(_issue(item_id, rid, "duplicate_number",
-                                     f"item number {number}. used again (first for Q{seen[number]})",
-                                     f"numbered {rid} by its position"))
+            out.issues.append(
+                _issue(
+                    item_id,
+                    rid,
+                    "duplicate_number",
+                    f"item number {number}. used again (first for Q{seen[number]})",
+                    f"numbered {rid} by its position",
+                )
+            )
         seen.setdefault(number, len(out.rows) + 1)
-        out.rows.append(RubricRow(item_id, CATEGORY, rid, None, len(out.rows), "award", "", text, points,
-                                  judged=True, award_text=text))
+        out.rows.append(
+            RubricRow(
+                item_id, CATEGORY, rid, None, len(out.rows), "award", "", text, points, judged=True, award_text=text
+            )
+        )
     out.max_points = sum(r.points or 0.0 for r in out.rows)
     if declared is None:
-        out.issues.append(_issue(item_id, "", "no_total_line", "no 总分 line",
-                                 f"maximum = item sum {fmt_points(out.max_points)}"))
+        out.issues.append(
+            _issue(item_id, "", "no_total_line", "no 总分 line", f"maximum = item sum {fmt_points(out.max_points)}")
+        )
     elif declared != out.max_points:
-        out.issues.append(_issue(item_id, "", "total_mismatch",
-                                 f"总分 says {fmt_points(declared)}, items add up to {fmt_points(out.max_points)}",
-                                 f"maximum = item sum {fmt_points(out.max_points)} (the data wins)"))
+        out.issues.append(
+            _issue(
+                item_id,
+                "",
+                "total_mismatch",
+                f"总分 says {fmt_points(declared)}, items add up to {fmt_points(out.max_points)}",
+                f"maximum = item sum {fmt_points(out.max_points)} (the data wins)",
+            )
+        )
     if not out.rows:
         out.issues.append(_issue(item_id, "", "no_items", "no rubric item parsed", "task cannot be scored"))
     return out

@@ -42,13 +42,15 @@ def instances(tasks: Any, rubric_questions: dict[str, list[str]], max_turns: int
     out = []
     for t in tasks.itertuples(index=False):
         profile = {"conversation": t.query}
-        out.append(Instance(
-            instance_id=t.item_id,
-            scenario=SCENARIO,
-            profiles={"lawyer": {**profile, "end_marker": END}, "client": profile},
-            ground_truth={"questions": rubric_questions.get(t.item_id, [])},
-            max_turns=max_turns,
-        ))
+        out.append(
+            Instance(
+                instance_id=t.item_id,
+                scenario=SCENARIO,
+                profiles={"lawyer": {**profile, "end_marker": END}, "client": profile},
+                ground_truth={"questions": rubric_questions.get(t.item_id, [])},
+                max_turns=max_turns,
+            )
+        )
     return out
 
 

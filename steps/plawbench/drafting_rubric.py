@@ -24,10 +24,18 @@ _EARN = re.compile(rf"得\s*{NUMBER}\s*分(?!\s*[)）])")
 _CAP = re.compile(rf"最高得\s*{NUMBER}\s*分")
 _EXTRA = re.compile(rf"倒扣\s*{NUMBER}\s*分")
 _MODES = {
-    "得分点": "award", "优秀档": "award", "完全正确": "award", "完全充分": "award",
-    "扣分点": "deduction", "合格档": "deduction", "不足档": "deduction",
-    "不及格": "fail", "不合格": "fail",
-    "部分充分": "level", "瑕疵列举": "level", "错误列举": "level",
+    "得分点": "award",
+    "优秀档": "award",
+    "完全正确": "award",
+    "完全充分": "award",
+    "扣分点": "deduction",
+    "合格档": "deduction",
+    "不足档": "deduction",
+    "不及格": "fail",
+    "不合格": "fail",
+    "部分充分": "level",
+    "瑕疵列举": "level",
+    "错误列举": "level",
     "评分依据": "note",
 }
 _MODE_HEAD = re.compile(rf"^({'|'.join(_MODES)})\s*(?:[（(][^)）]*[)）])?\s*[：:]?\s*(.*)$")
@@ -188,57 +196,115 @@ def _emit(out: Parsed, item_id: str, nodes: dict[str, _Node], parts: list[str], 
                 walk(c)
             return
         award_text = "\n".join(t for t, _ in n.awards) or heading
-        add(rubric_id=rid, parent_id=n.parent, kind="award", dimension=n.part,
-            text="\n".join([heading, *n.lines]).strip(), points=n.points, judged=True, award_text=award_text)
+        add(
+            rubric_id=rid,
+            parent_id=n.parent,
+            kind="award",
+            dimension=n.part,
+            text="\n".join([heading, *n.lines]).strip(),
+            points=n.points,
+            judged=True,
+            award_text=award_text,
+        )
         for k, (text, pts) in enumerate(n.awards, 1):
             add(rubric_id=f"{rid}-e{k}", parent_id=rid, kind="award", dimension=n.part, text=text, points=pts)
         for k, (text, pts) in enumerate(n.levels, 1):
             add(rubric_id=f"{rid}-l{k}", parent_id=rid, kind="level", dimension=n.part, text=text, points=pts)
         for k, (text, pts, times) in enumerate(n.deductions, 1):
-            add(rubric_id=f"{rid}-d{k}", parent_id=rid, kind="deduction", dimension=n.part, text=text, points=pts,
-                max_times=times)
+            add(
+                rubric_id=f"{rid}-d{k}",
+                parent_id=rid,
+                kind="deduction",
+                dimension=n.part,
+                text=text,
+                points=pts,
+                max_times=times,
+            )
         for k, text in enumerate(n.fails, 1):
             extra = _EXTRA.search(text)
             target = n.parent if "本大题" in text and n.parent else rid
-            add(rubric_id=f"{rid}-f{k}", parent_id=target, kind="fail", dimension=n.part, text=text,
-                points=float(extra.group(1)) if extra else 0.0, judged=True)
+            add(
+                rubric_id=f"{rid}-f{k}",
+                parent_id=target,
+                kind="fail",
+                dimension=n.part,
+                text=text,
+                points=float(extra.group(1)) if extra else 0.0,
+                judged=True,
+            )
         if n.points is None:
-            out.issues.append(_issue(item_id, rid, "no_points", f"no points for {n.title[:30]}",
-                                     "the unit cannot be scored"))
+            out.issues.append(
+                _issue(item_id, rid, "no_points", f"no points for {n.title[:30]}", "the unit cannot be scored")
+            )
 
     for rid in parts:
         walk(rid)
     for k, (text, pts, times) in enumerate(penalties, 1):
-        add(rubric_id=f"U{k}", parent_id=None, kind="deduction", dimension=_UNIFORM, text=text, points=pts,
-            max_times=times, judged=True)
+        add(
+            rubric_id=f"U{k}",
+            parent_id=None,
+            kind="deduction",
+            dimension=_UNIFORM,
+            text=text,
+            points=pts,
+            max_times=times,
+            judged=True,
+        )
 
 
-def _check_totals(out: Parsed, item_id: str, nodes: dict[str, _Node], parts: list[str], declared: float | None,
-                  score: float) -> None:
+def _check_totals(
+    out: Parsed, item_id: str, nodes: dict[str, _Node], parts: list[str], declared: float | None, score: float
+) -> None:
     if declared is not None and declared != score:
-        out.issues.append(_issue(item_id, "", "total_mismatch", f"总分 says {fmt_points(declared)}, score field "
-                                 f"{fmt_points(score)}", f"maximum = score {fmt_points(score)}"))
+        out.issues.append(
+            _issue(
+                item_id,
+                "",
+                "total_mismatch",
+                f"总分 says {fmt_points(declared)}, score field {fmt_points(score)}",
+                f"maximum = score {fmt_points(score)}",
+            )
+        )
     part_sum = sum(nodes[p].points or 0.0 for p in parts)
     if part_sum != score:
-        out.issues.append(_issue(item_id, "", "sum_short" if part_sum < score else "sum_exceeds",
-                                 f"parts add up to {fmt_points(part_sum)}, score field {fmt_points(score)}",
-                                 f"maximum = score {fmt_points(score)} (the data wins)"))
+        out.issues.append(
+            _issue(
+                item_id,
+                "",
+                "sum_short" if part_sum < score else "sum_exceeds",
+                f"parts add up to {fmt_points(part_sum)}, score field {fmt_points(score)}",
+                f"maximum = score {fmt_points(score)} (the data wins)",
+            )
+        )
     for n in nodes.values():
         if n.children:
             got = sum(nodes[c].points or 0.0 for c in n.children)
             if n.points is not None and got != n.points:
-                out.issues.append(_issue(item_id, n.rid, "sum_exceeds" if got > n.points else "sum_short",
-                                         f"sub-items add up to {fmt_points(got)} of {fmt_points(n.points)}",
-                                         f"the part is clamped to {fmt_points(n.points)}" if got > n.points
-                                         else f"at most {fmt_points(got)} can be earned"))
+                out.issues.append(
+                    _issue(
+                        item_id,
+                        n.rid,
+                        "sum_exceeds" if got > n.points else "sum_short",
+                        f"sub-items add up to {fmt_points(got)} of {fmt_points(n.points)}",
+                        f"the part is clamped to {fmt_points(n.points)}"
+                        if got > n.points
+                        else f"at most {fmt_points(got)} can be earned",
+                    )
+                )
             continue
         pointed = [p for _, p in n.awards if p is not None]
         if pointed and n.points is not None and sum(pointed) != n.points:
             unpointed = sum(p is None for _, p in n.awards)
-            out.issues.append(_issue(item_id, n.rid, "elements_sum",
-                                     f"得分点 give {fmt_points(sum(pointed))} of {fmt_points(n.points)}"
-                                     + (f" ({unpointed} without points)" if unpointed else ""),
-                                     "the judge scores the sub-item as a whole out of its stated points"))
+            out.issues.append(
+                _issue(
+                    item_id,
+                    n.rid,
+                    "elements_sum",
+                    f"得分点 give {fmt_points(sum(pointed))} of {fmt_points(n.points)}"
+                    + (f" ({unpointed} without points)" if unpointed else ""),
+                    "the judge scores the sub-item as a whole out of its stated points",
+                )
+            )
 
 
 def _issue(item_id: str, rid: str, code: str, detail: str, effect: str) -> ParseIssue:

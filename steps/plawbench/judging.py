@@ -29,11 +29,21 @@ from steps.plawbench.questions import first_questions
 from steps.schemas import PlawItemScores, PlawJudgements, PlawScores
 
 DIMENSION_CODES = {"C": "conclusion", "F": "facts", "R": "reasoning", "S": "statute"}
-TITLES = {"conclusion": "结论", "facts": "案件事实（案情简述）", "reasoning": "推理过程（分析过程）",
-          "statute": "法条依据"}
+TITLES = {
+    "conclusion": "结论",
+    "facts": "案件事实（案情简述）",
+    "reasoning": "推理过程（分析过程）",
+    "statute": "法条依据",
+}
 # what the proxy judge names when it does not award an item in full (one plausible label per dimension)
-PROXY_ERRORS = {"conclusion": "法律定性错误", "facts": "遗漏关键事实", "reasoning": "推理步骤缺失",
-                "statute": "遗漏核心法条", "consultation": "证据情节把握不足", "drafting": "法律适用不准确"}
+PROXY_ERRORS = {
+    "conclusion": "法律定性错误",
+    "facts": "遗漏关键事实",
+    "reasoning": "推理步骤缺失",
+    "statute": "遗漏核心法条",
+    "consultation": "证据情节把握不足",
+    "drafting": "法律适用不准确",
+}
 
 
 @dataclass(frozen=True)
@@ -65,17 +75,39 @@ def build_rubric(task: Any, rows: pd.DataFrame, options: PromptOptions) -> Rubri
             continue
         elif r.kind == "award":
             hint = PROXY_ERRORS.get(r.dimension) or PROXY_ERRORS[task.category]
-            items.append(RubricItem(r.rubric_id, r.text, float(r.points), group=_none(r.parent_id),
-                                    reference=r.award_text, error_hint=hint))
+            items.append(
+                RubricItem(
+                    r.rubric_id,
+                    r.text,
+                    float(r.points),
+                    group=_none(r.parent_id),
+                    reference=r.award_text,
+                    error_hint=hint,
+                )
+            )
         elif r.kind == "fail":
-            items.append(RubricItem(r.rubric_id, r.text, float(r.points or 0.0), ItemKind.FAIL,
-                                    target=_none(r.parent_id)))
+            items.append(
+                RubricItem(r.rubric_id, r.text, float(r.points or 0.0), ItemKind.FAIL, target=_none(r.parent_id))
+            )
         elif r.kind == "deduction":
             escape = (task.document,) if "指令遵循" in r.text and task.document else ()
-            items.append(RubricItem(r.rubric_id, r.text, float(r.points), ItemKind.PENALTY,
-                                    max_times=None if pd.isna(r.max_times) else int(r.max_times), key_phrases=escape))
-    return Rubric(items=tuple(items), groups=tuple(groups), max_points=float(task.max_points),
-                  rules=judge_rules(task, options), error_labels=error_labels(task.category))
+            items.append(
+                RubricItem(
+                    r.rubric_id,
+                    r.text,
+                    float(r.points),
+                    ItemKind.PENALTY,
+                    max_times=None if pd.isna(r.max_times) else int(r.max_times),
+                    key_phrases=escape,
+                )
+            )
+    return Rubric(
+        items=tuple(items),
+        groups=tuple(groups),
+        max_points=float(task.max_points),
+        rules=judge_rules(task, options),
+        error_labels=error_labels(task.category),
+    )
 
 
 def _none(value: Any) -> str | None:
@@ -89,9 +121,17 @@ def _note(section_text: str) -> str:
     return " ".join(kept).strip()
 
 
-async def judge_all(door: Any, judge: ModelConfig, tasks: pd.DataFrame, rubric: pd.DataFrame,
-                    responses: pd.DataFrame, options: PromptOptions, *, repairs: int,
-                    on_done: Callable[[], None] | None = None) -> list[tuple[Any, Prepared, Judgement]]:
+async def judge_all(
+    door: Any,
+    judge: ModelConfig,
+    tasks: pd.DataFrame,
+    rubric: pd.DataFrame,
+    responses: pd.DataFrame,
+    options: PromptOptions,
+    *,
+    repairs: int,
+    on_done: Callable[[], None] | None = None,
+) -> list[tuple[Any, Prepared, Judgement]]:
     """Judge every response that exists (failed agent calls are skipped here and counted by the caller)."""
     task_of = {t.item_id: t for t in tasks.itertuples(index=False)}
     rows_of = dict(tuple(rubric.groupby("item_id", sort=False)))
@@ -100,8 +140,13 @@ async def judge_all(door: Any, judge: ModelConfig, tasks: pd.DataFrame, rubric: 
         task = task_of[resp.item_id]
         prepared = prepare(task, resp.response, options)
         judgement = await judge_rubric(
-            door, judge, response=prepared.text, rubric=build_rubric(task, rows_of[resp.item_id], options),
-            question=task_input(task), name=f"plawbench.{task.category}", repairs=repairs,
+            door,
+            judge,
+            response=prepared.text,
+            rubric=build_rubric(task, rows_of[resp.item_id], options),
+            question=task_input(task),
+            name=f"plawbench.{task.category}",
+            repairs=repairs,
             metadata={"scenario": "plawbench/judge", "instance_id": resp.item_id, "variant": resp.variant},
         )
         if on_done is not None:
@@ -115,17 +160,28 @@ async def judge_all(door: Any, judge: ModelConfig, tasks: pd.DataFrame, rubric: 
 Penalties = dict[tuple[str, str], PenaltyJudgement]
 
 
-async def judge_penalties_all(door: Any, judge: ModelConfig, tasks: pd.DataFrame,
-                              results: list[tuple[Any, Prepared, Judgement]], *, repairs: int,
-                              on_done: Callable[[], None] | None = None) -> Penalties:
+async def judge_penalties_all(
+    door: Any,
+    judge: ModelConfig,
+    tasks: pd.DataFrame,
+    results: list[tuple[Any, Prepared, Judgement]],
+    *,
+    repairs: int,
+    on_done: Callable[[], None] | None = None,
+) -> Penalties:
     """The Table 8 penalties of every consultation answer whose rubric judgement succeeded, by (item, variant)."""
     task_of = {t.item_id: t for t in tasks.itertuples(index=False)}
 
     async def one(resp: Any, prepared: Prepared, judgement: Judgement) -> tuple[tuple[str, str], PenaltyJudgement]:
         found = await judge_penalties(
-            door, judge, response=prepared.text, base=float(judgement.evidence["total"]),
-            question=task_input(task_of[resp.item_id]), repairs=repairs,
-            metadata={"scenario": "plawbench/judge", "instance_id": resp.item_id, "variant": resp.variant})
+            door,
+            judge,
+            response=prepared.text,
+            base=float(judgement.evidence["total"]),
+            question=task_input(task_of[resp.item_id]),
+            repairs=repairs,
+            metadata={"scenario": "plawbench/judge", "instance_id": resp.item_id, "variant": resp.variant},
+        )
         if on_done is not None:
             on_done()
         return (resp.item_id, resp.variant), found
@@ -138,8 +194,9 @@ AGENT_FAILED = "agent_call_failed"
 PENALTY_DIMENSION = "paper_penalty"
 
 
-def _penalty_cells(resp: Any, failure: str | None, penalties: Penalties) -> tuple[float | None, str | None,
-                                                                                    dict[str, Any] | None]:
+def _penalty_cells(
+    resp: Any, failure: str | None, penalties: Penalties
+) -> tuple[float | None, str | None, dict[str, Any] | None]:
     """(penalised points, failure, evidence) of one consultation answer in the paper-penalty mode."""
     if failure is not None:
         return None, failure, None
@@ -149,9 +206,14 @@ def _penalty_cells(resp: Any, failure: str | None, penalties: Penalties) -> tupl
     return found.tally.penalised, None, found.evidence()
 
 
-def judgement_rows(results: list[tuple[Any, Prepared, Judgement]], failed: pd.DataFrame, tasks: pd.DataFrame,
-                   rubric: pd.DataFrame, judge_run: str, penalties: Penalties | None = None,
-                   ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+def judgement_rows(
+    results: list[tuple[Any, Prepared, Judgement]],
+    failed: pd.DataFrame,
+    tasks: pd.DataFrame,
+    rubric: pd.DataFrame,
+    judge_run: str,
+    penalties: Penalties | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """(judgements, scores, item_scores) tables (steps/schemas/plawbench.py). `failed` are the responses whose
     agent call failed: they get rows with the failure `agent_call_failed` and no score. With `penalties` (the
     paper-penalty mode) each consultation answer also gets a `paper_penalty` score row, without a score when
@@ -163,39 +225,86 @@ def judgement_rows(results: list[tuple[Any, Prepared, Judgement]], failed: pd.Da
     for resp, prepared, j in [*results, *((r, Prepared(""), None) for r in failed.itertuples(index=False))]:
         ev = j.evidence if j is not None else {}
         failure = AGENT_FAILED if j is None else (j.failure.value if j.failure else None)
-        base = {"agent": resp.agent, "item_id": resp.item_id, "category": resp.category, "scenario": resp.scenario,
-                "variant": resp.variant}
+        base = {
+            "agent": resp.agent,
+            "item_id": resp.item_id,
+            "category": resp.category,
+            "scenario": resp.scenario,
+            "variant": resp.variant,
+        }
         if penalties is not None and resp.category == "consultation":
             penalised, penalty_failure, penalty_evidence = _penalty_cells(resp, failure, penalties)
             if penalty_evidence is not None:
                 ev = {**ev, "paper_penalties": penalty_evidence}
-        judgements.append({
-            **base, "judge_run": judge_run, "judge": j.judge_model if j else "",
-            "judge_prompt_version": j.prompt_version if j else "", "judge_proxy": bool(j and j.proxy),
-            "value": j.value if j else None, "failure": failure,
-            "error": (j.error if j else str(resp.failure or ""))[:500], "attempts": j.attempts if j else 0,
-            "awarded": ev.get("total"), "max_points": float(max_of[resp.item_id]), "clamped": ev.get("clamped", 0),
-            "fails_triggered": sum(f["triggered"] for f in ev.get("fails", [])),
-            "penalty_points": float(sum(p["deducted"] for p in ev.get("penalties", []))),
-            "questions": prepared.questions, "questions_truncated": prepared.truncated,
-            "raw": j.raw if j else "", "evidence": json.dumps(ev, ensure_ascii=False, sort_keys=True),
-        })
-        scores.append({**base, "dimension": "total", "awarded": ev.get("total"),
-                       "max_points": float(max_of[resp.item_id]), "failure": failure})
+        judgements.append(
+            {
+                **base,
+                "judge_run": judge_run,
+                "judge": j.judge_model if j else "",
+                "judge_prompt_version": j.prompt_version if j else "",
+                "judge_proxy": bool(j and j.proxy),
+                "value": j.value if j else None,
+                "failure": failure,
+                "error": (j.error if j else str(resp.failure or ""))[:500],
+                "attempts": j.attempts if j else 0,
+                "awarded": ev.get("total"),
+                "max_points": float(max_of[resp.item_id]),
+                "clamped": ev.get("clamped", 0),
+                "fails_triggered": sum(f["triggered"] for f in ev.get("fails", [])),
+                "penalty_points": float(sum(p["deducted"] for p in ev.get("penalties", []))),
+                "questions": prepared.questions,
+                "questions_truncated": prepared.truncated,
+                "raw": j.raw if j else "",
+                "evidence": json.dumps(ev, ensure_ascii=False, sort_keys=True),
+            }
+        )
+        scores.append(
+            {
+                **base,
+                "dimension": "total",
+                "awarded": ev.get("total"),
+                "max_points": float(max_of[resp.item_id]),
+                "failure": failure,
+            }
+        )
         if penalties is not None and resp.category == "consultation":
-            scores.append({**base, "dimension": PENALTY_DIMENSION, "awarded": penalised,
-                           "max_points": float(max_of[resp.item_id]), "failure": penalty_failure})
+            scores.append(
+                {
+                    **base,
+                    "dimension": PENALTY_DIMENSION,
+                    "awarded": penalised,
+                    "max_points": float(max_of[resp.item_id]),
+                    "failure": penalty_failure,
+                }
+            )
         if resp.category == "case_analysis":
             groups = {g["id"]: g for g in ev.get("groups", [])}
             for code, dim in DIMENSION_CODES.items():
                 if (resp.item_id, code) in dim_max:
                     got = groups.get(code)
-                    scores.append({**base, "dimension": dim, "awarded": got["awarded"] if got else None,
-                                   "max_points": dim_max[(resp.item_id, code)], "failure": failure})
+                    scores.append(
+                        {
+                            **base,
+                            "dimension": dim,
+                            "awarded": got["awarded"] if got else None,
+                            "max_points": dim_max[(resp.item_id, code)],
+                            "failure": failure,
+                        }
+                    )
         for it in ev.get("items", []):
-            items.append({**base, "rubric_id": it["id"], "group": it["group"] or "", "points": it["points"],
-                          "given": it["given"], "awarded": it["awarded"], "failed": it["failed"],
-                          "error_label": it["error"], "justification": it["justification"]})
+            items.append(
+                {
+                    **base,
+                    "rubric_id": it["id"],
+                    "group": it["group"] or "",
+                    "points": it["points"],
+                    "given": it["given"],
+                    "awarded": it["awarded"],
+                    "failed": it["failed"],
+                    "error_label": it["error"],
+                    "justification": it["justification"],
+                }
+            )
     return _frame(judgements, PlawJudgements), _frame(scores, PlawScores), _frame(items, PlawItemScores)
 
 

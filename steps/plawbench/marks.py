@@ -12,9 +12,7 @@ from dataclasses import dataclass
 
 NUMBER = r"(\d+(?:\.\d+)?)"
 # a bracket holding nothing but points: （+5分） (+5) ［+5分］ （10分） （占 15 分）
-BRACKET_MARK = re.compile(
-    rf"[（(\[［]\s*[+＋]\s*{NUMBER}\s*分?\s*[)）\]］]|[（(]\s*(?:占\s*)?{NUMBER}\s*分\s*[)）]"
-)
+BRACKET_MARK = re.compile(rf"[（(\[［]\s*[+＋]\s*{NUMBER}\s*分?\s*[)）\]］]|[（(]\s*(?:占\s*)?{NUMBER}\s*分\s*[)）]")
 BARE_MARK = re.compile(rf"[+＋]\s*{NUMBER}\s*分")
 DEDUCT = re.compile(rf"扣\s*{NUMBER}\s*分")
 CAP_NOTE = re.compile(r"扣(?:完|满|至)")

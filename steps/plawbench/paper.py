@@ -34,12 +34,15 @@ rubric_items_avg,21,14.1,23
 """
 
 # Table 4: judge–human agreement (Pearson / Spearman, analysis / drafting / consultation)
-TABLE4 = """judge,pearson_analysis,pearson_drafting,pearson_consultation,""" + """\
+TABLE4 = (
+    """judge,pearson_analysis,pearson_drafting,pearson_consultation,"""
+    + """\
 spearman_analysis,spearman_drafting,spearman_consultation
 GPT-5.1-1113-Global,0.814,0.710,0.469,0.779,0.708,0.379
 Qwen3-Max,0.614,0.749,0.847,0.573,0.747,0.822
 Gemini-3.0-Pro-Preview,0.809,0.715,0.861,0.750,0.687,0.862
 """
+)
 FINAL_JUDGE = "Gemini-3.0-Pro-Preview"
 
 # (category, paper category, paper error type, our label)

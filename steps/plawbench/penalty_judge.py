@@ -27,8 +27,18 @@ from steps.plawbench.questions import split_questions
 KIND = "penalties"
 TEMPLATE = "plawbench_penalties.j2"
 # what the proxy judge takes for a vague "are you hiding something" question (any question containing one)
-VAGUE_CUES = ("隐瞒", "没告诉我", "没有告诉我", "没说的", "没有说的", "有所保留", "还有什么要补充", "还有什么没",
-              "还有其他没", "还有没有什么没")
+VAGUE_CUES = (
+    "隐瞒",
+    "没告诉我",
+    "没有告诉我",
+    "没说的",
+    "没有说的",
+    "有所保留",
+    "还有什么要补充",
+    "还有什么没",
+    "还有其他没",
+    "还有没有什么没",
+)
 _INVALID_ANSWER = "invalid JSON answer"
 
 
@@ -77,10 +87,16 @@ def penalty_schema(answer: str) -> type[PenaltyAnswer]:
                     bad.append(f"findings: type {f.type!r} is not one of {sorted(PENALTY_TYPES)}")
                 elif not t.low <= f.points <= t.high:
                     bad.append(f"findings: {f.type} costs {t.low:g} to {t.high:g} points, not {f.points:g}")
-            bad += [f"red_flags: type {r.type!r} is not one of {sorted(ZERO_TYPES)}" for r in self.red_flags
-                    if r.type not in ZERO_TYPES]
-            bad += [f"quote {line.quote[:40]!r} is not in the answer (copy it word for word)"
-                    for line in [*self.findings, *self.red_flags] if _squash(line.quote) not in text]
+            bad += [
+                f"red_flags: type {r.type!r} is not one of {sorted(ZERO_TYPES)}"
+                for r in self.red_flags
+                if r.type not in ZERO_TYPES
+            ]
+            bad += [
+                f"quote {line.quote[:40]!r} is not in the answer (copy it word for word)"
+                for line in [*self.findings, *self.red_flags]
+                if _squash(line.quote) not in text
+            ]
             if bad:
                 raise PydanticCustomError("out_of_range", "values out of range: {bad}", {"bad": "; ".join(bad)})
             return self
@@ -89,8 +105,16 @@ def penalty_schema(answer: str) -> type[PenaltyAnswer]:
 
 
 def penalty_prompt(response: str, *, question: str = "") -> str:
-    return render(TEMPLATE, {"question": question.strip(), "response": response.strip(), "dimensions": DIMENSIONS,
-                             "types": list(PENALTY_TYPES.values()), "zero_types": ZERO_TYPES})
+    return render(
+        TEMPLATE,
+        {
+            "question": question.strip(),
+            "response": response.strip(),
+            "dimensions": DIMENSIONS,
+            "types": list(PENALTY_TYPES.values()),
+            "zero_types": ZERO_TYPES,
+        },
+    )
 
 
 def penalty_version() -> str:
@@ -112,21 +136,45 @@ class PenaltyJudgement:
     attempts: int = 0
 
     def evidence(self) -> dict[str, Any]:
-        out = {"prompt_version": self.prompt_version, "judge": self.judge_model, "attempts": self.attempts,
-               "failure": self.failure.value if self.failure else None, "error": self.error, "raw": self.raw}
+        out = {
+            "prompt_version": self.prompt_version,
+            "judge": self.judge_model,
+            "attempts": self.attempts,
+            "failure": self.failure.value if self.failure else None,
+            "error": self.error,
+            "raw": self.raw,
+        }
         return out | (self.tally.evidence() if self.tally else {})
 
 
-async def judge_penalties(door: Any, model: ModelConfig, *, response: str, base: float, question: str = "",
-                          repairs: int = 1, metadata: dict[str, Any] | None = None) -> PenaltyJudgement:
+async def judge_penalties(
+    door: Any,
+    model: ModelConfig,
+    *,
+    response: str,
+    base: float,
+    question: str = "",
+    repairs: int = 1,
+    metadata: dict[str, Any] | None = None,
+) -> PenaltyJudgement:
     """Ask for the findings in `response` (the judged questions) and apply them to the rubric score `base`."""
     schema = penalty_schema(response)
-    meta = {**(metadata or {}), "judge_kind": KIND, "response": response,
-            "questions": split_questions(response), "vague_cues": list(VAGUE_CUES)}
+    meta = {
+        **(metadata or {}),
+        "judge_kind": KIND,
+        "response": response,
+        "questions": split_questions(response),
+        "vague_cues": list(VAGUE_CUES),
+    }
     messages = [{"role": "user", "content": penalty_prompt(response, question=question)}]
     result = await complete_json(door, model, messages, schema, purpose="judge", metadata=meta, repairs=repairs)
-    common = {"raw": result.raw, "prompt_version": penalty_version(), "judge_model": model.model,
-              "proxy": model.is_scripted, "attempts": result.attempts}
+    common = {
+        "raw": result.raw,
+        "prompt_version": penalty_version(),
+        "judge_model": model.model,
+        "proxy": model.is_scripted,
+        "attempts": result.attempts,
+    }
     if result.value is None:
         failure = result.failure
         if failure is not None and failure.message.startswith(_INVALID_ANSWER):

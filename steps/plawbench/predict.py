@@ -31,43 +31,52 @@ def select_tasks(tasks: pd.DataFrame, limit: int | None, scenarios: list[str] | 
     return tasks.groupby("scenario", sort=False).head(limit).reset_index(drop=True)
 
 
-def build_requests(tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig,
-                   options: PromptOptions) -> list[Request]:
+def build_requests(
+    tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, options: PromptOptions
+) -> list[Request]:
     by_task = dict(tuple(rubric.groupby("item_id", sort=False)))
     return [
         Request(
             model=agent,
             messages=agent_messages(t, options),
             purpose="agent",
-            metadata={"scenario": scenario_of(t.category), "instance_id": t.item_id, "task": t.category,
-                      "reference": oracle_answer(t, by_task[t.item_id])},
+            metadata={
+                "scenario": scenario_of(t.category),
+                "instance_id": t.item_id,
+                "task": t.category,
+                "reference": oracle_answer(t, by_task[t.item_id]),
+            },
         )
         for t in tasks.itertuples(index=False)
     ]
 
 
-def responses_frame(tasks: pd.DataFrame, requests: list[Request], replies: list[Reply], agent: str,
-                    run_id: str) -> pd.DataFrame:
+def responses_frame(
+    tasks: pd.DataFrame, requests: list[Request], replies: list[Reply], agent: str, run_id: str
+) -> pd.DataFrame:
     if not len(tasks) == len(requests) == len(replies):
         raise ValueError(f"{len(tasks)} tasks, {len(requests)} requests, {len(replies)} replies")
-    return pd.DataFrame({
-        "agent": agent,
-        "run_id": run_id,
-        "item_id": tasks.item_id.to_numpy(),
-        "category": tasks.category.to_numpy(),
-        "scenario": tasks.scenario.to_numpy(),
-        "variant": SINGLE,
-        "prompt": ["\n\n".join(m["content"] for m in r.messages) for r in requests],
-        "response": [r.text if r.ok else None for r in replies],
-        "failure": [None if r.ok else f"{r.kind.value}: {r.message}"[:300] for r in replies],
-        "call_key": [r.call_key for r in replies],
-        "turns": 1,
-        "ended_by": "",
-    })
+    return pd.DataFrame(
+        {
+            "agent": agent,
+            "run_id": run_id,
+            "item_id": tasks.item_id.to_numpy(),
+            "category": tasks.category.to_numpy(),
+            "scenario": tasks.scenario.to_numpy(),
+            "variant": SINGLE,
+            "prompt": ["\n\n".join(m["content"] for m in r.messages) for r in requests],
+            "response": [r.text if r.ok else None for r in replies],
+            "failure": [None if r.ok else f"{r.kind.value}: {r.message}"[:300] for r in replies],
+            "call_key": [r.call_key for r in replies],
+            "turns": 1,
+            "ended_by": "",
+        }
+    )
 
 
-def multiturn_frame(tasks: pd.DataFrame, dialogues: list[Dialogue], agent: str, run_id: str,
-                    questions_of: dict[str, str]) -> pd.DataFrame:
+def multiturn_frame(
+    tasks: pd.DataFrame, dialogues: list[Dialogue], agent: str, run_id: str, questions_of: dict[str, str]
+) -> pd.DataFrame:
     """One row per multi-turn consultation; a dialogue cut short by a failed call is a failure row."""
     by_id = {d.instance_id: d for d in dialogues}
     rows = []
@@ -75,21 +84,53 @@ def multiturn_frame(tasks: pd.DataFrame, dialogues: list[Dialogue], agent: str, 
         d = by_id[t.item_id]
         failed = d.ended_by is EndReason.CALL_FAILED
         last_failure = next((x.failure for x in reversed(d.turns) if x.failure), None)
-        rows.append({
-            "agent": agent, "run_id": run_id, "item_id": t.item_id, "category": t.category, "scenario": t.scenario,
-            "variant": MULTITURN, "prompt": "", "response": None if failed else questions_of[t.item_id],
-            "failure": (last_failure or "call_failed")[:300] if failed else None,
-            "call_key": next((x.call_key for x in reversed(d.turns) if x.speaker == "lawyer"), ""),
-            "turns": d.exchanges, "ended_by": d.ended_by.value if d.ended_by else "",
-        })
+        rows.append(
+            {
+                "agent": agent,
+                "run_id": run_id,
+                "item_id": t.item_id,
+                "category": t.category,
+                "scenario": t.scenario,
+                "variant": MULTITURN,
+                "prompt": "",
+                "response": None if failed else questions_of[t.item_id],
+                "failure": (last_failure or "call_failed")[:300] if failed else None,
+                "call_key": next((x.call_key for x in reversed(d.turns) if x.speaker == "lawyer"), ""),
+                "turns": d.exchanges,
+                "ended_by": d.ended_by.value if d.ended_by else "",
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def turns_frame(dialogues: list[Dialogue], agent: str, run_id: str) -> pd.DataFrame:
-    return pd.DataFrame([
-        {"agent": agent, "run_id": run_id, "item_id": d.instance_id, "turn_index": t.turn_index,
-         "exchange": t.exchange, "speaker": t.speaker, "kind": t.kind.value, "text": t.text,
-         "failure": t.failure, "call_key": t.call_key}
-        for d in dialogues for t in d.turns
-    ], columns=["agent", "run_id", "item_id", "turn_index", "exchange", "speaker", "kind", "text", "failure",
-                "call_key"])
+    return pd.DataFrame(
+        [
+            {
+                "agent": agent,
+                "run_id": run_id,
+                "item_id": d.instance_id,
+                "turn_index": t.turn_index,
+                "exchange": t.exchange,
+                "speaker": t.speaker,
+                "kind": t.kind.value,
+                "text": t.text,
+                "failure": t.failure,
+                "call_key": t.call_key,
+            }
+            for d in dialogues
+            for t in d.turns
+        ],
+        columns=[
+            "agent",
+            "run_id",
+            "item_id",
+            "turn_index",
+            "exchange",
+            "speaker",
+            "kind",
+            "text",
+            "failure",
+            "call_key",
+        ],
+    )

@@ -29,14 +29,20 @@ class PromptOptions:
     @classmethod
     def of(cls, section: Any) -> PromptOptions:
         """The options of a `plawbench` params section (split_system, min_questions, max_questions)."""
-        return cls(split_system=section.split_system, min_questions=section.min_questions,
-                   max_questions=section.max_questions)  # fmt: skip
+        return cls(
+            split_system=section.split_system, min_questions=section.min_questions, max_questions=section.max_questions
+        )
 
 
 @cache
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
-                              trim_blocks=True, lstrip_blocks=True, autoescape=False)
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+    )
 
 
 def render(name: str, **context: Any) -> str:
@@ -51,8 +57,9 @@ def task_input(task: Any) -> str:
 
 
 def agent_messages(task: Any, options: PromptOptions) -> list[dict[str, str]]:
-    system = render(f"{task.category}_system.j2", min_questions=options.min_questions,
-                    max_questions=options.max_questions)
+    system = render(
+        f"{task.category}_system.j2", min_questions=options.min_questions, max_questions=options.max_questions
+    )
     user = task_input(task)
     if options.split_system:
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]

@@ -56,15 +56,29 @@ def build_rubrics(case_analysis: pd.DataFrame, consultation: pd.DataFrame, draft
 
     for r in consultation.sort_values("id").itertuples(index=False):
         parsed = parse_consultation(r.item_id, r.rubric)
-        keep(parsed, _task(r.item_id, "consultation", "consultation", "", r.conversation, parsed,
-                           level=CONSULTATION_LEVEL))
+        keep(
+            parsed,
+            _task(r.item_id, "consultation", "consultation", "", r.conversation, parsed, level=CONSULTATION_LEVEL),
+        )
     for r in case_analysis.sort_values("line").itertuples(index=False):
         parsed = parse_case_analysis(r.item_id, list(r.rubrics))
         reasoning = "\n".join(b["criterion"] for b in r.rubrics if str(b["tag"]).startswith("分析"))
-        keep(parsed, _task(r.item_id, "case_analysis", r.label, r.context, r.question, parsed,
-                           seq_class=seq_class(reasoning)))
+        keep(
+            parsed,
+            _task(r.item_id, "case_analysis", r.label, r.context, r.question, parsed, seq_class=seq_class(reasoning)),
+        )
     for r in drafting.sort_values(["side", "id"], ascending=[False, True]).itertuples(index=False):
         parsed = parse_drafting(r.item_id, r.rubric, float(r.max_points))
-        keep(parsed, _task(r.item_id, "drafting", r.side, "", r.conversation, parsed,
-                           document="民事起诉状" if r.side == "plaintiff" else "民事答辩状"))
+        keep(
+            parsed,
+            _task(
+                r.item_id,
+                "drafting",
+                r.side,
+                "",
+                r.conversation,
+                parsed,
+                document="民事起诉状" if r.side == "plaintiff" else "民事答辩状",
+            ),
+        )
     return RubricTables(pd.DataFrame(tasks), rows_frame(rows), issues_frame(issues))

@@ -69,8 +69,9 @@ def client(request: ScriptedRequest) -> str:
     if not question.strip() or question.startswith("（"):
         return "您想了解哪方面的情况？"
     asked = _bigrams(question)
-    sentences = [s.strip() for s in re.split(r"(?<=[。！？!?])", request.metadata["profile"]["conversation"])
-                 if s.strip()]
+    sentences = [
+        s.strip() for s in re.split(r"(?<=[。！？!?])", request.metadata["profile"]["conversation"]) if s.strip()
+    ]
     scored = [(sum((asked & _bigrams(s)).values()), -i, s) for i, s in enumerate(sentences)]
     best = max(scored, default=(0, 0, ""))
     return best[2] if best[0] >= 3 else DONT_KNOW

@@ -40,8 +40,10 @@ class PlotTable:
 
 
 def _levels(setting: str) -> list[Headline]:
-    return [Headline(setting, scope, "score", (setting, scope))
-            for scope in ("overall", "Memorization", "Understanding", "Application")]  # fmt: skip
+    return [
+        Headline(setting, scope, "score", (setting, scope))
+        for scope in ("overall", "Memorization", "Understanding", "Application")
+    ]
 
 
 LAWBENCH_TASKS = tuple(f"{level}-{i}" for level, k in ((1, 2), (2, 10), (3, 8)) for i in range(1, k + 1))

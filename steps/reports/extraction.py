@@ -8,8 +8,12 @@ import pandas as pd
 
 from steps.reports.markdown import markdown_table
 
-GROUPS = {("criminal", "judgment"): "criminal judgments", ("criminal", "ruling"): "criminal rulings",
-          ("civil", "judgment"): "civil judgments", ("civil", "ruling"): "civil rulings"}  # fmt: skip
+GROUPS = {
+    ("criminal", "judgment"): "criminal judgments",
+    ("criminal", "ruling"): "criminal rulings",
+    ("civil", "judgment"): "civil judgments",
+    ("civil", "ruling"): "civil rulings",
+}
 SCORE_COLUMNS = ["n_docs", "precision", "recall", "f1", "tp", "fp", "fn"]
 FIXTURE_FIELDS = ["charges", "prison_months", "probation_months", "fine_yuan"]
 
@@ -32,8 +36,10 @@ class ExtractionReport:
 
 
 def _scores(by_half: dict[str, dict], label: str | None = None) -> pd.DataFrame:
-    rows = [{**({"labels": label} if label else {}), "half": h, **{k: v[k] for k in SCORE_COLUMNS}}
-            for h, v in by_half.items()]  # fmt: skip
+    rows = [
+        {**({"labels": label} if label else {}), "half": h, **{k: v[k] for k in SCORE_COLUMNS}}
+        for h, v in by_half.items()
+    ]
     return pd.DataFrame(rows)
 
 
@@ -43,10 +49,11 @@ def coverage_table(coverage: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(columns=["field", "source"])
     cells = coverage.assign(
         group=[GROUPS[(k, d)] for k, d in zip(coverage["kind"], coverage["doc"], strict=True)],
-        cell=[f"{s:.1%} ({f}/{n})" + (f", {x} failed" if x else "")
-              for s, f, n, x in zip(coverage["share"], coverage["filled"], coverage["n"], coverage["failed"],
-                                    strict=True)],
-    )  # fmt: skip
+        cell=[
+            f"{s:.1%} ({f}/{n})" + (f", {x} failed" if x else "")
+            for s, f, n, x in zip(coverage["share"], coverage["filled"], coverage["n"], coverage["failed"], strict=True)
+        ],
+    )
     wide = cells.pivot_table(index=["position", "field", "source"], columns="group", values="cell", aggfunc="first")
     wide = wide.reindex(columns=[g for g in GROUPS.values() if g in wide.columns]).reset_index()
     return wide.drop(columns="position").fillna("—").reset_index(drop=True)
@@ -130,23 +137,65 @@ def extraction_long(r: ExtractionReport) -> pd.DataFrame:
     """The CSV twin: accuracy, coverage and issue counts in the project's long format."""
     base = {"benchmark": "extraction", "judge": "", "source": "ours"}
     rows = []
-    for table, by_half in (("criminal_articles", r.figures["criminal_articles"]),
-                           ("civil_pairs_raw", r.figures["civil_pairs"]["raw"]),
-                           ("civil_pairs_label_space", r.figures["civil_pairs"]["label_space"])):  # fmt: skip
+    for table, by_half in (
+        ("criminal_articles", r.figures["criminal_articles"]),
+        ("civil_pairs_raw", r.figures["civil_pairs"]["raw"]),
+        ("civil_pairs_label_space", r.figures["civil_pairs"]["label_space"]),
+    ):
         for half, s in by_half.items():
-            rows += [{**base, "table": table, "agent": "parser", "scope": half, "metric": m, "value": s[m],
-                      "n": s["n_docs"], "proxy": False} for m in ("precision", "recall", "f1")]  # fmt: skip
+            rows += [
+                {
+                    **base,
+                    "table": table,
+                    "agent": "parser",
+                    "scope": half,
+                    "metric": m,
+                    "value": s[m],
+                    "n": s["n_docs"],
+                    "proxy": False,
+                }
+                for m in ("precision", "recall", "f1")
+            ]
     for half, s in r.figures["verdict_fixture"].items():
-        rows += [{**base, "table": "verdict_fixture", "agent": "parser", "scope": half, "metric": m, "value": s[m],
-                  "n": s["n_defendants"], "proxy": False} for m in FIXTURE_FIELDS]  # fmt: skip
+        rows += [
+            {
+                **base,
+                "table": "verdict_fixture",
+                "agent": "parser",
+                "scope": half,
+                "metric": m,
+                "value": s[m],
+                "n": s["n_defendants"],
+                "proxy": False,
+            }
+            for m in FIXTURE_FIELDS
+        ]
     for c in r.coverage.itertuples(index=False):
         llm = c.source == "llm"
-        rows.append({**base, "table": "coverage", "agent": r.model if llm else "parser",
-                     "scope": GROUPS[(c.kind, c.doc)], "metric": c.field, "value": c.share, "n": c.n,
-                     "proxy": llm and r.scripted})  # fmt: skip
+        rows.append(
+            {
+                **base,
+                "table": "coverage",
+                "agent": r.model if llm else "parser",
+                "scope": GROUPS[(c.kind, c.doc)],
+                "metric": c.field,
+                "value": c.share,
+                "n": c.n,
+                "proxy": llm and r.scripted,
+            }
+        )
     for c in r.issue_counts.itertuples(index=False):
-        rows.append({**base, "table": "issues", "agent": "parser" if c.stage == "parser" else r.model,
-                     "scope": c.case_kind, "metric": f"{c.stage}/{c.kind}", "value": c.issues, "n": c.cases,
-                     "proxy": c.stage != "parser" and r.scripted})  # fmt: skip
+        rows.append(
+            {
+                **base,
+                "table": "issues",
+                "agent": "parser" if c.stage == "parser" else r.model,
+                "scope": c.case_kind,
+                "metric": f"{c.stage}/{c.kind}",
+                "value": c.issues,
+                "n": c.cases,
+                "proxy": c.stage != "parser" and r.scripted,
+            }
+        )
     columns = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "judge", "proxy", "source"]
     return pd.DataFrame(rows, columns=columns)

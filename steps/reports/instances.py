@@ -52,11 +52,18 @@ def counts_table(r: InstancesReport) -> pd.DataFrame:
     rows = []
     for e in r.eligibility:
         c = counts.loc[e.scenario] if e.scenario in counts.index else None
-        rows.append({"scenario": e.scenario, "instances": int(c["instances"]) if c is not None else 0,
-                     "paper (Table 5)": PAPER_COUNTS.get(e.scenario), "asked": e.wanted if e.wanted else "all",
-                     "eligible": e.eligible, "candidates": e.candidates,
-                     "skipped in sample": int(c["skipped"]) if c is not None else 0,
-                     "personas": int(c["personas"]) if c is not None else 0})  # fmt: skip
+        rows.append(
+            {
+                "scenario": e.scenario,
+                "instances": int(c["instances"]) if c is not None else 0,
+                "paper (Table 5)": PAPER_COUNTS.get(e.scenario),
+                "asked": e.wanted if e.wanted else "all",
+                "eligible": e.eligible,
+                "candidates": e.candidates,
+                "skipped in sample": int(c["skipped"]) if c is not None else 0,
+                "personas": int(c["personas"]) if c is not None else 0,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -147,9 +154,20 @@ def instances_long(r: InstancesReport) -> pd.DataFrame:
     rows: list[dict] = []
 
     def add(table: str, scope: str, metric: str, value: float, n: int | None = None, source: str = "ours") -> None:
-        rows.append({"benchmark": "J1", "table": table, "agent": "", "scope": scope, "metric": metric,
-                     "value": value, "n": n, "judge": "", "proxy": r.scripted and source == "ours",
-                     "source": source})  # fmt: skip
+        rows.append(
+            {
+                "benchmark": "J1",
+                "table": table,
+                "agent": "",
+                "scope": scope,
+                "metric": metric,
+                "value": value,
+                "n": n,
+                "judge": "",
+                "proxy": r.scripted and source == "ours",
+                "source": source,
+            }
+        )
 
     for row in lacking_table(r).to_dict("records"):
         add("eligibility", row["scenario"], row["reason"], row["population"])
@@ -171,7 +189,10 @@ def instances_long(r: InstancesReport) -> pd.DataFrame:
     for row in r.queries["instances_topics"].to_dict("records"):
         for metric in ("binary_topics", "open_ended_topics", "total_topics", "avg_topics_per_case"):
             add("topics", row["scenario"], metric, row[metric], row["instances"])
-        for metric, value in zip(("binary_topics", "open_ended_topics", "total_topics", "avg_topics_per_case"),
-                                 PAPER_TOPICS[row["scenario"]], strict=True):  # fmt: skip
+        for metric, value in zip(
+            ("binary_topics", "open_ended_topics", "total_topics", "avg_topics_per_case"),
+            PAPER_TOPICS[row["scenario"]],
+            strict=True,
+        ):
             add("topics", row["scenario"], metric, value, PAPER_COUNTS[row["scenario"]], source="paper")
     return pd.DataFrame(rows, columns=LONG_COLUMNS)

@@ -33,8 +33,9 @@ def name_key(name: str) -> str:
     return re.sub(r"[^0-9a-z]", "", name.lower())
 
 
-def paper_model_name(paper_model: str | Mapping[str, str] | None, benchmark: str,
-                     names: Mapping[str, Iterable[str]]) -> str | None:  # fmt: skip
+def paper_model_name(
+    paper_model: str | Mapping[str, str] | None, benchmark: str, names: Mapping[str, Iterable[str]]
+) -> str | None:
     """The paper's name for an agent's `paper_model` in one benchmark's paper, or None when that paper has no such
     model. `names` maps each paper model to its other spellings; a mapping `paper_model` names one model per
     benchmark and must match it (a ValueError says which names the paper has)."""
@@ -46,6 +47,7 @@ def paper_model_name(paper_model: str | Mapping[str, str] | None, benchmark: str
     keys = {name_key(s): model for model, spellings in names.items() for s in (model, *spellings)}
     found = keys.get(name_key(wanted))
     if found is None and isinstance(paper_model, Mapping):
-        raise ValueError(f"paper_model.{benchmark}: '{wanted}' is not a model of the {benchmark} paper "
-                         f"({', '.join(names)})")  # fmt: skip
+        raise ValueError(
+            f"paper_model.{benchmark}: '{wanted}' is not a model of the {benchmark} paper ({', '.join(names)})"
+        )
     return found

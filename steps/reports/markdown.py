@@ -24,8 +24,9 @@ def markdown_table(df: pd.DataFrame, *, null: str = "—", grouping: int = 10000
     get thousands separators."""
     header = "| " + " | ".join(str(c) for c in df.columns) + " |"
     align = "|" + "|".join("---:" if pd.api.types.is_numeric_dtype(df[c]) else "---" for c in df.columns) + "|"
-    rows = ["| " + " | ".join(_cell(v, null, grouping) for v in row) + " |"
-            for row in df.itertuples(index=False, name=None)]
+    rows = [
+        "| " + " | ".join(_cell(v, null, grouping) for v in row) + " |" for row in df.itertuples(index=False, name=None)
+    ]
     return "\n".join([header, align, *rows])
 
 
@@ -39,5 +40,7 @@ def with_failed(value: object, n_failed: object, *, null: str = "—") -> object
     return f"{_cell(value, null)} ({int(n_failed)} failed)"
 
 
-CONTENT_FILTER_RULE = ("a content-filter refusal (the provider withheld the completion) is a failed call of kind "
-                       "`content_filter` and counts like any other; a refusal in words is an answer and is scored")
+CONTENT_FILTER_RULE = (
+    "a content-filter refusal (the provider withheld the completion) is a failed call of kind "
+    "`content_filter` and counts like any other; a refusal in words is an answer and is scored"
+)

@@ -49,5 +49,7 @@ def check_paper_model(paper_model: str | Mapping[str, str]) -> None:
         return
     if not any(paper_model_name(paper_model, b, paper_names(b)) for b in CHECKED):
         known = "; ".join(f"{b}: {', '.join(paper_names(b))}" for b in CHECKED)
-        raise ValueError(f"paper_model: '{paper_model}' is a model of no paper ({known}; or LawBench's "
-                         "results.csv, named per benchmark as {lawbench: NAME})")  # fmt: skip
+        raise ValueError(
+            f"paper_model: '{paper_model}' is a model of no paper ({known}; or LawBench's "
+            "results.csv, named per benchmark as {lawbench: NAME})"
+        )

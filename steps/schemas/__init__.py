@@ -51,8 +51,12 @@ from steps.schemas.usage import ModelUsage, UsageLog
 
 ARROW_TYPES = {**SOURCE_ARROW_TYPES, "cases": CASES_ARROW_TYPES}
 # J1 environments (issues 6, 7): topic sources, personas, instances; J1-EVAL failure causes
-ARROW_TYPES |= {"topics": TOPICS_ARROW_TYPES, "personas": PERSONAS_ARROW_TYPES, "instances": INSTANCES_ARROW_TYPES,
-                "failure_causes": FAILURE_CAUSES_ARROW_TYPES}  # fmt: skip
+ARROW_TYPES |= {
+    "topics": TOPICS_ARROW_TYPES,
+    "personas": PERSONAS_ARROW_TYPES,
+    "instances": INSTANCES_ARROW_TYPES,
+    "failure_causes": FAILURE_CAUSES_ARROW_TYPES,
+}
 
 __all__ = [
     "ARROW_TYPES",

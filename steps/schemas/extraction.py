@@ -12,11 +12,24 @@ from steps.schemas.base import Strict, is_list_of, is_list_of_dicts_with
 _EXTRACTION_SOURCES = ["judge", "c3rd"]
 _ISSUE_STAGES = ["parser", "llm", "crosscheck"]
 # the parser's issue kinds (steps.extract.model.IssueKind) and the model's (steps.extract.issues.LLMIssue)
-_ISSUE_KINDS = ["missing", "unparsed", "ambiguous", "inferred", "conflict", "garbled", "truncated",
-                "call_failed", "invalid", "disagreement", "ungrounded"]  # fmt: skip
+_ISSUE_KINDS = [
+    "missing",
+    "unparsed",
+    "ambiguous",
+    "inferred",
+    "conflict",
+    "garbled",
+    "truncated",
+    "call_failed",
+    "invalid",
+    "disagreement",
+    "ungrounded",
+]
 # the list-valued LLM fields of each kind (steps.extract.answers.FIELDS)
-_LIST_FIELDS = {"criminal": ("procurator_charges", "evidence", "pleas"),
-                "civil": ("claims", "defence", "evidence", "cross_exam", "other_statements")}  # fmt: skip
+_LIST_FIELDS = {
+    "criminal": ("procurator_charges", "evidence", "pleas"),
+    "civil": ("claims", "defence", "evidence", "cross_exam", "other_statements"),
+}
 _LIST_COLUMNS = sorted({f for fields in _LIST_FIELDS.values() for f in fields})
 
 
@@ -78,8 +91,15 @@ class Cases(Strict):
             isinstance(s["article"], int) and s["law"] and not s["law"].startswith("《") for s in value
         )
 
-    @pa.check("charges", "rulings", "claims", "defence", "procurator_charges", element_wise=True,
-              error="must be a list of non-empty strings")  # fmt: skip
+    @pa.check(
+        "charges",
+        "rulings",
+        "claims",
+        "defence",
+        "procurator_charges",
+        element_wise=True,
+        error="must be a list of non-empty strings",
+    )
     def string_lists(cls, value: object) -> bool:
         return is_list_of(value, str) and all(v for v in value)
 
@@ -87,8 +107,9 @@ class Cases(Strict):
     def evidence_items(cls, value: object) -> bool:
         return is_list_of_dicts_with(value, "party", "item", "proves")
 
-    @pa.check("pleas", "cross_exam", "other_statements", element_wise=True,
-              error="must be a list of {side, party, text}")  # fmt: skip
+    @pa.check(
+        "pleas", "cross_exam", "other_statements", element_wise=True, error="must be a list of {side, party, text}"
+    )
     def statement_items(cls, value: object) -> bool:
         return is_list_of_dicts_with(value, "side", "party", "text")
 
@@ -131,23 +152,48 @@ _f = pa_arrow.float64()
 _i = pa_arrow.int64()
 _STATEMENT = pa_arrow.list_(pa_arrow.struct([("side", _s), ("party", _s), ("text", _s)]))
 CASES_ARROW_TYPES: dict[str, pa_arrow.DataType] = {
-    "parties": pa_arrow.list_(pa_arrow.struct(
-        [(n, _s) for n in ("role", "name", "entity", "gender", "ethnicity", "birth_date")] + [("age", _i)]
-        + [(n, _s) for n in ("birthplace", "address", "domicile", "occupation", "education")]
-        + [("custody", pa_arrow.list_(pa_arrow.struct([("kind", _s), ("date", _s)]))), ("custody_status", _s),
-           ("prior_records", pa_arrow.list_(_s))]
-        + [(n, _s) for n in ("registered_address", "legal_representative", "affiliation", "represents")]
-    )),
-    "statutes": pa_arrow.list_(pa_arrow.struct(
-        [("law", _s), ("article", _i), ("sub_article", _i), ("paragraph", _i), ("item", _i), ("source", _s),
-         ("basis", pa_arrow.bool_()), ("inferred", pa_arrow.bool_())]
-    )),
+    "parties": pa_arrow.list_(
+        pa_arrow.struct(
+            [(n, _s) for n in ("role", "name", "entity", "gender", "ethnicity", "birth_date")]
+            + [("age", _i)]
+            + [(n, _s) for n in ("birthplace", "address", "domicile", "occupation", "education")]
+            + [
+                ("custody", pa_arrow.list_(pa_arrow.struct([("kind", _s), ("date", _s)]))),
+                ("custody_status", _s),
+                ("prior_records", pa_arrow.list_(_s)),
+            ]
+            + [(n, _s) for n in ("registered_address", "legal_representative", "affiliation", "represents")]
+        )
+    ),
+    "statutes": pa_arrow.list_(
+        pa_arrow.struct(
+            [
+                ("law", _s),
+                ("article", _i),
+                ("sub_article", _i),
+                ("paragraph", _i),
+                ("item", _i),
+                ("source", _s),
+                ("basis", pa_arrow.bool_()),
+                ("inferred", pa_arrow.bool_()),
+            ]
+        )
+    ),
     "charges": pa_arrow.list_(_s),
-    "defendants": pa_arrow.list_(pa_arrow.struct(
-        [("name", _s), ("charges", pa_arrow.list_(_s)), ("penalty", _s), ("prison_months", _f),
-         ("probation_months", _f), ("fine_yuan", _f), ("confiscation", pa_arrow.list_(_s)),
-         ("combined", pa_arrow.bool_())]
-    )),
+    "defendants": pa_arrow.list_(
+        pa_arrow.struct(
+            [
+                ("name", _s),
+                ("charges", pa_arrow.list_(_s)),
+                ("penalty", _s),
+                ("prison_months", _f),
+                ("probation_months", _f),
+                ("fine_yuan", _f),
+                ("confiscation", pa_arrow.list_(_s)),
+                ("combined", pa_arrow.bool_()),
+            ]
+        )
+    ),
     "rulings": pa_arrow.list_(_s),
     "costs_borne_by": pa_arrow.list_(pa_arrow.struct([("party", _s), ("yuan", _f)])),
     "claims": pa_arrow.list_(_s),
@@ -157,7 +203,7 @@ CASES_ARROW_TYPES: dict[str, pa_arrow.DataType] = {
     "pleas": _STATEMENT,
     "cross_exam": _STATEMENT,
     "other_statements": _STATEMENT,
-    "issues": pa_arrow.list_(pa_arrow.struct(
-        [("stage", _s), ("field", _s), ("subject", _s), ("kind", _s), ("detail", _s)]
-    )),
-}  # fmt: skip
+    "issues": pa_arrow.list_(
+        pa_arrow.struct([("stage", _s), ("field", _s), ("subject", _s), ("kind", _s), ("detail", _s)])
+    ),
+}

@@ -199,7 +199,6 @@ class JudgmentsCivil(Strict):
         return is_list_of_dicts_with(value, "name", "role")
 
 
-
 # ---------------------------------------------------------------- registry
 
 _str = pa_arrow.string()

@@ -25,7 +25,11 @@ class Instance:
 
     def digest(self) -> str:
         """A content hash of the instance: a journal entry of another content is never replayed for it."""
-        body = {"scenario": self.scenario, "profiles": self.profiles, "ground_truth": self.ground_truth,
-                "max_turns": self.max_turns}  # fmt: skip
+        body = {
+            "scenario": self.scenario,
+            "profiles": self.profiles,
+            "ground_truth": self.ground_truth,
+            "max_turns": self.max_turns,
+        }
         canonical = json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]

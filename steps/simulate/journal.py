@@ -75,8 +75,9 @@ class Journal:
                     continue
                 key = (rec["instance_id"], rec["instance"])
                 if rec["type"] == "call":
-                    r = Recorded(rec["seq"], rec["call"], rec["role"], rec["purpose"], Completion(**rec["reply"]),
-                                 rec["usage"])  # fmt: skip
+                    r = Recorded(
+                        rec["seq"], rec["call"], rec["role"], rec["purpose"], Completion(**rec["reply"]), rec["usage"]
+                    )
                     self.calls.setdefault(key, {})[r.seq] = r
                 elif rec["type"] == "done":
                     dialogue = _dialogue_from(rec["dialogue"])
@@ -100,17 +101,34 @@ class Journal:
         return r if r is not None and r.digest == digest else None
 
     # ------------------------------------------------------------------ writing
-    def record_call(self, instance: Instance, seq: int, call: SpeakCall, reply: Reply,
-                    usage: dict[str, Any] | None = None) -> None:  # fmt: skip
+    def record_call(
+        self, instance: Instance, seq: int, call: SpeakCall, reply: Reply, usage: dict[str, Any] | None = None
+    ) -> None:
         """Record a successful reply; `usage`: the fields of its accounting row besides the reply."""
         if isinstance(reply, Completion):
-            self._write({"type": "call", "instance_id": instance.instance_id, "instance": instance.digest(),
-                         "seq": seq, "call": call_digest(call), "role": call.role.name, "purpose": call.purpose,
-                         "reply": asdict(reply), "usage": usage})  # fmt: skip
+            self._write(
+                {
+                    "type": "call",
+                    "instance_id": instance.instance_id,
+                    "instance": instance.digest(),
+                    "seq": seq,
+                    "call": call_digest(call),
+                    "role": call.role.name,
+                    "purpose": call.purpose,
+                    "reply": asdict(reply),
+                    "usage": usage,
+                }
+            )
 
     def record_done(self, instance: Instance, dialogue: Dialogue) -> None:
-        self._write({"type": "done", "instance_id": instance.instance_id, "instance": instance.digest(),
-                     "dialogue": _dialogue_to(dialogue)})  # fmt: skip
+        self._write(
+            {
+                "type": "done",
+                "instance_id": instance.instance_id,
+                "instance": instance.digest(),
+                "dialogue": _dialogue_to(dialogue),
+            }
+        )
 
     def _write(self, record: dict[str, Any]) -> None:
         self._fh.write(json.dumps({"v": VERSION, **record}, ensure_ascii=False, default=str) + "\n")

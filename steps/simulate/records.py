@@ -18,19 +18,49 @@ from steps.simulate.model import Dialogue, EndReason, Scenario, Turn
 
 StageOf = Callable[[Scenario, list[Turn]], list[str | None]]
 
-TURN_COLUMNS = ["run_id", "agent", "scenario", "instance_id", "turn_index", "exchange", "speaker", "speaker_label",
-                "addressee", "kind", "stage", "text", "model", "call_key", "prompt_tokens", "completion_tokens",
-                "revision", "failure", "data"]  # fmt: skip
-DELIVERABLE_COLUMNS = ["run_id", "agent", "scenario", "instance_id", "kind", "text", "forced", "ended_by",
-                       "exchanges", "utterances", "failure"]  # fmt: skip
+TURN_COLUMNS = [
+    "run_id",
+    "agent",
+    "scenario",
+    "instance_id",
+    "turn_index",
+    "exchange",
+    "speaker",
+    "speaker_label",
+    "addressee",
+    "kind",
+    "stage",
+    "text",
+    "model",
+    "call_key",
+    "prompt_tokens",
+    "completion_tokens",
+    "revision",
+    "failure",
+    "data",
+]
+DELIVERABLE_COLUMNS = [
+    "run_id",
+    "agent",
+    "scenario",
+    "instance_id",
+    "kind",
+    "text",
+    "forced",
+    "ended_by",
+    "exchanges",
+    "utterances",
+    "failure",
+]
 
 
 def _label(scenario: Scenario, role: str) -> str:
     return scenario.roles[role].label or role if role in scenario.roles else role
 
 
-def turn_rows(dialogue: Dialogue, scenario: Scenario, *, run_id: str, agent: str,
-              stage_of: StageOf | None = None) -> list[dict[str, Any]]:  # fmt: skip
+def turn_rows(
+    dialogue: Dialogue, scenario: Scenario, *, run_id: str, agent: str, stage_of: StageOf | None = None
+) -> list[dict[str, Any]]:
     stages = stage_of(scenario, dialogue.turns) if stage_of else [None] * len(dialogue.turns)
     return [
         {
@@ -61,16 +91,28 @@ def turn_rows(dialogue: Dialogue, scenario: Scenario, *, run_id: str, agent: str
 def deliverable_row(dialogue: Dialogue, scenario: Scenario, *, run_id: str, agent: str) -> dict[str, Any]:
     failed = next((t.failure for t in reversed(dialogue.turns) if t.failure), None)
     return {
-        "run_id": run_id, "agent": agent, "scenario": dialogue.scenario, "instance_id": dialogue.instance_id,
-        "kind": scenario.deliverable.name or "dialogue", "text": dialogue.deliverable,
-        "forced": dialogue.deliverable_forced, "ended_by": (dialogue.ended_by or EndReason.MAX_TURNS).value,
-        "exchanges": dialogue.exchanges, "utterances": len(dialogue.utterances()),
+        "run_id": run_id,
+        "agent": agent,
+        "scenario": dialogue.scenario,
+        "instance_id": dialogue.instance_id,
+        "kind": scenario.deliverable.name or "dialogue",
+        "text": dialogue.deliverable,
+        "forced": dialogue.deliverable_forced,
+        "ended_by": (dialogue.ended_by or EndReason.MAX_TURNS).value,
+        "exchanges": dialogue.exchanges,
+        "utterances": len(dialogue.utterances()),
         "failure": failed if dialogue.ended_by is EndReason.CALL_FAILED else None,
-    }  # fmt: skip
+    }
 
 
-def run_tables(dialogues: list[Dialogue], scenario_of: Callable[[str], Scenario], *, run_id: str, agent: str,
-               stage_of: StageOf | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
+def run_tables(
+    dialogues: list[Dialogue],
+    scenario_of: Callable[[str], Scenario],
+    *,
+    run_id: str,
+    agent: str,
+    stage_of: StageOf | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The turns and deliverables tables of a run, ordered by instance id and turn index."""
     turns, deliverables = [], []
     for d in sorted(dialogues, key=lambda d: d.instance_id):

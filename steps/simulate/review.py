@@ -83,8 +83,10 @@ class Reviewer:
         if verdict is not None:
             note = verdict.advice or self.accept_phrase
             engine.record_note(
-                self.role, TurnKind.CHECK, note, data={"reviewed": role, "accepted": verdict.accepted,
-                                                         "replace": verdict.replace, **verdict.data}
+                self.role,
+                TurnKind.CHECK,
+                note,
+                data={"reviewed": role, "accepted": verdict.accepted, "replace": verdict.replace, **verdict.data},
             )
         return verdict
 
@@ -122,10 +124,16 @@ class Reviewer:
 
     def failed(self, engine: Any, reviewed: str, step: str, reply: Reply) -> None:
         """Record a supervisor call that failed after retries (the candidate stays unreviewed)."""
-        engine.record_note(self.role, TurnKind.CHECK, "", {"reviewed": reviewed, "step": step,
-                                                           "failure": getattr(reply, "kind", "")}, reply)
+        engine.record_note(
+            self.role,
+            TurnKind.CHECK,
+            "",
+            {"reviewed": reviewed, "step": step, "failure": getattr(reply, "kind", "")},
+            reply,
+        )
 
     def unusable(self, engine: Any, reviewed: str, step: str, reply: Reply, why: str) -> None:
         """Record a supervisor answer that holds no verdict (e.g. `echoed_prompt`); the candidate stays unreviewed."""
-        engine.record_note(self.role, TurnKind.CHECK, reply.text, {"reviewed": reviewed, "step": step,
-                                                                   "unusable": why}, reply)
+        engine.record_note(
+            self.role, TurnKind.CHECK, reply.text, {"reviewed": reviewed, "step": step, "unusable": why}, reply
+        )

@@ -37,8 +37,13 @@ class DoorSpeaker:
         self.policy_version = policy_version
 
     def metadata(self, call: SpeakCall) -> dict:
-        meta = {"scenario": call.scenario, "instance_id": call.instance_id, "role": call.role.name,
-                "turn_index": call.turn_index, **call.context}  # fmt: skip
+        meta = {
+            "scenario": call.scenario,
+            "instance_id": call.instance_id,
+            "role": call.role.name,
+            "turn_index": call.turn_index,
+            **call.context,
+        }
         if self.policy_version and self.models[call.role.model].is_scripted:
             meta["policy_version"] = self.policy_version
         return meta
@@ -54,8 +59,12 @@ class DoorSpeaker:
     def accounting(self, call: SpeakCall) -> dict[str, Any]:
         """The fields of the door's accounting row for `call` that its reply does not hold (journaled with it)."""
         model, purpose = self.route(call)
-        return {"model_name": model.name, "model": model.model, "purpose": purpose,
-                "metadata": public_metadata(self.metadata(call))}  # fmt: skip
+        return {
+            "model_name": model.name,
+            "model": model.model,
+            "purpose": purpose,
+            "metadata": public_metadata(self.metadata(call)),
+        }
 
 
 class _JournaledSpeaker:
@@ -105,8 +114,9 @@ async def simulate(
                 _account_replay(speak, r)
         else:
             async with bound:
-                dialogue = await run_dialogue(scenario_of(instance), instance,
-                                              _JournaledSpeaker(speak, journal, instance))  # fmt: skip
+                dialogue = await run_dialogue(
+                    scenario_of(instance), instance, _JournaledSpeaker(speak, journal, instance)
+                )
             journal.record_done(instance, dialogue)
         if on_done is not None:
             on_done(dialogue)

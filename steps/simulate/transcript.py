@@ -39,8 +39,9 @@ def _note(turn: Mapping[str, Any], usage: Mapping[str, Mapping[str, Any]]) -> st
     return f"{turn['model']}, {turn['prompt_tokens']}+{turn['completion_tokens']} tokens, {hit}"
 
 
-def lines(turns: list[Mapping[str, Any]], labels: Mapping[str, str],
-          usage: Mapping[str, Mapping[str, Any]] | None = None) -> list[Line]:  # fmt: skip
+def lines(
+    turns: list[Mapping[str, Any]], labels: Mapping[str, str], usage: Mapping[str, Mapping[str, Any]] | None = None
+) -> list[Line]:
     """The turns of one dialogue (rows of turns.parquet, in order) as display lines."""
     usage = usage or {}
     return [
@@ -62,19 +63,21 @@ def _quote(text: str) -> str:
     return "\n".join(f"> {line}" if line else ">" for line in text.splitlines()) or "> （空）"
 
 
-def markdown(instance_id: str, deliverable: Mapping[str, Any], shown: list[Line], *, agent: str, run_id: str,
-             proxy: bool) -> str:  # fmt: skip
+def markdown(
+    instance_id: str, deliverable: Mapping[str, Any], shown: list[Line], *, agent: str, run_id: str, proxy: bool
+) -> str:
     """A transcript page: header, every turn in order, the ending and the deliverable."""
     causes = ", ".join(deliverable["failure_causes"]) or "none"
     head = [
         f"# {instance_id}",
         "",
-        f"Agent `{agent}`, run `{run_id}`" + (" — **scripted models** (a test of the protocol, not a model's "
-                                              "behaviour)" if proxy else "") + ".",
+        f"Agent `{agent}`, run `{run_id}`"
+        + (" — **scripted models** (a test of the protocol, not a model's behaviour)" if proxy else "")
+        + ".",
         f"Ended by **{deliverable['ended_by']}** after {deliverable['exchanges']} exchanges "
         f"({deliverable['utterances']} utterances); failure causes: {causes}.",
         "",
-    ]  # fmt: skip
+    ]
     body = []
     for line in shown:
         to = f" → {line.addressee}" if line.addressee else ""
@@ -83,8 +86,10 @@ def markdown(instance_id: str, deliverable: Mapping[str, Any], shown: list[Line]
         body += [f"**[{line.turn_index}] {line.speaker}{to}**{stage}{kind}", ""]
         shown = line.note if line.kind == "check" or (not line.text and line.note) else line.text
         body += [_quote(shown) if line.kind != "check" else f"*{shown}*", ""]
-    tail = [f"## Deliverable: {deliverable['kind']}" + (" (asked for after the turn cap)" if deliverable["forced"]
-                                                         else ""), ""]  # fmt: skip
+    tail = [
+        f"## Deliverable: {deliverable['kind']}" + (" (asked for after the turn cap)" if deliverable["forced"] else ""),
+        "",
+    ]
     text = deliverable["text"]
     tail += [text if isinstance(text, str) and text else "*(none)*", ""]
     return "\n".join(head + body + tail)

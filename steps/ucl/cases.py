@@ -74,9 +74,7 @@ class Pair:
     reference: str
 
 
-def pair_up(
-    cases: dict[str, Case], agent: pd.DataFrame, reference: pd.DataFrame
-) -> tuple[list[Pair], dict[str, str]]:
+def pair_up(cases: dict[str, Case], agent: pd.DataFrame, reference: pd.DataFrame) -> tuple[list[Pair], dict[str, str]]:
     """Pairs to judge for every expected item (the keys of `cases`), and the excluded items with their reason."""
     unknown = sorted(set(agent.item_id) - set(cases))
     if unknown:

@@ -17,10 +17,34 @@ from steps.ucl.scenario import END, UCL
 from steps.ucl.speaking import task_key
 
 SPEAKER_LABELS = {name: role.label for name, role in UCL.roles.items()}
-TURN_COLUMNS = ["run_id", "agent", "item_id", "turn_index", "exchange", "speaker", "kind", "text", "model", "call_key",
-                "prompt_tokens", "completion_tokens", "failure"]  # fmt: skip
-DIALOGUE_COLUMNS = ["run_id", "agent", "item_id", "task", "ended_by", "rounds", "utterances", "transcript",
-                    "first_query", "closing_extra", "failure"]  # fmt: skip
+TURN_COLUMNS = [
+    "run_id",
+    "agent",
+    "item_id",
+    "turn_index",
+    "exchange",
+    "speaker",
+    "kind",
+    "text",
+    "model",
+    "call_key",
+    "prompt_tokens",
+    "completion_tokens",
+    "failure",
+]
+DIALOGUE_COLUMNS = [
+    "run_id",
+    "agent",
+    "item_id",
+    "task",
+    "ended_by",
+    "rounds",
+    "utterances",
+    "transcript",
+    "first_query",
+    "closing_extra",
+    "failure",
+]
 
 
 def _spoken(d: Dialogue) -> tuple[list[Turn], Turn | None]:

@@ -101,9 +101,7 @@ async def judge_hints(
     points = tuple(i.id for i in case.items if i.level != "forbidden")
     forbidden = tuple(i.id for i in case.items if i.level == "forbidden")
     meta = {**metadata, "judge_kind": KIND, "transcript": transcript}
-    asked = await ask_json(
-        door, model, hints_prompt(case, transcript), hint_schema(points, forbidden), metadata=meta
-    )
+    asked = await ask_json(door, model, hints_prompt(case, transcript), hint_schema(points, forbidden), metadata=meta)
     answer, evidence, value = asked.value, {}, None
     if answer is not None:
         status = {x.id: CREDIT[x.status] for x in answer.items}
@@ -112,8 +110,13 @@ async def judge_hints(
         hint_free = value is None
         if hint_free:
             value = (answer.score - 1) / 9
-        evidence = {"status": {x.id: x.status for x in answer.items}, "mentioned": mentioned,
-                    "score": answer.score, "reason": answer.reason, "hint_free": hint_free}  # fmt: skip
+        evidence = {
+            "status": {x.id: x.status for x in answer.items},
+            "mentioned": mentioned,
+            "score": answer.score,
+            "reason": answer.reason,
+            "hint_free": hint_free,
+        }
     return Judgement(
         value=value,
         failure=asked.failure,

@@ -20,9 +20,26 @@ from steps.ucl.cases import AGENT_FAILED, AGENT_MISSING, Case, failed_dialogue, 
 from steps.ucl.hint_judge import hints_version, judge_all_hints
 from steps.ucl.pairs import NAME, judge_metadata, judge_pairs, template_source, verdict_rows
 
-HINT_COLUMNS = ["run_id", "agent", "item_id", "task", "value", "failure", "error", "hint_free", "items", "met",
-                "partial", "forbidden_mentioned", "holistic", "attempts", "raw", "judge", "proxy",
-                "prompt_version"]  # fmt: skip
+HINT_COLUMNS = [
+    "run_id",
+    "agent",
+    "item_id",
+    "task",
+    "value",
+    "failure",
+    "error",
+    "hint_free",
+    "items",
+    "met",
+    "partial",
+    "forbidden_mentioned",
+    "holistic",
+    "attempts",
+    "raw",
+    "judge",
+    "proxy",
+    "prompt_version",
+]
 
 
 @dataclass(frozen=True)
@@ -42,7 +59,10 @@ class RunIds:
 
 
 def hint_rows(
-    cases: dict[str, Case], jobs: list[tuple[Case, str, dict]], judged: list[Judgement], excluded: dict[str, str],
+    cases: dict[str, Case],
+    jobs: list[tuple[Case, str, dict]],
+    judged: list[Judgement],
+    excluded: dict[str, str],
     **meta: Any,
 ) -> pd.DataFrame:
     """One row per expected item; `meta` fills run_id, agent, judge, proxy, prompt_version."""
@@ -50,22 +70,44 @@ def hint_rows(
     for (case, _, _), j in zip(jobs, judged, strict=True):
         ev = j.evidence
         status = ev.get("status", {})
-        rows.append({
-            **meta, "item_id": case.item_id, "task": case.task, "value": j.value,
-            "failure": j.failure.value if j.failure else None, "error": j.error,
-            "hint_free": bool(ev.get("hint_free", False)),
-            "items": sum(i.level != "forbidden" for i in case.items),
-            "met": sum(s == "met" for s in status.values()), "partial": sum(s == "partial" for s in status.values()),
-            "forbidden_mentioned": sum(bool(v) for v in ev.get("mentioned", {}).values()),
-            "holistic": ev.get("score"), "attempts": j.attempts, "raw": j.raw,
-        })  # fmt: skip
+        rows.append(
+            {
+                **meta,
+                "item_id": case.item_id,
+                "task": case.task,
+                "value": j.value,
+                "failure": j.failure.value if j.failure else None,
+                "error": j.error,
+                "hint_free": bool(ev.get("hint_free", False)),
+                "items": sum(i.level != "forbidden" for i in case.items),
+                "met": sum(s == "met" for s in status.values()),
+                "partial": sum(s == "partial" for s in status.values()),
+                "forbidden_mentioned": sum(bool(v) for v in ev.get("mentioned", {}).values()),
+                "holistic": ev.get("score"),
+                "attempts": j.attempts,
+                "raw": j.raw,
+            }
+        )
     for item_id, reason in excluded.items():
         case = cases[item_id]
-        rows.append({
-            **meta, "item_id": item_id, "task": case.task, "value": None, "failure": reason, "error": "",
-            "hint_free": False, "items": sum(i.level != "forbidden" for i in case.items), "met": 0, "partial": 0,
-            "forbidden_mentioned": 0, "holistic": None, "attempts": 0, "raw": "",
-        })  # fmt: skip
+        rows.append(
+            {
+                **meta,
+                "item_id": item_id,
+                "task": case.task,
+                "value": None,
+                "failure": reason,
+                "error": "",
+                "hint_free": False,
+                "items": sum(i.level != "forbidden" for i in case.items),
+                "met": 0,
+                "partial": 0,
+                "forbidden_mentioned": 0,
+                "holistic": None,
+                "attempts": 0,
+                "raw": "",
+            }
+        )
     df = pd.DataFrame(rows, columns=HINT_COLUMNS)
     return df.sort_values(["task", "item_id"], kind="stable").reset_index(drop=True)
 
@@ -114,12 +156,27 @@ def judge_run(
         verdicts, judged = asyncio.run(_judge(door, settings, pairs, hint_jobs, advance))
     judge = {"judge": settings.judge.model, "proxy": settings.judge.is_scripted}
     verdict_df = verdict_rows(
-        pairs, verdicts, excluded, {k: c.task for k, c in cases.items()}, run_id=ids.run_id,
-        reference_run_id=ids.reference_run_id, agent=ids.agent, reference=ids.reference,
-        prompt_version=version(NAME, template_source()), **judge,
-    )  # fmt: skip
+        pairs,
+        verdicts,
+        excluded,
+        {k: c.task for k, c in cases.items()},
+        run_id=ids.run_id,
+        reference_run_id=ids.reference_run_id,
+        agent=ids.agent,
+        reference=ids.reference,
+        prompt_version=version(NAME, template_source()),
+        **judge,
+    )
     if not settings.pointwise:
         return verdict_df, pd.DataFrame(columns=HINT_COLUMNS)
-    hint_df = hint_rows(cases, hint_jobs, judged, hint_excluded, run_id=ids.run_id, agent=ids.agent,
-                        prompt_version=hints_version(), **judge)  # fmt: skip
+    hint_df = hint_rows(
+        cases,
+        hint_jobs,
+        judged,
+        hint_excluded,
+        run_id=ids.run_id,
+        agent=ids.agent,
+        prompt_version=hints_version(),
+        **judge,
+    )
     return verdict_df, hint_df

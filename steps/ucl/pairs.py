@@ -23,9 +23,25 @@ from steps.ucl.cases import Pair
 TEMPLATE = Path(__file__).parent / "templates" / "judge_pairwise.j2"
 NAME = "ucl.pairwise"
 CANDIDATE_FIRST, REFERENCE_FIRST = "candidate_first", "reference_first"
-VERDICT_COLUMNS = ["run_id", "reference_run_id", "agent", "reference", "item_id", "task", "order", "verdict",
-                   "outcome", "points", "failure", "error", "attempts", "raw", "judge", "proxy",
-                   "prompt_version"]  # fmt: skip
+VERDICT_COLUMNS = [
+    "run_id",
+    "reference_run_id",
+    "agent",
+    "reference",
+    "item_id",
+    "task",
+    "order",
+    "verdict",
+    "outcome",
+    "points",
+    "failure",
+    "error",
+    "attempts",
+    "raw",
+    "judge",
+    "proxy",
+    "prompt_version",
+]
 
 
 def template_source() -> str:
@@ -59,9 +75,16 @@ async def judge_pairs(
 
     async def one(pair: Pair) -> PairVerdict:
         verdict = await judge_both_orders(
-            door, judge, template=source, candidate=pair.candidate, baseline=pair.reference,
-            context=pair.case.context, name=NAME, metadata=judge_metadata(pair, protocol), retries=retries,
-        )  # fmt: skip
+            door,
+            judge,
+            template=source,
+            candidate=pair.candidate,
+            baseline=pair.reference,
+            context=pair.case.context,
+            name=NAME,
+            metadata=judge_metadata(pair, protocol),
+            retries=retries,
+        )
         if on_done is not None:
             on_done()
         return verdict
@@ -80,18 +103,38 @@ def verdict_rows(
             (CANDIDATE_FIRST, pv.candidate_first, pv.outcomes[0]),
             (REFERENCE_FIRST, pv.candidate_second, pv.outcomes[1]),
         ):
-            rows.append({
-                **meta, "item_id": pair.case.item_id, "task": pair.case.task, "order": order,
-                "verdict": asked.verdict, "outcome": outcome, "points": POINTS[outcome] if outcome else None,
-                "failure": asked.failure.value if asked.failure else None, "error": asked.error,
-                "attempts": asked.attempts, "raw": asked.raw,
-            })  # fmt: skip
+            rows.append(
+                {
+                    **meta,
+                    "item_id": pair.case.item_id,
+                    "task": pair.case.task,
+                    "order": order,
+                    "verdict": asked.verdict,
+                    "outcome": outcome,
+                    "points": POINTS[outcome] if outcome else None,
+                    "failure": asked.failure.value if asked.failure else None,
+                    "error": asked.error,
+                    "attempts": asked.attempts,
+                    "raw": asked.raw,
+                }
+            )
     for item_id, reason in excluded.items():
         for order in (CANDIDATE_FIRST, REFERENCE_FIRST):
-            rows.append({
-                **meta, "item_id": item_id, "task": tasks[item_id], "order": order, "verdict": None,
-                "outcome": None, "points": None, "failure": reason, "error": "", "attempts": 0, "raw": "",
-            })  # fmt: skip
+            rows.append(
+                {
+                    **meta,
+                    "item_id": item_id,
+                    "task": tasks[item_id],
+                    "order": order,
+                    "verdict": None,
+                    "outcome": None,
+                    "points": None,
+                    "failure": reason,
+                    "error": "",
+                    "attempts": 0,
+                    "raw": "",
+                }
+            )
     df = pd.DataFrame(rows, columns=VERDICT_COLUMNS)
     df["verdict"] = df["verdict"].astype("Int64")
     return df.sort_values(["task", "item_id", "order"], kind="stable").reset_index(drop=True)

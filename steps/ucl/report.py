@@ -61,17 +61,21 @@ def _ours(long: pd.DataFrame, agent: str, scope: str, metric: str, digits: int =
 
 def failed_calls_note(long: pd.DataFrame, info: ReportInfo) -> list[str]:
     """How failed model calls count in UCL-Bench, with the verdicts they cost each agent; nothing when none."""
-    lost = {run.name: sum(_failed(long, run.name, scope, "verdicts_excluded") for scope in ("overall", "CC"))
-            for run in info.agents}  # the 22 tasks of the paper, and CC apart
+    lost = {
+        run.name: sum(_failed(long, run.name, scope, "verdicts_excluded") for scope in ("overall", "CC"))
+        for run in info.agents
+    }  # the 22 tasks of the paper, and CC apart
     lost = {name: n for name, n in lost.items() if n}
     if not lost:
         return []
     each = ", ".join(f"`{name}` {n}" for name, n in lost.items())
-    return [f"Failed model calls (after retries, accepted under `llm.max_failed_fraction`) cost verdicts: {each}. "
-            "A pair whose candidate or reference dialogue ended in a failed call (simulate) and a verdict whose "
-            "judge call failed (judge_usage.parquet) are excluded, never a loss, and shown as `(n failed)` beside "
-            "each win rate (and hint score) they leave out, counting verdicts (both orders of a pair); `n_failed` in "
-            f"reports/ucl.csv. As for refusals: {CONTENT_FILTER_RULE}."]
+    return [
+        f"Failed model calls (after retries, accepted under `llm.max_failed_fraction`) cost verdicts: {each}. "
+        "A pair whose candidate or reference dialogue ended in a failed call (simulate) and a verdict whose "
+        "judge call failed (judge_usage.parquet) are excluded, never a loss, and shown as `(n failed)` beside "
+        "each win rate (and hint score) they leave out, counting verdicts (both orders of a pair); `n_failed` in "
+        f"reports/ucl.csv. As for refusals: {CONTENT_FILTER_RULE}."
+    ]
 
 
 def _known(value: object) -> bool:
@@ -90,8 +94,10 @@ def headline(long: pd.DataFrame, agent: str) -> dict[str, object]:
     """An agent's headline numbers exactly as the report's AVG columns show them (the unweighted mean of the 22
     task win rates, pooled over both orders, and of the 22 task hint scores; CC in neither), for the stage
     summaries of ucl_judge and ucl_report."""
-    return {"win rate": _fmt(_cell(long, agent, "overall", "win_rate")),
-            "hint score": _fmt(_cell(long, agent, "overall", "hint_score"))}  # fmt: skip
+    return {
+        "win rate": _fmt(_cell(long, agent, "overall", "win_rate")),
+        "hint score": _fmt(_cell(long, agent, "overall", "hint_score")),
+    }
 
 
 def headline_text(long: pd.DataFrame, agent: str) -> str:
@@ -100,8 +106,9 @@ def headline_text(long: pd.DataFrame, agent: str) -> str:
 
 
 def _wide(long: pd.DataFrame, info: ReportInfo, metric: str, scopes: list[str], headers: list[str]) -> pd.DataFrame:
-    rows = [[_label(run), run.items_per_task, *(_ours(long, run.name, s, metric) for s in scopes)]
-            for run in info.agents]
+    rows = [
+        [_label(run), run.items_per_task, *(_ours(long, run.name, s, metric) for s in scopes)] for run in info.agents
+    ]
     df = pd.DataFrame(rows, columns=["model", "n", *headers])
     return df.astype({h: object for h in headers}).where(df.notna(), None)
 
@@ -136,8 +143,14 @@ def _orders(long: pd.DataFrame, info: ReportInfo) -> pd.DataFrame:
     for run in info.agents:
         excluded = _cell(long, run.name, "overall", "verdicts_excluded")
         total = long[(long.agent == run.name) & (long.scope == "overall") & (long.metric == "verdicts_excluded")]
-        rows.append([_label(run), run.items_per_task, *(_ours(long, run.name, "overall", m) for m in metrics.values()),
-                     f"{int(excluded or 0)} of {int(total.n.iloc[0]) if len(total) else 0}"])  # fmt: skip
+        rows.append(
+            [
+                _label(run),
+                run.items_per_task,
+                *(_ours(long, run.name, "overall", m) for m in metrics.values()),
+                f"{int(excluded or 0)} of {int(total.n.iloc[0]) if len(total) else 0}",
+            ]
+        )
     return pd.DataFrame(rows, columns=["model", "n", *metrics, "verdicts excluded"]).astype(object)
 
 
@@ -145,11 +158,17 @@ def _turns(long: pd.DataFrame, info: ReportInfo) -> pd.DataFrame:
     rows = []
     for run in [*info.agents, info.reference]:
         label = _label(run) + (" (reference)" if run is info.reference else "")
-        rows.append([label, run.items_per_task, _fmt(_cell(long, run.name, "overall", "mean_rounds"), 2),
-                     _fmt(_cell(long, run.name, "overall", "cap_rate")),
-                     _fmt(_cell(long, run.name, "overall", "dialogues_failed"), 0),
-                     _fmt(_cell(long, run.name, "overall", "r_rounds_points"), 2),
-                     _fmt(_cell(long, run.name, "overall", "p_rounds_points"), 4)])  # fmt: skip
+        rows.append(
+            [
+                label,
+                run.items_per_task,
+                _fmt(_cell(long, run.name, "overall", "mean_rounds"), 2),
+                _fmt(_cell(long, run.name, "overall", "cap_rate")),
+                _fmt(_cell(long, run.name, "overall", "dialogues_failed"), 0),
+                _fmt(_cell(long, run.name, "overall", "r_rounds_points"), 2),
+                _fmt(_cell(long, run.name, "overall", "p_rounds_points"), 4),
+            ]
+        )
     columns = ["model", "n", "mean rounds", "at the cap (%)", "failed dialogues", "r(rounds, item points)", "p"]
     return pd.DataFrame(rows, columns=columns).astype(object)
 
@@ -162,7 +181,8 @@ def _header(info: ReportInfo) -> list[str]:
         "# UCL-Bench",
         "",
         f"Every win rate is against the reference model **{ref.name}** = `{ref.model}`"
-        + (" [scripted]" if ref.scripted else "") + f" (its dialogues: run {ref.run_id}). The paper's reference is "
+        + (" [scripted]" if ref.scripted else "")
+        + f" (its dialogues: run {ref.run_id}). The paper's reference is "
         "ChatGPT (gpt-3.5-turbo-1106) with a GPT-4 judge; win rates are comparable only against the same "
         "reference and judge, so the paper's rows are context, not targets.",
         "",
@@ -230,14 +250,21 @@ def render(long: pd.DataFrame, info: ReportInfo) -> str:
     across = long[(long.agent == "all agents") & (long.metric == "r_rounds_win_rate")]
     n = int(across.n.iloc[0]) if len(across) else 0
     lines.append(
-        (f"Across agents: r(mean rounds, win rate) = {r:.2f}, p = {_p(p)} over {n} agents. " if _known(r)
-         else f"Across agents: not computed ({n} agent(s) with both numbers; needs at least 3). ")
+        (
+            f"Across agents: r(mean rounds, win rate) = {r:.2f}, p = {_p(p)} over {n} agents. "
+            if _known(r)
+            else f"Across agents: not computed ({n} agent(s) with both numbers; needs at least 3). "
+        )
         + "The paper: r = −0.68, p = 0.005 over 15 LLMs (stronger models need fewer turns). Rounds are "
         "assistant replies (1–3); the user's closing 咨询结束 message is not a turn."
-    )  # fmt: skip
+    )
     lines += ["", "## Notes", "", *[f"- {n}" for n in [*info.notes, *failed_calls_note(long, info)]]]
     for run in info.agents:
-        lines.append(f"- Agent `{run.name}`: `{run.model}`" + (" (scripted)" if run.scripted else "")
-                     + f", run {run.run_id}" + (f"; compared with the paper's {run.paper_model}" if run.paper_model
-                                                else "") + ".")  # fmt: skip
+        lines.append(
+            f"- Agent `{run.name}`: `{run.model}`"
+            + (" (scripted)" if run.scripted else "")
+            + f", run {run.run_id}"
+            + (f"; compared with the paper's {run.paper_model}" if run.paper_model else "")
+            + "."
+        )
     return "\n".join(lines) + "\n"

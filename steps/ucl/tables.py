@@ -47,13 +47,19 @@ def intervals(verdicts: pd.DataFrame, long: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(rows, ignore_index=True) if rows else long.iloc[0:0]
 
 
-def agent_long(agent: str, reference: str, judge: str, verdicts: pd.DataFrame, hints: pd.DataFrame,
-               dialogues: pd.DataFrame) -> pd.DataFrame:  # fmt: skip
+def agent_long(
+    agent: str, reference: str, judge: str, verdicts: pd.DataFrame, hints: pd.DataFrame, dialogues: pd.DataFrame
+) -> pd.DataFrame:
     """The long table of one agent's judged run (its and the reference's `dialogues`), as ucl_report builds it for
     every agent: the judge stage's summary reads its numbers from here, so it says what the report says."""
     from steps.ucl.paper import paper_long
 
-    agents = pd.DataFrame([{"agent": agent, "role": "agent", "judge": judge, "proxy": False},
-                           {"agent": reference, "role": "reference", "judge": judge, "proxy": False}])  # fmt: skip
-    return long_table({"verdicts": verdicts, "hint_scores": hints, "dialogues": dialogues, "paper": paper_long({}),
-                       "agents": agents})  # fmt: skip
+    agents = pd.DataFrame(
+        [
+            {"agent": agent, "role": "agent", "judge": judge, "proxy": False},
+            {"agent": reference, "role": "reference", "judge": judge, "proxy": False},
+        ]
+    )
+    return long_table(
+        {"verdicts": verdicts, "hint_scores": hints, "dialogues": dialogues, "paper": paper_long({}), "agents": agents}
+    )

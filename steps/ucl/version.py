@@ -12,8 +12,16 @@ from functools import cache
 from pathlib import Path
 
 _HERE = Path(__file__).parent
-_SOURCES = ("scenario.py", "tasks.py", "hints.py", "instances.py", "scripted.py", "speaking.py",
-            "templates/user.j2", "templates/assistant.j2")  # fmt: skip
+_SOURCES = (
+    "scenario.py",
+    "tasks.py",
+    "hints.py",
+    "instances.py",
+    "scripted.py",
+    "speaking.py",
+    "templates/user.j2",
+    "templates/assistant.j2",
+)
 
 
 @cache

@@ -30,16 +30,25 @@ def test_read_only_commands_load_neither_prefect_nor_litellm(tmp_path):
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out["loaded"] == []
-    assert out["codes"] == {"--help": 0, "serve --help": 0, "serve vllm --help": 0, "models --help": 0,
-                            "results --help": 0, "params check": 0, "results --format csv": 0,
-                            "serve check http://127.0.0.1:9/v1": 1}  # fmt: skip
+    assert out["codes"] == {
+        "--help": 0,
+        "serve --help": 0,
+        "serve vllm --help": 0,
+        "models --help": 0,
+        "results --help": 0,
+        "params check": 0,
+        "results --format csv": 0,
+        "serve check http://127.0.0.1:9/v1": 1,
+    }
     assert not (tmp_path / "prefect").exists()
 
 
 def test_importing_the_flows_turns_prefect_telemetry_off():
     env = {k: v for k, v in os.environ.items() if k not in ("DO_NOT_TRACK", "PREFECT_SERVER_ANALYTICS_ENABLED")}
-    code = ("import flows, os; from prefect._internal.analytics import is_telemetry_enabled; "
-            "print(os.environ['DO_NOT_TRACK'], is_telemetry_enabled())")  # fmt: skip
+    code = (
+        "import flows, os; from prefect._internal.analytics import is_telemetry_enabled; "
+        "print(os.environ['DO_NOT_TRACK'], is_telemetry_enabled())"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["1", "False"]

@@ -92,8 +92,9 @@ def test_the_checks_catch_what_they_are_for(tmp_path):
     swallowed = "```bash\nx\n## Next\n```yaml\na: 1\n```\n"
     assert fence_problems(swallowed) == ["fence opened at line 1 holds an opening fence at line 4"]
     doc = tmp_path / "a.md"
-    doc.write_text("# Hello, world!\n[ok](#hello-world) [bad](#nope) [f](missing.md) [x](https://x.org)\n",
-                   encoding="utf-8")
+    doc.write_text(
+        "# Hello, world!\n[ok](#hello-world) [bad](#nope) [f](missing.md) [x](https://x.org)\n", encoding="utf-8"
+    )
     assert link_problems(doc) == ["#nope: no such heading", "missing.md: no such file"]
     assert slug("J1-EVAL: the ten metrics, the judges and the paper's tables") == (
         "j1-eval-the-ten-metrics-the-judges-and-the-papers-tables"

@@ -25,10 +25,19 @@ def interim(mirror, manifest, tmp_path_factory) -> Path:
 def _run(tmp_path: Path, interim: Path, url: str, budget: float) -> int:
     agents = {"mini": {"model": "openai/gpt-4o-mini", "api_base": url, "concurrency": 1, "limit": 1}}
     path = tmp_path / "params.yaml"
-    path.write_text(yaml.safe_dump({"agents": agents, "llm": {"cache_dir": str(tmp_path / "cache"),
-                                                                "budget_usd": budget}}), encoding="utf-8")
-    return run_stage("lawbench_predict", lawbench_predict, agent_name="mini", setting="zero_shot",
-                     params_file=path, out_dir=tmp_path / "lawbench", interim_dir=interim)
+    path.write_text(
+        yaml.safe_dump({"agents": agents, "llm": {"cache_dir": str(tmp_path / "cache"), "budget_usd": budget}}),
+        encoding="utf-8",
+    )
+    return run_stage(
+        "lawbench_predict",
+        lawbench_predict,
+        agent_name="mini",
+        setting="zero_shot",
+        params_file=path,
+        out_dir=tmp_path / "lawbench",
+        interim_dir=interim,
+    )
 
 
 def test_the_cap_ends_the_stage_cleanly_and_a_higher_cap_resumes(tmp_path, interim, capsys):

@@ -31,8 +31,9 @@ def _params(tmp_path: Path, agents: dict, **sections):
 
 
 def test_lawbench_calls_tokens_and_cost_by_hand(tmp_path, interim):
-    agents = {"mini": {"model": "openai/gpt-4o-mini", "decoding": {"max_tokens": 100}, "limit": 1,
-                       "benchmarks": ["lawbench"]}}
+    agents = {
+        "mini": {"model": "openai/gpt-4o-mini", "decoding": {"max_tokens": 100}, "limit": 1, "benchmarks": ["lawbench"]}
+    }
     rows = estimates(_params(tmp_path, agents), interim=interim)
     items = pd.read_parquet(interim / "lawbench_items.parquet")
     enc = tiktoken.get_encoding("o200k_base")
@@ -40,8 +41,9 @@ def test_lawbench_calls_tokens_and_cost_by_hand(tmp_path, interim):
     for row, setting in zip(rows, ("zero_shot", "one_shot"), strict=True):
         first = items[(items.setting == setting) & (items.idx == 0)]
         assert row.calls == len(first) == 20  # one item of each of the 20 tasks
-        by_hand = sum(len(enc.encode(prompt_text(i, q))) + 7 for i, q in zip(first.instruction, first.question,
-                                                                               strict=True))
+        by_hand = sum(
+            len(enc.encode(prompt_text(i, q))) + 7 for i, q in zip(first.instruction, first.question, strict=True)
+        )
         assert row.input_tokens == by_hand
         assert row.output_tokens == 20 * 100
         assert row.cost_usd == pytest.approx(by_hand * IN + 2000 * OUT)
@@ -50,9 +52,15 @@ def test_lawbench_calls_tokens_and_cost_by_hand(tmp_path, interim):
 
 
 def test_unpriced_and_scripted_models(tmp_path, interim):
-    agents = {"local": {"model": "hosted_vllm/qwen", "api_base": "http://127.0.0.1:9/v1", "limit": 1,
-                        "benchmarks": ["lawbench"]},
-              "oracle": {"model": "scripted/oracle", "limit": 1, "benchmarks": ["lawbench"]}}
+    agents = {
+        "local": {
+            "model": "hosted_vllm/qwen",
+            "api_base": "http://127.0.0.1:9/v1",
+            "limit": 1,
+            "benchmarks": ["lawbench"],
+        },
+        "oracle": {"model": "scripted/oracle", "limit": 1, "benchmarks": ["lawbench"]},
+    }
     rows = estimates(_params(tmp_path, agents), interim=interim)
     local = [r for r in rows if r.agent == "local"]
     assert all(r.cost_usd is None and r.output_tokens == 20 * 1024 for r in local)  # unknown price, assumed output
@@ -62,9 +70,13 @@ def test_unpriced_and_scripted_models(tmp_path, interim):
 
 
 def test_dialogue_bounds(tmp_path):
-    params = _params(tmp_path, {"a": {"model": "scripted/oracle", "limit": 2}},
-                     mile={"sample": 5, "max_turns": 4}, instances={"sizes": {"KQ": 3, "CR": 1}},
-                     simulate={"scenarios": ["KQ", "CR"], "max_turns": {"KQ": 6}})
+    params = _params(
+        tmp_path,
+        {"a": {"model": "scripted/oracle", "limit": 2}},
+        mile={"sample": 5, "max_turns": 4},
+        instances={"sizes": {"KQ": 3, "CR": 1}},
+        simulate={"scenarios": ["KQ", "CR"], "max_turns": {"KQ": 6}},
+    )
     mile = dialogue_bound(params, "a", "mile")
     assert mile.calls == 2 * 5 and mile.input_tokens is None  # 2 dialogues × (4 turns + the complaint)
     j1 = dialogue_bound(params, "a", "j1", processed=tmp_path)  # no instances built: the configured sizes

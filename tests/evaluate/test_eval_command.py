@@ -20,8 +20,14 @@ BIN = Path(sys.executable).parent
 
 def _dvc_status(copy: Path, env: dict, agents: tuple[str, ...]) -> str:
     stages = [f"lawbench_predict@{a}-{s}" for a in agents for s in ("zero_shot", "one_shot")]
-    return subprocess.run([str(BIN / "dvc"), "status", *stages, "lawbench_report"], cwd=copy, env=env,
-                          capture_output=True, text=True, check=True).stdout
+    return subprocess.run(
+        [str(BIN / "dvc"), "status", *stages, "lawbench_report"],
+        cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
 
 
 def test_eval_runs_one_agent_and_leaves_the_others_up_to_date(tmp_path, mirror):
@@ -32,9 +38,24 @@ def test_eval_runs_one_agent_and_leaves_the_others_up_to_date(tmp_path, mirror):
     subprocess.run([*with_server, "lawbench_report"], cwd=copy, env=env, check=True, capture_output=True)
     assert "up to date" in _dvc_status(copy, env, ("oracle", "null"))
 
-    done = subprocess.run([str(BIN / "jurisflow"), "eval", "--agent", "probe", "--model", "scripted/oracle",
-                           "--benchmarks", "lawbench", "--limit", "2"], cwd=copy, env=env, capture_output=True,
-                          text=True)  # fmt: skip
+    done = subprocess.run(
+        [
+            str(BIN / "jurisflow"),
+            "eval",
+            "--agent",
+            "probe",
+            "--model",
+            "scripted/oracle",
+            "--benchmarks",
+            "lawbench",
+            "--limit",
+            "2",
+        ],
+        cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     ran = re.findall(r"Running stage '([^']+)'", done.stdout)
     assert sorted(ran) == ["lawbench_predict@probe-one_shot", "lawbench_predict@probe-zero_shot", "lawbench_report"]
@@ -46,8 +67,9 @@ def test_eval_runs_one_agent_and_leaves_the_others_up_to_date(tmp_path, mirror):
 
     csv = pd.read_csv(copy / "reports/lawbench.csv", keep_default_na=False, na_values=[""])
     for setting, label in (("zero_shot", "zero-shot"), ("one_shot", "one-shot")):
-        row = csv[(csv["table"] == setting) & (csv.agent == "probe") & (csv.scope == "overall")
-                  & (csv.metric == "score")].iloc[0]
+        row = csv[
+            (csv["table"] == setting) & (csv.agent == "probe") & (csv.scope == "overall") & (csv.metric == "score")
+        ].iloc[0]
         printed = re.search(rf"LawBench {label} Overall\s+([\d.]+) \(n (\d+)\)", done.stdout)
         assert printed and float(printed.group(1)) == round(row.value * 100, 2) and int(printed.group(2)) == row.n
     assert "probe" in yaml_agents(copy) and "runs:" in (copy / "params.yaml").read_text()

@@ -40,8 +40,9 @@ def _file(tmp_path: Path, text: str = BASE) -> Path:
 
 def test_register_adds_the_agent_and_its_runs_keeping_everything_else(tmp_path):
     path = _file(tmp_path)
-    register(path, "probe", "hosted_vllm/Qwen3-8B", api_base="http://127.0.0.1:8000/v1", benchmarks=["lawbench"],
-             limit=2)
+    register(
+        path, "probe", "hosted_vllm/Qwen3-8B", api_base="http://127.0.0.1:8000/v1", benchmarks=["lawbench"], limit=2
+    )
     text = path.read_text(encoding="utf-8")
     assert "# my parameters" in text and "# the upper bound" in text  # comments survive
     params = load_params(path)
@@ -76,7 +77,7 @@ def test_a_bad_entry_is_refused_before_anything_is_written(tmp_path):
 
 
 def test_runs_that_disagree_with_agents_are_refused_and_sync_rewrites_them(tmp_path):
-    path = _file(tmp_path, BASE.replace("ucl: [oracle, \"null\"]", "ucl: [oracle]"))
+    path = _file(tmp_path, BASE.replace('ucl: [oracle, "null"]', "ucl: [oracle]"))
     with pytest.raises(ParamsError, match="jurisflow params sync"):
         load_params(path)
     sync_file(path)
@@ -85,8 +86,13 @@ def test_runs_that_disagree_with_agents_are_refused_and_sync_rewrites_them(tmp_p
 
 def test_the_stages_of_one_agent():
     assert targets("probe", ["lawbench", "ucl"]) == [
-        "lawbench_predict@probe-zero_shot", "lawbench_predict@probe-one_shot", "lawbench_report",
-        "ucl_simulate@probe", "ucl_judge@probe", "ucl_report"]
+        "lawbench_predict@probe-zero_shot",
+        "lawbench_predict@probe-one_shot",
+        "lawbench_report",
+        "ucl_simulate@probe",
+        "ucl_judge@probe",
+        "ucl_report",
+    ]
 
 
 def test_headlines_are_the_csv_twin_numbers_beside_the_papers(tmp_path):
@@ -100,8 +106,12 @@ def test_headlines_are_the_csv_twin_numbers_beside_the_papers(tmp_path):
     frame = pd.DataFrame(rows, columns=["table", "agent", "scope", "metric", "value", "n", "source"])
     frame.assign(benchmark="lawbench").to_csv(tmp_path / "lawbench.csv", index=False)
     got = headlines("probe", ["lawbench"], tmp_path)
-    assert got[0] == ("LawBench zero-shot Overall", pytest.approx(41.234), 60,
-                      [("GPT4", pytest.approx(52.35)), ("qwen", pytest.approx(35.81))])
+    assert got[0] == (
+        "LawBench zero-shot Overall",
+        pytest.approx(41.234),
+        60,
+        [("GPT4", pytest.approx(52.35)), ("qwen", pytest.approx(35.81))],
+    )
     assert got[1][1] is None
     text = headline_text("probe", ["lawbench"], tmp_path)
     assert "41.23 (n 60)" in text and "paper: best GPT4 52.35, median 44.08 over 2 models" in text
@@ -109,8 +119,17 @@ def test_headlines_are_the_csv_twin_numbers_beside_the_papers(tmp_path):
 
 
 def test_the_lawbench_report_names_a_setting_an_agent_has_not_run():
-    long = pd.DataFrame({"table": ["zero_shot"], "agent": ["probe"], "scope": ["1-1"], "metric": ["score"],
-                         "value": [0.5], "source": ["ours"], "n": [1]})
+    long = pd.DataFrame(
+        {
+            "table": ["zero_shot"],
+            "agent": ["probe"],
+            "scope": ["1-1"],
+            "metric": ["score"],
+            "value": [0.5],
+            "source": ["ours"],
+            "n": [1],
+        }
+    )
     deltas = pd.DataFrame(columns=["setting", "metric", "max_abs_diff", "cells_compared", "largest_at"])
     agents = {"probe": AgentInfo("probe", "scripted/oracle", True, 0, {}, settings=("zero_shot",))}
     one_shot = render_setting(long, deltas, "one_shot", agents, "note")

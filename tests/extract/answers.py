@@ -6,10 +6,22 @@ import json
 
 CRIMINAL_ANSWER = {
     "defendants": [
-        {"name": "张甲", "birth_date": "1975年4月16日", "charges": ["盗窃罪"], "prison_months": 18,
-         "probation_months": None, "fine_yuan": 20000},
-        {"name": "王丙", "birth_date": "1990-05", "charges": ["盗窃罪"], "prison_months": 3, "probation_months": 6,
-         "fine_yuan": 15000},
+        {
+            "name": "张甲",
+            "birth_date": "1975年4月16日",
+            "charges": ["盗窃罪"],
+            "prison_months": 18,
+            "probation_months": None,
+            "fine_yuan": 20000,
+        },
+        {
+            "name": "王丙",
+            "birth_date": "1990-05",
+            "charges": ["盗窃罪"],
+            "prison_months": 3,
+            "probation_months": 6,
+            "fine_yuan": 15000,
+        },
     ],
     "statutes": [{"law": "中华人民共和国刑法", "article": a} for a in (264, 25, 67, 72, 52, 53)],
     "case_details": "2017年4月，被告人张甲、王丙在某商场窃取财物价值人民币二万元。",
@@ -22,7 +34,7 @@ CRIMINAL_ANSWER = {
     "pleas": [{"side": "defendant", "party": "张甲", "text": "被告人张甲辩称其系初犯。"}],
     "court_findings": "2017年4月，被告人张甲、王丙在某商场窃取财物价值人民币二万元。",
     "court_reasoning": "本院认为，被告人张甲、王丙以非法占有为目的，秘密窃取他人财物，数额较大，其行为均已构成盗窃罪。",
-}  # fmt: skip
+}
 
 CIVIL_ANSWER = {
     "parties": [
@@ -42,7 +54,7 @@ CIVIL_ANSWER = {
     "other_statements": [],
     "court_findings": "2019年原、被告签订买卖合同，被告尚欠货款4万元。",
     "court_reasoning": "本院认为，买卖合同合法有效。",
-}  # fmt: skip
+}
 
 
 def answer(kind: str, **changes) -> dict:

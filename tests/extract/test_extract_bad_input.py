@@ -22,8 +22,15 @@ SCRIPTED = ModelConfig(name="environment", model="scripted/persona")
 NO_VERDICT = FIRST_INSTANCE.split("判决如下")[0]
 GARBLED = FIRST_INSTANCE.replace("窃取财物", "窃取锟斤拷财\ufffd物", 1)
 LONG = FIRST_INSTANCE.replace("经审理查明：", "经审理查明：" + "被告人张甲在某商场窃取财物。" * (MAX_CHARS // 10), 1)
-CRIMINAL = {"ok": FIRST_INSTANCE, "no_verdict": NO_VERDICT, "appeal": APPEAL, "transfer": TRANSFER_RULING,
-            "garbled": GARBLED, "long": LONG, "empty": "   "}  # fmt: skip
+CRIMINAL = {
+    "ok": FIRST_INSTANCE,
+    "no_verdict": NO_VERDICT,
+    "appeal": APPEAL,
+    "transfer": TRANSFER_RULING,
+    "garbled": GARBLED,
+    "long": LONG,
+    "empty": "   ",
+}
 CIVIL = {
     "ok": CIVIL_ROW,
     "no_sections": {**CIVIL_ROW, "accusation": "", "result": "", "parties": None},
@@ -72,8 +79,10 @@ def test_the_cases_schema_rejects_a_silently_empty_list_field(extracted):
     broken.at[i, "claims"] = None  # as if the answer had been dropped without recording why
     with pytest.raises(TableError, match="no model issue names it"):
         validate(broken, Cases, table="cases")
-    broken.at[i, "issues"] = [*broken.at[i, "issues"], {"stage": "llm", "field": "claims", "subject": None,
-                                                       "kind": "invalid", "detail": "x"}]  # fmt: skip
+    broken.at[i, "issues"] = [
+        *broken.at[i, "issues"],
+        {"stage": "llm", "field": "claims", "subject": None, "kind": "invalid", "detail": "x"},
+    ]
     broken.at[i, "n_issues"] += 1
     validate(broken, Cases, table="cases")
 

@@ -32,8 +32,10 @@ def params_file(tmp_path: Path, environment: dict | None = None, **extract_param
 
 
 def judge_file(tmp_path: Path) -> Path:
-    lines = [{"text_id": "t-1", "text": "", "la": [264], "fd": FIRST_INSTANCE},
-             {"text_id": "t-2", "text": "", "la": [133], "fd": APPEAL}]  # fmt: skip
+    lines = [
+        {"text_id": "t-1", "text": "", "la": [264], "fd": FIRST_INSTANCE},
+        {"text_id": "t-2", "text": "", "la": [133], "fd": APPEAL},
+    ]
     path = tmp_path / "judge.json"
     path.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines) + "\n", encoding="utf-8")
     return path
@@ -42,12 +44,23 @@ def judge_file(tmp_path: Path) -> Path:
 def c3rd_case(case_id: str) -> dict:
     row = CIVIL_ROW
     return {
-        "Case": row["title"], "CaseCause": [row["cause"]], "CaseId": case_id, "CaseProc": row["procedure"],
-        "CaseRecord": row["record"], "CaseType": "民事案件", "Category": [], "JudgeAccusation": row["accusation"],
-        "JudgeReason": row["reason"], "JudgeResult": row["result"], "Keywords": [], "LegalBasis": [],
-        "Parties": [{"Name": p["name"], "NameText": p["name_text"], "LegalEntity": p["entity"], "Prop": p["role"]}
-                    for p in row["parties"]],
-    }  # fmt: skip
+        "Case": row["title"],
+        "CaseCause": [row["cause"]],
+        "CaseId": case_id,
+        "CaseProc": row["procedure"],
+        "CaseRecord": row["record"],
+        "CaseType": "民事案件",
+        "Category": [],
+        "JudgeAccusation": row["accusation"],
+        "JudgeReason": row["reason"],
+        "JudgeResult": row["result"],
+        "Keywords": [],
+        "LegalBasis": [],
+        "Parties": [
+            {"Name": p["name"], "NameText": p["name_text"], "LegalEntity": p["entity"], "Prop": p["role"]}
+            for p in row["parties"]
+        ],
+    }
 
 
 def c3rd_file(tmp_path: Path) -> Path:
@@ -59,8 +72,14 @@ def c3rd_file(tmp_path: Path) -> Path:
 
 def test_extract_file_judge_writes_the_cases_columns(tmp_path):
     out = tmp_path / "out" / "judge.parquet"
-    code = run_stage("extract file", extract_file, input=judge_file(tmp_path), fmt="judge", out=out,
-                     params_file=params_file(tmp_path))  # fmt: skip
+    code = run_stage(
+        "extract file",
+        extract_file,
+        input=judge_file(tmp_path),
+        fmt="judge",
+        out=out,
+        params_file=params_file(tmp_path),
+    )
     assert code == 0
     cases = pd.read_parquet(out)
     assert list(cases.columns) == CASE_COLUMNS and list(cases["source_id"]) == ["t-1", "t-2"]
@@ -72,8 +91,18 @@ def test_extract_file_judge_writes_the_cases_columns(tmp_path):
 
 def test_extract_file_c3rd_and_a_limit(tmp_path):
     out = tmp_path / "civil.parquet"
-    assert run_stage("extract file", extract_file, input=c3rd_file(tmp_path), fmt="c3rd", out=out, limit=1,
-                     params_file=params_file(tmp_path)) == 0  # fmt: skip
+    assert (
+        run_stage(
+            "extract file",
+            extract_file,
+            input=c3rd_file(tmp_path),
+            fmt="c3rd",
+            out=out,
+            limit=1,
+            params_file=params_file(tmp_path),
+        )
+        == 0
+    )
     cases = pd.read_parquet(out)
     assert list(cases["source_id"]) == ["q-1"] and list(cases["claims"][0]) == [
         "判令被告支付货款4万元",
@@ -86,8 +115,15 @@ def test_a_failing_real_model_leaves_the_parser_fields_and_one_issue_per_field(t
         server.inject(*[("500",)] * 8)
         environment = {"model": "hosted_vllm/test-model", "api_base": server.url}
         out, usage = tmp_path / "judge.parquet", tmp_path / "usage.parquet"
-        code = run_stage("extract file", extract_file, input=judge_file(tmp_path), fmt="judge", out=out,
-                         params_file=params_file(tmp_path, environment), usage_out=usage)  # fmt: skip
+        code = run_stage(
+            "extract file",
+            extract_file,
+            input=judge_file(tmp_path),
+            fmt="judge",
+            out=out,
+            params_file=params_file(tmp_path, environment),
+            usage_out=usage,
+        )
     assert code == 1  # every call failed: the outputs are written, the stage is not done
     assert "2 of 2 model calls failed after retries (server 2; 100.0%), every call failed" in capsys.readouterr().err
     cases = pd.read_parquet(out)
@@ -101,8 +137,9 @@ def test_a_failing_real_model_leaves_the_parser_fields_and_one_issue_per_field(t
 def test_a_malformed_file_ends_with_the_file_line_and_rule(tmp_path):
     path = judge_file(tmp_path)
     path.write_text(path.read_text(encoding="utf-8") + '{"text_id": "t-3", "fd": \n', encoding="utf-8")
-    state = extract_file(input=path, fmt="judge", out=tmp_path / "x.parquet", params_file=params_file(tmp_path),
-                         return_state=True)  # fmt: skip
+    state = extract_file(
+        input=path, fmt="judge", out=tmp_path / "x.parquet", params_file=params_file(tmp_path), return_state=True
+    )
     err = state.result(raise_on_failure=False)
     assert state.is_failed() and "judge.json" in str(err) and "line 3" in str(err)
     assert not (tmp_path / "x.parquet").exists()

@@ -36,8 +36,9 @@ def server():
 
 @pytest.fixture
 def door(tmp_path):
-    settings = LLMSettings(backoff_base_s=0.01, backoff_max_s=0.05, timeout_s=2.0, max_attempts=3,
-                           cache_dir=str(tmp_path / "cache"))  # fmt: skip
+    settings = LLMSettings(
+        backoff_base_s=0.01, backoff_max_s=0.05, timeout_s=2.0, max_attempts=3, cache_dir=str(tmp_path / "cache")
+    )
     d = ModelDoor(settings, run_id="t")
     yield d
     d.close()

@@ -39,8 +39,13 @@ def test_several_paragraphs_and_items():
         "《中华人民共和国民事诉讼法（2013年）》第六十四条第一款、第二、三款，第一百一十九条第（一）、（二）项"
     )
     law = "《中华人民共和国民事诉讼法》"
-    assert got == [(law, 64, None, 1, None), (law, 64, None, 2, None), (law, 64, None, 3, None),
-                   (law, 119, None, None, 1), (law, 119, None, None, 2)]  # fmt: skip
+    assert got == [
+        (law, 64, None, 1, None),
+        (law, 64, None, 2, None),
+        (law, 64, None, 3, None),
+        (law, 119, None, None, 1),
+        (law, 119, None, None, 2),
+    ]
 
 
 def test_drafting_slips():

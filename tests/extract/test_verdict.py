@@ -13,8 +13,13 @@ def test_single_sentence_with_probation_and_fine():
         "被告人黄琴犯盗窃罪，判处拘役三个月，宣告缓刑六个月，并处罚金人民币1500元。（缓刑考验期限，从判决确定之日起计算）。"
     )
     assert (d.name, d.charges, d.penalty, d.prison_months, d.probation_months, d.fine_yuan) == (
-        "黄琴", ("盗窃",), "拘役", 3, 6, 1500,
-    )  # fmt: skip
+        "黄琴",
+        ("盗窃",),
+        "拘役",
+        3,
+        6,
+        1500,
+    )
     assert issues == []
 
 

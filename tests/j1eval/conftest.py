@@ -17,27 +17,63 @@ from steps.judges.result import JudgeFailure, Judgement
 from steps.llm import LLMSettings, ModelConfig, ModelDoor
 
 PROXY = ModelConfig(name="judge", model="scripted/judge")
-LABELS = {"judge": "审判长", "plaintiff_lawyer": "原告代理律师", "defendant_lawyer": "被告代理律师",
-          "defendant": "被告人", "defence": "被告辩护人", "procurator": "公诉机关"}  # fmt: skip
+LABELS = {
+    "judge": "审判长",
+    "plaintiff_lawyer": "原告代理律师",
+    "defendant_lawyer": "被告代理律师",
+    "defendant": "被告人",
+    "defence": "被告辩护人",
+    "procurator": "公诉机关",
+}
 
 
 def utterance(exchange: int, speaker: str, text: str, **extra: Any) -> dict[str, Any]:
-    return {"exchange": exchange, "speaker": speaker, "speaker_label": LABELS.get(speaker, speaker),
-            "kind": "utterance", "text": text, "failure": None, "data": "{}", **extra}  # fmt: skip
+    return {
+        "exchange": exchange,
+        "speaker": speaker,
+        "speaker_label": LABELS.get(speaker, speaker),
+        "kind": "utterance",
+        "text": text,
+        "failure": None,
+        "data": "{}",
+        **extra,
+    }
 
 
 def check(exchange: int, topic_index: int | None, answer: str) -> dict[str, Any]:
     data = {"topic_index": topic_index, "topic": "…", "answer": answer}
-    return {"exchange": exchange, "speaker": "supervisor", "speaker_label": "supervisor", "kind": "check",
-            "text": answer, "failure": None, "data": json.dumps(data, ensure_ascii=False)}  # fmt: skip
+    return {
+        "exchange": exchange,
+        "speaker": "supervisor",
+        "speaker_label": "supervisor",
+        "kind": "check",
+        "text": answer,
+        "failure": None,
+        "data": json.dumps(data, ensure_ascii=False),
+    }
 
 
-def make_case(scenario: str, truth: Any, turns: list[dict], *, text: str | None = None, ended_by: str = "marker",
-              failure: str | None = None, causes: list[str] | None = None, instance_id: str = "") -> Case:  # fmt: skip
+def make_case(
+    scenario: str,
+    truth: Any,
+    turns: list[dict],
+    *,
+    text: str | None = None,
+    ended_by: str = "marker",
+    failure: str | None = None,
+    causes: list[str] | None = None,
+    instance_id: str = "",
+) -> Case:
     rows = [{**t, "turn_index": i} for i, t in enumerate(turns)]
-    deliverable = {"instance_id": instance_id or f"{scenario}/test", "scenario": scenario, "text": text,
-                   "ended_by": ended_by, "failure": failure, "forced": False,
-                   "failure_causes": causes or []}  # fmt: skip
+    deliverable = {
+        "instance_id": instance_id or f"{scenario}/test",
+        "scenario": scenario,
+        "text": text,
+        "ended_by": ended_by,
+        "failure": failure,
+        "forced": False,
+        "failure_causes": causes or [],
+    }
     return Case(deliverable["instance_id"], scenario, truth, rows, deliverable, agent_role(scenario))
 
 
@@ -54,8 +90,9 @@ class FixedPanel(Panel):
         self.asked[key] = comparison
         value = self.values.get(metric, 0.5)
         if isinstance(value, JudgeFailure):
-            return Judgement(None, value, "garbage", "pointwise@test", "test/judge", False, error="bad answer",
-                             attempts=2)  # fmt: skip
+            return Judgement(
+                None, value, "garbage", "pointwise@test", "test/judge", False, error="bad answer", attempts=2
+            )
         return Judgement(value, None, "{}", "pointwise@test", "test/judge", False, {"score": value * 10}, attempts=1)
 
 

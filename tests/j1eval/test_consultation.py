@@ -9,32 +9,43 @@ from steps.judges.result import JudgeFailure
 from steps.scenarios.j1.profiles import TopicsTruth
 from tests.j1eval.conftest import PROXY, FixedPanel, check, evaluate, make_case, utterance
 
-TRUTH = TopicsTruth.model_validate({
-    "theme": "民间借贷", "derivation": "test",
-    "topics": [
-        {"topic": "借款合同是否必须采用书面形式", "kind": "binary", "answer": "否"},
-        {"topic": "借款到期不还能否起诉", "kind": "binary", "answer": "是"},
-        {"topic": "过错责任的法律依据", "kind": "open_statute", "answer": "《民法典》第一千一百六十五条",
-         "statutes": [{"law": "《中华人民共和国民法典》", "article": 1165}]},
-        {"topic": "应当向哪个法院起诉", "kind": "open_phrase", "answer": "向被告住所地人民法院起诉"},
-        {"topic": "利息能否超过法定上限", "kind": "binary", "answer": "否"},
-    ],
-})  # fmt: skip
+TRUTH = TopicsTruth.model_validate(
+    {
+        "theme": "民间借贷",
+        "derivation": "test",
+        "topics": [
+            {"topic": "借款合同是否必须采用书面形式", "kind": "binary", "answer": "否"},
+            {"topic": "借款到期不还能否起诉", "kind": "binary", "answer": "是"},
+            {
+                "topic": "过错责任的法律依据",
+                "kind": "open_statute",
+                "answer": "《民法典》第一千一百六十五条",
+                "statutes": [{"law": "《中华人民共和国民法典》", "article": 1165}],
+            },
+            {"topic": "应当向哪个法院起诉", "kind": "open_phrase", "answer": "向被告住所地人民法院起诉"},
+            {"topic": "利息能否超过法定上限", "kind": "binary", "answer": "否"},
+        ],
+    }
+)
 REPLY_4 = "您可以向被告住所地的人民法院起诉。"
 
 
 def dialogue(*, last_agent: str | None = None) -> list[dict]:
     """Four exchanges, topics 1-4 in order; topic 5 is never raised."""
     turns = [
-        utterance(1, "client", "借款合同是否必须采用书面形式？"), utterance(1, "agent", "不是必须的，口头约定也有效。"),
+        utterance(1, "client", "借款合同是否必须采用书面形式？"),
+        utterance(1, "agent", "不是必须的，口头约定也有效。"),
         check(1, 0, "否"),
-        utterance(2, "client", "借款到期不还能否起诉？"), utterance(2, "agent", "这要视情况而定。"),
+        utterance(2, "client", "借款到期不还能否起诉？"),
+        utterance(2, "agent", "这要视情况而定。"),
         check(2, 1, "视情况而定"),
         utterance(3, "client", "过错责任的法律依据是什么？"),
         utterance(3, "agent", "依据《民法典》第一千一百六十五条第一款，行为人因过错侵害他人权益应当承担侵权责任。"),
         check(3, 2, "民法典第1165条"),
-        utterance(4, "client", "应当向哪个法院起诉？"), utterance(4, "agent", REPLY_4), check(4, 3, "被告住所地法院"),
-    ]  # fmt: skip
+        utterance(4, "client", "应当向哪个法院起诉？"),
+        utterance(4, "agent", REPLY_4),
+        check(4, 3, "被告住所地法院"),
+    ]
     if last_agent is not None:
         turns += [utterance(5, "client", "还有别的问题。"), utterance(5, "agent", last_agent)]
     return turns
@@ -57,8 +68,9 @@ def test_binary_accuracy_and_open_topics_by_hand(panel):
 
 
 def test_strict_topics_score_the_unraised_topic_zero(panel):
-    rows = evaluate(make_case("KQ", TRUTH, dialogue(), ended_by="topics_done"), panel({"I-2": 0.6}),
-                    Options(strict_topics=True))  # fmt: skip
+    rows = evaluate(
+        make_case("KQ", TRUTH, dialogue(), ended_by="topics_done"), panel({"I-2": 0.6}), Options(strict_topics=True)
+    )
     assert rows[("I-1", "")].value == pytest.approx((1 + 0.5 + 0) / 3)
 
 
@@ -87,13 +99,16 @@ def test_an_agent_that_falls_silent_scores_zero_on_the_topics_it_left(panel):
 
 def test_a_silent_client_or_a_failed_call_is_excluded_and_counted(panel):
     silent_client = [*dialogue(), utterance(5, "client", "")]
-    for case in (make_case("KQ", TRUTH, silent_client, ended_by="empty_reply"),
-                 make_case("KQ", TRUTH, dialogue(), ended_by="call_failed", failure="server_error: 503")):  # fmt: skip
+    for case in (
+        make_case("KQ", TRUTH, silent_client, ended_by="empty_reply"),
+        make_case("KQ", TRUTH, dialogue(), ended_by="call_failed", failure="server_error: 503"),
+    ):
         rows = evaluate(case, panel())
         assert set(rows) == {("I-1", ""), ("I-2", "")}
         assert all(r.status == "dialogue_failed" and r.value is None and r.failure for r in rows.values())
-    scored = evaluate(make_case("KQ", TRUTH, dialogue(), ended_by="call_failed", failure="x"), panel(),
-                      Options(call_failed="score"))  # fmt: skip
+    scored = evaluate(
+        make_case("KQ", TRUTH, dialogue(), ended_by="call_failed", failure="x"), panel(), Options(call_failed="score")
+    )
     assert scored[("I-1", "")].value == pytest.approx(0.75)
 
 

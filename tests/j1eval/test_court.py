@@ -19,8 +19,13 @@ from tests.judges.trials import (
     CRIMINAL_ORACLE_STEPS,
 )
 
-ROLES = {"原告代理律师": "plaintiff_lawyer", "被告代理律师": "defendant_lawyer", "被告人": "defendant",
-         "被告辩护人": "defence", "公诉机关": "procurator"}  # fmt: skip
+ROLES = {
+    "原告代理律师": "plaintiff_lawyer",
+    "被告代理律师": "defendant_lawyer",
+    "被告人": "defendant",
+    "被告辩护人": "defence",
+    "公诉机关": "procurator",
+}
 
 
 def transcript(steps: list[tuple[str, str | None, str | None]]) -> list[dict]:
@@ -32,13 +37,21 @@ def transcript(steps: list[tuple[str, str | None, str | None]]) -> list[dict]:
     return turns
 
 
-CI_TRUTH = CITruth.model_validate({
-    "rulings": ["一、被告于本判决生效之日起十日内偿还原告借款50000元；", "二、驳回原告的其他诉讼请求。",
-                "如不服本判决，可以在判决书送达之日起十五日内提起上诉。"],
-    "reasoning": "本院认为，原告与被告之间的借款关系合法有效，被告应当偿还借款。",
-    "laws": [{"law": "《中华人民共和国民法典》", "article": 675}, {"law": "《中华人民共和国民法典》", "article": 676},
-             {"law": "《中华人民共和国民事诉讼法》", "article": 67}],
-})  # fmt: skip
+CI_TRUTH = CITruth.model_validate(
+    {
+        "rulings": [
+            "一、被告于本判决生效之日起十日内偿还原告借款50000元；",
+            "二、驳回原告的其他诉讼请求。",
+            "如不服本判决，可以在判决书送达之日起十五日内提起上诉。",
+        ],
+        "reasoning": "本院认为，原告与被告之间的借款关系合法有效，被告应当偿还借款。",
+        "laws": [
+            {"law": "《中华人民共和国民法典》", "article": 675},
+            {"law": "《中华人民共和国民法典》", "article": 676},
+            {"law": "《中华人民共和国民事诉讼法》", "article": 67},
+        ],
+    }
+)
 
 
 def civil_case(steps=CIVIL_ORACLE_STEPS, judgment: str | None = CIVIL_JUDGMENT, **kwargs):
@@ -83,9 +96,16 @@ def test_too_short_a_trial_is_invalid(panel):
     assert 0 < allowed[("III-1", "")].value < 1  # a three-exchange trial misses most of the procedure
 
 
-CR_TRUTH = {"defendant": "张三", "charges": ["盗窃"], "penalty": "有期徒刑", "prison_months": 12.0, "fine_yuan": 5000.0,
-            "rulings": [], "reasoning": "本院认为，被告人张三秘密窃取他人财物，数额较大，构成盗窃罪。",
-            "laws": [{"law": "《中华人民共和国刑法》", "article": 264}]}  # fmt: skip
+CR_TRUTH = {
+    "defendant": "张三",
+    "charges": ["盗窃"],
+    "penalty": "有期徒刑",
+    "prison_months": 12.0,
+    "fine_yuan": 5000.0,
+    "rulings": [],
+    "reasoning": "本院认为，被告人张三秘密窃取他人财物，数额较大，构成盗窃罪。",
+    "laws": [{"law": "《中华人民共和国刑法》", "article": 264}],
+}
 
 
 def criminal_case(steps=CRIMINAL_ORACLE_STEPS, judgment: str | None = CRIMINAL_JUDGMENT, **truth):

@@ -8,16 +8,29 @@ from steps.judges.result import JudgeFailure
 from steps.scenarios.j1.profiles import CDTruth, DDTruth
 from tests.j1eval.conftest import evaluate, make_case, utterance
 
-PLAINTIFF = {"kind": "person", "name": "张三", "gender": "男", "ethnicity": "汉族", "birth_date": "1980-01-05",
-             "address": "北京市朝阳区幸福路1号"}  # fmt: skip
-COMPANY = {"kind": "entity", "name": "某某科技有限公司", "address": "北京市海淀区中关村大街2号",
-           "legal_representative": "李四"}  # fmt: skip
-CD_TRUTH = CDTruth.model_validate({
-    "plaintiffs": [PLAINTIFF], "defendants": [COMPANY],
-    "claims": ["判令被告偿还借款50000元", "本案诉讼费用由被告承担"],
-    "case_details": "2023年1月被告向原告借款50000元，约定半年内归还，到期后被告未还。",
-    "evidence": ["借条一份", "银行转账记录一份"],
-})  # fmt: skip
+PLAINTIFF = {
+    "kind": "person",
+    "name": "张三",
+    "gender": "男",
+    "ethnicity": "汉族",
+    "birth_date": "1980-01-05",
+    "address": "北京市朝阳区幸福路1号",
+}
+COMPANY = {
+    "kind": "entity",
+    "name": "某某科技有限公司",
+    "address": "北京市海淀区中关村大街2号",
+    "legal_representative": "李四",
+}
+CD_TRUTH = CDTruth.model_validate(
+    {
+        "plaintiffs": [PLAINTIFF],
+        "defendants": [COMPANY],
+        "claims": ["判令被告偿还借款50000元", "本案诉讼费用由被告承担"],
+        "case_details": "2023年1月被告向原告借款50000元，约定半年内归还，到期后被告未还。",
+        "evidence": ["借条一份", "银行转账记录一份"],
+    }
+)
 CLAIMS = "1. 判令被告偿还借款50000元；\n2. 本案诉讼费用由被告承担。"
 FACTS = "2023年1月被告向原告借款，到期未还。"
 
@@ -35,8 +48,11 @@ def complaint(plaintiff_label: str = "原告：", evidence: str = "（待补充�
 
 
 def cd_case(document: str | None, **kwargs):
-    turns = [utterance(1, "lawyer", "请问您的基本情况？"), utterance(1, "plaintiff", "我叫张三。"),
-             utterance(2, "lawyer", document or "")]  # fmt: skip
+    turns = [
+        utterance(1, "lawyer", "请问您的基本情况？"),
+        utterance(1, "plaintiff", "我叫张三。"),
+        utterance(2, "lawyer", document or ""),
+    ]
     return make_case("CD", CD_TRUTH, turns, text=document, **kwargs)
 
 
@@ -78,9 +94,13 @@ def test_a_failed_component_judge_leaves_ii2_unscored_not_zero(panel):
     assert rows[("II-1", "")].value == 1.0 and rows[("II-2", "PLA")].value == pytest.approx(0.8)
 
 
-DD_TRUTH = DDTruth.model_validate({
-    "respondent": COMPANY, "defence": "借款已于2023年6月归还，原告的诉讼请求没有事实依据。", "evidence": [],
-})  # fmt: skip
+DD_TRUTH = DDTruth.model_validate(
+    {
+        "respondent": COMPANY,
+        "defence": "借款已于2023年6月归还，原告的诉讼请求没有事实依据。",
+        "evidence": [],
+    }
+)
 DEFENCE = (
     "民事答辩状\n答辩人：某某科技有限公司，住所地北京市海淀区中关村大街2号，法定代表人李四。\n"
     "对北京市海淀区人民法院受理的（2024）京0108民初123号民间借贷纠纷一案的起诉，答辩如下：\n"
@@ -89,12 +109,18 @@ DEFENCE = (
 
 
 def test_defence_by_hand_with_no_evidence_in_the_truth(panel):
-    turns = [utterance(1, "lawyer", "请问您的答辩意见？"), utterance(1, "defendant", "钱已经还了。"),
-             utterance(2, "lawyer", DEFENCE)]  # fmt: skip
+    turns = [
+        utterance(1, "lawyer", "请问您的答辩意见？"),
+        utterance(1, "defendant", "钱已经还了。"),
+        utterance(2, "lawyer", DEFENCE),
+    ]
     judge = panel({"II-2/DEF": 0.6})
     rows = evaluate(make_case("DD", DD_TRUTH, turns, text=DEFENCE), judge)
     assert rows[("II-1", "")].value == 1.0 and rows[("II-1", "")].evidence["exact"] == [
-        "respondent", "reference", "evidence"]  # fmt: skip
+        "respondent",
+        "reference",
+        "evidence",
+    ]
     assert rows[("II-2", "RES")].value == 1.0
     assert rows[("II-2", "EVI")].status == "skipped"  # the case states no evidence: nothing to compare
     assert rows[("II-2", "")].value == pytest.approx((1.0 + 0.6) / 2)

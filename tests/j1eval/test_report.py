@@ -14,10 +14,14 @@ from tests.j1eval.test_tables import dialogues, rows
 
 @pytest.mark.parametrize(
     ("agent", "model", "expected"),
-    [("gpt4o", "openai/gpt-4o-2024-11-20", "GPT-4o"), ("local", "hosted_vllm/Qwen3-32B", "Qwen3 32B"),
-     ("qwen3_14b", "hosted_vllm/whatever", "Qwen3 14B"), ("claude", "anthropic/claude-3-7-sonnet-20250219",
-                                                           "Claude-3.7"), ("oracle", "scripted/oracle", None)],
-)  # fmt: skip
+    [
+        ("gpt4o", "openai/gpt-4o-2024-11-20", "GPT-4o"),
+        ("local", "hosted_vllm/Qwen3-32B", "Qwen3 32B"),
+        ("qwen3_14b", "hosted_vllm/whatever", "Qwen3 14B"),
+        ("claude", "anthropic/claude-3-7-sonnet-20250219", "Claude-3.7"),
+        ("oracle", "scripted/oracle", None),
+    ],
+)
 def test_agents_are_matched_to_paper_models_by_name(agent, model, expected):
     assert paper_model_for(agent, model, {}) == expected
 
@@ -34,23 +38,30 @@ def results_for(agents: list[str], groups: dict[str, list[str]]):
         values = [(1.0, "scored"), (0.2 + 0.2 * i, "scored"), (None, "judge_failed")]
         scores += rows(agent, "CR", "III-5", values) + rows(agent, "CR", "III-3", values[:2])
         dials.append(dialogues(agent, "CR", [3, 4, 5]))
-    table = pd.DataFrame({"agent": agents, "model": "openai/gpt-4o-2024-11-20", "agent_scripted": False,
-                          "environment_scripted": False})  # fmt: skip
+    table = pd.DataFrame(
+        {"agent": agents, "model": "openai/gpt-4o-2024-11-20", "agent_scripted": False, "environment_scripted": False}
+    )
     members = pd.DataFrame([(g, a) for g, m in groups.items() for a in m], columns=["group", "agent"]).astype(str)
     return compute(pd.DataFrame(scores), pd.concat(dials), table, members)
 
 
 def run(groups: dict[str, list[str]] | None = None) -> RunInfo:
     groups = groups or {}
-    return RunInfo("openai/gpt-4o-2024-11-20", False, "scripted/judge", True, {"CR": 3}, {"call_failed": "exclude",
-                   "strict_topics": False, "min_exchanges": 4, "penalty_normaliser": "ratio"}, groups,
-                   {g: paper_model_for(g, None, {}) for g in groups})  # fmt: skip
+    return RunInfo(
+        "openai/gpt-4o-2024-11-20",
+        False,
+        "scripted/judge",
+        True,
+        {"CR": 3},
+        {"call_failed": "exclude", "strict_topics": False, "min_exchanges": 4, "penalty_normaliser": "ratio"},
+        groups,
+        {g: paper_model_for(g, None, {}) for g in groups},
+    )
 
 
 def test_paper_rows_marks_and_csv():
     results = results_for(["gpt4o"], {})
-    agents = {"gpt4o": AgentInfo("gpt4o", "openai/gpt-4o-2024-11-20", False, "GPT-4o", limit=2,
-                                 instances={"CR": 2})}  # fmt: skip
+    agents = {"gpt4o": AgentInfo("gpt4o", "openai/gpt-4o-2024-11-20", False, "GPT-4o", limit=2, instances={"CR": 2})}
     text = render(results, agents, run())
     # III-5 (proxy judge, one judge failure left out): (1 + 0.2) / 2; the paper's GPT-4o row beside it
     lines = text.splitlines()
@@ -88,8 +99,13 @@ def test_repeats_are_mean_and_std_beside_the_papers_repeats():
 def _with_failed_calls(agent: str) -> tuple[list[dict], pd.DataFrame]:
     """CR III-5 over 5 instances: 2 scored, 1 broken by a failed agent call, 1 failed judge call, 1 unparsable
     judge answer (a judge failure, not a failed call); III-3 on the 2 scored, the broken one left out."""
-    values = [(1.0, "scored"), (0.2, "scored"), (None, "dialogue_failed"), (None, "judge_failed"),
-              (None, "judge_failed")]
+    values = [
+        (1.0, "scored"),
+        (0.2, "scored"),
+        (None, "dialogue_failed"),
+        (None, "judge_failed"),
+        (None, "judge_failed"),
+    ]
     scores = rows(agent, "CR", "III-5", values) + rows(agent, "CR", "III-3", values[:3])
     for r in scores:
         if r["instance_id"] == "CR/3" and r["metric"] == "III-5":
@@ -100,8 +116,9 @@ def _with_failed_calls(agent: str) -> tuple[list[dict], pd.DataFrame]:
 
 
 def _results(scores: list[dict], dials: pd.DataFrame, agent: str):
-    table = pd.DataFrame({"agent": [agent], "model": "openai/gpt-4o-2024-11-20", "agent_scripted": False,
-                          "environment_scripted": False})
+    table = pd.DataFrame(
+        {"agent": [agent], "model": "openai/gpt-4o-2024-11-20", "agent_scripted": False, "environment_scripted": False}
+    )
     return compute(pd.DataFrame(scores), dials, table, pd.DataFrame({"group": [], "agent": []}).astype(str))
 
 
@@ -123,8 +140,19 @@ def test_failed_calls_are_shown_beside_every_number_they_affect_and_in_the_csv()
     mine = csv[(csv.source == "ours") & (csv["table"] == "table3") & (csv.scope == "CR")].set_index("metric")
     assert mine.n_failed.to_dict() == {"III-3": 1, "III-5": 2}
     assert csv[(csv.source == "paper")].n_failed.isna().all()
-    assert list(csv.columns) == ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed",
-                                 "judge", "proxy", "source"]
+    assert list(csv.columns) == [
+        "benchmark",
+        "table",
+        "agent",
+        "scope",
+        "metric",
+        "value",
+        "n",
+        "n_failed",
+        "judge",
+        "proxy",
+        "source",
+    ]
 
 
 def test_a_dialogue_a_failed_call_ended_counts_even_when_it_is_scored():

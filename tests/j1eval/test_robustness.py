@@ -25,19 +25,32 @@ def score(case, panel) -> pd.DataFrame:
 
 
 def tables(scores: pd.DataFrame, scenario: str):
-    dialogues = pd.DataFrame({"agent": "model", "scenario": scenario, "instance_id": scores.instance_id.iloc[0],
-                              "exchanges": 3, "ended_by": "marker", "failure_causes": [[]]})  # fmt: skip
-    agents = pd.DataFrame({"agent": ["model"], "model": ["m"], "agent_scripted": [False],
-                           "environment_scripted": [False]})  # fmt: skip
-    return compute(scores, dialogues, agents, pd.DataFrame({"group": pd.Series(dtype=str),
-                                                            "agent": pd.Series(dtype=str)}))  # fmt: skip
+    dialogues = pd.DataFrame(
+        {
+            "agent": "model",
+            "scenario": scenario,
+            "instance_id": scores.instance_id.iloc[0],
+            "exchanges": 3,
+            "ended_by": "marker",
+            "failure_causes": [[]],
+        }
+    )
+    agents = pd.DataFrame(
+        {"agent": ["model"], "model": ["m"], "agent_scripted": [False], "environment_scripted": [False]}
+    )
+    return compute(
+        scores, dialogues, agents, pd.DataFrame({"group": pd.Series(dtype=str), "agent": pd.Series(dtype=str)})
+    )
 
 
 @pytest.mark.parametrize(
     ("answer", "failure"),
-    [("我认为这份起诉状可以得八分。", "unparsable"), ('{"score": 8}', "unparsable"),
-     ('{"score": 15, "reason": "超出满分"}', "out_of_range")],
-)  # fmt: skip
+    [
+        ("我认为这份起诉状可以得八分。", "unparsable"),
+        ('{"score": 8}', "unparsable"),
+        ('{"score": 15, "reason": "超出满分"}', "out_of_range"),
+    ],
+)
 def test_malformed_answers_become_counted_judge_failures(answers, door, answer, failure):  # noqa: F811
     server, script = answers(answer)
     scores = score(cd_case(complaint(evidence="1. 借条一份")), Panel(door, http_judge(server)))

@@ -24,15 +24,42 @@ from tests.scenarios.conftest import build, write_sources
 pytestmark = pytest.mark.slow
 
 # cells computed by rule: the oracle reaches ≥ 0.95 (III-4 and its parts ≤ 0.05), the null agent ≤ 0.05 (III-4 1)
-RULE = {("KQ", "I-1", ""), ("LC", "I-1", ""), ("CD", "II-1", ""), ("DD", "II-1", ""), ("CD", "II-2", "PLA"),
-        ("CD", "II-2", "DEF"), ("DD", "II-2", "RES"), ("CI", "III-1", "UNI"), ("CR", "III-1", "UNI"),
-        ("CI", "III-6", ""), ("CR", "III-6", ""), ("CR", "III-3", ""), ("CR", "III-3", "partial")}  # fmt: skip
+RULE = {
+    ("KQ", "I-1", ""),
+    ("LC", "I-1", ""),
+    ("CD", "II-1", ""),
+    ("DD", "II-1", ""),
+    ("CD", "II-2", "PLA"),
+    ("CD", "II-2", "DEF"),
+    ("DD", "II-2", "RES"),
+    ("CI", "III-1", "UNI"),
+    ("CR", "III-1", "UNI"),
+    ("CI", "III-6", ""),
+    ("CR", "III-6", ""),
+    ("CR", "III-3", ""),
+    ("CR", "III-3", "partial"),
+}
 PENALTY = {("CR", "III-4", ""), ("CR", "III-4", "SEN"), ("CR", "III-4", "FINE")}
 # cells with a judge in them: the oracle beats the null agent under the proxy judge
-JUDGED = {("KQ", "I-2", ""), ("LC", "I-2", ""), ("CD", "II-2", ""), ("DD", "II-2", ""), ("CD", "II-2", "CLA"),
-          ("CD", "II-2", "EVI"), ("CD", "II-2", "F&R"), ("DD", "II-2", "DEF"), ("CI", "III-1", ""),
-          ("CI", "III-1", "STA"), ("CI", "III-1", "ACT"), ("CR", "III-1", ""), ("CR", "III-1", "STA"),
-          ("CR", "III-1", "ACT"), ("CI", "III-2", ""), ("CI", "III-5", ""), ("CR", "III-5", "")}  # fmt: skip
+JUDGED = {
+    ("KQ", "I-2", ""),
+    ("LC", "I-2", ""),
+    ("CD", "II-2", ""),
+    ("DD", "II-2", ""),
+    ("CD", "II-2", "CLA"),
+    ("CD", "II-2", "EVI"),
+    ("CD", "II-2", "F&R"),
+    ("DD", "II-2", "DEF"),
+    ("CI", "III-1", ""),
+    ("CI", "III-1", "STA"),
+    ("CI", "III-1", "ACT"),
+    ("CR", "III-1", ""),
+    ("CR", "III-1", "STA"),
+    ("CR", "III-1", "ACT"),
+    ("CI", "III-2", ""),
+    ("CI", "III-5", ""),
+    ("CR", "III-5", ""),
+}
 
 
 def digest(path: Path) -> str:
@@ -53,21 +80,45 @@ def project(tmp_path_factory):
         "j1eval": {"paper_names": {"oracle": "GPT-4o"}},
     }
     (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
-    paths = {"params_file": root / "params.yaml", "runs": root / "runs", "reports": root / "reports",
-             "transcripts": root / "transcripts"}
+    paths = {
+        "params_file": root / "params.yaml",
+        "runs": root / "runs",
+        "reports": root / "reports",
+        "transcripts": root / "transcripts",
+    }
     for agent in ("oracle", "null"):
-        assert run_stage("simulate", simulate, agent_name=agent, params_file=paths["params_file"],
-                         processed=sources.processed, runs_dir=paths["runs"],
-                         journals=root / "journals") == 0  # fmt: skip
+        assert (
+            run_stage(
+                "simulate",
+                simulate,
+                agent_name=agent,
+                params_file=paths["params_file"],
+                processed=sources.processed,
+                runs_dir=paths["runs"],
+                journals=root / "journals",
+            )
+            == 0
+        )
         assert run_judge(paths, sources.processed, agent) == 0
-    assert run_stage("aggregate", aggregate, params_file=paths["params_file"], runs=paths["runs"],
-                     reports=paths["reports"]) == 0
+    assert (
+        run_stage(
+            "aggregate", aggregate, params_file=paths["params_file"], runs=paths["runs"], reports=paths["reports"]
+        )
+        == 0
+    )
     return paths, sources.processed
 
 
 def run_judge(paths: dict, processed: Path, agent: str) -> int:
-    return run_stage("judge", judge, agent_name=agent, params_file=paths["params_file"], processed=processed,
-                     runs_dir=paths["runs"], transcripts_dir=paths["transcripts"])  # fmt: skip
+    return run_stage(
+        "judge",
+        judge,
+        agent_name=agent,
+        params_file=paths["params_file"],
+        processed=processed,
+        runs_dir=paths["runs"],
+        transcripts_dir=paths["transcripts"],
+    )
 
 
 def cells(paths: dict, agent: str) -> dict[tuple[str, str, str], float]:
@@ -80,9 +131,14 @@ def test_every_scenario_is_scored_on_its_metrics(project):
     paths, _ = project
     scores = read_table(paths["runs"] / "oracle" / "scores.parquet", J1Scores)
     head = scores[scores.component == ""].groupby("scenario").metric.unique().map(sorted).to_dict()
-    assert head == {"KQ": ["I-1", "I-2"], "LC": ["I-1", "I-2"], "CD": ["II-1", "II-2"], "DD": ["II-1", "II-2"],
-                    "CI": ["III-1", "III-2", "III-5", "III-6"],
-                    "CR": ["III-1", "III-3", "III-4", "III-5", "III-6"]}  # fmt: skip
+    assert head == {
+        "KQ": ["I-1", "I-2"],
+        "LC": ["I-1", "I-2"],
+        "CD": ["II-1", "II-2"],
+        "DD": ["II-1", "II-2"],
+        "CI": ["III-1", "III-2", "III-5", "III-6"],
+        "CR": ["III-1", "III-3", "III-4", "III-5", "III-6"],
+    }
     assert (scores.status != "judge_failed").all() and (scores.status != "dialogue_failed").all()
 
 
@@ -106,8 +162,19 @@ def test_the_report_marks_proxy_cells_and_puts_the_paper_beside_a_named_agent(pr
     assert "judge `scripted/judge` (proxy judge)" in report and "oracle [scripted]" in report
     assert "↳ paper: GPT-4o | 508 | 69.7 | 62.7 |" in report and "†" in report
     csv = pd.read_csv(paths["reports"] / "j1.csv", keep_default_na=False)
-    assert list(csv.columns) == ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed",
-                                 "judge", "proxy", "source"]
+    assert list(csv.columns) == [
+        "benchmark",
+        "table",
+        "agent",
+        "scope",
+        "metric",
+        "value",
+        "n",
+        "n_failed",
+        "judge",
+        "proxy",
+        "source",
+    ]
     assert csv[csv.source == "ours"].n_failed.astype(int).eq(0).all()  # the scripted run: no failed call
     mine = csv[(csv.source == "ours") & (csv.agent == "oracle") & (csv["table"] == "table3")]
     assert set(mine.scope) == {"KQ", "LC", "CD", "DD", "CI", "CR", "overall"}
@@ -123,8 +190,12 @@ def test_a_rerun_on_a_warm_cache_writes_identical_scores_and_reports(project):
     before = {f: digest(f) for f in files}
     for agent in ("oracle", "null"):
         assert run_judge(paths, processed, agent) == 0
-    assert run_stage("aggregate", aggregate, params_file=paths["params_file"], runs=paths["runs"],
-                     reports=paths["reports"]) == 0
+    assert (
+        run_stage(
+            "aggregate", aggregate, params_file=paths["params_file"], runs=paths["runs"], reports=paths["reports"]
+        )
+        == 0
+    )
     assert {f: digest(f) for f in files} == before
     usage = read_usage_log(paths["runs"].parent / "cache", paths["runs"] / "oracle" / "judge_usage.parquet", last=True)
     assert len(usage) > 0 and usage.cache_hit.all()

@@ -51,29 +51,62 @@ def rows(agent: str, scenario: str, metric: str, values: list[tuple[float | None
     out = []
     for i, (value, status) in enumerate(values):
         failure = {"judge_failed": "unparsable", "dialogue_failed": "call_failed: x"}.get(status)
-        out.append({"run_id": "r", "agent": agent, "scenario": scenario, "instance_id": f"{scenario}/{i}",
-                    "metric": metric, "component": component, "value": value, "status": status, "failure": failure,
-                    "error": "", "judge": "scripted/judge" if metric == "III-5" else "rule", "judge_prompt_version": "",
-                    "proxy": metric == "III-5", "evidence": "{}"})  # fmt: skip
+        out.append(
+            {
+                "run_id": "r",
+                "agent": agent,
+                "scenario": scenario,
+                "instance_id": f"{scenario}/{i}",
+                "metric": metric,
+                "component": component,
+                "value": value,
+                "status": status,
+                "failure": failure,
+                "error": "",
+                "judge": "scripted/judge" if metric == "III-5" else "rule",
+                "judge_prompt_version": "",
+                "proxy": metric == "III-5",
+                "evidence": "{}",
+            }
+        )
     return out
 
 
-AGENTS = pd.DataFrame({"agent": ["a", "b"], "model": ["m", "m"], "agent_scripted": [False, False],
-                       "environment_scripted": [False, False]})  # fmt: skip
+AGENTS = pd.DataFrame(
+    {"agent": ["a", "b"], "model": ["m", "m"], "agent_scripted": [False, False], "environment_scripted": [False, False]}
+)
 NO_GROUPS = pd.DataFrame({"group": pd.Series(dtype=str), "agent": pd.Series(dtype=str)})
 
 
 def dialogues(agent: str, scenario: str, exchanges: list[int], causes: list[list[str]] | None = None):
-    return pd.DataFrame({"agent": agent, "scenario": scenario, "instance_id": [f"{scenario}/{i}" for i in
-                                                                               range(len(exchanges))],
-                         "exchanges": exchanges, "ended_by": "marker",
-                         "failure_causes": causes or [[] for _ in exchanges]})  # fmt: skip
+    return pd.DataFrame(
+        {
+            "agent": agent,
+            "scenario": scenario,
+            "instance_id": [f"{scenario}/{i}" for i in range(len(exchanges))],
+            "exchanges": exchanges,
+            "ended_by": "marker",
+            "failure_causes": causes or [[] for _ in exchanges],
+        }
+    )
 
 
 def test_a_cell_averages_scored_and_failed_tasks_and_counts_what_it_leaves_out():
-    scores = pd.DataFrame(rows("a", "CR", "III-5", [(1.0, "scored"), (0.5, "scored"), (0.0, "failed_task"),
-                                                     (None, "judge_failed"), (None, "skipped"),
-                                                     (None, "dialogue_failed")]))  # fmt: skip
+    scores = pd.DataFrame(
+        rows(
+            "a",
+            "CR",
+            "III-5",
+            [
+                (1.0, "scored"),
+                (0.5, "scored"),
+                (0.0, "failed_task"),
+                (None, "judge_failed"),
+                (None, "skipped"),
+                (None, "dialogue_failed"),
+            ],
+        )
+    )
     results = compute(scores, dialogues("a", "CR", [10, 20, 1, 5, 5, 2]), AGENTS, NO_GROUPS)
     cell = results.cells.iloc[0]
     assert cell.value == pytest.approx(100 * 1.5 / 3) and cell.n == 3
@@ -91,8 +124,10 @@ def test_topic_rows_are_not_cells():
 
 
 def test_repeats_give_the_mean_and_sample_std_of_the_runs():
-    scores = pd.DataFrame(rows("a", "CR", "III-3", [(1.0, "scored"), (0.2, "scored")])
-                          + rows("b", "CR", "III-3", [(1.0, "scored"), (0.4, "scored")]))  # fmt: skip
+    scores = pd.DataFrame(
+        rows("a", "CR", "III-3", [(1.0, "scored"), (0.2, "scored")])
+        + rows("b", "CR", "III-3", [(1.0, "scored"), (0.4, "scored")])
+    )
     both = pd.concat([dialogues("a", "CR", [3, 3]), dialogues("b", "CR", [3, 3])])
     groups = pd.DataFrame({"group": ["g", "g"], "agent": ["a", "b"]})
     rep = compute(scores, both, AGENTS, groups).repeats.iloc[0]

@@ -110,9 +110,17 @@ def test_a_judgement_has_a_value_or_a_failure():
 # ---------------------------------------------------------------- procedure (III-1)
 
 CRIMINAL = court("criminal")
-STAGES = {1: "court_preparation", 2: "court_preparation", 3: "court_preparation", 4: "court_preparation",
-          5: "court_preparation", 6: "court_preparation", 7: "court_preparation", 8: "court_investigation",
-          9: "court_judgment"}  # fmt: skip
+STAGES = {
+    1: "court_preparation",
+    2: "court_preparation",
+    3: "court_preparation",
+    4: "court_preparation",
+    5: "court_preparation",
+    6: "court_preparation",
+    7: "court_preparation",
+    8: "court_investigation",
+    9: "court_judgment",
+}
 
 
 def procedure_server(checklist_yes: dict[str, set[str]], stage_of=STAGES):
@@ -174,8 +182,11 @@ def test_unknown_stage_twice_is_an_out_of_range_failure(answers, door):
     trial, validity = criminal_trial()
     score = run(judge_procedure(door, http_judge(server), CRIMINAL, trial, validity))
     assert (score.judgement.value, score.judgement.failure, score.sta, score.act) == (
-        None, JudgeFailure.OUT_OF_RANGE, None, None
-    )  # fmt: skip
+        None,
+        JudgeFailure.OUT_OF_RANGE,
+        None,
+        None,
+    )
     assert "unknown stage court_debate" in score.judgement.error
     assert len(script.bodies) == 4  # two windows, each repaired once
 
@@ -213,10 +224,15 @@ TEMPLATE = "问题：{{ question }}\n回答一：{{ answer_1 }}\n回答二：{{ 
 def pairwise(door, server, candidate="好答案：应当还款。", baseline="不知道。"):
     return run(
         judge_pairwise(
-            door, http_judge(server), template=TEMPLATE, candidate=candidate, baseline=baseline,
-            context={"question": "借款到期不还怎么办？"}, name="test.pairwise",
+            door,
+            http_judge(server),
+            template=TEMPLATE,
+            candidate=candidate,
+            baseline=baseline,
+            context={"question": "借款到期不还怎么办？"},
+            name="test.pairwise",
         )
-    )  # fmt: skip
+    )
 
 
 def prefers_good(body):
@@ -228,8 +244,10 @@ def test_both_orders_mapped_back_to_the_candidate(answers, door):
     server, script = answers(prefers_good)
     result = pairwise(door, server)
     assert (result.value, result.evidence["candidate_outcomes"], result.evidence["consistent"]) == (
-        1.0, ["win", "win"], True
-    )  # fmt: skip
+        1.0,
+        ["win", "win"],
+        True,
+    )
     prompts = sorted(last_user(b) for b in script.bodies)
     assert any("回答一：好答案" in p for p in prompts) and any("回答二：好答案" in p for p in prompts)
     assert pairwise(door, server, candidate="不知道。", baseline="好答案：应当还款。").value == 0.0
@@ -239,8 +257,10 @@ def test_position_bias_shows_as_an_inconsistent_pair(answers, door):
     server, _ = answers("第一份更好。[[1]]")
     result = pairwise(door, server)
     assert (result.value, result.evidence["candidate_outcomes"], result.evidence["consistent"]) == (
-        0.5, ["win", "lose"], False
-    )  # fmt: skip
+        0.5,
+        ["win", "lose"],
+        False,
+    )
 
 
 def test_the_last_verdict_wins_and_ties_count_half(answers, door):
@@ -275,8 +295,9 @@ def rubric(door, server, **kw):
 
 
 def test_a_valid_rubric_answer_is_added_up_in_code(answers, door):
-    server, _ = answers('```json\n{"items": [{"id": "A", "awarded": 5, "justification": "好"}, '
-                        '{"id": "[B]", "awarded": 1.5}]}\n```')
+    server, _ = answers(
+        '```json\n{"items": [{"id": "A", "awarded": 5, "justification": "好"}, {"id": "[B]", "awarded": 1.5}]}\n```'
+    )
     result = rubric(door, server)
     assert result.value == pytest.approx(6.5 / 8) and result.evidence["clamped"] == 0
     assert [(r["id"], r["awarded"]) for r in result.evidence["items"]] == [("A", 5), ("B", 1.5)]

@@ -219,8 +219,10 @@ def test_one_door_serves_several_event_loops(fast_settings):
     with FakeOpenAIServer(latency_s=0.05) as slow:
         one_at_a_time = ModelConfig(name="x", model="hosted_vllm/test-model", api_base=slow.url, concurrency=1)
         for round_ in range(3):  # with concurrency 1, calls wait on the bound
-            requests = [Request(one_at_a_time, [{"role": "user", "content": f"{round_} {i}"}], purpose="agent")
-                        for i in range(4)]  # fmt: skip
+            requests = [
+                Request(one_at_a_time, [{"role": "user", "content": f"{round_} {i}"}], purpose="agent")
+                for i in range(4)
+            ]
             replies = asyncio.run(door.complete_many(requests))
             assert all(r.ok for r in replies), [r.message for r in replies if not r.ok]
     door.close()

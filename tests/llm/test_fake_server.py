@@ -42,8 +42,13 @@ def test_a_taken_port_fails_at_once():
 
 def test_the_command_line_server_on_a_taken_port_exits_with_one_line():
     with FakeOpenAIServer() as first:
-        done = subprocess.run([sys.executable, "-m", "tests.fake_openai_server", "--port", str(first.port)],
-                              cwd=ROOT, capture_output=True, text=True, timeout=60)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-m", "tests.fake_openai_server", "--port", str(first.port)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [done.stderr.strip()]
     assert done.stderr.startswith(f"error: fake OpenAI server cannot listen on 127.0.0.1:{first.port}")

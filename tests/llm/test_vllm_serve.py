@@ -136,8 +136,12 @@ def test_serve_check_suggests_openai_for_servers_other_than_vllm(owned_by, props
 
 
 def test_serve_vllm_help_keeps_the_extra_name():
-    done = subprocess.run([str(JURISFLOW), "serve", "vllm", "--help"], capture_output=True, text=True,
-                          env={**os.environ, "COLUMNS": "200"})  # fmt: skip
+    done = subprocess.run(
+        [str(JURISFLOW), "serve", "vllm", "--help"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+    )
     assert done.returncode == 0
     assert "pip install -e '.[vllm]'" in done.stdout
 
@@ -146,8 +150,10 @@ def test_serve_vllm_on_a_taken_port_stops_at_once(tmp_path):
     with FakeOpenAIServer(owned_by="vllm") as other:
         done = subprocess.run(
             [str(JURISFLOW), "serve", "vllm", "m", "--port", str(other.port), "--vllm-bin", str(tmp_path / "no")],
-            capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert other.count == 0
     assert done.returncode == 1
     assert f"127.0.0.1:{other.port} is already in use" in done.stderr and "ready" not in done.stdout

@@ -19,9 +19,18 @@ TOPICS = [
 
 @pytest.mark.parametrize(
     ("summary", "expected"),
-    [("是", "是"), ("是的。", "是"), ("否", "否"), ("不是", "否"), ("视情况而定", "conditional"),
-     ("不一定", "conditional"), ("无", None), ("", None), ("关于这个问题要看合同", None)],
-)  # fmt: skip
+    [
+        ("是", "是"),
+        ("是的。", "是"),
+        ("否", "否"),
+        ("不是", "否"),
+        ("视情况而定", "conditional"),
+        ("不一定", "conditional"),
+        ("无", None),
+        ("", None),
+        ("关于这个问题要看合同", None),
+    ],
+)
 def test_polarity_of_summaries(summary, expected):
     assert polarity(summary) == expected
 

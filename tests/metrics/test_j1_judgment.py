@@ -41,8 +41,10 @@ def test_laws_heading_before_the_rulings():
     text = "本院认为，甲应当还款。\n法律依据：《民法典》第六百七十五条。\n判决如下：甲于十日内还款。"
     parts = judgment_parts(text)
     assert (parts.reasoning, parts.laws, parts.rulings) == (
-        "本院认为，甲应当还款。", "《民法典》第六百七十五条。", "甲于十日内还款。"
-    )  # fmt: skip
+        "本院认为，甲应当还款。",
+        "《民法典》第六百七十五条。",
+        "甲于十日内还款。",
+    )
 
 
 def test_incomplete_judgments():
@@ -60,8 +62,11 @@ def test_strip_appeal_notice():
 def test_sentence_without_the_court_lead_is_still_read():
     sentence, issues = read_sentence("判处被告人张三有期徒刑一年，缓刑一年六个月，并处罚金人民币五千元。", ["张三"])
     assert (sentence.penalty, sentence.prison_months, sentence.probation_months, sentence.fine_yuan) == (
-        "有期徒刑", 12, 18, 5000
-    )  # fmt: skip
+        "有期徒刑",
+        12,
+        18,
+        5000,
+    )
     assert issues[-1].kind == "inferred"
     combined, _ = read_sentence(
         "被告人张三构成盗窃罪和诈骗罪，数罪并罚，决定执行有期徒刑三年，并处罚金人民币3万元。", []

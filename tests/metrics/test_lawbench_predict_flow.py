@@ -43,8 +43,15 @@ def _params(tmp_path: Path, agents: dict, **llm) -> Path:
 
 def _run(tmp_path, interim, agent: str, agents: dict, code: int = 0, **llm) -> tuple[pd.DataFrame, pd.DataFrame]:
     out = tmp_path / "lawbench"
-    got = run_stage("lawbench_predict", lawbench_predict, agent_name=agent, setting="zero_shot",
-                    params_file=_params(tmp_path, agents, **llm), out_dir=out, interim_dir=interim)  # fmt: skip
+    got = run_stage(
+        "lawbench_predict",
+        lawbench_predict,
+        agent_name=agent,
+        setting="zero_shot",
+        params_file=_params(tmp_path, agents, **llm),
+        out_dir=out,
+        interim_dir=interim,
+    )
     assert got == code
     run = out / agent / "zero_shot"
     assert (run / "run.json").is_file() and (run / "usage.parquet").is_file()

@@ -59,8 +59,17 @@ def test_substitution_cost_parts_and_order():
 
 
 def test_cilin_tree_reader_keeps_the_last_code(tmp_path):
-    tree = {"A": {"tag": "", "sub": {"a": {"tag": "", "sub": {"01": {"tag": "", "sub": {"A": {"tag": "", "sub": {
-        "01=": ["人", "士"], "02=": ["士"]}}}}}}}}}  # fmt: skip
+    tree = {
+        "A": {
+            "tag": "",
+            "sub": {
+                "a": {
+                    "tag": "",
+                    "sub": {"01": {"tag": "", "sub": {"A": {"tag": "", "sub": {"01=": ["人", "士"], "02=": ["士"]}}}}},
+                }
+            },
+        }
+    }
     path = tmp_path / "cilin_tree.json"
     path.write_text(json.dumps(tree, ensure_ascii=False), encoding="utf-8")
     assert read_cilin_tree(path) == {"人": ("A", "a", "01"), "士": ("A", "a", "01")}
@@ -87,7 +96,10 @@ def test_fast_alignment_equals_the_naive_loop(source, target, lexicon):
 
 def _same_table(a, b) -> bool:
     return (a.cost.tolist(), a.substitution.tolist(), a.transpositions) == (
-        b.cost.tolist(), b.substitution.tolist(), b.transpositions)  # fmt: skip
+        b.cost.tolist(),
+        b.substitution.tolist(),
+        b.transpositions,
+    )
 
 
 @pytest.mark.parametrize("lexicon", [EMPTY, LEXICON], ids=["no-files", "toy-lexicon"])
@@ -110,7 +122,7 @@ def test_compiled_alignment_equals_the_python_loop_on_mirrored_predictions(mirro
             for target in (hypothesis_sentence(rec["prediction"], rec["refr"]), rec["refr"]):
                 pairs.add((source, to_simplified("".join(target.split()))))
     assert len(pairs) > 900
-    for source, target in sorted(pairs)[:: 3]:
+    for source, target in sorted(pairs)[::3]:
         assert _same_table(fill_costs_compiled(source, target, EMPTY), fill_costs(source, target, EMPTY)), source
 
 

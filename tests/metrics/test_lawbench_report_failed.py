@@ -12,16 +12,28 @@ from steps.metrics.lawbench.tasks import TASK_IDS
 
 
 def _scores(failed: dict[str, int]) -> pd.DataFrame:
-    rows = [{"setting": "zero_shot", "agent": "local", "task": t, "score": None if failed.get(t) == 10 else 0.5,
-             "abstention_rate": 0.0, "n": 10 - failed.get(t, 0), "n_failed": failed.get(t, 0), "proxy": False,
-             "run_id": "r"} for t in TASK_IDS]
+    rows = [
+        {
+            "setting": "zero_shot",
+            "agent": "local",
+            "task": t,
+            "score": None if failed.get(t) == 10 else 0.5,
+            "abstention_rate": 0.0,
+            "n": 10 - failed.get(t, 0),
+            "n_failed": failed.get(t, 0),
+            "proxy": False,
+            "run_id": "r",
+        }
+        for t in TASK_IDS
+    ]
     return pd.DataFrame(rows).astype({"score": float})
 
 
 def _render(failed: dict[str, int]) -> tuple[str, pd.DataFrame]:
     scores = _scores(failed)
-    published = pd.DataFrame({"setting": ["zero_shot"], "model": ["GPT-4"], "task": ["1-1"], "score": [0.4],
-                              "abstention_rate": [0.0]})
+    published = pd.DataFrame(
+        {"setting": ["zero_shot"], "model": ["GPT-4"], "task": ["1-1"], "score": [0.4], "abstention_rate": [0.0]}
+    )
     long, deltas = build_tables.fn(scores, published)
     by_task = {("zero_shot", t): n for t, n in failed.items() if n}
     info = AgentInfo("local", "hosted_vllm/m", False, sum(failed.values()), by_task)
@@ -31,8 +43,19 @@ def _render(failed: dict[str, int]) -> tuple[str, pd.DataFrame]:
 def test_the_csv_counts_failed_calls_per_task_level_and_overall():
     report, long = _render({"1-1": 3, "3-2": 10})
     csv = pd.read_csv(io.StringIO(csv_text(long)), keep_default_na=False, na_values=[""])
-    assert list(csv.columns) == ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed",
-                                 "judge", "proxy", "source"]
+    assert list(csv.columns) == [
+        "benchmark",
+        "table",
+        "agent",
+        "scope",
+        "metric",
+        "value",
+        "n",
+        "n_failed",
+        "judge",
+        "proxy",
+        "source",
+    ]
     score = csv[(csv.metric == "score") & (csv.source == "ours")].set_index("scope").n_failed
     assert score["1-1"] == 3 and score["3-2"] == 10 and score["1-2"] == 0
     assert score["Memorization"] == 3 and score["Application"] == 10 and score["overall"] == 13

@@ -32,8 +32,10 @@ def test_the_reference_complaint_of_every_instance_matches_fully_and_keeps_the_s
         truth = build_instance(row).ground_truth
         complaint = reference_complaint(truth)
         plaintiff = parse_plaintiff(row.plaintiff, row.plaintiff_type)
-        rows = {r["metric"]: r for r in match_rows(row.instance_id, plaintiff, parse_defendants(row.defendant),
-                                                    complaint, GoalOptions())}
+        rows = {
+            r["metric"]: r
+            for r in match_rows(row.instance_id, plaintiff, parse_defendants(row.defendant), complaint, GoalOptions())
+        }
         assert rows["CLI"]["value"] == 1.0 and rows["DEF"]["value"] == 1.0, (row.id, rows["CLI"], rows["DEF"])
         rules = standard_rules(complaint)
         if not all(rules):  # only when the source's evidence list itself holds extraction chatter in markdown

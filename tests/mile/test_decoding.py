@@ -90,10 +90,14 @@ def test_overrides_merge_field_by_field_over_the_environments_decoding():
         temperature=0.5, top_p=0.9, max_tokens=300, seed=7, extra={"presence_penalty": 0.1}
     )  # the paper names no cap for blurring
     assert effective_decodings(env, "none") == dict.fromkeys(ROLES, env)
-    mapping = MileParams.model_validate({"role_decoding": {
-        "client": {"max_tokens": None, "extra": {"presence_penalty": 0.5, "stop": ["</s>"]}},
-        "styler": {"seed": None, "top_p": 1},
-    }})  # fmt: skip
+    mapping = MileParams.model_validate(
+        {
+            "role_decoding": {
+                "client": {"max_tokens": None, "extra": {"presence_penalty": 0.5, "stop": ["</s>"]}},
+                "styler": {"seed": None, "top_p": 1},
+            }
+        }
+    )
     merged = mapping.role_decodings(env)
     assert merged["client"] == Decoding(
         temperature=0.2, top_p=0.9, max_tokens=None, seed=7, extra={"presence_penalty": 0.5, "stop": ["</s>"]}
@@ -104,18 +108,29 @@ def test_overrides_merge_field_by_field_over_the_environments_decoding():
     assert merged["supervisor"] == merged["classifier"] == merged["blur"] == env  # roles not named
 
 
-@pytest.mark.parametrize(("value", "message"), [
-    ({"lawyer": {"temperature": 0}}, "mile.role_decoding: unknown role 'lawyer'; roles are client, supervisor, "
-                                     "classifier, styler, blur (the lawyer keeps agents.<name>.decoding)"),
-    ("greedy", "mile.role_decoding: unknown preset 'greedy'; expected a preset (paper | none)"),
-    ({"client": {"temperature": -0.5}}, "mile.role_decoding: role 'client': temperature: Input should be greater "
-                                        "than or equal to 0 (got -0.5)"),
-    ({"blur": {"temp": 0.5}}, "mile.role_decoding: role 'blur': temp: Extra inputs are not permitted"),
-    ({"supervisor": {"max_tokens": 0}}, "role 'supervisor': max_tokens: Input should be greater than or equal to 1"),
-    ({"client": {"top_p": 1.5}}, "role 'client': top_p: Input should be less than or equal to 1"),
-    ({"client": {"temperature": None}}, "role 'client': temperature: cannot be null"),
-    (0.5, "mile.role_decoding: got float 0.5; expected a preset"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (
+            {"lawyer": {"temperature": 0}},
+            "mile.role_decoding: unknown role 'lawyer'; roles are client, supervisor, "
+            "classifier, styler, blur (the lawyer keeps agents.<name>.decoding)",
+        ),
+        ("greedy", "mile.role_decoding: unknown preset 'greedy'; expected a preset (paper | none)"),
+        (
+            {"client": {"temperature": -0.5}},
+            "mile.role_decoding: role 'client': temperature: Input should be greater than or equal to 0 (got -0.5)",
+        ),
+        ({"blur": {"temp": 0.5}}, "mile.role_decoding: role 'blur': temp: Extra inputs are not permitted"),
+        (
+            {"supervisor": {"max_tokens": 0}},
+            "role 'supervisor': max_tokens: Input should be greater than or equal to 1",
+        ),
+        ({"client": {"top_p": 1.5}}, "role 'client': top_p: Input should be less than or equal to 1"),
+        ({"client": {"temperature": None}}, "role 'client': temperature: cannot be null"),
+        (0.5, "mile.role_decoding: got float 0.5; expected a preset"),
+    ],
+)
 def test_a_bad_setting_fails_with_one_clear_line(tmp_path, value, message):
     path = tmp_path / "params.yaml"
     path.write_text(yaml.safe_dump({"mile": {"role_decoding": value}}), encoding="utf-8")
@@ -201,10 +216,7 @@ def test_two_scripted_runs_of_the_stage_write_identical_tables(tmp_path, interim
         run = root / "runs" / "oracle"
         outputs.append(
             [(run / "run.json").read_text()]
-            + [
-                pd.read_parquet(run / f)
-                for f in ("turns.parquet", "deliverables.parquet")
-            ]
+            + [pd.read_parquet(run / f) for f in ("turns.parquet", "deliverables.parquet")]
         )
     assert outputs[0][0] == outputs[1][0]
     for one, two in zip(outputs[0][1:], outputs[1][1:], strict=True):

@@ -32,8 +32,17 @@ def project(tmp_path_factory, interim):
     (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
     paths = {"params_file": root / "params.yaml", "interim": interim}
     for agent in ("oracle", "null"):
-        assert run_stage("mile_simulate", mile_simulate, agent_name=agent, out_dir=root / "runs",
-                         journals=root / "journals", **paths) == 0
+        assert (
+            run_stage(
+                "mile_simulate",
+                mile_simulate,
+                agent_name=agent,
+                out_dir=root / "runs",
+                journals=root / "journals",
+                **paths,
+            )
+            == 0
+        )
         assert run_stage("mile_judge", mile_judge, agent_name=agent, out_dir=root / "runs", **paths) == 0
     assert run_stage("mile_report", mile_report, runs=root / "runs", reports=root / "reports", **paths) == 0
     return root
@@ -64,16 +73,22 @@ def test_the_report_and_its_csv_twin(project):
 def test_run_json_and_the_report_name_the_decoding_of_every_role(project):
     spec = json.loads((project / "runs" / "oracle" / "run.json").read_text())
     env = spec["environment"]
-    assert env["role_decoding"] == "paper" and set(env["roles"]) == {"client", "supervisor", "classifier",
-                                                                      "styler", "blur"}
-    assert env["roles"]["client"] == {"temperature": 0.5, "top_p": 1.0, "max_tokens": 2048, "seed": None,
-                                      "extra": {}}
+    assert env["role_decoding"] == "paper" and set(env["roles"]) == {
+        "client",
+        "supervisor",
+        "classifier",
+        "styler",
+        "blur",
+    }
+    assert env["roles"]["client"] == {"temperature": 0.5, "top_p": 1.0, "max_tokens": 2048, "seed": None, "extra": {}}
     assert env["roles"]["blur"]["temperature"] == 0.5 and env["roles"]["classifier"]["max_tokens"] == 1024
     md = (project / "reports" / "mile.md").read_text(encoding="utf-8")
-    assert ("- Decoding per environment role (`mile.role_decoding: paper`, merged over the environment model's): "
-            "client temperature 0.5, top_p 1, max_tokens 2048; supervisor temperature 0, max_tokens 2048; "
-            "stage classifier temperature 0, max_tokens 1024; style checker temperature 0, max_tokens 1024; "
-            "fact blurring temperature 0.5") in md
+    assert (
+        "- Decoding per environment role (`mile.role_decoding: paper`, merged over the environment model's): "
+        "client temperature 0.5, top_p 1, max_tokens 2048; supervisor temperature 0, max_tokens 2048; "
+        "stage classifier temperature 0, max_tokens 1024; style checker temperature 0, max_tokens 1024; "
+        "fact blurring temperature 0.5"
+    ) in md
     lawyer = next(line for line in md.splitlines() if line.startswith("- Decoding of the lawyer (each agent's own): "))
     assert "`oracle` temperature 0" in lawyer and "`null` temperature 0" in lawyer
     assert "Runs differ" not in md
@@ -108,8 +123,13 @@ def test_a_rerun_replays_the_journal_and_an_interrupted_run_resumes(project, int
     before = _frame(run / "turns.parquet")
     usage = (run / "usage.parquet").read_bytes()
     calls = len(pd.read_parquet(run / "usage.parquet"))
-    args = {"agent_name": "oracle", "params_file": project / "params.yaml", "out_dir": project / "runs",
-            "journals": project / "journals", "interim": interim}
+    args = {
+        "agent_name": "oracle",
+        "params_file": project / "params.yaml",
+        "out_dir": project / "runs",
+        "journals": project / "journals",
+        "interim": interim,
+    }
     assert run_stage("mile_simulate", mile_simulate, **args) == 0
     # every dialogue came from the journal: no call was asked, yet the usage table is the first run's, byte for byte
     logged = read_usage_log(project / "llm", run / "usage.parquet", last=True)

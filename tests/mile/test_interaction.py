@@ -42,8 +42,9 @@ def test_the_complaint_and_the_greetings_are_never_scored_and_a_missing_reply_is
 
 
 def test_consistency_reads_the_clients_statements_from_turn_one():
-    task = consistency_task("mile/1", dialogue(2), {"tone": "T", "content": "C", "interaction": "I",
-                                                   "law_level": "L", "personality": "P"})
+    task = consistency_task(
+        "mile/1", dialogue(2), {"tone": "T", "content": "C", "interaction": "I", "law_level": "L", "personality": "P"}
+    )
     assert task.inputs["statements"] == ["C1", "C2"] and task.metrics == {"分数": "CONS"}
     assert consistency_task("mile/1", dialogue(0), {}) is None
 
@@ -52,12 +53,17 @@ def test_dialogue_means_first_then_the_mean_over_dialogues():
     # dialogue 1: INT grades 8 and 6 over two windows; dialogue 2: one window graded 10
     rows = [("mile/1", 2, 8.0), ("mile/1", 4, 6.0), ("mile/2", 2, 10.0)]
     base = {"run_id": "t", "agent": "a", "stage": "interaction", "failure": None, "judge": "j", "proxy": False}
-    scores = pd.DataFrame([{**base, "instance_id": i, "turn": t, "metric": m, "grade": g}
-                           for i, t, g in rows for m in ("INT", "PROF", "LOGI")])
-    dialogues = pd.DataFrame({"agent": ["a", "a"], "instance_id": ["mile/1", "mile/2"],
-                              "law_reason": ["物权纠纷", "物权纠纷"]})
-    agents = pd.DataFrame({"agent": ["a"], "model": ["m"], "agent_scripted": [False],
-                           "environment_scripted": [False]})
+    scores = pd.DataFrame(
+        [
+            {**base, "instance_id": i, "turn": t, "metric": m, "grade": g}
+            for i, t, g in rows
+            for m in ("INT", "PROF", "LOGI")
+        ]
+    )
+    dialogues = pd.DataFrame(
+        {"agent": ["a", "a"], "instance_id": ["mile/1", "mile/2"], "law_reason": ["物权纠纷", "物权纠纷"]}
+    )
+    agents = pd.DataFrame({"agent": ["a"], "model": ["m"], "agent_scripted": [False], "environment_scripted": [False]})
     with duckdb.connect() as con:
         for name, df in (("scores", scores), ("dialogues", dialogues), ("agents", agents)):
             con.register(name, df)
@@ -72,16 +78,30 @@ def test_dialogue_means_first_then_the_mean_over_dialogues():
 def test_failed_calls_are_counted_per_scope_and_round_apart_from_unparsable_answers():
     # mile/1: windows at turns 2 and 4, the turn-4 judge call failed; mile/2: the turn-2 answer was unparsable;
     # mile/3 (another cause): the dialogue broke on a failed call (one row per metric, no turn)
-    rows = [("mile/1", 2, 8.0, None), ("mile/1", 4, None, "call_failed"), ("mile/2", 2, None, "unparsable"),
-            ("mile/2", 4, 6.0, None), ("mile/3", None, None, "dialogue_failed")]
+    rows = [
+        ("mile/1", 2, 8.0, None),
+        ("mile/1", 4, None, "call_failed"),
+        ("mile/2", 2, None, "unparsable"),
+        ("mile/2", 4, 6.0, None),
+        ("mile/3", None, None, "dialogue_failed"),
+    ]
     base = {"run_id": "t", "agent": "a", "stage": "interaction", "judge": "j", "proxy": False}
-    scores = pd.DataFrame([{**base, "instance_id": i, "turn": t, "metric": m, "grade": g, "failure": f}
-                           for i, t, g, f in rows for m in ("INT", "PROF", "LOGI")])
+    scores = pd.DataFrame(
+        [
+            {**base, "instance_id": i, "turn": t, "metric": m, "grade": g, "failure": f}
+            for i, t, g, f in rows
+            for m in ("INT", "PROF", "LOGI")
+        ]
+    )
     scores["turn"] = scores.turn.astype("Int64")
-    dialogues = pd.DataFrame({"agent": "a", "instance_id": ["mile/1", "mile/2", "mile/3"],
-                              "law_reason": ["物权纠纷", "物权纠纷", "侵权责任纠纷"]})
-    agents = pd.DataFrame({"agent": ["a"], "model": ["m"], "agent_scripted": [False],
-                           "environment_scripted": [False]})
+    dialogues = pd.DataFrame(
+        {
+            "agent": "a",
+            "instance_id": ["mile/1", "mile/2", "mile/3"],
+            "law_reason": ["物权纠纷", "物权纠纷", "侵权责任纠纷"],
+        }
+    )
+    agents = pd.DataFrame({"agent": ["a"], "model": ["m"], "agent_scripted": [False], "environment_scripted": [False]})
     with duckdb.connect() as con:
         for name, df in (("scores", scores), ("dialogues", dialogues), ("agents", agents)):
             con.register(name, df)

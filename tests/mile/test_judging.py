@@ -46,9 +46,14 @@ def _tasks(mile):
     truth = build_instance(row).ground_truth
     complaint = reference_complaint(truth)
     tasks = judge_tasks(row.instance_id, complaint, references(truth, list(row.evidence), GoalOptions()))
-    said = [Utterance(0, "client", "您好"), Utterance(0, "lawyer", "您好"), Utterance(1, "client", "好的"),
-            Utterance(1, "lawyer", "请问您的姓名？"), Utterance(2, "client", "李恩泉"),
-            Utterance(2, "lawyer", "您的性别？")]
+    said = [
+        Utterance(0, "client", "您好"),
+        Utterance(0, "lawyer", "您好"),
+        Utterance(1, "client", "好的"),
+        Utterance(1, "lawyer", "请问您的姓名？"),
+        Utterance(2, "client", "李恩泉"),
+        Utterance(2, "lawyer", "您的性别？"),
+    ]
     return tasks + interaction_tasks(row.instance_id, said, row.less)
 
 
@@ -73,9 +78,22 @@ def test_failed_answers_are_recorded_with_their_kind_and_never_scored(mile, serv
 
 
 def _scores(rows):
-    base = {"run_id": "t", "agent": "a", "stage": "goal", "turn": None, "value": None, "grade": None,
-            "scaled": None, "failure": None, "error": "", "judge": "j", "judge_prompt_version": "v", "proxy": False,
-            "reason": "", "detail": ""}
+    base = {
+        "run_id": "t",
+        "agent": "a",
+        "stage": "goal",
+        "turn": None,
+        "value": None,
+        "grade": None,
+        "scaled": None,
+        "failure": None,
+        "error": "",
+        "judge": "j",
+        "judge_prompt_version": "v",
+        "proxy": False,
+        "reason": "",
+        "detail": "",
+    }
     return pd.DataFrame([{**base, **r} for r in rows])
 
 
@@ -83,15 +101,22 @@ def test_goal_means_leave_failures_out_and_count_them():
     rows = []
     for i, (cla, ok) in enumerate([(8, True), (None, False), (4, True)], 1):
         iid = f"mile/{i}"
-        rows.append({"instance_id": iid, "metric": "CLA", "grade": cla, "scaled": cla and cla * 10,
-                     "value": cla and (cla - 1) / 9, "failure": None if ok else "unparsable"})
+        rows.append(
+            {
+                "instance_id": iid,
+                "metric": "CLA",
+                "grade": cla,
+                "scaled": cla and cla * 10,
+                "value": cla and (cla - 1) / 9,
+                "failure": None if ok else "unparsable",
+            }
+        )
         for m in ("CLI", "DEF"):
             rows.append({"instance_id": iid, "metric": m, "value": 1.0, "scaled": 100.0, "judge": "rule"})
         for m in ("F&R", "EVID", "STA", "PROF"):
             rows.append({"instance_id": iid, "metric": m, "grade": 5.0, "scaled": 50.0, "value": 4 / 9})
     scores = _scores(rows)
-    agents = pd.DataFrame({"agent": ["a"], "model": ["m"], "agent_scripted": [False],
-                           "environment_scripted": [False]})
+    agents = pd.DataFrame({"agent": ["a"], "model": ["m"], "agent_scripted": [False], "environment_scripted": [False]})
     with duckdb.connect() as con:
         con.register("scores", scores)
         con.register("agents", agents)
@@ -104,8 +129,16 @@ def test_goal_means_leave_failures_out_and_count_them():
 
 def test_a_failed_dialogue_is_counted_in_every_metric_and_judged_by_no_one(mile):
     row = row_of(mile, 1)
-    dialogues = pd.DataFrame([{"instance_id": row.instance_id, "ended_by": "call_failed", "complaint": None,
-                               "failure": "lawyer: timeout: no answer"}])
+    dialogues = pd.DataFrame(
+        [
+            {
+                "instance_id": row.instance_id,
+                "ended_by": "call_failed",
+                "complaint": None,
+                "failure": "lawyer: timeout: no answer",
+            }
+        ]
+    )
     turns = pd.DataFrame(columns=["instance_id", "turn_index", "turn", "speaker", "kind", "text", "failure"])
     plan = plan_evaluation(mile, dialogues, turns, EvalOptions())
     assert plan.tasks == []
@@ -114,11 +147,13 @@ def test_a_failed_dialogue_is_counted_in_every_metric_and_judged_by_no_one(mile)
 
 
 def test_an_unknown_instance_is_an_error_not_a_silent_fallback(mile):
-    dialogues = pd.DataFrame([{"instance_id": "mile/9999", "ended_by": "marker", "complaint": "起诉状",
-                               "failure": None}])
+    dialogues = pd.DataFrame(
+        [{"instance_id": "mile/9999", "ended_by": "marker", "complaint": "起诉状", "failure": None}]
+    )
     with pytest.raises(ValueError, match="mile/9999"):
-        plan_evaluation(mile, dialogues, pd.DataFrame(columns=["instance_id", "kind", "failure", "turn_index"]),
-                        EvalOptions())
+        plan_evaluation(
+            mile, dialogues, pd.DataFrame(columns=["instance_id", "kind", "failure", "turn_index"]), EvalOptions()
+        )
 
 
 def test_interaction_inputs_reach_the_proxy_judge_as_structured_metadata(mile):

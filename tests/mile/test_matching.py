@@ -51,8 +51,9 @@ def test_a_value_written_only_after_the_header_does_not_count():
 
 
 def test_several_defendants_are_pooled_within_the_instance():
-    header = ("被告一：冯伟，女，1980年10月5日生，汉族，地址：西虹市历城区。\n"
-              "被告二：孙一海，男，1966年5月27日生，汉族。")
+    header = (
+        "被告一：冯伟，女，1980年10月5日生，汉族，地址：西虹市历城区。\n被告二：孙一海，男，1966年5月27日生，汉族。"
+    )
     m = match_parties(parse_defendants(TWO_PEOPLE), header)
     # 被告2's address 西虹市 occurs inside 被告1's: the reference's substring rule counts it (a known leniency)
     assert (m.hits, m.fields) == (10, 10)
@@ -63,8 +64,10 @@ def test_several_defendants_are_pooled_within_the_instance():
 def test_a_company_defendant_has_three_fields_and_a_person_five():
     defendants = parse_defendants(PERSON_AND_COMPANY)
     assert [d.kind for d in defendants] == ["person", "company"]
-    header = ("被告一：冯伟，女，1980年10月5日生，汉族，地址：西虹市历城区。\n"
-              "被告二：西虹市恒丰建材有限公司，地址：西虹市香蕉区。")
+    header = (
+        "被告一：冯伟，女，1980年10月5日生，汉族，地址：西虹市历城区。\n"
+        "被告二：西虹市恒丰建材有限公司，地址：西虹市香蕉区。"
+    )
     m = match_parties(defendants, header)
     assert (m.hits, m.fields, m.missing) == (7, 8, ("被告2.负责人或法定代表人",))
 
@@ -86,8 +89,10 @@ def test_empty_ground_truth_values_are_dropped_unless_the_reference_rule_is_aske
 
 
 def test_a_block_without_its_separating_comma_is_still_two_parties():
-    text = ("身份：被告1，公司名称：某某公司2，地址：西虹市苹果区，负责人或法定代表人：徐星东身份：被告2，"
-            "公司名称：某某公司3，地址：西虹市葡萄区，负责人或法定代表人：黄某")
+    text = (
+        "身份：被告1，公司名称：某某公司2，地址：西虹市苹果区，负责人或法定代表人：徐星东身份：被告2，"
+        "公司名称：某某公司3，地址：西虹市葡萄区，负责人或法定代表人：黄某"
+    )
     first, second = parse_parties(text)
     assert first.fields["负责人或法定代表人"] == "徐星东" and second.role == "被告2"
     assert second.fields == {"公司名称": "某某公司3", "地址": "西虹市葡萄区", "负责人或法定代表人": "黄某"}

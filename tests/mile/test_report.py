@@ -38,8 +38,9 @@ def test_same_named_models_are_found_by_alias_or_model_name(agent, model, paper)
 
 def ours_rows(judge: str = "scripted/judge", proxy: bool = True) -> pd.DataFrame:
     rows = []
-    for metric, value in zip(("CLI", "DEF", "F&R", "CLA", "EVID", "STA", "PROF", "AVE"),
-                             (100, 100, 90, 80, 70, 100, 90, 90), strict=True):
+    for metric, value in zip(
+        ("CLI", "DEF", "F&R", "CLA", "EVID", "STA", "PROF", "AVE"), (100, 100, 90, 80, 70, 100, 90, 90), strict=True
+    ):
         rows.append(("goal", "oracle", "overall", metric, value))
     for metric in ("CLI-norm", "DEF-norm"):
         rows.append(("goal", "oracle", "overall", metric, 100))
@@ -54,10 +55,23 @@ def ours_rows(judge: str = "scripted/judge", proxy: bool = True) -> pd.DataFrame
 
 
 def run_info(judge_scripted: bool) -> RunInfo:
-    return RunInfo("scripted/persona", True, "scripted/judge" if judge_scripted else "openai/gpt-4o",
-                   judge_scripted, 3, 693, {"seed": 0, "max_turns": 15, "template": "eval", "supervise": "client",
-                                            "windows": "full", "prof_reference": "rebuilt",
-                                            "evid_reference": "joined"})
+    return RunInfo(
+        "scripted/persona",
+        True,
+        "scripted/judge" if judge_scripted else "openai/gpt-4o",
+        judge_scripted,
+        3,
+        693,
+        {
+            "seed": 0,
+            "max_turns": 15,
+            "template": "eval",
+            "supervise": "client",
+            "windows": "full",
+            "prof_reference": "rebuilt",
+            "evid_reference": "joined",
+        },
+    )
 
 
 def test_the_csv_twin_has_the_shared_columns_with_ours_and_the_papers_rows():
@@ -99,8 +113,9 @@ def test_the_header_flags_runs_made_with_other_or_unrecorded_role_decodings():
     roles = {"client": {"temperature": 0.7, "top_p": None, "max_tokens": None, "seed": 3, "extra": {}}}
     run = replace(run_info(True), roles=roles, role_decoding="mapping", mixed=("null",))
     text = render(ours_rows(), agents, run)
-    assert "(`mile.role_decoding: mapping`, merged over the environment model's): client temperature 0.7, " \
-           "seed 3\n" in text
+    assert (
+        "(`mile.role_decoding: mapping`, merged over the environment model's): client temperature 0.7, seed 3\n" in text
+    )
     assert "`oracle` temperature 0, max_tokens 1024 (the paper evaluates with temperature 0, max_tokens 1024)" in text
     assert "**Runs differ in role decoding** from the first agent's: null" in text
     assert "Decoding per role: not recorded" in render(ours_rows(), agents, run_info(True))
@@ -109,11 +124,18 @@ def test_the_header_flags_runs_made_with_other_or_unrecorded_role_decodings():
 def with_failed_calls() -> pd.DataFrame:
     """The oracle lost 2 dialogues to failed calls (goal, interaction), 1 judge call on F&R, 1 window at turn 2."""
     rows = ours_rows("openai/gpt-4o", False)
-    lost = {("goal", "overall", "F&R"): 3, ("goal", "overall", "AVE"): 3, ("interaction", "overall", "INT"): 2,
-            ("interaction", "overall", "AVE"): 2, ("interaction", "windows", "INT"): 2,
-            ("interaction", "物权纠纷", "INT"): 2, ("consistency", "overall", "CONS"): 2,
-            ("total", "overall", "AVE"): 5, ("rounds", "turn 2", "INT"): 1,
-            ("dialogues", "overall", "avg_turns"): 2}
+    lost = {
+        ("goal", "overall", "F&R"): 3,
+        ("goal", "overall", "AVE"): 3,
+        ("interaction", "overall", "INT"): 2,
+        ("interaction", "overall", "AVE"): 2,
+        ("interaction", "windows", "INT"): 2,
+        ("interaction", "物权纠纷", "INT"): 2,
+        ("consistency", "overall", "CONS"): 2,
+        ("total", "overall", "AVE"): 5,
+        ("rounds", "turn 2", "INT"): 1,
+        ("dialogues", "overall", "avg_turns"): 2,
+    }
     calls = [lost.get((t, s, m), 0) for t, s, m in zip(rows["table"], rows.scope, rows.metric, strict=True)]
     return rows.assign(n_failed_calls=calls, n_failed=[n + 1 if n else 0 for n in calls])
 
@@ -123,11 +145,15 @@ def test_failed_calls_are_shown_beside_the_numbers_they_affect_and_in_the_csv():
     text = render(with_failed_calls(), agents, run_info(False))
     lines = text.splitlines()
     goal = next(x for x in lines if x.startswith("| oracle [scripted] | scripted/oracle | 3 | 100 |"))
-    assert goal == ("| oracle [scripted] | scripted/oracle | 3 | 100 | 100 | 90 (3 failed) | 80 | 70 | 100 | 90 | "
-                    "90 (3 failed) | 4 |")  # the failed column: every exclusion (3 calls + 1 unparsable)
+    assert goal == (
+        "| oracle [scripted] | scripted/oracle | 3 | 100 | 100 | 90 (3 failed) | 80 | 70 | 100 | 90 | "
+        "90 (3 failed) | 4 |"
+    )  # the failed column: every exclusion (3 calls + 1 unparsable)
     inter = next(x for x in lines if x.startswith("| oracle [scripted] | scripted/oracle | 3 | 3 |"))
-    assert inter.startswith("| oracle [scripted] | scripted/oracle | 3 | 3 | 70 (2 failed) | 70 | 70 | 70 (2 failed) "
-                            "| 70 (2 failed) | 70 | 70 |")
+    assert inter.startswith(
+        "| oracle [scripted] | scripted/oracle | 3 | 3 | 70 (2 failed) | 70 | 70 | 70 (2 failed) "
+        "| 70 (2 failed) | 70 | 70 |"
+    )
     assert "| oracle [scripted] | 物权纠纷 | 3 | 70 (2 failed) | 70 | 70 | 70 |" in text
     assert "| oracle [scripted] | 55 (2 failed) | 3 | 3 |" in text  # client consistency
     assert "| oracle [scripted] | INT | 80 (1 failed) |" in text  # by round

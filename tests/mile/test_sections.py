@@ -77,8 +77,10 @@ def test_a_label_word_inside_a_body_does_not_switch_sections():
 
 
 def test_closing_lines_and_chatter_after_a_blank_line_are_not_evidence():
-    chatty = ("起诉状\n事实和理由：借款未还。\n证据和证据来源，证人姓名和住所：\n1. 借条\n\n"
-              "以上是为您起草的起诉状，如有需要请告诉我。")
+    chatty = (
+        "起诉状\n事实和理由：借款未还。\n证据和证据来源，证人姓名和住所：\n1. 借条\n\n"
+        "以上是为您起草的起诉状，如有需要请告诉我。"
+    )
     assert split_sections(chatty).evidence == "1. 借条"
     assert split_sections(MODEL_OUTPUT).facts.endswith("被告至今未还。")
 

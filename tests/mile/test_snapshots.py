@@ -23,9 +23,12 @@ from tests.mile.conftest import row_of
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 DIALOGUE = [
-    Utterance(0, "client", CLIENT_GREETING["person"]), Utterance(0, "lawyer", LAWYER_GREETING),
-    Utterance(1, "client", "好的，您问吧。"), Utterance(1, "lawyer", "请问您的姓名是什么？"),
-    Utterance(2, "client", "我叫李恩泉。"), Utterance(2, "lawyer", "请问您的出生日期是哪一天？"),
+    Utterance(0, "client", CLIENT_GREETING["person"]),
+    Utterance(0, "lawyer", LAWYER_GREETING),
+    Utterance(1, "client", "好的，您问吧。"),
+    Utterance(1, "lawyer", "请问您的姓名是什么？"),
+    Utterance(2, "client", "我叫李恩泉。"),
+    Utterance(2, "lawyer", "请问您的出生日期是哪一天？"),
 ]
 
 
@@ -34,8 +37,10 @@ def rendered(mile) -> dict[str, str]:
     instance = build_instance(row)
     truth = instance.ground_truth
     complaint = reference_complaint(truth)
-    goal = {t.metrics[next(iter(t.metrics))]: t for t in
-            judge_tasks(row.instance_id, complaint, references(truth, list(row.evidence), GoalOptions()))}
+    goal = {
+        t.metrics[next(iter(t.metrics))]: t
+        for t in judge_tasks(row.instance_id, complaint, references(truth, list(row.evidence), GoalOptions()))
+    }
     window = interaction_tasks(row.instance_id, DIALOGUE, row.less)[-1]
     consistency = consistency_task(row.instance_id, DIALOGUE, persona(row))
     supervisor = instance.profiles["supervisor"]
@@ -46,17 +51,28 @@ def rendered(mile) -> dict[str, str]:
         "judge_professional": (goal["PROF"].prompt_version, goal["PROF"].prompt),
         "judge_consistency": (consistency.prompt_version, consistency.prompt),
         "role_client": ("client.j2", render(TEMPLATES, "client.j2", instance.profiles["client"])),
-        "role_lawyer": ("lawyer.j2 + drafting request (eval template)",
-                        render(TEMPLATES, "lawyer.j2", instance.profiles["lawyer"]) + "\n\n----\n\n"
-                        + drafting_request("eval")),
-        "role_supervisor_review": ("supervisor.j2 + review_client.j2 (plaintiff stage)",
-                                   render(TEMPLATES, "supervisor.j2", {**supervisor, "reviewed": "client"})
-                                   + "\n\n----\n\n"
-                                   + render(TEMPLATES, "review_client.j2", {
-                                       "stage": "plaintiff", "less": row.less, "accept_phrase": "回复无误",
-                                       "history": "\n".join(f"**{'原告' if u.speaker == 'client' else '律师'}**："
-                                                            f"{u.text}" for u in DIALOGUE),
-                                       "candidate": "我是1970年3月17日出生的。"})),
+        "role_lawyer": (
+            "lawyer.j2 + drafting request (eval template)",
+            render(TEMPLATES, "lawyer.j2", instance.profiles["lawyer"]) + "\n\n----\n\n" + drafting_request("eval"),
+        ),
+        "role_supervisor_review": (
+            "supervisor.j2 + review_client.j2 (plaintiff stage)",
+            render(TEMPLATES, "supervisor.j2", {**supervisor, "reviewed": "client"})
+            + "\n\n----\n\n"
+            + render(
+                TEMPLATES,
+                "review_client.j2",
+                {
+                    "stage": "plaintiff",
+                    "less": row.less,
+                    "accept_phrase": "回复无误",
+                    "history": "\n".join(
+                        f"**{'原告' if u.speaker == 'client' else '律师'}**：{u.text}" for u in DIALOGUE
+                    ),
+                    "candidate": "我是1970年3月17日出生的。",
+                },
+            ),
+        ),
     }
     return {name: f"# {name}\n# version: {version}\n\n{text}\n" for name, (version, text) in prompts.items()}
 

@@ -37,8 +37,12 @@ def test_a_contradicting_client_turn_is_revised_before_it_is_kept(mile, door):
     assert name_turn.text == "我叫李恩泉。" and name_turn.revision == 1
     same = [t for t in d.turns if t.exchange == name_turn.exchange]
     kinds = [(t.kind, t.speaker) for t in same]
-    assert kinds[:4] == [(TurnKind.CHECK, "supervisor"), (TurnKind.DRAFT, "client"), (TurnKind.REVIEW, "supervisor"),
-                         (TurnKind.UTTERANCE, "client")]
+    assert kinds[:4] == [
+        (TurnKind.CHECK, "supervisor"),
+        (TurnKind.DRAFT, "client"),
+        (TurnKind.REVIEW, "supervisor"),
+        (TurnKind.UTTERANCE, "client"),
+    ]
     assert same[1].text == LIE and "李恩泉" in same[2].text and same[0].data["accepted"] is False
     # the revised turn is not reviewed again: one supervisor check for this turn
     assert sum(t.kind is TurnKind.CHECK for t in same) == 1
@@ -74,6 +78,7 @@ def test_a_failed_supervisor_call_leaves_the_turn_unreviewed_and_is_recorded(mil
             if call.role.name == "supervisor" and call.purpose == "stage" and call.context["exchange"] == 4:
                 return CallFailure(FailureKind.SERVER, "injected", "scripted/persona", "k", 6)
             return await base(call)
+
         return speak
 
     d = simulate_one(door, row_of(mile, 1), speak=failing_reviews)
@@ -89,6 +94,7 @@ def test_in_synthesis_mode_the_lawyer_is_supervised_too(mile, door):
             if call.role.name == "lawyer" and call.purpose == "dialogue" and call.context["own_turns"] == 3:
                 return Completion("您的民族是什么？您住在哪里？", "test/x", "k", 1, 1, 0.0, 0.0, 1, False)
             return await base(call)
+
         return speak
 
     d = simulate_one(door, row_of(mile, 1), speak=two_questions, options=MileOptions(supervise="both"))

@@ -35,12 +35,14 @@ async def run_agent(door: ModelDoor, agent: ModelConfig, tasks: pd.DataFrame, ru
     questions = {k: list(g.award_text) for k, g in units.groupby("item_id", sort=False)}
     journal = Journal(tmp_path / f"{agent.name}.jsonl")
     scenario = dialogue.scenario(10)
-    dialogues = await simulate(dialogue.instances(consult, questions, 10), lambda _: scenario,
-                               DoorSpeaker(door, agent, ENVIRONMENT), journal)
+    dialogues = await simulate(
+        dialogue.instances(consult, questions, 10), lambda _: scenario, DoorSpeaker(door, agent, ENVIRONMENT), journal
+    )
     journal.close()
     asked = {d.instance_id: dialogue.lawyer_questions(d) for d in dialogues}
-    responses = pd.concat([responses, multiturn_frame(consult, dialogues, agent.name, "test", asked)],
-                          ignore_index=True)
+    responses = pd.concat(
+        [responses, multiturn_frame(consult, dialogues, agent.name, "test", asked)], ignore_index=True
+    )
     results = await judge_all(door, JUDGE, tasks, rubric, responses, OPTIONS, repairs=1)
     return responses, judgement_rows(results, responses[responses.response.isna()], tasks, rubric, "test")
 
@@ -68,13 +70,30 @@ def runs(tables, tmp_path_factory):
         agent = ModelConfig(name=name, model=f"scripted/{name}")
         responses, (judgements, scores, items) = asyncio.run(run_agent(door, agent, tasks, tables.items, tmp))
         door.close()
-        out[name] = {"responses": responses, "judgements": judgements, "items": items,
-                     "rates": rates_of(scores, tables.tasks)}
+        out[name] = {
+            "responses": responses,
+            "judgements": judgements,
+            "items": items,
+            "rates": rates_of(scores, tables.tasks),
+        }
     return out
 
 
-METRICS = [("table3", m) for m in ("T1", "T2/Conclusion", "T2/Facts", "T2/Reasoning", "T2/Statute", "T2",
-                                   "T3/Defendant", "T3/Plaintiff", "T3", "Overall")] + [("multiturn", "T1")]
+METRICS = [
+    ("table3", m)
+    for m in (
+        "T1",
+        "T2/Conclusion",
+        "T2/Facts",
+        "T2/Reasoning",
+        "T2/Statute",
+        "T2",
+        "T3/Defendant",
+        "T3/Plaintiff",
+        "T3",
+        "Overall",
+    )
+] + [("multiturn", "T1")]
 
 
 def test_the_sample_covers_every_scenario(tables):

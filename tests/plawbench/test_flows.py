@@ -65,8 +65,14 @@ def project(tmp_path, monkeypatch, sources):
         "agents": {"fake": {"model": "hosted_vllm/test-model", "api_base": agent_server.url}},
         "environment": {"model": "scripted/persona"},
         "judge": {"model": "hosted_vllm/test-model", "api_base": judge.url},
-        "llm": {"cache_dir": str(tmp_path / "cache"), "backoff_base_s": 0.01, "backoff_max_s": 0.02,
-                "max_attempts": 2, "concurrency": 4, "max_failed_fraction": 0.2},  # 2 of 16 calls fail: accepted
+        "llm": {
+            "cache_dir": str(tmp_path / "cache"),
+            "backoff_base_s": 0.01,
+            "backoff_max_s": 0.02,
+            "max_attempts": 2,
+            "concurrency": 4,
+            "max_failed_fraction": 0.2,
+        },  # 2 of 16 calls fail: accepted
         "plawbench": {"limit": 1, "judge_repairs": 1, "multiturn": {"enabled": True, "max_turns": 2}},
     }
     Path("params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True), encoding="utf-8")

@@ -55,19 +55,25 @@ def _scores(rows: list[tuple]) -> pd.DataFrame:
 
 
 def test_rates_pool_by_points_exclude_failures_and_count_them():
-    scores = _scores([
-        ("a", "plc/1", "consultation", "consultation", "single", "total", 10.0, 20.0, None),
-        ("a", "plc/2", "consultation", "consultation", "single", "total", 1.0, 4.0, None),
-        ("a", "plc/3", "consultation", "consultation", "single", "total", None, 30.0, "unparsable"),
-        ("a", "plc/1", "consultation", "consultation", "multiturn", "total", 5.0, 20.0, None),
-        ("a", "pca/0", "case_analysis", "个人生活", "single", "total", 30.0, 60.0, None),
-        ("a", "pca/0", "case_analysis", "个人生活", "single", "conclusion", 5.0, 5.0, None),
-        ("a", "pca/0", "case_analysis", "个人生活", "single", "reasoning", 0.0, 20.0, None),
-        ("a", "plaintiff/1", "drafting", "plaintiff", "single", "total", 50.0, 100.0, None),
-        ("a", "defendant/1", "drafting", "defendant", "single", "total", None, 80.0, "agent_call_failed"),
-    ])
-    tasks = pd.DataFrame({"item_id": ["plc/1", "plc/2", "plc/3", "pca/0", "plaintiff/1", "defendant/1"],
-                          "seq_class": ["", "", "", "sequential", "", ""]})
+    scores = _scores(
+        [
+            ("a", "plc/1", "consultation", "consultation", "single", "total", 10.0, 20.0, None),
+            ("a", "plc/2", "consultation", "consultation", "single", "total", 1.0, 4.0, None),
+            ("a", "plc/3", "consultation", "consultation", "single", "total", None, 30.0, "unparsable"),
+            ("a", "plc/1", "consultation", "consultation", "multiturn", "total", 5.0, 20.0, None),
+            ("a", "pca/0", "case_analysis", "个人生活", "single", "total", 30.0, 60.0, None),
+            ("a", "pca/0", "case_analysis", "个人生活", "single", "conclusion", 5.0, 5.0, None),
+            ("a", "pca/0", "case_analysis", "个人生活", "single", "reasoning", 0.0, 20.0, None),
+            ("a", "plaintiff/1", "drafting", "plaintiff", "single", "total", 50.0, 100.0, None),
+            ("a", "defendant/1", "drafting", "defendant", "single", "total", None, 80.0, "agent_call_failed"),
+        ]
+    )
+    tasks = pd.DataFrame(
+        {
+            "item_id": ["plc/1", "plc/2", "plc/3", "pca/0", "plaintiff/1", "defendant/1"],
+            "seq_class": ["", "", "", "sequential", "", ""],
+        }
+    )
     with duckdb.connect() as con:
         con.register("scores", scores)
         con.register("tasks", tasks)
@@ -88,4 +94,3 @@ def test_rates_pool_by_points_exclude_failures_and_count_them():
     # no Overall without a Defendant rate: the aggregate is never made up from missing parts
     derived = overall(main.reset_index()[["agent", "metric", "value"]].assign(source="ours"))
     assert derived.empty
-

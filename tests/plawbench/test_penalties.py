@@ -22,8 +22,9 @@ from steps.plawbench.penalty_report import render_penalties
 from steps.sql import run_query
 from tests.judges.conftest import http_judge, run
 
-ANSWER = ("1. 您和对方是哪一年签订的借款合同？\n2. 您还有什么没告诉我的吗？\n3. 您是否隐瞒了什么？\n"
-          "4. 借条原件在谁手里？")
+ANSWER = (
+    "1. 您和对方是哪一年签订的借款合同？\n2. 您还有什么没告诉我的吗？\n3. 您是否隐瞒了什么？\n4. 借条原件在谁手里？"
+)
 
 
 # ---------------------------------------------------------------- arithmetic (hand-computed)
@@ -33,8 +34,14 @@ def test_no_findings_leave_the_score_as_it_was():
 
 
 def test_each_finding_costs_its_points():
-    t = apply_penalties(15.0, [Finding("truth_minor", "2023年", 2), Finding("fairness_bias", "您这种人", 1),
-                               Finding("benefit_harm", "先别报警", 4)])
+    t = apply_penalties(
+        15.0,
+        [
+            Finding("truth_minor", "2023年", 2),
+            Finding("fairness_bias", "您这种人", 1),
+            Finding("benefit_harm", "先别报警", 4),
+        ],
+    )
     assert (t.deducted, t.penalised) == (7.0, 8.0)  # 15 - 2 - 1 - 4
     assert [r["dimension"] for r in t.findings] == ["truthfulness", "fairness", "beneficence"]
 
@@ -63,8 +70,14 @@ def test_a_red_flag_zeroes_the_task_whatever_it_earned():
 
 
 def test_the_same_quote_counts_once_per_type():
-    t = apply_penalties(10.0, [Finding("truth_minor", "借款和同", 1), Finding("truth_minor", " 借款 和同 ", 2),
-                               Finding("benefit_low", "借款和同", 1)])
+    t = apply_penalties(
+        10.0,
+        [
+            Finding("truth_minor", "借款和同", 1),
+            Finding("truth_minor", " 借款 和同 ", 2),
+            Finding("benefit_low", "借款和同", 1),
+        ],
+    )
     assert [r["counted"] for r in t.findings] == [1.0, 0.0, 1.0]
     assert [r["note"] for r in t.findings] == ["", "duplicate", ""]
     assert t.penalised == 8.0
@@ -85,8 +98,11 @@ VAGUE = {"type": "truth_vague_probe", "points": 3, "quote": "您还有什么没�
         (reply([{**VAGUE, "points": 2}]), JudgeFailure.OUT_OF_RANGE, "costs 3 to 3 points, not 2"),
         (reply([{**VAGUE, "type": "benefit_harm", "points": 7}]), JudgeFailure.OUT_OF_RANGE, "costs 3 to 6"),
         (reply([{**VAGUE, "quote": "您是不是在撒谎"}]), JudgeFailure.OUT_OF_RANGE, "is not in the answer"),
-        (reply(red_flags=[{"type": "zero_rude", "quote": "您是否隐瞒了什么？"}]), JudgeFailure.OUT_OF_RANGE,
-         "red_flags: type 'zero_rude'"),
+        (
+            reply(red_flags=[{"type": "zero_rude", "quote": "您是否隐瞒了什么？"}]),
+            JudgeFailure.OUT_OF_RANGE,
+            "red_flags: type 'zero_rude'",
+        ),
         (json.dumps({"findings": [VAGUE]}, ensure_ascii=False), JudgeFailure.UNPARSABLE, "red_flags"),
         ("没有发现问题。", JudgeFailure.UNPARSABLE, "no JSON object"),
     ],
@@ -104,13 +120,21 @@ def test_a_quote_may_differ_from_the_answer_in_whitespace_only():
 
 # ---------------------------------------------------------------- the judge through HTTP (litellm → fake server)
 def ask(door, server, repairs=1, base=12.0):
-    return run(judge_penalties(door, http_judge(server), response=ANSWER, base=base, question="当事人的讲述",
-                               repairs=repairs))
+    return run(
+        judge_penalties(door, http_judge(server), response=ANSWER, base=base, question="当事人的讲述", repairs=repairs)
+    )
 
 
 def test_a_valid_answer_is_applied_to_the_base_score(answers, door):
-    server, script = answers(reply([VAGUE, {**VAGUE, "quote": "您是否隐瞒了什么？"},
-                                    {"type": "truth_minor", "points": 1, "quote": "哪一年签订"}]))
+    server, script = answers(
+        reply(
+            [
+                VAGUE,
+                {**VAGUE, "quote": "您是否隐瞒了什么？"},
+                {"type": "truth_minor", "points": 1, "quote": "哪一年签订"},
+            ]
+        )
+    )
     got = ask(door, server)
     assert got.failure is None and got.attempts == 1 and len(script.bodies) == 1
     assert (got.tally.deducted, got.tally.penalised) == (7.0, 5.0)  # 12 - 3 - 3 - 1
@@ -157,16 +181,26 @@ def test_the_proxy_flags_only_vague_probes(tmp_path):
     many = "\n".join(f"{i}. 您还有什么没告诉我的吗？第{i}次问" for i in range(1, 5))
     capped = asyncio.run(judge_penalties(door, proxy, response=many, base=20.0))
     assert (capped.tally.deducted, capped.tally.penalised) == (6.0, 14.0)
-    clean = asyncio.run(judge_penalties(door, proxy, response="1. 对方是否提供了病历？\n2. 借款有没有说明用途？",
-                                        base=5.0))
+    clean = asyncio.run(
+        judge_penalties(door, proxy, response="1. 对方是否提供了病历？\n2. 借款有没有说明用途？", base=5.0)
+    )
     assert clean.tally.findings == [] and clean.tally.penalised == 5.0
     door.close()
 
 
 def test_the_prompt_asks_for_every_type_and_quotes_the_answer():
     prompt = penalty_prompt(ANSWER, question="我借给朋友十万元。")
-    for code in ("benefit_low", "benefit_harm", "fairness_bias", "fairness_discrimination", "truth_minor",
-                 "truth_vague_probe", "zero_harmful", "zero_hate", "zero_fraud"):
+    for code in (
+        "benefit_low",
+        "benefit_harm",
+        "fairness_bias",
+        "fairness_discrimination",
+        "truth_minor",
+        "truth_vague_probe",
+        "zero_harmful",
+        "zero_hate",
+        "zero_fraud",
+    ):
         assert code in prompt, code
     assert ANSWER in prompt and "我借给朋友十万元。" in prompt and "合计最多扣 6 分" in prompt
 
@@ -180,13 +214,28 @@ def test_penalised_rows_sit_beside_the_default_and_failures_are_counted(answers,
     tasks = pd.DataFrame([{"item_id": f"plc/{i}", "max_points": 12.0, "seq_class": ""} for i in (1, 2, 3)])
     judged = []
     for i, total in ((1, 12.0), (2, 6.0)):
-        resp = SimpleNamespace(agent="a", item_id=f"plc/{i}", category="consultation", scenario="consultation",
-                               variant="single", response=ANSWER, failure=None)
-        judgement = SimpleNamespace(evidence={"total": total, "items": []}, failure=None, judge_model="j",
-                                    prompt_version="v", proxy=False, value=total / 12, error="", attempts=1, raw="")
+        resp = SimpleNamespace(
+            agent="a",
+            item_id=f"plc/{i}",
+            category="consultation",
+            scenario="consultation",
+            variant="single",
+            response=ANSWER,
+            failure=None,
+        )
+        judgement = SimpleNamespace(
+            evidence={"total": total, "items": []},
+            failure=None,
+            judge_model="j",
+            prompt_version="v",
+            proxy=False,
+            value=total / 12,
+            error="",
+            attempts=1,
+            raw="",
+        )
         judged.append((resp, Prepared(ANSWER, 4), judgement))
-    agent_failed = pd.DataFrame([{**judged[0][0].__dict__, "item_id": "plc/3", "response": None,
-                                  "failure": "timeout"}])
+    agent_failed = pd.DataFrame([{**judged[0][0].__dict__, "item_id": "plc/3", "response": None, "failure": "timeout"}])
     rubric = pd.DataFrame(columns=["item_id", "rubric_id", "kind", "parent_id", "points"])
     penalties = {("plc/1", "single"): ok, ("plc/2", "single"): bad}
     judgements, scores, _ = judgement_rows(judged, agent_failed, tasks, rubric, "run", penalties)
@@ -210,30 +259,73 @@ def test_penalised_rows_sit_beside_the_default_and_failures_are_counted(answers,
     assert (row["table"], row.metric, row.value, row.n, row.n_failed) == ("paper_penalty_optin", "T1", 9 / 12, 1, 2)
     a = audit.iloc[0]
     assert (a.answers, a.penalised, a.penalty_judge_failed, a.other_failed, a.lowered, a.points_deducted) == (
-        3, 1, 1, 1, 1, 3.0)
+        3,
+        1,
+        1,
+        1,
+        1,
+        3.0,
+    )
     assert findings[["code", "findings", "answers", "points_counted"]].values.tolist() == [
-        ["truth_vague_probe", 1, 1, 3.0]]
+        ["truth_vague_probe", 1, 1, 3.0]
+    ]
 
 
 def test_without_penalties_no_row_or_evidence_is_added():
-    resp = SimpleNamespace(agent="a", item_id="plc/1", category="consultation", scenario="consultation",
-                           variant="single", response=ANSWER, failure=None)
-    judgement = SimpleNamespace(evidence={"total": 3.0, "items": []}, failure=None, judge_model="j",
-                                prompt_version="v", proxy=False, value=0.25, error="", attempts=1, raw="")
+    resp = SimpleNamespace(
+        agent="a",
+        item_id="plc/1",
+        category="consultation",
+        scenario="consultation",
+        variant="single",
+        response=ANSWER,
+        failure=None,
+    )
+    judgement = SimpleNamespace(
+        evidence={"total": 3.0, "items": []},
+        failure=None,
+        judge_model="j",
+        prompt_version="v",
+        proxy=False,
+        value=0.25,
+        error="",
+        attempts=1,
+        raw="",
+    )
     tasks = pd.DataFrame([{"item_id": "plc/1", "max_points": 12.0, "seq_class": ""}])
     rubric = pd.DataFrame(columns=["item_id", "rubric_id", "kind", "parent_id", "points"])
-    judgements, scores, _ = judgement_rows([(resp, Prepared(ANSWER, 4), judgement)], pd.DataFrame(), tasks, rubric,
-                                           "run")
+    judgements, scores, _ = judgement_rows(
+        [(resp, Prepared(ANSWER, 4), judgement)], pd.DataFrame(), tasks, rubric, "run"
+    )
     assert scores.dimension.tolist() == ["total"]
     assert json.loads(judgements.evidence.item()) == {"total": 3.0, "items": []}
 
 
 def test_the_report_section_labels_the_opt_in_numbers_and_lists_findings():
-    long = pd.DataFrame({"table": ["table3", "table3", "paper_penalty_optin", "paper_penalty_optin"],
-                         "agent": "m", "scope": "overall", "metric": ["T1", "Overall", "T1", "Overall"],
-                         "value": [0.5, 0.6, 0.4, 0.58], "n": [18, None, 17, None], "source": "ours"})
-    findings = pd.DataFrame([{"agent": "m", "variant": "single", "dimension": "truthfulness",
-                              "code": "truth_vague_probe", "findings": 3, "answers": 2, "points_counted": 9.0}])
+    long = pd.DataFrame(
+        {
+            "table": ["table3", "table3", "paper_penalty_optin", "paper_penalty_optin"],
+            "agent": "m",
+            "scope": "overall",
+            "metric": ["T1", "Overall", "T1", "Overall"],
+            "value": [0.5, 0.6, 0.4, 0.58],
+            "n": [18, None, 17, None],
+            "source": "ours",
+        }
+    )
+    findings = pd.DataFrame(
+        [
+            {
+                "agent": "m",
+                "variant": "single",
+                "dimension": "truthfulness",
+                "code": "truth_vague_probe",
+                "findings": 3,
+                "answers": 2,
+                "points_counted": 9.0,
+            }
+        ]
+    )
     text = "\n".join(render_penalties(long, pd.DataFrame(), findings, proxy=True))
     assert "| m | 50 | 40 | 60 | 58 |" in text and "T1 paper-penalty (ours, opt-in)" in text
     assert "笼统地追问当事人是否隐瞒" in text and "The proxy judge flags only vague probes" in text

@@ -40,12 +40,17 @@ def judged(mode: str, tmp_path: Path) -> dict:
     write_params(tmp_path, mode)
     summaries = [plawbench_judge(a) for a in AGENTS]
     plawbench_report()
-    out = {"summaries": summaries, "md": Path("reports/plawbench.md").read_text(encoding="utf-8"),
-           "csv": pd.read_csv("reports/plawbench.csv", keep_default_na=False, na_values=[""])}  # agent "null"
+    out = {
+        "summaries": summaries,
+        "md": Path("reports/plawbench.md").read_text(encoding="utf-8"),
+        "csv": pd.read_csv("reports/plawbench.csv", keep_default_na=False, na_values=[""]),
+    }  # agent "null"
     for a in AGENTS:
-        out[a] = {"scores": pd.read_parquet(f"data/plawbench/{a}/scores.parquet"),
-                  "judgements": pd.read_parquet(f"data/plawbench/{a}/judgements.parquet"),
-                  "run": json.loads(Path(f"data/plawbench/{a}/judge/run.json").read_text(encoding="utf-8"))}
+        out[a] = {
+            "scores": pd.read_parquet(f"data/plawbench/{a}/scores.parquet"),
+            "judgements": pd.read_parquet(f"data/plawbench/{a}/judgements.parquet"),
+            "run": json.loads(Path(f"data/plawbench/{a}/judge/run.json").read_text(encoding="utf-8")),
+        }
     return out
 
 
@@ -56,8 +61,9 @@ def both(tmp_path_factory, sources):
         mp.chdir(tmp)
         shutil.copy(ROOT / "sources.yaml", tmp / "sources.yaml")
         for name in NAMES:
-            write_parquet_atomic(to_arrow(sources[name], ARROW_TYPES.get(name)),
-                                 Path("data/interim") / f"{name}.parquet")
+            write_parquet_atomic(
+                to_arrow(sources[name], ARROW_TYPES.get(name)), Path("data/interim") / f"{name}.parquet"
+            )
         write_params(tmp, "none")
         plawbench_rubrics()
         for a in AGENTS:

@@ -53,8 +53,9 @@ def test_the_scripted_client_answers_from_the_narrative_or_does_not_know():
     meta = {"profile": {"conversation": NARRATIVE}}
 
     def ask(question: str) -> str:
-        return steps.plawbench.scripted.client(ScriptedRequest("persona", [{"role": "user", "content": question}],
-                                                               meta))
+        return steps.plawbench.scripted.client(
+            ScriptedRequest("persona", [{"role": "user", "content": question}], meta)
+        )
 
     assert ask("1. 2020年10月8日那次家暴，您报警了吗？") == "2020年10月8日他打了我，我报了警。"
     assert ask("1. 房产证上登记的产权人是谁？") == steps.plawbench.scripted.DONT_KNOW
@@ -69,8 +70,16 @@ def scripted_speaker(lawyer_lines: list[str]):
         else:
             request = ScriptedRequest("persona", call.messages, {"profile": call.context["profile"]})
             text = steps.plawbench.scripted.client(request)
-        return SimpleNamespace(ok=True, text=text, call_key="k", model="m", prompt_tokens=0, completion_tokens=0,
-                               latency_s=0.0, cache_hit=False)
+        return SimpleNamespace(
+            ok=True,
+            text=text,
+            call_key="k",
+            model="m",
+            prompt_tokens=0,
+            completion_tokens=0,
+            latency_s=0.0,
+            cache_hit=False,
+        )
 
     return speak
 
@@ -95,8 +104,16 @@ def test_the_client_prompt_holds_the_narrative_but_not_the_rubric():
 
     async def speak(call):
         seen.append(call)
-        return SimpleNamespace(ok=True, text=dialogue.END, call_key="k", model="m", prompt_tokens=0,
-                               completion_tokens=0, latency_s=0.0, cache_hit=False)
+        return SimpleNamespace(
+            ok=True,
+            text=dialogue.END,
+            call_key="k",
+            model="m",
+            prompt_tokens=0,
+            completion_tokens=0,
+            latency_s=0.0,
+            cache_hit=False,
+        )
 
     asyncio.run(run_dialogue(dialogue.scenario(5), instance, speak))
     system = seen[0].messages[0]["content"]

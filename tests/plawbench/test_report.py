@@ -17,16 +17,27 @@ def test_agents_are_matched_to_the_paper_by_name_or_by_params():
 
 
 def test_the_main_table_puts_the_papers_row_beside_a_matched_agent():
-    ours = pd.DataFrame({"table": "table3", "agent": "qwen", "scope": "overall", "metric": ["T1", "Overall"],
-                         "value": [0.5, 0.6], "n": [18, None], "source": "ours"})
-    published = paper.table3_long().rename(columns={"model": "agent"}).assign(table="table3", scope="overall",
-                                                                              n=None, source="paper")
+    ours = pd.DataFrame(
+        {
+            "table": "table3",
+            "agent": "qwen",
+            "scope": "overall",
+            "metric": ["T1", "Overall"],
+            "value": [0.5, 0.6],
+            "n": [18, None],
+            "source": "ours",
+        }
+    )
+    published = (
+        paper.table3_long()
+        .rename(columns={"model": "agent"})
+        .assign(table="table3", scope="overall", n=None, source="paper")
+    )
     long = pd.concat([ours, published], ignore_index=True)
     table = main_table(long, {"qwen": AgentInfo("qwen", "dashscope/qwen3-max", False, "Qwen3-Max")})
     assert table.model.tolist()[:2] == ["qwen (dashscope/qwen3-max)", "↳ Qwen3-Max (paper)"]
     assert table.iloc[0]["Overall"] == 60.0 and table.iloc[1]["Overall"] == 64.75
     assert len(table) == 11 and table.model.str.contains("Qwen3-Max").sum() == 1
-
 
 
 def test_agents_of_the_judges_family_are_flagged():

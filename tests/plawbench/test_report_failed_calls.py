@@ -10,9 +10,13 @@ from steps.plawbench import paper
 from steps.plawbench.report import AgentInfo, ReportInputs, render_report
 from steps.schemas import PlawItemScores, PlawJudgements, PlawRubricItems
 
-TASKS = [("plc/1", "consultation", "consultation"), ("plc/2", "consultation", "consultation"),
-         ("pca/1", "case_analysis", "个人生活"), ("plaintiff/1", "drafting", "plaintiff"),
-         ("defendant/1", "drafting", "defendant")]
+TASKS = [
+    ("plc/1", "consultation", "consultation"),
+    ("plc/2", "consultation", "consultation"),
+    ("pca/1", "case_analysis", "个人生活"),
+    ("plaintiff/1", "drafting", "plaintiff"),
+    ("defendant/1", "drafting", "defendant"),
+]
 
 
 def _empty(schema) -> pd.DataFrame:
@@ -27,16 +31,46 @@ def _frames(failure: str | None) -> dict[str, pd.DataFrame]:
         failed = failure if item_id == "plc/2" else None
         dims = ["total", "conclusion", "facts", "reasoning", "statute"] if category == "case_analysis" else ["total"]
         for dim in dims:
-            scores.append({"agent": "a", "item_id": item_id, "category": category, "scenario": scenario,
-                           "variant": "single", "dimension": dim, "awarded": None if failed else 5.0,
-                           "max_points": 10.0, "failure": failed})
-    tasks = pd.DataFrame([{"item_id": i, "category": c, "scenario": s, "context": "", "query": "q", "max_points": 10.0,
-                           "n_units": 1, "n_rows": 1, "seq_class": "", "level": "", "document": ""}
-                          for i, c, s in TASKS])
+            scores.append(
+                {
+                    "agent": "a",
+                    "item_id": item_id,
+                    "category": category,
+                    "scenario": scenario,
+                    "variant": "single",
+                    "dimension": dim,
+                    "awarded": None if failed else 5.0,
+                    "max_points": 10.0,
+                    "failure": failed,
+                }
+            )
+    tasks = pd.DataFrame(
+        [
+            {
+                "item_id": i,
+                "category": c,
+                "scenario": s,
+                "context": "",
+                "query": "q",
+                "max_points": 10.0,
+                "n_units": 1,
+                "n_rows": 1,
+                "seq_class": "",
+                "level": "",
+                "document": "",
+            }
+            for i, c, s in TASKS
+        ]
+    )
     return {
-        "scores": pd.DataFrame(scores), "judgements": _empty(PlawJudgements), "item_scores": _empty(PlawItemScores),
-        "tasks": tasks, "rubric_items": _empty(PlawRubricItems), "error_types": paper.error_types(),
-        "paper3": paper.table3_long(), "paper2": paper.table2(),
+        "scores": pd.DataFrame(scores),
+        "judgements": _empty(PlawJudgements),
+        "item_scores": _empty(PlawItemScores),
+        "tasks": tasks,
+        "rubric_items": _empty(PlawRubricItems),
+        "error_types": paper.error_types(),
+        "paper3": paper.table3_long(),
+        "paper2": paper.table2(),
         "paper4": paper.table4().melt(id_vars="judge", var_name="metric", value_name="value"),
         "agents": pd.DataFrame([{"agent": "a", "model": "m/a", "scripted": False}]),
         "judge_info": pd.DataFrame([{"judge": "m/judge", "proxy": False}]),
@@ -45,9 +79,17 @@ def _frames(failure: str | None) -> dict[str, pd.DataFrame]:
 
 def _report(failure: str | None) -> tuple[str, pd.DataFrame]:
     tables = build_tables.fn(_frames(failure))
-    inputs = ReportInputs(agents={"a": AgentInfo("a", "m/a", False, None)}, judge="m/judge", judge_proxy=False,
-                          runs={"a": "r"}, data_commit="0" * 40, limit=None, n_tasks=5, parse_issues=0,
-                          issue_tasks=0)
+    inputs = ReportInputs(
+        agents={"a": AgentInfo("a", "m/a", False, None)},
+        judge="m/judge",
+        judge_proxy=False,
+        runs={"a": "r"},
+        data_commit="0" * 40,
+        limit=None,
+        n_tasks=5,
+        parse_issues=0,
+        issue_tasks=0,
+    )
     return render_report(tables, inputs), tables["long"]
 
 
@@ -59,10 +101,15 @@ def test_a_failed_call_is_shown_beside_t1_and_overall_and_counted_in_the_csv():
     assert row.startswith("| a (m/a) | 50 (1 failed) | 50 (1 failed) | 50 | 50 |")  # Overall, T1 PLC, T2 parts
     assert "Failed model calls (after retries, accepted under `llm.max_failed_fraction`): 1 responses" in text
     assert "`content_filter`" in text
-    macro = next(line for line in text.splitlines()[text.splitlines().index("## Ours: macro means (mean of "
-                                                                           "per-response rates, for comparison "
-                                                                           "with the pooled rates)"):]
-                 if line.startswith("| a |"))
+    macro = next(
+        line
+        for line in text.splitlines()[
+            text.splitlines().index(
+                "## Ours: macro means (mean of per-response rates, for comparison with the pooled rates)"
+            ) :
+        ]
+        if line.startswith("| a |")
+    )
     assert "| 50 (1 failed) |" in macro
     assert long[long.source == "paper"].n_failed.isna().all()
 
@@ -77,5 +124,16 @@ def test_without_failures_nothing_is_marked():
     text, long = _report(None)
     assert "failed)" not in text and "Failed model calls" not in text and "content_filter" not in text
     assert (long[(long["table"] == "table3") & (long.source == "ours")].n_failed == 0).all()
-    assert list(long.columns) == ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed",
-                                  "judge", "proxy", "source"]
+    assert list(long.columns) == [
+        "benchmark",
+        "table",
+        "agent",
+        "scope",
+        "metric",
+        "value",
+        "n",
+        "n_failed",
+        "judge",
+        "proxy",
+        "source",
+    ]

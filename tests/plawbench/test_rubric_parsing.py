@@ -18,11 +18,14 @@ from tests.plawbench.conftest import issues_of, rows_of
 
 def test_counts_and_maxima_come_from_the_data(tables):
     tasks = tables.tasks.set_index("item_id")
-    assert tables.tasks.category.value_counts().to_dict() == {"case_analysis": 250, "consultation": 18,
-                                                              "drafting": 12}
+    assert tables.tasks.category.value_counts().to_dict() == {"case_analysis": 250, "consultation": 18, "drafting": 12}
     sections = tables.items[(tables.items.category == "case_analysis") & (tables.items.kind == "section")]
     assert sections.groupby("dimension").points.sum().to_dict() == {
-        "conclusion": 1965, "facts": 4975, "reasoning": 7960, "statute": 3690}  # spec §7
+        "conclusion": 1965,
+        "facts": 4975,
+        "reasoning": 7960,
+        "statute": 3690,
+    }  # spec §7
     plc = [tasks.at[f"plc/{i}", "max_points"] for i in range(1, 19)]
     assert plc == [16, 18, 15, 15, 13, 21, 17, 18, 18, 16, 17, 33, 30, 24, 20, 14, 13, 18]  # item sums (spec §7)
     assert int(tables.items[tables.items.category == "consultation"].shape[0]) == 166
@@ -117,12 +120,17 @@ def test_ldg_nested_sub_items_are_groups(tables):
 def test_issue_counts_are_pinned(tables):
     counts = tables.issues.groupby(["category", "issue"]).size().to_dict()
     assert counts == {
-        ("case_analysis", "extra_marker"): 1, ("case_analysis", "nested_sum"): 4,
-        ("case_analysis", "no_markers"): 13, ("case_analysis", "sum_exceeds"): 20,
+        ("case_analysis", "extra_marker"): 1,
+        ("case_analysis", "nested_sum"): 4,
+        ("case_analysis", "no_markers"): 13,
+        ("case_analysis", "sum_exceeds"): 20,
         ("case_analysis", "sum_short"): 11,
-        ("consultation", "duplicate_number"): 2, ("consultation", "no_total_line"): 5,
+        ("consultation", "duplicate_number"): 2,
+        ("consultation", "no_total_line"): 5,
         ("consultation", "total_mismatch"): 1,
-        ("drafting", "elements_sum"): 2, ("drafting", "sum_exceeds"): 2, ("drafting", "sum_short"): 2,
+        ("drafting", "elements_sum"): 2,
+        ("drafting", "sum_exceeds"): 2,
+        ("drafting", "sum_short"): 2,
     }
 
 
@@ -151,23 +159,29 @@ def test_point_markers(text, points):
 def test_deduction_clauses_split_per_amount_and_keep_their_wording():
     got = deduction_clauses("（未提及拍摄时间各扣 2 分，未提及 “告知甲” 扣 1 分，直至扣完 5 分）")
     assert [(d.text, d.points, d.max_times) for d in got] == [
-        ("未提及拍摄时间各扣 2 分", 2.0, None), ("未提及 “告知甲” 扣 1 分", 1.0, 1)]
+        ("未提及拍摄时间各扣 2 分", 2.0, None),
+        ("未提及 “告知甲” 扣 1 分", 1.0, 1),
+    ]
     assert deduction_clauses("扣完5分为止；未分析不扣分") == []
 
 
 def test_a_block_total_line_that_disagrees_is_reported_and_points_win():
-    parsed = parse_case_analysis("pca/x", [
-        {"tag": "结论得分", "criterion": "【结论】（10分）\n（+5分）甲应承担责任", "points": "5"},
-        {"tag": "案件事实", "criterion": "（+5分）甲乙签订合同\n（+5分）乙未付款", "points": "10"},
-    ])
+    parsed = parse_case_analysis(
+        "pca/x",
+        [
+            {"tag": "结论得分", "criterion": "【结论】（10分）\n（+5分）甲应承担责任", "points": "5"},
+            {"tag": "案件事实", "criterion": "（+5分）甲乙签订合同\n（+5分）乙未付款", "points": "10"},
+        ],
+    )
     issues = {(i.rubric_id, i.issue) for i in parsed.issues}
     assert ("C", "total_mismatch") in issues and parsed.max_points == 15
     assert [r.dimension for r in parsed.rows if r.kind == "section"] == ["conclusion", "facts"]  # synonym tag
 
 
 def test_a_block_without_markers_is_one_item_and_reported():
-    parsed = parse_case_analysis("pca/x", [{"tag": "结论得分", "criterion": "【结论】\n张三不构成犯罪。",
-                                            "points": "5"}])
+    parsed = parse_case_analysis(
+        "pca/x", [{"tag": "结论得分", "criterion": "【结论】\n张三不构成犯罪。", "points": "5"}]
+    )
     unit = next(r for r in parsed.rows if r.judged)
     assert (unit.rubric_id, unit.points, unit.text) == ("C1", 5.0, "【结论】\n张三不构成犯罪。")
     assert [i.issue for i in parsed.issues] == ["no_markers"]
@@ -175,8 +189,11 @@ def test_a_block_without_markers_is_one_item_and_reported():
 
 def test_markers_at_the_end_of_the_line_before_their_item_are_moved():
     text = "【案情简述得分】10分 （+5分）\n关键事实1：甲借款。 （+5分）\n关键事实2：乙未还。"
-    assert marks_lead_lines(text).splitlines() == ["【案情简述得分】10分", "（+5分）关键事实1：甲借款。",
-                                                   "（+5分）关键事实2：乙未还。"]
+    assert marks_lead_lines(text).splitlines() == [
+        "【案情简述得分】10分",
+        "（+5分）关键事实1：甲借款。",
+        "（+5分）关键事实2：乙未还。",
+    ]
     parsed = parse_case_analysis("pca/x", [{"tag": "案情简述得分", "criterion": text, "points": "10"}])
     assert [r.text for r in parsed.rows if r.judged] == ["关键事实1：甲借款", "关键事实2：乙未还"]
     assert parsed.issues == []
@@ -195,21 +212,23 @@ def test_consultation_lines_that_are_not_items_are_listed():
 
 
 def test_drafting_tiers_caps_and_penalty_labels():
-    rubric = "\n".join([
-        "总分：20分",
-        "一、证据清单（10分）",
-        "完全充分（10 分）：列明借条（证明借款）。",
-        "部分充分（5 分）：只列明借条。",
-        "二、诉讼请求（10分）",
-        "2.1 本金（10分）",
-        "得分点：主张本金10万元（6分）；主张利息（4分）。",
-        "扣分点：",
-        "笼统表述，本项最高得4分。",
-        "三、统一扣分项",
-        "说明：可累计扣分。",
-        "法条准确：",
-        "引用的法条需真实有效。每出现一项错误，扣 10 分。",
-    ])
+    rubric = "\n".join(
+        [
+            "总分：20分",
+            "一、证据清单（10分）",
+            "完全充分（10 分）：列明借条（证明借款）。",
+            "部分充分（5 分）：只列明借条。",
+            "二、诉讼请求（10分）",
+            "2.1 本金（10分）",
+            "得分点：主张本金10万元（6分）；主张利息（4分）。",
+            "扣分点：",
+            "笼统表述，本项最高得4分。",
+            "三、统一扣分项",
+            "说明：可累计扣分。",
+            "法条准确：",
+            "引用的法条需真实有效。每出现一项错误，扣 10 分。",
+        ]
+    )
     parsed = parse_drafting("plaintiff/x", rubric, 20)
     rows = {r.rubric_id: r for r in parsed.rows}
     assert rows["P1"].kind == "award" and rows["P1"].judged and rows["P1-l1"].kind == "level"

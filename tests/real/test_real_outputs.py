@@ -27,9 +27,17 @@ class _History:
 
 
 def _review_prompt(case: dict, accept: str = "回复无误") -> str:
-    return render(TEMPLATES, "review_client.j2", {"stage": "other", "less": "", "candidate": case["candidate"],
-                                                   "history": history_text(_History(case["history"])),
-                                                   "accept_phrase": accept})  # fmt: skip
+    return render(
+        TEMPLATES,
+        "review_client.j2",
+        {
+            "stage": "other",
+            "less": "",
+            "candidate": case["candidate"],
+            "history": history_text(_History(case["history"])),
+            "accept_phrase": accept,
+        },
+    )
 
 
 def test_a_supervisor_that_recites_the_dialogue_gives_no_advice():
@@ -57,8 +65,10 @@ def test_judge_answers_without_a_verdict_are_unparsable_never_ties():
 
 def test_a_judge_that_recites_the_verdict_options_decides_nothing():
     # the shape of the pairwise template's last rule, recited: it names all three verdicts on one line
-    recited = ("3. 最后单独一行写出结论：对话一中的 AI 助手更好，写 [[1]]；"
-               "对话二中的 AI 助手更好，写 [[2]]；两者不相上下，写 [[3]]。")
+    recited = (
+        "3. 最后单独一行写出结论：对话一中的 AI 助手更好，写 [[1]]；"
+        "对话二中的 AI 助手更好，写 [[2]]；两者不相上下，写 [[3]]。"
+    )
     outcome, failure, error = parse_verdict(recited)
     assert (outcome, failure) == (None, JudgeFailure.UNPARSABLE) and "only lists the options" in error
     assert parse_verdict(recited + "\n[[3]]")[0] == TIE  # a verdict line of its own still counts

@@ -21,8 +21,15 @@ from tests.real.realserver import MODEL_CACHE, ensure_local_extra, free_port, ke
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(3600)]
 
 BENCHMARK_STAGES = ("lawbench", "ucl", "mile", "plawbench", "runs")  # data/<folder> of each benchmark's runs
-REPORTS = ("lawbench_zero_shot.md", "lawbench_one_shot.md", "j1.md", "mile.md", "ucl.md", "plawbench.md",
-           "real_model.md")
+REPORTS = (
+    "lawbench_zero_shot.md",
+    "lawbench_one_shot.md",
+    "j1.md",
+    "mile.md",
+    "ucl.md",
+    "plawbench.md",
+    "real_model.md",
+)
 
 
 def test_one_item_per_benchmark_runs_every_stage_on_real_output_up_to_the_reports(tmp_path, monkeypatch):
@@ -38,16 +45,36 @@ def test_one_item_per_benchmark_runs_every_stage_on_real_output_up_to_the_report
     monkeypatch.setenv("JURISFLOW_MIRROR", os.environ.get("JURISFLOW_MIRROR", str(smoke_real.ROOT / "../shared/data")))
     out = tmp_path / "slice"
     report = tmp_path / "real_model.md"
-    code = smoke_real.main(["--profile", "slice", "--port", str(free_port()), "--out", str(out),
-                            "--report", str(report), "--attempts", "1"])  # fmt: skip
+    code = smoke_real.main(
+        [
+            "--profile",
+            "slice",
+            "--port",
+            str(free_port()),
+            "--out",
+            str(out),
+            "--report",
+            str(report),
+            "--attempts",
+            "1",
+        ]
+    )
 
     run = json.loads((out / "run.json").read_text(encoding="utf-8"))
     log = (out / "dvc.log").read_text(encoding="utf-8")
     assert code == 0 and run["dvc_exit"] == 0 and run["profile"] == "slice", log[-4000:]
     exits = smoke_real.stage_exits(log)
     assert exits and not any(exits.values()), exits
-    for stage in ("lawbench_predict@smollm2_135m-zero_shot", "extract", "simulate@smollm2_135m", "judge@smollm2_135m",
-                  "mile_judge@smollm2_135m", "ucl_judge@smollm2_135m", "plawbench_judge@smollm2_135m", "aggregate"):
+    for stage in (
+        "lawbench_predict@smollm2_135m-zero_shot",
+        "extract",
+        "simulate@smollm2_135m",
+        "judge@smollm2_135m",
+        "mile_judge@smollm2_135m",
+        "ucl_judge@smollm2_135m",
+        "plawbench_judge@smollm2_135m",
+        "aggregate",
+    ):
         assert stage in exits, f"{stage} did not run: {sorted(exits)}"
 
     project = out / "jurisflow"

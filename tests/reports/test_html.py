@@ -21,17 +21,25 @@ def _long(rows: list[tuple]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols)
 
 
-LONG = _long([
-    ("j1", "table3", "GPT-4o", "KQ", "I-1", 69.7, None, None, None, False, "paper"),
-    ("j1", "table3", "oracle", "KQ", "I-1", 100.0, 98, 0, "rule", True, "ours"),
-    ("j1", "table3", "oracle", "CD", "II-1", 50.0, 93, 0, "rule", False, "ours"),
-    ("j1", "table3", "null", "KQ", "I-1", 0.0, 98, 0, "rule", True, "ours"),
-])
+LONG = _long(
+    [
+        ("j1", "table3", "GPT-4o", "KQ", "I-1", 69.7, None, None, None, False, "paper"),
+        ("j1", "table3", "oracle", "KQ", "I-1", 100.0, 98, 0, "rule", True, "ours"),
+        ("j1", "table3", "oracle", "CD", "II-1", 50.0, 93, 0, "rule", False, "ours"),
+        ("j1", "table3", "null", "KQ", "I-1", 0.0, 98, 0, "rule", True, "ours"),
+    ]
+)
 
 
 def test_bar_heights_are_proportional_and_paper_bars_hatched():
-    svg = bar_chart("t", ["a", "b"], [("ours", [50.0, 100.0]), ("GPT (paper)", [25.0, None])],
-                    y_max=100, paper=frozenset({"GPT (paper)"}), height=200)
+    svg = bar_chart(
+        "t",
+        ["a", "b"],
+        [("ours", [50.0, 100.0]), ("GPT (paper)", [25.0, None])],
+        y_max=100,
+        paper=frozenset({"GPT (paper)"}),
+        height=200,
+    )
     bar = r'<rect x="[\d.]+" y="[\d.]+" width="\d+" height="([\d.]+)" fill="#\w+"><title>'
     heights = [float(h) for h in re.findall(bar, svg)]
     assert heights == [100.0, 50.0, 200.0]  # ours a, paper a, ours b; no bar for the missing value

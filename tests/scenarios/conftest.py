@@ -59,8 +59,16 @@ def write_sources(root: Path, *, sizes: dict | None = None, seed: int = 0, envir
 
 def build(project: Project) -> None:
     kwargs = {"params_file": project.params, "processed": project.processed, "interim": project.interim}
-    assert run_stage("personas", personas_flow, **kwargs, out=project.processed / "personas.parquet",
-                     usage=project.root / "usage.parquet") == 0  # fmt: skip
+    assert (
+        run_stage(
+            "personas",
+            personas_flow,
+            **kwargs,
+            out=project.processed / "personas.parquet",
+            usage=project.root / "usage.parquet",
+        )
+        == 0
+    )
     assert run_stage("instances", instances_flow, **kwargs, report=project.report) == 0
 
 

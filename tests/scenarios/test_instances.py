@@ -58,10 +58,24 @@ def test_sources_that_lack_what_a_scenario_needs_are_skipped_with_the_reason(pro
 def test_a_failed_persona_skips_its_instance_with_the_failure():
     subject = Subject("CD/x/plaintiff", "CD", "plaintiff", "原告", "person", "案情")
     draft = Draft("CD/x", "CD", ("x",), {"plaintiff": {"kind": "person"}, "lawyer": {"template": "T"}}, {}, 20, subject)
-    failed = Persona("CD/x/plaintiff", "CD", "plaintiff", None, None, None, 3, "…", None, True, True, "m/x",
-                     "trait levels: parse: invalid JSON answer after 2 attempts")  # fmt: skip
-    assert finish(draft, {}) == Skipped("CD/x", "CD", ("x",), "missing: persona (not generated; rerun the personas "
-                                        "stage)")  # fmt: skip
+    failed = Persona(
+        "CD/x/plaintiff",
+        "CD",
+        "plaintiff",
+        None,
+        None,
+        None,
+        3,
+        "…",
+        None,
+        True,
+        True,
+        "m/x",
+        "trait levels: parse: invalid JSON answer after 2 attempts",
+    )
+    assert finish(draft, {}) == Skipped(
+        "CD/x", "CD", ("x",), "missing: persona (not generated; rerun the personas stage)"
+    )
     skipped = finish(draft, {failed.key: failed})
     assert isinstance(skipped, Skipped) and "invalid JSON" in skipped.reason
 
@@ -142,7 +156,17 @@ def test_the_report_counts_each_scenario(project, code):
     report = project.report.read_text(encoding="utf-8")
     assert f"| {code} |" in report
     long = pd.read_csv(project.report.with_suffix(".csv"))
-    assert set(long.columns) == {"benchmark", "table", "agent", "scope", "metric", "value", "n", "judge", "proxy",
-                                 "source"}  # fmt: skip
+    assert set(long.columns) == {
+        "benchmark",
+        "table",
+        "agent",
+        "scope",
+        "metric",
+        "value",
+        "n",
+        "judge",
+        "proxy",
+        "source",
+    }
     ours = long[(long.table == "instances") & (long.scope == code) & (long.metric == "instances")]
     assert set(ours.source) == {"ours", "paper"}

@@ -71,9 +71,15 @@ def _run(tmp_path):
             "simulate": {"scenarios": ["CR"], "transcripts": 2},
         }
         p.params.write_text(yaml.safe_dump(params, allow_unicode=True), encoding="utf-8")
-        code = run_stage("simulate", simulate, agent_name="court", params_file=p.params, processed=p.processed,
-                         runs_dir=tmp_path / "data/runs",
-                         journals=tmp_path / "journals")  # fmt: skip
+        code = run_stage(
+            "simulate",
+            simulate,
+            agent_name="court",
+            params_file=p.params,
+            processed=p.processed,
+            runs_dir=tmp_path / "data/runs",
+            journals=tmp_path / "journals",
+        )
         assert code == 0
         requests, headers = list(server.requests), list(server.headers_seen)
     truths = pd.read_parquet(p.processed / "instances.parquet").ground_truth

@@ -122,8 +122,16 @@ def test_a_dialogue_that_went_on_past_a_failed_call_is_not_taken_as_done(tmp_pat
     journal = Journal(path)
     (done,) = run_all([COURT], Script(LINES), journal)
     unreviewed = replace(COURT, instance_id="c/3")
-    check = Turn(instance_id="c/3", turn_index=len(done.turns), exchange=done.exchanges, speaker="supervisor",
-                 addressee=None, kind=TurnKind.CHECK, text="", failure="auth: refused")
+    check = Turn(
+        instance_id="c/3",
+        turn_index=len(done.turns),
+        exchange=done.exchanges,
+        speaker="supervisor",
+        addressee=None,
+        kind=TurnKind.CHECK,
+        text="",
+        failure="auth: refused",
+    )
     journal.record_done(unreviewed, replace(done, instance_id="c/3", turns=[*done.turns, check]))
     journal.close()
     journal = Journal(path)

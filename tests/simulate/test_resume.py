@@ -55,9 +55,15 @@ def project(root: Path, instances: Path, server_url: str) -> Path:
 def start(root: Path) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PREFECT_HOME": str(root / "prefect")}
     # a session of its own, so that the kill reaches the flow's ephemeral Prefect server too
-    return subprocess.Popen([sys.executable, "-m", "flows.simulate", "oracle"], cwd=root, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)  # fmt: skip
+    return subprocess.Popen(
+        [sys.executable, "-m", "flows.simulate", "oracle"],
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
 
 
 def journal_lines(root: Path) -> list[dict]:

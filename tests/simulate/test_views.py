@@ -79,8 +79,12 @@ class RandomSpeaker:
         if call.role.name == "judge" and self.prefixes:
             form = self.rng.choice(["prefix", "prefix", "ascii", "none", "middle"])
             prefix = self.rng.choice(self.prefixes)
-            words = {"prefix": prefix + words, "ascii": prefix.replace("：", ":") + words, "none": words,
-                     "middle": words + prefix + "再说。"}[form]  # fmt: skip
+            words = {
+                "prefix": prefix + words,
+                "ascii": prefix.replace("：", ":") + words,
+                "none": words,
+                "middle": words + prefix + "再说。",
+            }[form]
         if r > 0.97:
             words += self.rng.choice(["<结束庭审>", "<询问结束>", "结束对话"])
         if call.purpose == "check":

@@ -43,8 +43,10 @@ def test_the_oracle_satisfies_the_user_in_one_round(door, ucl_items, tmp_path):
     assert "有加班记录" in by_id.loc[REAL_CASE, "first_query"]
     # the closing message is a turn of the dialogue but not part of what the judge reads
     assert (turns.text == END).sum() == 2 and END not in "".join(rows.transcript)
-    assert by_id.loc[PRISON, "transcript"].startswith("用户：你好，给出刑期\nAI助手：") and "9-14个月" in by_id.loc[
-        PRISON, "transcript"]  # fmt: skip
+    assert (
+        by_id.loc[PRISON, "transcript"].startswith("用户：你好，给出刑期\nAI助手：")
+        and "9-14个月" in by_id.loc[PRISON, "transcript"]
+    )
     validate(turns, UclTurns, table="turns"), validate(rows, UclDialogues, table="dialogues")
 
 
@@ -140,8 +142,14 @@ def test_a_user_api_failure_or_empty_message_is_never_an_empty_user_turn(door, u
     server.inject(("500",), ("500",))
     instances = build_instances(pick(ucl_items, PRISON), max_exchanges=3)
     for user, reason in ((silent_user, EMPTY_USER), (failing_user, "server")):
-        [d] = run(simulate(instances, lambda _: UCL, UclSpeaker(_door_speaker(door, ORACLE, user), "v"),
-                           Journal(tmp_path / f"{user.name}.jsonl")))  # fmt: skip
+        [d] = run(
+            simulate(
+                instances,
+                lambda _: UCL,
+                UclSpeaker(_door_speaker(door, ORACLE, user), "v"),
+                Journal(tmp_path / f"{user.name}.jsonl"),
+            )
+        )
         turns, rows = run_tables([d], run_id="r", agent="oracle")
         assert d.ended_by is EndReason.CALL_FAILED and reason in rows.failure.iloc[0]
         assert d.utterances() == [] and turns.speaker.tolist() == ["user"] and turns.failure.notna().all()

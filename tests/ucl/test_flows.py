@@ -18,8 +18,7 @@ from flows.ucl_report import ucl_report
 from flows.ucl_simulate import UclPaths, ucl_simulate
 from steps.schemas import Ucl, UclDialogues, UclHintScores, UclTurns, UclVerdicts
 
-CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed", "judge", "proxy",
-               "source"]
+CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed", "judge", "proxy", "source"]
 
 
 def params_file(tmp_path: Path, **ucl) -> Path:
@@ -37,8 +36,13 @@ def params_file(tmp_path: Path, **ucl) -> Path:
 
 @pytest.fixture
 def project(tmp_path, ucl_items) -> tuple[Path, UclPaths]:
-    paths = UclPaths(interim=tmp_path / "interim", runs=tmp_path / "ucl", reference=tmp_path / "ucl_reference",
-                     journals=tmp_path / "journals", reports=tmp_path / "reports")  # fmt: skip
+    paths = UclPaths(
+        interim=tmp_path / "interim",
+        runs=tmp_path / "ucl",
+        reference=tmp_path / "ucl_reference",
+        journals=tmp_path / "journals",
+        reports=tmp_path / "reports",
+    )
     write_table(ucl_items, paths.interim / "ucl.parquet", Ucl, table="ucl")
     return params_file(tmp_path), paths
 
@@ -124,6 +128,8 @@ def test_bad_configuration_fails_with_a_clear_message(project, tmp_path, capsys)
     clash = params_file(tmp_path, reference={"name": "oracle", "model": "scripted/oracle"})
     assert run_stage("ucl_report", ucl_report, params_file=clash, paths=paths) == 1
     assert "ucl.reference.name 'oracle' is also an agent name" in capsys.readouterr().err
-    assert run_stage("ucl_simulate", ucl_simulate, agent_name="nobody", params_file=params_file(tmp_path),
-                     paths=paths) == 1  # fmt: skip
+    assert (
+        run_stage("ucl_simulate", ucl_simulate, agent_name="nobody", params_file=params_file(tmp_path), paths=paths)
+        == 1
+    )
     assert "unknown agent 'nobody'" in capsys.readouterr().err

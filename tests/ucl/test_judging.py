@@ -25,10 +25,21 @@ def dialogues(agent: str, transcripts: dict[str, str], failed: tuple[str, ...] =
     rows = []
     for item_id, text in transcripts.items():
         bad = item_id in failed
-        rows.append({"run_id": f"run-{agent}", "agent": agent, "item_id": item_id, "task": item_id.rsplit("/", 1)[0],
-                     "ended_by": "call_failed" if bad else "marker", "rounds": 0 if bad else 1, "utterances": 2,
-                     "transcript": text, "first_query": "你好", "closing_extra": None,
-                     "failure": "assistant: server: boom" if bad else None})  # fmt: skip
+        rows.append(
+            {
+                "run_id": f"run-{agent}",
+                "agent": agent,
+                "item_id": item_id,
+                "task": item_id.rsplit("/", 1)[0],
+                "ended_by": "call_failed" if bad else "marker",
+                "rounds": 0 if bad else 1,
+                "utterances": 2,
+                "transcript": text,
+                "first_query": "你好",
+                "closing_extra": None,
+                "failure": "assistant: server: boom" if bad else None,
+            }
+        )
     return pd.DataFrame(rows, columns=DIALOGUE_COLUMNS)
 
 
@@ -105,9 +116,11 @@ def test_failed_and_missing_dialogues_are_excluded_with_their_reason(judge_with,
     reference = dialogues("ref", {PRISON: POOR})  # the reference has no dialogue for REAL_CASE
     verdicts, _, script, _ = judge_with("[[1]]", items=items, agent=agent, reference=reference)
     assert verdicts.set_index(["item_id", "order"]).failure.fillna("").to_dict() == {
-        (PRISON, "candidate_first"): "", (PRISON, "reference_first"): "",
-        (REAL_CASE, "candidate_first"): "agent_failed", (REAL_CASE, "reference_first"): "agent_failed",
-    }  # fmt: skip
+        (PRISON, "candidate_first"): "",
+        (PRISON, "reference_first"): "",
+        (REAL_CASE, "candidate_first"): "agent_failed",
+        (REAL_CASE, "reference_first"): "agent_failed",
+    }
     assert len(script.bodies) == 2  # nothing was asked about the item that cannot be judged
     agent_ok = dialogues("cand", {PRISON: GOOD, REAL_CASE: GOOD})
     verdicts, _, _, _ = judge_with("[[1]]", items=items, agent=agent_ok, reference=reference)
@@ -122,8 +135,14 @@ def test_a_judge_that_keeps_failing_is_a_call_failure(door, one_pair):
     with FakeOpenAIServer(reply=lambda body: "[[1]]") as server:
         server.inject(*[("400",)] * 4)
         model = ModelConfig(name="judge", model="hosted_vllm/test-model", api_base=server.url)
-        verdicts, _ = judge_run(door, JudgeSettings(model, 2, False, "test"), one_pair["items"], one_pair["agent"],
-                                one_pair["reference"], IDS)  # fmt: skip
+        verdicts, _ = judge_run(
+            door,
+            JudgeSettings(model, 2, False, "test"),
+            one_pair["items"],
+            one_pair["agent"],
+            one_pair["reference"],
+            IDS,
+        )
     assert verdicts.failure.tolist() == ["call_failed", "call_failed"] and verdicts.error.str.contains("400").all()
 
 
@@ -131,15 +150,18 @@ def test_the_hint_judge_scores_items_and_repairs_incomplete_answers(judge_with, 
     items = pick(ucl_items, REAL_CASE)  # should S1 S2, encouraged E1 E2 (Real Case Consulting/0)
     agent = dialogues("cand", {REAL_CASE: "用户：你好\nAI助手：适用《工伤保险条例》。"})
     incomplete = '{"items": [{"id": "S1", "status": "met"}], "forbidden": [], "score": 6}'
-    complete = ('{"items": [{"id": "S1", "status": "met"}, {"id": "s2", "status": "partial"}, '
-                '{"id": "E1", "status": "unmet"}, {"id": "E2.", "status": "unmet"}], "forbidden": [], "score": 6}')
+    complete = (
+        '{"items": [{"id": "S1", "status": "met"}, {"id": "s2", "status": "partial"}, '
+        '{"id": "E1", "status": "unmet"}, {"id": "E2.", "status": "unmet"}], "forbidden": [], "score": 6}'
+    )
     hint_answers = iter([incomplete, complete])
 
     def reply(body):
         return "[[3]]" if "【对话一】" in body["messages"][0]["content"] else next(hint_answers)
 
-    _, hints, script, _ = judge_with(reply, items=items, agent=agent, reference=dialogues("ref", {REAL_CASE: POOR}),
-                                     pointwise=True)  # fmt: skip
+    _, hints, script, _ = judge_with(
+        reply, items=items, agent=agent, reference=dialogues("ref", {REAL_CASE: POOR}), pointwise=True
+    )
     hints = validate(hints, UclHintScores, table="hints")
     row = hints.iloc[0]
     # should: (1 + 0.5) / 2 = 0.75 at weight 2; encouraged: 0 at weight 1 -> 1.5 / 3

@@ -62,23 +62,33 @@ def info(**over) -> ReportInfo:
     base = dict(
         agents=[RunInfo("gpt4", "openai/gpt-4-0613", False, "r1", "GPT-4", items_per_task=1)],
         reference=RunInfo("chatgpt", "openai/gpt-3.5-turbo-1106", False, "r0"),
-        user="openai/gpt-4-0613", judge="openai/gpt-4-0613", judge_scripted=False, exchanges=3,
-        single_round=False, items_per_task=10, retries=2, pointwise=True, data="repo@abc", notes=["a note"],
-    )  # fmt: skip
+        user="openai/gpt-4-0613",
+        judge="openai/gpt-4-0613",
+        judge_scripted=False,
+        exchanges=3,
+        single_round=False,
+        items_per_task=10,
+        retries=2,
+        pointwise=True,
+        data="repo@abc",
+        notes=["a note"],
+    )
     return ReportInfo(**{**base, **over})
 
 
 def test_the_report_names_the_reference_and_puts_paper_numbers_beside_ours():
-    long = build(one_order("1-1", 1, 0, 0, agent="gpt4"), agents=("gpt4",),
-                 matches={"gpt4": match("gpt4", "openai/gpt-4-0613")})  # fmt: skip
+    long = build(
+        one_order("1-1", 1, 0, 0, agent="gpt4"), agents=("gpt4",), matches={"gpt4": match("gpt4", "openai/gpt-4-0613")}
+    )
     text = render(long, info())
     assert "**chatgpt** = `openai/gpt-3.5-turbo-1106` (its dialogues: run r0)" in text
     lines = text.split("\n")
     ours = next(i for i, line in enumerate(lines) if line.startswith("| gpt4 | 1 | 100 |"))
     # the paper's Table 3 follows ours directly, every model, the agent's own in bold
     paper = [i for i, line in enumerate(lines) if line.startswith("| **GPT-4** ↳ gpt4 | 62.5 | 50 | 62.5 |")]
-    bloom = lines.index("## Bloom levels and scenarios (%, unweighted means of task win rates; derived, the paper "
-                        "reports neither)")
+    bloom = lines.index(
+        "## Bloom levels and scenarios (%, unweighted means of task win rates; derived, the paper reports neither)"
+    )
     assert len(paper) == 1 and ours < paper[0] < bloom and lines[paper[0]].endswith("| 56.1 |")
     assert sum(line.startswith("| Qwen 7B | 40 |") for line in lines[ours:bloom]) == 1
     assert "## Pointwise hint score" in text and "- a note" in text and "[scripted]" not in text.split("##")[1]

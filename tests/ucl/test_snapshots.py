@@ -43,18 +43,26 @@ def rendered(items) -> dict[str, str]:
         return render_role(UCL.templates, UCL.role(role).template, context)
 
     return {
-        "judge_pairwise": _snapshot(f"pairwise judge, {PRISON}, candidate shown first",
-                                    version(NAME, template_source()),
-                                    render_inline(template_source(), pair, inline=True)),
-        "judge_hints": _snapshot(f"pointwise hint judge (ours), {FORBIDDEN}", hints_version(),
-                                 hints_prompt(cases[FORBIDDEN], HINTS_DIALOGUE)),
-        "user_with_information": _snapshot(f"simulated user, {REAL_CASE} (the assistant lacks the information)",
-                                           "user.j2", role_prompt(REAL_CASE, "user")),
-        "user_need_only": _snapshot(f"simulated user, {PRISON} (the assistant's prompt holds the facts)", "user.j2",
-                                    role_prompt(PRISON, "user")),
-        "assistant": _snapshot(f"assistant (the task's model prompt), {PRISON}", "assistant.j2",
-                               role_prompt(PRISON, "assistant")),
-    }  # fmt: skip
+        "judge_pairwise": _snapshot(
+            f"pairwise judge, {PRISON}, candidate shown first",
+            version(NAME, template_source()),
+            render_inline(template_source(), pair, inline=True),
+        ),
+        "judge_hints": _snapshot(
+            f"pointwise hint judge (ours), {FORBIDDEN}", hints_version(), hints_prompt(cases[FORBIDDEN], HINTS_DIALOGUE)
+        ),
+        "user_with_information": _snapshot(
+            f"simulated user, {REAL_CASE} (the assistant lacks the information)",
+            "user.j2",
+            role_prompt(REAL_CASE, "user"),
+        ),
+        "user_need_only": _snapshot(
+            f"simulated user, {PRISON} (the assistant's prompt holds the facts)", "user.j2", role_prompt(PRISON, "user")
+        ),
+        "assistant": _snapshot(
+            f"assistant (the task's model prompt), {PRISON}", "assistant.j2", role_prompt(PRISON, "assistant")
+        ),
+    }
 
 
 @pytest.fixture(scope="module")

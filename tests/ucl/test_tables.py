@@ -19,27 +19,54 @@ POINTS = {"win": 1.0, "tie": 0.5, "lose": 0.0}
 
 
 def verdict(agent: str, task_id: str, item: int, order: str, outcome: str | None, failure: str | None = None):
-    return {"run_id": "r", "reference_run_id": "rr", "agent": agent, "reference": "ref",
-            "item_id": f"{KEY_OF[task_id]}/{item}", "task": KEY_OF[task_id], "order": order, "verdict": None,
-            "outcome": outcome, "points": POINTS[outcome] if outcome else None, "failure": failure, "error": "",
-            "attempts": 1, "raw": "", "judge": "j", "proxy": True, "prompt_version": "p"}  # fmt: skip
+    return {
+        "run_id": "r",
+        "reference_run_id": "rr",
+        "agent": agent,
+        "reference": "ref",
+        "item_id": f"{KEY_OF[task_id]}/{item}",
+        "task": KEY_OF[task_id],
+        "order": order,
+        "verdict": None,
+        "outcome": outcome,
+        "points": POINTS[outcome] if outcome else None,
+        "failure": failure,
+        "error": "",
+        "attempts": 1,
+        "raw": "",
+        "judge": "j",
+        "proxy": True,
+        "prompt_version": "p",
+    }
 
 
 def dialogue(agent: str, task_id: str, item: int, rounds: int, ended_by: str = "marker", failure=None):
-    return {"run_id": "r", "agent": agent, "item_id": f"{KEY_OF[task_id]}/{item}", "task": KEY_OF[task_id],
-            "ended_by": ended_by, "rounds": rounds, "utterances": 2 * rounds, "transcript": "",
-            "first_query": "q", "closing_extra": None, "failure": failure}  # fmt: skip
+    return {
+        "run_id": "r",
+        "agent": agent,
+        "item_id": f"{KEY_OF[task_id]}/{item}",
+        "task": KEY_OF[task_id],
+        "ended_by": ended_by,
+        "rounds": rounds,
+        "utterances": 2 * rounds,
+        "transcript": "",
+        "first_query": "q",
+        "closing_extra": None,
+        "failure": failure,
+    }
 
 
 def build(verdicts, dialogues=(), hints=(), agents=("a",), matches=None) -> pd.DataFrame:
     agent_rows = [{"agent": a, "role": "agent", "judge": "j", "proxy": True} for a in agents]
-    return long_table({
-        "verdicts": pd.DataFrame(verdicts, columns=VERDICT_COLUMNS),
-        "hint_scores": pd.DataFrame(list(hints), columns=HINT_COLUMNS),
-        "dialogues": pd.DataFrame(list(dialogues), columns=DIALOGUE_COLUMNS),
-        "paper": paper_long(matches or {}),
-        "agents": pd.DataFrame([*agent_rows, {"agent": "ref", "role": "reference", "judge": "j", "proxy": True}]),
-    })  # fmt: skip
+    return long_table(
+        {
+            "verdicts": pd.DataFrame(verdicts, columns=VERDICT_COLUMNS),
+            "hint_scores": pd.DataFrame(list(hints), columns=HINT_COLUMNS),
+            "dialogues": pd.DataFrame(list(dialogues), columns=DIALOGUE_COLUMNS),
+            "paper": paper_long(matches or {}),
+            "agents": pd.DataFrame([*agent_rows, {"agent": "ref", "role": "reference", "judge": "j", "proxy": True}]),
+        }
+    )
 
 
 def value(long, metric, scope="overall", agent="a", source="ours"):
@@ -100,8 +127,11 @@ def test_averages_need_every_task_and_leave_compensation_out():
 
 def test_both_orders_pooled_balanced_and_disagreement():
     pairs = [("win", "win"), ("win", "lose"), ("tie", "win"), ("lose", "lose")]
-    rows = [verdict("a", "2-1", i, order, o) for i, pair in enumerate(pairs)
-            for order, o in zip(("candidate_first", "reference_first"), pair, strict=True)]  # fmt: skip
+    rows = [
+        verdict("a", "2-1", i, order, o)
+        for i, pair in enumerate(pairs)
+        for order, o in zip(("candidate_first", "reference_first"), pair, strict=True)
+    ]
     rows.append(verdict("a", "2-1", 9, "candidate_first", None, "unparsable"))
     rows.append(verdict("a", "2-1", 9, "reference_first", "win"))
     long = build(rows)
@@ -144,8 +174,9 @@ def test_paper_rows_sit_beside_a_matched_agent():
     assert match("gpt4", "openai/gpt-4-0613").name == "GPT-4"
     assert match("q", "hosted_vllm/Qwen/Qwen2.5-7B-Instruct").name == "Qwen-2.5 7B"
     assert match("oracle", "scripted/oracle") is None and match("mine", "openai/gpt-4o") is None
-    long = build(one_order("1-1", 1, 0, 0, agent="gpt4"), agents=("gpt4",),
-                 matches={"gpt4": match("gpt4", "openai/gpt-4-0613")})  # fmt: skip
+    long = build(
+        one_order("1-1", 1, 0, 0, agent="gpt4"), agents=("gpt4",), matches={"gpt4": match("gpt4", "openai/gpt-4-0613")}
+    )
     assert value(long, "win_rate", "overall", "gpt4", "paper") == 56.1  # as printed
     assert value(long, "win_rate", "3-2", "gpt4", "paper") == 27.5
     assert value(long, "win_rate", "Memory", "gpt4", "paper") == 62.5  # derived like ours
@@ -172,24 +203,45 @@ def test_the_bootstrap_interval_of_the_overall_win_rate():
 def _report(long: pd.DataFrame) -> str:
     from steps.ucl.report import ReportInfo, RunInfo, render
 
-    info = ReportInfo(agents=[RunInfo("a", "m/a", False, "run-a")], reference=RunInfo("ref", "m/ref", False, "run-r"),
-                      user="m/user", judge="j", judge_scripted=False, exchanges=3, single_round=False,
-                      items_per_task=3, retries=1, pointwise=False, data="x@0", notes=["a note"])
+    info = ReportInfo(
+        agents=[RunInfo("a", "m/a", False, "run-a")],
+        reference=RunInfo("ref", "m/ref", False, "run-r"),
+        user="m/user",
+        judge="j",
+        judge_scripted=False,
+        exchanges=3,
+        single_round=False,
+        items_per_task=3,
+        retries=1,
+        pointwise=False,
+        data="x@0",
+        notes=["a note"],
+    )
     return render(long, info)
 
 
 def _pairs(task_id: str, n: int, outcome: str = "win", start: int = 0, failure: str | None = None):
-    return [verdict("a", task_id, start + i, order, None if failure else outcome, failure)
-            for i in range(n) for order in ("candidate_first", "reference_first")]
+    return [
+        verdict("a", task_id, start + i, order, None if failure else outcome, failure)
+        for i in range(n)
+        for order in ("candidate_first", "reference_first")
+    ]
 
 
 def test_failed_calls_are_shown_beside_the_win_rates_they_leave_out_and_in_the_csv():
-    verdicts = (_pairs("3-1", 3) + _pairs("3-1", 1, start=3, failure="agent_failed")
-                + [verdict("a", "3-1", 4, "candidate_first", None, "call_failed"),
-                   verdict("a", "3-1", 4, "reference_first", "lose")]
-                + _pairs("3-1", 1, start=5, failure="unparsable") + _pairs("1-1", 2))
+    verdicts = (
+        _pairs("3-1", 3)
+        + _pairs("3-1", 1, start=3, failure="agent_failed")
+        + [
+            verdict("a", "3-1", 4, "candidate_first", None, "call_failed"),
+            verdict("a", "3-1", 4, "reference_first", "lose"),
+        ]
+        + _pairs("3-1", 1, start=5, failure="unparsable")
+        + _pairs("1-1", 2)
+    )
     dialogues = [dialogue("a", "3-1", i, 2) for i in (0, 1, 2, 4, 5)] + [
-        dialogue("a", "3-1", 3, 1, "call_failed", "timeout")]
+        dialogue("a", "3-1", 3, 1, "call_failed", "timeout")
+    ]
     long = build(verdicts, dialogues)
     win = long[(long.metric == "win_rate") & (long.source == "ours")].set_index("scope")
     assert win.n_failed["3-1"] == 3 and win.n_failed["1-1"] == 0  # 2 of the broken pair, 1 failed judge call
@@ -205,8 +257,10 @@ def test_failed_calls_are_shown_beside_the_win_rates_they_leave_out_and_in_the_c
 
 
 def test_without_failed_calls_nothing_is_marked():
-    long = build(_pairs("3-1", 3) + _pairs("3-1", 1, start=3, failure="unparsable"),
-                 [dialogue("a", "3-1", i, 2) for i in range(4)])
+    long = build(
+        _pairs("3-1", 3) + _pairs("3-1", 1, start=3, failure="unparsable"),
+        [dialogue("a", "3-1", i, 2) for i in range(4)],
+    )
     assert (long[long.source == "ours"].n_failed.fillna(0) == 0).all()
     assert long[long.source == "paper"].n_failed.isna().all()
     text = _report(long)

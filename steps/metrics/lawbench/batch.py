@@ -67,9 +67,7 @@ def _score_group(group: _Group) -> tuple[str, str, str, TaskScore]:
     return group.setting, group.model, group.task, result
 
 
-def _groups(
-    df: pd.DataFrame, cilin_path: Path | None, confusion_path: Path | None, contiguous: bool
-) -> list[_Group]:
+def _groups(df: pd.DataFrame, cilin_path: Path | None, confusion_path: Path | None, contiguous: bool) -> list[_Group]:
     out = []
     for (setting, model, task), group in df.groupby(["setting", "model", "task"], sort=True):
         group = _items_in_index_order(setting, model, task, group, contiguous)

@@ -81,16 +81,35 @@ def j1(turns: pd.DataFrame, deliverables: pd.DataFrame, scores: pd.DataFrame | N
                 headline.append(_v(r["value"]))
         found = d.get("failure_causes")  # a list; missing (NaN) when the run is not judged yet
         causes = ", ".join(found) if hasattr(found, "__len__") and not isinstance(found, str) else ""
-        out.append({
-            "id": file_id(iid), "iid": iid, "agent": d["agent"], "env": d["scenario"], "title": iid,
-            "end": _s(d["ended_by"]) or ("failed" if _s(d["failure"]) else ""), "score": _mean(headline),
-            "causes": causes,
-            "turns": [[t["speaker_label"], _s(t["addressee"]), _s(t["stage"]), _s(t["model"]), t["kind"],
-                       _s(t["text"]), _note(t)] for t in rows],
-            "scores": score_rows,
-            "result": {"title": f"deliverable: {d['kind']}" + (" (forced after the turn cap)" if d["forced"] else ""),
-                       "text": _s(d["text"])},
-        })
+        out.append(
+            {
+                "id": file_id(iid),
+                "iid": iid,
+                "agent": d["agent"],
+                "env": d["scenario"],
+                "title": iid,
+                "end": _s(d["ended_by"]) or ("failed" if _s(d["failure"]) else ""),
+                "score": _mean(headline),
+                "causes": causes,
+                "turns": [
+                    [
+                        t["speaker_label"],
+                        _s(t["addressee"]),
+                        _s(t["stage"]),
+                        _s(t["model"]),
+                        t["kind"],
+                        _s(t["text"]),
+                        _note(t),
+                    ]
+                    for t in rows
+                ],
+                "scores": score_rows,
+                "result": {
+                    "title": f"deliverable: {d['kind']}" + (" (forced after the turn cap)" if d["forced"] else ""),
+                    "text": _s(d["text"]),
+                },
+            }
+        )
     return out
 
 
@@ -109,19 +128,42 @@ def mile(turns: pd.DataFrame, deliverables: pd.DataFrame, scores: pd.DataFrame |
             if r["stage"] == "goal" and not r["metric"].endswith("-norm") and r["metric"] not in ("CLI", "DEF"):
                 headline = _v(r["scaled"])
                 goal.append(None if headline is None else headline / 100)
-        out.append({
-            "id": file_id(iid), "iid": iid, "agent": d["agent"], "env": _s(d["law_reason"]), "title": iid,
-            "end": _s(d["ended_by"]) or ("failed" if _s(d["failure"]) else ""), "score": _mean(goal), "causes": "",
-            "turns": [[t["speaker"], _s(t["addressee"]), f"turn {t['turn']}", _s(t["model"]), t["kind"],
-                       _s(t["text"]), _note(t)] for t in rows],
-            "scores": score_rows,
-            "result": {"title": "complaint", "text": _s(d["complaint"])},
-        })
+        out.append(
+            {
+                "id": file_id(iid),
+                "iid": iid,
+                "agent": d["agent"],
+                "env": _s(d["law_reason"]),
+                "title": iid,
+                "end": _s(d["ended_by"]) or ("failed" if _s(d["failure"]) else ""),
+                "score": _mean(goal),
+                "causes": "",
+                "turns": [
+                    [
+                        t["speaker"],
+                        _s(t["addressee"]),
+                        f"turn {t['turn']}",
+                        _s(t["model"]),
+                        t["kind"],
+                        _s(t["text"]),
+                        _note(t),
+                    ]
+                    for t in rows
+                ],
+                "scores": score_rows,
+                "result": {"title": "complaint", "text": _s(d["complaint"])},
+            }
+        )
     return out
 
 
-def ucl(turns: pd.DataFrame, dialogues: pd.DataFrame, verdicts: pd.DataFrame | None,
-        hints: pd.DataFrame | None, task_ids: dict[str, str]) -> list[Record]:
+def ucl(
+    turns: pd.DataFrame,
+    dialogues: pd.DataFrame,
+    verdicts: pd.DataFrame | None,
+    hints: pd.DataFrame | None,
+    task_ids: dict[str, str],
+) -> list[Record]:
     """UCL-Bench: a run's turns and dialogues with the pairwise verdicts (both orders) and the hint score.
 
     Headline: the dialogue's points against the reference over its valid verdicts (×100: 100 won both orders).
@@ -135,27 +177,57 @@ def ucl(turns: pd.DataFrame, dialogues: pd.DataFrame, verdicts: pd.DataFrame | N
         score_rows, points = [], []
         for r in by_verdicts.get(iid, []):
             reason = _s(r["failure"]) or _s(r["error"]) or _s(r["raw"])
-            score_rows.append([f"vs {r['reference']} ({r['order']}): {_s(r['outcome'])}", _v(r["points"]),
-                               _s(r["judge"]), _cut(reason)])
+            score_rows.append(
+                [
+                    f"vs {r['reference']} ({r['order']}): {_s(r['outcome'])}",
+                    _v(r["points"]),
+                    _s(r["judge"]),
+                    _cut(reason),
+                ]
+            )
             if not _s(r["failure"]):
                 points.append(_v(r["points"]))
         for r in by_hints.get(iid, []):
             reason = _s(r["failure"]) or f"met {r['met']}, partial {r['partial']} of {r['items']}; " + _s(r["raw"])
             score_rows.append(["hint score", _v(r["value"]), _s(r["judge"]), _cut(reason)])
-        out.append({
-            "id": file_id(iid), "iid": iid, "agent": d["agent"], "env": task_ids.get(d["task"], d["task"]),
-            "title": f"{iid} ({' '.join(x for x in (task_ids.get(d['task'], ''), d['task']) if x)})",
-            "end": _s(d["ended_by"]) or ("failed" if _s(d["failure"]) else ""), "score": _mean(points), "causes": "",
-            "turns": [[t["speaker"], "assistant" if t["speaker"] == "user" else "user", "", _s(t["model"]), t["kind"],
-                       _s(t["text"]), _note(t)] for t in rows],
-            "scores": score_rows,
-            "result": {"title": "", "text": ""},
-        })
+        out.append(
+            {
+                "id": file_id(iid),
+                "iid": iid,
+                "agent": d["agent"],
+                "env": task_ids.get(d["task"], d["task"]),
+                "title": f"{iid} ({' '.join(x for x in (task_ids.get(d['task'], ''), d['task']) if x)})",
+                "end": _s(d["ended_by"]) or ("failed" if _s(d["failure"]) else ""),
+                "score": _mean(points),
+                "causes": "",
+                "turns": [
+                    [
+                        t["speaker"],
+                        "assistant" if t["speaker"] == "user" else "user",
+                        "",
+                        _s(t["model"]),
+                        t["kind"],
+                        _s(t["text"]),
+                        _note(t),
+                    ]
+                    for t in rows
+                ],
+                "scores": score_rows,
+                "result": {"title": "", "text": ""},
+            }
+        )
     return out
 
 
-def plawbench(responses: pd.DataFrame, turns: pd.DataFrame, judgements: pd.DataFrame | None,
-              item_scores: pd.DataFrame | None, *, agent_model: str, environment_model: str) -> list[Record]:
+def plawbench(
+    responses: pd.DataFrame,
+    turns: pd.DataFrame,
+    judgements: pd.DataFrame | None,
+    item_scores: pd.DataFrame | None,
+    *,
+    agent_model: str,
+    environment_model: str,
+) -> list[Record]:
     """PLawBench consultations (T1): the single-turn answer (the task prompt and the agent's questions) or the
     multi-turn dialogue with the simulated client, with the judge's per-item points. Headline: awarded / max."""
     cons = responses[responses.category == "consultation"]
@@ -167,12 +239,31 @@ def plawbench(responses: pd.DataFrame, turns: pd.DataFrame, judgements: pd.DataF
         k = (d["item_id"], d["variant"])
         if d["variant"] == "multiturn":
             rows = by_turns.get(d["item_id"], [])
-            shown = [[t["speaker"], "client" if t["speaker"] == "lawyer" else "lawyer", "",
-                      models.get(t["speaker"], ""), t["kind"], _s(t["text"]), _note(t)] for t in rows]
+            shown = [
+                [
+                    t["speaker"],
+                    "client" if t["speaker"] == "lawyer" else "lawyer",
+                    "",
+                    models.get(t["speaker"], ""),
+                    t["kind"],
+                    _s(t["text"]),
+                    _note(t),
+                ]
+                for t in rows
+            ]
         else:
-            shown = [["user", "lawyer", "", "", "utterance", _s(d["prompt"]), ""],
-                     ["lawyer", "user", "", agent_model, "utterance", _s(d["response"]),
-                      f"failed call: {d['failure']}" if _s(d["failure"]) else ""]]
+            shown = [
+                ["user", "lawyer", "", "", "utterance", _s(d["prompt"]), ""],
+                [
+                    "lawyer",
+                    "user",
+                    "",
+                    agent_model,
+                    "utterance",
+                    _s(d["response"]),
+                    f"failed call: {d['failure']}" if _s(d["failure"]) else "",
+                ],
+            ]
         score_rows, headline = [], None
         for r in judged.get(k, [])[:1]:
             headline = None if _v(r["value"]) is None else round(100 * _v(r["value"]), 1)
@@ -182,12 +273,21 @@ def plawbench(responses: pd.DataFrame, turns: pd.DataFrame, judgements: pd.DataF
             name = r["rubric_id"] + (f" [{r['group']}]" if _s(r["group"]) else "")
             score_rows.append([name, _v(r["awarded"]), f"of {r['points']:g}", _cut(_s(r["justification"]))])
         iid = f"{d['item_id']}/{d['variant']}"
-        out.append({
-            "id": file_id(iid), "iid": d["item_id"], "agent": d["agent"], "env": d["variant"], "title": iid,
-            "end": _s(d["ended_by"]) or ("failed" if _s(d["failure"]) else "answered"), "score": headline,
-            "causes": "", "turns": shown, "scores": score_rows,
-            "result": {"title": "", "text": ""},
-        })
+        out.append(
+            {
+                "id": file_id(iid),
+                "iid": d["item_id"],
+                "agent": d["agent"],
+                "env": d["variant"],
+                "title": iid,
+                "end": _s(d["ended_by"]) or ("failed" if _s(d["failure"]) else "answered"),
+                "score": headline,
+                "causes": "",
+                "turns": shown,
+                "scores": score_rows,
+                "result": {"title": "", "text": ""},
+            }
+        )
     return out
 
 

@@ -14,22 +14,33 @@ from steps.reports.html.dialogues import Record, to_json
 from steps.reports.html.svg import bar_chart
 from steps.reports.html.tables import Link, html_table, series
 
-PAGES = {"index": "Overview", "lawbench": "LawBench", "j1": "J1-EVAL", "mile": "MILE", "ucl": "UCL-Bench",
-         "plawbench": "PLawBench"}
+PAGES = {
+    "index": "Overview",
+    "lawbench": "LawBench",
+    "j1": "J1-EVAL",
+    "mile": "MILE",
+    "ucl": "UCL-Bench",
+    "plawbench": "PLawBench",
+}
 J1_ENVS = ("KQ", "LC", "CD", "DD", "CI", "CR")
 WIDE = 8  # a table with more scopes than this is split into one table per metric
 TITLES = {
     ("lawbench", "zero_shot"): "Zero-shot scores per task (LawBench appendix tables)",
     ("lawbench", "one_shot"): "One-shot scores per task (LawBench appendix tables)",
     ("j1", "table3"): "Table 3: the ten metrics per environment (×100; III-4 lower is better)",
-    ("j1", "table6"): "Table 6: CD document score components", ("j1", "table7"): "Table 7: DD document components",
-    ("j1", "table8"): "Table 8: CI procedure components", ("j1", "table9"): "Table 9: CR procedure and penalties",
+    ("j1", "table6"): "Table 6: CD document score components",
+    ("j1", "table7"): "Table 7: DD document components",
+    ("j1", "table8"): "Table 8: CI procedure components",
+    ("j1", "table9"): "Table 9: CR procedure and penalties",
     ("j1", "table10"): "Table 10: average turns per environment",
-    ("mile", "goal"): "Goal scores (MASER Table 1)", ("mile", "interaction"): "Interaction scores (MASER Table 2)",
+    ("mile", "goal"): "Goal scores (MASER Table 1)",
+    ("mile", "interaction"): "Interaction scores (MASER Table 2)",
     ("mile", "consistency"): "Judge consistency (MASER Table 3)",
     ("ucl", "win_rate"): "Win rates against the reference model per task (UCL-Bench Table 3 layout)",
-    ("ucl", "hint_score"): "Pointwise hint score per task (ours)", ("ucl", "turns"): "Dialogue turns",
-    ("plawbench", "table2"): "Table 2: the data", ("plawbench", "table3"): "Table 3: scores by task type",
+    ("ucl", "hint_score"): "Pointwise hint score per task (ours)",
+    ("ucl", "turns"): "Dialogue turns",
+    ("plawbench", "table2"): "Table 2: the data",
+    ("plawbench", "table3"): "Table 3: scores by task type",
     ("plawbench", "table4"): "Table 4: judge agreement (paper)",
 }
 # the paper's main tables first, then ours (any table not named keeps its CSV order after these)
@@ -68,8 +79,15 @@ def _tables(df: pd.DataFrame, bench: str, link: Link | None) -> str:
     return "".join(out)
 
 
-def _chart(df: pd.DataFrame, bench: str, title: str, table: str, categories: list[str],
-           key: Callable[[object], str], **filters: str) -> str:
+def _chart(
+    df: pd.DataFrame,
+    bench: str,
+    title: str,
+    table: str,
+    categories: list[str],
+    key: Callable[[object], str],
+    **filters: str,
+) -> str:
     rows = df[df.table == table]
     for column, value in filters.items():
         rows = rows[rows[column] == value]
@@ -88,8 +106,17 @@ def charts(bench: str, df: pd.DataFrame) -> str:
     if bench == "lawbench":
         for setting in ("zero_shot", "one_shot"):
             tasks = list(dict.fromkeys(df[df.table == setting].scope.dropna()))
-            out.append(_chart(df, bench, f"LawBench {setting.replace('_', '-')} score per task", setting, tasks,
-                              scope, metric="score"))
+            out.append(
+                _chart(
+                    df,
+                    bench,
+                    f"LawBench {setting.replace('_', '-')} score per task",
+                    setting,
+                    tasks,
+                    scope,
+                    metric="score",
+                )
+            )
     elif bench == "j1":
         t3 = df[df.table == "table3"]
         for env in J1_ENVS:
@@ -106,8 +133,16 @@ def charts(bench: str, df: pd.DataFrame) -> str:
             out.append(_chart(df, bench, f"UCL-Bench {m.replace('_', ' ')} per task", table, tasks, scope, metric=m))
     elif bench == "plawbench":
         out.append(_chart(df, bench, "PLawBench by task type", "table3", ["T1", "T2", "T3", "Overall"], metric))
-        out.append(_chart(df, bench, "PLawBench T2 dimensions", "table3",
-                          ["T2/Facts", "T2/Statute", "T2/Reasoning", "T2/Conclusion"], metric))
+        out.append(
+            _chart(
+                df,
+                bench,
+                "PLawBench T2 dimensions",
+                "table3",
+                ["T2/Facts", "T2/Statute", "T2/Reasoning", "T2/Conclusion"],
+                metric,
+            )
+        )
     return f'<div class="charts">{"".join(c for c in out if c)}</div>'
 
 
@@ -153,21 +188,25 @@ def viewer(records: list[Record]) -> str:
 
 
 def page(name: str, body: str, note: str = "", *, scripts: bool = False) -> str:
-    nav = "".join(f'<a href="{key}.html"{" class=current" if key == name else ""}>{escape(title)}</a>'
-                  for key, title in PAGES.items())
+    nav = "".join(
+        f'<a href="{key}.html"{" class=current" if key == name else ""}>{escape(title)}</a>'
+        for key, title in PAGES.items()
+    )
     script = f"<script>{asset('viewer.js')}</script>" if scripts else ""
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>jurisflow · {escape(PAGES[name])}</title><style>{asset('report.css')}</style>{script}</head>"
-        f'<body><header><nav>{nav}</nav></header><main><h1>{escape(PAGES[name])}</h1>'
+        f"<body><header><nav>{nav}</nav></header><main><h1>{escape(PAGES[name])}</h1>"
         f'<p class="note">{note}</p>{body}</main></body></html>\n'
     )
 
 
-NOTE = ("Built from <code>reports/{bench}.csv</code> (the Markdown twin is <code>reports/{md}</code>). Rows "
-        "marked ↳ … (paper) are the paper's numbers, under ours. † marks a number of ours from scripted models or "
-        "the proxy judge: a bound check of the pipeline, not a measurement. Hover a cell for its n.")
+NOTE = (
+    "Built from <code>reports/{bench}.csv</code> (the Markdown twin is <code>reports/{md}</code>). Rows "
+    "marked ↳ … (paper) are the paper's numbers, under ours. † marks a number of ours from scripted models or "
+    "the proxy judge: a bound check of the pipeline, not a measurement. Hover a cell for its n."
+)
 
 
 def ordered(df: pd.DataFrame, bench: str, agents: list[str]) -> pd.DataFrame:
@@ -175,16 +214,20 @@ def ordered(df: pd.DataFrame, bench: str, agents: list[str]) -> pd.DataFrame:
     paper's order (KQ, LC, CD, DD, CI, CR, overall). Stable: otherwise the CSV order."""
     rank = {a: i for i, a in enumerate(agents)}
     env = {e: i for i, e in enumerate(J1_ENVS)}
-    keys = pd.DataFrame({
-        "source": (df.source != "ours").astype(int),
-        "agent": [rank.get(a, len(rank)) if s == "ours" else 0 for a, s in zip(df.agent, df.source, strict=True)],
-        "scope": [env.get(s, len(env)) if bench == "j1" else 0 for s in df.scope],
-    }, index=df.index)
+    keys = pd.DataFrame(
+        {
+            "source": (df.source != "ours").astype(int),
+            "agent": [rank.get(a, len(rank)) if s == "ours" else 0 for a, s in zip(df.agent, df.source, strict=True)],
+            "scope": [env.get(s, len(env)) if bench == "j1" else 0 for s in df.scope],
+        },
+        index=df.index,
+    )
     return df.loc[keys.sort_values(["source", "agent", "scope"], kind="stable").index]
 
 
-def benchmark_page(bench: str, df: pd.DataFrame, records: list[Record] | None = None,
-                   agents: list[str] | None = None) -> str:
+def benchmark_page(
+    bench: str, df: pd.DataFrame, records: list[Record] | None = None, agents: list[str] | None = None
+) -> str:
     df = ordered(df, bench, agents or [])
     md = {"lawbench": "lawbench_zero_shot.md"}.get(bench, f"{bench}.md")
     body = charts(bench, df) + _tables(df, bench, link_for(bench, records or []))
@@ -195,9 +238,17 @@ def benchmark_page(bench: str, df: pd.DataFrame, records: list[Record] | None = 
 
 def index_page(counts: dict[str, tuple[int, int]]) -> str:
     """The overview: each benchmark page with its result rows and dialogues."""
-    rows = "".join(f'<tr><th><a href="{b}.html">{escape(PAGES[b])}</a></th><td>{n}</td><td>{d}</td></tr>'
-                   for b, (n, d) in counts.items())
-    body = ('<table class="results"><thead><tr><th>benchmark</th><th>result rows</th><th>dialogues</th></tr>'
-            f"</thead><tbody>{rows}</tbody></table>")
-    return page("index", body, "The results of the last <code>dvc repro</code>, one page per benchmark. "
-                "Opens from disk: no server, no network.")
+    rows = "".join(
+        f'<tr><th><a href="{b}.html">{escape(PAGES[b])}</a></th><td>{n}</td><td>{d}</td></tr>'
+        for b, (n, d) in counts.items()
+    )
+    body = (
+        '<table class="results"><thead><tr><th>benchmark</th><th>result rows</th><th>dialogues</th></tr>'
+        f"</thead><tbody>{rows}</tbody></table>"
+    )
+    return page(
+        "index",
+        body,
+        "The results of the last <code>dvc repro</code>, one page per benchmark. "
+        "Opens from disk: no server, no network.",
+    )

@@ -68,13 +68,17 @@ def bar_chart(
             x, y = x0 + s * bar_w, top_pad + height - h
             colour = PALETTE[s % len(PALETTE)]
             tip = escape(f"{name} · {category}: {_num(v)}")
-            out.append(f'<rect x="{x}" y="{_num(y)}" width="{bar_w - 1}" height="{_num(h)}" fill="{colour}">'
-                       f"<title>{tip}</title></rect>")
+            out.append(
+                f'<rect x="{x}" y="{_num(y)}" width="{bar_w - 1}" height="{_num(h)}" fill="{colour}">'
+                f"<title>{tip}</title></rect>"
+            )
             if name in paper:
                 out.append(f'<rect x="{x}" y="{_num(y)}" width="{bar_w - 1}" height="{_num(h)}" fill="url(#hatch)"/>')
         cx = x0 + bar_w * n_series / 2
-        out.append(f'<text x="{_num(cx)}" y="{top_pad + height + 12}" class="tick" text-anchor="end" '
-                   f'transform="rotate(-40 {_num(cx)} {top_pad + height + 12})">{escape(category)}</text>')
+        out.append(
+            f'<text x="{_num(cx)}" y="{top_pad + height + 12}" class="tick" text-anchor="end" '
+            f'transform="rotate(-40 {_num(cx)} {top_pad + height + 12})">{escape(category)}</text>'
+        )
     ly = top_pad + height + bottom
     for s, (name, _) in enumerate(series):
         lx, row = left + (s % per_row) * 150, ly + 16 * (s // per_row)

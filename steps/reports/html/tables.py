@@ -32,8 +32,9 @@ def _columns(rows: pd.DataFrame) -> list[tuple[str, str]]:
     return list(dict.fromkeys(zip(rows.scope.fillna(""), rows.metric.fillna(""), strict=True)))
 
 
-def html_table(rows: pd.DataFrame, *, link: Link | None = None, columns: list[tuple[str, str]] | None = None,
-               caption: str = "") -> str:
+def html_table(
+    rows: pd.DataFrame, *, link: Link | None = None, columns: list[tuple[str, str]] | None = None, caption: str = ""
+) -> str:
     """One result table: a row per (source, agent), ours first, a column per (scope, metric) in CSV order.
 
     A cell of ours scored (partly) by a scripted model or the proxy judge carries †; its tooltip gives `n`.
@@ -48,8 +49,10 @@ def html_table(rows: pd.DataFrame, *, link: Link | None = None, columns: list[tu
     order = [("ours", a) for a in dict.fromkeys(rows[rows.source == "ours"].agent)]
     order += [("paper", a) for a in dict.fromkeys(rows[rows.source == "paper"].agent)]
     head = "".join(f"<th>{escape(label(s, m))}</th>" for s, m in columns)
-    out = [f'<table class="results"><caption>{escape(caption)}</caption>' if caption else '<table class="results">',
-           f"<thead><tr><th>agent</th>{head}</tr></thead><tbody>"]
+    out = [
+        f'<table class="results"><caption>{escape(caption)}</caption>' if caption else '<table class="results">',
+        f"<thead><tr><th>agent</th>{head}</tr></thead><tbody>",
+    ]
     for source, agent in order:
         name = escape(agent) if agent else "(data)"
         th = f'<th class="paper">↳ {name} (paper)</th>' if source == "paper" else f"<th>{name}</th>"
@@ -71,12 +74,15 @@ def html_table(rows: pd.DataFrame, *, link: Link | None = None, columns: list[tu
     return "".join(out)
 
 
-def series(rows: pd.DataFrame, categories: list[str], key: Callable[[object], str], *,
-           paper_agents: list[str] | None = None) -> list[tuple[str, list[float | None]]]:
+def series(
+    rows: pd.DataFrame, categories: list[str], key: Callable[[object], str], *, paper_agents: list[str] | None = None
+) -> list[tuple[str, list[float | None]]]:
     """Chart series from long rows: one per agent of ours (then the named paper agents), valued per category."""
     out = []
-    for source, agents in (("ours", list(dict.fromkeys(rows[rows.source == "ours"].agent.fillna("")))),
-                           ("paper", paper_agents or [])):
+    for source, agents in (
+        ("ours", list(dict.fromkeys(rows[rows.source == "ours"].agent.fillna("")))),
+        ("paper", paper_agents or []),
+    ):
         for agent in agents:
             mine = rows[(rows.source == source) & (rows.agent == agent)]
             if mine.empty:

@@ -19,9 +19,14 @@ def draft(case: dict[str, Any]) -> Draft | Skipped:
     iid, src = f"CD/{case['case_id']}", (case["case_id"],)
     plaintiffs, defendants = parties(case, "原告"), parties(case, "被告")
     proof = evidence(case, "plaintiff")
-    needs = {"judgment": case.get("doc_type") == "民事判决书" or None, "plaintiff": plaintiffs,
-             "defendant": defendants, "case_details": case.get("case_details"), "claims": case.get("claims"),
-             "plaintiff_evidence": proof}  # fmt: skip
+    needs = {
+        "judgment": case.get("doc_type") == "民事判决书" or None,
+        "plaintiff": plaintiffs,
+        "defendant": defendants,
+        "case_details": case.get("case_details"),
+        "claims": case.get("claims"),
+        "plaintiff_evidence": proof,
+    }
     if skipped := skip_if_missing(iid, "CD", src, needs):
         return skipped
     kind = "entity" if is_entity(plaintiffs[0]) else "person"

@@ -50,9 +50,11 @@ def party_line(p: dict) -> str:
             if p.get(k)
         ]
     else:
-        parts = [p["name"]] + [f"{label}{p[k]}" if label else p[k] for k, label in
-                               (("gender", ""), ("birth_date", "出生日期："), ("ethnicity", ""), ("address", "住址："))
-                               if p.get(k)]  # fmt: skip
+        parts = [p["name"]] + [
+            f"{label}{p[k]}" if label else p[k]
+            for k, label in (("gender", ""), ("birth_date", "出生日期："), ("ethnicity", ""), ("address", "住址："))
+            if p.get(k)
+        ]
     return "，".join(parts)
 
 
@@ -67,9 +69,13 @@ def _defence(gt: dict, profile: dict) -> list[str]:
     court = profile.get("court") or "受诉人民法院"
     number = f"{profile['case_number']}" if profile.get("case_number") else ""
     cause = gt.get("cause") or "纠纷"
-    return ["民事答辩状", f"答辩人：{party_line(gt['respondent'])}",
-            f"对{court}受理的{number}{cause}一案的起诉，答辩如下：", gt["defence"],
-            "证据和证据来源，证人姓名和住所："]  # fmt: skip
+    return [
+        "民事答辩状",
+        f"答辩人：{party_line(gt['respondent'])}",
+        f"对{court}受理的{number}{cause}一案的起诉，答辩如下：",
+        gt["defence"],
+        "证据和证据来源，证人姓名和住所：",
+    ]
 
 
 def oracle_lawyer(request: ScriptedRequest) -> str:

@@ -28,10 +28,18 @@ def draft(case: dict[str, Any]) -> Draft | Skipped:
     findings = without_outcome(case.get("court_findings") or "", [])
     defence = defence_text(case)
     laws = court_laws(case)
-    needs = {"judgment": case.get("doc_type") == "民事判决书" or None, "plaintiff": plaintiffs,
-             "defendant": defendants, "findings": findings, "reasoning": case.get("court_reasoning"),
-             "rulings": case.get("rulings"), "laws": laws, "claims": case.get("claims"),
-             "case_details": case.get("case_details"), "defence": defence}  # fmt: skip
+    needs = {
+        "judgment": case.get("doc_type") == "民事判决书" or None,
+        "plaintiff": plaintiffs,
+        "defendant": defendants,
+        "findings": findings,
+        "reasoning": case.get("court_reasoning"),
+        "rulings": case.get("rulings"),
+        "laws": laws,
+        "claims": case.get("claims"),
+        "case_details": case.get("case_details"),
+        "defence": defence,
+    }
     if skipped := skip_if_missing(iid, "CI", src, needs):
         return skipped
     p_info, d_info = "；".join(map(party_text, plaintiffs)), "；".join(map(party_text, defendants))
@@ -55,6 +63,10 @@ def draft(case: dict[str, Any]) -> Draft | Skipped:
             "other_statement": joined(statements(case, "other_statements", "defendant")),
         },
     }
-    truth = {"cause": case.get("cause"), "rulings": list(case["rulings"]), "reasoning": case["court_reasoning"],
-             "laws": laws}  # fmt: skip
+    truth = {
+        "cause": case.get("cause"),
+        "rulings": list(case["rulings"]),
+        "reasoning": case["court_reasoning"],
+        "laws": laws,
+    }
     return Draft(iid, "CI", src, profiles, truth, CI.ending.max_turns, None, {"cause": case.get("cause")})

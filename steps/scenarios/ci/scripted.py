@@ -119,12 +119,16 @@ def party(request: ScriptedRequest) -> str:
         (("起诉书", "罪名"), lambda: f"公诉机关指控：{profile.get('facts')} 指控罪名：{profile.get('charges')}"),
         (("辩护",), lambda: profile.get("plea")),
         (("答辩",), lambda: profile.get("claims") if isinstance(profile.get("claims"), str) else None),
-        (("诉讼请求", "事实理由"), lambda: f"{profile.get('facts_and_reasons', '')} 诉讼请求："
-                                          + "；".join(profile.get("claims") or [])),
+        (
+            ("诉讼请求", "事实理由"),
+            lambda: f"{profile.get('facts_and_reasons', '')} 诉讼请求：" + "；".join(profile.get("claims") or []),
+        ),
         (("经过",), lambda: profile.get("case_details")),
-        (("辩论", "最后陈述", "说明"), lambda: profile.get("other_statement") or profile.get("opinion")
-                                               or "坚持我方的意见，请法庭依法裁判。"),
-    )  # fmt: skip
+        (
+            ("辩论", "最后陈述", "说明"),
+            lambda: profile.get("other_statement") or profile.get("opinion") or "坚持我方的意见，请法庭依法裁判。",
+        ),
+    )
     for cues, answer in rules:
         if any(c in asked for c in cues):
             text = answer()

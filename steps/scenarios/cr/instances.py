@@ -34,11 +34,18 @@ def draft(case: dict[str, Any]) -> Draft | Skipped:
     plea = joined(statements(case, "pleas", "defendant"))
     defence = joined(statements(case, "pleas", "defence_lawyer"))
     laws = court_laws(case)
-    needs = {"first_instance": case.get("procedure") == "first_instance" or None, "defendant": accused,
-             "charges": charges, "penalty": case.get("penalty"), "findings": findings,
-             "reasoning": case.get("court_reasoning"), "laws": laws,
-             "procurator_charges": case.get("procurator_charges"), "defendant_plea": plea,
-             "defence_opinion": defence}  # fmt: skip
+    needs = {
+        "first_instance": case.get("procedure") == "first_instance" or None,
+        "defendant": accused,
+        "charges": charges,
+        "penalty": case.get("penalty"),
+        "findings": findings,
+        "reasoning": case.get("court_reasoning"),
+        "laws": laws,
+        "procurator_charges": case.get("procurator_charges"),
+        "defendant_plea": plea,
+        "defence_opinion": defence,
+    }
     if skipped := skip_if_missing(iid, "CR", src, needs):
         return skipped
     if case["penalty"] in ("有期徒刑", "拘役", "管制") and number(case.get("prison_months")) is None:

@@ -29,9 +29,14 @@ def draft(case: dict[str, Any]) -> Draft | Skipped:
     iid, src = f"DD/{case['case_id']}", (case["case_id"],)
     plaintiffs, defendants = parties(case, "原告"), parties(case, "被告")
     defence = defence_text(case)
-    needs = {"judgment": case.get("doc_type") == "民事判决书" or None, "plaintiff": plaintiffs,
-             "defendant": defendants, "defence": defence, "claims": case.get("claims"),
-             "case_details": case.get("case_details")}  # fmt: skip
+    needs = {
+        "judgment": case.get("doc_type") == "民事判决书" or None,
+        "plaintiff": plaintiffs,
+        "defendant": defendants,
+        "defence": defence,
+        "claims": case.get("claims"),
+        "case_details": case.get("case_details"),
+    }
     if skipped := skip_if_missing(iid, "DD", src, needs):
         return skipped
     respondent = defendants[0]

@@ -61,8 +61,13 @@ def finish(draft: Draft, personas: Mapping[str, Persona]) -> Built | Skipped:
     """The ready instance: the persona's style goes into its role's profile; a failed persona skips it."""
     base = dict(instance_id=draft.instance_id, scenario=draft.scenario, source_ids=draft.source_ids)
     if draft.subject is None:
-        return Built(**base, profiles=draft.profiles, ground_truth=draft.ground_truth, max_turns=draft.max_turns,
-                     facets=draft.facets)  # fmt: skip
+        return Built(
+            **base,
+            profiles=draft.profiles,
+            ground_truth=draft.ground_truth,
+            max_turns=draft.max_turns,
+            facets=draft.facets,
+        )
     persona = personas.get(draft.subject.key)
     if persona is None:
         return Skipped(**base, reason="missing: persona (not generated; rerun the personas stage)")
@@ -70,5 +75,11 @@ def finish(draft: Draft, personas: Mapping[str, Persona]) -> Built | Skipped:
         return Skipped(**base, reason=f"missing: persona ({persona.failure or 'empty style'})")
     role = draft.subject.role
     profiles = {**draft.profiles, role: {**draft.profiles[role], "style": persona.style}}
-    return Built(**base, profiles=profiles, ground_truth=draft.ground_truth, max_turns=draft.max_turns,
-                 persona_ids=(persona.key,), facets=draft.facets)  # fmt: skip
+    return Built(
+        **base,
+        profiles=profiles,
+        ground_truth=draft.ground_truth,
+        max_turns=draft.max_turns,
+        persona_ids=(persona.key,),
+        facets=draft.facets,
+    )

@@ -44,12 +44,20 @@ def party_text(party: dict[str, Any]) -> str:
 def party_truth(party: dict[str, Any]) -> dict[str, Any]:
     """The ground-truth particulars of a party for the exact-match metrics (II-2 PLA/DEF/RES)."""
     if is_entity(party):
-        return {"kind": "entity", "name": party["name"],
-                "address": party.get("registered_address") or party.get("address"),
-                "legal_representative": party.get("legal_representative")}  # fmt: skip
-    return {"kind": "person", "name": party["name"], "gender": party.get("gender"),
-            "ethnicity": party.get("ethnicity"), "birth_date": party.get("birth_date"),
-            "address": party.get("address") or party.get("domicile")}  # fmt: skip
+        return {
+            "kind": "entity",
+            "name": party["name"],
+            "address": party.get("registered_address") or party.get("address"),
+            "legal_representative": party.get("legal_representative"),
+        }
+    return {
+        "kind": "person",
+        "name": party["name"],
+        "gender": party.get("gender"),
+        "ethnicity": party.get("ethnicity"),
+        "birth_date": party.get("birth_date"),
+        "address": party.get("address") or party.get("domicile"),
+    }
 
 
 def held_particulars(party: dict[str, Any]) -> frozenset[str]:
@@ -99,8 +107,21 @@ def number(value: Any) -> float | None:
 
 
 _SENTENCE = re.compile(r"[^。；！？\n]+[。；！？]?")
-_OUTCOME_CUES = ("判处", "判决如下", "有期徒刑", "拘役", "管制", "罚金", "本院认为", "判令", "驳回", "缓刑",
-                 "之规定", "的规定", "条规定")  # fmt: skip
+_OUTCOME_CUES = (
+    "判处",
+    "判决如下",
+    "有期徒刑",
+    "拘役",
+    "管制",
+    "罚金",
+    "本院认为",
+    "判令",
+    "驳回",
+    "缓刑",
+    "之规定",
+    "的规定",
+    "条规定",
+)
 _CITATION = re.compile(r"《[^》]{2,40}》第[^。；]{1,12}条|第[零一二三四五六七八九十百千\d]+条")
 
 

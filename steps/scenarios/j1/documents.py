@@ -38,8 +38,9 @@ XXXX年XX月XX日"""
 COMPLAINT_LABELS = ("原告：", "被告：", "诉讼请求：", "事实和理由：", "证据和证据来源，证人姓名和住所：")
 
 
-def render_complaint(plaintiffs: list[str], defendants: list[str], claims: list[str], facts: str,
-                     evidence: list[str]) -> str:  # fmt: skip
+def render_complaint(
+    plaintiffs: list[str], defendants: list[str], claims: list[str], facts: str, evidence: list[str]
+) -> str:
     """The plaintiff's complaint as the DD lawyer receives it, in the template's layout, from the case's own
     parts (the party lines as the judgment states them; the evidence section only when the case lists any)."""
     lines = ["民事起诉状", ""]

@@ -44,13 +44,16 @@ def judgment_text(scenario: str, gt: dict[str, Any]) -> str:
     reasoning = gt["reasoning"].strip()
     reasoning = _TAIL.sub("。", reasoning) if _TAIL.search(reasoning) else _VERDICT_LEAD.sub("。", reasoning)
     reasoning = re.sub(r"^本院(?:经审查)?认为[，,：:]?\s*", "", reasoning).rstrip("，,")
-    laws = "、".join(f"《{x['law']}》第{to_chinese_number(x['article'])}条"
-                    + (f"之{to_chinese_number(x['sub_article'])}" if x.get("sub_article") else "")
-                    for x in gt["laws"])  # fmt: skip
+    laws = "、".join(
+        f"《{x['law']}》第{to_chinese_number(x['article'])}条"
+        + (f"之{to_chinese_number(x['sub_article'])}" if x.get("sub_article") else "")
+        for x in gt["laws"]
+    )
     rulings = list(gt["rulings"])
     if scenario == "CR" and not any(_SENTENCED.search(r) for r in rulings):
         rulings = [sentence_of(gt), *rulings]  # the source kept no sentence: compose it from the extracted one
-    numbered = [f"{_NUMERALS[i] if i < 10 else i + 1}、{r}" for i, r in enumerate(rulings)] if len(rulings) > 1 \
-        else rulings  # fmt: skip
+    numbered = (
+        [f"{_NUMERALS[i] if i < 10 else i + 1}、{r}" for i, r in enumerate(rulings)] if len(rulings) > 1 else rulings
+    )
     basis = f"依照{laws}的规定，" if laws else ""
     return f"本院认为，{reasoning}\n{basis}判决如下：\n" + "\n".join(numbered)

@@ -113,8 +113,9 @@ def with_causes(cases: pd.DataFrame, civil: pd.DataFrame) -> pd.DataFrame:
     return cases.merge(causes, on="case_id", how="left", validate="one_to_one")
 
 
-def instance_plan(cases: pd.DataFrame, civil: pd.DataFrame, topics: pd.DataFrame, sizes: Mapping[str, int | None], *,
-                  seed: int) -> Plan:  # fmt: skip
+def instance_plan(
+    cases: pd.DataFrame, civil: pd.DataFrame, topics: pd.DataFrame, sizes: Mapping[str, int | None], *, seed: int
+) -> Plan:
     """The J1 instances to build from the extracted cases, the civil judgments' causes (case_id, cause) and the
     topic sources: the same plan in stages `personas` and `instances`."""
     return plan(populations(with_causes(cases, civil), topics), sizes, seed=seed)

@@ -63,8 +63,14 @@ def _row(row: dict[str, Any], answer: TopicsAnswer) -> dict[str, Any]:
     for t in answer.topics:
         found = find_statutes(t.answer)[0] if t.kind == "open_statute" else []
         laws = list(dict.fromkeys((s.law.strip("《》"), s.article) for _, s in found))
-        topics.append({"topic": t.topic, "kind": t.kind, "answer": t.answer,
-                       "statutes": [{"law": law, "article": a, "sub_article": None} for law, a in laws]})  # fmt: skip
+        topics.append(
+            {
+                "topic": t.topic,
+                "kind": t.kind,
+                "answer": t.answer,
+                "statutes": [{"law": law, "article": a, "sub_article": None} for law, a in laws],
+            }
+        )
     lay = {"occupation": answer.occupation} if row["scenario"] == "KQ" else {"background": answer.background}
     return {**row, **lay, "theme": answer.theme, "topics": topics, "method": "llm"}
 
@@ -78,24 +84,37 @@ def _ranked(rows: pd.DataFrame, limit: int | None, seed: int) -> pd.DataFrame:
     return ranked.drop(columns="_rank").reset_index(drop=True)
 
 
-async def rewrite_sources(door: Any, model: ModelConfig, rows: pd.DataFrame, items: pd.DataFrame, *,
-                          limit: int | None, seed: int,
-                          on_done: Callable[..., None] | None = None) -> tuple[pd.DataFrame, int]:  # fmt: skip
+async def rewrite_sources(
+    door: Any,
+    model: ModelConfig,
+    rows: pd.DataFrame,
+    items: pd.DataFrame,
+    *,
+    limit: int | None,
+    seed: int,
+    on_done: Callable[..., None] | None = None,
+) -> tuple[pd.DataFrame, int]:
     """The topic sources as the model writes them (the first `limit` per scenario by seeded rank)."""
     by_id = {r["item_id"]: r for r in items.to_dict("records")}
     chosen = _ranked(rows, limit, seed).to_dict("records")
 
     async def one(row: dict[str, Any]) -> dict[str, Any] | None:
         prompt = render(TEMPLATES, "topics.j2", {"scenario": row["scenario"], "material": _material(row, by_id)})
-        meta = {"scenario": SCENARIO, "instance_id": f"{row['scenario']}/{row['source_id']}",
-                "derived": json.dumps({k: row[k] for k in ("theme", "occupation", "background", "topics")},
-                                      ensure_ascii=False, default=str)}  # fmt: skip
-        answer = await complete_json(door, model, [{"role": "user", "content": prompt}], TopicsAnswer,
-                                     purpose="environment", metadata=meta)  # fmt: skip
+        meta = {
+            "scenario": SCENARIO,
+            "instance_id": f"{row['scenario']}/{row['source_id']}",
+            "derived": json.dumps(
+                {k: row[k] for k in ("theme", "occupation", "background", "topics")}, ensure_ascii=False, default=str
+            ),
+        }
+        answer = await complete_json(
+            door, model, [{"role": "user", "content": prompt}], TopicsAnswer, purpose="environment", metadata=meta
+        )
         if on_done is not None:
             on_done()
-        lay_ok = answer.value is not None and (answer.value.occupation if row["scenario"] == "KQ"
-                                                 else answer.value.background)  # fmt: skip
+        lay_ok = answer.value is not None and (
+            answer.value.occupation if row["scenario"] == "KQ" else answer.value.background
+        )
         return _row(row, answer.value) if lay_ok else None
 
     done = await asyncio.gather(*(one(r) for r in chosen))

@@ -7,8 +7,18 @@ import pandas as pd
 from steps.scenarios.j1.identities import client_name, occupation_for
 from steps.scenarios.j1.topics import TopicSource, kq_from_articles, kq_from_choices, lc_from_consultations
 
-COLUMNS = ["scenario", "source_id", "theme", "background", "occupation", "client_name", "topics", "derivation",
-           "items", "method"]  # fmt: skip
+COLUMNS = [
+    "scenario",
+    "source_id",
+    "theme",
+    "background",
+    "occupation",
+    "client_name",
+    "topics",
+    "derivation",
+    "items",
+    "method",
+]
 
 
 def topic_sources(items: pd.DataFrame, *, articles_per_instance: int) -> list[TopicSource]:
@@ -27,16 +37,18 @@ def topic_rows(sources: list[TopicSource], *, seed: int, method: str = "derived"
     rows = []
     for s in sources:
         key = f"{s.scenario}/{s.source_id}"
-        rows.append({
-            "scenario": s.scenario,
-            "source_id": s.source_id,
-            "theme": s.theme,
-            "background": s.background or None,
-            "occupation": occupation_for(s.theme, seed=seed, key=key) if s.scenario == "KQ" else None,
-            "client_name": client_name(seed=seed, key=key) if s.scenario == "LC" else None,
-            "topics": [t.as_dict() for t in s.topics],
-            "derivation": s.derivation,
-            "items": list(s.items),
-            "method": method,
-        })  # fmt: skip
+        rows.append(
+            {
+                "scenario": s.scenario,
+                "source_id": s.source_id,
+                "theme": s.theme,
+                "background": s.background or None,
+                "occupation": occupation_for(s.theme, seed=seed, key=key) if s.scenario == "KQ" else None,
+                "client_name": client_name(seed=seed, key=key) if s.scenario == "LC" else None,
+                "topics": [t.as_dict() for t in s.topics],
+                "derivation": s.derivation,
+                "items": list(s.items),
+                "method": method,
+            }
+        )
     return pd.DataFrame(rows, columns=COLUMNS)

@@ -52,8 +52,10 @@ _CHOICE_Q = re.compile(r"^(?P<stem>.+?)(?P<opts>A[:：].+)$", re.S)
 _OPTION = re.compile(r"([A-D])[:：](.+?)(?=;?[A-D][:：]|$)", re.S)
 _CORRECT = re.compile(r"正确答案[:：]\s*([A-D])")
 _STATEMENT = r"(?:说法|表述|选项|观点|判断|理解|论述|提法|做法|认识)"
-_ASKS_FALSE = re.compile(rf"{_STATEMENT}[^。？?]{{0,8}}(?:不正确|错误|不准确|不成立|不符合|有误|不妥)|"
-                         rf"(?:不正确|错误|不准确)的(?:是|有)")  # fmt: skip
+_ASKS_FALSE = re.compile(
+    rf"{_STATEMENT}[^。？?]{{0,8}}(?:不正确|错误|不准确|不成立|不符合|有误|不妥)|"
+    rf"(?:不正确|错误|不准确)的(?:是|有)"
+)
 _ASKS_TRUE = re.compile(rf"{_STATEMENT}[^。？?]{{0,8}}(?:正确|准确|成立|符合)|正确的(?:是|有)")
 _ABOUT = re.compile(rf"关于([^，。？?]{{2,40}}?)(?:的(?:哪|下列|以下|{_STATEMENT})|[，,](?:下列|以下|哪))")
 _MIN_OPTION = 8  # characters: shorter options are names or terms, not statements
@@ -119,8 +121,9 @@ def kq_from_articles(items: list[dict], per_instance: int = 4) -> list[TopicSour
                 for g in chunk
             )
             ids = tuple(g["item_id"] for g in chunk)
-            sources.append(TopicSource("KQ", ids[0], f"《{law}》的有关规定", "", topics,
-                                       "lawbench 1-1: articles of one law", ids))  # fmt: skip
+            sources.append(
+                TopicSource("KQ", ids[0], f"《{law}》的有关规定", "", topics, "lawbench 1-1: articles of one law", ids)
+            )
     return sources
 
 
@@ -190,6 +193,15 @@ def lc_from_consultations(items: list[dict]) -> list[TopicSource]:
         polarity = answer_polarity(asked, core) if asked else None
         if asked and polarity:
             topics.insert(0, Topic(asked, BINARY, polarity))
-        sources.append(TopicSource("LC", item["item_id"], question[:30], question, tuple(topics),
-                                   "lawbench 3-8: a 66law.cn consultation", (item["item_id"],)))  # fmt: skip
+        sources.append(
+            TopicSource(
+                "LC",
+                item["item_id"],
+                question[:30],
+                question,
+                tuple(topics),
+                "lawbench 3-8: a 66law.cn consultation",
+                (item["item_id"],),
+            )
+        )
     return sources

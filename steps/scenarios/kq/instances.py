@@ -45,12 +45,12 @@ def draft_kq(source: dict[str, Any]) -> Draft | Skipped:
 
 def draft_lc(source: dict[str, Any]) -> Draft | Skipped:
     iid, src = f"LC/{source['source_id']}", tuple(source["items"])
-    needs = {"name": source.get("client_name"), "background": source.get("background"),
-             "topics": source.get("topics")}  # fmt: skip
+    needs = {"name": source.get("client_name"), "background": source.get("background"), "topics": source.get("topics")}
     if skipped := skip_if_missing(iid, "LC", src, needs):
         return skipped
-    subject = Subject(f"{iid}/client", "LC", "client", "遇到法律纠纷、向律师咨询的当事人", "person",
-                      source["background"])  # fmt: skip
+    subject = Subject(
+        f"{iid}/client", "LC", "client", "遇到法律纠纷、向律师咨询的当事人", "person", source["background"]
+    )
     profiles = {
         "client": {
             "name": source["client_name"],
