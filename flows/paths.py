@@ -36,6 +36,13 @@ MILE_DIR = Path("data/mile")  # mile_simulate, mile_judge
 PLAWBENCH_DIR = Path("data/plawbench")  # plawbench_rubrics, predict, judge
 UCL_JUDGE_DIR = "judge"  # data/ucl/<agent>/judge/: stage ucl_judge's outputs (data_report finds its usage.parquet)
 REPORTS = Path("reports")
+CALL_CACHE = "call_cache.parquet"  # every model-calling stage's response-cache shard, beside its usage table
+
+
+def call_cache_path(usage: Path) -> Path:
+    """The shard beside a usage table: `usage.parquet` → `call_cache.parquet`, `judge_usage.parquet` →
+    `judge_call_cache.parquet` (flows/call_cache.py)."""
+    return usage.with_name(usage.name.removesuffix("usage.parquet") + CALL_CACHE)
 
 
 @dataclass(frozen=True)
