@@ -116,7 +116,7 @@ def test_locked_shards_come_from_dvc_cache_then_the_workspace_with_the_running_s
     root.mkdir()
     dvc = Path(sys.executable).parent / "dvc"
     subprocess.run([str(dvc), "init", "--no-scm", "-q"], cwd=root, check=True)
-    pulled, local, gone = (root / "data" / n / "call_cache.parquet" for n in ("pulled", "local", "gone"))
+    pulled, local = (root / "data" / n / "call_cache.parquet" for n in ("pulled", "local"))
     for path in (pulled, local):
         path.parent.mkdir(parents=True)
         path.write_bytes(path.parent.name.encode())
