@@ -6,13 +6,14 @@
 
 `run` reproduces in three phases: (1) the stages every agent needs (ingest, extract, the J1 instances, the rubrics,
 the UCL reference …), once; (2) each agent's own stages, one Prefect task run per agent, up to `--jobs` at a time;
-(3) the reports and what else is stale. Phase 2 runs here as concurrent `dvc --wait-for-lock repro` processes in
-this workspace: DVC releases its repository lock while a stage's command runs, writes each stage's dvc.lock entry
-under the lock, and its read/write locks keep two processes off one output; the response cache is SQLite in WAL
-mode and every stage reports to the one Prefect server. With `--pool`, phase 1 ends with `dvc push --run-cache`,
-each agent is a run of the deployment `agent-stages/<pool>` that a Prefect worker in another clone picks up (`dvc
-repro --pull` of the agent's stages there, then `dvc push --run-cache`), and phase 3 is `dvc repro --pull` here:
-DVC restores the agents' stages from the pushed run cache instead of running them again.
+(3) the reports and what else is stale. Phase 2 runs here as concurrent `dvc --wait-for-lock repro --single-item`
+processes in this workspace: DVC releases its repository lock while a stage's command runs, writes each stage's
+dvc.lock entry under the lock, and its read/write locks keep two processes off one output (`--single-item`, because
+checking a stage takes a write lock on its outputs, which fails while another agent's stage reads them); the
+response cache is SQLite in WAL mode and every stage reports to the one Prefect server. With `--pool`, phase 1
+ends with `dvc push --run-cache`, each agent is a run of the deployment `agent-stages/<pool>` that a Prefect worker
+in another clone picks up (`dvc repro --pull` of the agent's stages there, then `dvc push --run-cache`), and phase
+3 is `dvc repro --pull` here: DVC restores the agents' stages from the pushed run cache instead of running them.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,10 +121,31 @@ def _stream(label: str, args: list[str], env: dict[str, str]) -> int:
     return proc.wait()
 
 
-def repro_args(targets: list[str], *, pull: bool = False) -> list[str]:
-    """`dvc --wait-for-lock repro [--pull] <targets>`: waits for another process's repository lock (held only
-    between stages) instead of failing."""
-    return [_bin("dvc"), "--wait-for-lock", "repro", *(["--pull"] if pull else []), *targets]
+def repro_args(targets: list[str], *, pull: bool = False, single: bool = False) -> list[str]:
+    """`dvc --wait-for-lock repro [--pull] [--single-item] <targets>`: waits for another process's repository lock
+    (held only between stages) instead of failing. `single`: the targets alone, in the order given, their upstream
+    not even checked (DVC takes a write lock on every stage it checks, which fails while another agent's stage
+    reads that stage's outputs)."""
+    flags = (["--pull"] if pull else []) + (["--single-item"] if single else [])
+    return [_bin("dvc"), "--wait-for-lock", "repro", *flags, *targets]
+
+
+def stale(stages: list[str]) -> bool:
+    """Whether `dvc status` finds any of the stages out of date (it takes only read locks)."""
+    import json
+
+    args = [_bin("dvc"), "--wait-for-lock", "status", "--json", *stages]
+    done = subprocess.run(args, env=_env(), capture_output=True, text=True)
+    try:
+        return done.returncode != 0 or bool(json.loads(done.stdout or "{}"))
+    except ValueError:
+        return True
+
+
+def push_args(targets: list[str] | None = None) -> list[str]:
+    """`dvc --wait-for-lock push --run-cache [<targets>]`: the outputs and DVC's record of the runs that made them,
+    from which `dvc repro --pull` elsewhere restores a stage instead of running it."""
+    return [_bin("dvc"), "--wait-for-lock", "push", "--run-cache", *(targets or [])]
 
 
 def _env() -> dict[str, str]:
@@ -130,18 +154,18 @@ def _env() -> dict[str, str]:
 
 @task(name="dvc repro", cache_policy=NO_CACHE)
 def repro_here(label: str, targets: list[str]) -> int:
-    """One agent's stages in this workspace, beside the other agents'."""
-    return _stream(label, repro_args(targets), _env())
+    """One agent's stages in this workspace, beside the other agents' (the shared stages are up to date)."""
+    return _stream(label, repro_args(targets, single=True), _env())
 
 
 @task(name="agent on the pool", cache_policy=NO_CACHE)
-def repro_on_pool(agent: str, targets: list[str], pool: str, expected: dict[str, str]) -> int:
+def repro_on_pool(agent: str, targets: list[str], shared: list[str], pool: str, expected: dict[str, str]) -> int:
     """One agent's stages as a run of the deployment `agent-stages/<pool>`, which a worker picks up; waits for it."""
     from prefect.deployments import run_deployment
 
     done = run_deployment(
         f"{FLOW_NAME}/{pool}",
-        parameters={"agent": agent, "targets": targets, "expected": expected},
+        parameters={"agent": agent, "targets": targets, "shared": shared, "expected": expected},
         flow_run_name=f"agent {agent}",
         timeout=None,
     )
@@ -157,13 +181,13 @@ def agents_flow(plan: Plan, pool: str | None = None) -> dict[str, int]:
     if plan.shared:
         codes["shared"] = _stream("shared", repro_args(plan.shared), _env())
         if not codes["shared"] and pool:
-            codes["shared"] = _stream("shared", [_bin("dvc"), "push", "--run-cache"], _env())
+            codes["shared"] = _stream("shared", push_args(plan.shared), _env())
         if codes["shared"]:
             return codes
     if pool:
         expected = fingerprint()
         futures = {
-            a: repro_on_pool.with_options(task_run_name=f"agent {a}").submit(a, t, pool, expected)
+            a: repro_on_pool.with_options(task_run_name=f"agent {a}").submit(a, t, plan.shared, pool, expected)
             for a, t in plan.agents.items()
         }
     else:
@@ -208,11 +232,31 @@ def run(agents: list[str] | None = None, jobs: int = 2, pool: str | None = None)
 
 
 # ---------------------------------------------------------------------------------------------- the work pool
+@contextmanager
+def _one_at_a_time(root: Path = Path()) -> Iterator[None]:
+    """An exclusive lock on this clone (`.dvc/tmp/jurisflow-agents.lock`): two agents' runs on one worker must not
+    restore the same shared stage at once (DVC's read/write locks would fail the second instead of waiting)."""
+    import fcntl
+
+    path = root / ".dvc" / "tmp" / "jurisflow-agents.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
+def _check(label: str, args: list[str]) -> None:
+    code = _stream(label, args, _env())
+    if code:
+        raise RuntimeError(f"dvc {' '.join(args[2:])} exited {code}")
+
+
 @flow(name=FLOW_NAME)
-def agent_stages_run(agent: str, targets: list[str], expected: dict[str, str]) -> str:
+def agent_stages_run(agent: str, targets: list[str], shared: list[str], expected: dict[str, str]) -> str:
     """What a worker runs for one agent, in its own clone (`JURISFLOW_HOME`, set by `jurisflow agents worker`):
-    refuse a clone whose params.yaml, dvc.yaml or commit differ from the coordinator's, `dvc repro --pull` the
-    agent's stages (the shared stages come from the coordinator's run cache), `dvc push --run-cache`."""
+    refuse a clone whose params.yaml, dvc.yaml or commit differ from the coordinator's; bring the shared stages up
+    to date from the coordinator's run cache (one agent at a time); `dvc repro --pull` the agent's stages; `dvc push
+    --run-cache` them."""
     here = fingerprint()
     differ = [k for k in expected if here.get(k) != expected[k]]
     if differ:
@@ -220,10 +264,12 @@ def agent_stages_run(agent: str, targets: list[str], expected: dict[str, str]) -
             f"this clone ({Path.cwd()}) differs from the coordinator's in {', '.join(differ)}: "
             "check out the same commit (and params.yaml) before starting the worker"
         )
-    for args in (repro_args(targets, pull=True), [_bin("dvc"), "push", "--run-cache", *targets]):
-        code = _stream(agent, args, _env())
-        if code:
-            raise RuntimeError(f"{' '.join(args[1:])} exited {code}")
+    if shared:
+        with _one_at_a_time():  # the first agent on this clone restores them, the others find them up to date
+            if stale(shared):
+                _check(agent, repro_args(shared, pull=True))
+    _check(agent, repro_args(targets, pull=True, single=True))
+    _check(agent, push_args(targets))
     return f"{agent}: {len(targets)} stages reproduced and pushed"
 
 
