@@ -1,6 +1,7 @@
 """The response cache travels with the artifacts through a DVC remote: a stage's shard (`call_cache.parquet`) is
 pushed with its outputs, and in another clone that pulled it, `dvc repro -f` of the stage (whose outputs DVC deletes
-before running it) replays every call from the shard DVC's cache holds: no request reaches the model server.
+before running it) replays every call from the shard DVC's cache holds: no request reaches the model server. Two
+clones pushing their results of one stage at once leave a remote from which either commit pulls complete.
 
 A small DVC project with one model-calling stage (the door, a usage table and its shard, as every stage writes them)
 keeps this quick; tests/test_remote_pipeline.py does the same for the whole pipeline."""
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -102,21 +102,20 @@ def test_a_clone_that_pulled_replays_a_forced_stage_from_the_shards_without_a_re
         (second / "questions.txt").write_text("甲 乙 丙 丁\n", encoding="utf-8")
         sh([BIN / "dvc", "repro"], second)
         assert server.count == 4
+        sh([*GIT, "commit", "-qam", "four questions"], second)
 
-        # both clones push the same stage's outputs and shard to one remote: one consistent state
-        before = remote_objects(remote)
-        sh(["git", "checkout", "-q", "questions.txt"], second)
-        sh([BIN / "dvc", "repro"], second)
-        assert server.count == 4
-        pushes = [subprocess.Popen([BIN / "dvc", "push"], cwd=c, stdout=subprocess.PIPE) for c in (first, second)]
-        assert [p.wait(timeout=300) for p in pushes] == [0, 0]
-        after = remote_objects(remote)
-        assert after.keys() >= before.keys() and all(after[k] == before[k] for k in before)
-        for name, data in after.items():  # every object is whole: its bytes hash to its name
-            assert hashlib.md5(data).hexdigest() == name.replace("/", "")[-32 - 4 * name.endswith(".dir") :][:32]
-
-        third = tmp_path / "third"
-        sh(["git", "clone", "-q", first, third], tmp_path)
+    # both clones push their results of the same stage to one remote at once: one consistent state
+    before = remote_objects(remote)
+    pushes = [subprocess.Popen([BIN / "dvc", "push"], cwd=c, stdout=subprocess.PIPE) for c in (first, second)]
+    assert [p.wait(timeout=300) for p in pushes] == [0, 0]
+    after = remote_objects(remote)
+    assert after.keys() > before.keys() and all(after[k] == before[k] for k in before)  # added, nothing replaced
+    for name, data in after.items():  # every object is whole: its bytes hash to its name
+        assert hashlib.md5(data).hexdigest() == name.replace("/", "")[-32 - 4 * name.endswith(".dir") :][:32]
+    for source in (first, second):  # either commit pulls complete from the shared remote
+        third = tmp_path / f"from_{source.name}"
+        sh(["git", "clone", "-q", source, third], tmp_path)
         sh([BIN / "dvc", "pull"], third)
         assert "up to date" in sh([BIN / "dvc", "status"], third).stdout
-    shutil.rmtree(remote)
+        lines = (third / "out" / "answers.txt").read_text(encoding="utf-8").split()
+        assert len(lines) == (3 if source == first else 4) * 2  # "echo:" and the question
