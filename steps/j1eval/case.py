@@ -9,7 +9,7 @@ from steps.judges.courts import Court
 from steps.judges.pointwise import Comparison, judge_pointwise
 from steps.judges.procedure import ProcedureConfig, ProcedureScore, judge_procedure
 from steps.judges.result import Judgement
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 from steps.metrics.j1.trial import MIN_EXCHANGES, Exchange, TrialValidity
 
 
@@ -64,7 +64,7 @@ class Case:
 class Panel:
     """The judge model behind the door, and the procedure judge's windowing."""
 
-    door: Any
+    door: Completer
     model: ModelConfig
     procedure_config: ProcedureConfig = field(default_factory=ProcedureConfig)
 

@@ -30,7 +30,7 @@ from steps.judges.asking import Asked, ask_json
 from steps.judges.courts import Court
 from steps.judges.prompts import render, template_source, version
 from steps.judges.result import Judgement
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 from steps.metrics.j1.trial import Exchange, TrialValidity, Utterance
 
 KIND = "procedure"
@@ -175,7 +175,7 @@ def _proxy_turns(court: Court, exchanges: Sequence[Exchange]) -> list[dict[str, 
 
 
 async def _label(
-    door: Any,
+    door: Completer,
     model: ModelConfig,
     court: Court,
     exchanges: Sequence[Exchange],
@@ -204,7 +204,7 @@ async def _label(
 
 
 async def _check(
-    door: Any, model: ModelConfig, court: Court, units: dict[str, list[Exchange]], meta: dict[str, Any]
+    door: Completer, model: ModelConfig, court: Court, units: dict[str, list[Exchange]], meta: dict[str, Any]
 ) -> list[Asked]:
     """Pass 2: the whole checklist for each stage's exchanges."""
     ids = tuple(item.id for item in court.items)
@@ -233,7 +233,7 @@ def _scores(court: Court, by_stage: dict[str, dict[str, ItemAnswer]]) -> tuple[d
 
 
 async def judge_procedure(
-    door: Any,
+    door: Completer,
     model: ModelConfig,
     court: Court,
     exchanges: Sequence[Exchange],

@@ -18,16 +18,13 @@ model with that role's decoding, which is therefore part of the call's cache key
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from steps.llm import Decoding, ModelConfig
+from steps.llm import Completer, Decoding, ModelConfig
 from steps.simulate import SpeakCall
 from steps.simulate.runner import DoorSpeaker
-
-if TYPE_CHECKING:
-    from steps.llm.door import ModelDoor
 
 ROLES = ("client", "supervisor", "classifier", "styler", "blur")
 PRESETS = ("paper", "none")
@@ -146,7 +143,7 @@ class RoleDecodingSpeaker(DoorSpeaker):
 
     def __init__(
         self,
-        door: ModelDoor,
+        door: Completer,
         agent: ModelConfig,
         environment: ModelConfig,
         decodings: dict[str, Decoding],

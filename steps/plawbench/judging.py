@@ -21,7 +21,7 @@ import pandas as pd
 
 from steps.judges import Judgement
 from steps.judges.rubric import ItemKind, Rubric, RubricGroup, RubricItem, judge_rubric
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 from steps.plawbench.paper import error_labels
 from steps.plawbench.penalty_judge import PenaltyJudgement, judge_penalties
 from steps.plawbench.prompts import PromptOptions, judge_rules, task_input
@@ -122,7 +122,7 @@ def _note(section_text: str) -> str:
 
 
 async def judge_all(
-    door: Any,
+    door: Completer,
     judge: ModelConfig,
     tasks: pd.DataFrame,
     rubric: pd.DataFrame,
@@ -161,7 +161,7 @@ Penalties = dict[tuple[str, str], PenaltyJudgement]
 
 
 async def judge_penalties_all(
-    door: Any,
+    door: Completer,
     judge: ModelConfig,
     tasks: pd.DataFrame,
     results: list[tuple[Any, Prepared, Judgement]],

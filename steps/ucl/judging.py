@@ -15,7 +15,7 @@ import pandas as pd
 
 from steps.judges.prompts import version
 from steps.judges.result import Judgement
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 from steps.ucl.cases import AGENT_FAILED, AGENT_MISSING, Case, failed_dialogue, item_cases, pair_up
 from steps.ucl.hint_judge import hints_version, judge_all_hints
 from steps.ucl.pairs import NAME, judge_metadata, judge_pairs, template_source, verdict_rows
@@ -129,14 +129,14 @@ def _silent(total: int):
     yield lambda *_: None
 
 
-async def _judge(door: Any, s: JudgeSettings, pairs, hint_jobs, on_call: Callable[..., None]):
+async def _judge(door: Completer, s: JudgeSettings, pairs, hint_jobs, on_call: Callable[..., None]):
     verdicts = judge_pairs(door, s.judge, pairs, retries=s.retries, protocol=s.protocol, on_done=on_call)
     hints = judge_all_hints(door, s.judge, hint_jobs, on_done=on_call)
     return await asyncio.gather(verdicts, hints)
 
 
 def judge_run(
-    door: Any,
+    door: Completer,
     settings: JudgeSettings,
     items: pd.DataFrame,
     dialogues: pd.DataFrame,
