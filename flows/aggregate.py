@@ -21,9 +21,11 @@ from flows.paths import REPORTS, RUNS_DIR, safe_child
 from flows.runs import run_limit
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
+from steps.j1.params import J1Params
 from steps.j1eval.paper import paper_model_for
 from steps.j1eval.report import AgentInfo, RunInfo, csv_frame, headline, render
 from steps.j1eval.tables import Results, compute
+from steps.reports.labels import agent_paper_model
 from steps.reports.paper_models import paper_names
 from steps.schemas import Deliverables, FailureCauses, J1Scores
 
@@ -33,7 +35,7 @@ def agent_infos(
 ) -> dict[str, AgentInfo]:
     """Each agent: its model, the paper model it corresponds to (`agents.<name>.paper_model`, else
     `j1eval.paper_names` or a matching name), its run's limit and how many instances it ran."""
-    names, known = params.j1eval.paper_names, paper_names("j1")
+    names, known = params.section(J1Params).eval.paper_names, paper_names("j1")
     counts: dict[str, dict[str, int]] = {}
     if dialogues is not None:
         for (agent, scenario), n in dialogues.groupby(["agent", "scenario"]).instance_id.nunique().items():
@@ -43,7 +45,8 @@ def agent_infos(
             name,
             entry.model,
             params.agent(name).is_scripted,
-            params.paper_model(name, "j1", known) or paper_model_for(name, entry.model, names),
+            agent_paper_model(name, params.agents[name].paper_model, "j1", known)
+            or paper_model_for(name, entry.model, names),
             run_limit(safe_child(runs, name)) if runs is not None else None,
             counts.get(name, {}),
         )
@@ -55,16 +58,17 @@ def run_info(params: Params, dialogues: pd.DataFrame) -> RunInfo:
     environment, judge = params.environment_model(), params.judge_model()
     # instances per scenario (every agent runs the same ones); none when no instance could be built
     first = dialogues[dialogues.agent == dialogues.agent.iloc[0]] if len(dialogues) else dialogues
-    groups = params.j1eval.repeats
+    evaluation = params.section(J1Params).eval
+    groups = evaluation.repeats
     return RunInfo(
         environment=environment.model,
         environment_scripted=environment.is_scripted,
         judge=judge.model,
         judge_proxy=judge.is_scripted,
         sizes=first.scenario.value_counts().to_dict(),
-        options=params.j1eval.model_dump(exclude={"paper_names", "repeats"}),
+        options=evaluation.model_dump(exclude={"paper_names", "repeats"}),
         groups=groups,
-        group_papers={g: paper_model_for(g, None, params.j1eval.paper_names) for g in groups},
+        group_papers={g: paper_model_for(g, None, evaluation.paper_names) for g in groups},
     )
 
 
@@ -78,7 +82,7 @@ def tables(scores: pd.DataFrame, dialogues: pd.DataFrame, params: Params) -> Res
             "environment_scripted": params.environment_model().is_scripted,
         }
     )
-    members = [(g, a) for g, agents_ in params.j1eval.repeats.items() for a in agents_]
+    members = [(g, a) for g, agents_ in params.section(J1Params).eval.repeats.items() for a in agents_]
     groups = pd.DataFrame(members, columns=["group", "agent"]).astype(str)
     return compute(scores, dialogues, agents, groups)
 
@@ -88,7 +92,6 @@ def aggregate(params_file: Path = PARAMS_FILE, runs: Path = RUNS_DIR, reports: P
     params = load_params(params_file).for_benchmark("j1")  # the agents that take part in it
     if not params.agents:
         raise ValueError("params.yaml lists no agents: nothing to report")
-    params.j1eval.check_agents(params.agents)
     scores, dialogues, run_ids = [], [], {}
     for name in params.agents:
         run_dir = safe_child(runs, name)

@@ -33,6 +33,8 @@ from steps.extract.llm_fields import extract_all
 from steps.extract.prompts import PROMPT_VERSION
 from steps.extract.records import Provenance, assemble, cases_table, issues_table
 from steps.extract.version import parser_version
+from steps.j1.params import J1Params
+from steps.llm import ModelConfig
 from steps.reports.extraction import ExtractionReport, extraction_long, render_extraction
 from steps.schemas import ARROW_TYPES, Cases, ExtractionIssues, JudgmentsCivil, JudgmentsCriminal, validate
 from steps.sql import register_parquet, run_query
@@ -40,6 +42,12 @@ from steps.sql import register_parquet, run_query
 OUT_DIR = PROCESSED
 REPORT = Path("reports/extraction.md")
 FIXTURE = Path("tests/extract/fixtures/verdicts.json")  # the hand-checked verdicts (see its `_about`)
+
+
+def extraction_model(params: Params) -> ModelConfig:
+    """`j1.extract.model`, or the environment model when it is not set."""
+    entry = params.section(J1Params).extract.model
+    return entry.resolve("extract") if entry is not None else params.environment_model()
 
 
 @task(cache_policy=NO_CACHE)
@@ -50,22 +58,20 @@ def parse(criminal: pd.DataFrame, civil: pd.DataFrame) -> list[CaseInput]:
 @task(cache_policy=NO_CACHE)
 def extract_cases(cases: list[CaseInput], params: Params, usage_out: Path | None) -> tuple[pd.DataFrame, ...]:
     """LLM fields for every case, cross-checked; returns the validated cases and issues tables."""
-    model = params.extraction_model()
+    model, attempts = extraction_model(params), params.section(J1Params).extract.max_attempts
     version = parser_version()
     spec = run_spec(
         model,
         "extract",
         prompt_version=PROMPT_VERSION,
         parser_version=version,
-        max_attempts=params.extract.max_attempts,
+        max_attempts=attempts,
     )
     provenance = Provenance(version, model.model, model.is_scripted, PROMPT_VERSION, run_id(spec))
     door = open_door(params, provenance.run_id)
     try:
         with counter(f"extract ({model.model})", len(cases)) as advance:
-            results = asyncio.run(
-                extract_all(door, model, cases, max_attempts=params.extract.max_attempts, on_done=advance)
-            )
+            results = asyncio.run(extract_all(door, model, cases, max_attempts=attempts, on_done=advance))
         extracted = [assemble(c, r) for c, r in zip(cases, results, strict=True)]
         frames = (
             validate(cases_table(extracted, provenance), Cases, table="cases"),
@@ -119,12 +125,12 @@ def extract(
     params = load_params(params_file)
     criminal = read_table(interim_dir / "judgments_criminal.parquet", JudgmentsCriminal)
     civil = read_table(interim_dir / "judgments_civil.parquet", JudgmentsCivil)
-    limit = params.extract.limit
+    limit = params.section(J1Params).extract.limit
     cases = parse(criminal.head(limit) if limit else criminal, civil.head(limit) if limit else civil)
     cases_df, issues_df, _ = extract_cases(cases, params, out_dir / "usage.parquet")
     write_parquet_atomic(to_arrow(cases_df, ARROW_TYPES["cases"]), out_dir / "cases.parquet")
     write_parquet_atomic(to_arrow(issues_df), out_dir / "extraction_issues.parquet")
-    model = params.extraction_model()
+    model = extraction_model(params)
     queries = summarise(out_dir)
     r = ExtractionReport(
         model.model,

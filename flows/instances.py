@@ -20,6 +20,7 @@ from flows.monitor import publish_report
 from flows.paths import INTERIM_DIR, PROCESSED
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table, write_text_atomic
+from steps.j1.params import J1Params
 from steps.personas.table import personas_from
 from steps.reports.instances import InstancesReport, instances_long, render_instances
 from steps.scenarios.j1.built import Built, Skipped, finish
@@ -58,7 +59,7 @@ def build(the_plan: Plan, personas: pd.DataFrame, params: Params) -> tuple[pd.Da
             "ground_truth": b.ground_truth,
             "max_turns": b.max_turns,
             "facets": b.facets,
-            "seed": params.instances.seed,
+            "seed": params.section(J1Params).instances.seed,
         }
         for b in built
     ]
@@ -86,10 +87,11 @@ def instances(
     params_file: Path = PARAMS_FILE, processed: Path = PROCESSED, interim: Path = INTERIM_DIR, report: Path = REPORT
 ) -> str:
     params = load_params(params_file)
+    j1 = params.section(J1Params)
     cases = read_table(processed / "cases.parquet", Cases)
     civil = pd.read_parquet(interim / "judgments_civil.parquet", columns=["case_id", "cause"])  # case types
     topics = read_table(processed / "topics.parquet", TopicSources)
-    the_plan = instance_plan(cases, civil, topics, params.instances.resolved(), seed=params.instances.seed)
+    the_plan = instance_plan(cases, civil, topics, j1.instances.resolved(), seed=j1.instances.seed)
     personas = read_table(processed / "personas.parquet", Personas)
     rows, skips = build(the_plan, personas, params)
     rows = rows.sort_values("instance_id", kind="stable")
@@ -107,9 +109,9 @@ def instances(
     r = InstancesReport(
         env.model,
         env.is_scripted,
-        params.instances.seed,
-        params.personas.seed,
-        params.topics.method,
+        j1.instances.seed,
+        j1.personas.seed,
+        j1.topics.method,
         the_plan.eligibility,
         summarise(processed),
     )
@@ -118,11 +120,7 @@ def instances(
     publish_report(report, "The J1 environment instances (J1 Table 5 / Fig. 2 layouts)")
     per = ", ".join(
         f"{s} {n}"
-        for s, n in valid.scenario.value_counts()
-        .reindex(list(params.instances.resolved()))
-        .fillna(0)
-        .astype(int)
-        .items()
+        for s, n in valid.scenario.value_counts().reindex(list(j1.instances.resolved())).fillna(0).astype(int).items()
     )
     return f"{len(valid):,} instances done ({per}), {len(skips):,} skipped with a reason, 0 failed; {report} written"
 

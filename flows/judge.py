@@ -23,29 +23,20 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import steps.judges.scripted  # noqa: F401  (registers the proxy judge, scripted/judge)
-from flows.config import PARAMS_FILE, J1EvalParams, Params, load_params
+from flows.config import PARAMS_FILE, Params, load_params
 from flows.models import check_calls, open_door, write_usage
 from flows.monitor import publish_table, table_rows
 from flows.paths import PROCESSED, RUNS_DIR, TRANSCRIPTS_DIR, safe_child
 from flows.progress import counter
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table, write_text_atomic
-from steps.j1eval import Case, Options, Panel, build_cases, evaluate_run, score_frame
+from steps.j1.params import J1Params
+from steps.j1eval import Case, Panel, build_cases, evaluate_run, score_frame
 from steps.j1eval.failures import case_failure_causes, failure_frame
-from steps.judges import ProcedureConfig
 from steps.scenarios.registry import SCENARIOS
 from steps.schemas import Deliverables, FailureCauses, Instances, J1Scores, Turns
 from steps.schemas.j1eval import FAILURE_CAUSES_ARROW_TYPES
 from steps.simulate.transcript import lines, markdown
-
-
-def options_of(p: J1EvalParams) -> Options:
-    return Options(
-        strict_topics=p.strict_topics,
-        penalty_normaliser=p.penalty_normaliser,
-        min_exchanges=p.min_exchanges,
-        call_failed=p.call_failed,
-    )
 
 
 @task(cache_policy=NO_CACHE)
@@ -54,10 +45,11 @@ def score_cases(
 ) -> tuple[pd.DataFrame, int, int]:
     """Every case (judge calls concurrently through the door); returns the scores, calls made and cache hits."""
     door = open_door(params, rid)
-    panel = Panel(door, params.judge_model(), ProcedureConfig(**params.j1eval.procedure.model_dump()))
+    evaluation = params.section(J1Params).eval
+    panel = Panel(door, params.judge_model(), evaluation.procedure)
     try:
         with counter(f"judge {agent_name}", len(cases)) as advance:
-            rows = asyncio.run(evaluate_run(cases, panel, options_of(params.j1eval), on_done=advance))
+            rows = asyncio.run(evaluate_run(cases, panel, evaluation, on_done=advance))
         write_usage(door, run_dir / "judge_usage.parquet")
     finally:
         door.close()
@@ -147,7 +139,7 @@ def judge(
         turns,
         deliverables.merge(causes[["instance_id", "failure_causes"]], on="instance_id"),
         transcripts_dir,
-        params.simulate.transcripts,
+        params.section(J1Params).simulate.transcripts,
         agent=agent_name,
         rid=rid,
         proxy=proxy,

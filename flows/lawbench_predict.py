@@ -25,6 +25,7 @@ from flows.progress import counter
 from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table
+from steps.lawbench.params import LawBenchParams
 from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_frame
 from steps.llm import ModelConfig
 from steps.metrics.lawbench import score_predictions
@@ -89,12 +90,13 @@ def lawbench_predict(
     limit = params.limit_for(agent_name, "lawbench")  # the agent's own limit and lawbench.limit, the smaller
     if limit is not None:
         items = items[items.idx < limit].reset_index(drop=True)
-    subset = {"tasks": params.lawbench.tasks} if params.lawbench.tasks else {}  # in the run's identity only when set
+    lawbench = params.section(LawBenchParams)
+    subset = {"tasks": lawbench.tasks} if lawbench.tasks else {}  # in the run's identity only when set
     if subset:
-        unknown = sorted(set(params.lawbench.tasks) - set(items.task))
+        unknown = sorted(set(lawbench.tasks) - set(items.task))
         if unknown:
             raise ValueError(f"lawbench.tasks: unknown {', '.join(unknown)}; the tasks are {', '.join(TASK_IDS)}")
-        items = items[items.task.isin(params.lawbench.tasks)].reset_index(drop=True)
+        items = items[items.task.isin(lawbench.tasks)].reset_index(drop=True)
     run_dir = safe_child(out_dir, agent_name, setting)
     spec = run_spec(agent, "lawbench", setting=setting, prompt_version=PROMPT_VERSION, limit=limit, **subset)
     rid = begin_run(run_dir, spec)

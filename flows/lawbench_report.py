@@ -25,6 +25,7 @@ from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
 from steps.lawbench.report import AgentInfo, csv_text, render_setting, tasks_frame
 from steps.metrics.lawbench.tasks import SETTINGS
+from steps.reports.labels import agent_paper_model
 from steps.schemas import LawBenchPublished, LawBenchScores
 from steps.sources import load_manifest
 
@@ -74,7 +75,10 @@ def lawbench_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS) ->
     scores = pd.concat(frames, ignore_index=True)
     published = read_table(INTERIM_DIR / "lawbench_published.parquet", LawBenchPublished)
     names = {m: () for m in sorted(set(published.model))}
-    agents = {n: replace(a, paper_model=params.paper_model(n, "lawbench", names)) for n, a in agents.items()}
+    agents = {
+        n: replace(a, paper_model=agent_paper_model(n, params.agents[n].paper_model, "lawbench", names))
+        for n, a in agents.items()
+    }
     long, deltas = build_tables(scores, published)
     commit = next(f.commit for f in load_manifest(MANIFEST_FILE).files if f.dataset == "lawbench_items")
     note = (

@@ -18,7 +18,7 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import steps.mile.proxy  # noqa: F401  (registers the proxy judge for MILE's judge kinds)
-from flows.config import PARAMS_FILE, MileParams, load_params
+from flows.config import PARAMS_FILE, load_params
 from flows.models import check_calls, open_door, write_usage
 from flows.monitor import publish_table, table_rows
 from flows.paths import INTERIM_DIR, safe_child
@@ -27,20 +27,13 @@ from flows.progress import counter
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table
 from steps.llm import ModelConfig
-from steps.mile.evaluate import EvalOptions, Plan, plan_evaluation
-from steps.mile.goal import GoalOptions
+from steps.mile.evaluate import Plan, plan_evaluation
 from steps.mile.judging import run_tasks
+from steps.mile.params import MileParams
 from steps.schemas import Mile, MileDialogues, MileScores, MileTurns
 
 if TYPE_CHECKING:
     from steps.llm.door import ModelDoor
-
-
-def eval_options(p: MileParams) -> EvalOptions:
-    goal = GoalOptions(
-        count_empty_fields=p.count_empty_fields, prof_reference=p.prof_reference, evid_reference=p.evid_reference
-    )
-    return EvalOptions(goal=goal, windows=p.windows)
 
 
 @task(cache_policy=NO_CACHE)
@@ -60,7 +53,7 @@ def mile_judge(
     turns = read_table(run_dir / "turns.parquet", MileTurns)
     dialogues = read_table(run_dir / "deliverables.parquet", MileDialogues)
     mile = read_table(interim / "mile.parquet", Mile)
-    plan = plan_evaluation(mile, dialogues, turns, eval_options(params.mile))
+    plan = plan_evaluation(mile, dialogues, turns, params.section(MileParams))
     door = open_door(params, run_id=rid)
     try:
         judged = judge(plan, door, judge_model, f"mile judge {agent_name}")

@@ -22,9 +22,10 @@ from flows.paths import MILE_DIR as OUT_DIR
 from flows.runs import run_limit
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
+from steps.mile.params import MileParams
 from steps.mile.published import paper_model
 from steps.mile.report import AgentInfo, RunInfo, csv_frame, render
-from steps.reports.labels import size_phrase
+from steps.reports.labels import agent_paper_model, size_phrase
 from steps.reports.paper_models import paper_names
 from steps.schemas import Mile, MileDialogues, MileScores
 
@@ -75,7 +76,7 @@ def mile_report(
         scores.append(read_table(run_dir / "scores.parquet", MileScores))
         dialogues.append(read_table(run_dir / "deliverables.parquet", MileDialogues)[DIALOGUE_COLUMNS])
         specs.append(json.loads((run_dir / "run.json").read_text(encoding="utf-8")))
-        named = params.paper_model(name, "mile", paper_names("mile"))
+        named = agent_paper_model(name, params.agents[name].paper_model, "mile", paper_names("mile"))
         agents[name] = AgentInfo(
             name,
             model.model,
@@ -103,7 +104,7 @@ def mile_report(
         sample=len(dialogues[0]),
         sizes=tuple(len(d) for d in dialogues),
         sampled_from=len(read_table(interim / "mile.parquet", Mile)),
-        options={**specs[0]["options"], **params.mile.model_dump()},
+        options={**specs[0]["options"], **params.section(MileParams).model_dump()},
         **_role_decodings(agents, specs),
     )
     write_text_atomic(reports / "mile.md", render(ours, agents, run))

@@ -19,7 +19,7 @@ import pandas as pd
 
 import steps.mile.oracle  # registers the scripted oracle lawyer
 import steps.mile.scripted  # noqa: F401  (registers the scripted client and supervisor)
-from flows.config import CACHE_DIR, PARAMS_FILE, MileParams, load_params
+from flows.config import CACHE_DIR, PARAMS_FILE, load_params
 from flows.models import check_calls, open_door, write_usage
 from flows.monitor import batches, follow_groups, publish_table
 from flows.paths import INTERIM_DIR, MILE_DIR, safe_child
@@ -32,7 +32,8 @@ from steps.mile.decoding import RoleDecodingSpeaker
 from steps.mile.frames import deliverables_frame, turns_frame
 from steps.mile.instances import build_instance, sample_rows
 from steps.mile.opening import FixedOpening
-from steps.mile.scenario import MileOptions, mile_scenario, protocol_version
+from steps.mile.params import MileParams
+from steps.mile.scenario import mile_scenario, protocol_version
 from steps.schemas import Mile, MileDialogues, MileTurns
 from steps.simulate import Dialogue
 from steps.simulate.journal import Journal
@@ -43,16 +44,6 @@ if TYPE_CHECKING:
 
 OUT_DIR = MILE_DIR
 JOURNALS = CACHE_DIR / "runs" / "mile"
-
-
-def options_of(p: MileParams) -> MileOptions:
-    return MileOptions(
-        max_turns=p.max_turns,
-        template=p.template,
-        supervise=p.supervise,
-        style_triggers_revision=p.style_triggers_revision,
-        seed=p.seed,
-    )
 
 
 def spec_of(agent: ModelConfig, environment: ModelConfig, p: MileParams) -> dict:
@@ -71,7 +62,7 @@ def spec_of(agent: ModelConfig, environment: ModelConfig, p: MileParams) -> dict
         },
         scenario_version=mile_scenario().version,
         protocol=protocol_version(),
-        options=options_of(p).__dict__,
+        options=p.protocol(),
         sample=p.sample,
     )
 
@@ -106,19 +97,19 @@ def mile_simulate(
     params = load_params(params_file)
     agent, environment = params.agent(agent_name), params.environment_model()
     mile = read_table(interim / "mile.parquet", Mile)
-    rows = sample_rows(mile, params.mile.sample, params.mile.seed)
+    p = params.section(MileParams)
+    rows = sample_rows(mile, p.sample, p.seed)
     limit = params.limit_for(agent_name, "mile")  # the agent's own cap: the first N instances of the sample
     rows = rows if limit is None else rows.head(limit)
-    options = options_of(params.mile)
-    scenario = mile_scenario(options)
-    instances = [build_instance(r, supervise_lawyer=options.supervise == "both") for r in rows.itertuples()]
+    scenario = mile_scenario(p)
+    instances = [build_instance(r, supervise_lawyer=p.supervise == "both") for r in rows.itertuples()]
     run_dir = safe_child(out_dir, agent_name)
-    spec = spec_of(agent, environment, params.mile) | ({} if limit is None else {"limit": limit})
+    spec = spec_of(agent, environment, p) | ({} if limit is None else {"limit": limit})
     rid = begin_run(run_dir, spec)
     door: ModelDoor = open_door(params, run_id=rid)
     journal = Journal(safe_child(journals, agent_name, f"{rid}.jsonl"))
     try:
-        decodings = params.mile.role_decodings(environment.decoding)
+        decodings = p.role_decodings(environment.decoding)
         speak = FixedOpening(RoleDecodingSpeaker(door, agent, environment, decodings))
         dialogues = run_dialogues(instances, scenario, speak, journal, f"mile {agent_name}")
         turns = turns_frame(dialogues, run_id=rid, agent=agent_name)

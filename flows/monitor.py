@@ -52,7 +52,7 @@ def describe(
     """The flow run's name and tags. `ucl_simulate` without an agent is stage `ucl_reference` (the reference model)."""
     agent: ModelConfig | None = None
     if stage == "ucl_simulate" and agent_name is None and params is not None:
-        stage, agent = "ucl_reference", params.ucl.reference.resolve_reference()
+        stage, agent = "ucl_reference", params.section_named("ucl").reference.resolve_reference()
     elif agent_name is not None and params is not None and agent_name in params.agents:
         agent = params.agent(agent_name)
     who = agent.name if agent is not None else agent_name

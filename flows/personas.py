@@ -22,6 +22,7 @@ from flows.progress import counter
 from flows.runs import run_id, run_spec
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table
+from steps.j1.params import J1Params
 from steps.personas.generate import PROMPT_VERSION, generate
 from steps.personas.table import persona_rows
 from steps.scenarios.j1.plan import Plan, instance_plan
@@ -33,16 +34,17 @@ USAGE = PROCESSED / "j1/personas/usage.parquet"
 
 def read_plan(params: Params, processed: Path = PROCESSED, interim: Path = INTERIM_DIR) -> Plan:
     """The J1 instances the params ask for (the same plan in stages `personas` and `instances`)."""
+    j1 = params.section(J1Params)
     cases = read_table(processed / "cases.parquet", Cases)
     civil = pd.read_parquet(interim / "judgments_civil.parquet", columns=["case_id", "cause"])  # case types
     topics = read_table(processed / "topics.parquet", TopicSources)
-    return instance_plan(cases, civil, topics, params.instances.resolved(), seed=params.instances.seed)
+    return instance_plan(cases, civil, topics, j1.instances.resolved(), seed=j1.instances.seed)
 
 
 @task(cache_policy=NO_CACHE)
 def write_personas(the_plan: Plan, params: Params, usage: Path) -> pd.DataFrame:
     model = params.environment_model()
-    seed = params.personas.seed
+    seed = params.section(J1Params).personas.seed
     subjects = [d.subject for d in the_plan.drafts if d.subject is not None]
     door = open_door(params, run_id(run_spec(model, "personas", prompt_version=PROMPT_VERSION, seed=seed)))
     try:
@@ -80,7 +82,7 @@ def personas(
     per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().sort_index().items())
     return (
         f"{len(valid) - failed:,} personas done ({per}), 0 skipped, {failed} failed "
-        f"(model {params.environment.model}, seed {params.personas.seed})"
+        f"(model {params.environment.model}, seed {params.section(J1Params).personas.seed})"
     )
 
 

@@ -32,8 +32,9 @@ from flows.tables import read_table, write_table
 from steps.judges.prompts import template_source
 from steps.llm import ModelConfig
 from steps.plawbench.judging import judge_all, judge_penalties_all, judgement_rows
+from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.penalty_judge import TEMPLATE as PENALTY_TEMPLATE
-from steps.plawbench.prompts import PromptOptions, templates_version
+from steps.plawbench.prompts import templates_version
 from steps.schemas import PlawItemScores, PlawJudgements, PlawResponses, PlawRubricItems, PlawScores, PlawTasks
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ def judge(
     responses: pd.DataFrame,
     judge_model: ModelConfig,
     door: ModelDoor,
-    options: PromptOptions,
+    options: PlawBenchParams,
     repairs: int,
     judge_run: str,
     t1_penalties: str = "none",
@@ -71,12 +72,11 @@ def judge(
 @stage_flow("plawbench_judge")
 def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR) -> str:
     params = load_params(params_file)
-    p, judge_model = params.plawbench, params.judge_model()
+    p, judge_model = params.section(PlawBenchParams), params.judge_model()
     run_dir = safe_child(out_dir, agent_name)
     tasks = read_table(out_dir / "tasks.parquet", PlawTasks)
     rubric = read_table(out_dir / "rubric_items.parquet", PlawRubricItems)
     responses = read_table(run_dir / "responses.parquet", PlawResponses)
-    options = PromptOptions.of(p)
     # the penalty mode enters the run id only when on, so that the default run id is what it always was
     extra = (
         {"t1_penalties": p.t1_penalties, "penalty_template": template_source(PENALTY_TEMPLATE)}
@@ -96,7 +96,7 @@ def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: P
     door = open_door(params, run_id=judge_run)
     try:
         judgements, scores, items = judge(
-            tasks, rubric, responses, judge_model, door, options, p.judge_repairs, judge_run, p.t1_penalties
+            tasks, rubric, responses, judge_model, door, p, p.judge_repairs, judge_run, p.t1_penalties
         )
         write_table(judgements, run_dir / "judgements.parquet", PlawJudgements, table="plawbench_judgements")
         write_table(scores, run_dir / "scores.parquet", PlawScores, table="plawbench_scores")

@@ -29,6 +29,7 @@ from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table
 from steps.llm import ModelConfig
 from steps.plawbench import dialogue
+from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.predict import (
     PROMPT_VERSION,
     build_requests,
@@ -37,7 +38,7 @@ from steps.plawbench.predict import (
     select_tasks,
     turns_frame,
 )
-from steps.plawbench.prompts import PromptOptions, templates_version
+from steps.plawbench.prompts import templates_version
 from steps.schemas import PlawResponses, PlawRubricItems, PlawTasks, PlawTurns
 from steps.simulate.journal import Journal
 from steps.simulate.runner import DoorSpeaker, simulate
@@ -50,7 +51,7 @@ BATCH = 20  # multi-turn consultations per task run in the Prefect UI
 
 
 async def _single_turn(
-    tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, door: ModelDoor, options: PromptOptions, rid: str
+    tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, door: ModelDoor, options: PlawBenchParams, rid: str
 ) -> pd.DataFrame:
     requests = build_requests(tasks, rubric, agent, options)
     with counter(f"plawbench {agent.name}", len(requests)) as advance:
@@ -103,7 +104,7 @@ def predict(
     agent: ModelConfig,
     environment: ModelConfig,
     door: ModelDoor,
-    options: PromptOptions,
+    options: PlawBenchParams,
     max_turns: int | None,
     rid: str,
 ):
@@ -124,12 +125,11 @@ def predict(
 @stage_flow("plawbench_predict")
 def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR) -> str:
     params = load_params(params_file)
-    p = params.plawbench
+    p = params.section(PlawBenchParams)
     agent, environment = params.agent(agent_name), params.environment_model()
     limit = params.limit_for(agent_name, "plawbench")  # the agent's own limit and plawbench.limit, the smaller
     tasks = select_tasks(read_table(out_dir / "tasks.parquet", PlawTasks), limit, p.scenarios)
     rubric = read_table(out_dir / "rubric_items.parquet", PlawRubricItems)
-    options = PromptOptions.of(p)
     multiturn = (
         {"max_turns": p.multiturn.max_turns, "environment": environment.model, "version": dialogue.VERSION}
         if p.multiturn.enabled
@@ -143,7 +143,7 @@ def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, out_dir:
         prompt_version=PROMPT_VERSION,
         templates=templates_version(),
         limit=limit,
-        options=options.__dict__,
+        options=p.prompt_options(),
         multiturn=multiturn,
         **subset,
     )
@@ -151,7 +151,7 @@ def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, out_dir:
     door = open_door(params, run_id=rid)
     try:
         max_turns = p.multiturn.max_turns if multiturn else None
-        responses, turns = predict(tasks, rubric, agent, environment, door, options, max_turns, rid)
+        responses, turns = predict(tasks, rubric, agent, environment, door, p, max_turns, rid)
         write_table(responses, run_dir / "responses.parquet", PlawResponses, table="plawbench_responses")
         write_table(turns, run_dir / "turns.parquet", PlawTurns, table="plawbench_turns")
         write_usage(door, run_dir / "usage.parquet")

@@ -26,7 +26,9 @@ from flows.runs import run_limit
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
 from steps.plawbench import paper
+from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.report import AgentInfo, ReportInputs, render_report
+from steps.reports.labels import agent_paper_model
 from steps.reports.paper_models import paper_names
 from steps.schemas import PlawItemScores, PlawJudgements, PlawParseIssues, PlawRubricItems, PlawScores, PlawTasks
 from steps.sources import load_manifest
@@ -79,17 +81,18 @@ def _penalised_inputs(
 @stage_flow("plawbench_report")
 def plawbench_report(params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, reports: Path = REPORTS) -> str:
     params = load_params(params_file).for_benchmark("plawbench")  # the agents that take part in it
+    p = params.section(PlawBenchParams)
     judge = params.judge_model()
     agents, scores, judgements, items, runs = {}, [], [], [], {}
     for name in params.agents:
         model = params.agent(name)
         run_dir = safe_child(out_dir, name)
-        named = params.paper_model(name, "plawbench", paper_names("plawbench"))
+        named = agent_paper_model(name, params.agents[name].paper_model, "plawbench", paper_names("plawbench"))
         agents[name] = AgentInfo(
             name,
             model.model,
             model.is_scripted,
-            named or paper.paper_model_for(name, model.model, params.plawbench.paper_names),
+            named or paper.paper_model_for(name, model.model, p.paper_names),
             run_limit(run_dir),
         )
         scores.append(read_table(run_dir / "scores.parquet", PlawScores))
@@ -122,11 +125,11 @@ def plawbench_report(params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, r
         judge_proxy=judge.is_scripted,
         runs=runs,
         data_commit=commit,
-        limit=params.plawbench.limit,
+        limit=p.limit,
         n_tasks=int(tasks.shape[0]),
         parse_issues=len(issues),
         issue_tasks=int(issues.item_id.nunique()),
-        t1_penalties=params.plawbench.t1_penalties,
+        t1_penalties=p.t1_penalties,
     )
     write_text_atomic(reports / "plawbench.md", render_report(tables, inputs))
     long = tables["long"]

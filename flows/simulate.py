@@ -28,6 +28,7 @@ from flows.progress import counter
 from flows.runs import begin_run, run_spec, write_run_json
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table
+from steps.j1.params import J1Params
 from steps.scenarios.j1.stages import court_stages
 from steps.scenarios.registry import SCENARIOS, instance_from_row
 from steps.schemas import Deliverables, Instances, Turns
@@ -51,17 +52,15 @@ _STEPS = Path(steps.__file__).parent
 # modules import from elsewhere under steps/ (tests/test_stage_deps.py checks that this covers all of it).
 CODE = (
     _STEPS / "__init__.py",
+    _STEPS / "sections.py",
+    _STEPS / "j1",
     _STEPS / "simulate",
     _STEPS / "scenarios",
     _STEPS / "llm",
     _STEPS / "schemas",
-    _STEPS / "mile" / "__init__.py",
-    _STEPS / "mile" / "decoding.py",
     _STEPS / "sources" / "__init__.py",
     _STEPS / "sources" / "errors.py",
-    _STEPS / "reports" / "__init__.py",
-    _STEPS / "reports" / "labels.py",
-)  # labels: Params.paper_model resolves through it
+)
 
 
 def code_fingerprint(roots: tuple[Path, ...] = CODE) -> str:
@@ -75,6 +74,7 @@ def code_fingerprint(roots: tuple[Path, ...] = CODE) -> str:
 
 
 def spec_of(params: Params, agent_name: str) -> dict:
+    simulate_params = params.section(J1Params).simulate
     env = params.environment_model()
     endpoint = env.api_base if isinstance(env.api_base, str) else None  # replicas are interchangeable: left out
     return run_spec(
@@ -83,10 +83,10 @@ def spec_of(params: Params, agent_name: str) -> dict:
         environment=env.model,
         environment_endpoint=endpoint,
         environment_decoding=env.decoding.model_dump(),
-        scenarios={c: SCENARIOS[c].version for c in sorted(params.simulate.scenarios)},
+        scenarios={c: SCENARIOS[c].version for c in sorted(simulate_params.scenarios)},
         max_turns={
-            c: params.simulate.max_turns.get(c, SCENARIOS[c].ending.max_turns)
-            for c in sorted(params.simulate.scenarios)
+            c: simulate_params.max_turns.get(c, SCENARIOS[c].ending.max_turns)
+            for c in sorted(simulate_params.scenarios)
         },
         code=code_fingerprint(),
         **({} if (limit := params.limit_for(agent_name, "j1")) is None else {"limit": limit}),
@@ -95,11 +95,12 @@ def spec_of(params: Params, agent_name: str) -> dict:
 
 def load_instances(params: Params, processed: Path = PROCESSED, limit: int | None = None) -> list[Instance]:
     """The instances of the configured scenarios, in id order; with `limit`, the first N of each scenario."""
+    simulate_params = params.section(J1Params).simulate
     frame = read_table(processed / "instances.parquet", Instances)
-    frame = frame[frame.scenario.isin(params.simulate.scenarios)].sort_values("instance_id", kind="stable")
+    frame = frame[frame.scenario.isin(simulate_params.scenarios)].sort_values("instance_id", kind="stable")
     if limit is not None:
         frame = frame.groupby("scenario", sort=False).head(limit)
-    return [instance_from_row(r, params.simulate.max_turns) for r in frame.to_dict("records")]
+    return [instance_from_row(r, simulate_params.max_turns) for r in frame.to_dict("records")]
 
 
 def run_dialogues(
@@ -107,6 +108,7 @@ def run_dialogues(
 ) -> tuple[pd.DataFrame, pd.DataFrame, int]:
     """Every dialogue (journal first), then the run's turns, deliverables and usage tables. The six environments
     run together in one engine call; in Prefect each has a task run that ends with its last dialogue."""
+    simulate_params = params.section(J1Params).simulate
     door = open_door(params, rid)
     journal = Journal(safe_child(journals, agent_name, f"{rid}.jsonl"))
     speak = DoorSpeaker(door, params.agent(agent_name), params.environment_model(), policy_version=code_fingerprint())
@@ -125,7 +127,7 @@ def run_dialogues(
                     lambda i: SCENARIOS[i.scenario],
                     speak,
                     journal,
-                    max_concurrent=params.simulate.concurrency,
+                    max_concurrent=simulate_params.concurrency,
                     on_done=on_done,
                 )
 
@@ -165,7 +167,8 @@ def simulate(
     journals: Path = JOURNALS_DIR,
 ) -> str:
     params = load_params(params_file)
-    unknown = set(params.simulate.scenarios) - set(SCENARIOS)
+    simulate_params = params.section(J1Params).simulate
+    unknown = set(simulate_params.scenarios) - set(SCENARIOS)
     if unknown:
         raise ValueError(f"simulate.scenarios: unknown {sorted(unknown)}; known: {', '.join(SCENARIOS)}")
     agent = params.agent(agent_name)
@@ -187,7 +190,7 @@ def simulate(
     ended = valid.ended_by.value_counts()
     per = ", ".join(
         f"{s} {n}"
-        for s, n in valid.scenario.value_counts().reindex(params.simulate.scenarios).dropna().astype(int).items()
+        for s, n in valid.scenario.value_counts().reindex(simulate_params.scenarios).dropna().astype(int).items()
     )
     return (
         f"{agent_name} ({agent.model}): {len(valid):,} dialogues done ({per}), 0 skipped, "

@@ -21,6 +21,7 @@ from flows.progress import counter
 from flows.runs import run_id, run_spec
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table
+from steps.j1.params import J1Params
 from steps.scenarios.j1.topic_model import PROMPT_VERSION, rewrite_sources
 from steps.scenarios.j1.topic_table import topic_rows, topic_sources
 from steps.schemas import ARROW_TYPES, LawBenchItems, TopicSources
@@ -31,8 +32,9 @@ USAGE = PROCESSED / "j1/topics/usage.parquet"
 
 @task(cache_policy=NO_CACHE)
 def derive(items: pd.DataFrame, params: Params) -> pd.DataFrame:
-    sources = topic_sources(items, articles_per_instance=params.topics.articles_per_instance)
-    return topic_rows(sources, seed=params.topics.seed)
+    topics = params.section(J1Params).topics
+    sources = topic_sources(items, articles_per_instance=topics.articles_per_instance)
+    return topic_rows(sources, seed=topics.seed)
 
 
 @task(cache_policy=NO_CACHE)
@@ -40,12 +42,13 @@ def rewrite(rows: pd.DataFrame, items: pd.DataFrame, params: Params, usage: Path
     """J1's procedure: the environment model turns each source into a topic list (failures keep no row).
 
     With `derived`, no model is called and the accounting table is written empty."""
+    topics = params.section(J1Params).topics
     model = params.environment_model()
     door = open_door(params, run_id(run_spec(model, "topics", prompt_version=PROMPT_VERSION)))
     failed = 0
     try:
-        if params.topics.method == "llm":
-            total = len(rows) if params.topics.llm_limit is None else 2 * params.topics.llm_limit
+        if topics.method == "llm":
+            total = len(rows) if topics.llm_limit is None else 2 * topics.llm_limit
             with counter(f"topics ({model.model})", min(total, len(rows))) as advance:
                 rows, failed = asyncio.run(
                     rewrite_sources(
@@ -53,8 +56,8 @@ def rewrite(rows: pd.DataFrame, items: pd.DataFrame, params: Params, usage: Path
                         model,
                         rows,
                         items,
-                        limit=params.topics.llm_limit,
-                        seed=params.topics.seed,
+                        limit=topics.llm_limit,
+                        seed=topics.seed,
                         on_done=advance,
                     )
                 )
@@ -74,10 +77,10 @@ def topics(
     valid = write_table(rows, out, TopicSources, table="topics", arrow_types=ARROW_TYPES["topics"])
     check_calls(params, usage)
     kinds = pd.Series([t["kind"] for ts in valid.topics for t in ts]).value_counts()
-    per = valid.scenario.value_counts()
+    per, method = valid.scenario.value_counts(), params.section(J1Params).topics.method
     return (
         f"{len(valid):,} topic sources done (KQ {per.get('KQ', 0)}, LC {per.get('LC', 0)}; "
-        f"{params.topics.method}), 0 skipped, {failed} failed; topics: {kinds.get('binary', 0):,} binary, "
+        f"{method}), 0 skipped, {failed} failed; topics: {kinds.get('binary', 0):,} binary, "
         f"{kinds.get('open_statute', 0):,} statute, {kinds.get('open_phrase', 0):,} phrase"
     )
 

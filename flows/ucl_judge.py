@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pandas as pd
 from prefect import task
@@ -27,13 +26,14 @@ from flows.progress import counter
 from flows.runs import begin_run, write_run_json
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_table
+from steps.llm import Completer, ModelConfig
 from steps.schemas import Ucl, UclDialogues, UclHintScores, UclVerdicts
-from steps.ucl import JudgeSettings, RunIds, judge_run, limit_items, protocol_version
+from steps.ucl.instances import limit_items
+from steps.ucl.judging import RunIds, judge_run
+from steps.ucl.params import UclParams
 from steps.ucl.report import headline_text
 from steps.ucl.tables import agent_long
-
-if TYPE_CHECKING:
-    from steps.llm.door import ModelDoor
+from steps.ucl.version import protocol_version
 
 JUDGE_DIR = UCL_JUDGE_DIR
 
@@ -50,40 +50,40 @@ def judge(
     items: pd.DataFrame,
     dialogues: pd.DataFrame,
     reference: pd.DataFrame,
-    settings: JudgeSettings,
+    judge_model: ModelConfig,
+    ucl: UclParams,
     ids: RunIds,
-    door: ModelDoor,
+    door: Completer,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     def progress(total: int):
         return counter(f"ucl judge {ids.agent}", total)
 
-    return judge_run(door, settings, items, dialogues, reference, ids, progress=progress)
+    return judge_run(door, judge_model, ucl, items, dialogues, reference, ids, progress=progress)
 
 
 @stage_flow("ucl_judge")
 def ucl_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: UclPaths = UCL_PATHS) -> str:
     params = load_params(params_file)
     params.agent(agent_name)  # an unknown agent is a clear error
+    ucl = params.section(UclParams)
     run_dir = safe_child(paths.runs, agent_name)
     dialogues = read_table(run_dir / "dialogues.parquet", UclDialogues)
     reference = read_table(paths.reference / "dialogues.parquet", UclDialogues)
-    items = limit_items(
-        read_table(paths.interim / "ucl.parquet", Ucl), params.limit_for(agent_name, "ucl"), params.ucl.tasks
-    )
-    settings = JudgeSettings(params.judge_model(), params.ucl.judge_retries, params.ucl.pointwise, protocol_version())
-    ids = RunIds(agent_name, _run_id(run_dir), params.ucl.reference.name, _run_id(paths.reference))
+    items = limit_items(read_table(paths.interim / "ucl.parquet", Ucl), params.limit_for(agent_name, "ucl"), ucl.tasks)
+    judge_model = params.judge_model()
+    ids = RunIds(agent_name, _run_id(run_dir), ucl.reference.name, _run_id(paths.reference))
     judge_spec = {
         "agent_run": ids.run_id,
         "reference_run": ids.reference_run_id,
-        "judge": settings.judge.model,
-        "decoding": settings.judge.decoding.model_dump(),
-        "retries": settings.retries,
-        "pointwise": settings.pointwise,
-        "protocol": settings.protocol,
+        "judge": judge_model.model,
+        "decoding": judge_model.decoding.model_dump(),
+        "retries": ucl.judge_retries,
+        "pointwise": ucl.pointwise,
+        "protocol": protocol_version(),
     }
     door = open_door(params, run_id=begin_run(run_dir / JUDGE_DIR, judge_spec))
     try:
-        verdicts, hints = judge(items, dialogues, reference, settings, ids, door)
+        verdicts, hints = judge(items, dialogues, reference, judge_model, ucl, ids, door)
         write_table(verdicts, run_dir / JUDGE_DIR / "verdicts.parquet", UclVerdicts, table="ucl_verdicts")
         write_table(hints, run_dir / JUDGE_DIR / "hint_scores.parquet", UclHintScores, table="ucl_hint_scores")
         write_usage(door, run_dir / JUDGE_DIR / "usage.parquet")
@@ -100,7 +100,7 @@ def ucl_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: UclPaths 
         f"ucl-judge-{agent_name}",
         table_rows(per),
         f"UCL-Bench win rate of {agent_name} against {ids.reference} per task and judge order, judged by "
-        f"{settings.judge.model}{' (proxy)' if settings.judge.is_scripted else ''}",
+        f"{judge_model.model}{' (proxy)' if judge_model.is_scripted else ''}",
     )
     check_calls(params, run_dir / JUDGE_DIR / "usage.parquet")
     valid = verdicts[verdicts.failure.isna()]
@@ -108,14 +108,14 @@ def ucl_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: UclPaths 
     long = agent_long(
         agent_name,
         ids.reference,
-        settings.judge.model,
+        judge_model.model,
         verdicts,
         hints,
         pd.concat([dialogues, reference], ignore_index=True),
     )
     hits = sum(u.cache_hit for u in door.usage)
     return (
-        f"{agent_name} vs {ids.reference} judged by {settings.judge.model}: {len(valid):,}/{len(verdicts):,} "
+        f"{agent_name} vs {ids.reference} judged by {judge_model.model}: {len(valid):,}/{len(verdicts):,} "
         f"verdicts valid, excluded {excluded or 'none'}; {headline_text(long, agent_name)} (as in reports/ucl.md: "
         f"means of the 22 task rates, CC apart); {hits:,} calls from the cache"
     )

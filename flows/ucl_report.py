@@ -21,11 +21,13 @@ from flows.paths import UCL_PATHS, UclPaths, safe_child
 from flows.runs import run_limit
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
+from steps.reports.labels import agent_paper_model
 from steps.reports.paper_models import paper_names
 from steps.schemas import Ucl, UclDialogues, UclHintScores, UclVerdicts
 from steps.sources import load_manifest
-from steps.ucl import limit_items
+from steps.ucl.instances import limit_items
 from steps.ucl.paper import match, paper_long, paper_models
+from steps.ucl.params import UclParams
 from steps.ucl.report import ReportInfo, RunInfo, headline_text, render
 from steps.ucl.tables import long_table
 
@@ -66,7 +68,7 @@ def _notes(params: Params, items: pd.DataFrame, verdicts: pd.DataFrame, dialogue
         "read); the prompts (user, judge) are ours, in Chinese; the agent "
         "gets the task's own model prompt from the data as its system message."
     )
-    if params.ucl.single_round:
+    if params.section(UclParams).single_round:
         notes.append(
             "Single-round variant: the user asks once and is not asked again (not the paper's "
             "protocol); the reference ran in the same mode."
@@ -77,14 +79,13 @@ def _notes(params: Params, items: pd.DataFrame, verdicts: pd.DataFrame, dialogue
 @stage_flow("ucl_report")
 def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = UCL_PATHS) -> str:
     params = load_params(params_file).for_benchmark("ucl")  # the agents that take part in it
-    ucl = params.ucl
-    ucl.check_names(params.agents)
+    ucl = params.section(UclParams)
     judge, user = params.judge_model(), params.environment_model()
     reference = ucl.reference.resolve_reference()
     runs, verdicts, hints, dialogues, matches = [], [], [], [], {}
     for name in params.agents:
         model, run_dir = params.agent(name), safe_child(paths.runs, name)
-        named = params.paper_model(name, "ucl", paper_names("ucl"))
+        named = agent_paper_model(name, params.agents[name].paper_model, "ucl", paper_names("ucl"))
         paper = next(p for p in paper_models() if p.name == named) if named else match(name, model.model)
         if paper is not None:
             matches[name] = paper

@@ -29,9 +29,13 @@ from flows.tables import read_table, write_table
 from steps.llm import ModelConfig
 from steps.schemas import Ucl, UclDialogues, UclTurns
 from steps.simulate.journal import Journal
-from steps.ucl import UCL, build_instances, limit_items, protocol_version, simulate_dialogues
 from steps.ucl.dialogues import run_tables
+from steps.ucl.instances import build_instances, limit_items
+from steps.ucl.params import UclParams
+from steps.ucl.scenario import UCL
+from steps.ucl.simulation import simulate_dialogues
 from steps.ucl.tasks import task_of
+from steps.ucl.version import protocol_version
 
 if TYPE_CHECKING:
     from steps.llm.door import ModelDoor
@@ -70,7 +74,7 @@ def converse(
 def ucl_simulate(agent_name: str | None = None, params_file: Path = PARAMS_FILE, paths: UclPaths = UCL_PATHS) -> str:
     """Simulate one agent (`agent_name`), or the reference model when `agent_name` is None."""
     params = load_params(params_file)
-    ucl = params.ucl
+    ucl = params.section(UclParams)
     assistant = params.agent(agent_name) if agent_name else ucl.reference.resolve_reference()
     run_dir = safe_child(paths.runs, agent_name) if agent_name else paths.reference
     user = params.environment_model()

@@ -14,7 +14,7 @@ import yaml
 
 from flows.config import runs_of
 from flows.pipeline import prefect_server
-from flows.smoke_real import copy_tracked_files
+from flows.smoke_real import copy_tracked_files, merged
 
 __all__ = [
     "SMALL",
@@ -33,8 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # value here.
 SMALL = {
     "lawbench": {"limit": 3},
-    "extract": {"limit": 20},
-    "instances": {"sizes": {"KQ": 2, "LC": 2, "CD": 2, "DD": 2, "CI": 2, "CR": 2}},
+    "j1": {"extract": {"limit": 20}, "instances": {"sizes": {"KQ": 2, "LC": 2, "CD": 2, "DD": 2, "CI": 2, "CR": 2}}},
     "ucl": {"limit": 2},
     "mile": {"sample": 3},
     "plawbench": {"limit": 1},
@@ -43,14 +42,12 @@ SMALL = {
 
 def copy_project(dest: Path, overrides: dict[str, dict], replace: tuple[str, ...] = ()) -> None:
     """Copy the project's tracked and untracked-but-not-ignored files (no data/, no .venv/) to `dest`, merge
-    `overrides` into its params.yaml section by section (sections named in `replace` are replaced whole), and
-    make it a git repository of its own."""
+    `overrides` into its params.yaml key by key, at every depth (top-level sections named in `replace` are
+    replaced whole), and make it a git repository of its own."""
     copy_tracked_files(dest)
     params = yaml.safe_load((dest / "params.yaml").read_text(encoding="utf-8"))
     for section, values in overrides.items():
-        current = params.get(section)
-        merge = section not in replace and isinstance(current, dict) and isinstance(values, dict)
-        params[section] = {**current, **values} if merge else values
+        params[section] = values if section in replace else merged(params.get(section), values)
     if "agents" in overrides and "runs" not in overrides:
         params["runs"] = runs_of(params.get("agents"))  # dvc.yaml iterates these lists
     (dest / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True, sort_keys=False), encoding="utf-8")

@@ -13,7 +13,7 @@ from flows.lawbench_report import build_tables
 from flows.runs import run_limit
 from steps.lawbench.report import AgentInfo, render_setting
 from steps.metrics.lawbench.tasks import TASK_IDS
-from steps.reports.labels import agent_label, paper_model_name, size_phrase
+from steps.reports.labels import agent_label, agent_paper_model, paper_model_name, size_phrase
 from steps.reports.paper_models import check_paper_model, paper_names
 from steps.ucl.judging import HINT_COLUMNS
 from steps.ucl.report import ReportInfo, RunInfo, headline, headline_text, render
@@ -46,14 +46,18 @@ def test_paper_model_is_validated_and_resolved_per_paper():
             }
         }
     )
-    assert params.paper_model("mine", "j1", paper_names("j1")) == "GPT-4o"  # case and punctuation ignored
-    assert params.paper_model("mine", "mile", paper_names("mile")) == "GPT-4o"
-    assert params.paper_model("mine", "plawbench", paper_names("plawbench")) is None  # that paper names it otherwise
-    assert params.paper_model("each", "plawbench", paper_names("plawbench")) == "GPT-4o-20240806"
-    assert params.paper_model("each", "j1", paper_names("j1")) is None
-    assert params.paper_model("each", "lawbench", {"GPT4": (), "GPT-3.5-turbo-0613": ()}) == "GPT4"
+
+    def named(agent: str, benchmark: str, names=None) -> str | None:
+        return agent_paper_model(agent, params.agents[agent].paper_model, benchmark, names or paper_names(benchmark))
+
+    assert named("mine", "j1") == "GPT-4o"  # case and punctuation ignored
+    assert named("mine", "mile") == "GPT-4o"
+    assert named("mine", "plawbench") is None  # that paper names it otherwise
+    assert named("each", "plawbench") == "GPT-4o-20240806"
+    assert named("each", "j1") is None
+    assert named("each", "lawbench", {"GPT4": (), "GPT-3.5-turbo-0613": ()}) == "GPT4"
     with pytest.raises(ValueError, match=r"agents\.each\.paper_model\.lawbench: 'GPT4' is not a model"):
-        params.paper_model("each", "lawbench", {"GPT-3.5-turbo-0613": ()})  # checked against results.csv
+        named("each", "lawbench", {"GPT-3.5-turbo-0613": ()})  # checked against results.csv
     assert params.agent("mine").model == "openai/some-endpoint"  # not a model setting: the door never sees it
     with pytest.raises(ValueError, match=r"'GPT-9' is a model of no paper"):
         check_paper_model("GPT-9")

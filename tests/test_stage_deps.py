@@ -275,3 +275,60 @@ def covering_deps(files: set[str]) -> list[str]:
                 if new != out:
                     out, changed = new, True
     return sorted(out)
+
+
+def package_deps(files: set[str], most: float = 0.5) -> list[str]:
+    """`files` as a short deps list: a package folder under flows/ or steps/ (never flows/ or steps/ themselves)
+    stands for its files when the stage uses more than `most` of them (the rest are then deps too: a stage may
+    rerun for a file it does not use, never miss one it does); flows/ first, then steps/, then the rest."""
+    out = set(files)
+    folders = sorted(
+        {
+            str(parent)
+            for f in files
+            for parent in Path(f).parents
+            if len(parent.parts) >= 2 and parent.parts[0] in PACKAGES
+        },
+        key=lambda d: -len(Path(d).parts),
+    )
+    for folder in folders:
+        inside = {
+            p.relative_to(ROOT).as_posix()
+            for p in (ROOT / folder).rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts
+        }
+        covered = {f for f in inside if any(f == o or f.startswith(o + "/") for o in out)}
+        if inside and len(covered) > most * len(inside):
+            out = {o for o in out if not (o == folder or o.startswith(folder + "/"))} | {folder}
+    order = {"flows": 0, "steps": 1}
+    return sorted(out, key=lambda d: (order.get(d.split("/")[0], 2), d))
+
+
+def write_deps(dvc_file: Path = ROOT / "dvc.yaml") -> list[str]:
+    """Rewrite every stage's code deps in dvc.yaml from its import closure (`package_deps`); the other deps (the
+    data and reports it reads) are kept, after them. Returns the stages whose deps changed."""
+    lines = dvc_file.read_text(encoding="utf-8").splitlines()
+    out, changed, stage, i = [], [], None, 0
+    while i < len(lines):
+        line = lines[i]
+        if re.match(r"^  (\w+):$", line):
+            stage = line.strip()[:-1]
+        if line == "    deps:" and stage in STAGE_FLOWS:
+            j = i + 1
+            while j < len(lines) and lines[j].startswith("      - "):
+                j += 1
+            old = [entry[len("      - ") :] for entry in lines[i + 1 : j]]
+            kept = [d for d in old if d.split("/")[0] in ("data", "reports")]
+            new = package_deps(set(closure(STAGE_FLOWS[stage]))) + kept
+            changed += [stage] if new != old else []
+            out += [line, *(f"      - {d}" for d in new)]
+            i = j
+            continue
+        out.append(line)
+        i += 1
+    dvc_file.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return changed
+
+
+if __name__ == "__main__":  # python -m tests.test_stage_deps: rewrite dvc.yaml's code deps from the closures
+    print("deps rewritten:", ", ".join(write_deps()) or "none")

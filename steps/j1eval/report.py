@@ -14,11 +14,11 @@ from functools import partial
 
 import pandas as pd
 
+from steps.j1.environments import PAPER_SIZES
 from steps.j1eval.paper import (
     PAPER_ENVIRONMENT,
     PAPER_JUDGE,
     PAPER_REPEATS_ENVIRONMENT,
-    PAPER_SIZES,
     models,
     paper_long,
 )

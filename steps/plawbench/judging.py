@@ -23,8 +23,9 @@ from steps.judges import Judgement
 from steps.judges.rubric import ItemKind, Rubric, RubricGroup, RubricItem, judge_rubric
 from steps.llm import Completer, ModelConfig
 from steps.plawbench.paper import error_labels
+from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.penalty_judge import PenaltyJudgement, judge_penalties
-from steps.plawbench.prompts import PromptOptions, judge_rules, task_input
+from steps.plawbench.prompts import judge_rules, task_input
 from steps.plawbench.questions import first_questions
 from steps.schemas import PlawItemScores, PlawJudgements, PlawScores
 
@@ -55,14 +56,14 @@ class Prepared:
     truncated: bool = False
 
 
-def prepare(task: Any, response: str, options: PromptOptions) -> Prepared:
+def prepare(task: Any, response: str, options: PlawBenchParams) -> Prepared:
     if task.category != "consultation":
         return Prepared(response)
     qs = first_questions(response, options.max_questions)
     return Prepared(qs.text() if qs.kept else response, qs.total, qs.truncated)
 
 
-def build_rubric(task: Any, rows: pd.DataFrame, options: PromptOptions) -> Rubric:
+def build_rubric(task: Any, rows: pd.DataFrame, options: PlawBenchParams) -> Rubric:
     groups, items = [], []
     children: dict[str, float] = rows.groupby("parent_id").points.sum().to_dict()
     for r in rows.sort_values("order").itertuples(index=False):
@@ -127,7 +128,7 @@ async def judge_all(
     tasks: pd.DataFrame,
     rubric: pd.DataFrame,
     responses: pd.DataFrame,
-    options: PromptOptions,
+    options: PlawBenchParams,
     *,
     repairs: int,
     on_done: Callable[[], None] | None = None,

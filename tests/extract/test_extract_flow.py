@@ -24,7 +24,7 @@ def params_file(tmp_path: Path, environment: dict | None = None, **extract_param
     doc = {
         "environment": environment or {"model": "scripted/persona"},
         "llm": {"cache_dir": str(tmp_path / "cache"), "backoff_base_s": 0.01, "backoff_max_s": 0.02, "max_attempts": 2},
-        "extract": extract_params,
+        "j1": {"extract": extract_params},
     }
     path = tmp_path / "params.yaml"
     path.write_text(yaml.safe_dump(doc), encoding="utf-8")

@@ -76,8 +76,7 @@ def project(tmp_path_factory):
         "environment": {"model": "scripted/persona"},
         "judge": {"model": "scripted/judge"},
         "llm": {"cache_dir": str(root / "cache")},
-        "simulate": {"transcripts": 0},
-        "j1eval": {"paper_names": {"oracle": "GPT-4o"}},
+        "j1": {"simulate": {"transcripts": 0}, "eval": {"paper_names": {"oracle": "GPT-4o"}}},
     }
     (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
     paths = {

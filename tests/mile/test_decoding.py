@@ -11,16 +11,17 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.config import MileParams, load_params
+from flows.config import load_params
 from flows.mile_simulate import mile_simulate, spec_of
 from flows.models import read_usage_log
 from flows.runs import run_id
 from flows.stage import run_stage
 from steps.llm import Decoding, LLMSettings, ModelConfig, ModelDoor
-from steps.mile.decoding import ROLES, RoleDecodingSpeaker, effective_decodings
+from steps.mile.decoding import RoleDecodingSpeaker
 from steps.mile.instances import build_instance
 from steps.mile.opening import FixedOpening
-from steps.mile.scenario import MileOptions, mile_scenario
+from steps.mile.params import ROLES, MileParams, effective_decodings
+from steps.mile.scenario import mile_scenario
 from steps.mile.supervisor import BLUR_INSTRUCTIONS
 from steps.simulate.engine import run_dialogue
 from tests.fake_openai_server import FakeOpenAIServer
@@ -55,7 +56,7 @@ def dialogue_calls(
 ):
     """The recorded door calls of a few dialogues (style checks forced so every role speaks), and the turns."""
     door = RecordingDoor(LLMSettings(cache_dir=str(tmp_path / "llm"), max_attempts=1), run_id="test")
-    options = MileOptions(style_triggers_revision=True)
+    options = MileParams(style_triggers_revision=True)
     speak = FixedOpening(RoleDecodingSpeaker(door, agent, PERSONA, decodings))
     turns = []
     for number in numbers:

@@ -26,8 +26,8 @@ def test_real_params_put_the_local_model_in_every_role_and_keep_every_other_sett
         config = ModelConfig(name=role, **entry)  # the door accepts it as is
         assert config.model == "openai/smollm2-135m" and config.api_key_env == LOCAL_KEY_ENV
         assert config.decoding.max_tokens == MAX_TOKENS[role] and config.decoding.temperature == 0
-    assert real["instances"]["sizes"] == dict.fromkeys(["KQ", "LC", "CD", "DD", "CI", "CR"], 1)
-    assert real["simulate"]["scenarios"] == params["simulate"]["scenarios"], "sections are merged, not replaced"
+    assert real["j1"]["instances"]["sizes"] == dict.fromkeys(["KQ", "LC", "CD", "DD", "CI", "CR"], 1)
+    assert real["j1"]["simulate"]["scenarios"] == params["j1"]["simulate"]["scenarios"], "merged, not replaced"
     assert real["mile"]["max_turns"] == SMALL["mile"]["max_turns"] and real["mile"]["template"] == "eval"
     assert real["llm"]["cache_dir"] == "/tmp/cache" and real["llm"]["concurrency"] == 2
     assert params["agents"] != real["agents"], "the committed params are not modified"
@@ -105,13 +105,20 @@ def test_an_interrupted_run_reports_what_finished_and_marks_the_stage_it_cut(tmp
 def test_the_slice_profile_runs_one_item_per_benchmark_with_lower_caps():
     from flows.config import Params
     from flows.smoke_real import SLICE_MAX_TOKENS
+    from steps.j1.params import J1Params
+    from steps.lawbench.params import LawBenchParams
+    from steps.mile.params import MileParams
+    from steps.plawbench.params import PlawBenchParams
+    from steps.ucl.params import UclParams
 
     params = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
     real = real_params(params, "http://127.0.0.1:8089/v1", "smollm2-135m", Path("/tmp/cache"), "slice")
     loaded = Params.model_validate(real)  # the stages accept it
-    assert loaded.lawbench.tasks == ["1-1"] and loaded.lawbench.limit == 1
-    assert loaded.instances.resolved() == {"CR": 1} and loaded.simulate.scenarios == ["CR"]
-    assert loaded.ucl.tasks == ["Charge Prediction"] and loaded.ucl.limit == 1
-    assert loaded.plawbench.scenarios == ["consultation"] and loaded.mile.sample == 1
+    lawbench, j1 = loaded.section(LawBenchParams), loaded.section(J1Params)
+    ucl, plawbench = loaded.section(UclParams), loaded.section(PlawBenchParams)
+    assert lawbench.tasks == ["1-1"] and lawbench.limit == 1
+    assert j1.instances.resolved() == {"CR": 1} and j1.simulate.scenarios == ["CR"]
+    assert ucl.tasks == ["Charge Prediction"] and ucl.limit == 1
+    assert plawbench.scenarios == ["consultation"] and loaded.section(MileParams).sample == 1
     assert real["judge"]["decoding"]["max_tokens"] == SLICE_MAX_TOKENS["judge"]
     assert real["llm"]["max_failed_fraction"] == 1.0  # failures are counted in the report, not a stop

@@ -49,8 +49,7 @@ def write_sources(root: Path, *, sizes: dict | None = None, seed: int = 0, envir
     doc = {
         "environment": {"model": environment},
         "llm": {"cache_dir": str(root / "cache"), "backoff_base_s": 0.01, "backoff_max_s": 0.02, "max_attempts": 2},
-        "instances": {"seed": seed, "sizes": sizes or ALL},
-        "personas": {"seed": seed},
+        "j1": {"instances": {"seed": seed, "sizes": sizes or ALL}, "personas": {"seed": seed}},
     }
     params = root / "params.yaml"
     params.write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")

@@ -68,7 +68,7 @@ def _run(tmp_path):
             "agents": {
                 "court": {"model": "hosted_vllm/test-model", "api_base": server.url, "api_key_env": "J1_E2E_KEY"}
             },
-            "simulate": {"scenarios": ["CR"], "transcripts": 2},
+            "j1": {"simulate": {"scenarios": ["CR"], "transcripts": 2}},
         }
         p.params.write_text(yaml.safe_dump(params, allow_unicode=True), encoding="utf-8")
         code = run_stage(

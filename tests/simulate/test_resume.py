@@ -46,7 +46,7 @@ def project(root: Path, instances: Path, server_url: str) -> Path:
         "agents": {"oracle": {"model": "scripted/oracle"}},
         "environment": {"model": "hosted_vllm/test-model", "api_base": server_url},
         "llm": {"cache": False, "cache_dir": str(root / "cache"), "backoff_base_s": 0.01, "backoff_max_s": 0.02},
-        "simulate": {"scenarios": list(COURT), "concurrency": 2, "transcripts": 1},
+        "j1": {"simulate": {"scenarios": list(COURT), "concurrency": 2, "transcripts": 1}},
     }
     (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
     return root
