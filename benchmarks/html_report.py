@@ -20,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from flows.config import load_params  # noqa: E402
 from flows.html_report import BENCHMARKS, load_dialogues, read_long  # noqa: E402
+from flows.kit.config import load_params  # noqa: E402
 from steps.reports.html import dialogues  # noqa: E402
 from steps.reports.html.pages import benchmark_page, index_page  # noqa: E402
 from tests.browser import headless_chromium  # noqa: E402

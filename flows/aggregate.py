@@ -14,13 +14,13 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config import PARAMS_FILE, Params, load_params
 from flows.dvc_views import write_dvc_views
-from flows.monitor import publish_report
-from flows.paths import REPORTS, RUNS_DIR, safe_child
-from flows.runs import run_limit
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_text_atomic
+from flows.kit.config import PARAMS_FILE, Params, load_params
+from flows.kit.monitor import publish_report
+from flows.kit.paths import REPORTS, RUNS_DIR, safe_child
+from flows.kit.runs import run_limit
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_text_atomic
 from steps.j1.params import J1Params
 from steps.j1eval.paper import paper_model_for
 from steps.j1eval.report import AgentInfo, RunInfo, csv_frame, headline, render

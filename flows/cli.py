@@ -55,7 +55,7 @@ def _serving(process: subprocess.Popen) -> Iterator[None]:
 
 
 def _run(name: str, flow, **kwargs) -> None:
-    from flows.stage import run_stage
+    from flows.kit.stage import run_stage
 
     raise typer.Exit(run_stage(name, flow, **kwargs))
 
@@ -320,8 +320,8 @@ def results_command(
     import os
     import sys
 
+    from flows.kit.stage import console
     from flows.results import results
-    from flows.stage import console
 
     try:
         summary = results(benchmark, fmt, paper, reports)
@@ -339,7 +339,7 @@ def params_check(
     file: Path = typer.Option(Path("params.yaml"), "--file", help="the parameters file to validate"),
 ) -> None:
     """Validate a parameters file as every stage does when it loads it: OK and a summary, or the one-line error."""
-    from flows.config import ParamsError, load_params, summary
+    from flows.kit.config import ParamsError, load_params, summary
     from steps.reports.paper_models import check_paper_model
 
     try:
@@ -361,8 +361,8 @@ def models_check(
     usage_out: Path | None = typer.Option(None, help="also write the probe calls' accounting rows here (Parquet)"),
 ) -> None:
     """Send one probe message to every configured agent, the environment and the judge model."""
+    from flows.kit.stage import run_command
     from flows.models_check import models_check as check
-    from flows.stage import run_command
 
     raise typer.Exit(run_command("models check", check, usage_out=usage_out))
 
@@ -565,8 +565,8 @@ def evaluate_agent(
     limit: int | None = typer.Option(None, min=1, help="the agent's own cap (items per task, instances …)"),
 ) -> None:
     """Register MODEL as agent AGENT in params.yaml, run its stages and reports with DVC, print its headlines."""
-    from flows.config import ParamsError
     from flows.evaluate import evaluate
+    from flows.kit.config import ParamsError
 
     chosen = [b.strip() for b in benchmarks.split(",") if b.strip()] if benchmarks else None
     try:
@@ -580,8 +580,8 @@ def evaluate_agent(
 @params_app.command("sync")
 def params_sync(file: Path = typer.Option(Path("params.yaml"), "--file", help="the parameters file")) -> None:
     """Rewrite the `runs` lists (which agents each benchmark runs) from `agents.<name>.benchmarks`."""
-    from flows.config import ParamsError
     from flows.evaluate import sync_file
+    from flows.kit.config import ParamsError
 
     try:
         sync_file(file)
@@ -601,8 +601,8 @@ def estimate_run(
     from rich.console import Console
     from rich.table import Table
 
-    from flows.config import ParamsError, load_params
     from flows.estimate import estimates, render
+    from flows.kit.config import ParamsError, load_params
 
     try:
         params = load_params(file)

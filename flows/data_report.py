@@ -11,11 +11,11 @@ import duckdb
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config import MANIFEST_FILE
-from flows.monitor import publish_report
-from flows.paths import INTERIM_DIR
-from flows.stage import main, stage_flow
-from flows.tables import write_text_atomic
+from flows.kit.config import MANIFEST_FILE
+from flows.kit.monitor import publish_report
+from flows.kit.paths import INTERIM_DIR
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import write_text_atomic
 from steps.reports.data_card import TableSection, render_data_card
 from steps.sources import load_manifest
 from steps.sql import register_parquet, register_parquet_union, run_query

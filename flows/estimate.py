@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from flows.config import BENCHMARKS, Params
 from flows.ingest import INTERIM_DIR
+from flows.kit.config import BENCHMARKS, Params
 from steps.llm import ModelConfig
 from steps.llm.pricing import pricing_for, prompt_tokens
 

@@ -24,8 +24,8 @@ import pandas as pd
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from flows.config import BENCHMARKS, PARAMS_FILE, ParamsError, load_params, runs_of
-from flows.tables import write_text_atomic
+from flows.kit.config import BENCHMARKS, PARAMS_FILE, ParamsError, load_params, runs_of
+from flows.kit.tables import write_text_atomic
 
 REPORTS = Path("reports")
 

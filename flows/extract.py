@@ -18,14 +18,14 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 import steps.extract.scripted  # noqa: F401  (registers the scripted extraction policy)
-from flows.config import PARAMS_FILE, Params, load_params
-from flows.models import check_calls, open_door, usage_frame, write_usage
-from flows.monitor import publish_report
-from flows.paths import INTERIM_DIR, PROCESSED
-from flows.progress import counter
-from flows.runs import run_id, run_spec
-from flows.stage import main, stage_flow
-from flows.tables import read_table, to_arrow, write_parquet_atomic, write_text_atomic
+from flows.kit.config import PARAMS_FILE, Params, load_params
+from flows.kit.models import check_calls, open_door, usage_frame, write_usage
+from flows.kit.monitor import publish_report
+from flows.kit.paths import INTERIM_DIR, PROCESSED
+from flows.kit.progress import counter
+from flows.kit.runs import run_id, run_spec
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, to_arrow, write_parquet_atomic, write_text_atomic
 from steps.extract.evaluate import figures
 from steps.extract.files import Format, read_judgments
 from steps.extract.inputs import CaseInput, civil_inputs, criminal_inputs

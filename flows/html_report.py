@@ -14,11 +14,11 @@ import pandas as pd
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config import PARAMS_FILE, Params, load_params
 from flows.dialogues import DIRS, agent_dialogues
-from flows.paths import safe_child
-from flows.stage import main
-from flows.tables import write_text_atomic
+from flows.kit.config import PARAMS_FILE, Params, load_params
+from flows.kit.paths import safe_child
+from flows.kit.stage import main
+from flows.kit.tables import write_text_atomic
 from steps.reports.html import dialogues
 from steps.reports.html.pages import benchmark_page, index_page
 from steps.ucl.tasks import TASKS

@@ -13,11 +13,11 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config import CACHE_DIR, MANIFEST_FILE, PARAMS_FILE, SourcesParams, load_params
-from flows.paths import INTERIM_DIR
-from flows.progress import track
-from flows.stage import main, stage_flow
-from flows.tables import write_table
+from flows.kit.config import CACHE_DIR, MANIFEST_FILE, PARAMS_FILE, SourcesParams, load_params
+from flows.kit.paths import INTERIM_DIR
+from flows.kit.progress import track
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import write_table
 from steps.schemas import ARROW_TYPES, SCHEMAS, validate
 from steps.sources import LOADERS, Fetched, Manifest, fetch, http_download, load_manifest
 from steps.sources.pinned import check_rows

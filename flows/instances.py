@@ -15,11 +15,11 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config import PARAMS_FILE, Params, load_params
-from flows.monitor import publish_report
-from flows.paths import INTERIM_DIR, PROCESSED
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_table, write_text_atomic
+from flows.kit.config import PARAMS_FILE, Params, load_params
+from flows.kit.monitor import publish_report
+from flows.kit.paths import INTERIM_DIR, PROCESSED
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table, write_text_atomic
 from steps.j1.params import J1Params
 from steps.personas.table import personas_from
 from steps.reports.instances import InstancesReport, instances_long, render_instances

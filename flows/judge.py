@@ -23,13 +23,13 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import steps.judges.scripted  # noqa: F401  (registers the proxy judge, scripted/judge)
-from flows.config import PARAMS_FILE, Params, load_params
-from flows.models import check_calls, open_door, write_usage
-from flows.monitor import publish_table, table_rows
-from flows.paths import PROCESSED, RUNS_DIR, TRANSCRIPTS_DIR, safe_child
-from flows.progress import counter
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_table, write_text_atomic
+from flows.kit.config import PARAMS_FILE, Params, load_params
+from flows.kit.models import check_calls, open_door, write_usage
+from flows.kit.monitor import publish_table, table_rows
+from flows.kit.paths import PROCESSED, RUNS_DIR, TRANSCRIPTS_DIR, safe_child
+from flows.kit.progress import counter
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table, write_text_atomic
 from steps.j1.params import J1Params
 from steps.j1eval import Case, Panel, build_cases, evaluate_run, score_frame
 from steps.j1eval.failures import case_failure_causes, failure_frame

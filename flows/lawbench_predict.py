@@ -17,14 +17,14 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import steps.lawbench.scripted  # noqa: F401  (registers the scripted LawBench policies)
-from flows.config import PARAMS_FILE, load_params
-from flows.models import check_calls, open_door, write_usage
-from flows.monitor import gather_groups, publish_table, table_rows
-from flows.paths import INTERIM_DIR, LAWBENCH_DIR, safe_child
-from flows.progress import counter
-from flows.runs import begin_run, run_spec, write_run_json
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_table
+from flows.kit.config import PARAMS_FILE, load_params
+from flows.kit.models import check_calls, open_door, write_usage
+from flows.kit.monitor import gather_groups, publish_table, table_rows
+from flows.kit.paths import INTERIM_DIR, LAWBENCH_DIR, safe_child
+from flows.kit.progress import counter
+from flows.kit.runs import begin_run, run_spec, write_run_json
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table
 from steps.lawbench.params import LawBenchParams
 from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_frame
 from steps.llm import ModelConfig

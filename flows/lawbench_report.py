@@ -14,15 +14,15 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config import MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.dvc_views import write_dvc_views
-from flows.monitor import publish_report
-from flows.paths import INTERIM_DIR, REPORTS, safe_child
-from flows.paths import LAWBENCH_DIR as AGENT_DIR
-from flows.paths import LAWBENCH_SCORES as PUBLISHED_SCORES
-from flows.runs import run_limit
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_text_atomic
+from flows.kit.config import MANIFEST_FILE, PARAMS_FILE, load_params
+from flows.kit.monitor import publish_report
+from flows.kit.paths import INTERIM_DIR, REPORTS, safe_child
+from flows.kit.paths import LAWBENCH_DIR as AGENT_DIR
+from flows.kit.paths import LAWBENCH_SCORES as PUBLISHED_SCORES
+from flows.kit.runs import run_limit
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_text_atomic
 from steps.lawbench.report import AgentInfo, csv_text, render_setting, tasks_frame
 from steps.metrics.lawbench.tasks import SETTINGS
 from steps.reports.labels import agent_paper_model

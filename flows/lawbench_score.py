@@ -12,10 +12,10 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config import CACHE_DIR, MANIFEST_FILE, PARAMS_FILE, load_params
-from flows.paths import INTERIM_DIR, LAWBENCH_SCORES
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_table, write_text_atomic
+from flows.kit.config import CACHE_DIR, MANIFEST_FILE, PARAMS_FILE, load_params
+from flows.kit.paths import INTERIM_DIR, LAWBENCH_SCORES
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table, write_text_atomic
 from steps.metrics.lawbench import score_predictions
 from steps.metrics.lawbench.proofread import LEXICON_TABLES, lexicon_tables
 from steps.schemas import LawBenchPredictions, LawBenchPublished, LawBenchScores

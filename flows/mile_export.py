@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from flows.paths import MILE_DIR as OUT_DIR
-from flows.tables import read_table, write_text_atomic
+from flows.kit.paths import MILE_DIR as OUT_DIR
+from flows.kit.tables import read_table, write_text_atomic
 from steps.mile.export import sft_records, to_jsonl
 from steps.schemas import MileDialogues
 

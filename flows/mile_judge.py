@@ -18,14 +18,14 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import steps.mile.proxy  # noqa: F401  (registers the proxy judge for MILE's judge kinds)
-from flows.config import PARAMS_FILE, load_params
-from flows.models import check_calls, open_door, write_usage
-from flows.monitor import publish_table, table_rows
-from flows.paths import INTERIM_DIR, safe_child
-from flows.paths import MILE_DIR as OUT_DIR
-from flows.progress import counter
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_table
+from flows.kit.config import PARAMS_FILE, load_params
+from flows.kit.models import check_calls, open_door, write_usage
+from flows.kit.monitor import publish_table, table_rows
+from flows.kit.paths import INTERIM_DIR, safe_child
+from flows.kit.paths import MILE_DIR as OUT_DIR
+from flows.kit.progress import counter
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table
 from steps.llm import ModelConfig
 from steps.mile.evaluate import Plan, plan_evaluation
 from steps.mile.judging import run_tasks

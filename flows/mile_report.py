@@ -14,14 +14,14 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config import PARAMS_FILE, load_params
 from flows.dvc_views import write_dvc_views
-from flows.monitor import publish_report
-from flows.paths import INTERIM_DIR, REPORTS, safe_child
-from flows.paths import MILE_DIR as OUT_DIR
-from flows.runs import run_limit
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_text_atomic
+from flows.kit.config import PARAMS_FILE, load_params
+from flows.kit.monitor import publish_report
+from flows.kit.paths import INTERIM_DIR, REPORTS, safe_child
+from flows.kit.paths import MILE_DIR as OUT_DIR
+from flows.kit.runs import run_limit
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_text_atomic
 from steps.mile.params import MileParams
 from steps.mile.published import paper_model
 from steps.mile.report import AgentInfo, RunInfo, csv_frame, render

@@ -19,14 +19,14 @@ import pandas as pd
 
 import steps.mile.oracle  # registers the scripted oracle lawyer
 import steps.mile.scripted  # noqa: F401  (registers the scripted client and supervisor)
-from flows.config import CACHE_DIR, PARAMS_FILE, load_params
-from flows.models import check_calls, open_door, write_usage
-from flows.monitor import batches, follow_groups, publish_table
-from flows.paths import INTERIM_DIR, MILE_DIR, safe_child
-from flows.progress import counter
-from flows.runs import begin_run, run_spec, write_run_json
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_table
+from flows.kit.config import CACHE_DIR, PARAMS_FILE, load_params
+from flows.kit.models import check_calls, open_door, write_usage
+from flows.kit.monitor import batches, follow_groups, publish_table
+from flows.kit.paths import INTERIM_DIR, MILE_DIR, safe_child
+from flows.kit.progress import counter
+from flows.kit.runs import begin_run, run_spec, write_run_json
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table
 from steps.llm import ModelConfig
 from steps.mile.decoding import RoleDecodingSpeaker
 from steps.mile.frames import deliverables_frame, turns_frame

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
-from flows.config import PARAMS_FILE, load_params
-from flows.models import open_door, write_usage
+from flows.kit.config import PARAMS_FILE, load_params
+from flows.kit.models import open_door, write_usage
 from flows.terminal import console
 from flows.terminal import table as fitting_table
 from steps.llm import ModelConfig

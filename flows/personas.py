@@ -15,13 +15,13 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import steps.personas.scripted  # noqa: F401  (registers the scripted persona policies)
-from flows.config import PARAMS_FILE, Params, load_params
-from flows.models import check_calls, open_door, write_usage
-from flows.paths import INTERIM_DIR, PROCESSED
-from flows.progress import counter
-from flows.runs import run_id, run_spec
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_table
+from flows.kit.config import PARAMS_FILE, Params, load_params
+from flows.kit.models import check_calls, open_door, write_usage
+from flows.kit.paths import INTERIM_DIR, PROCESSED
+from flows.kit.progress import counter
+from flows.kit.runs import run_id, run_spec
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table
 from steps.j1.params import J1Params
 from steps.personas.generate import PROMPT_VERSION, generate
 from steps.personas.table import persona_rows

@@ -20,15 +20,15 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import steps.judges.scripted  # noqa: F401  (registers the proxy judge)
-from flows.config import PARAMS_FILE, load_params
-from flows.models import check_calls, open_door, write_usage
-from flows.monitor import publish_table, table_rows
-from flows.paths import PLAWBENCH_DIR as OUT_DIR
-from flows.paths import safe_child
-from flows.progress import counter
-from flows.runs import begin_run, run_spec, write_run_json
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_table
+from flows.kit.config import PARAMS_FILE, load_params
+from flows.kit.models import check_calls, open_door, write_usage
+from flows.kit.monitor import publish_table, table_rows
+from flows.kit.paths import PLAWBENCH_DIR as OUT_DIR
+from flows.kit.paths import safe_child
+from flows.kit.progress import counter
+from flows.kit.runs import begin_run, run_spec, write_run_json
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table
 from steps.judges.prompts import template_source
 from steps.llm import ModelConfig
 from steps.plawbench.judging import judge_all, judge_penalties_all, judgement_rows

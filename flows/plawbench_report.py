@@ -17,14 +17,14 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config import MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.dvc_views import write_dvc_views
-from flows.monitor import publish_report
-from flows.paths import PLAWBENCH_DIR as OUT_DIR
-from flows.paths import REPORTS, safe_child
-from flows.runs import run_limit
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_text_atomic
+from flows.kit.config import MANIFEST_FILE, PARAMS_FILE, load_params
+from flows.kit.monitor import publish_report
+from flows.kit.paths import PLAWBENCH_DIR as OUT_DIR
+from flows.kit.paths import REPORTS, safe_child
+from flows.kit.runs import run_limit
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_text_atomic
 from steps.plawbench import paper
 from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.report import AgentInfo, ReportInputs, render_report

@@ -13,10 +13,10 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.monitor import publish_report
-from flows.paths import INTERIM_DIR, PLAWBENCH_DIR
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_table, write_text_atomic
+from flows.kit.monitor import publish_report
+from flows.kit.paths import INTERIM_DIR, PLAWBENCH_DIR
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table, write_text_atomic
 from steps.plawbench.report import render_rubrics
 from steps.plawbench.rubrics import RubricTables, build_rubrics
 from steps.schemas import PlawCaseAnalysis, PlawConsultation, PlawDrafting, PlawParseIssues, PlawRubricItems, PlawTasks

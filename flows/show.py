@@ -21,8 +21,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 
-from flows.config import PARAMS_FILE
-from flows.models import read_usage_log
+from flows.kit.config import PARAMS_FILE
+from flows.kit.models import read_usage_log
 from steps.j1eval.failures import causes_of_rows
 from steps.llm import LLMSettings
 from steps.scenarios.catalog import SCENARIOS

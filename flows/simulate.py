@@ -20,14 +20,14 @@ from pathlib import Path
 import pandas as pd
 
 import steps
-from flows.config import CACHE_DIR, PARAMS_FILE, Params, load_params
-from flows.models import check_calls, open_door, write_usage
-from flows.monitor import follow_groups, publish_table
-from flows.paths import PROCESSED, RUNS_DIR, safe_child
-from flows.progress import counter
-from flows.runs import begin_run, run_spec, write_run_json
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_table
+from flows.kit.config import CACHE_DIR, PARAMS_FILE, Params, load_params
+from flows.kit.models import check_calls, open_door, write_usage
+from flows.kit.monitor import follow_groups, publish_table
+from flows.kit.paths import PROCESSED, RUNS_DIR, safe_child
+from flows.kit.progress import counter
+from flows.kit.runs import begin_run, run_spec, write_run_json
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table
 from steps.j1.params import J1Params
 from steps.scenarios.j1.stages import court_stages
 from steps.scenarios.registry import SCENARIOS, instance_from_row

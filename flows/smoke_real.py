@@ -25,8 +25,8 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from flows.config import runs_of
-from flows.tables import write_text_atomic
+from flows.kit.config import runs_of
+from flows.kit.tables import write_text_atomic
 from steps.llm.local_server import LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER
 from steps.reports.real_model import (
     echo_counts,

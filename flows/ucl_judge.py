@@ -18,14 +18,14 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL proxy judge)
-from flows.config import PARAMS_FILE, load_params
-from flows.models import check_calls, open_door, write_usage
-from flows.monitor import publish_table, table_rows
-from flows.paths import UCL_JUDGE_DIR, UCL_PATHS, UclPaths, safe_child
-from flows.progress import counter
-from flows.runs import begin_run, write_run_json
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_table
+from flows.kit.config import PARAMS_FILE, load_params
+from flows.kit.models import check_calls, open_door, write_usage
+from flows.kit.monitor import publish_table, table_rows
+from flows.kit.paths import UCL_JUDGE_DIR, UCL_PATHS, UclPaths, safe_child
+from flows.kit.progress import counter
+from flows.kit.runs import begin_run, write_run_json
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table
 from steps.llm import Completer, ModelConfig
 from steps.schemas import Ucl, UclDialogues, UclHintScores, UclVerdicts
 from steps.ucl.instances import limit_items

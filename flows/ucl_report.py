@@ -13,14 +13,14 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config import MANIFEST_FILE, PARAMS_FILE, Params, load_params
 from flows.dvc_views import write_dvc_views
-from flows.monitor import publish_report
-from flows.paths import UCL_JUDGE_DIR as JUDGE_DIR
-from flows.paths import UCL_PATHS, UclPaths, safe_child
-from flows.runs import run_limit
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_text_atomic
+from flows.kit.config import MANIFEST_FILE, PARAMS_FILE, Params, load_params
+from flows.kit.monitor import publish_report
+from flows.kit.paths import UCL_JUDGE_DIR as JUDGE_DIR
+from flows.kit.paths import UCL_PATHS, UclPaths, safe_child
+from flows.kit.runs import run_limit
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_text_atomic
 from steps.reports.labels import agent_paper_model
 from steps.reports.paper_models import paper_names
 from steps.schemas import Ucl, UclDialogues, UclHintScores, UclVerdicts

@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL user, oracle and proxy judge)
-from flows.config import PARAMS_FILE, load_params
-from flows.models import check_calls, open_door, write_usage
-from flows.monitor import follow_groups, publish_table, table_rows
-from flows.paths import UCL_PATHS, UclPaths, safe_child
-from flows.progress import counter
-from flows.runs import begin_run, run_spec, write_run_json
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_table
+from flows.kit.config import PARAMS_FILE, load_params
+from flows.kit.models import check_calls, open_door, write_usage
+from flows.kit.monitor import follow_groups, publish_table, table_rows
+from flows.kit.paths import UCL_PATHS, UclPaths, safe_child
+from flows.kit.progress import counter
+from flows.kit.runs import begin_run, run_spec, write_run_json
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table
 from steps.llm import ModelConfig
 from steps.schemas import Ucl, UclDialogues, UclTurns
 from steps.simulate.journal import Journal

@@ -1,7 +1,7 @@
 """The sections of params.yaml as steps receive them: frozen pydantic models.
 
 Each benchmark owns its section: `steps/<benchmark>/params.py` defines it and names it `SECTION` (a subclass of
-`BenchmarkSection`), and flows/config.py composes every such section into `Params` under the benchmark's name.
+`BenchmarkSection`), and flows/kit/config.py composes every such section into `Params` under the benchmark's name.
 Steps take their own section (or a part of it) as an argument; no step sees another benchmark's.
 """
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from flows.config import runs_of
+from flows.kit.config import runs_of
 from flows.pipeline import prefect_server
 from flows.smoke_real import copy_tracked_files, merged
 
@@ -77,7 +77,7 @@ def static_server(root: Path) -> Iterator[str]:
 
 def write_lawbench_interim(mirror: Path, manifest, folder: Path) -> Path:
     """What `lawbench_predict` reads from ingest, built from the mirror: the items and the 2-1 lexicon tables."""
-    from flows.tables import to_arrow, write_parquet_atomic
+    from flows.kit.tables import to_arrow, write_parquet_atomic
     from steps.sources import LOADERS, Fetched
 
     for dataset in ("lawbench_items", "lawbench_cilin", "lawbench_confusions"):

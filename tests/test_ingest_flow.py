@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from flows.ingest import ingest
-from flows.stage import run_stage
+from flows.kit.stage import run_stage
 from tests.helpers import sha256_bytes, write_manifest
 
 

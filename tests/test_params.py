@@ -9,8 +9,8 @@ from prefect import flow
 from typer.testing import CliRunner
 
 from flows.cli import app
-from flows.config import BENCHMARKS, SECTIONS, Params, ParamsError, benchmark_sections, load_params
-from flows.stage import run_stage
+from flows.kit.config import BENCHMARKS, SECTIONS, Params, ParamsError, benchmark_sections, load_params
+from flows.kit.stage import run_stage
 from steps.sections import BenchmarkSection
 from steps.ucl.params import UclParams
 from tests.conftest import ROOT
@@ -208,9 +208,9 @@ def test_cross_section_checks_run_when_params_load(tmp_path):
 
 
 def test_the_config_module_imports_no_benchmark_section():
-    """Each stage depends on its own sections only: flows/config.py finds them on disk, it does not import them."""
+    """Each stage depends on its own sections only: flows/kit/config.py finds them on disk, it does not import them."""
     from tests.test_stage_deps import closure
 
-    code = closure("flows.config")
-    assert "flows/config.py" in code and "steps/sections.py" in code
+    code = closure("flows.kit.config")
+    assert "flows/kit/config.py" in code and "steps/sections.py" in code
     assert [f for f in code if f.startswith(tuple(f"steps/{b}/" for b in BENCHMARKS)) or "reports" in f] == []

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from flows.judge import write_transcripts
-from flows.paths import safe_child
+from flows.kit.paths import safe_child
 
 
 @pytest.mark.parametrize("name", ["..", ".", "", "a/b", "/etc", "../x", "a\\b", "a\0b", ".git", "-rf", "x" * 65])

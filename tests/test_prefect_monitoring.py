@@ -24,7 +24,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def project(tmp_path_factory, mirror, manifest) -> Path:
     """A working directory with the interim tables lawbench_predict and ucl_simulate read, and scripted agents."""
-    from flows.tables import to_arrow, write_parquet_atomic
+    from flows.kit.tables import to_arrow, write_parquet_atomic
     from steps.sources import LOADERS, Fetched
 
     root = tmp_path_factory.mktemp("monitored")

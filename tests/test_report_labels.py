@@ -8,9 +8,9 @@ import json
 import pandas as pd
 import pytest
 
-from flows.config import Params
+from flows.kit.config import Params
+from flows.kit.runs import run_limit
 from flows.lawbench_report import build_tables
-from flows.runs import run_limit
 from steps.lawbench.report import AgentInfo, render_setting
 from steps.metrics.lawbench.tasks import TASK_IDS
 from steps.reports.labels import agent_label, agent_paper_model, paper_model_name, size_phrase

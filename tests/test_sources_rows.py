@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from flows.ingest import ingest
-from flows.stage import run_stage
+from flows.kit.stage import run_stage
 from steps.sources import SourceError, load_manifest
 from steps.sources.readers import count_rows
 from tests.conftest import ROOT

@@ -7,7 +7,7 @@ CSV tables under steps/ and flows/, matched by the string literals of the closur
 `"pointwise.j2"`, and f-strings such as `f"data_{name}"` as patterns). The test fails, naming the stage and the
 missing files, when the stage's deps do not cover that closure. The J1 simulation's code fingerprint (part of its
 run id and journal) must likewise cover every file of its closure under steps/. Flows never import another
-stage's flow module: what they share lives in flows/paths.py or another non-stage module.
+stage's flow module: what they share lives in flows/kit/paths.py or another non-stage module.
 """
 
 from __future__ import annotations

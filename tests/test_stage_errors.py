@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from prefect import flow, task
 
-from flows.stage import run_stage
+from flows.kit.stage import run_stage
 from tests.conftest import ROOT
 
 MESSAGE = "data/x.parquet: row 3: column 'score' out of range"

@@ -138,7 +138,7 @@ class LLMSettings(_Frozen):
     """How the door behaves: concurrency, timeouts, retries and where the response cache lives.
 
     `max_failed_fraction` is read by the flows, not the door: the share of a stage's calls that may still fail
-    after retries with the stage counting as done (flows/models.py: check_calls).
+    after retries with the stage counting as done (flows/kit/models.py: check_calls).
     """
 
     concurrency: int = Field(default=32, ge=1)  # 0 would admit no call at all (a hang)

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 import yaml
 
+from flows.kit.stage import run_stage
 from flows.lawbench_predict import lawbench_predict
-from flows.stage import run_stage
 from steps.llm.pricing import pricing_for
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.helpers import write_lawbench_interim

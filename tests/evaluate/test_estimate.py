@@ -10,8 +10,8 @@ import pytest
 import tiktoken
 import yaml
 
-from flows.config import load_params
 from flows.estimate import dialogue_bound, estimates, render
+from flows.kit.config import load_params
 from steps.lawbench.predict import prompt_text
 from tests.helpers import write_lawbench_interim
 

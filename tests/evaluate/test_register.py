@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.config import ParamsError, load_params
 from flows.evaluate import headline_text, headlines, register, sync_file, targets
+from flows.kit.config import ParamsError, load_params
 from steps.lawbench.report import AgentInfo, render_setting
 
 BASE = """# my parameters

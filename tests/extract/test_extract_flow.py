@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 from flows.extract import evaluate, extract, extract_file
-from flows.stage import run_stage
-from flows.tables import to_arrow, write_parquet_atomic
+from flows.kit.stage import run_stage
+from flows.kit.tables import to_arrow, write_parquet_atomic
 from steps.extract.records import CASE_COLUMNS
 from steps.schemas import ARROW_TYPES
 from steps.sources import LOADERS, Fetched

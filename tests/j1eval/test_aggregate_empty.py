@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from flows.aggregate import run_info
-from flows.config import load_params
+from flows.kit.config import load_params
 from tests.conftest import ROOT
 
 

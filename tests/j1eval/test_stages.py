@@ -14,10 +14,10 @@ import yaml
 
 from flows.aggregate import aggregate
 from flows.judge import judge
-from flows.models import read_usage_log
+from flows.kit.models import read_usage_log
+from flows.kit.stage import run_stage
+from flows.kit.tables import read_table
 from flows.simulate import simulate
-from flows.stage import run_stage
-from flows.tables import read_table
 from steps.schemas import J1Scores
 from tests.scenarios.conftest import build, write_sources
 

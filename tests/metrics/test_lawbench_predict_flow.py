@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 import yaml
 
+from flows.kit.models import read_usage_log
+from flows.kit.stage import run_stage
 from flows.lawbench_predict import lawbench_predict
 from flows.lawbench_report import build_tables
-from flows.models import read_usage_log
-from flows.stage import run_stage
 from steps.lawbench.predict import prompt_text
 from steps.lawbench.report import AgentInfo, render_setting
 from steps.lawbench.scripted import best_form

@@ -11,7 +11,7 @@ import pytest
 import steps.mile.oracle  # registers the scripted lawyer oracle
 import steps.mile.proxy  # registers the proxy judge for MILE
 import steps.mile.scripted  # noqa: F401  (registers the scripted client and supervisor)
-from flows.tables import write_table
+from flows.kit.tables import write_table
 from steps.llm import LLMSettings, ModelConfig, ModelDoor
 from steps.mile.instances import build_instance
 from steps.mile.opening import FixedOpening

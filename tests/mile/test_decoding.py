@@ -11,11 +11,11 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.config import load_params
+from flows.kit.config import load_params
+from flows.kit.models import read_usage_log
+from flows.kit.runs import run_id
+from flows.kit.stage import run_stage
 from flows.mile_simulate import mile_simulate, spec_of
-from flows.models import read_usage_log
-from flows.runs import run_id
-from flows.stage import run_stage
 from steps.llm import Decoding, LLMSettings, ModelConfig, ModelDoor
 from steps.mile.decoding import RoleDecodingSpeaker
 from steps.mile.instances import build_instance

@@ -9,13 +9,13 @@ import pandas as pd
 import pytest
 import yaml
 
+from flows.kit.models import read_usage_log
+from flows.kit.stage import run_stage
+from flows.kit.tables import read_table
 from flows.mile_export import export_sft
 from flows.mile_judge import mile_judge
 from flows.mile_report import mile_report
 from flows.mile_simulate import mile_simulate
-from flows.models import read_usage_log
-from flows.stage import run_stage
-from flows.tables import read_table
 from steps.schemas import MileDialogues, MileScores, MileTurns
 
 

@@ -15,9 +15,9 @@ import pytest
 import yaml
 
 from flows.instances import instances as instances_flow
+from flows.kit.stage import run_stage
+from flows.kit.tables import read_table, to_arrow, write_parquet_atomic
 from flows.personas import personas as personas_flow
-from flows.stage import run_stage
-from flows.tables import read_table, to_arrow, write_parquet_atomic
 from steps.scenarios.registry import instance_from_row
 from steps.schemas import ARROW_TYPES, Instances
 from steps.simulate.instance import Instance

@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 
 from flows.cli import app
 from flows.judge import write_transcripts
+from flows.kit.stage import run_stage
 from flows.simulate import simulate
-from flows.stage import run_stage
 from steps.extract.statutes import find_statutes
 from steps.j1eval.failures import causes_of_rows
 from steps.metrics.j1.crime import predicted_charges

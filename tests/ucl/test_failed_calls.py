@@ -11,9 +11,9 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from flows.models import read_usage_log
-from flows.stage import run_stage
-from flows.tables import write_table
+from flows.kit.models import read_usage_log
+from flows.kit.stage import run_stage
+from flows.kit.tables import write_table
 from flows.ucl_judge import ucl_judge
 from flows.ucl_simulate import UclPaths, ucl_simulate
 from steps.schemas import Ucl

@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 import flows.ucl_simulate as simulate_flow
-from flows.stage import run_stage
-from flows.tables import read_table, write_table
+from flows.kit.stage import run_stage
+from flows.kit.tables import read_table, write_table
 from flows.ucl_judge import ucl_judge
 from flows.ucl_report import ucl_report
 from flows.ucl_simulate import UclPaths, ucl_simulate

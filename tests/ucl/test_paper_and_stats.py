@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from flows.config import Params
+from flows.kit.config import Params
 from steps.ucl.paper import TABLE, paper_models
 from steps.ucl.params import UclParams
 from steps.ucl.report import ReportInfo, RunInfo, render

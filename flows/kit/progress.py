@@ -25,7 +25,7 @@ class _RunLog:
     """Progress lines for the current Prefect run's logs: one per tenth of `total`, and one at the end."""
 
     def __init__(self, description: str, total: int | None):
-        from flows.monitor import run_logger
+        from flows.kit.monitor import run_logger
 
         self.logger, self.description, self.total, self.done, self.next_tenth = run_logger(), description, total, 0, 1
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from flows.config import CACHE_DIR
+from flows.kit.config import CACHE_DIR
 from steps.llm.config import check_safe_name
 
 

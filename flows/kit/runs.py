@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from flows.tables import write_text_atomic
+from flows.kit.tables import write_text_atomic
 from steps.llm import ModelConfig
 
 

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from flows.config import Params
-from flows.stage import CallsFailed, console
-from flows.tables import write_table
+from flows.kit.config import Params
+from flows.kit.stage import CallsFailed, console
+from flows.kit.tables import write_table
 from steps.llm import ModelConfig
 from steps.llm.secrets import check_api_keys
 from steps.schemas import ModelUsage, UsageLog

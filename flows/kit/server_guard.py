@@ -2,7 +2,7 @@
 
 Prefect starts its temporary ("ephemeral") API server as a child process and stops it at exit, which a killed
 stage never reaches. `install()` makes Prefect start that server through this module instead:
-`python -m flows.server_guard PARENT_PID -m uvicorn ...` watches its parent and, once the parent is gone
+`python -m flows.kit.server_guard PARENT_PID -m uvicorn ...` watches its parent and, once the parent is gone
 (reparented), stops the server it runs (SIGTERM to itself, uvicorn's graceful shutdown, then a hard exit).
 """
 

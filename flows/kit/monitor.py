@@ -2,9 +2,9 @@
 artifacts with the headline results. Nothing here changes what a stage computes or writes to disk.
 
 - `describe` names a flow run `<stage>@<agent>[-<setting>]` and tags it (benchmark, stage, agent, model, judge,
-  `scripted`/`real`); `flows.stage.run_stage` applies them, so every stage is named in one place.
+  `scripted`/`real`); `flows.kit.stage.run_stage` applies them, so every stage is named in one place.
 - `run_logger` is the run's logger at INFO (sent to the Prefect API, shown in the run's Logs tab), or None
-  outside a run; `flows.progress` reports through it.
+  outside a run; `flows.kit.progress` reports through it.
 - `gather_groups` runs the groups of one stage (LawBench tasks, J1 environments, UCL tasks ...) as one task run
   each, concurrently in the caller's event loop, so the model door's bounds and the engine's concurrency bound
   stay shared, and returns the results in the input order.
@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
-    from flows.config import Params
+    from flows.kit.config import Params
     from steps.llm import ModelConfig
 
 T = TypeVar("T")

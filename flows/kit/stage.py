@@ -1,6 +1,6 @@
 """Running a stage flow from the command line: one summary line on success, one error line on failure.
 
-`run_stage` names and tags the flow run (flows.monitor.describe); `stage_flow` declares a stage's flow and sends its
+`run_stage` names and tags the flow run (flows.kit.monitor.describe); `stage_flow` declares a stage's flow and sends its
 summary line to the run's logs."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 
 from rich.console import Console
 
-from flows.server_guard import install as install_server_guard
-from flows.tables import OutputError
+from flows.kit.server_guard import install as install_server_guard
+from flows.kit.tables import OutputError
 from steps.schemas import TableError
 from steps.sources.errors import SourceError
 
@@ -23,7 +23,7 @@ from steps.sources.errors import SourceError
 class CallsFailed(Exception):
     """Model calls of a stage still failed after retries, beyond `llm.max_failed_fraction`.
 
-    Raised by `flows.models.check_calls` once the stage's outputs are written: the stage exits 1, so DVC does
+    Raised by `flows.kit.models.check_calls` once the stage's outputs are written: the stage exits 1, so DVC does
     not lock it and the next `dvc repro` runs it again (finished calls come from the response cache).
     """
 
@@ -95,7 +95,7 @@ def _send_info_to_the_api() -> None:
 
 def _check_params(flow_fn: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
     """Load the flow's parameters file before anything starts (no Prefect run, no model call on bad params)."""
-    from flows.config import load_params
+    from flows.kit.config import load_params
 
     parameters = inspect.signature(getattr(flow_fn, "fn", flow_fn)).parameters
     if "params_file" in parameters:
@@ -110,7 +110,7 @@ def stage_flow(name: str) -> Callable[[Callable[..., str]], Any]:
     def decorate(fn: Callable[..., str]) -> Any:
         @functools.wraps(fn)
         def logged(*args: Any, **kwargs: Any) -> str:
-            from flows.monitor import run_logger
+            from flows.kit.monitor import run_logger
 
             logger = run_logger()
             try:
@@ -135,8 +135,8 @@ def run_stage(name: str, flow_fn: Callable[..., Any], **kwargs: Any) -> int:
     """Validate the parameters, run a flow and turn its final state into an exit code (0 ok, 1 failed)."""
     from prefect import tags
 
-    from flows.config import ParamsError
-    from flows.monitor import describe
+    from flows.kit.config import ParamsError
+    from flows.kit.monitor import describe
 
     try:
         params = _check_params(flow_fn, kwargs)
