@@ -89,7 +89,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="jurisflow-html-") as tmp:
-        if (ROOT / "data" / "runs").is_dir():
+        if (ROOT / "data" / "j1" / "runs").is_dir():
             whole_report(Path(tmp))
         big_page(Path(tmp), args.dialogues, args.repeat)
 

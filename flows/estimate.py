@@ -17,13 +17,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from flows.ingest import INTERIM_DIR
 from flows.kit.config import BENCHMARKS, Params
+from flows.kit.paths import PATHS
 from steps.llm import ModelConfig
 from steps.llm.pricing import pricing_for, prompt_tokens
 
 ASSUMED_OUTPUT_TOKENS = 1024  # per call, when an agent sets no decoding.max_tokens
-PLAW_DIR = Path("data/plawbench")
+PLAW_DIR = PATHS.shared("plawbench")
+INTERIM_DIR = PATHS.interim
+J1_DIR = PATHS.shared("j1")  # the j1_instances stage's output
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,7 @@ def estimates(
 
 
 def dialogue_bound(
-    params: Params, name: str, benchmark: str, interim: Path = INTERIM_DIR, processed: Path = Path("data/processed")
+    params: Params, name: str, benchmark: str, interim: Path = INTERIM_DIR, processed: Path = J1_DIR
 ) -> Estimate:
     """The most agent calls a dialogue benchmark can make: units × the agent's turn cap."""
     agent = params.agent(name)
@@ -150,7 +152,7 @@ def dialogue_bound(
 
         j1 = params.section(J1Params)
 
-        built = processed / "instances.parquet"  # the instances stage's output, else the configured sizes
+        built = processed / "instances.parquet"  # the j1_instances stage's output, else the configured sizes
         sizes = (
             pd.read_parquet(built, columns=["scenario"]).scenario.value_counts().to_dict()
             if built.is_file()
@@ -161,7 +163,7 @@ def dialogue_bound(
         calls = sum(n * c for n, c in per.values())
         detail = ", ".join(f"{s} {n}×{c}" for s, (n, c) in per.items())
         return Estimate(
-            f"simulate@{name}", name, agent.model, calls, None, None, None, f"≤ instances × turn cap ({detail})"
+            f"j1_simulate@{name}", name, agent.model, calls, None, None, None, f"≤ instances × turn cap ({detail})"
         )
     return Estimate(stage, name, agent.model, units * cap, None, None, None, f"≤ {cap} calls × {units} {what}")
 

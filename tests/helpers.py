@@ -13,6 +13,7 @@ from pathlib import Path
 import yaml
 
 from flows.kit.config import runs_of
+from flows.kit.paths import Paths
 from flows.pipeline import prefect_server
 from flows.smoke_real import copy_tracked_files, merged
 
@@ -20,6 +21,7 @@ __all__ = [
     "SMALL",
     "copy_project",
     "prefect_server",
+    "project_paths",
     "sha256_bytes",
     "static_server",
     "write_lawbench_interim",
@@ -52,6 +54,16 @@ def copy_project(dest: Path, overrides: dict[str, dict], replace: tuple[str, ...
         params["runs"] = runs_of(params.get("agents"))  # dvc.yaml iterates these lists
     (dest / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True, sort_keys=False), encoding="utf-8")
     subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
+
+
+def project_paths(root: Path, interim: Path | None = None) -> Paths:
+    """The layout (flows/kit/paths.py) of a project at `root`; with `interim`, its data/interim is that folder
+    (linked, not copied: tests build the interim tables once per module)."""
+    paths = Paths(data=root / "data", reports=root / "reports", cache=root / ".cache")
+    paths.data.mkdir(parents=True, exist_ok=True)
+    if interim is not None and not paths.interim.exists():
+        paths.interim.symlink_to(interim.resolve())
+    return paths
 
 
 @contextmanager

@@ -141,7 +141,7 @@ def test_a_stage_with_bad_params_fails_before_its_flow_starts(tmp_path, capsys):
 def test_a_stage_command_with_a_yaml_error_prints_one_line_and_exits_1(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     _write(tmp_path, "agents:\n  oracle: {model: scripted/oracle\nllm:\n  concurrency: 2\n")
-    result = CliRunner().invoke(app, ["judge", "oracle"])
+    result = CliRunner().invoke(app, ["j1_judge", "oracle"])
     assert result.exit_code == 1
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and "params.yaml: line " in lines[0] and "not valid YAML" in lines[0], result.output
@@ -149,7 +149,7 @@ def test_a_stage_command_with_a_yaml_error_prints_one_line_and_exits_1(tmp_path,
 
 def test_a_stage_command_without_a_params_file_is_an_error(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(app, ["simulate", "oracle"])
+    result = CliRunner().invoke(app, ["j1_simulate", "oracle"])
     assert result.exit_code == 1 and "params.yaml: parameters file not found" in " ".join(result.output.split())
 
 

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from flows.kit.config import Params
-from flows.kit.runs import run_limit
+from flows.kit.runs import read_run, read_run_if_any
 from flows.lawbench_report import build_tables
 from steps.lawbench.report import AgentInfo, render_setting
 from steps.metrics.lawbench.tasks import TASK_IDS
@@ -29,12 +29,18 @@ def test_labels_and_size_phrases():
     assert size_phrase([3, 10, 10], "items") == "3–10 items (each row's `n`)"
 
 
-def test_run_limit_reads_the_runs_own_record(tmp_path):
-    assert run_limit(tmp_path) is None  # no run.json: nothing to claim
-    (tmp_path / "run.json").write_text(json.dumps({"run_id": "r", "limit": 3}), encoding="utf-8")
-    assert run_limit(tmp_path) == 3
+def test_the_run_record_reads_the_runs_own_limit(tmp_path):
+    assert read_run_if_any(tmp_path) is None  # no run.json: nothing to claim
+    with pytest.raises(FileNotFoundError, match=r"run\.json: no run there"):
+        read_run(tmp_path)
+    (tmp_path / "run.json").write_text(json.dumps({"run_id": "r", "limit": 3, "model": "m"}), encoding="utf-8")
+    record = read_run(tmp_path)
+    assert (record.run_id, record.limit, record.model, record.spec["model"]) == ("r", 3, "m", "m")
     (tmp_path / "run.json").write_text(json.dumps({"run_id": "r", "limit": None}), encoding="utf-8")
-    assert run_limit(tmp_path) is None
+    assert read_run(tmp_path).limit is None
+    (tmp_path / "run.json").write_text("[1, 2]", encoding="utf-8")
+    with pytest.raises(ValueError, match="not a run record"):
+        read_run(tmp_path)
 
 
 def test_paper_model_is_validated_and_resolved_per_paper():

@@ -90,7 +90,7 @@ def sleepy(marker: str) -> str:
     time.sleep(600)
     return "slept"
 
-main("sleepy", sleepy, marker=sys.argv[1])
+main(sleepy)
 """
 
 

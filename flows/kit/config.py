@@ -27,7 +27,6 @@ from steps.sections import BenchmarkSection, Section
 
 PARAMS_FILE = Path("params.yaml")
 MANIFEST_FILE = Path("sources.yaml")
-CACHE_DIR = Path(".cache")
 S = TypeVar("S", bound=BenchmarkSection)
 
 

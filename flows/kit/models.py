@@ -1,10 +1,13 @@
-"""Opening the model door for a flow run, writing its accounting rows next to the flow's outputs, and ending a
-stage whose calls failed (`check_calls`: the one place that decides it)."""
+"""A stage's model session (`model_session`: the door for its run id, its resume journal, its accounting rows
+written next to its outputs, everything closed), and ending a stage whose calls failed (`check_calls`: the one
+place that decides it)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,6 +23,7 @@ from steps.schemas import ModelUsage, UsageLog
 
 if TYPE_CHECKING:
     from steps.llm.door import ModelDoor
+    from steps.simulate.journal import Journal
 
 
 def open_door(params: Params, run_id: str, models: Iterable[ModelConfig] = ()) -> ModelDoor:
@@ -30,6 +34,53 @@ def open_door(params: Params, run_id: str, models: Iterable[ModelConfig] = ()) -
     from steps.llm.door import ModelDoor  # litellm (3 s of CPU to import) loads only in stages that call models
 
     return ModelDoor(params.llm, run_id=run_id, cache_dir=Path(params.llm.cache_dir))
+
+
+@dataclass(frozen=True)
+class ModelSession:
+    """What a stage's model calls go through: the door, and the run's resume journal (dialogue stages)."""
+
+    door: ModelDoor
+    journal: Journal | None = None
+
+    @property
+    def calls(self) -> int:
+        """Calls made so far (cache hits and failures included)."""
+        return len(self.door.usage)
+
+    @property
+    def hits(self) -> int:
+        """Calls answered from the response cache (or replayed from the journal)."""
+        return sum(u.cache_hit for u in self.door.usage)
+
+
+@contextmanager
+def model_session(
+    params: Params,
+    run_id: str,
+    *,
+    usage: Path | None = None,
+    journal: Path | None = None,
+    models: Iterable[ModelConfig] = (),
+) -> Iterator[ModelSession]:
+    """The model door for one run (`open_door`) and, when `journal` names one, the run's resume journal. When
+    the block ends without an error the door's accounting rows are written to `usage` (the tracked table, and
+    the usage log: `write_usage`); the journal and the door are closed however it ends. A stage writes its
+    run.json after the block and calls `check_calls` once every output is written."""
+    door = open_door(params, run_id, models)
+    log = None
+    try:
+        if journal is not None:
+            from steps.simulate.journal import Journal
+
+            log = Journal(journal)
+        yield ModelSession(door, log)
+        if usage is not None:
+            write_usage(door, usage)
+    finally:
+        if log is not None:
+            log.close()
+        door.close()
 
 
 TRACKED = list(ModelUsage.to_schema().columns)

@@ -26,20 +26,9 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 R = TypeVar("R")
 
-# stage → benchmark tag
-_BENCHMARK = {
-    "ingest": "data",
-    "data_report": "data",
-    "extract": "j1",
-    "topics": "j1",
-    "personas": "j1",
-    "instances": "j1",
-    "simulate": "j1",
-    "judge": "j1",
-    "aggregate": "j1",
-}
-_JUDGES = ("judge", "mile_judge", "ucl_judge", "plawbench_judge")
-_ENVIRONMENT = ("simulate", "mile_simulate", "ucl_simulate", "plawbench_predict", "extract")
+# stage → benchmark tag: a stage is named `<benchmark>_<step>` (flows/<stage>.py), except these
+_BENCHMARK = {"ingest": "data", "data_report": "data"}
+_ENVIRONMENT = ("j1_simulate", "mile_simulate", "ucl_simulate", "plawbench_predict", "j1_extract")
 
 
 def benchmark_of(stage: str) -> str:
@@ -49,10 +38,10 @@ def benchmark_of(stage: str) -> str:
 def describe(
     stage: str, params: Params | None, agent_name: str | None = None, setting: str | None = None
 ) -> tuple[str, list[str]]:
-    """The flow run's name and tags. `ucl_simulate` without an agent is stage `ucl_reference` (the reference model)."""
+    """The flow run's name and tags (stage `ucl_reference` is tagged with the reference model)."""
     agent: ModelConfig | None = None
-    if stage == "ucl_simulate" and agent_name is None and params is not None:
-        stage, agent = "ucl_reference", params.section_named("ucl").reference.resolve_reference()
+    if stage == "ucl_reference" and params is not None:
+        agent = params.section_named("ucl").reference.resolve_reference()  # type: ignore[attr-defined]
     elif agent_name is not None and params is not None and agent_name in params.agents:
         agent = params.agent(agent_name)
     who = agent.name if agent is not None else agent_name
@@ -66,7 +55,7 @@ def describe(
         tags += [f"model:{agent.model}", "scripted" if agent.is_scripted else "real"]
     if params is not None and stage in _ENVIRONMENT:
         tags.append(f"environment:{params.environment_model().model}")
-    if params is not None and stage in _JUDGES:
+    if params is not None and stage.endswith("_judge"):
         tags.append(f"judge:{params.judge_model().model}")
     return name, tags
 

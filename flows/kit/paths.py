@@ -1,13 +1,34 @@
-"""Where every stage reads and writes, and paths built from configuration (agent names, model names, settings),
-which stay inside their parent folder."""
+"""Where every stage reads and writes, in one place, and paths built from configuration (agent names, settings),
+which stay inside their parent folder.
+
+    data/interim/                         ingest: every pinned source as a table
+    data/<benchmark>/                     a benchmark's shared tables (data/j1/instances.parquet,
+                                          data/lawbench/published_scores.parquet, data/plawbench/tasks.parquet …)
+    data/<benchmark>/runs/<agent>/        one agent's run (LawBench: data/lawbench/runs/<agent>/<setting>/):
+                                          run.json, turns.parquet, dialogues.parquet (or predictions, responses),
+                                          usage.parquet; its judge stage's tables and judge_usage.parquet beside them
+    data/ucl/reference/                   the UCL-Bench reference model's run
+    reports/                              the reports; reports/transcripts/<agent>/: J1 sample dialogues
+    .cache/journals/<benchmark>/<agent>/<run id>.jsonl   resume journals of dialogue runs (never DVC outputs)
+    .cache/sources/                       downloaded pinned sources
+
+A stage's accounting rows are its `usage.parquet` (the stage that makes a run), `judge_usage.parquet` (the stage
+that judges it) or `<step>_usage.parquet` (a shared stage: data/j1/extract_usage.parquet …). Flows take a `paths`
+argument (default `PATHS`), so a test points a whole stage at a temporary folder with `Paths(data=..., ...)`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
-from flows.kit.config import CACHE_DIR
 from steps.llm.config import check_safe_name
+
+RUN_JSON = "run.json"
+TURNS = "turns.parquet"
+DIALOGUES = "dialogues.parquet"
+USAGE = "usage.parquet"
+JUDGE_USAGE = "judge_usage.parquet"
 
 
 def safe_child(parent: Path, *names: str) -> Path:
@@ -25,28 +46,43 @@ def safe_child(parent: Path, *names: str) -> Path:
     return child
 
 
-# Where the stages read and write (the one list: flows never import another stage's flow for a path).
-INTERIM_DIR = Path("data/interim")  # stage ingest
-PROCESSED = Path("data/processed")  # extract, lawbench_score, topics, personas, instances
-LAWBENCH_SCORES = PROCESSED / "lawbench_scores.parquet"  # lawbench_score
-LAWBENCH_DIR = Path("data/lawbench")  # lawbench_predict, one folder per agent and setting
-RUNS_DIR = Path("data/runs")  # J1 simulate, judge (one folder per agent)
-TRANSCRIPTS_DIR = Path("reports/transcripts")  # J1 judge: sample dialogues, one folder per agent
-MILE_DIR = Path("data/mile")  # mile_simulate, mile_judge
-PLAWBENCH_DIR = Path("data/plawbench")  # plawbench_rubrics, predict, judge
-UCL_JUDGE_DIR = "judge"  # data/ucl/<agent>/judge/: stage ucl_judge's outputs (data_report finds its usage.parquet)
-REPORTS = Path("reports")
-
-
 @dataclass(frozen=True)
-class UclPaths:
-    """Where the UCL stages read and write (tests point them elsewhere)."""
+class Paths:
+    """The roots every stage's inputs and outputs derive from (the layout above)."""
 
-    interim: Path = INTERIM_DIR  # ucl.parquet from stage `ingest`
-    runs: Path = Path("data/ucl")  # one folder per agent
-    reference: Path = Path("data/ucl_reference")
-    journals: Path = CACHE_DIR / "runs" / "ucl"  # resume journals, outside the DVC outputs
-    reports: Path = REPORTS
+    data: Path = Path("data")
+    reports: Path = Path("reports")
+    cache: Path = Path(".cache")
+
+    @property
+    def interim(self) -> Path:
+        """Stage ingest's tables."""
+        return self.data / "interim"
+
+    def shared(self, benchmark: str) -> Path:
+        """A benchmark's shared tables (those of no single agent)."""
+        return self.data / benchmark
+
+    def runs(self, benchmark: str) -> Path:
+        """The folder of a benchmark's runs, one sub-folder per agent."""
+        return self.data / benchmark / "runs"
+
+    def run(self, benchmark: str, agent: str, *sub: str) -> Path:
+        """One agent's run of a benchmark (`sub`: e.g. LawBench's setting)."""
+        return safe_child(self.runs(benchmark), agent, *sub)
+
+    def reference(self, benchmark: str) -> Path:
+        """The run of a benchmark's reference model (UCL-Bench)."""
+        return self.data / benchmark / "reference"
+
+    def journal(self, benchmark: str, agent: str, run_id: str) -> Path:
+        """The resume journal of a dialogue run, outside the DVC outputs."""
+        return safe_child(self.cache / "journals" / benchmark, agent, f"{run_id}.jsonl")
+
+    @property
+    def downloads(self) -> Path:
+        """Pinned source files downloaded from upstream (ingest, lawbench score)."""
+        return self.cache / "sources"
 
 
-UCL_PATHS = UclPaths()
+PATHS = Paths()

@@ -103,32 +103,39 @@ def _check_params(flow_fn: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
     return None
 
 
-def stage_flow(name: str) -> Callable[[Callable[..., str]], Any]:
-    """`@flow(name=...)` for a stage: its one-line summary (or its one-line failure) also goes to the run's logs."""
+def stage_flow(fn: Callable[..., str]) -> Any:
+    """`@flow` for a stage, named after its function (which is named after its stage and module: `flows/<stage>.py`
+    defines `<stage>()`): its one-line summary (or its one-line failure) also goes to the run's logs."""
     from prefect import flow
 
-    def decorate(fn: Callable[..., str]) -> Any:
-        @functools.wraps(fn)
-        def logged(*args: Any, **kwargs: Any) -> str:
-            from flows.kit.monitor import run_logger
+    name = fn.__name__
 
-            logger = run_logger()
-            try:
-                summary = fn(*args, **kwargs)
-            except EXPECTED_ERRORS as err:
-                if logger is not None:
-                    logger.error(f"{name} failed: {err}", extra={"api_only": True})
-                raise
+    @functools.wraps(fn)
+    def logged(*args: Any, **kwargs: Any) -> str:
+        from flows.kit.monitor import run_logger
+
+        logger = run_logger()
+        try:
+            summary = fn(*args, **kwargs)
+        except EXPECTED_ERRORS as err:
             if logger is not None:
-                logger.info(f"{name}: {summary}")
-            return summary
+                logger.error(f"{name} failed: {err}", extra={"api_only": True})
+            raise
+        if logger is not None:
+            logger.info(f"{name}: {summary}")
+        return summary
 
-        # Prefect validates parameters from the annotations, which must resolve in the flow's module, not here
-        logged.__annotations__ = inspect.get_annotations(fn, eval_str=True)
-        logged.__signature__ = inspect.signature(fn, eval_str=True)  # type: ignore[attr-defined]
-        return flow(name=name)(logged)
+    # Prefect validates parameters from the annotations, which must resolve in the flow's module, not here
+    logged.__annotations__ = inspect.get_annotations(fn, eval_str=True)
+    logged.__signature__ = inspect.signature(fn, eval_str=True)  # type: ignore[attr-defined]
+    return flow(name=name)(logged)
 
-    return decorate
+
+def stage_arguments(flow_fn: Callable[..., Any]) -> list[str]:
+    """The parameters a stage's command gives its flow, in order: the flow's parameters without a default (an
+    agent's name, LawBench's setting); the others (paths, the params file) keep their defaults."""
+    fn = getattr(flow_fn, "fn", flow_fn)
+    return [n for n, p in inspect.signature(fn).parameters.items() if p.default is inspect.Parameter.empty]
 
 
 def run_stage(name: str, flow_fn: Callable[..., Any], **kwargs: Any) -> int:
@@ -175,5 +182,11 @@ def run_command(name: str, fn: Callable[..., str], **kwargs: Any) -> int:
     return 0
 
 
-def main(name: str, flow_fn: Callable[..., Any], **kwargs: Any) -> None:
-    sys.exit(run_stage(name, flow_fn, **kwargs))
+def main(flow_fn: Any, argv: list[str] | None = None) -> None:
+    """`python -m flows.<stage> [ARGS]` (dvc.yaml's `cmd`): the stage's flow, its required parameters
+    (`stage_arguments`) from the command line; exits 0 or 1."""
+    args = sys.argv[1:] if argv is None else argv
+    names = stage_arguments(flow_fn)
+    if len(args) != len(names):
+        sys.exit(f"usage: python -m flows.{flow_fn.name} {' '.join(n.upper() for n in names)}".rstrip())
+    sys.exit(run_stage(flow_fn.name, flow_fn, **dict(zip(names, args, strict=True))))

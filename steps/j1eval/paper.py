@@ -244,7 +244,7 @@ def paper_model_for(agent: str, model: str | None, explicit: dict[str, str]) -> 
     if agent in explicit:
         if explicit[agent] not in models():
             known = ", ".join(models())
-            raise ValueError(f"j1eval.paper_names.{agent}: '{explicit[agent]}' is not a J1 model ({known})")
+            raise ValueError(f"j1.eval.paper_names.{agent}: '{explicit[agent]}' is not a J1 model ({known})")
         return explicit[agent]
     keys = {name_key(s): m for m in models() for s in (m, *ALIASES.get(m, ()))}
     return keys.get(name_key(agent)) or (keys.get(name_key(model)) if model else None)

@@ -93,6 +93,7 @@ def test_the_stages_of_one_agent():
         "ucl_judge@probe",
         "ucl_report",
     ]
+    assert targets("probe", ["j1"]) == ["j1_simulate@probe", "j1_judge@probe", "j1_report"]
 
 
 def test_headlines_are_the_csv_twin_numbers_beside_the_papers(tmp_path):

@@ -47,9 +47,9 @@ def judged(mode: str, tmp_path: Path) -> dict:
     }  # agent "null"
     for a in AGENTS:
         out[a] = {
-            "scores": pd.read_parquet(f"data/plawbench/{a}/scores.parquet"),
-            "judgements": pd.read_parquet(f"data/plawbench/{a}/judgements.parquet"),
-            "run": json.loads(Path(f"data/plawbench/{a}/judge/run.json").read_text(encoding="utf-8")),
+            "scores": pd.read_parquet(f"data/plawbench/runs/{a}/scores.parquet"),
+            "judgements": pd.read_parquet(f"data/plawbench/runs/{a}/judgements.parquet"),
+            "run": json.loads(Path(f"data/plawbench/runs/{a}/judge/run.json").read_text(encoding="utf-8")),
         }
     return out
 

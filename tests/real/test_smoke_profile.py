@@ -36,11 +36,11 @@ def test_real_params_put_the_local_model_in_every_role_and_keep_every_other_sett
 def test_stage_exits_mark_the_stages_dvc_failed_with_keep_going():
     log = (
         "Running stage 'ingest':\n> python -m flows.ingest\n"
-        "Running stage 'judge@smollm2_135m':\n> python -m flows.judge smollm2_135m\n"
-        "ERROR: failed to reproduce 'judge@smollm2_135m': failed to run: python -m flows.judge, exited with 1\n"
+        "Running stage 'j1_judge@smollm2_135m':\n> python -m flows.j1_judge smollm2_135m\n"
+        "ERROR: failed to reproduce 'j1_judge@smollm2_135m': failed to run: python -m flows.j1_judge, exited with 1\n"
         "Running stage 'mile_simulate@smollm2_135m':\n"
     )
-    assert stage_exits(log) == {"ingest": 0, "judge@smollm2_135m": 1, "mile_simulate@smollm2_135m": 0}
+    assert stage_exits(log) == {"ingest": 0, "j1_judge@smollm2_135m": 1, "mile_simulate@smollm2_135m": 0}
 
 
 def test_outcomes_are_counted_per_stage_table_column_and_kind(tmp_path):
@@ -65,9 +65,9 @@ def test_outcomes_are_counted_per_stage_table_column_and_kind(tmp_path):
         ("ucl/a", "judgements", "unparsable"): 1,
     }
     assert counts.n.sum() == 10, "every row of every table is counted once"
-    section = outcome_section(counts, {"judge@a": 1, "ingest": 0})
+    section = outcome_section(counts, {"j1_judge@a": 1, "ingest": 0})
     assert LABEL in section and "never a measure of legal ability" in section
-    assert "| judge@a | 1 |" in section and "| ucl/a | judgements | failure | no_verdict | 1 |" in section
+    assert "| j1_judge@a | 1 |" in section and "| ucl/a | judgements | failure | no_verdict | 1 |" in section
 
 
 def test_read_stage_tables_skips_inputs_and_tables_without_outcomes(tmp_path):
@@ -89,7 +89,8 @@ def test_an_interrupted_run_reports_what_finished_and_marks_the_stage_it_cut(tmp
         runs / "dialogues.parquet"
     )
     (out / "dvc.log").write_text(
-        "\n---- dvc repro attempt\nRunning stage 'extract':\nextract: ok\nRunning stage 'ucl_judge@smollm2_135m':\n",
+        "\n---- dvc repro attempt\nRunning stage 'j1_extract':\nj1_extract: ok\n"
+        "Running stage 'ucl_judge@smollm2_135m':\n",
         encoding="utf-8",
     )
     (out / "run.json").write_text('{"minutes": 30.5, "dvc_exit": null, "interrupted": true}', encoding="utf-8")
@@ -97,7 +98,7 @@ def test_an_interrupted_run_reports_what_finished_and_marks_the_stage_it_cut(tmp
     assert write_report(out, report) == 1, "an interrupted run is not a success"
     text = report.read_text(encoding="utf-8")
     assert "Wall time 30.5 min (interrupted, dvc exit None)" in text
-    assert "| extract | 0 |" in text and "| ucl_judge@smollm2_135m | -15 |" in text
+    assert "| j1_extract | 0 |" in text and "| ucl_judge@smollm2_135m | -15 |" in text
     assert "| ucl/smollm2_135m | dialogues | ended_by | call_failed | 1 |" in text
     assert "| ucl/smollm2_135m | dialogues | failure | server | 1 |" in text
 

@@ -1,11 +1,11 @@
-"""Stage `judge` (one per agent): every instance of the agent's J1 run scored on its scenario's metrics.
+"""Stage `j1_judge` (one per agent): every instance of the agent's J1 run scored on its scenario's metrics.
 
 dvc.yaml → this flow → steps.j1eval (cases from the run's tables; per scenario the rule metrics of
 steps.metrics.j1, which parse the deliverables, and the judges of steps.judges: pointwise comparison, the
 two-pass procedure judge; the court failure causes, steps.j1eval.failures) → writes
-data/runs/<agent>/scores.parquet (one row per instance, metric and component), failure_causes.parquet (one row
-per dialogue), judge_usage.parquet, and reports/transcripts/<agent>/*.md (the first `simulate.transcripts`
-dialogues of each scenario, with their failure causes).
+data/j1/runs/<agent>/scores.parquet (one row per instance, metric and component), failure_causes.parquet (one
+row per dialogue), judge_usage.parquet, and reports/transcripts/<agent>/*.md (the first
+`j1.simulate.transcripts` dialogues of each scenario, with their failure causes).
 Judge calls go through the model door and its response cache, so a rerun makes no new calls and writes the
 same table.
 """
@@ -13,9 +13,7 @@ same table.
 from __future__ import annotations
 
 import asyncio
-import json
 import re
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -24,10 +22,11 @@ from prefect.cache_policies import NO_CACHE
 
 import steps.judges.scripted  # noqa: F401  (registers the proxy judge, scripted/judge)
 from flows.kit.config import PARAMS_FILE, Params, load_params
-from flows.kit.models import check_calls, open_door, write_usage
+from flows.kit.models import check_calls, model_session
 from flows.kit.monitor import publish_table, table_rows
-from flows.kit.paths import PROCESSED, RUNS_DIR, TRANSCRIPTS_DIR, safe_child
+from flows.kit.paths import DIALOGUES, JUDGE_USAGE, PATHS, TURNS, Paths, safe_child
 from flows.kit.progress import counter
+from flows.kit.runs import read_run
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table, write_text_atomic
 from steps.j1.params import J1Params
@@ -44,16 +43,14 @@ def score_cases(
     cases: list[Case], params: Params, agent_name: str, rid: str, run_dir: Path
 ) -> tuple[pd.DataFrame, int, int]:
     """Every case (judge calls concurrently through the door); returns the scores, calls made and cache hits."""
-    door = open_door(params, rid)
     evaluation = params.section(J1Params).eval
-    panel = Panel(door, params.judge_model(), evaluation.procedure)
-    try:
-        with counter(f"judge {agent_name}", len(cases)) as advance:
-            rows = asyncio.run(evaluate_run(cases, panel, evaluation, on_done=advance))
-        write_usage(door, run_dir / "judge_usage.parquet")
-    finally:
-        door.close()
-    return score_frame(rows, run_id=rid, agent=agent_name), len(door.usage), sum(u.cache_hit for u in door.usage)
+    with (
+        model_session(params, rid, usage=run_dir / JUDGE_USAGE) as session,
+        counter(f"judge {agent_name}", len(cases)) as advance,
+    ):
+        panel = Panel(session.door, params.judge_model(), evaluation.procedure)
+        rows = asyncio.run(evaluate_run(cases, panel, evaluation, on_done=advance))
+    return score_frame(rows, run_id=rid, agent=agent_name), session.calls, session.hits
 
 
 def _safe(instance_id: str) -> str:
@@ -72,7 +69,7 @@ def write_transcripts(
     proxy: bool,
 ) -> int:
     """reports/transcripts/<agent>/<instance>.md for the first `per_scenario` instances of each scenario (rows of
-    deliverables.parquet with their `failure_causes`); the agent's earlier transcripts are removed first, only
+    dialogues.parquet with their `failure_causes`); the agent's earlier transcripts are removed first, only
     from its own folder inside `transcripts_dir`."""
     out_dir = safe_child(transcripts_dir, agent)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -88,21 +85,16 @@ def write_transcripts(
     return len(chosen)
 
 
-@stage_flow("judge")
-def judge(
-    agent_name: str,
-    params_file: Path = PARAMS_FILE,
-    processed: Path = PROCESSED,
-    runs_dir: Path = RUNS_DIR,
-    transcripts_dir: Path = TRANSCRIPTS_DIR,
-) -> str:
+@stage_flow
+def j1_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
+    """Score one agent's J1 run on the ten metrics (rules and LLM judges), with the court failure causes."""
     params = load_params(params_file)
     params.agent(agent_name)  # an unknown agent is a clear error
-    run_dir = safe_child(runs_dir, agent_name)
-    rid = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["run_id"]
-    instances = read_table(processed / "instances.parquet", Instances)
-    turns = read_table(run_dir / "turns.parquet", Turns)
-    deliverables = read_table(run_dir / "deliverables.parquet", Deliverables)
+    run_dir = paths.run("j1", agent_name)
+    rid = read_run(run_dir).run_id
+    instances = read_table(paths.shared("j1") / "instances.parquet", Instances)
+    turns = read_table(run_dir / TURNS, Turns)
+    deliverables = read_table(run_dir / DIALOGUES, Deliverables)
     cases = build_cases(instances, turns, deliverables)
     scores, calls, hits = score_cases(cases, params, agent_name, rid, run_dir)
     valid = write_table(scores, run_dir / "scores.parquet", J1Scores, table="j1_scores")
@@ -138,13 +130,13 @@ def judge(
     shown = write_transcripts(
         turns,
         deliverables.merge(causes[["instance_id", "failure_causes"]], on="instance_id"),
-        transcripts_dir,
+        paths.reports / "transcripts",
         params.section(J1Params).simulate.transcripts,
         agent=agent_name,
         rid=rid,
         proxy=proxy,
     )
-    check_calls(params, run_dir / "judge_usage.parquet")
+    check_calls(params, run_dir / JUDGE_USAGE)
     return summary(agent_name, params, valid, calls, hits, rid) + f"; {shown} transcripts"
 
 
@@ -166,4 +158,4 @@ def summary(agent_name: str, params: Params, scores: pd.DataFrame, calls: int, h
 
 
 if __name__ == "__main__":
-    main("judge", judge, agent_name=sys.argv[1])
+    main(j1_judge)

@@ -1,13 +1,12 @@
-"""Stage `aggregate`: the J1-EVAL tables of every agent's scores, with the paper's numbers beside them.
+"""Stage `j1_report`: the J1-EVAL tables of every agent's scores, with the paper's numbers beside them.
 
-dvc.yaml → this flow → steps/sql/j1_*.sql (DuckDB over every agent's scores.parquet, deliverables.parquet and
+dvc.yaml → this flow → steps/sql/j1_*.sql (DuckDB over every agent's scores.parquet, dialogues.parquet and
 failure_causes.parquet, via steps.j1eval.tables) → steps.j1eval.report (Markdown and the long CSV). Writes
 reports/j1.md and reports/j1.csv.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
@@ -17,8 +16,8 @@ from prefect.cache_policies import NO_CACHE
 from flows.dvc_views import write_dvc_views
 from flows.kit.config import PARAMS_FILE, Params, load_params
 from flows.kit.monitor import publish_report
-from flows.kit.paths import REPORTS, RUNS_DIR, safe_child
-from flows.kit.runs import run_limit
+from flows.kit.paths import DIALOGUES, PATHS, Paths
+from flows.kit.runs import RunRecord, read_run
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_text_atomic
 from steps.j1.params import J1Params
@@ -31,10 +30,10 @@ from steps.schemas import Deliverables, FailureCauses, J1Scores
 
 
 def agent_infos(
-    params: Params, dialogues: pd.DataFrame | None = None, runs: Path | None = None
+    params: Params, dialogues: pd.DataFrame | None = None, runs: dict[str, RunRecord] | None = None
 ) -> dict[str, AgentInfo]:
     """Each agent: its model, the paper model it corresponds to (`agents.<name>.paper_model`, else
-    `j1eval.paper_names` or a matching name), its run's limit and how many instances it ran."""
+    `j1.eval.paper_names` or a matching name), its run's limit and how many instances it ran."""
     names, known = params.section(J1Params).eval.paper_names, paper_names("j1")
     counts: dict[str, dict[str, int]] = {}
     if dialogues is not None:
@@ -47,7 +46,7 @@ def agent_infos(
             params.agent(name).is_scripted,
             agent_paper_model(name, params.agents[name].paper_model, "j1", known)
             or paper_model_for(name, entry.model, names),
-            run_limit(safe_child(runs, name)) if runs is not None else None,
+            runs[name].limit if runs is not None and name in runs else None,
             counts.get(name, {}),
         )
         for name, entry in params.agents.items()
@@ -87,29 +86,30 @@ def tables(scores: pd.DataFrame, dialogues: pd.DataFrame, params: Params) -> Res
     return compute(scores, dialogues, agents, groups)
 
 
-@stage_flow("aggregate")
-def aggregate(params_file: Path = PARAMS_FILE, runs: Path = RUNS_DIR, reports: Path = REPORTS) -> str:
+@stage_flow
+def j1_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
+    """The J1-EVAL tables of every agent taking part, with the paper's numbers beside them."""
     params = load_params(params_file).for_benchmark("j1")  # the agents that take part in it
     if not params.agents:
         raise ValueError("params.yaml lists no agents: nothing to report")
-    scores, dialogues, run_ids = [], [], {}
+    scores, dialogues, runs, reports = [], [], {}, paths.reports
     for name in params.agents:
-        run_dir = safe_child(runs, name)
+        run_dir = paths.run("j1", name)
         scores.append(read_table(run_dir / "scores.parquet", J1Scores))
         causes = read_table(run_dir / "failure_causes.parquet", FailureCauses)[["instance_id", "failure_causes"]]
-        ran = read_table(run_dir / "deliverables.parquet", Deliverables)
+        ran = read_table(run_dir / DIALOGUES, Deliverables)
         if set(causes.instance_id) != set(ran.instance_id):
             raise ValueError(
                 f"{run_dir}/failure_causes.parquet does not cover the run's dialogues: rerun the "
-                f"judge stage (dvc repro judge@{name})"
+                f"judge stage (dvc repro j1_judge@{name})"
             )
         dialogues.append(ran.merge(causes, on="instance_id"))
-        run_ids[name] = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["run_id"]
-        stale = set(scores[-1].run_id) - {run_ids[name]}
+        runs[name] = read_run(run_dir)
+        stale = set(scores[-1].run_id) - {runs[name].run_id}
         if stale:
             raise ValueError(
-                f"{run_dir}/scores.parquet is from run {sorted(stale)[0]}, not {run_ids[name]}: "
-                f"rerun the judge stage (dvc repro judge@{name})"
+                f"{run_dir}/scores.parquet is from run {sorted(stale)[0]}, not {runs[name].run_id}: "
+                f"rerun the judge stage (dvc repro j1_judge@{name})"
             )
     all_dialogues = pd.concat(dialogues, ignore_index=True)
     results = tables(pd.concat(scores, ignore_index=True), all_dialogues, params)
@@ -131,4 +131,4 @@ def aggregate(params_file: Path = PARAMS_FILE, runs: Path = RUNS_DIR, reports: P
 
 
 if __name__ == "__main__":
-    main("aggregate", aggregate)
+    main(j1_report)

@@ -1,8 +1,8 @@
-"""Stage `topics`: KQ and LC topic lists (⟨topic, answer⟩, binary or open) from LawBench Q&A items.
+"""Stage `j1_topics`: KQ and LC topic lists (⟨topic, answer⟩, binary or open) from LawBench Q&A items.
 
 dvc.yaml → this flow → steps.scenarios.j1.topic_table (the rules of steps.scenarios.j1.topics; with
-`topics.method: llm`, steps.scenarios.j1.topic_model through the model door). Writes
-data/processed/topics.parquet (+ usage.parquet of the model calls).
+`j1.topics.method: llm`, steps.scenarios.j1.topic_model through the model door). Writes data/j1/topics.parquet
+(+ topics_usage.parquet, the model calls).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.kit.config import PARAMS_FILE, Params, load_params
-from flows.kit.models import check_calls, open_door, write_usage
-from flows.kit.paths import INTERIM_DIR, PROCESSED
+from flows.kit.models import check_calls, model_session
+from flows.kit.paths import PATHS, Paths
 from flows.kit.progress import counter
 from flows.kit.runs import run_id, run_spec
 from flows.kit.stage import main, stage_flow
@@ -26,8 +26,7 @@ from steps.scenarios.j1.topic_model import PROMPT_VERSION, rewrite_sources
 from steps.scenarios.j1.topic_table import topic_rows, topic_sources
 from steps.schemas import ARROW_TYPES, LawBenchItems, TopicSources
 
-OUT = PROCESSED / "topics.parquet"
-USAGE = PROCESSED / "j1/topics/usage.parquet"
+USAGE = "topics_usage.parquet"  # in data/j1/
 
 
 @task(cache_policy=NO_CACHE)
@@ -44,15 +43,14 @@ def rewrite(rows: pd.DataFrame, items: pd.DataFrame, params: Params, usage: Path
     With `derived`, no model is called and the accounting table is written empty."""
     topics = params.section(J1Params).topics
     model = params.environment_model()
-    door = open_door(params, run_id(run_spec(model, "topics", prompt_version=PROMPT_VERSION)))
-    failed = 0
-    try:
+    rid, failed = run_id(run_spec(model, "topics", prompt_version=PROMPT_VERSION)), 0
+    with model_session(params, rid, usage=usage) as session:
         if topics.method == "llm":
             total = len(rows) if topics.llm_limit is None else 2 * topics.llm_limit
             with counter(f"topics ({model.model})", min(total, len(rows))) as advance:
                 rows, failed = asyncio.run(
                     rewrite_sources(
-                        door,
+                        session.door,
                         model,
                         rows,
                         items,
@@ -61,21 +59,20 @@ def rewrite(rows: pd.DataFrame, items: pd.DataFrame, params: Params, usage: Path
                         on_done=advance,
                     )
                 )
-        write_usage(door, usage)
-    finally:
-        door.close()
     return rows, failed
 
 
-@stage_flow("topics")
-def topics(
-    params_file: Path = PARAMS_FILE, interim_dir: Path = INTERIM_DIR, out: Path = OUT, usage: Path = USAGE
-) -> str:
+@stage_flow
+def j1_topics(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
+    """The KQ and LC topic lists."""
     params = load_params(params_file)
-    items = read_table(interim_dir / "lawbench_items.parquet", LawBenchItems)
-    rows, failed = rewrite(derive(items, params), items, params, usage)
-    valid = write_table(rows, out, TopicSources, table="topics", arrow_types=ARROW_TYPES["topics"])
-    check_calls(params, usage)
+    out_dir = paths.shared("j1")
+    items = read_table(paths.interim / "lawbench_items.parquet", LawBenchItems)
+    rows, failed = rewrite(derive(items, params), items, params, out_dir / USAGE)
+    valid = write_table(
+        rows, out_dir / "topics.parquet", TopicSources, table="topics", arrow_types=ARROW_TYPES["topics"]
+    )
+    check_calls(params, out_dir / USAGE)
     kinds = pd.Series([t["kind"] for ts in valid.topics for t in ts]).value_counts()
     per, method = valid.scenario.value_counts(), params.section(J1Params).topics.method
     return (
@@ -86,4 +83,4 @@ def topics(
 
 
 if __name__ == "__main__":
-    main("topics", topics)
+    main(j1_topics)

@@ -1,29 +1,28 @@
-"""Stage `simulate` (one per agent): every instance's dialogue between the agent and the environment roles.
+"""Stage `j1_simulate` (one per agent): every instance's dialogue between the agent and the environment roles.
 
 dvc.yaml → this flow → steps.scenarios.registry (the J1 scenarios and their instances) → steps.simulate (the
 engine, many dialogues at once through steps.llm, resumable from the run's journal) →
-steps.scenarios.j1.stages (court-stage hints). Writes data/runs/<agent>/{turns,deliverables,usage}.parquet and
-run.json: the dialogues as they went, no evaluation (stage `judge` parses the deliverables, finds the failure
-causes and writes the transcripts). The journal is .cache/runs/<agent>/<run id>.jsonl: a rerun takes finished
-dialogues from it and replays the calls of unfinished ones, so an interrupted run resumes without redoing work
-and writes the same tables.
+steps.scenarios.j1.stages (court-stage hints). Writes data/j1/runs/<agent>/{turns,dialogues,usage}.parquet and
+run.json: the dialogues as they went, no evaluation (stage `j1_judge` parses the deliverables, finds the failure
+causes and writes the transcripts). The journal is .cache/journals/j1/<agent>/<run id>.jsonl: a rerun takes
+finished dialogues from it and replays the calls of unfinished ones, so an interrupted run resumes without redoing
+work and writes the same tables.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pandas as pd
 
 import steps
-from flows.kit.config import CACHE_DIR, PARAMS_FILE, Params, load_params
-from flows.kit.models import check_calls, open_door, write_usage
+from flows.kit.config import PARAMS_FILE, Params, load_params
+from flows.kit.models import check_calls, model_session
 from flows.kit.monitor import follow_groups, publish_table
-from flows.kit.paths import PROCESSED, RUNS_DIR, safe_child
+from flows.kit.paths import DIALOGUES, PATHS, TURNS, USAGE, Paths
 from flows.kit.progress import counter
 from flows.kit.runs import begin_run, run_spec, write_run_json
 from flows.kit.stage import main, stage_flow
@@ -33,12 +32,10 @@ from steps.scenarios.j1.stages import court_stages
 from steps.scenarios.registry import SCENARIOS, instance_from_row
 from steps.schemas import Deliverables, Instances, Turns
 from steps.simulate.instance import Instance
-from steps.simulate.journal import Journal
 from steps.simulate.records import run_tables
 from steps.simulate.runner import DoorSpeaker
 from steps.simulate.runner import simulate as run_all
 
-JOURNALS_DIR = CACHE_DIR / "runs"
 ENVIRONMENTS = {
     "KQ": "knowledge questioning",
     "LC": "legal consultation",
@@ -93,10 +90,10 @@ def spec_of(params: Params, agent_name: str) -> dict:
     )
 
 
-def load_instances(params: Params, processed: Path = PROCESSED, limit: int | None = None) -> list[Instance]:
+def load_instances(params: Params, paths: Paths = PATHS, limit: int | None = None) -> list[Instance]:
     """The instances of the configured scenarios, in id order; with `limit`, the first N of each scenario."""
     simulate_params = params.section(J1Params).simulate
-    frame = read_table(processed / "instances.parquet", Instances)
+    frame = read_table(paths.shared("j1") / "instances.parquet", Instances)
     frame = frame[frame.scenario.isin(simulate_params.scenarios)].sort_values("instance_id", kind="stable")
     if limit is not None:
         frame = frame.groupby("scenario", sort=False).head(limit)
@@ -104,43 +101,38 @@ def load_instances(params: Params, processed: Path = PROCESSED, limit: int | Non
 
 
 def run_dialogues(
-    instances: list[Instance], params: Params, agent_name: str, rid: str, run_dir: Path, journals: Path
+    instances: list[Instance], params: Params, agent_name: str, rid: str, run_dir: Path, journal: Path
 ) -> tuple[pd.DataFrame, pd.DataFrame, int]:
-    """Every dialogue (journal first), then the run's turns, deliverables and usage tables. The six environments
-    run together in one engine call; in Prefect each has a task run that ends with its last dialogue."""
+    """Every dialogue (journal first), then the run's turns and dialogues tables (its usage table is written when
+    the model session ends) and the calls answered from the cache. The six environments run together in one
+    engine call; in Prefect each has a task run that ends with its last dialogue."""
     simulate_params = params.section(J1Params).simulate
-    door = open_door(params, rid)
-    journal = Journal(safe_child(journals, agent_name, f"{rid}.jsonl"))
-    speak = DoorSpeaker(door, params.agent(agent_name), params.environment_model(), policy_version=code_fingerprint())
     label_of = {i.instance_id: f"{i.scenario} {ENVIRONMENTS.get(i.scenario, '')}".strip() for i in instances}
     sizes = Counter(label_of[i.instance_id] for i in instances)
-    try:
-        with counter(f"simulate {agent_name}", len(instances)) as advance:
+    with (
+        model_session(params, rid, usage=run_dir / USAGE, journal=journal) as session,
+        counter(f"simulate {agent_name}", len(instances)) as advance,
+    ):
+        agent, environment = params.agent(agent_name), params.environment_model()
+        speak = DoorSpeaker(session.door, agent, environment, policy_version=code_fingerprint())
 
-            def work(done):
-                def on_done(dialogue) -> None:
-                    advance()
-                    done(label_of[dialogue.instance_id])
+        def work(done):
+            def on_done(dialogue) -> None:
+                advance()
+                done(label_of[dialogue.instance_id])
 
-                return run_all(
-                    instances,
-                    lambda i: SCENARIOS[i.scenario],
-                    speak,
-                    journal,
-                    max_concurrent=simulate_params.concurrency,
-                    on_done=on_done,
-                )
+            return run_all(
+                instances,
+                lambda i: SCENARIOS[i.scenario],
+                speak,
+                session.journal,
+                max_concurrent=simulate_params.concurrency,
+                on_done=on_done,
+            )
 
-            dialogues = asyncio.run(follow_groups(dict(sizes), work))
-        write_usage(door, run_dir / "usage.parquet")
-        hits = sum(u.cache_hit for u in door.usage)
-    finally:
-        journal.close()
-        door.close()
-    turns, deliverables = run_tables(
-        dialogues, SCENARIOS.__getitem__, run_id=rid, agent=agent_name, stage_of=court_stages
-    )
-    return turns, deliverables, hits
+        dialogues = asyncio.run(follow_groups(dict(sizes), work))
+    turns, rows = run_tables(dialogues, SCENARIOS.__getitem__, run_id=rid, agent=agent_name, stage_of=court_stages)
+    return turns, rows, session.hits
 
 
 def _headline(deliverables: pd.DataFrame, turns: pd.DataFrame) -> list[dict]:
@@ -158,27 +150,23 @@ def _headline(deliverables: pd.DataFrame, turns: pd.DataFrame) -> list[dict]:
     ]
 
 
-@stage_flow("simulate")
-def simulate(
-    agent_name: str,
-    params_file: Path = PARAMS_FILE,
-    processed: Path = PROCESSED,
-    runs_dir: Path = RUNS_DIR,
-    journals: Path = JOURNALS_DIR,
-) -> str:
+@stage_flow
+def j1_simulate(agent_name: str, params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
+    """Every instance's dialogue between one agent and the environment roles; resumes an interrupted run."""
     params = load_params(params_file)
     simulate_params = params.section(J1Params).simulate
     unknown = set(simulate_params.scenarios) - set(SCENARIOS)
     if unknown:
-        raise ValueError(f"simulate.scenarios: unknown {sorted(unknown)}; known: {', '.join(SCENARIOS)}")
+        raise ValueError(f"j1.simulate.scenarios: unknown {sorted(unknown)}; known: {', '.join(SCENARIOS)}")
     agent = params.agent(agent_name)
-    instances = load_instances(params, processed, params.limit_for(agent_name, "j1"))
-    run_dir = safe_child(runs_dir, agent_name)
+    instances = load_instances(params, paths, params.limit_for(agent_name, "j1"))
+    run_dir = paths.run("j1", agent_name)
     spec = spec_of(params, agent_name)
     rid = begin_run(run_dir, spec)
-    turns, deliverables, hits = run_dialogues(instances, params, agent_name, rid, run_dir, journals)
-    write_table(turns, run_dir / "turns.parquet", Turns, table="turns")
-    valid = write_table(deliverables, run_dir / "deliverables.parquet", Deliverables, table="deliverables")
+    journal = paths.journal("j1", agent_name, rid)
+    turns, dialogues, hits = run_dialogues(instances, params, agent_name, rid, run_dir, journal)
+    write_table(turns, run_dir / TURNS, Turns, table="turns")
+    valid = write_table(dialogues, run_dir / DIALOGUES, Deliverables, table="dialogues")
     write_run_json(run_dir, spec)  # last: run.json never stands beside another run's outputs
     publish_table(
         f"j1-simulate-{agent_name}",
@@ -186,7 +174,7 @@ def simulate(
         f"J1 dialogues of {agent_name} ({agent.model}{', scripted' if agent.is_scripted else ''}) per "
         f"environment: how they ended, turns; run {rid}",
     )
-    check_calls(params, run_dir / "usage.parquet")
+    check_calls(params, run_dir / USAGE)
     ended = valid.ended_by.value_counts()
     per = ", ".join(
         f"{s} {n}"
@@ -200,4 +188,4 @@ def simulate(
 
 
 if __name__ == "__main__":
-    main("simulate", simulate, agent_name=sys.argv[1])
+    main(j1_simulate)

@@ -1,9 +1,9 @@
-"""Stage `instances`: J1 environment instances, one row per instance, and the instances report.
+"""Stage `j1_instances`: J1 environment instances, one row per instance, and the instances report.
 
 dvc.yaml → this flow → steps.scenarios.j1.plan (the seeded sample, each scenario's builder in
 steps/scenarios/<code>/instances.py) → steps.scenarios.j1.built.finish (the persona's style into its role) →
-steps/sql/instances_*.sql (DuckDB) → steps.reports.instances. Writes data/processed/instances.parquet,
-data/processed/instance_skips.parquet and reports/instances.{md,csv}.
+steps/sql/instances_*.sql (DuckDB) → steps.reports.instances. Writes data/j1/instances.parquet,
+data/j1/instance_skips.parquet and reports/instances.{md,csv}.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from prefect.cache_policies import NO_CACHE
 
 from flows.kit.config import PARAMS_FILE, Params, load_params
 from flows.kit.monitor import publish_report
-from flows.kit.paths import INTERIM_DIR, PROCESSED
+from flows.kit.paths import PATHS, Paths
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table, write_text_atomic
 from steps.j1.params import J1Params
@@ -29,7 +29,6 @@ from steps.scenarios.registry import SCENARIOS
 from steps.schemas import ARROW_TYPES, Cases, Instances, InstanceSkips, Personas, TopicSources
 from steps.sql import register_parquet, run_query
 
-REPORT = Path("reports/instances.md")
 QUERIES = (
     "instances_counts",
     "instances_skip_reasons",
@@ -74,33 +73,32 @@ def build(the_plan: Plan, personas: pd.DataFrame, params: Params) -> tuple[pd.Da
 
 
 @task(cache_policy=NO_CACHE)
-def summarise(processed: Path) -> dict[str, pd.DataFrame]:
+def summarise(shared: Path) -> dict[str, pd.DataFrame]:
     with duckdb.connect() as con:
         register_parquet(
-            con, {name: processed / f"{name}.parquet" for name in ("instances", "instance_skips", "personas")}
+            con, {name: shared / f"{name}.parquet" for name in ("instances", "instance_skips", "personas")}
         )
         return {name: run_query(con, name) for name in QUERIES}
 
 
-@stage_flow("instances")
-def instances(
-    params_file: Path = PARAMS_FILE, processed: Path = PROCESSED, interim: Path = INTERIM_DIR, report: Path = REPORT
-) -> str:
+@stage_flow
+def j1_instances(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
+    """The instances of the six J1 environments, and the instances report."""
     params = load_params(params_file)
-    j1 = params.section(J1Params)
-    cases = read_table(processed / "cases.parquet", Cases)
-    civil = pd.read_parquet(interim / "judgments_civil.parquet", columns=["case_id", "cause"])  # case types
-    topics = read_table(processed / "topics.parquet", TopicSources)
+    j1, shared, report = params.section(J1Params), paths.shared("j1"), paths.reports / "instances.md"
+    cases = read_table(shared / "cases.parquet", Cases)
+    civil = pd.read_parquet(paths.interim / "judgments_civil.parquet", columns=["case_id", "cause"])  # case types
+    topics = read_table(shared / "topics.parquet", TopicSources)
     the_plan = instance_plan(cases, civil, topics, j1.instances.resolved(), seed=j1.instances.seed)
-    personas = read_table(processed / "personas.parquet", Personas)
+    personas = read_table(shared / "personas.parquet", Personas)
     rows, skips = build(the_plan, personas, params)
     rows = rows.sort_values("instance_id", kind="stable")
     valid = write_table(
-        rows, processed / "instances.parquet", Instances, table="instances", arrow_types=ARROW_TYPES["instances"]
+        rows, shared / "instances.parquet", Instances, table="instances", arrow_types=ARROW_TYPES["instances"]
     )
     write_table(
         skips.sort_values("instance_id", kind="stable"),
-        processed / "instance_skips.parquet",
+        shared / "instance_skips.parquet",
         InstanceSkips,
         table="instance_skips",
         arrow_types={"source_ids": ARROW_TYPES["instances"]["source_ids"]},
@@ -113,7 +111,7 @@ def instances(
         j1.personas.seed,
         j1.topics.method,
         the_plan.eligibility,
-        summarise(processed),
+        summarise(shared),
     )
     write_text_atomic(report, render_instances(r))
     write_text_atomic(report.with_suffix(".csv"), instances_long(r).to_csv(index=False, lineterminator="\n"))
@@ -126,4 +124,4 @@ def instances(
 
 
 if __name__ == "__main__":
-    main("instances", instances)
+    main(j1_instances)

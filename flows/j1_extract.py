@@ -1,8 +1,8 @@
-"""Stage `extract`: judgments → legal elements, one row per case, and the extraction report.
+"""Stage `j1_extract`: judgments → legal elements, one row per case, and the extraction report.
 
 dvc.yaml → this flow → steps.extract (the parser; the LLM fields through steps.llm with the environment model;
 the cross-check) → steps/sql/extraction_*.sql (DuckDB) → steps.reports.extraction. Writes
-data/processed/{cases,extraction_issues,usage}.parquet and reports/extraction.{md,csv}. `extract_file` runs the
+data/j1/{cases,extraction_issues,extract_usage}.parquet and reports/extraction.{md,csv}. `extract_file` runs the
 same extraction on any JuDGE- or C3RD-shaped file; `evaluate` returns the parser's accuracy figures.
 """
 
@@ -19,9 +19,9 @@ from prefect.cache_policies import NO_CACHE
 
 import steps.extract.scripted  # noqa: F401  (registers the scripted extraction policy)
 from flows.kit.config import PARAMS_FILE, Params, load_params
-from flows.kit.models import check_calls, open_door, usage_frame, write_usage
+from flows.kit.models import check_calls, model_session, usage_frame
 from flows.kit.monitor import publish_report
-from flows.kit.paths import INTERIM_DIR, PROCESSED
+from flows.kit.paths import PATHS, Paths
 from flows.kit.progress import counter
 from flows.kit.runs import run_id, run_spec
 from flows.kit.stage import main, stage_flow
@@ -39,8 +39,7 @@ from steps.reports.extraction import ExtractionReport, extraction_long, render_e
 from steps.schemas import ARROW_TYPES, Cases, ExtractionIssues, JudgmentsCivil, JudgmentsCriminal, validate
 from steps.sql import register_parquet, run_query
 
-OUT_DIR = PROCESSED
-REPORT = Path("reports/extraction.md")
+USAGE = "extract_usage.parquet"  # in data/j1/
 FIXTURE = Path("tests/extract/fixtures/verdicts.json")  # the hand-checked verdicts (see its `_about`)
 
 
@@ -68,18 +67,15 @@ def extract_cases(cases: list[CaseInput], params: Params, usage_out: Path | None
         max_attempts=attempts,
     )
     provenance = Provenance(version, model.model, model.is_scripted, PROMPT_VERSION, run_id(spec))
-    door = open_door(params, provenance.run_id)
-    try:
+    with model_session(params, provenance.run_id, usage=usage_out) as session:
         with counter(f"extract ({model.model})", len(cases)) as advance:
-            results = asyncio.run(extract_all(door, model, cases, max_attempts=attempts, on_done=advance))
+            results = asyncio.run(extract_all(session.door, model, cases, max_attempts=attempts, on_done=advance))
         extracted = [assemble(c, r) for c, r in zip(cases, results, strict=True)]
         frames = (
             validate(cases_table(extracted, provenance), Cases, table="cases"),
             validate(issues_table(extracted), ExtractionIssues, table="extraction_issues"),
         )
-        usage = write_usage(door, usage_out) if usage_out is not None else usage_frame(door)
-    finally:
-        door.close()
+        usage = usage_frame(session.door)
     return (*frames, usage)
 
 
@@ -95,8 +91,8 @@ def summarise(out_dir: Path) -> dict[str, pd.DataFrame]:
             "extraction_parser_issues",
         ]
         out = {name: run_query(con, name) for name in queries}
-        if (out_dir / "usage.parquet").is_file():
-            register_parquet(con, {"model_usage": out_dir / "usage.parquet"})
+        if (out_dir / USAGE).is_file():
+            register_parquet(con, {"model_usage": out_dir / USAGE})
             out["usage"] = run_query(con, "data_model_usage")
     return out
 
@@ -113,21 +109,16 @@ def _summary(cases: pd.DataFrame, issues: pd.DataFrame) -> str:
     )
 
 
-@stage_flow("extract")
-def extract(
-    params_file: Path = PARAMS_FILE,
-    interim_dir: Path = INTERIM_DIR,
-    out_dir: Path = OUT_DIR,
-    report: Path = REPORT,
-    fixture: Path = FIXTURE,
-) -> str:
+@stage_flow
+def j1_extract(params_file: Path = PARAMS_FILE, paths: Paths = PATHS, fixture: Path = FIXTURE) -> str:
     """Extract every judgment of the interim tables; write the tables, then the report."""
     params = load_params(params_file)
-    criminal = read_table(interim_dir / "judgments_criminal.parquet", JudgmentsCriminal)
-    civil = read_table(interim_dir / "judgments_civil.parquet", JudgmentsCivil)
+    out_dir, report = paths.shared("j1"), paths.reports / "extraction.md"
+    criminal = read_table(paths.interim / "judgments_criminal.parquet", JudgmentsCriminal)
+    civil = read_table(paths.interim / "judgments_civil.parquet", JudgmentsCivil)
     limit = params.section(J1Params).extract.limit
     cases = parse(criminal.head(limit) if limit else criminal, civil.head(limit) if limit else civil)
-    cases_df, issues_df, _ = extract_cases(cases, params, out_dir / "usage.parquet")
+    cases_df, issues_df, _ = extract_cases(cases, params, out_dir / USAGE)
     write_parquet_atomic(to_arrow(cases_df, ARROW_TYPES["cases"]), out_dir / "cases.parquet")
     write_parquet_atomic(to_arrow(issues_df), out_dir / "extraction_issues.parquet")
     model = extraction_model(params)
@@ -145,12 +136,12 @@ def extract(
         queries["extraction_model_issues"],
         queries["extraction_parser_issues"],
         queries.get("usage"),
-        evaluate(interim_dir, fixture, show=False),
+        evaluate(paths.interim, fixture, show=False),
     )
     write_text_atomic(report, render_extraction(r))
     write_text_atomic(report.with_suffix(".csv"), extraction_long(r).to_csv(index=False, lineterminator="\n"))
     publish_report(report, "Legal elements extracted from the judgments: coverage, disagreements, parser accuracy")
-    check_calls(params, out_dir / "usage.parquet")
+    check_calls(params, out_dir / USAGE)
     return _summary(cases_df, issues_df) + f"; {report} written"
 
 
@@ -174,7 +165,7 @@ def extract_file(
     return _summary(cases_df, issues_df) + f"; {out} written"
 
 
-def evaluate(interim_dir: Path = INTERIM_DIR, fixture: Path = FIXTURE, *, show: bool = True) -> dict:
+def evaluate(interim_dir: Path = PATHS.interim, fixture: Path = FIXTURE, *, show: bool = True) -> dict:
     """The parser's accuracy figures (criminal articles, civil pairs raw and label_space, verdict fixture)."""
     criminal = read_table(interim_dir / "judgments_criminal.parquet", JudgmentsCriminal)
     civil = read_table(interim_dir / "judgments_civil.parquet", JudgmentsCivil)
@@ -189,4 +180,4 @@ def evaluate(interim_dir: Path = INTERIM_DIR, fixture: Path = FIXTURE, *, show: 
 
 
 if __name__ == "__main__":
-    main("extract", extract)
+    main(j1_extract)
