@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 from prefect import flow
 from typer.testing import CliRunner
 
@@ -214,3 +215,20 @@ def test_the_config_module_imports_no_benchmark_section():
     code = closure("flows.kit.config")
     assert "flows/kit/config.py" in code and "steps/sections.py" in code
     assert [f for f in code if f.startswith(tuple(f"steps/{b}/" for b in BENCHMARKS)) or "reports" in f] == []
+
+
+def test_every_parameter_a_stage_lists_is_in_the_shipped_params_file():
+    """DVC refuses to run a stage whose `params:` names a key params.yaml lacks, so every key a stage lists is
+    written out in params.yaml (null for "all"), not left to its default."""
+    shipped = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
+    agents = list(shipped["agents"])
+    missing = []
+    for name, stage in yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))["stages"].items():
+        for key in stage.get("params", []):
+            node = shipped
+            for part in key.replace("${item.agent}", agents[0]).split("."):
+                if not isinstance(node, dict) or part not in node:
+                    missing.append(f"{name}: {key}")
+                    break
+                node = node[part]
+    assert missing == []
