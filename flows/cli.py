@@ -20,7 +20,7 @@ from typing import Any
 
 import typer
 
-from flows.kit.stages import Stage, stage_table
+from flows.kit.stages import DVC_FILE, Stage, stage_table
 
 app = typer.Typer(
     no_args_is_help=True, add_completion=False, help="jurisflow: Chinese legal LLM benchmarks, reproducibly."
@@ -94,7 +94,8 @@ def add_stage_commands(stages: dict[str, Stage]) -> None:
         groups[group].command(step, hidden=True)(command)
 
 
-add_stage_commands(stage_table())
+if DVC_FILE.is_file():  # the flows without their project (a copy of flows/ alone) have no stages
+    add_stage_commands(stage_table())
 
 
 @contextmanager
