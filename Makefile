@@ -56,7 +56,7 @@ lint: $(STAMP)
 
 # The response cache and the dialogue journals (interrupted simulations resume from them); source downloads stay.
 clean-cache:
-	rm -rf .cache/llm .cache/runs
+	rm -rf .cache/llm .cache/journals
 
 # Re-resolve the pinned set after editing pyproject.toml (then review the diff of constraints.txt).
 lock: $(BIN)/python

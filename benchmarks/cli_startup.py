@@ -2,7 +2,7 @@
 
 CPU time, not wall time: on a shared machine the wall clock mostly measures the other processes. Each command
 runs `--repeat` times in the given project (default: this one), and the median is printed. `show` needs a J1
-run under data/runs/ (after `dvc repro`); it is left out when there is none.
+run under data/j1/runs/ (after `dvc repro`); it is left out when there is none.
 
     python benchmarks/cli_startup.py [--root DIR] [--repeat 3]
 
@@ -36,7 +36,7 @@ def commands(root: Path) -> dict[str, list[str]]:
         "models check (scripted)": [jurisflow, "models", "check"],
         "results": [jurisflow, "results"],
     }
-    runs = sorted((root / "data" / "runs").glob("*/deliverables.parquet"))
+    runs = sorted((root / "data" / "j1" / "runs").glob("*/dialogues.parquet"))
     if runs:
         import pandas as pd
 

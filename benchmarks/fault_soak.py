@@ -66,7 +66,6 @@ SOAK_MIX: tuple[tuple, ...] = (
 PER_ITEM_TABLES = (
     "predictions.parquet",
     "scores.parquet",
-    "deliverables.parquet",
     "dialogues.parquet",
     "responses.parquet",
     "verdicts.parquet",

@@ -20,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from flows.config import load_params  # noqa: E402
 from flows.html_report import BENCHMARKS, load_dialogues, read_long  # noqa: E402
+from flows.kit.config import load_params  # noqa: E402
 from steps.reports.html import dialogues  # noqa: E402
 from steps.reports.html.pages import benchmark_page, index_page  # noqa: E402
 from tests.browser import headless_chromium  # noqa: E402
@@ -89,7 +89,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="jurisflow-html-") as tmp:
-        if (ROOT / "data" / "runs").is_dir():
+        if (ROOT / "data" / "j1" / "runs").is_dir():
             whole_report(Path(tmp))
         big_page(Path(tmp), args.dialogues, args.repeat)
 

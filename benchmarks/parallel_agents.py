@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from flows.agents import agent_stages, report_stages  # noqa: E402
-from flows.models import read_usage_log  # noqa: E402
+from flows.kit.models import read_usage_log  # noqa: E402
 from flows.pipeline import prefect_server  # noqa: E402
 from tests.fake_openai_server import FakeOpenAIServer  # noqa: E402
 from tests.helpers import SMALL, copy_project  # noqa: E402

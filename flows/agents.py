@@ -34,8 +34,8 @@ from prefect.cache_policies import NO_CACHE
 from prefect.task_runners import ThreadPoolTaskRunner
 from prefect.utilities.callables import parameter_schema
 
-from flows.config import BENCHMARKS, PARAMS_FILE, ParamsError, load_params
-from flows.evaluate import STAGES
+from flows.kit.config import BENCHMARKS, PARAMS_FILE, ParamsError, load_params
+from flows.kit.stages import stage_table
 
 POOL = "jurisflow"
 FLOW_NAME = "agent-stages"  # the deployment is `agent-stages/<pool>`
@@ -49,12 +49,15 @@ def _bin(name: str) -> str:
 
 
 def agent_stages(agent: str, benchmarks: list[str]) -> list[str]:
-    """The agent's own DVC stages in the benchmarks it takes part in (not the reports, which read every agent)."""
-    return [s.format(a=agent) for b in BENCHMARKS if b in benchmarks for s in STAGES[b][:-1]]
+    """The agent's own DVC stages in the benchmarks it takes part in, in dvc.yaml's order (a run before its judge;
+    not the reports, which read every agent)."""
+    table = stage_table().values()
+    return [t for b in BENCHMARKS if b in benchmarks for s in table if s.benchmark == b for t in s.targets(agent)]
 
 
 def report_stages(benchmarks: set[str]) -> list[str]:
-    return [STAGES[b][-1] for b in BENCHMARKS if b in benchmarks]
+    """Each benchmark's report stage, `<benchmark>_report`."""
+    return [f"{b}_report" for b in BENCHMARKS if b in benchmarks and f"{b}_report" in stage_table()]
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,26 @@
-"""The `jurisflow` command: run any stage's flow, check models, serve local models."""
+"""The `jurisflow` command: one command per pipeline stage, made from the table of stages (dvc.yaml; see
+flows/kit/stages.py), and the commands that are not stages (serve, params, models, show, results, eval,
+estimate, lawbench score, extract judgments, export sft).
+
+`jurisflow <stage> [AGENT] [SETTING]` runs the stage's flow here, as `dvc repro <stage>[@AGENT[-SETTING]]` runs it
+in the pipeline (without DVC's bookkeeping). The stage names of before the uniform names still work, hidden
+(`jurisflow ucl simulate AGENT`, `jurisflow lawbench predict AGENT SETTING` ...; README, Stages).
+"""
 
 from __future__ import annotations
 
+import enum
+import inspect
 import signal
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import typer
+
+from flows.kit.stages import DVC_FILE, Stage, stage_table
 
 app = typer.Typer(
     no_args_is_help=True, add_completion=False, help="jurisflow: Chinese legal LLM benchmarks, reproducibly."
@@ -17,11 +29,9 @@ models_app = typer.Typer(no_args_is_help=True, help="Check the models configured
 serve_app = typer.Typer(
     no_args_is_help=True, help="Serve local models (vLLM, or llama.cpp on CPU) or check a running server."
 )
-lawbench_app = typer.Typer(no_args_is_help=True, help="LawBench: score prediction folders, predict, report.")
-extract_app = typer.Typer(help="Legal elements from judgments (stage `extract`, or any file).")
-mile_app = typer.Typer(no_args_is_help=True, help="MILE/MASER: simulate complaint drafting, judge, report.")
+lawbench_app = typer.Typer(no_args_is_help=True, help="LawBench: score any prediction folder (results.csv layout).")
+extract_app = typer.Typer(help="Legal elements from any judgment file, and the parser's accuracy figures.")
 export_app = typer.Typer(no_args_is_help=True, help="Export simulated dialogues as training data.")
-plawbench_app = typer.Typer(no_args_is_help=True, help="PLawBench: rubrics as data, predict, judge, report.")
 params_app = typer.Typer(no_args_is_help=True, help="Validate params.yaml without running anything.")
 agents_app = typer.Typer(
     no_args_is_help=True, help="Evaluate several agents at once: here, or on Prefect workers in other clones."
@@ -30,11 +40,66 @@ app.add_typer(models_app, name="models")
 app.add_typer(serve_app, name="serve")
 app.add_typer(lawbench_app, name="lawbench")
 app.add_typer(extract_app, name="extract")
-app.add_typer(mile_app, name="mile")
 app.add_typer(export_app, name="export")
-app.add_typer(plawbench_app, name="plawbench")
 app.add_typer(params_app, name="params")
 app.add_typer(agents_app, name="agents")
+
+STAGES_PANEL = "Stages (dvc.yaml)"
+ARGUMENT_HELP = {"agent_name": "an agent name from params.yaml (agents)"}
+
+
+def run_stage_command(name: str, **arguments: str) -> None:
+    """Run stage `name`'s flow (flows/<name>.py: `<name>()`) with its arguments; exit with its code."""
+    import importlib
+
+    from flows.kit.stage import run_stage
+
+    flow = getattr(importlib.import_module(f"flows.{name}"), name)
+    raise typer.Exit(run_stage(name, flow, **arguments))
+
+
+def stage_command(stage: Stage) -> Callable[..., None]:
+    """A typer command for one stage: its arguments (the flow's required parameters, with the values dvc.yaml's
+    matrix lists as choices) and its help (the flow's docstring)."""
+
+    def command(**arguments: Any) -> None:
+        run_stage_command(stage.name, **{k: getattr(v, "value", v) for k, v in arguments.items()})
+
+    parameters = []
+    for argument in stage.arguments:
+        kind: Any = enum.Enum(argument.matrix_key, {c: c for c in argument.choices}) if argument.choices else str
+        helptext = ARGUMENT_HELP.get(argument.parameter, " or ".join(argument.choices))
+        default = typer.Argument(..., metavar=argument.matrix_key.upper(), help=helptext, show_default=False)
+        parameters.append(
+            inspect.Parameter(argument.parameter, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=kind)
+        )
+    command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in parameters}
+    command.__name__ = stage.name
+    instances = f"@<{'>-<'.join(a.matrix_key for a in stage.arguments)}>" if stage.arguments else ""
+    command.__doc__ = f"{stage.help} (stage `{stage.name}{instances}`)"
+    return command
+
+
+def add_stage_commands(stages: dict[str, Stage]) -> None:
+    """One command per stage, named like it; and, hidden, the grouped names of before (`ucl simulate` for
+    `ucl_simulate` ...) where the group is a benchmark and the name is not taken by another command."""
+    groups: dict[str, typer.Typer] = {"lawbench": lawbench_app}
+    taken = {("lawbench", "score")}  # `lawbench score --predictions ...` scores a folder, it is not a stage
+    for stage in stages.values():
+        command = stage_command(stage)
+        app.command(stage.name, rich_help_panel=STAGES_PANEL)(command)
+        group, _, step = stage.name.partition("_")
+        if not step or group in ("data", "html") or (group, step) in taken:
+            continue
+        if group not in groups:
+            groups[group] = typer.Typer(no_args_is_help=True, help=f"The {group} stages (`jurisflow {group}_...`).")
+            app.add_typer(groups[group], name=group, hidden=True)
+        groups[group].command(step, hidden=True)(command)
+
+
+if DVC_FILE.is_file():  # the flows without their project (a copy of flows/ alone) have no stages
+    add_stage_commands(stage_table())
 
 
 @contextmanager
@@ -56,28 +121,6 @@ def _serving(process: subprocess.Popen) -> Iterator[None]:
                 process.wait(30)
             except subprocess.TimeoutExpired:
                 process.kill()
-
-
-def _run(name: str, flow, **kwargs) -> None:
-    from flows.stage import run_stage
-
-    raise typer.Exit(run_stage(name, flow, **kwargs))
-
-
-@app.command()
-def ingest() -> None:
-    """Fetch and verify every pinned source file and write data/interim/*.parquet (stage `ingest`)."""
-    from flows.ingest import ingest as flow
-
-    _run("ingest", flow)
-
-
-@app.command("data-report")
-def data_report() -> None:
-    """Write the data card reports/data.md (stage `data_report`)."""
-    from flows.data_report import data_report as flow
-
-    _run("data_report", flow)
 
 
 @lawbench_app.command("score")
@@ -105,43 +148,16 @@ def lawbench_score_folder(
         raise typer.Exit(1) from None
 
 
-@lawbench_app.command("rescore")
-def lawbench_rescore() -> None:
-    """Rescore every pinned published prediction and compare with results.csv (stage `lawbench_score`)."""
-    from flows.lawbench_score import lawbench_score as flow
-
-    _run("lawbench_score", flow)
-
-
-@lawbench_app.command("predict")
-def lawbench_predict(
-    agent: str = typer.Argument(..., help="an agent name from params.yaml"),
-    setting: str = typer.Argument(..., help="zero_shot or one_shot"),
-) -> None:
-    """Prompt one agent on the 20 tasks and score it (stage `lawbench_predict@<agent>-<setting>`)."""
-    from flows.lawbench_predict import lawbench_predict as flow
-
-    _run("lawbench_predict", flow, agent_name=agent, setting=setting)
-
-
-@lawbench_app.command("report")
-def lawbench_report() -> None:
-    """Write reports/lawbench_{zero_shot,one_shot}.md and reports/lawbench.csv (stage `lawbench_report`)."""
-    from flows.lawbench_report import lawbench_report as flow
-
-    _run("lawbench_report", flow)
-
-
 @extract_app.callback(invoke_without_command=True)
 def extract(
     ctx: typer.Context,
     evaluate: bool = typer.Option(False, "--evaluate", help="print the parser's accuracy figures instead"),
 ) -> None:
-    """Extract every mirrored judgment (stage `extract`), or with --evaluate print the accuracy figures."""
+    """Extract every mirrored judgment (stage `j1_extract`), or with --evaluate print the accuracy figures."""
     if ctx.invoked_subcommand is not None:
         return
     if evaluate:
-        from flows.extract import evaluate as evaluate_parser
+        from flows.j1_extract import evaluate as evaluate_parser
 
         try:
             evaluate_parser()
@@ -149,9 +165,7 @@ def extract(
             typer.echo(f"error: {e}", err=True)
             raise typer.Exit(1) from None
         return
-    from flows.extract import extract as flow
-
-    _run("extract", flow)
+    run_stage_command("j1_extract")
 
 
 @extract_app.command("judgments")
@@ -162,38 +176,15 @@ def extract_judgments(
     limit: int | None = typer.Option(None, help="only the first N judgments"),
 ) -> None:
     """Extract the legal elements of any judgment file (parser + the environment model, cross-checked)."""
-    from flows.extract import extract_file as flow
+    from flows.j1_extract import extract_file as flow
+    from flows.kit.stage import run_stage
 
-    _run("extract judgments", flow, input=input, fmt=fmt, out=out, limit=limit)
-
-
-@mile_app.command("simulate")
-def mile_simulate(agent: str = typer.Argument(..., help="an agent name from params.yaml")) -> None:
-    """Run the agent as the lawyer on the MILE sample (stage `mile_simulate@<agent>`)."""
-    from flows.mile_simulate import mile_simulate as flow
-
-    _run("mile_simulate", flow, agent_name=agent)
-
-
-@mile_app.command("judge")
-def mile_judge(agent: str = typer.Argument(..., help="an agent name from params.yaml")) -> None:
-    """Goal, interaction and client-consistency scores of an agent's run (stage `mile_judge@<agent>`)."""
-    from flows.mile_judge import mile_judge as flow
-
-    _run("mile_judge", flow, agent_name=agent)
-
-
-@mile_app.command("report")
-def mile_report() -> None:
-    """Write reports/mile.md and reports/mile.csv (stage `mile_report`)."""
-    from flows.mile_report import mile_report as flow
-
-    _run("mile_report", flow)
+    raise typer.Exit(run_stage("extract judgments", flow, input=input, fmt=fmt, out=out, limit=limit))
 
 
 @export_app.command("sft")
 def export_sft(
-    run: str = typer.Argument(..., help="an agent name (data/mile/<agent>) or a MILE run directory"),
+    run: str = typer.Argument(..., help="an agent name (data/mile/runs/<agent>) or a MILE run directory"),
     out: Path = typer.Option(..., "--out", help="JSON Lines file to write (OpenAI chat-messages format)"),
 ) -> None:
     """Write a MILE/MASER run's dialogues as chat-format SFT data, from the lawyer's point of view."""
@@ -206,98 +197,9 @@ def export_sft(
         raise typer.Exit(1) from None
 
 
-@plawbench_app.command("rubrics")
-def plawbench_rubrics() -> None:
-    """Parse every public task's rubric into items, with the parse report (stage `plawbench_rubrics`)."""
-    from flows.plawbench_rubrics import plawbench_rubrics as flow
-
-    _run("plawbench_rubrics", flow)
-
-
-@plawbench_app.command("predict")
-def plawbench_predict(agent: str = typer.Argument(..., help="an agent name from params.yaml")) -> None:
-    """Ask one agent every task, plus the multi-turn consultations (stage `plawbench_predict@<agent>`)."""
-    from flows.plawbench_predict import plawbench_predict as flow
-
-    _run("plawbench_predict", flow, agent_name=agent)
-
-
-@plawbench_app.command("judge")
-def plawbench_judge(agent: str = typer.Argument(..., help="an agent name from params.yaml")) -> None:
-    """Judge one agent's responses item by item with the configured judge (stage `plawbench_judge@<agent>`)."""
-    from flows.plawbench_judge import plawbench_judge as flow
-
-    _run("plawbench_judge", flow, agent_name=agent)
-
-
-@plawbench_app.command("report")
-def plawbench_report() -> None:
-    """Write reports/plawbench.md and reports/plawbench.csv (stage `plawbench_report`)."""
-    from flows.plawbench_report import plawbench_report as flow
-
-    _run("plawbench_report", flow)
-
-
-# ---------------------------------------------------------------- J1 environments (issues 6, 7)
-@app.command()
-def topics() -> None:
-    """Build the KQ/LC topic lists from LawBench Q&A items (stage `topics`)."""
-    from flows.topics import topics as flow
-
-    _run("topics", flow)
-
-
-@app.command()
-def personas() -> None:
-    """Give every lay role of the J1 instances a persona (stage `personas`)."""
-    from flows.personas import personas as flow
-
-    _run("personas", flow)
-
-
-@app.command()
-def instances() -> None:
-    """Build the J1 environment instances and reports/instances.md (stage `instances`)."""
-    from flows.instances import instances as flow
-
-    _run("instances", flow)
-
-
-@app.command()
-def simulate(agent: str = typer.Argument(..., help="an agent name from params.yaml")) -> None:
-    """Run every instance's dialogue with one agent (stage `simulate@<agent>`); resumes an interrupted run."""
-    from flows.simulate import simulate as flow
-
-    _run("simulate", flow, agent_name=agent)
-
-
-@app.command("judge")
-def j1_judge(agent: str = typer.Argument(..., help="an agent name from params.yaml")) -> None:
-    """Score one agent's J1 run on the ten metrics (stage `judge@<agent>`): rules and LLM judges."""
-    from flows.judge import judge as flow
-
-    _run("judge", flow, agent_name=agent)
-
-
-@app.command("aggregate")
-def j1_aggregate() -> None:
-    """Build reports/j1.md and reports/j1.csv from every agent's J1 scores (stage `aggregate`)."""
-    from flows.aggregate import aggregate as flow
-
-    _run("aggregate", flow)
-
-
-@app.command("html-report")
-def html_report() -> None:
-    """Build reports/html/: one page per benchmark with plots and the transcript viewer (stage `html_report`)."""
-    from flows.html_report import html_report as flow
-
-    _run("html_report", flow)
-
-
 @app.command()
 def show(
-    run: str = typer.Argument(..., help="an agent name (data/<benchmark>/<agent>) or a run id"),
+    run: str = typer.Argument(..., help="an agent name (data/<benchmark>/runs/<agent>) or a run id"),
     instance: str = typer.Argument(..., help="an instance or item id (as in tables or file names), or a unique part"),
     benchmark: str = typer.Option(None, "--benchmark", "-b", help="j1, mile, ucl or plawbench (default: search all)"),
 ) -> None:
@@ -324,8 +226,8 @@ def results_command(
     import os
     import sys
 
+    from flows.kit.stage import console
     from flows.results import results
-    from flows.stage import console
 
     try:
         summary = results(benchmark, fmt, paper, reports)
@@ -343,7 +245,7 @@ def params_check(
     file: Path = typer.Option(Path("params.yaml"), "--file", help="the parameters file to validate"),
 ) -> None:
     """Validate a parameters file as every stage does when it loads it: OK and a summary, or the one-line error."""
-    from flows.config import ParamsError, load_params, summary
+    from flows.kit.config import ParamsError, load_params, summary
     from steps.reports.paper_models import check_paper_model
 
     try:
@@ -365,8 +267,8 @@ def models_check(
     usage_out: Path | None = typer.Option(None, help="also write the probe calls' accounting rows here (Parquet)"),
 ) -> None:
     """Send one probe message to every configured agent, the environment and the judge model."""
+    from flows.kit.stage import run_command
     from flows.models_check import models_check as check
-    from flows.stage import run_command
 
     raise typer.Exit(run_command("models check", check, usage_out=usage_out))
 
@@ -523,42 +425,6 @@ def serve_check(api_base: str = typer.Argument(..., help="e.g. http://127.0.0.1:
         )
 
 
-# ---------------------------------------------------------------- UCL-Bench (stages ucl_*)
-ucl_app = typer.Typer(no_args_is_help=True, help="UCL-Bench: simulated-user dialogues, pairwise judging, report.")
-app.add_typer(ucl_app, name="ucl")
-
-
-@ucl_app.command("simulate")
-def ucl_simulate(
-    agent: str | None = typer.Argument(None, help="an agent name from params.yaml (omit with --reference)"),
-    reference: bool = typer.Option(False, "--reference", help="simulate the reference model (ucl.reference)"),
-) -> None:
-    """The simulated user consults one agent, or the reference model (stages `ucl_simulate@<agent>`,
-    `ucl_reference`)."""
-    from flows.ucl_simulate import ucl_simulate as flow
-
-    if reference == (agent is not None):
-        typer.echo("error: give an agent name or --reference (not both)", err=True)
-        raise typer.Exit(2)
-    _run("ucl_simulate", flow, agent_name=agent)
-
-
-@ucl_app.command("judge")
-def ucl_judge(agent: str = typer.Argument(..., help="an agent name from params.yaml")) -> None:
-    """Judge one agent's dialogues against the reference's in both orders, plus the hint score (`ucl_judge@<agent>`)."""
-    from flows.ucl_judge import ucl_judge as flow
-
-    _run("ucl_judge", flow, agent_name=agent)
-
-
-@ucl_app.command("report")
-def ucl_report() -> None:
-    """Write reports/ucl.md and reports/ucl.csv (stage `ucl_report`)."""
-    from flows.ucl_report import ucl_report as flow
-
-    _run("ucl_report", flow)
-
-
 @app.command("eval")
 def evaluate_agent(
     agent: str = typer.Option(..., help="the agent's name (a key of params.yaml `agents`, created if new)"),
@@ -569,8 +435,8 @@ def evaluate_agent(
     limit: int | None = typer.Option(None, min=1, help="the agent's own cap (items per task, instances …)"),
 ) -> None:
     """Register MODEL as agent AGENT in params.yaml, run its stages and reports with DVC, print its headlines."""
-    from flows.config import ParamsError
     from flows.evaluate import evaluate
+    from flows.kit.config import ParamsError
 
     chosen = [b.strip() for b in benchmarks.split(",") if b.strip()] if benchmarks else None
     try:
@@ -584,8 +450,8 @@ def evaluate_agent(
 @params_app.command("sync")
 def params_sync(file: Path = typer.Option(Path("params.yaml"), "--file", help="the parameters file")) -> None:
     """Rewrite the `runs` lists (which agents each benchmark runs) from `agents.<name>.benchmarks`."""
-    from flows.config import ParamsError
     from flows.evaluate import sync_file
+    from flows.kit.config import ParamsError
 
     try:
         sync_file(file)
@@ -603,7 +469,7 @@ def agents_run(
 ) -> None:
     """The shared stages once, then every agent's stages concurrently, then the reports (three `dvc repro`)."""
     from flows.agents import run
-    from flows.config import ParamsError
+    from flows.kit.config import ParamsError
 
     chosen = [a.strip() for a in agents.split(",") if a.strip()] if agents else None
     try:
@@ -648,8 +514,8 @@ def estimate_run(
     from rich.console import Console
     from rich.table import Table
 
-    from flows.config import ParamsError, load_params
     from flows.estimate import estimates, render
+    from flows.kit.config import ParamsError, load_params
 
     try:
         params = load_params(file)

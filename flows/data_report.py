@@ -11,18 +11,17 @@ import duckdb
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config import MANIFEST_FILE
-from flows.monitor import publish_report
-from flows.paths import INTERIM_DIR
-from flows.stage import main, stage_flow
-from flows.tables import write_text_atomic
+from flows.kit.config import MANIFEST_FILE
+from flows.kit.monitor import publish_report
+from flows.kit.paths import PATHS, Paths
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import write_text_atomic
 from steps.reports.data_card import TableSection, render_data_card
 from steps.sources import load_manifest
 from steps.sql import register_parquet, register_parquet_union, run_query
 
-REPORT = Path("reports/data.md")
-# Every stage that calls models writes its accounting rows to a `usage.parquet` beside its outputs.
-USAGE_GLOB = "**/*usage.parquet"  # usage.parquet, judge_usage.parquet …
+# Every stage that calls models writes its accounting rows beside its outputs (flows/kit/paths.py).
+USAGE_GLOB = "**/*usage.parquet"  # usage.parquet, judge_usage.parquet, extract_usage.parquet …
 
 TITLES = {
     "lawbench_items": "LawBench task items",
@@ -56,14 +55,15 @@ def summarise(tables: dict[str, Path], usage_files: list[Path]) -> tuple[list[Ta
     return sections, usage
 
 
-@stage_flow("data_report")
-def data_report(interim_dir: Path = INTERIM_DIR, out: Path = REPORT) -> str:
+@stage_flow
+def data_report(paths: Paths = PATHS) -> str:
     """Write the data card for every interim table."""
-    tables = {name: interim_dir / f"{name}.parquet" for name in TITLES}
+    tables = {name: paths.interim / f"{name}.parquet" for name in TITLES}
     missing = [str(p) for p in tables.values() if not p.is_file()]
     if missing:
         raise FileNotFoundError(f"{missing[0]}: interim table missing; run `dvc repro ingest` first")
-    usage_files = sorted(Path("data").glob(USAGE_GLOB))
+    usage_files = sorted(paths.data.glob(USAGE_GLOB))
+    out = paths.reports / "data.md"
     sections, usage = summarise(tables, usage_files)
     text = render_data_card(load_manifest(MANIFEST_FILE), sections, usage)
     write_text_atomic(out, text)
@@ -72,4 +72,4 @@ def data_report(interim_dir: Path = INTERIM_DIR, out: Path = REPORT) -> str:
 
 
 if __name__ == "__main__":
-    main("data_report", data_report)
+    main(data_report)

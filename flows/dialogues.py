@@ -3,11 +3,12 @@ report's transcript viewer and `jurisflow show`). Light to import: no Prefect, n
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
 
+from flows.kit.paths import DIALOGUES
+from flows.kit.runs import read_run_if_any
 from steps.reports.html import dialogues
 
 
@@ -22,34 +23,32 @@ def _optional(path: Path) -> pd.DataFrame | None:
     return read_table(path) if path.is_file() else None
 
 
-DIRS = {"j1": "runs", "mile": "mile", "ucl": "ucl", "plawbench": "plawbench"}  # data/<dir>/<agent>/
-
-
 def agent_dialogues(bench: str, where: Path, task_ids: dict[str, str] | None = None) -> list[dialogues.Record]:
-    """The dialogue records of one agent's run of a benchmark (its directory under data/); [] when it has none.
+    """The dialogue records of one agent's run of a benchmark (data/<benchmark>/runs/<agent>/); [] when it has none.
     `task_ids` maps UCL task names to the paper's ids (steps.ucl.tasks; without it a UCL record's env is the name)."""
-    if bench == "j1" and (where / "deliverables.parquet").is_file():
-        deliverables = read_table(where / "deliverables.parquet")
+    if bench == "j1" and (where / DIALOGUES).is_file():
+        deliverables = read_table(where / DIALOGUES)
         causes = _optional(where / "failure_causes.parquet")  # written by the judge stage
         if causes is not None:
             deliverables = deliverables.merge(causes[["instance_id", "failure_causes"]], on="instance_id", how="left")
         return dialogues.j1(read_table(where / "turns.parquet"), deliverables, _optional(where / "scores.parquet"))
-    if bench == "mile" and (where / "deliverables.parquet").is_file():
+    if bench == "mile" and (where / DIALOGUES).is_file():
         return dialogues.mile(
             read_table(where / "turns.parquet"),
-            read_table(where / "deliverables.parquet"),
+            read_table(where / DIALOGUES),
             _optional(where / "scores.parquet"),
         )
-    if bench == "ucl" and (where / "dialogues.parquet").is_file():
+    if bench == "ucl" and (where / DIALOGUES).is_file():
         return dialogues.ucl(
             read_table(where / "turns.parquet"),
-            read_table(where / "dialogues.parquet"),
-            _optional(where / "judge" / "verdicts.parquet"),
-            _optional(where / "judge" / "hint_scores.parquet"),
+            read_table(where / DIALOGUES),
+            _optional(where / "verdicts.parquet"),
+            _optional(where / "hint_scores.parquet"),
             task_ids or {},
         )
     if bench == "plawbench" and (where / "responses.parquet").is_file():
-        run = json.loads((where / "run.json").read_text(encoding="utf-8")) if (where / "run.json").is_file() else {}
+        record = read_run_if_any(where)
+        run = record.spec if record is not None else {}
         turns = _optional(where / "turns.parquet")
         return dialogues.plawbench(
             read_table(where / "responses.parquet"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from flows.tables import write_text_atomic
+from flows.kit.tables import write_text_atomic
 from steps.reports.dvc_views import headline_metrics, plot_tables, read_long_csv
 
 

@@ -17,13 +17,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from flows.config import BENCHMARKS, Params
-from flows.ingest import INTERIM_DIR
+from flows.kit.config import BENCHMARKS, Params
+from flows.kit.paths import PATHS
 from steps.llm import ModelConfig
 from steps.llm.pricing import pricing_for, prompt_tokens
 
 ASSUMED_OUTPUT_TOKENS = 1024  # per call, when an agent sets no decoding.max_tokens
-PLAW_DIR = Path("data/plawbench")
+PLAW_DIR = PATHS.shared("plawbench")
+INTERIM_DIR = PATHS.interim
+J1_DIR = PATHS.shared("j1")  # the j1_instances stage's output
 
 
 @dataclass(frozen=True)
@@ -77,16 +79,16 @@ def lawbench(params: Params, name: str, interim: Path = INTERIM_DIR) -> list[Est
 
 def plawbench(params: Params, name: str, data: Path = PLAW_DIR) -> list[Estimate]:
     """`plawbench_predict@<agent>`: the single-turn prompts exactly; the multi-turn consultations as a bound."""
-    from flows.plawbench_predict import prompt_options
+    from steps.plawbench.params import PlawBenchParams
     from steps.plawbench.predict import build_requests, select_tasks
 
     agent = params.agent(name)
     tasks = select_tasks(pd.read_parquet(data / "tasks.parquet"), params.limit_for(name, "plawbench"))
     rubric = pd.read_parquet(data / "rubric_items.parquet")
-    requests = build_requests(tasks, rubric, agent, prompt_options(params.plawbench))
+    requests = build_requests(tasks, rubric, agent, params.section(PlawBenchParams))
     tokens = sum(count_tokens(agent, r.messages) for r in requests)
     out = [_priced(f"plawbench_predict@{name}", agent, len(requests), tokens, "single-turn")]
-    multi = params.plawbench.multiturn
+    multi = params.section(PlawBenchParams).multiturn
     if multi.enabled:
         consultations = int((tasks.category == "consultation").sum())
         out.append(
@@ -127,7 +129,7 @@ def estimates(
 
 
 def dialogue_bound(
-    params: Params, name: str, benchmark: str, interim: Path = INTERIM_DIR, processed: Path = Path("data/processed")
+    params: Params, name: str, benchmark: str, interim: Path = INTERIM_DIR, processed: Path = J1_DIR
 ) -> Estimate:
     """The most agent calls a dialogue benchmark can make: units × the agent's turn cap."""
     agent = params.agent(name)
@@ -135,25 +137,33 @@ def dialogue_bound(
     if benchmark == "ucl":
         items = pd.read_parquet(interim / "ucl.parquet", columns=["task"])
         units = int(items.groupby("task").size().clip(upper=limit or 10**9).sum())
-        cap, stage, what = params.ucl.exchanges(), f"ucl_simulate@{name}", "items"
+        from steps.ucl.params import UclParams
+
+        cap, stage, what = params.section(UclParams).exchanges(), f"ucl_simulate@{name}", "items"
     elif benchmark == "mile":
-        units = min(x for x in (params.mile.sample or 693, limit or 10**9))
-        cap, stage, what = params.mile.max_turns + 1, f"mile_simulate@{name}", "dialogues (turns + complaint)"
+        from steps.mile.params import MileParams
+
+        mile = params.section(MileParams)
+        units = min(x for x in (mile.sample or 693, limit or 10**9))
+        cap, stage, what = mile.max_turns + 1, f"mile_simulate@{name}", "dialogues (turns + complaint)"
     else:
+        from steps.j1.params import J1Params
         from steps.scenarios.registry import SCENARIOS
 
-        built = processed / "instances.parquet"  # the instances stage's output, else the configured sizes
+        j1 = params.section(J1Params)
+
+        built = processed / "instances.parquet"  # the j1_instances stage's output, else the configured sizes
         sizes = (
             pd.read_parquet(built, columns=["scenario"]).scenario.value_counts().to_dict()
             if built.is_file()
-            else {s: n or 0 for s, n in params.instances.resolved().items()}
+            else {s: n or 0 for s, n in j1.instances.resolved().items()}
         )
-        caps = {s: params.simulate.max_turns.get(s, SCENARIOS[s].ending.max_turns) for s in params.simulate.scenarios}
+        caps = {s: j1.simulate.max_turns.get(s, SCENARIOS[s].ending.max_turns) for s in j1.simulate.scenarios}
         per = {s: (min(int(sizes.get(s, 0)), limit or 10**9), cap) for s, cap in caps.items()}
         calls = sum(n * c for n, c in per.values())
         detail = ", ".join(f"{s} {n}×{c}" for s, (n, c) in per.items())
         return Estimate(
-            f"simulate@{name}", name, agent.model, calls, None, None, None, f"≤ instances × turn cap ({detail})"
+            f"j1_simulate@{name}", name, agent.model, calls, None, None, None, f"≤ instances × turn cap ({detail})"
         )
     return Estimate(stage, name, agent.model, units * cap, None, None, None, f"≤ {cap} calls × {units} {what}")
 

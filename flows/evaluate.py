@@ -24,19 +24,12 @@ import pandas as pd
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from flows.config import BENCHMARKS, PARAMS_FILE, ParamsError, load_params, runs_of
-from flows.tables import write_text_atomic
+from flows.kit.config import BENCHMARKS, PARAMS_FILE, ParamsError, load_params, runs_of
+from flows.kit.paths import PATHS
+from flows.kit.stages import benchmark_targets
+from flows.kit.tables import write_text_atomic
 
-REPORTS = Path("reports")
-
-# What each benchmark runs for one agent (its per-agent stages) and the report stage that reads them.
-STAGES = {
-    "lawbench": ("lawbench_predict@{a}-zero_shot", "lawbench_predict@{a}-one_shot", "lawbench_report"),
-    "j1": ("simulate@{a}", "judge@{a}", "aggregate"),
-    "mile": ("mile_simulate@{a}", "mile_judge@{a}", "mile_report"),
-    "ucl": ("ucl_simulate@{a}", "ucl_judge@{a}", "ucl_report"),
-    "plawbench": ("plawbench_predict@{a}", "plawbench_judge@{a}", "plawbench_report"),
-}
+REPORTS = PATHS.reports
 
 
 @dataclass(frozen=True)
@@ -151,9 +144,10 @@ def sync_file(params_file: Path) -> None:
 
 
 def targets(agent: str, benchmarks: list[str]) -> list[str]:
-    """The DVC stages one agent's evaluation runs: its stages and its benchmarks' reports (with what they need
-    upstream). The data card (`data_report`) reads every benchmark's outputs, so it is left to `make run`."""
-    return [s.format(a=agent) for b in BENCHMARKS if b in benchmarks for s in STAGES[b]]
+    """The DVC stages one agent's evaluation runs, from the table of stages (dvc.yaml): its per-agent stages and
+    its benchmarks' reports (with what they need upstream). The data card (`data_report`) reads every
+    benchmark's outputs, so it is left to `make run`."""
+    return [t for b in BENCHMARKS if b in benchmarks for t in benchmark_targets(b, agent)]
 
 
 def stale_stages() -> list[str]:

@@ -14,17 +14,17 @@ import pandas as pd
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config import PARAMS_FILE, Params, load_params
-from flows.dialogues import DIRS, agent_dialogues
-from flows.paths import safe_child
-from flows.stage import main
-from flows.tables import write_text_atomic
+from flows.dialogues import agent_dialogues
+from flows.kit.config import PARAMS_FILE, Params, load_params
+from flows.kit.paths import PATHS, Paths
+from flows.kit.stage import main
+from flows.kit.tables import write_text_atomic
 from steps.reports.html import dialogues
 from steps.reports.html.pages import benchmark_page, index_page
 from steps.ucl.tasks import TASKS
 
-REPORTS = Path("reports")
-DATA = Path("data")
+REPORTS = PATHS.reports
+DATA = PATHS.data
 BENCHMARKS = ("lawbench", "j1", "mile", "ucl", "plawbench")
 
 
@@ -38,9 +38,7 @@ def read_long(path: Path) -> pd.DataFrame:
 def load_dialogues(bench: str, params: Params, data: Path = DATA) -> list[dialogues.Record]:
     """The dialogue records of every configured agent that has a run of this benchmark on disk."""
     task_ids = {t.key: t.id for t in TASKS}
-    return [
-        r for agent in params.agents for r in agent_dialogues(bench, safe_child(data / DIRS[bench], agent), task_ids)
-    ]
+    return [r for agent in params.agents for r in agent_dialogues(bench, Paths(data=data).run(bench, agent), task_ids)]
 
 
 @task(cache_policy=NO_CACHE)
@@ -68,4 +66,4 @@ def html_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS, data: 
 
 
 if __name__ == "__main__":
-    main("html_report", html_report)
+    main(html_report)

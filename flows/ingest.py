@@ -13,22 +13,23 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config import CACHE_DIR, MANIFEST_FILE, PARAMS_FILE, SourcesParams, load_params
-from flows.paths import INTERIM_DIR
-from flows.progress import track
-from flows.stage import main, stage_flow
-from flows.tables import write_table
+from flows.kit.config import MANIFEST_FILE, PARAMS_FILE, SourcesParams, load_params
+from flows.kit.paths import PATHS, Paths
+from flows.kit.progress import track
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import write_table
 from steps.schemas import ARROW_TYPES, SCHEMAS, validate
 from steps.sources import LOADERS, Fetched, Manifest, fetch, http_download, load_manifest
 from steps.sources.pinned import check_rows
 
 
 @task(cache_policy=NO_CACHE)
-def fetch_sources(manifest: Manifest, params: SourcesParams) -> list[Fetched]:
-    """Resolve every manifest file to a verified local copy (mirror first, then upstream) holding its pinned rows."""
+def fetch_sources(manifest: Manifest, params: SourcesParams, downloads: Path) -> list[Fetched]:
+    """Resolve every manifest file to a verified local copy (mirror first, then upstream into `downloads`)
+    holding its pinned rows."""
     mirror = params.mirror_dir()
     download = http_download(params.timeout_s) if params.download else None
-    fetched, downloads = [], CACHE_DIR / "sources"
+    fetched = []
     for src in track(manifest.files, "verify sources"):
         local = fetch(src, mirror=mirror, download_dir=downloads, upstream_url=manifest.upstream_url, download=download)
         check_rows(src, local)
@@ -44,27 +45,27 @@ def build_table(name: str, files: list[Fetched]) -> pd.DataFrame:
     return validate(df, SCHEMAS[name], table=name, origin=origin)
 
 
-@stage_flow("ingest")
-def ingest(out_dir: Path = INTERIM_DIR, manifest_file: Path = MANIFEST_FILE, params_file: Path = PARAMS_FILE) -> str:
-    """Fetch, verify and normalise every pinned source into `<out_dir>/<table>.parquet`."""
+@stage_flow
+def ingest(paths: Paths = PATHS, manifest_file: Path = MANIFEST_FILE, params_file: Path = PARAMS_FILE) -> str:
+    """Fetch, verify and normalise every pinned source into `data/interim/<table>.parquet`."""
     manifest = load_manifest(manifest_file)
     unknown = sorted({f.dataset for f in manifest.files} - set(LOADERS))
     if unknown:
         raise ValueError(f"{manifest_file}: dataset(s) without a loader: {', '.join(unknown)}")
-    fetched = fetch_sources(manifest, load_params(params_file).sources)
+    fetched = fetch_sources(manifest, load_params(params_file).sources, paths.downloads)
     by_dataset: dict[str, list[Fetched]] = {}
     for f in fetched:
         by_dataset.setdefault(f.source.dataset, []).append(f)
     tables = {name: build_table(name, files) for name, files in track(sorted(by_dataset.items()), "parse tables")}
     for name, df in tables.items():
-        write_table(df, out_dir / f"{name}.parquet", SCHEMAS[name], table=name, arrow_types=ARROW_TYPES.get(name))
-    origins = Counter("mirror" if CACHE_DIR not in f.local.parents else "download" for f in fetched)
+        write_table(df, paths.interim / f"{name}.parquet", SCHEMAS[name], table=name, arrow_types=ARROW_TYPES.get(name))
+    origins = Counter("mirror" if paths.downloads not in f.local.parents else "download" for f in fetched)
     rows = sum(len(df) for df in tables.values())
     return (
-        f"{len(tables)} tables written ({rows:,} rows) to {out_dir}; {len(fetched)} files verified "
+        f"{len(tables)} tables written ({rows:,} rows) to {paths.interim}; {len(fetched)} files verified "
         f"({origins['mirror']} from the mirror, {origins['download']} downloaded); 0 failed"
     )
 
 
 if __name__ == "__main__":
-    main("ingest", ingest)
+    main(ingest)

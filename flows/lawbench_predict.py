@@ -1,44 +1,38 @@
 """Stage `lawbench_predict` (one per agent and setting): prompt the agent on all 20 tasks, then score it.
 
 dvc.yaml → this flow → steps.lawbench.predict (prompts as LawBench built them) → steps.llm (the model door)
-→ steps.metrics.lawbench (the 20 scorers). Writes data/lawbench/<agent>/<setting>/{predictions,scores,
+→ steps.metrics.lawbench (the 20 scorers). Writes data/lawbench/runs/<agent>/<setting>/{predictions,scores,
 usage}.parquet and run.json. A rerun replays finished calls from the response cache.
 """
 
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import steps.lawbench.scripted  # noqa: F401  (registers the scripted LawBench policies)
-from flows.config import PARAMS_FILE, load_params
-from flows.models import check_calls, open_door, write_usage
-from flows.monitor import gather_groups, publish_table, table_rows
-from flows.paths import INTERIM_DIR, LAWBENCH_DIR, safe_child
-from flows.progress import counter
-from flows.runs import begin_run, run_spec, write_run_json
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_table
+from flows.kit.config import PARAMS_FILE, load_params
+from flows.kit.models import check_calls, model_session
+from flows.kit.monitor import gather_groups, publish_table, table_rows
+from flows.kit.paths import PATHS, USAGE, Paths
+from flows.kit.progress import counter
+from flows.kit.runs import begin_run, run_spec, write_run_json
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table
+from steps.lawbench.params import LawBenchParams
 from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_frame
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 from steps.metrics.lawbench import score_predictions
 from steps.metrics.lawbench.proofread import lexicon_tables
 from steps.metrics.lawbench.tasks import SETTINGS, TASK_IDS
 from steps.schemas import LawBenchItems, LawBenchRunPredictions, LawBenchScores
 
-if TYPE_CHECKING:
-    from steps.llm.door import ModelDoor
 
-OUT_DIR = LAWBENCH_DIR
-
-
-def predict(items: pd.DataFrame, agent: ModelConfig, door: ModelDoor) -> pd.DataFrame:
+def predict(items: pd.DataFrame, agent: ModelConfig, door: Completer) -> pd.DataFrame:
     """Every item, one task run per LawBench task (`1-1 zero_shot` ...), all in one event loop: the door's
     per-endpoint bound is shared by the 20 tasks as it was by one call over all items."""
     requests = build_requests(items, agent)
@@ -72,42 +66,34 @@ def score(predictions: pd.DataFrame, agent: ModelConfig, rid: str, proofread_pat
     )[list(LawBenchScores.to_schema().columns)]
 
 
-@stage_flow("lawbench_predict")
-def lawbench_predict(
-    agent_name: str,
-    setting: str,
-    params_file: Path = PARAMS_FILE,
-    out_dir: Path = OUT_DIR,
-    interim_dir: Path = INTERIM_DIR,
-) -> str:
+@stage_flow
+def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
+    """Prompt one agent on the 20 tasks in one setting (zero_shot or one_shot), then score it."""
     if setting not in SETTINGS:
         raise ValueError(f"unknown setting '{setting}'; expected one of {', '.join(SETTINGS)}")
     params = load_params(params_file)
     agent = params.agent(agent_name)
-    items = read_table(interim_dir / "lawbench_items.parquet", LawBenchItems)
+    items = read_table(paths.interim / "lawbench_items.parquet", LawBenchItems)
     items = items[items.setting == setting].sort_values(["task", "idx"], kind="stable").reset_index(drop=True)
     limit = params.limit_for(agent_name, "lawbench")  # the agent's own limit and lawbench.limit, the smaller
     if limit is not None:
         items = items[items.idx < limit].reset_index(drop=True)
-    subset = {"tasks": params.lawbench.tasks} if params.lawbench.tasks else {}  # in the run's identity only when set
+    lawbench = params.section(LawBenchParams)
+    subset = {"tasks": lawbench.tasks} if lawbench.tasks else {}  # in the run's identity only when set
     if subset:
-        unknown = sorted(set(params.lawbench.tasks) - set(items.task))
+        unknown = sorted(set(lawbench.tasks) - set(items.task))
         if unknown:
             raise ValueError(f"lawbench.tasks: unknown {', '.join(unknown)}; the tasks are {', '.join(TASK_IDS)}")
-        items = items[items.task.isin(params.lawbench.tasks)].reset_index(drop=True)
-    run_dir = safe_child(out_dir, agent_name, setting)
+        items = items[items.task.isin(lawbench.tasks)].reset_index(drop=True)
+    run_dir = paths.run("lawbench", agent_name, setting)
     spec = run_spec(agent, "lawbench", setting=setting, prompt_version=PROMPT_VERSION, limit=limit, **subset)
     rid = begin_run(run_dir, spec)
-    door = open_door(params, run_id=rid)
-    try:
-        predictions = predict(items, agent, door)
+    with model_session(params, rid, usage=run_dir / USAGE) as session:
+        predictions = predict(items, agent, session.door)
         write_table(predictions, run_dir / "predictions.parquet", LawBenchRunPredictions, table="lawbench_predictions")
-        scores = score(predictions, agent, rid, lexicon_tables(interim_dir))
+        scores = score(predictions, agent, rid, lexicon_tables(paths.interim))
         write_table(scores, run_dir / "scores.parquet", LawBenchScores, table="lawbench_scores")
-        write_usage(door, run_dir / "usage.parquet")
-        write_run_json(run_dir, spec)
-    finally:
-        door.close()
+    write_run_json(run_dir, spec)
     publish_table(
         f"lawbench-{agent_name}-{setting}",
         table_rows(
@@ -118,14 +104,13 @@ def lawbench_predict(
         f"LawBench {setting}, {agent_name} ({agent.model}{', scripted' if agent.is_scripted else ''}): "
         f"score and abstention rate per task (×100); run {rid}",
     )
-    check_calls(params, run_dir / "usage.parquet")
+    check_calls(params, run_dir / USAGE)
     n_failed = int(predictions.failure_kind.notna().sum())
-    hits = sum(u.cache_hit for u in door.usage)
     return (
         f"{agent_name} ({agent.model}) {setting}: {len(predictions):,} items over {scores.task.nunique()} tasks, "
-        f"{hits:,} from the cache, {n_failed} failed calls; run {rid}"
+        f"{session.hits:,} from the cache, {n_failed} failed calls; run {rid}"
     )
 
 
 if __name__ == "__main__":
-    main("lawbench_predict", lawbench_predict, agent_name=sys.argv[1], setting=sys.argv[2])
+    main(lawbench_predict)

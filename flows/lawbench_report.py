@@ -14,17 +14,16 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config import MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.dvc_views import write_dvc_views
-from flows.monitor import publish_report
-from flows.paths import INTERIM_DIR, REPORTS, safe_child
-from flows.paths import LAWBENCH_DIR as AGENT_DIR
-from flows.paths import LAWBENCH_SCORES as PUBLISHED_SCORES
-from flows.runs import run_limit
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_text_atomic
+from flows.kit.config import MANIFEST_FILE, PARAMS_FILE, load_params
+from flows.kit.monitor import publish_report
+from flows.kit.paths import PATHS, Paths
+from flows.kit.runs import read_run_if_any
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_text_atomic
 from steps.lawbench.report import AgentInfo, csv_text, render_setting, tasks_frame
 from steps.metrics.lawbench.tasks import SETTINGS
+from steps.reports.labels import agent_paper_model
 from steps.schemas import LawBenchPublished, LawBenchScores
 from steps.sources import load_manifest
 
@@ -43,17 +42,19 @@ def build_tables(scores: pd.DataFrame, published: pd.DataFrame) -> tuple[pd.Data
     return long, deltas
 
 
-@stage_flow("lawbench_report")
-def lawbench_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS) -> str:
+@stage_flow
+def lawbench_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
+    """The paper-style LawBench tables of every agent taking part, beside the published scores rescored."""
     params = load_params(params_file).for_benchmark("lawbench")  # the agents that take part in it
-    frames = [read_table(PUBLISHED_SCORES, LawBenchScores)]
+    reports = paths.reports
+    frames = [read_table(paths.shared("lawbench") / "published_scores.parquet", LawBenchScores)]
     agents: dict[str, AgentInfo] = {}
     for name in params.agents:
         model = params.agent(name)
         # a setting not run yet for this agent (e.g. `dvc repro lawbench_predict@<agent>-zero_shot` alone) is
         # left out of that setting's table and named in its notes
-        ran = [s for s in SETTINGS if (safe_child(AGENT_DIR, name, s) / "scores.parquet").is_file()]
-        agent_scores = [read_table(safe_child(AGENT_DIR, name, s) / "scores.parquet", LawBenchScores) for s in ran]
+        ran = [s for s in SETTINGS if (paths.run("lawbench", name, s) / "scores.parquet").is_file()]
+        agent_scores = [read_table(paths.run("lawbench", name, s) / "scores.parquet", LawBenchScores) for s in ran]
         frames += agent_scores
         both = (
             pd.concat(agent_scores, ignore_index=True)
@@ -61,7 +62,8 @@ def lawbench_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS) ->
             else pd.DataFrame({"setting": [], "task": [], "n_failed": []})
         )
         by_task = {(r.setting, r.task): int(r.n_failed) for r in both.itertuples() if r.n_failed}
-        limits = {run_limit(safe_child(AGENT_DIR, name, s)) for s in ran} - {None}
+        runs = [read_run_if_any(paths.run("lawbench", name, s)) for s in ran]
+        limits = {r.limit for r in runs if r is not None} - {None}
         agents[name] = AgentInfo(
             name,
             model.model,
@@ -72,9 +74,12 @@ def lawbench_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS) ->
             limit=max(limits) if limits else None,
         )
     scores = pd.concat(frames, ignore_index=True)
-    published = read_table(INTERIM_DIR / "lawbench_published.parquet", LawBenchPublished)
+    published = read_table(paths.interim / "lawbench_published.parquet", LawBenchPublished)
     names = {m: () for m in sorted(set(published.model))}
-    agents = {n: replace(a, paper_model=params.paper_model(n, "lawbench", names)) for n, a in agents.items()}
+    agents = {
+        n: replace(a, paper_model=agent_paper_model(n, params.agents[n].paper_model, "lawbench", names))
+        for n, a in agents.items()
+    }
     long, deltas = build_tables(scores, published)
     commit = next(f.commit for f in load_manifest(MANIFEST_FILE).files if f.dataset == "lawbench_items")
     note = (
@@ -97,4 +102,4 @@ def lawbench_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS) ->
 
 
 if __name__ == "__main__":
-    main("lawbench_report", lawbench_report)
+    main(lawbench_report)

@@ -1,6 +1,6 @@
 """Stage `lawbench_score`: score every published prediction with our scorers and compare with results.csv.
 
-dvc.yaml → this flow → steps.metrics.lawbench. Writes data/processed/lawbench_scores.parquet; the
+dvc.yaml → this flow → steps.metrics.lawbench. Writes data/lawbench/published_scores.parquet; the
 comparison with the published numbers is in the summary line and in the reports.
 """
 
@@ -12,15 +12,15 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config import CACHE_DIR, MANIFEST_FILE, PARAMS_FILE, load_params
-from flows.paths import INTERIM_DIR, LAWBENCH_SCORES
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_table, write_text_atomic
+from flows.kit.config import MANIFEST_FILE, PARAMS_FILE, load_params
+from flows.kit.paths import PATHS, Paths
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table, write_text_atomic
 from steps.metrics.lawbench import score_predictions
 from steps.metrics.lawbench.proofread import LEXICON_TABLES, lexicon_tables
 from steps.schemas import LawBenchPredictions, LawBenchPublished, LawBenchScores
 
-OUT = LAWBENCH_SCORES
+PUBLISHED_SCORES = "published_scores.parquet"  # in data/lawbench/
 TOLERANCE = 1e-6
 
 
@@ -58,7 +58,7 @@ def pinned_lexicon(params_file: Path = PARAMS_FILE, manifest_file: Path = MANIFE
         paths[arg] = fetch(
             src,
             mirror=sources.mirror_dir(),
-            download_dir=CACHE_DIR / "sources",
+            download_dir=PATHS.downloads,
             upstream_url=manifest.upstream_url,
             download=download,
         )
@@ -90,13 +90,14 @@ def score_folder(predictions: Path, out: Path, *, workers: int = 2) -> list[str]
     return lines
 
 
-@stage_flow("lawbench_score")
-def lawbench_score(out: Path = OUT, interim_dir: Path = INTERIM_DIR) -> str:
-    proofread_paths = lexicon_tables(interim_dir)
-    predictions = read_table(interim_dir / "lawbench_predictions.parquet", LawBenchPredictions)
-    published = read_table(interim_dir / "lawbench_published.parquet", LawBenchPublished)
+@stage_flow
+def lawbench_score(paths: Paths = PATHS) -> str:
+    """Score every published prediction with our scorers and compare with results.csv."""
+    proofread_paths = lexicon_tables(paths.interim)
+    predictions = read_table(paths.interim / "lawbench_predictions.parquet", LawBenchPredictions)
+    published = read_table(paths.interim / "lawbench_published.parquet", LawBenchPublished)
     scores = score_published(predictions, proofread_paths)
-    write_table(scores, out, LawBenchScores, table="lawbench_scores")
+    write_table(scores, paths.shared("lawbench") / PUBLISHED_SCORES, LawBenchScores, table="lawbench_scores")
     cells = compare(scores, published)
     off = cells[(cells.score_diff > TOLERANCE) | (cells.abstention_diff > TOLERANCE)]
     return (
@@ -107,4 +108,4 @@ def lawbench_score(out: Path = OUT, interim_dir: Path = INTERIM_DIR) -> str:
 
 
 if __name__ == "__main__":
-    main("lawbench_score", lawbench_score)
+    main(lawbench_score)

@@ -1,32 +1,33 @@
 """`jurisflow export sft RUN --out FILE.jsonl`: a MILE/MASER run's dialogues as chat-format SFT data.
 
-RUN is an agent name (its run directory data/mile/<agent>) or the path of a run directory. Reads run.json and
-deliverables.parquet (validated) and writes the JSON Lines file atomically (steps.mile.export).
+RUN is an agent name (its run directory data/mile/runs/<agent>) or the path of a run directory. Reads run.json
+and dialogues.parquet (validated) and writes the JSON Lines file atomically (steps.mile.export).
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from flows.paths import MILE_DIR as OUT_DIR
-from flows.tables import read_table, write_text_atomic
+from flows.kit.paths import DIALOGUES, PATHS, Paths
+from flows.kit.runs import read_run
+from flows.kit.tables import read_table, write_text_atomic
 from steps.mile.export import sft_records, to_jsonl
 from steps.schemas import MileDialogues
 
 
-def run_directory(run: str, runs: Path = OUT_DIR) -> Path:
+def run_directory(run: str, paths: Paths = PATHS) -> Path:
+    runs = paths.runs("mile")
     for candidate in (Path(run), runs / run):
-        if (candidate / "deliverables.parquet").is_file():
+        if (candidate / DIALOGUES).is_file():
             return candidate
     raise FileNotFoundError(f"{run}: no MILE run there or at {runs / run} (run `dvc repro mile_simulate` first)")
 
 
-def export_sft(run: str, out: Path, runs: Path = OUT_DIR) -> str:
+def export_sft(run: str, out: Path, paths: Paths = PATHS) -> str:
     """Write the SFT file; returns a one-line summary."""
-    directory = run_directory(run, runs)
-    spec = json.loads((directory / "run.json").read_text(encoding="utf-8"))
-    dialogues = read_table(directory / "deliverables.parquet", MileDialogues, table="mile_dialogues")
+    directory = run_directory(run, paths)
+    spec = dict(read_run(directory).spec)
+    dialogues = read_table(directory / DIALOGUES, MileDialogues, table="mile_dialogues")
     export = sft_records(dialogues, spec)
     write_text_atomic(out, to_jsonl(export.records))
     skipped = ", ".join(f"{n} {why}" for why, n in sorted(export.skipped.items())) or "none"

@@ -6,7 +6,6 @@ steps.mile.report (Markdown, with the paper's published numbers). Writes reports
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import duckdb
@@ -14,17 +13,17 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config import PARAMS_FILE, load_params
 from flows.dvc_views import write_dvc_views
-from flows.monitor import publish_report
-from flows.paths import INTERIM_DIR, REPORTS, safe_child
-from flows.paths import MILE_DIR as OUT_DIR
-from flows.runs import run_limit
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_text_atomic
+from flows.kit.config import PARAMS_FILE, load_params
+from flows.kit.monitor import publish_report
+from flows.kit.paths import DIALOGUES, PATHS, Paths
+from flows.kit.runs import read_run
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_text_atomic
+from steps.mile.params import MileParams
 from steps.mile.published import paper_model
 from steps.mile.report import AgentInfo, RunInfo, csv_frame, render
-from steps.reports.labels import size_phrase
+from steps.reports.labels import agent_paper_model, size_phrase
 from steps.reports.paper_models import paper_names
 from steps.schemas import Mile, MileDialogues, MileScores
 
@@ -63,25 +62,26 @@ def _role_decodings(agents: dict, specs: list[dict]) -> dict:
     return {"roles": roles, "role_decoding": envs[0].get("role_decoding", ""), "mixed": mixed}
 
 
-@stage_flow("mile_report")
-def mile_report(
-    params_file: Path = PARAMS_FILE, runs: Path = OUT_DIR, reports: Path = REPORTS, interim: Path = INTERIM_DIR
-) -> str:
+@stage_flow
+def mile_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
+    """The paper-style MILE tables of every agent taking part, with the paper's numbers."""
     params = load_params(params_file).for_benchmark("mile")  # the agents that take part in it
+    reports = paths.reports
     environment, judge = params.environment_model(), params.judge_model()
     agents, scores, dialogues, specs = {}, [], [], []
     for name in params.agents:
-        model, run_dir = params.agent(name), safe_child(runs, name)
+        model, run_dir = params.agent(name), paths.run("mile", name)
         scores.append(read_table(run_dir / "scores.parquet", MileScores))
-        dialogues.append(read_table(run_dir / "deliverables.parquet", MileDialogues)[DIALOGUE_COLUMNS])
-        specs.append(json.loads((run_dir / "run.json").read_text(encoding="utf-8")))
-        named = params.paper_model(name, "mile", paper_names("mile"))
+        dialogues.append(read_table(run_dir / DIALOGUES, MileDialogues)[DIALOGUE_COLUMNS])
+        record = read_run(run_dir)
+        specs.append(dict(record.spec))
+        named = agent_paper_model(name, params.agents[name].paper_model, "mile", paper_names("mile"))
         agents[name] = AgentInfo(
             name,
             model.model,
             model.is_scripted,
             specs[-1].get("decoding"),
-            run_limit(run_dir),
+            record.limit,
             named or paper_model(name, model.model),
         )
     if not agents:
@@ -102,8 +102,8 @@ def mile_report(
         judge.is_scripted,
         sample=len(dialogues[0]),
         sizes=tuple(len(d) for d in dialogues),
-        sampled_from=len(read_table(interim / "mile.parquet", Mile)),
-        options={**specs[0]["options"], **params.mile.model_dump()},
+        sampled_from=len(read_table(paths.interim / "mile.parquet", Mile)),
+        options={**specs[0]["options"], **params.section(MileParams).model_dump()},
         **_role_decodings(agents, specs),
     )
     write_text_atomic(reports / "mile.md", render(ours, agents, run))
@@ -119,4 +119,4 @@ def mile_report(
 
 
 if __name__ == "__main__":
-    main("mile_report", mile_report)
+    main(mile_report)

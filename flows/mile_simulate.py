@@ -4,55 +4,38 @@ dvc.yaml → this flow → steps.mile (instances, scenario, supervisor, scripted
 engine, with a resume journal) → steps.llm (the model door). The agent plays the lawyer; the `environment`
 model plays the client and the supervisor, each role with its own decoding (`mile.role_decoding`, see
 steps/mile/decoding.py; run.json records the effective decoding per role). Writes
-data/mile/<agent>/{turns,deliverables,usage}.parquet and run.json. The journal lives in
-.cache/runs/mile/<agent>/<run_id>.jsonl, outside the DVC outputs, so an interrupted run resumes where it stopped."""
+data/mile/runs/<agent>/{turns,dialogues,usage}.parquet and run.json. The journal lives in
+.cache/journals/mile/<agent>/<run_id>.jsonl, outside the DVC outputs, so an interrupted run resumes where it
+stopped."""
 
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pandas as pd
 
 import steps.mile.oracle  # registers the scripted oracle lawyer
 import steps.mile.scripted  # noqa: F401  (registers the scripted client and supervisor)
-from flows.config import CACHE_DIR, PARAMS_FILE, MileParams, load_params
-from flows.models import check_calls, open_door, write_usage
-from flows.monitor import batches, follow_groups, publish_table
-from flows.paths import INTERIM_DIR, MILE_DIR, safe_child
-from flows.progress import counter
-from flows.runs import begin_run, run_spec, write_run_json
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_table
+from flows.kit.config import PARAMS_FILE, load_params
+from flows.kit.models import ModelSession, check_calls, model_session
+from flows.kit.monitor import batches, follow_groups, publish_table
+from flows.kit.paths import DIALOGUES, PATHS, TURNS, USAGE, Paths
+from flows.kit.progress import counter
+from flows.kit.runs import begin_run, run_spec, write_run_json
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table
 from steps.llm import ModelConfig
 from steps.mile.decoding import RoleDecodingSpeaker
 from steps.mile.frames import deliverables_frame, turns_frame
 from steps.mile.instances import build_instance, sample_rows
 from steps.mile.opening import FixedOpening
-from steps.mile.scenario import MileOptions, mile_scenario, protocol_version
+from steps.mile.params import MileParams
+from steps.mile.scenario import mile_scenario, protocol_version
 from steps.schemas import Mile, MileDialogues, MileTurns
 from steps.simulate import Dialogue
-from steps.simulate.journal import Journal
 from steps.simulate.runner import simulate
-
-if TYPE_CHECKING:
-    from steps.llm.door import ModelDoor
-
-OUT_DIR = MILE_DIR
-JOURNALS = CACHE_DIR / "runs" / "mile"
-
-
-def options_of(p: MileParams) -> MileOptions:
-    return MileOptions(
-        max_turns=p.max_turns,
-        template=p.template,
-        supervise=p.supervise,
-        style_triggers_revision=p.style_triggers_revision,
-        seed=p.seed,
-    )
 
 
 def spec_of(agent: ModelConfig, environment: ModelConfig, p: MileParams) -> dict:
@@ -71,7 +54,7 @@ def spec_of(agent: ModelConfig, environment: ModelConfig, p: MileParams) -> dict
         },
         scenario_version=mile_scenario().version,
         protocol=protocol_version(),
-        options=options_of(p).__dict__,
+        options=p.protocol(),
         sample=p.sample,
     )
 
@@ -79,7 +62,7 @@ def spec_of(agent: ModelConfig, environment: ModelConfig, p: MileParams) -> dict
 BATCH = 20  # dialogues per task run in the Prefect UI
 
 
-def run_dialogues(instances, scenario, speak, journal: Journal, label: str) -> list[Dialogue]:
+def run_dialogues(instances, scenario, speak, journal, label: str) -> list[Dialogue]:
     """Every dialogue in one engine call; in Prefect each batch of BATCH dialogues has a task run that ends with
     its last dialogue."""
     batch_of = batches([i.instance_id for i in instances], BATCH)
@@ -95,43 +78,33 @@ def run_dialogues(instances, scenario, speak, journal: Journal, label: str) -> l
         return asyncio.run(follow_groups(dict(Counter(batch_of.values())), work))
 
 
-@stage_flow("mile_simulate")
-def mile_simulate(
-    agent_name: str,
-    params_file: Path = PARAMS_FILE,
-    out_dir: Path = OUT_DIR,
-    journals: Path = JOURNALS,
-    interim: Path = INTERIM_DIR,
-) -> str:
+@stage_flow
+def mile_simulate(agent_name: str, params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
+    """Run one agent as the lawyer on the MILE sample; resumes an interrupted run."""
     params = load_params(params_file)
     agent, environment = params.agent(agent_name), params.environment_model()
-    mile = read_table(interim / "mile.parquet", Mile)
-    rows = sample_rows(mile, params.mile.sample, params.mile.seed)
+    mile = read_table(paths.interim / "mile.parquet", Mile)
+    p = params.section(MileParams)
+    rows = sample_rows(mile, p.sample, p.seed)
     limit = params.limit_for(agent_name, "mile")  # the agent's own cap: the first N instances of the sample
     rows = rows if limit is None else rows.head(limit)
-    options = options_of(params.mile)
-    scenario = mile_scenario(options)
-    instances = [build_instance(r, supervise_lawyer=options.supervise == "both") for r in rows.itertuples()]
-    run_dir = safe_child(out_dir, agent_name)
-    spec = spec_of(agent, environment, params.mile) | ({} if limit is None else {"limit": limit})
+    scenario = mile_scenario(p)
+    instances = [build_instance(r, supervise_lawyer=p.supervise == "both") for r in rows.itertuples()]
+    run_dir = paths.run("mile", agent_name)
+    spec = spec_of(agent, environment, p) | ({} if limit is None else {"limit": limit})
     rid = begin_run(run_dir, spec)
-    door: ModelDoor = open_door(params, run_id=rid)
-    journal = Journal(safe_child(journals, agent_name, f"{rid}.jsonl"))
-    try:
-        decodings = params.mile.role_decodings(environment.decoding)
-        speak = FixedOpening(RoleDecodingSpeaker(door, agent, environment, decodings))
-        dialogues = run_dialogues(instances, scenario, speak, journal, f"mile {agent_name}")
+    journal = paths.journal("mile", agent_name, rid)
+    with model_session(params, rid, usage=run_dir / USAGE, journal=journal) as session:
+        decodings = p.role_decodings(environment.decoding)
+        speak = FixedOpening(RoleDecodingSpeaker(session.door, agent, environment, decodings))
+        dialogues = run_dialogues(instances, scenario, speak, session.journal, f"mile {agent_name}")
         turns = turns_frame(dialogues, run_id=rid, agent=agent_name)
         by_id = {i.instance_id: i for i in instances}
         row_of = {r.instance_id: r for r in rows.itertuples()}
         dialogue_rows = deliverables_frame(scenario, by_id, row_of, dialogues, run_id=rid, agent=agent_name)
-        write_table(turns, run_dir / "turns.parquet", MileTurns, table="mile_turns")
-        write_table(dialogue_rows, run_dir / "deliverables.parquet", MileDialogues, table="mile_dialogues")
-        write_usage(door, run_dir / "usage.parquet")
-        write_run_json(run_dir, spec)
-    finally:
-        journal.close()
-        door.close()
+        write_table(turns, run_dir / TURNS, MileTurns, table="mile_turns")
+        write_table(dialogue_rows, run_dir / DIALOGUES, MileDialogues, table="mile_dialogues")
+    write_run_json(run_dir, spec)
     ended = dialogue_rows.ended_by.fillna("-").value_counts().sort_index()
     publish_table(
         f"mile-simulate-{agent_name}",
@@ -140,21 +113,20 @@ def mile_simulate(
         f"MILE complaint-drafting dialogues of {agent_name} ({agent.model}"
         f"{', scripted' if agent.is_scripted else ''}); run {rid}",
     )
-    check_calls(params, run_dir / "usage.parquet")
-    return _summary(agent_name, agent, dialogue_rows, door, rid)
+    check_calls(params, run_dir / USAGE)
+    return _summary(agent_name, agent, dialogue_rows, session, rid)
 
 
-def _summary(name: str, agent: ModelConfig, d: pd.DataFrame, door: ModelDoor, rid: str) -> str:
+def _summary(name: str, agent: ModelConfig, d: pd.DataFrame, session: ModelSession, rid: str) -> str:
     ended = d.ended_by.value_counts().to_dict()
-    hits = sum(u.cache_hit for u in door.usage)
     return (
         f"{name} ({agent.model}): {len(d)} dialogues ({ended.get('marker', 0)} ended by the lawyer, "
         f"{ended.get('max_turns', 0)} at the turn cap, {ended.get('empty_reply', 0)} by a lawyer who said "
         f"nothing, {ended.get('call_failed', 0)} failed), "
-        f"{int(d.client_revisions.sum())} client revisions, {len(door.usage):,} calls "
-        f"({hits:,} from the cache); run {rid}"
+        f"{int(d.client_revisions.sum())} client revisions, {session.calls:,} calls "
+        f"({session.hits:,} from the cache); run {rid}"
     )
 
 
 if __name__ == "__main__":
-    main("mile_simulate", mile_simulate, agent_name=sys.argv[1])
+    main(mile_simulate)

@@ -10,22 +10,18 @@ from __future__ import annotations
 import asyncio
 import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
-from flows.config import PARAMS_FILE, load_params
-from flows.models import open_door, write_usage
+from flows.kit.config import PARAMS_FILE, load_params
+from flows.kit.models import model_session
 from flows.terminal import console
 from flows.terminal import table as fitting_table
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 from steps.llm.probe import PROBE_MESSAGES, PROBE_SCENARIO, ProbeResult, probe_result
 
-if TYPE_CHECKING:
-    from steps.llm.door import ModelDoor
 
-
-def probe_all(door: ModelDoor, models: list[tuple[str, ModelConfig]]) -> list[ProbeResult]:
+def probe_all(door: Completer, models: list[tuple[str, ModelConfig]]) -> list[ProbeResult]:
     async def run() -> list[ProbeResult]:
         replies = await asyncio.gather(
             *(
@@ -44,13 +40,9 @@ def models_check(params_file: Path = PARAMS_FILE, usage_out: Path | None = None)
     params = load_params(params_file)
     models = [("agent", params.agent(n)) for n in params.agents]
     models += [("environment", params.environment_model()), ("judge", params.judge_model())]
-    door = open_door(params, run_id=f"models-check-{uuid.uuid4().hex[:8]}", models=[m for _, m in models])
-    try:
-        results = probe_all(door, models)
-        if usage_out is not None:
-            write_usage(door, usage_out)
-    finally:
-        door.close()
+    run_id = f"models-check-{uuid.uuid4().hex[:8]}"
+    with model_session(params, run_id, usage=usage_out, models=[m for _, m in models]) as session:
+        results = probe_all(session.door, models)
     table = fitting_table("role", "name", "model", "ok", "answer / failure", "latency s", "attempts")
     for r in results:
         ok = "yes" if r.ok else "[red]no[/]"

@@ -1,43 +1,39 @@
 """Stage `plawbench_judge` (one per agent): score every response against its rubric, item by item.
 
 dvc.yaml → this flow → steps.plawbench.judging → steps.judges.rubric (one judge call per response, answers
-bounded and repaired, arithmetic in code) → steps.llm. Writes data/plawbench/<agent>/{judgements,scores,
-item_scores,judge_usage}.parquet and judge.json. Judge failures and failed agent calls are rows without a
-score: counted in the report, never scored 0. A rerun replays finished judge calls from the response cache.
-With `plawbench.t1_penalties: paper` (opt-in) consultation answers are also judged for the paper's Table 8
-penalties (steps.plawbench.penalty_judge): extra `paper_penalty` score rows; off, nothing changes.
+bounded and repaired, arithmetic in code) → steps.llm. Writes data/plawbench/runs/<agent>/{judgements,scores,
+item_scores,judge_usage}.parquet and the judge run's judge/run.json. Judge failures and failed agent calls are
+rows without a score: counted in the report, never scored 0. A rerun replays finished judge calls from the
+response cache. With `plawbench.t1_penalties: paper` (opt-in) consultation answers are also judged for the
+paper's Table 8 penalties (steps.plawbench.penalty_judge): extra `paper_penalty` score rows; off, nothing
+changes.
 """
 
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import steps.judges.scripted  # noqa: F401  (registers the proxy judge)
-from flows.config import PARAMS_FILE, load_params
-from flows.models import check_calls, open_door, write_usage
-from flows.monitor import publish_table, table_rows
-from flows.paths import PLAWBENCH_DIR as OUT_DIR
-from flows.paths import safe_child
-from flows.progress import counter
-from flows.runs import begin_run, run_spec, write_run_json
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_table
+from flows.kit.config import PARAMS_FILE, load_params
+from flows.kit.models import check_calls, model_session
+from flows.kit.monitor import publish_table, table_rows
+from flows.kit.paths import JUDGE_USAGE, PATHS, Paths
+from flows.kit.progress import counter
+from flows.kit.runs import begin_run, run_spec, write_run_json
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table
 from steps.judges.prompts import template_source
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 from steps.plawbench.judging import judge_all, judge_penalties_all, judgement_rows
+from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.penalty_judge import TEMPLATE as PENALTY_TEMPLATE
-from steps.plawbench.prompts import PromptOptions, templates_version
+from steps.plawbench.prompts import templates_version
 from steps.schemas import PlawItemScores, PlawJudgements, PlawResponses, PlawRubricItems, PlawScores, PlawTasks
-
-if TYPE_CHECKING:
-    from steps.llm.door import ModelDoor
 
 
 @task(cache_policy=NO_CACHE)
@@ -46,8 +42,8 @@ def judge(
     rubric: pd.DataFrame,
     responses: pd.DataFrame,
     judge_model: ModelConfig,
-    door: ModelDoor,
-    options: PromptOptions,
+    door: Completer,
+    options: PlawBenchParams,
     repairs: int,
     judge_run: str,
     t1_penalties: str = "none",
@@ -68,15 +64,15 @@ def judge(
     return judgement_rows(results, responses[responses.response.isna()], tasks, rubric, judge_run, penalties)
 
 
-@stage_flow("plawbench_judge")
-def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR) -> str:
+@stage_flow
+def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
+    """Judge one agent's responses item by item with the configured judge."""
     params = load_params(params_file)
-    p, judge_model = params.plawbench, params.judge_model()
-    run_dir = safe_child(out_dir, agent_name)
+    p, judge_model = params.section(PlawBenchParams), params.judge_model()
+    out_dir, run_dir = paths.shared("plawbench"), paths.run("plawbench", agent_name)
     tasks = read_table(out_dir / "tasks.parquet", PlawTasks)
     rubric = read_table(out_dir / "rubric_items.parquet", PlawRubricItems)
     responses = read_table(run_dir / "responses.parquet", PlawResponses)
-    options = PromptOptions.of(p)
     # the penalty mode enters the run id only when on, so that the default run id is what it always was
     extra = (
         {"t1_penalties": p.t1_penalties, "penalty_template": template_source(PENALTY_TEMPLATE)}
@@ -93,18 +89,14 @@ def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: P
         **extra,
     )
     judge_run = begin_run(run_dir / "judge", spec)
-    door = open_door(params, run_id=judge_run)
-    try:
+    with model_session(params, judge_run, usage=run_dir / JUDGE_USAGE) as session:
         judgements, scores, items = judge(
-            tasks, rubric, responses, judge_model, door, options, p.judge_repairs, judge_run, p.t1_penalties
+            tasks, rubric, responses, judge_model, session.door, p, p.judge_repairs, judge_run, p.t1_penalties
         )
         write_table(judgements, run_dir / "judgements.parquet", PlawJudgements, table="plawbench_judgements")
         write_table(scores, run_dir / "scores.parquet", PlawScores, table="plawbench_scores")
         write_table(items, run_dir / "item_scores.parquet", PlawItemScores, table="plawbench_item_scores")
-        write_usage(door, run_dir / "judge_usage.parquet")
-        write_run_json(run_dir / "judge", spec)
-    finally:
-        door.close()
+    write_run_json(run_dir / "judge", spec)
     total = scores[(scores.dimension == "total") & scores.failure.isna()]
     per = (
         total.groupby(["category", "variant"], sort=True)
@@ -120,14 +112,13 @@ def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: P
         f"PLawBench score of {agent_name} per category (points awarded / possible ×100), judged by "
         f"{judge_model.model}{' (proxy)' if judge_model.is_scripted else ''}; judge run {judge_run}",
     )
-    check_calls(params, run_dir / "judge_usage.parquet")
+    check_calls(params, run_dir / JUDGE_USAGE)
     failures = judgements.failure.value_counts().to_dict()
     failed = ", ".join(f"{n} {k}" for k, n in sorted(failures.items())) or "none"
     scored = judgements[judgements.value.notna()]
-    hits = sum(u.cache_hit for u in door.usage)
     return (
         f"{agent_name}: {len(scored)} of {len(judgements)} responses judged by {judge_model.model} "
-        f"({hits:,} of {len(door.usage):,} calls from the cache); failures: {failed}; "
+        f"({session.hits:,} of {session.calls:,} calls from the cache); failures: {failed}; "
         f"{int(judgements.clamped.sum())} clamps; judge run {judge_run}" + _penalty_summary(scores)
     )
 
@@ -150,4 +141,4 @@ def _penalty_summary(scores: pd.DataFrame) -> str:
 
 
 if __name__ == "__main__":
-    main("plawbench_judge", plawbench_judge, agent_name=sys.argv[1])
+    main(plawbench_judge)

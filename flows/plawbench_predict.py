@@ -2,33 +2,32 @@
 and run the multi-turn consultation variant (ours) against the environment model.
 
 dvc.yaml → this flow → steps.plawbench.predict (prompts: steps.plawbench.prompts) → steps.llm (the model
-door) and steps.simulate (the dialogue engine). Writes data/plawbench/<agent>/{responses,turns,usage}.parquet
-and run.json. A rerun replays finished calls from the response cache; an interrupted dialogue resumes from its
-journal in .cache/journals/plawbench/.
+door) and steps.simulate (the dialogue engine). Writes data/plawbench/runs/<agent>/{responses,turns,
+usage}.parquet and run.json (responses.parquet holds every answer, single-turn and multi-turn: it is not a table
+of dialogues). A rerun replays finished calls from the response cache; an interrupted dialogue resumes from its
+journal in .cache/journals/plawbench/<agent>/.
 """
 
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pandas as pd
 
 import steps.plawbench.scripted  # noqa: F401  (registers the scripted PLawBench policies)
-from flows.config import PARAMS_FILE, load_params
-from flows.models import check_calls, open_door, write_usage
-from flows.monitor import batches, follow_groups, gather_groups, publish_table, table_rows
-from flows.paths import PLAWBENCH_DIR as OUT_DIR
-from flows.paths import safe_child
-from flows.progress import counter
-from flows.runs import begin_run, run_spec, write_run_json
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_table
-from steps.llm import ModelConfig
+from flows.kit.config import PARAMS_FILE, load_params
+from flows.kit.models import check_calls, model_session
+from flows.kit.monitor import batches, follow_groups, gather_groups, publish_table, table_rows
+from flows.kit.paths import PATHS, TURNS, USAGE, Paths
+from flows.kit.progress import counter
+from flows.kit.runs import begin_run, run_spec, write_run_json
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table
+from steps.llm import Completer, ModelConfig
 from steps.plawbench import dialogue
+from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.predict import (
     PROMPT_VERSION,
     build_requests,
@@ -37,20 +36,16 @@ from steps.plawbench.predict import (
     select_tasks,
     turns_frame,
 )
-from steps.plawbench.prompts import PromptOptions, templates_version
+from steps.plawbench.prompts import templates_version
 from steps.schemas import PlawResponses, PlawRubricItems, PlawTasks, PlawTurns
 from steps.simulate.journal import Journal
 from steps.simulate.runner import DoorSpeaker, simulate
 
-if TYPE_CHECKING:
-    from steps.llm.door import ModelDoor
-
-JOURNALS = Path(".cache/journals/plawbench")
 BATCH = 20  # multi-turn consultations per task run in the Prefect UI
 
 
 async def _single_turn(
-    tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, door: ModelDoor, options: PromptOptions, rid: str
+    tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, door: Completer, options: PlawBenchParams, rid: str
 ) -> pd.DataFrame:
     requests = build_requests(tasks, rubric, agent, options)
     with counter(f"plawbench {agent.name}", len(requests)) as advance:
@@ -68,31 +63,28 @@ async def _multi_turn(
     rubric: pd.DataFrame,
     agent: ModelConfig,
     environment: ModelConfig,
-    door: ModelDoor,
+    door: Completer,
+    journal: Journal,
     max_turns: int,
     rid: str,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     units = rubric[rubric.judged & (rubric.kind == "award")].sort_values("order")
     questions = {k: list(g.award_text) for k, g in units.groupby("item_id", sort=False)}
     instances = dialogue.instances(tasks, questions, max_turns)
-    journal = Journal(JOURNALS / f"{rid}.jsonl")
     scenario = dialogue.scenario(max_turns)
     batch_of = batches([i.instance_id for i in instances], BATCH, "consultation multi-turn")
-    try:
-        with counter(f"plawbench {agent.name} multi-turn", len(instances)) as advance:
+    with counter(f"plawbench {agent.name} multi-turn", len(instances)) as advance:
 
-            def work(done):
-                def on_done(d) -> None:
-                    advance()
-                    done(batch_of[d.instance_id])
+        def work(done):
+            def on_done(d) -> None:
+                advance()
+                done(batch_of[d.instance_id])
 
-                return simulate(
-                    instances, lambda _: scenario, DoorSpeaker(door, agent, environment), journal, on_done=on_done
-                )
+            return simulate(
+                instances, lambda _: scenario, DoorSpeaker(door, agent, environment), journal, on_done=on_done
+            )
 
-            dialogues = await follow_groups(dict(Counter(batch_of.values())), work)
-    finally:
-        journal.close()
+        dialogues = await follow_groups(dict(Counter(batch_of.values())), work)
     asked = {d.instance_id: dialogue.lawyer_questions(d) for d in dialogues}
     return multiturn_frame(tasks, dialogues, agent.name, rid, asked), turns_frame(dialogues, agent.name, rid)
 
@@ -102,40 +94,42 @@ def predict(
     rubric: pd.DataFrame,
     agent: ModelConfig,
     environment: ModelConfig,
-    door: ModelDoor,
-    options: PromptOptions,
+    door: Completer,
+    journal: Journal | None,
+    options: PlawBenchParams,
     max_turns: int | None,
     rid: str,
 ):
-    """Single-turn answers, then (max_turns set) the multi-turn consultations, in one event loop: the door's
-    per-endpoint bounds belong to the loop that made them."""
+    """Single-turn answers, then (max_turns set; their resume `journal`) the multi-turn consultations, in one
+    event loop: the door's per-endpoint bounds belong to the loop that made them."""
 
     async def both() -> tuple[pd.DataFrame, pd.DataFrame]:
         responses = await _single_turn(tasks, rubric, agent, door, options, rid)
-        if max_turns is None:
+        if max_turns is None or journal is None:
             return responses, turns_frame([], agent.name, rid)
         consult = tasks[tasks.category == "consultation"].reset_index(drop=True)
-        extra, turns = await _multi_turn(consult, rubric, agent, environment, door, max_turns, rid)
+        extra, turns = await _multi_turn(consult, rubric, agent, environment, door, journal, max_turns, rid)
         return pd.concat([responses, extra], ignore_index=True), turns
 
     return asyncio.run(both())
 
 
-@stage_flow("plawbench_predict")
-def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR) -> str:
+@stage_flow
+def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
+    """Ask one agent every task, plus the multi-turn consultations."""
     params = load_params(params_file)
-    p = params.plawbench
+    out_dir = paths.shared("plawbench")
+    p = params.section(PlawBenchParams)
     agent, environment = params.agent(agent_name), params.environment_model()
     limit = params.limit_for(agent_name, "plawbench")  # the agent's own limit and plawbench.limit, the smaller
     tasks = select_tasks(read_table(out_dir / "tasks.parquet", PlawTasks), limit, p.scenarios)
     rubric = read_table(out_dir / "rubric_items.parquet", PlawRubricItems)
-    options = PromptOptions.of(p)
     multiturn = (
         {"max_turns": p.multiturn.max_turns, "environment": environment.model, "version": dialogue.VERSION}
         if p.multiturn.enabled
         else None
     )
-    run_dir = safe_child(out_dir, agent_name)
+    run_dir = paths.run("plawbench", agent_name)
     subset = {"scenarios": p.scenarios} if p.scenarios else {}  # in the run's identity only when set
     spec = run_spec(
         agent,
@@ -143,21 +137,18 @@ def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, out_dir:
         prompt_version=PROMPT_VERSION,
         templates=templates_version(),
         limit=limit,
-        options=options.__dict__,
+        options=p.prompt_options(),
         multiturn=multiturn,
         **subset,
     )
     rid = begin_run(run_dir, spec)
-    door = open_door(params, run_id=rid)
-    try:
+    journal = paths.journal("plawbench", agent_name, rid) if multiturn else None
+    with model_session(params, rid, usage=run_dir / USAGE, journal=journal) as session:
         max_turns = p.multiturn.max_turns if multiturn else None
-        responses, turns = predict(tasks, rubric, agent, environment, door, options, max_turns, rid)
+        responses, turns = predict(tasks, rubric, agent, environment, session.door, session.journal, p, max_turns, rid)
         write_table(responses, run_dir / "responses.parquet", PlawResponses, table="plawbench_responses")
-        write_table(turns, run_dir / "turns.parquet", PlawTurns, table="plawbench_turns")
-        write_usage(door, run_dir / "usage.parquet")
-        write_run_json(run_dir, spec)
-    finally:
-        door.close()
+        write_table(turns, run_dir / TURNS, PlawTurns, table="plawbench_turns")
+    write_run_json(run_dir, spec)
     per = (
         responses.groupby(["category", "variant"], sort=True)
         .agg(responses=("item_id", "size"), failed=("failure", lambda f: int(f.notna().sum())))
@@ -169,15 +160,14 @@ def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, out_dir:
         f"PLawBench answers of {agent_name} ({agent.model}{', scripted' if agent.is_scripted else ''}) "
         f"per category; run {rid}",
     )
-    check_calls(params, run_dir / "usage.parquet")
+    check_calls(params, run_dir / USAGE)
     failed = int(responses.failure.notna().sum())
-    hits = sum(u.cache_hit for u in door.usage)
     mt = f", {int((responses.variant == 'multiturn').sum())} multi-turn consultations" if multiturn else ""
     return (
         f"{agent_name} ({agent.model}): {int((responses.variant == 'single').sum())} tasks{mt}; "
-        f"{len(door.usage):,} calls, {hits:,} from the cache, {failed} failed; run {rid}"
+        f"{session.calls:,} calls, {session.hits:,} from the cache, {failed} failed; run {rid}"
     )
 
 
 if __name__ == "__main__":
-    main("plawbench_predict", plawbench_predict, agent_name=sys.argv[1])
+    main(plawbench_predict)

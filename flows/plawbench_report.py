@@ -9,7 +9,6 @@ penalised T1 and its Overall, reported apart from the default ones.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import duckdb
@@ -17,16 +16,17 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config import MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.dvc_views import write_dvc_views
-from flows.monitor import publish_report
-from flows.paths import PLAWBENCH_DIR as OUT_DIR
-from flows.paths import REPORTS, safe_child
-from flows.runs import run_limit
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_text_atomic
+from flows.kit.config import MANIFEST_FILE, PARAMS_FILE, load_params
+from flows.kit.monitor import publish_report
+from flows.kit.paths import PATHS, Paths
+from flows.kit.runs import read_run
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_text_atomic
 from steps.plawbench import paper
+from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.report import AgentInfo, ReportInputs, render_report
+from steps.reports.labels import agent_paper_model
 from steps.reports.paper_models import paper_names
 from steps.schemas import PlawItemScores, PlawJudgements, PlawParseIssues, PlawRubricItems, PlawScores, PlawTasks
 from steps.sources import load_manifest
@@ -76,26 +76,30 @@ def _penalised_inputs(
     return [overall_inputs], [penalised]
 
 
-@stage_flow("plawbench_report")
-def plawbench_report(params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, reports: Path = REPORTS) -> str:
+@stage_flow
+def plawbench_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
+    """The paper-style PLawBench tables of every agent taking part, with the paper's numbers beside ours."""
+    out_dir, reports = paths.shared("plawbench"), paths.reports
     params = load_params(params_file).for_benchmark("plawbench")  # the agents that take part in it
+    p = params.section(PlawBenchParams)
     judge = params.judge_model()
     agents, scores, judgements, items, runs = {}, [], [], [], {}
     for name in params.agents:
         model = params.agent(name)
-        run_dir = safe_child(out_dir, name)
-        named = params.paper_model(name, "plawbench", paper_names("plawbench"))
+        run_dir = paths.run("plawbench", name)
+        run = read_run(run_dir)
+        named = agent_paper_model(name, params.agents[name].paper_model, "plawbench", paper_names("plawbench"))
         agents[name] = AgentInfo(
             name,
             model.model,
             model.is_scripted,
-            named or paper.paper_model_for(name, model.model, params.plawbench.paper_names),
-            run_limit(run_dir),
+            named or paper.paper_model_for(name, model.model, p.paper_names),
+            run.limit,
         )
         scores.append(read_table(run_dir / "scores.parquet", PlawScores))
         judgements.append(read_table(run_dir / "judgements.parquet", PlawJudgements))
         items.append(read_table(run_dir / "item_scores.parquet", PlawItemScores))
-        runs[name] = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["run_id"]
+        runs[name] = run.run_id
     tasks = read_table(out_dir / "tasks.parquet", PlawTasks)
     frames = {
         "scores": pd.concat(scores, ignore_index=True),
@@ -122,11 +126,11 @@ def plawbench_report(params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, r
         judge_proxy=judge.is_scripted,
         runs=runs,
         data_commit=commit,
-        limit=params.plawbench.limit,
+        limit=p.limit,
         n_tasks=int(tasks.shape[0]),
         parse_issues=len(issues),
         issue_tasks=int(issues.item_id.nunique()),
-        t1_penalties=params.plawbench.t1_penalties,
+        t1_penalties=p.t1_penalties,
     )
     write_text_atomic(reports / "plawbench.md", render_report(tables, inputs))
     long = tables["long"]
@@ -140,4 +144,4 @@ def plawbench_report(params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, r
 
 
 if __name__ == "__main__":
-    main("plawbench_report", plawbench_report)
+    main(plawbench_report)

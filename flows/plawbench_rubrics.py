@@ -6,23 +6,18 @@ data/plawbench/{tasks,rubric_items,parse_issues}.parquet and reports/plawbench_r
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import duckdb
 import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.monitor import publish_report
-from flows.paths import INTERIM_DIR, PLAWBENCH_DIR
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_table, write_text_atomic
+from flows.kit.monitor import publish_report
+from flows.kit.paths import PATHS, Paths
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table, write_text_atomic
 from steps.plawbench.report import render_rubrics
 from steps.plawbench.rubrics import RubricTables, build_rubrics
 from steps.schemas import PlawCaseAnalysis, PlawConsultation, PlawDrafting, PlawParseIssues, PlawRubricItems, PlawTasks
-
-OUT_DIR = PLAWBENCH_DIR
-REPORT = Path("reports/plawbench_rubrics.md")
 
 
 @task(cache_policy=NO_CACHE)
@@ -41,12 +36,14 @@ def summarise(tables: RubricTables) -> dict[str, pd.DataFrame]:
         return {name: run_query(con, f"plawbench_{name}") for name in ("data", "kinds", "issue_counts")}
 
 
-@stage_flow("plawbench_rubrics")
-def plawbench_rubrics(out_dir: Path = OUT_DIR, report: Path = REPORT) -> str:
+@stage_flow
+def plawbench_rubrics(paths: Paths = PATHS) -> str:
+    """The public tasks and their rubrics as tables, and the parse report."""
+    out_dir, report = paths.shared("plawbench"), paths.reports / "plawbench_rubrics.md"
     tables = parse(
-        read_table(INTERIM_DIR / "plawbench_case_analysis.parquet", PlawCaseAnalysis),
-        read_table(INTERIM_DIR / "plawbench_consultation.parquet", PlawConsultation),
-        read_table(INTERIM_DIR / "plawbench_drafting.parquet", PlawDrafting),
+        read_table(paths.interim / "plawbench_case_analysis.parquet", PlawCaseAnalysis),
+        read_table(paths.interim / "plawbench_consultation.parquet", PlawConsultation),
+        read_table(paths.interim / "plawbench_drafting.parquet", PlawDrafting),
     )
     write_table(tables.tasks, out_dir / "tasks.parquet", PlawTasks, table="plawbench_tasks")
     write_table(tables.items, out_dir / "rubric_items.parquet", PlawRubricItems, table="plawbench_rubric_items")
@@ -62,4 +59,4 @@ def plawbench_rubrics(out_dir: Path = OUT_DIR, report: Path = REPORT) -> str:
 
 
 if __name__ == "__main__":
-    main("plawbench_rubrics", plawbench_rubrics)
+    main(plawbench_rubrics)

@@ -1,7 +1,7 @@
 """`jurisflow show RUN INSTANCE [--benchmark B]`: print one simulated dialogue readably in the terminal.
 
-Every dialogue benchmark: J1 (data/runs/), MILE (data/mile/), UCL-Bench (data/ucl/) and PLawBench
-consultations (data/plawbench/). RUN is an agent alias (its directory there) or a run id (from a run.json
+Every dialogue benchmark: J1, MILE, UCL-Bench and PLawBench consultations, each run in
+data/<benchmark>/runs/<agent>/. RUN is an agent alias (its directory there) or a run id (from a run.json
 there); INSTANCE is an instance or item id as in the tables (`CR/judge/000b1a0e-…`), as in transcript file
 names (`CR_judge_000b1a0e-…`), or any unique part of either. Without --benchmark every benchmark the agent
 has a run of is searched. J1 turns show their index, the court stage when known, the speaker and the
@@ -12,7 +12,6 @@ them); the other benchmarks' turns show speaker → addressee and model, then th
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
@@ -21,15 +20,15 @@ from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 
-from flows.config import PARAMS_FILE
-from flows.models import read_usage_log
+from flows.kit.config import PARAMS_FILE
+from flows.kit.models import read_usage_log
+from flows.kit.paths import DIALOGUES, PATHS, USAGE, Paths
+from flows.kit.runs import read_run_if_any
 from steps.j1eval.failures import causes_of_rows
 from steps.llm import LLMSettings
 from steps.scenarios.catalog import SCENARIOS
 from steps.simulate.transcript import lines
 
-RUNS_DIR = Path("data/runs")
-DATA = Path("data")
 BENCHMARKS = ("j1", "mile", "ucl", "plawbench")
 
 
@@ -42,12 +41,21 @@ def _cache_dir(params_file: Path = PARAMS_FILE) -> Path:
     return Path(llm.get("cache_dir") or LLMSettings().cache_dir)
 
 
-def run_dir(run: str, runs_dir: Path = RUNS_DIR) -> Path:
-    """The directory of a run given by agent alias or run id."""
+def _run_id(directory: Path) -> str | None:
+    try:
+        record = read_run_if_any(directory)
+    except ValueError:  # an unreadable run.json names no run
+        return None
+    return record.run_id if record is not None else None
+
+
+def run_dir(run: str, runs_dir: Path | None = None) -> Path:
+    """The directory of a J1 run (under `runs_dir`, default data/j1/runs) given by agent alias or run id."""
+    runs_dir = runs_dir or PATHS.runs("j1")
     if (runs_dir / run / "turns.parquet").is_file():
         return runs_dir / run
     for spec in sorted(runs_dir.glob("*/run.json")):
-        if json.loads(spec.read_text(encoding="utf-8")).get("run_id") == run:
+        if _run_id(spec.parent) == run:
             return spec.parent
     known = ", ".join(p.parent.name for p in sorted(runs_dir.glob("*/turns.parquet"))) or "none"
     raise ValueError(f"no run '{run}' under {runs_dir} (agents with runs: {known}); run `dvc repro` first")
@@ -74,15 +82,15 @@ def find_id(ids: list[str], instance: str) -> str:
     raise ValueError(f"'{instance}' matches {len(matches)} instances, e.g. {', '.join(matches[:3])}; be more precise")
 
 
-def show(run: str, instance: str, runs_dir: Path = RUNS_DIR, console: Console | None = None) -> None:
+def show(run: str, instance: str, runs_dir: Path | None = None, console: Console | None = None) -> None:
     console = console or Console()
     where = run_dir(run, runs_dir)
-    deliverables = pd.read_parquet(where / "deliverables.parquet")
+    deliverables = pd.read_parquet(where / DIALOGUES)
     iid = find_instance(deliverables, instance)
     d = deliverables[deliverables.instance_id == iid].iloc[0].to_dict()
     turns = pd.read_parquet(where / "turns.parquet")
     turns = turns[turns.instance_id == iid].sort_values("turn_index").to_dict("records")
-    calls = read_usage_log(_cache_dir(), where / "usage.parquet", last=True).drop_duplicates("call_key")
+    calls = read_usage_log(_cache_dir(), where / USAGE, last=True).drop_duplicates("call_key")
     usage = {r["call_key"]: r for r in calls.to_dict("records")}
     # role -> label as the turns wrote it (every role that is addressed also speaks)
     labels = {t["speaker"]: t["speaker_label"] for t in turns}
@@ -106,35 +114,29 @@ def show(run: str, instance: str, runs_dir: Path = RUNS_DIR, console: Console | 
     console.print(Panel(escape(text), title=title))
 
 
-def _benchmark_dir(bench: str, run: str, data: Path) -> Path | None:
+def _benchmark_dir(bench: str, run: str, paths: Paths) -> Path | None:
     """The agent directory of a benchmark for an agent alias or run id, or None when it has no run there."""
-    from flows.dialogues import DIRS
-
-    root = data / DIRS[bench]
-    marker = (
-        "deliverables.parquet"
-        if bench in ("j1", "mile")
-        else ("dialogues.parquet" if bench == "ucl" else "responses.parquet")
-    )
+    root = paths.runs(bench)
+    marker = "responses.parquet" if bench == "plawbench" else DIALOGUES
     if (root / run / marker).is_file():
         return root / run
     for spec in sorted(root.glob("*/run.json")):
-        if json.loads(spec.read_text(encoding="utf-8")).get("run_id") == run and (spec.parent / marker).is_file():
+        if _run_id(spec.parent) == run and (spec.parent / marker).is_file():
             return spec.parent
     return None
 
 
 def show_any(
-    run: str, instance: str, benchmark: str | None = None, data: Path = DATA, console: Console | None = None
+    run: str, instance: str, benchmark: str | None = None, paths: Paths = PATHS, console: Console | None = None
 ) -> None:
     """Find the dialogue in every benchmark the run has (or the one named) and print it."""
     console = console or Console()
     if benchmark is not None and benchmark not in BENCHMARKS:
         raise ValueError(f"unknown benchmark '{benchmark}'; dialogue benchmarks: {', '.join(BENCHMARKS)}")
     wanted = [benchmark] if benchmark else list(BENCHMARKS)
-    where = {b: d for b in wanted if (d := _benchmark_dir(b, run, data)) is not None}
+    where = {b: d for b in wanted if (d := _benchmark_dir(b, run, paths)) is not None}
     if not where:
-        raise ValueError(f"no run '{run}' of {' or '.join(wanted)} under {data}; run `dvc repro` first")
+        raise ValueError(f"no run '{run}' of {' or '.join(wanted)} under {paths.data}; run `dvc repro` first")
     found, errors = {}, []
     for bench, folder in where.items():
         ids = _ids(bench, folder)
@@ -148,14 +150,14 @@ def show_any(
         raise ValueError(f"'{instance}' is in {', '.join(found)}; add --benchmark")
     bench, iid = next(iter(found.items()))
     if bench == "j1":
-        show(run, iid, runs_dir=data / "runs", console=console)
+        show(run, iid, runs_dir=paths.runs("j1"), console=console)
         return
     print_record(bench, iid, where[bench], console)
 
 
 def _ids(bench: str, folder: Path) -> list[str]:
     if bench == "j1":
-        return pd.read_parquet(folder / "deliverables.parquet", columns=["instance_id"]).instance_id.tolist()
+        return pd.read_parquet(folder / DIALOGUES, columns=["instance_id"]).instance_id.tolist()
     return [r["iid"] if bench != "plawbench" else r["title"] for r in _records(bench, folder)]
 
 

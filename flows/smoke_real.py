@@ -25,8 +25,8 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from flows.config import runs_of
-from flows.tables import write_text_atomic
+from flows.kit.config import runs_of
+from flows.kit.tables import write_text_atomic
 from steps.llm.local_server import LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER
 from steps.reports.real_model import (
     echo_counts,
@@ -43,12 +43,16 @@ AGENT = "smollm2_135m"
 # up to the cap is common).
 SMALL: dict[str, Any] = {
     "lawbench": {"limit": 1},  # 1 item per task, 20 tasks, both settings
-    # Building the court environments from judgments is data preparation, not a benchmark: the tiny model's
-    # extraction fails on every judgment (recorded per case, llm_status failed), which would leave CD/DD/CI/CR
-    # without an instance. The scripted extractor builds them (no model call); the tiny model then plays them.
-    "extract": {"limit": 5, "max_attempts": 1, "model": {"model": "scripted/persona"}},
-    "instances": {"sizes": {"KQ": 1, "LC": 1, "CD": 1, "DD": 1, "CI": 1, "CR": 1}},  # all six J1 environments
-    "simulate": {"max_turns": dict.fromkeys(["KQ", "LC", "CD", "DD", "CI", "CR"], 2), "transcripts": 1},
+    "j1": {
+        # Building the court environments from judgments is data preparation, not a benchmark: the tiny model's
+        # extraction fails on every judgment (recorded per case, llm_status failed), which would leave
+        # CD/DD/CI/CR without an instance. The scripted extractor builds them (no model call); the tiny model
+        # then plays them.
+        "extract": {"limit": 5, "max_attempts": 1, "model": {"model": "scripted/persona"}},
+        "instances": {"sizes": {"KQ": 1, "LC": 1, "CD": 1, "DD": 1, "CI": 1, "CR": 1}},  # all six J1 environments
+        "simulate": {"max_turns": dict.fromkeys(["KQ", "LC", "CD", "DD", "CI", "CR"], 2), "transcripts": 1},
+        "topics": {"method": "derived"},
+    },
     # UCL-Bench and PLawBench prompts are the longest (a UCL judge reads about 2,200 tokens): 1 item of three UCL
     # tasks (a prediction, a concept, a consultation) and 1 task of three PLawBench scenarios (one per task type)
     "ucl": {
@@ -64,7 +68,6 @@ SMALL: dict[str, Any] = {
         "judge_repairs": 1,
         "multiturn": {"enabled": True, "max_turns": 1},
     },
-    "topics": {"method": "derived"},
 }
 # Profile `slice` (the slow CI test, tests/real/test_real_slice.py): one item or instance per benchmark, every
 # stage still run, up to every report: LawBench task 1-1 in both settings, one J1 criminal-court trial (the
@@ -72,8 +75,11 @@ SMALL: dict[str, Any] = {
 SLICE: dict[str, Any] = {
     **SMALL,
     "lawbench": {"limit": 1, "tasks": ["1-1"]},
-    "instances": {"sizes": {"CR": 1}},
-    "simulate": {"scenarios": ["CR"], "max_turns": {"CR": 2}, "transcripts": 1},
+    "j1": {
+        **SMALL["j1"],
+        "instances": {"sizes": {"CR": 1}},
+        "simulate": {"scenarios": ["CR"], "max_turns": {"CR": 2}, "transcripts": 1},
+    },
     "ucl": {"limit": 1, "tasks": ["Charge Prediction"], "max_exchanges": 1, "judge_retries": 1},
     "plawbench": {
         "limit": 1,
@@ -107,7 +113,7 @@ def real_params(
 ) -> dict[str, Any]:
     """params.yaml with the local model in every role, the profile's samples, and the door sized for one CPU server."""
     sample, caps = PROFILES[profile], PROFILE_MAX_TOKENS[profile]
-    out = {**params, **{k: {**params.get(k, {}), **v} for k, v in sample.items()}}
+    out = {**params, **{k: merged(params.get(k), v) for k, v in sample.items()}}
     out["agents"] = {AGENT: model_entry(api_base, alias, caps["agent"])}
     out["runs"] = runs_of(out["agents"])
     out["environment"] = model_entry(api_base, alias, caps["environment"])
@@ -124,6 +130,13 @@ def real_params(
     }
     out["llm"] = {**params.get("llm", {}), **door}
     return out
+
+
+def merged(current: Any, values: Any) -> Any:
+    """`values` over `current`: mappings merged key by key at every depth, anything else replaced."""
+    if not (isinstance(current, dict) and isinstance(values, dict)):
+        return values
+    return {**current, **{k: merged(current.get(k), v) for k, v in values.items()}}
 
 
 def copy_tracked_files(dest: Path) -> None:

@@ -6,32 +6,28 @@ verdicts, hint scores and dialogues, the reference's dialogues, and the paper's 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config import MANIFEST_FILE, PARAMS_FILE, Params, load_params
 from flows.dvc_views import write_dvc_views
-from flows.monitor import publish_report
-from flows.paths import UCL_JUDGE_DIR as JUDGE_DIR
-from flows.paths import UCL_PATHS, UclPaths, safe_child
-from flows.runs import run_limit
-from flows.stage import main, stage_flow
-from flows.tables import read_table, write_text_atomic
+from flows.kit.config import MANIFEST_FILE, PARAMS_FILE, Params, load_params
+from flows.kit.monitor import publish_report
+from flows.kit.paths import DIALOGUES, PATHS, Paths
+from flows.kit.runs import read_run
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_text_atomic
+from steps.reports.labels import agent_paper_model
 from steps.reports.paper_models import paper_names
 from steps.schemas import Ucl, UclDialogues, UclHintScores, UclVerdicts
 from steps.sources import load_manifest
-from steps.ucl import limit_items
+from steps.ucl.instances import limit_items
 from steps.ucl.paper import match, paper_long, paper_models
+from steps.ucl.params import UclParams
 from steps.ucl.report import ReportInfo, RunInfo, headline_text, render
 from steps.ucl.tables import long_table
-
-
-def _run_id(run_dir: Path) -> str:
-    return json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["run_id"]
 
 
 def _items_per_task(dialogues: pd.DataFrame) -> int:
@@ -66,7 +62,7 @@ def _notes(params: Params, items: pd.DataFrame, verdicts: pd.DataFrame, dialogue
         "read); the prompts (user, judge) are ours, in Chinese; the agent "
         "gets the task's own model prompt from the data as its system message."
     )
-    if params.ucl.single_round:
+    if params.section(UclParams).single_round:
         notes.append(
             "Single-round variant: the user asks once and is not asked again (not the paper's "
             "protocol); the reference ran in the same mode."
@@ -74,42 +70,44 @@ def _notes(params: Params, items: pd.DataFrame, verdicts: pd.DataFrame, dialogue
     return notes
 
 
-@stage_flow("ucl_report")
-def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = UCL_PATHS) -> str:
+@stage_flow
+def ucl_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
+    """The paper-style UCL-Bench tables of every agent taking part against the reference."""
     params = load_params(params_file).for_benchmark("ucl")  # the agents that take part in it
-    ucl = params.ucl
-    ucl.check_names(params.agents)
+    ucl = params.section(UclParams)
     judge, user = params.judge_model(), params.environment_model()
     reference = ucl.reference.resolve_reference()
     runs, verdicts, hints, dialogues, matches = [], [], [], [], {}
     for name in params.agents:
-        model, run_dir = params.agent(name), safe_child(paths.runs, name)
-        named = params.paper_model(name, "ucl", paper_names("ucl"))
+        model, run_dir = params.agent(name), paths.run("ucl", name)
+        named = agent_paper_model(name, params.agents[name].paper_model, "ucl", paper_names("ucl"))
         paper = next(p for p in paper_models() if p.name == named) if named else match(name, model.model)
         if paper is not None:
             matches[name] = paper
-        dialogues.append(read_table(run_dir / "dialogues.parquet", UclDialogues))
+        dialogues.append(read_table(run_dir / DIALOGUES, UclDialogues))
+        run = read_run(run_dir)
         runs.append(
             RunInfo(
                 name,
                 model.model,
                 model.is_scripted,
-                _run_id(run_dir),
+                run.run_id,
                 paper.name if paper else None,
                 _items_per_task(dialogues[-1]),
-                run_limit(run_dir),
+                run.limit,
             )
         )
-        verdicts.append(read_table(run_dir / JUDGE_DIR / "verdicts.parquet", UclVerdicts))
-        hints.append(read_table(run_dir / JUDGE_DIR / "hint_scores.parquet", UclHintScores))
-    dialogues.append(read_table(paths.reference / "dialogues.parquet", UclDialogues))
+        verdicts.append(read_table(run_dir / "verdicts.parquet", UclVerdicts))
+        hints.append(read_table(run_dir / "hint_scores.parquet", UclHintScores))
+    reference_run = read_run(paths.reference("ucl"))
+    dialogues.append(read_table(paths.reference("ucl") / DIALOGUES, UclDialogues))
     ref_run = RunInfo(
         reference.name,
         reference.model,
         reference.is_scripted,
-        _run_id(paths.reference),
+        reference_run.run_id,
         items_per_task=_items_per_task(dialogues[-1]),
-        limit=run_limit(paths.reference),
+        limit=reference_run.limit,
     )
     scripted_env = user.is_scripted or judge.is_scripted or reference.is_scripted
     agents = pd.DataFrame(
@@ -164,4 +162,4 @@ def ucl_report(params_file: Path = PARAMS_FILE, paths: UclPaths = UCL_PATHS) -> 
 
 
 if __name__ == "__main__":
-    main("ucl_report", ucl_report)
+    main(ucl_report)

@@ -12,14 +12,16 @@ from pathlib import Path
 
 import yaml
 
-from flows.config import runs_of
+from flows.kit.config import runs_of
+from flows.kit.paths import Paths
 from flows.pipeline import prefect_server
-from flows.smoke_real import copy_tracked_files
+from flows.smoke_real import copy_tracked_files, merged
 
 __all__ = [
     "SMALL",
     "copy_project",
     "prefect_server",
+    "project_paths",
     "sha256_bytes",
     "static_server",
     "write_lawbench_interim",
@@ -33,8 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # value here.
 SMALL = {
     "lawbench": {"limit": 3},
-    "extract": {"limit": 20},
-    "instances": {"sizes": {"KQ": 2, "LC": 2, "CD": 2, "DD": 2, "CI": 2, "CR": 2}},
+    "j1": {"extract": {"limit": 20}, "instances": {"sizes": {"KQ": 2, "LC": 2, "CD": 2, "DD": 2, "CI": 2, "CR": 2}}},
     "ucl": {"limit": 2},
     "mile": {"sample": 3},
     "plawbench": {"limit": 1},
@@ -43,18 +44,26 @@ SMALL = {
 
 def copy_project(dest: Path, overrides: dict[str, dict], replace: tuple[str, ...] = ()) -> None:
     """Copy the project's tracked and untracked-but-not-ignored files (no data/, no .venv/) to `dest`, merge
-    `overrides` into its params.yaml section by section (sections named in `replace` are replaced whole), and
-    make it a git repository of its own."""
+    `overrides` into its params.yaml key by key, at every depth (top-level sections named in `replace` are
+    replaced whole), and make it a git repository of its own."""
     copy_tracked_files(dest)
     params = yaml.safe_load((dest / "params.yaml").read_text(encoding="utf-8"))
     for section, values in overrides.items():
-        current = params.get(section)
-        merge = section not in replace and isinstance(current, dict) and isinstance(values, dict)
-        params[section] = {**current, **values} if merge else values
+        params[section] = values if section in replace else merged(params.get(section), values)
     if "agents" in overrides and "runs" not in overrides:
         params["runs"] = runs_of(params.get("agents"))  # dvc.yaml iterates these lists
     (dest / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True, sort_keys=False), encoding="utf-8")
     subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
+
+
+def project_paths(root: Path, interim: Path | None = None) -> Paths:
+    """The layout (flows/kit/paths.py) of a project at `root`; with `interim`, its data/interim is that folder
+    (linked, not copied: tests build the interim tables once per module)."""
+    paths = Paths(data=root / "data", reports=root / "reports", cache=root / ".cache")
+    paths.data.mkdir(parents=True, exist_ok=True)
+    if interim is not None and not paths.interim.exists():
+        paths.interim.symlink_to(interim.resolve())
+    return paths
 
 
 @contextmanager
@@ -80,7 +89,7 @@ def static_server(root: Path) -> Iterator[str]:
 
 def write_lawbench_interim(mirror: Path, manifest, folder: Path) -> Path:
     """What `lawbench_predict` reads from ingest, built from the mirror: the items and the 2-1 lexicon tables."""
-    from flows.tables import to_arrow, write_parquet_atomic
+    from flows.kit.tables import to_arrow, write_parquet_atomic
     from steps.sources import LOADERS, Fetched
 
     for dataset in ("lawbench_items", "lawbench_cilin", "lawbench_confusions"):

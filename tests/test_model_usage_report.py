@@ -7,8 +7,8 @@ import asyncio
 import duckdb
 import pandas as pd
 
-from flows.config import Params
-from flows.models import open_door, read_usage_log, write_usage
+from flows.kit.config import Params
+from flows.kit.models import open_door, read_usage_log, write_usage
 from steps.llm import ModelConfig
 from steps.sql import register_parquet_union, run_query
 from tests.fake_openai_server import FakeOpenAIServer

@@ -12,11 +12,11 @@ import pandas as pd
 import pytest
 from prefect import flow
 
-import flows.tables as tables
-from flows.runs import begin_run, run_id, write_run_json
-from flows.stage import run_stage
-from flows.tables import OutputError, to_arrow, write_parquet_atomic, write_text_atomic
-from tests.helpers import write_lawbench_interim
+import flows.kit.tables as tables
+from flows.kit.runs import begin_run, run_id, write_run_json
+from flows.kit.stage import run_stage
+from flows.kit.tables import OutputError, to_arrow, write_parquet_atomic, write_text_atomic
+from tests.helpers import project_paths, write_lawbench_interim
 
 
 def _fail_with(code: int):
@@ -82,10 +82,10 @@ def test_a_stage_that_fails_after_a_parameter_change_leaves_no_new_run_json_besi
 ):
     from flows import lawbench_predict as stage
 
-    out = tmp_path / "lawbench"
-    args = {"agent_name": "oracle", "setting": "zero_shot", "out_dir": out, "interim_dir": interim}
+    paths = project_paths(tmp_path, interim)
+    args = {"agent_name": "oracle", "setting": "zero_shot", "paths": paths}
     assert run_stage("lawbench_predict", stage.lawbench_predict, params_file=_params(tmp_path, 2), **args) == 0
-    run = out / "oracle" / "zero_shot"
+    run = paths.run("lawbench", "oracle", "zero_shot")
     old_rid = json.loads((run / "run.json").read_text(encoding="utf-8"))["run_id"]
 
     def disk_full(*a, **k):

@@ -5,12 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 from prefect import flow
 from typer.testing import CliRunner
 
 from flows.cli import app
-from flows.config import ParamsError, load_params
-from flows.stage import run_stage
+from flows.kit.config import BENCHMARKS, SECTIONS, Params, ParamsError, benchmark_sections, load_params
+from flows.kit.stage import run_stage
+from steps.sections import BenchmarkSection
+from steps.ucl.params import UclParams
 from tests.conftest import ROOT
 
 FOO = "agents:\n  foo:\n    model: scripted/oracle\n"
@@ -139,7 +142,7 @@ def test_a_stage_with_bad_params_fails_before_its_flow_starts(tmp_path, capsys):
 def test_a_stage_command_with_a_yaml_error_prints_one_line_and_exits_1(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     _write(tmp_path, "agents:\n  oracle: {model: scripted/oracle\nllm:\n  concurrency: 2\n")
-    result = CliRunner().invoke(app, ["judge", "oracle"])
+    result = CliRunner().invoke(app, ["j1_judge", "oracle"])
     assert result.exit_code == 1
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and "params.yaml: line " in lines[0] and "not valid YAML" in lines[0], result.output
@@ -147,5 +150,85 @@ def test_a_stage_command_with_a_yaml_error_prints_one_line_and_exits_1(tmp_path,
 
 def test_a_stage_command_without_a_params_file_is_an_error(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(app, ["simulate", "oracle"])
+    result = CliRunner().invoke(app, ["j1_simulate", "oracle"])
     assert result.exit_code == 1 and "params.yaml: parameters file not found" in " ".join(result.output.split())
+
+
+def test_the_benchmarks_are_the_packages_with_a_params_module():
+    assert BENCHMARKS == ("j1", "lawbench", "mile", "plawbench", "ucl")
+    for name, model in SECTIONS.items():
+        assert issubclass(model, BenchmarkSection) and model.__module__ == f"steps.{name}.params"
+    assert Params().section(UclParams).max_exchanges == 3  # an absent section: its defaults
+
+
+def test_a_new_benchmark_package_is_a_section_without_an_edit_to_the_config(tmp_path, monkeypatch):
+    package = tmp_path / "pkg" / "newbench"
+    package.mkdir(parents=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "params.py").write_text(
+        "from steps.sections import BenchmarkSection\n\n"
+        "class NewParams(BenchmarkSection):\n    rounds: int = 2\n\nSECTION = NewParams\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "pkg" / "helpers").mkdir()  # a package without params.py is not a benchmark
+    (tmp_path / "pkg" / "helpers" / "__init__.py").write_text("", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    found = benchmark_sections(tmp_path / "pkg", "pkg")
+    assert list(found) == ["newbench"] and found["newbench"]().rounds == 2
+
+
+def test_an_unknown_section_is_an_error_naming_the_sections(tmp_path):
+    message = _one_line_error(_write(tmp_path, "ucll:\n  limit: 2\n"))
+    assert "unknown section(s) 'ucll'" in message and "ucl" in message and "llm" in message
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "rule"),
+    [
+        ("j1:\n  simulate:\n    scenarios: [XX]\n", "j1.simulate", "unknown scenario(s) ['XX']"),
+        ("j1:\n  instances:\n    sizes: {ZZ: 3}\n", "j1.instances.sizes", "unknown scenario(s) ['ZZ']"),
+        ("j1:\n  eval:\n    procedure:\n      window: 0\n", "j1.eval.procedure.window", "greater than or equal to 1"),
+        ("j1:\n  topicz: {}\n", "j1.topicz", "Extra inputs are not permitted"),
+        ("mile:\n  role_decoding: loud\n", "mile.role_decoding", "unknown preset 'loud'"),
+        (f"{FOO}    benchmarks: [lawbench, mmlu]\n", "agents.foo.benchmarks", "unknown benchmark(s) 'mmlu'"),
+    ],
+)
+def test_a_bad_value_in_a_benchmark_section_names_its_key_path(tmp_path, text, key, rule):
+    message = _one_line_error(_write(tmp_path, text))
+    assert f": {key}: " in message and rule in message
+
+
+def test_cross_section_checks_run_when_params_load(tmp_path):
+    clash = _one_line_error(_write(tmp_path, "agents:\n  scripted_null:\n    model: scripted/null\n"))
+    assert "ucl.reference.name 'scripted_null' is also an agent name" in clash
+    repeats = "agents:\n  a:\n    model: scripted/oracle\nj1:\n  eval:\n    repeats: {g: [a, b]}\n"
+    assert "j1.eval.repeats.g: ['b'] not under agents (a)" in _one_line_error(_write(tmp_path, repeats))
+    # an agent that does not take part in UCL-Bench may share the reference's name
+    load_params(_write(tmp_path, "agents:\n  scripted_null:\n    model: scripted/null\n    benchmarks: [j1]\n"))
+
+
+def test_the_config_module_imports_no_benchmark_section():
+    """Each stage depends on its own sections only: flows/kit/config.py finds them on disk, it does not import them."""
+    from tests.test_stage_deps import closure
+
+    code = closure("flows.kit.config")
+    assert "flows/kit/config.py" in code and "steps/sections.py" in code
+    assert [f for f in code if f.startswith(tuple(f"steps/{b}/" for b in BENCHMARKS)) or "reports" in f] == []
+
+
+def test_every_parameter_a_stage_lists_is_in_the_shipped_params_file():
+    """DVC refuses to run a stage whose `params:` names a key params.yaml lacks, so every key a stage lists is
+    written out in params.yaml (null for "all"), not left to its default."""
+    shipped = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
+    agents = list(shipped["agents"])
+    missing = []
+    for name, stage in yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))["stages"].items():
+        for key in stage.get("params", []):
+            node = shipped
+            for part in key.replace("${item.agent}", agents[0]).split("."):
+                if not isinstance(node, dict) or part not in node:
+                    missing.append(f"{name}: {key}")
+                    break
+                node = node[part]
+    assert missing == []

@@ -1,4 +1,5 @@
-"""Paths built from configuration stay inside their parent folder (issue 17, item 4)."""
+"""Where the stages read and write (flows/kit/paths.py), and paths built from configuration stay inside their
+parent folder (issue 17, item 4)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import os
 import pandas as pd
 import pytest
 
-from flows.judge import write_transcripts
-from flows.paths import safe_child
+from flows.j1_judge import write_transcripts
+from flows.kit.paths import Paths, safe_child
 
 
 @pytest.mark.parametrize("name", ["..", ".", "", "a/b", "/etc", "../x", "a\\b", "a\0b", ".git", "-rf", "x" * 65])
@@ -56,3 +57,19 @@ def test_the_transcript_cleanup_clears_only_the_agents_own_folder(tmp_path):
     empty = pd.DataFrame(columns=["scenario", "instance_id"])
     assert write_transcripts.fn(empty, empty, transcripts, 2, agent="null", rid="r", proxy=True) == 0
     assert not (transcripts / "null" / "old.md").exists() and (transcripts / "oracle" / "kept.md").is_file()
+
+
+def test_the_layout_every_stage_derives_its_paths_from(tmp_path):
+    paths = Paths(data=tmp_path / "data", reports=tmp_path / "reports", cache=tmp_path / ".cache")
+    assert paths.interim == tmp_path / "data/interim"
+    assert paths.shared("j1") == tmp_path / "data/j1"
+    assert paths.run("j1", "oracle") == tmp_path / "data/j1/runs/oracle"
+    assert paths.run("lawbench", "oracle", "zero_shot") == tmp_path / "data/lawbench/runs/oracle/zero_shot"
+    assert paths.reference("ucl") == tmp_path / "data/ucl/reference"
+    assert paths.journal("mile", "oracle", "0123abcd") == tmp_path / ".cache/journals/mile/oracle/0123abcd.jsonl"
+    assert paths.downloads == tmp_path / ".cache/sources"
+    for unsafe in ("..", "a/b"):
+        with pytest.raises(ValueError, match="refusing"):
+            paths.run("j1", unsafe)
+        with pytest.raises(ValueError, match="refusing"):
+            paths.journal("j1", unsafe, "0123abcd")

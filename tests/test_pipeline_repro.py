@@ -60,13 +60,15 @@ def test_repro_then_status_clean_then_nothing_to_do(tmp_path, mirror, prefect_ap
     second = _dvc(["repro"], project, env)
     assert second.returncode == 0
     assert "Running stage" not in second.stdout and "didn't change, skipping" in second.stdout
-    # J1-EVAL: the judge and aggregate stages forced to run again on the warm response cache write the same bytes
-    j1 = [project / "data/runs" / a / "scores.parquet" for a in ("oracle", "null")]
+    # J1-EVAL: the judge and report stages forced to run again on the warm response cache write the same bytes
+    j1 = [project / "data/j1/runs" / a / "scores.parquet" for a in ("oracle", "null")]
     j1 += [project / "reports/j1.md", project / "reports/j1.csv"]
     j1 += sorted((project / "reports/html").glob("*.html"))  # the HTML report is rebuilt byte for byte
     before = [p.read_bytes() for p in j1]
     forced = _dvc(
-        ["repro", "--force", "--single-item", "judge@oracle", "judge@null", "aggregate", "html_report"], project, env
+        ["repro", "--force", "--single-item", "j1_judge@oracle", "j1_judge@null", "j1_report", "html_report"],
+        project,
+        env,
     )
     assert forced.returncode == 0 and forced.stdout.count("Running stage") == 4, forced.stdout[-3000:]
     assert [p.read_bytes() for p in j1] == before

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def project(tmp_path_factory, mirror, manifest) -> Path:
     """A working directory with the interim tables lawbench_predict and ucl_simulate read, and scripted agents."""
-    from flows.tables import to_arrow, write_parquet_atomic
+    from flows.kit.tables import to_arrow, write_parquet_atomic
     from steps.sources import LOADERS, Fetched
 
     root = tmp_path_factory.mktemp("monitored")
@@ -103,7 +103,7 @@ def test_lawbench_run_is_named_tagged_split_per_task_logged_and_has_its_scores(p
     }
 
     # one task run per LawBench task, named after it, plus the scoring task; every one completed
-    written = pd.read_parquet(project / "data/lawbench/oracle/zero_shot/scores.parquet")
+    written = pd.read_parquet(project / "data/lawbench/runs/oracle/zero_shot/scores.parquet")
     names = sorted(t.name for t in seen["tasks"])
     per_task = sorted(n for n in names if n.endswith(" zero_shot"))
     assert per_task == sorted(f"{t} zero_shot" for t in written.task) and len(per_task) == 20
@@ -134,7 +134,7 @@ def test_ucl_run_has_one_task_run_per_ucl_task_following_its_dialogues(project, 
     assert {"benchmark:ucl", "agent:null", "model:scripted/null", "scripted", "environment:scripted/persona"} <= set(
         seen["run"].tags
     )
-    dialogues = pd.read_parquet(project / "data/ucl/null/dialogues.parquet")
+    dialogues = pd.read_parquet(project / "data/ucl/runs/null/dialogues.parquet")
     labels = {f"{task_of(k).id} {task_of(k).name}" for k in dialogues.task}
     assert sorted(t.name for t in seen["tasks"]) == sorted(labels) and "1-1 Article Recitation" in labels
     assert {t.state.type.value for t in seen["tasks"]} == {"COMPLETED"}

@@ -24,8 +24,8 @@ GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
 STAGE = """
 import asyncio, sys
 from pathlib import Path
-from flows.config import Params
-from flows.models import open_door, write_usage
+from flows.kit.config import Params
+from flows.kit.models import open_door, write_usage
 from steps.llm import ModelConfig
 
 params = Params.model_validate({"llm": {"cache_dir": ".cache/llm", "max_attempts": 1}})

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from flows.models import read_usage_log
+from flows.kit.models import read_usage_log
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.helpers import SMALL, copy_project
 

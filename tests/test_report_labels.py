@@ -8,12 +8,12 @@ import json
 import pandas as pd
 import pytest
 
-from flows.config import Params
+from flows.kit.config import Params
+from flows.kit.runs import read_run, read_run_if_any
 from flows.lawbench_report import build_tables
-from flows.runs import run_limit
 from steps.lawbench.report import AgentInfo, render_setting
 from steps.metrics.lawbench.tasks import TASK_IDS
-from steps.reports.labels import agent_label, paper_model_name, size_phrase
+from steps.reports.labels import agent_label, agent_paper_model, paper_model_name, size_phrase
 from steps.reports.paper_models import check_paper_model, paper_names
 from steps.ucl.judging import HINT_COLUMNS
 from steps.ucl.report import ReportInfo, RunInfo, headline, headline_text, render
@@ -29,12 +29,18 @@ def test_labels_and_size_phrases():
     assert size_phrase([3, 10, 10], "items") == "3–10 items (each row's `n`)"
 
 
-def test_run_limit_reads_the_runs_own_record(tmp_path):
-    assert run_limit(tmp_path) is None  # no run.json: nothing to claim
-    (tmp_path / "run.json").write_text(json.dumps({"run_id": "r", "limit": 3}), encoding="utf-8")
-    assert run_limit(tmp_path) == 3
+def test_the_run_record_reads_the_runs_own_limit(tmp_path):
+    assert read_run_if_any(tmp_path) is None  # no run.json: nothing to claim
+    with pytest.raises(FileNotFoundError, match=r"run\.json: no run there"):
+        read_run(tmp_path)
+    (tmp_path / "run.json").write_text(json.dumps({"run_id": "r", "limit": 3, "model": "m"}), encoding="utf-8")
+    record = read_run(tmp_path)
+    assert (record.run_id, record.limit, record.model, record.spec["model"]) == ("r", 3, "m", "m")
     (tmp_path / "run.json").write_text(json.dumps({"run_id": "r", "limit": None}), encoding="utf-8")
-    assert run_limit(tmp_path) is None
+    assert read_run(tmp_path).limit is None
+    (tmp_path / "run.json").write_text("[1, 2]", encoding="utf-8")
+    with pytest.raises(ValueError, match="not a run record"):
+        read_run(tmp_path)
 
 
 def test_paper_model_is_validated_and_resolved_per_paper():
@@ -46,14 +52,18 @@ def test_paper_model_is_validated_and_resolved_per_paper():
             }
         }
     )
-    assert params.paper_model("mine", "j1", paper_names("j1")) == "GPT-4o"  # case and punctuation ignored
-    assert params.paper_model("mine", "mile", paper_names("mile")) == "GPT-4o"
-    assert params.paper_model("mine", "plawbench", paper_names("plawbench")) is None  # that paper names it otherwise
-    assert params.paper_model("each", "plawbench", paper_names("plawbench")) == "GPT-4o-20240806"
-    assert params.paper_model("each", "j1", paper_names("j1")) is None
-    assert params.paper_model("each", "lawbench", {"GPT4": (), "GPT-3.5-turbo-0613": ()}) == "GPT4"
+
+    def named(agent: str, benchmark: str, names=None) -> str | None:
+        return agent_paper_model(agent, params.agents[agent].paper_model, benchmark, names or paper_names(benchmark))
+
+    assert named("mine", "j1") == "GPT-4o"  # case and punctuation ignored
+    assert named("mine", "mile") == "GPT-4o"
+    assert named("mine", "plawbench") is None  # that paper names it otherwise
+    assert named("each", "plawbench") == "GPT-4o-20240806"
+    assert named("each", "j1") is None
+    assert named("each", "lawbench", {"GPT4": (), "GPT-3.5-turbo-0613": ()}) == "GPT4"
     with pytest.raises(ValueError, match=r"agents\.each\.paper_model\.lawbench: 'GPT4' is not a model"):
-        params.paper_model("each", "lawbench", {"GPT-3.5-turbo-0613": ()})  # checked against results.csv
+        named("each", "lawbench", {"GPT-3.5-turbo-0613": ()})  # checked against results.csv
     assert params.agent("mine").model == "openai/some-endpoint"  # not a model setting: the door never sees it
     with pytest.raises(ValueError, match=r"'GPT-9' is a model of no paper"):
         check_paper_model("GPT-9")

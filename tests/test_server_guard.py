@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.server_guard import guarded
+from flows.kit.server_guard import guarded
 from tests.conftest import ROOT
 
 
@@ -46,14 +46,14 @@ def _wait_gone(pids: list[int], timeout_s: float = 30) -> list[int]:
 
 def test_only_python_module_commands_are_guarded():
     cmd = [sys.executable, "-m", "uvicorn", "--port", "8123"]
-    assert guarded(cmd, 42) == [sys.executable, "-m", "flows.server_guard", "42", "-m", "uvicorn", "--port", "8123"]
+    assert guarded(cmd, 42) == [sys.executable, "-m", "flows.kit.server_guard", "42", "-m", "uvicorn", "--port", "8123"]
     assert guarded(["/bin/true"], 42) == ["/bin/true"]
 
 
 # A parent that starts a guarded server (http.server stands in for uvicorn), prints its pid, and waits.
 PARENT = """
 import subprocess, sys, time
-from flows.server_guard import guarded
+from flows.kit.server_guard import guarded
 import os
 child = subprocess.Popen(guarded([sys.executable, "-m", "http.server", "0", "--bind", "127.0.0.1"], os.getpid()),
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -82,7 +82,7 @@ SLEEPY_STAGE = """
 import sys, time
 from pathlib import Path
 from prefect import flow
-from flows.stage import main
+from flows.kit.stage import main
 
 @flow
 def sleepy(marker: str) -> str:
@@ -90,7 +90,7 @@ def sleepy(marker: str) -> str:
     time.sleep(600)
     return "slept"
 
-main("sleepy", sleepy, marker=sys.argv[1])
+main(sleepy)
 """
 
 

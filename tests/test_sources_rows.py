@@ -6,11 +6,11 @@ import pytest
 import yaml
 
 from flows.ingest import ingest
-from flows.stage import run_stage
+from flows.kit.stage import run_stage
 from steps.sources import SourceError, load_manifest
 from steps.sources.readers import count_rows
 from tests.conftest import ROOT
-from tests.helpers import sha256_bytes, write_manifest
+from tests.helpers import project_paths, sha256_bytes, write_manifest
 
 CASES = "plawbench/practical_case_analysis_250.jsonl"
 
@@ -28,8 +28,8 @@ def test_a_jsonl_cut_at_a_line_boundary_fails_ingest_naming_file_and_rows(tmp_pa
     manifest = write_manifest(tmp_path / "sources.yaml", [entry])
     params = tmp_path / "params.yaml"
     params.write_text(f"sources:\n  mirror: {fake}\n  download: false\n", encoding="utf-8")
-    out = tmp_path / "interim"
-    assert run_stage("ingest", ingest, out_dir=out, manifest_file=manifest, params_file=params) == 1
+    out = tmp_path / "data" / "interim"
+    assert run_stage("ingest", ingest, paths=project_paths(tmp_path), manifest_file=manifest, params_file=params) == 1
     err = " ".join(capsys.readouterr().err.split())
     assert f"{fake / CASES}: expected 250 rows (sources.yaml {CASES}), found 119" in err
     assert not out.exists() or not any(out.iterdir())
@@ -45,7 +45,7 @@ def test_the_same_file_with_its_rows_ingests(tmp_path, mirror, monkeypatch):
     manifest = write_manifest(tmp_path / "sources.yaml", [entry])
     params = tmp_path / "params.yaml"
     params.write_text(f"sources:\n  mirror: {fake}\n  download: false\n", encoding="utf-8")
-    assert run_stage("ingest", ingest, out_dir=tmp_path / "interim", manifest_file=manifest, params_file=params) == 0
+    assert run_stage("ingest", ingest, paths=project_paths(tmp_path), manifest_file=manifest, params_file=params) == 0
 
 
 def test_count_rows_per_format(tmp_path):

@@ -7,7 +7,9 @@ CSV tables under steps/ and flows/, matched by the string literals of the closur
 `"pointwise.j2"`, and f-strings such as `f"data_{name}"` as patterns). The test fails, naming the stage and the
 missing files, when the stage's deps do not cover that closure. The J1 simulation's code fingerprint (part of its
 run id and journal) must likewise cover every file of its closure under steps/. Flows never import another
-stage's flow module: what they share lives in flows/paths.py or another non-stage module.
+stage's flow module: what they share lives in the flow kit (flows/kit/) or another non-stage module.
+
+`python -m tests.test_stage_deps` rewrites every stage's code deps in dvc.yaml from these closures (`write_deps`).
 """
 
 from __future__ import annotations
@@ -214,15 +216,18 @@ STAGE_FLOWS = {name: flow_module(stage["cmd"]) for name, stage in stages().items
 def test_the_deps_of_a_stage_cover_every_file_its_flow_imports_or_reads(stage):
     deps = [d if isinstance(d, str) else next(iter(d)) for d in stages()[stage].get("deps", [])]
     missing = uncovered(closure(STAGE_FLOWS[stage]), deps)
-    assert not missing, f"dvc.yaml stage '{stage}' ({STAGE_FLOWS[stage]}) does not depend on: {', '.join(missing)}"
+    assert not missing, (
+        f"dvc.yaml stage '{stage}' ({STAGE_FLOWS[stage]}) does not depend on: {', '.join(missing)}; "
+        "`python -m tests.test_stage_deps` rewrites the deps"
+    )
 
 
 def test_the_closure_finds_imports_packages_and_data_files():
     """The derivation itself, on modules whose needs are known (so a broken derivation cannot pass vacuously)."""
-    aggregate = closure("flows.aggregate")
+    aggregate = closure("flows.j1_report")
     assert {
         "flows/__init__.py",
-        "flows/aggregate.py",
+        "flows/j1_report.py",
         "steps/__init__.py",
         "steps/j1eval/__init__.py",
         "steps/j1eval/tables.py",
@@ -233,20 +238,20 @@ def test_the_closure_finds_imports_packages_and_data_files():
     assert "steps/sql/data_mile.sql" not in aggregate  # SQL files are matched by name, not taken wholesale
     data_report = closure("flows.data_report")
     assert {"steps/sql/data_ucl.sql", "steps/sql/data_model_usage.sql"} <= data_report  # f"data_{name}"
-    judge = closure("flows.judge")
+    judge = closure("flows.j1_judge")
     assert {"steps/judges/courts.yaml", "steps/judges/templates/pointwise.j2"} <= judge
-    assert "tests/extract/fixtures/verdicts.json" in closure("flows.extract")
+    assert "tests/extract/fixtures/verdicts.json" in closure("flows.j1_extract")
     assert uncovered({"steps/extract/sections.py", "steps/llm/door.py"}, ["steps/llm"]) == ["steps/extract/sections.py"]
 
 
 def test_the_simulation_fingerprint_covers_its_code():
     """The J1 run id hashes the code that decides a dialogue: every file of the stage's closure under steps/."""
-    from flows.simulate import CODE
+    from flows.j1_simulate import CODE
 
     roots = [p.relative_to(ROOT).as_posix() for p in CODE]
-    steps = {f for f in closure("flows.simulate") if f.startswith("steps/")}
+    steps = {f for f in closure("flows.j1_simulate") if f.startswith("steps/")}
     missing = uncovered(steps, roots)
-    assert not missing, f"flows/simulate.py CODE (the run id's code fingerprint) leaves out: {', '.join(missing)}"
+    assert not missing, f"flows/j1_simulate.py CODE (the run id's code fingerprint) leaves out: {', '.join(missing)}"
 
 
 def test_no_stage_flow_imports_another_stage_flow():
@@ -275,3 +280,76 @@ def covering_deps(files: set[str]) -> list[str]:
                 if new != out:
                     out, changed = new, True
     return sorted(out)
+
+
+def package_deps(files: set[str], most: float = 0.5) -> list[str]:
+    """`files` as a short deps list: a package folder under flows/ or steps/ (never flows/ or steps/ themselves)
+    stands for its files when the stage uses more than `most` of them (the rest are then deps too: a stage may
+    rerun for a file it does not use, never miss one it does); flows/ first, then steps/, then the rest."""
+    out = set(files)
+    folders = sorted(
+        {
+            str(parent)
+            for f in files
+            for parent in Path(f).parents
+            if len(parent.parts) >= 2 and parent.parts[0] in PACKAGES
+        },
+        key=lambda d: -len(Path(d).parts),
+    )
+    for folder in folders:
+        inside = {
+            p.relative_to(ROOT).as_posix()
+            for p in (ROOT / folder).rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts
+        }
+        covered = {f for f in inside if any(f == o or f.startswith(o + "/") for o in out)}
+        if inside and len(covered) > most * len(inside):
+            out = {o for o in out if not (o == folder or o.startswith(folder + "/"))} | {folder}
+    order = {"flows": 0, "steps": 1}
+    return sorted(out, key=lambda d: (order.get(d.split("/")[0], 2), d))
+
+
+def write_deps(dvc_file: Path = ROOT / "dvc.yaml") -> list[str]:
+    """Rewrite every stage's code deps in dvc.yaml from its import closure (`package_deps`); the other deps (the
+    data and reports it reads) are kept, after them. Returns the stages whose deps changed."""
+    lines = dvc_file.read_text(encoding="utf-8").splitlines()
+    out, changed, stage, i = [], [], None, 0
+    while i < len(lines):
+        line = lines[i]
+        if re.match(r"^  (\w+):$", line):
+            stage = line.strip()[:-1]
+        if line == "    deps:" and stage in STAGE_FLOWS:
+            j = i + 1
+            while j < len(lines) and lines[j].startswith("      - "):
+                j += 1
+            old = [entry[len("      - ") :] for entry in lines[i + 1 : j]]
+            kept = [d for d in old if d.split("/")[0] in ("data", "reports")]
+            new = package_deps(set(closure(STAGE_FLOWS[stage]))) + kept
+            changed += [stage] if new != old else []
+            out += [line, *(f"      - {d}" for d in new)]
+            i = j
+            continue
+        out.append(line)
+        i += 1
+    dvc_file.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return changed
+
+
+if __name__ == "__main__":  # python -m tests.test_stage_deps: rewrite dvc.yaml's code deps from the closures
+    print("deps rewritten:", ", ".join(write_deps()) or "none")
+
+
+def test_the_deps_in_dvc_yaml_are_the_generated_ones(tmp_path):
+    """dvc.yaml's code deps are exactly what `write_deps` makes of the closures (a package folder where a stage
+    uses most of it), so the file stays short and never lists a file a stage no longer uses."""
+    copy = tmp_path / "dvc.yaml"
+    copy.write_text((ROOT / "dvc.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    changed = write_deps(copy)
+    assert changed == [], f"`python -m tests.test_stage_deps` rewrites the deps of: {', '.join(changed)}"
+
+
+def test_a_package_stands_for_its_files_when_a_stage_uses_most_of_them():
+    llm = {p.relative_to(ROOT).as_posix() for p in (ROOT / "steps/llm").glob("*.py")}
+    assert package_deps(llm | {"flows/kit/stage.py"}) == ["flows/kit/stage.py", "steps/llm"]
+    one = {"steps/llm/config.py", "steps/__init__.py"}
+    assert package_deps(one) == ["steps/__init__.py", "steps/llm/config.py"]  # never steps/ itself

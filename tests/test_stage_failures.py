@@ -1,4 +1,4 @@
-"""`flows.models.check_calls`, the one place that decides whether a stage's failed calls end it, and how
+"""`flows.kit.models.check_calls`, the one place that decides whether a stage's failed calls end it, and how
 `run_stage` reports it: exit 1 with one line of counts by kind."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 from prefect import flow
 
-from flows.config import Params
-from flows.models import check_calls
-from flows.stage import CallsFailed, run_stage
+from flows.kit.config import Params
+from flows.kit.models import check_calls
+from flows.kit.stage import CallsFailed, run_stage
 
 
 def _usage(kinds: list[str | None]) -> pd.DataFrame:

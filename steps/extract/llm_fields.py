@@ -18,7 +18,7 @@ from steps.extract.answers import FIELDS, mandatory, validate_field
 from steps.extract.inputs import CaseInput
 from steps.extract.issues import IssueRow, LLMIssue, Stage
 from steps.extract.prompts import build_prompt, repair_message
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 from steps.llm.structured import extract_json
 
 PURPOSE = "extraction"
@@ -62,7 +62,7 @@ def _validate(kind: str, text: str, pending: list[str], values: dict[str, Any], 
     return errors
 
 
-async def extract_fields(door: Any, model: ModelConfig, case: CaseInput, *, max_attempts: int = 2) -> LLMResult:
+async def extract_fields(door: Completer, model: ModelConfig, case: CaseInput, *, max_attempts: int = 2) -> LLMResult:
     """Ask `model` for the LLM fields of `case`; never raises for model errors."""
     prompt = build_prompt(case)
     result = LLMResult(case.case_id, model.model)
@@ -113,7 +113,7 @@ def _shown(value: Any) -> Any:
 
 
 async def extract_all(
-    door: Any, model: ModelConfig, cases: list[CaseInput], *, max_attempts: int, on_done=None
+    door: Completer, model: ModelConfig, cases: list[CaseInput], *, max_attempts: int, on_done=None
 ) -> list[LLMResult]:
     """`extract_fields` for every case, concurrently (the door bounds calls per endpoint); results in input order."""
 

@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass
 
 import pandas as pd
 
-from steps.extract.answers import FIELDS, LLM_COLUMNS
+from steps.extract.answers import LLM_COLUMNS
 from steps.extract.crosscheck import crosscheck
 from steps.extract.frame import cases_frame
 from steps.extract.inputs import CaseInput
@@ -166,8 +166,3 @@ def issues_table(extracted: list[Extracted]) -> pd.DataFrame:
         for i in e.issues
     ]
     return pd.DataFrame(rows, columns=ISSUE_COLUMNS).astype("string")
-
-
-def kind_fields(kind: str) -> tuple[str, ...]:
-    """The stored LLM columns that apply to a kind of case."""
-    return tuple(name for name in LLM_COLUMNS if name in FIELDS[kind])

@@ -5,14 +5,13 @@ paper-style tables built from the scores (spec j1-envs §5, §7).
 aggregate stage's SQL computes.
 """
 
-from steps.j1eval.case import Case, Options, Panel
+from steps.j1eval.case import Case, Panel
 from steps.j1eval.evaluate import METRICS, build_cases, evaluate_case, evaluate_run, score_frame
 from steps.j1eval.records import ScoreRow
 
 __all__ = [
     "METRICS",
     "Case",
-    "Options",
     "Panel",
     "ScoreRow",
     "build_cases",

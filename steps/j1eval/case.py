@@ -3,24 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
+from steps.j1.params import J1ProcedureParams
 from steps.judges.courts import Court
 from steps.judges.pointwise import Comparison, judge_pointwise
-from steps.judges.procedure import ProcedureConfig, ProcedureScore, judge_procedure
+from steps.judges.procedure import ProcedureScore, judge_procedure
 from steps.judges.result import Judgement
-from steps.llm import ModelConfig
-from steps.metrics.j1.trial import MIN_EXCHANGES, Exchange, TrialValidity
-
-
-@dataclass(frozen=True)
-class Options:
-    """Scoring choices where the paper is silent (spec j1-envs §9.3); defaults are the spec's recommendations."""
-
-    strict_topics: bool = False  # I-1/I-2: a topic never raised scores 0 instead of being skipped
-    penalty_normaliser: Literal["ratio", "clip"] = "ratio"  # III-4: d/(1+d) or min(d, 1)
-    min_exchanges: int = MIN_EXCHANGES  # UNI: a valid trial lasts at least this many exchanges
-    call_failed: Literal["exclude", "score"] = "exclude"  # a dialogue broken outside the agent: excluded, or scored
+from steps.llm import Completer, ModelConfig
+from steps.metrics.j1.trial import Exchange, TrialValidity
 
 
 @dataclass(frozen=True)
@@ -64,9 +55,9 @@ class Case:
 class Panel:
     """The judge model behind the door, and the procedure judge's windowing."""
 
-    door: Any
+    door: Completer
     model: ModelConfig
-    procedure_config: ProcedureConfig = field(default_factory=ProcedureConfig)
+    procedure_config: J1ProcedureParams = field(default_factory=J1ProcedureParams)
 
     async def compare(self, comparison: Comparison, *, metric: str) -> Judgement:
         return await judge_pointwise(self.door, self.model, comparison, metadata={"metric": metric})

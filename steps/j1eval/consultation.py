@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import json
 
-from steps.j1eval.case import Case, Options, Panel
+from steps.j1.params import J1EvalParams
+from steps.j1eval.case import Case, Panel
 from steps.j1eval.records import Row, ScoreRow
 from steps.judges.pointwise import Comparison
 from steps.metrics.j1 import TopicCheck, binary_accuracy, statute_topic_score, topic_text
@@ -42,7 +43,7 @@ def replies_of(case: Case) -> dict[int, str]:
     return out
 
 
-async def evaluate(case: Case, panel: Panel, options: Options) -> list[ScoreRow]:
+async def evaluate(case: Case, panel: Panel, options: J1EvalParams) -> list[ScoreRow]:
     row = Row(case.instance_id, case.scenario)
     topics = [t.model_dump() for t in case.truth.topics]
     checks, failed_checks = checks_of(case)

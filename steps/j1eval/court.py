@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from steps.j1eval.case import Case, Options, Panel
+from steps.j1.params import J1EvalParams
+from steps.j1eval.case import Case, Panel
 from steps.j1eval.failures import case_failure_causes
 from steps.j1eval.records import Row, ScoreRow
 from steps.judges.courts import court
@@ -43,7 +44,7 @@ def exchanges_of(case: Case) -> list[Exchange]:
     return group_exchanges((int(t["exchange"]), t["speaker_label"], t["text"]) for t in case.utterances() if t["text"])
 
 
-async def evaluate(case: Case, panel: Panel, options: Options) -> list[ScoreRow]:
+async def evaluate(case: Case, panel: Panel, options: J1EvalParams) -> list[ScoreRow]:
     row, truth, judgment = Row(case.instance_id, case.scenario), case.truth, case.document
     exchanges = exchanges_of(case)
     validity = trial_validity(exchanges, judgment, min_exchanges=options.min_exchanges)
@@ -141,7 +142,7 @@ def sentence_of(truth) -> Sentence:
     return Sentence(truth.penalty, truth.prison_months, truth.fine_yuan)
 
 
-def _penalty(row: Row, judgment: str | None, truth, options: Options, *, valid: bool = True) -> list[ScoreRow]:
+def _penalty(row: Row, judgment: str | None, truth, options: J1EvalParams, *, valid: bool = True) -> list[ScoreRow]:
     result = penalty_deviation(
         judgment, sentence_of(truth), valid=valid, defendant=truth.defendant, normaliser=options.penalty_normaliser
     )
@@ -165,7 +166,7 @@ def _penalty(row: Row, judgment: str | None, truth, options: Options, *, valid: 
 
 
 def _failed(
-    row: Row, case: Case, laws: tuple[LawRef, ...], validity: TrialValidity, options: Options
+    row: Row, case: Case, laws: tuple[LawRef, ...], validity: TrialValidity, options: J1EvalParams
 ) -> list[ScoreRow]:
     """Every other metric of an invalid trial: 0, and III-4 (SEN, FINE) 1."""
     reason = f"invalid trial: {validity.reason}"

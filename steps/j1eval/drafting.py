@@ -14,7 +14,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from steps.j1eval.case import Case, Options, Panel
+from steps.j1.params import J1EvalParams
+from steps.j1eval.case import Case, Panel
 from steps.j1eval.records import Row, ScoreRow
 from steps.judges.pointwise import Comparison
 from steps.metrics.j1 import COMPLAINT, DEFENCE, DocumentFormat, PartyFacts, document_sections, format_following
@@ -55,7 +56,7 @@ def reference_text(value: str | list[str]) -> str:
     return "\n".join(f"{i}. {item.strip()}" for i, item in enumerate(value, 1))
 
 
-async def evaluate(case: Case, panel: Panel, options: Options) -> list[ScoreRow]:
+async def evaluate(case: Case, panel: Panel, options: J1EvalParams) -> list[ScoreRow]:
     row, fmt = Row(case.instance_id, case.scenario), FORMATS[case.scenario]
     document = case.document
     components = fmt.components

@@ -2,7 +2,7 @@
 
 A dialogue broken outside the agent's control (a failed model call, a silent environment role) is, by default,
 not scored: each of its scenario's metrics gets one `dialogue_failed` row, counted in the reports
-(`Options.call_failed = "score"` scores whatever the transcript holds instead).
+(`J1EvalParams.call_failed = "score"` scores whatever the transcript holds instead).
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from typing import Any
 
 import pandas as pd
 
+from steps.j1.params import J1EvalParams
 from steps.j1eval import consultation, court, drafting
-from steps.j1eval.case import Case, Options, Panel
+from steps.j1eval.case import Case, Panel
 from steps.j1eval.records import Row, ScoreRow
 from steps.scenarios.registry import SCENARIOS
 from steps.schemas.instances import typed_truth
@@ -27,7 +28,7 @@ METRICS: dict[str, tuple[str, ...]] = {
     "CI": ("III-1", "III-2", "III-5", "III-6"),
     "CR": ("III-1", "III-3", "III-4", "III-5", "III-6"),
 }
-Evaluator = Callable[[Case, Panel, Options], Awaitable[list[ScoreRow]]]
+Evaluator = Callable[[Case, Panel, J1EvalParams], Awaitable[list[ScoreRow]]]
 EVALUATORS: dict[str, Evaluator] = {
     "KQ": consultation.evaluate,
     "LC": consultation.evaluate,
@@ -80,7 +81,7 @@ def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return frame.astype(object).where(frame.notna(), None).to_dict("records")
 
 
-async def evaluate_case(case: Case, panel: Panel, options: Options) -> list[ScoreRow]:
+async def evaluate_case(case: Case, panel: Panel, options: J1EvalParams) -> list[ScoreRow]:
     broken = case.broken_by()
     if broken is not None and options.call_failed == "exclude":
         row = Row(case.instance_id, case.scenario)
@@ -89,7 +90,7 @@ async def evaluate_case(case: Case, panel: Panel, options: Options) -> list[Scor
 
 
 async def evaluate_run(
-    cases: Iterable[Case], panel: Panel, options: Options, on_done: Callable[[], Any] | None = None
+    cases: Iterable[Case], panel: Panel, options: J1EvalParams, on_done: Callable[[], Any] | None = None
 ) -> list[ScoreRow]:
     """Every case concurrently (the model door bounds the judge's concurrency); rows by instance, then metric
     and component, so the table does not depend on the order calls finish in."""

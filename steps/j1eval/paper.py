@@ -152,7 +152,6 @@ InternLM3-it 8B,24.1,0.2,8.4,1.3,18.0,0.7,9.2,1.1,23.5,0.5,51.7,0.7,56.2,0.7,37.
 PAPER_ENVIRONMENT = "GPT-4o (gpt-4o-2024-11-20)"
 PAPER_JUDGE = "GPT-4o (gpt-4o-2024-11-20)"
 PAPER_REPEATS_ENVIRONMENT = "Qwen3-32B"
-PAPER_SIZES = {"KQ": 98, "LC": 62, "CD": 93, "DD": 93, "CI": 93, "CR": 69}  # Table 5
 # other spellings of the paper's models (API and Hugging Face names), for agents named after one of them
 ALIASES = {
     "GPT-4o": ("gpt-4o-2024-11-20",),
@@ -245,7 +244,7 @@ def paper_model_for(agent: str, model: str | None, explicit: dict[str, str]) -> 
     if agent in explicit:
         if explicit[agent] not in models():
             known = ", ".join(models())
-            raise ValueError(f"j1eval.paper_names.{agent}: '{explicit[agent]}' is not a J1 model ({known})")
+            raise ValueError(f"j1.eval.paper_names.{agent}: '{explicit[agent]}' is not a J1 model ({known})")
         return explicit[agent]
     keys = {name_key(s): m for m in models() for s in (m, *ALIASES.get(m, ()))}
     return keys.get(name_key(agent)) or (keys.get(name_key(model)) if model else None)

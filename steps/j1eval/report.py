@@ -14,11 +14,11 @@ from functools import partial
 
 import pandas as pd
 
+from steps.j1.environments import PAPER_SIZES
 from steps.j1eval.paper import (
     PAPER_ENVIRONMENT,
     PAPER_JUDGE,
     PAPER_REPEATS_ENVIRONMENT,
-    PAPER_SIZES,
     models,
     paper_long,
 )
@@ -507,7 +507,7 @@ def render(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> str:
         "Topic coverage (KQ, LC)",
         (
             "Topics of each kind over all instances, how many were scored and how many were skipped because the client "
-            "never raised them (j1eval.strict_topics scores them 0)."
+            "never raised them (j1.eval.strict_topics scores them 0)."
         ),
         _topics(results, agents),
     )
@@ -561,8 +561,8 @@ def failed_calls_note(long: pd.DataFrame) -> list[str]:
         f"- Failed model calls (after retries, accepted under `llm.max_failed_fraction`): {total} instance-cells "
         "of Table 3 lost or were affected by one, shown as `(n failed)` beside each number they touch (the "
         "averages sum their cells'; Table 10 counts the dialogues a failed call ended early). A dialogue that "
-        "broke on a failed call (simulate, data/runs/<agent>/usage.parquet) is left out of every metric of its "
-        "instance (j1eval.call_failed = exclude) and a failed judge call (judge_usage.parquet) leaves out what "
+        "broke on a failed call (j1_simulate, data/j1/runs/<agent>/usage.parquet) is left out of every metric of "
+        "its instance (j1.eval.call_failed = exclude) and a failed judge call (judge_usage.parquet) leaves out what "
         f"it judged; neither is ever scored 0. As for refusals: {CONTENT_FILTER_RULE}."
     ]
 
@@ -577,9 +577,9 @@ def _choices(run: RunInfo, failed: list[str] | None = None) -> list[str]:
         "judgment, a single-turn collapse or too short a trial (CI, CR; UNI = 0) scores 0 on every metric of the "
         "case, and III-4 (SEN, FINE) scores 1; an agent that falls silent in KQ/LC scores 0 on the topics it left.",
         f"- Left out and counted: judge failures (never 0), instances with nothing to compare, and dialogues broken "
-        f"outside the agent's control (j1eval.call_failed = {o.get('call_failed')}).",
+        f"outside the agent's control (j1.eval.call_failed = {o.get('call_failed')}).",
         f"- I-1/I-2: topics the client never raised are {'scored 0' if o.get('strict_topics') else 'skipped'} "
-        "(j1eval.strict_topics); a binary topic's first definitive 是/否 decides it, a conditional answer alone "
+        "(j1.eval.strict_topics); a binary topic's first definitive 是/否 decides it, a conditional answer alone "
         "earns 0.5. I-2 scores a provision topic by rule (law and article cited) and a phrase topic with the "
         "pointwise judge (0-10, /10).",
         "- II-1 = Seq × Label over the template's labels (complaint 5, defence 3); II-2 is the mean of its "

@@ -6,7 +6,7 @@ counted and shown, never scored 0. `import steps.judges.scripted` registers the 
 from steps.judges.courts import ChecklistItem, Court, Stage, court
 from steps.judges.pairwise import judge_pairwise, parse_verdict
 from steps.judges.pointwise import Comparison, judge_pointwise, judge_pointwise_many
-from steps.judges.procedure import ProcedureConfig, ProcedureScore, judge_procedure
+from steps.judges.procedure import ProcedureScore, judge_procedure
 from steps.judges.result import JudgeFailure, Judgement
 from steps.judges.rubric import RubricItem, judge_rubric
 
@@ -16,7 +16,6 @@ __all__ = [
     "Court",
     "JudgeFailure",
     "Judgement",
-    "ProcedureConfig",
     "ProcedureScore",
     "RubricItem",
     "Stage",

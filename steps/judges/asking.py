@@ -13,7 +13,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from steps.judges.result import JudgeFailure
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 from steps.llm.structured import complete_json, extract_json
 
 T = TypeVar("T", bound=BaseModel)
@@ -57,7 +57,7 @@ def _where(error: Any) -> str:
 
 
 async def ask_json(
-    door: Any,
+    door: Completer,
     model: ModelConfig,
     prompt: str,
     schema: type[T],

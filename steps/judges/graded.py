@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from steps.judges.asking import ask_json
 from steps.judges.result import Judgement
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ def answer_schema(scale: Scale) -> type[BaseModel]:
 
 
 async def judge_graded(
-    door: Any,
+    door: Completer,
     model: ModelConfig,
     prompt: str,
     scale: Scale,

@@ -23,7 +23,7 @@ from typing import Any
 
 from steps.judges.prompts import render, version
 from steps.judges.result import JudgeFailure, Judgement
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 
 KIND = "pairwise"
 WIN, LOSE, TIE = "win", "lose", "tie"
@@ -78,7 +78,7 @@ class OrderVerdict:
 
 
 async def ask_verdict(
-    door: Any, model: ModelConfig, prompt: str, *, metadata: dict[str, Any], retries: int = 1
+    door: Completer, model: ModelConfig, prompt: str, *, metadata: dict[str, Any], retries: int = 1
 ) -> OrderVerdict:
     """One order: the verdict, with up to `retries` repair rounds when the answer holds none."""
     messages = [{"role": "user", "content": prompt}]
@@ -136,7 +136,7 @@ def _shown(slots: Mapping[str, Any]) -> dict[str, Any]:
 
 
 async def judge_both_orders(
-    door: Any,
+    door: Completer,
     model: ModelConfig,
     *,
     template: str,
@@ -171,7 +171,7 @@ async def judge_both_orders(
 
 
 async def judge_pairwise(
-    door: Any,
+    door: Completer,
     model: ModelConfig,
     *,
     template: str,

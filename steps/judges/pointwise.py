@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from steps.judges.asking import ask_json
 from steps.judges.prompts import render, template_source, version
 from steps.judges.result import Judgement
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 
 TEMPLATE = "pointwise.j2"
 KIND = "pointwise"
@@ -55,7 +55,7 @@ def pointwise_version() -> str:
 
 
 async def judge_pointwise(
-    door: Any, model: ModelConfig, comparison: Comparison, *, metadata: dict[str, Any] | None = None
+    door: Completer, model: ModelConfig, comparison: Comparison, *, metadata: dict[str, Any] | None = None
 ) -> Judgement:
     """Score `comparison.candidate` against `comparison.reference`; a failure is a kind, never a 0."""
     context = {
@@ -81,7 +81,7 @@ async def judge_pointwise(
 
 
 async def judge_pointwise_many(
-    door: Any,
+    door: Completer,
     model: ModelConfig,
     comparisons: Sequence[Comparison],
     *,

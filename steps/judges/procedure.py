@@ -26,21 +26,16 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from steps.j1.params import J1ProcedureParams
 from steps.judges.asking import Asked, ask_json
 from steps.judges.courts import Court
 from steps.judges.prompts import render, template_source, version
 from steps.judges.result import Judgement
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 from steps.metrics.j1.trial import Exchange, TrialValidity, Utterance
 
 KIND = "procedure"
-
-
-@dataclass(frozen=True)
-class ProcedureConfig:
-    window: int = 8  # exchanges labelled per call
-    context: int = 6  # earlier exchanges shown before a window
-    context_chars: int = 300  # each context utterance is cut to this length
+DEFAULT_PROCEDURE = J1ProcedureParams()
 
 
 class StageLabel(BaseModel):
@@ -150,7 +145,7 @@ def _cut(exchange: Exchange, limit: int) -> Exchange:
 
 
 def labels_prompt(
-    court: Court, window: Sequence[Exchange], context: Sequence[Exchange], config: ProcedureConfig
+    court: Court, window: Sequence[Exchange], context: Sequence[Exchange], config: J1ProcedureParams
 ) -> str:
     return render(
         "stages.j2",
@@ -175,11 +170,11 @@ def _proxy_turns(court: Court, exchanges: Sequence[Exchange]) -> list[dict[str, 
 
 
 async def _label(
-    door: Any,
+    door: Completer,
     model: ModelConfig,
     court: Court,
     exchanges: Sequence[Exchange],
-    config: ProcedureConfig,
+    config: J1ProcedureParams,
     meta: dict[str, Any],
 ) -> list[Asked]:
     """Pass 1: one call per window of exchanges, the exchanges before it as context."""
@@ -204,7 +199,7 @@ async def _label(
 
 
 async def _check(
-    door: Any, model: ModelConfig, court: Court, units: dict[str, list[Exchange]], meta: dict[str, Any]
+    door: Completer, model: ModelConfig, court: Court, units: dict[str, list[Exchange]], meta: dict[str, Any]
 ) -> list[Asked]:
     """Pass 2: the whole checklist for each stage's exchanges."""
     ids = tuple(item.id for item in court.items)
@@ -233,13 +228,13 @@ def _scores(court: Court, by_stage: dict[str, dict[str, ItemAnswer]]) -> tuple[d
 
 
 async def judge_procedure(
-    door: Any,
+    door: Completer,
     model: ModelConfig,
     court: Court,
     exchanges: Sequence[Exchange],
     validity: TrialValidity,
     *,
-    config: ProcedureConfig = ProcedureConfig(),
+    config: J1ProcedureParams = DEFAULT_PROCEDURE,
     metadata: dict[str, Any] | None = None,
 ) -> ProcedureScore:
     """III-1 of one trial: stage labels (pass 1), checklist per stage (pass 2), then STA, ACT and UNI."""

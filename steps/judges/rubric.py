@@ -23,7 +23,7 @@ from steps.judges.asking import classify
 from steps.judges.prompts import render, template_source, version
 from steps.judges.result import JudgeFailure, Judgement
 from steps.judges.rubric_tally import Answer, ItemKind, Rubric, RubricGroup, RubricItem, tally
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 from steps.llm.structured import complete_json
 
 KIND = "rubric"
@@ -199,7 +199,7 @@ def _proxy_metadata(rubric: Rubric, response: str) -> dict[str, Any]:
 
 
 async def judge_rubric(
-    door: Any,
+    door: Completer,
     model: ModelConfig,
     *,
     response: str,

@@ -14,6 +14,7 @@ from typing import Any
 # This must run before the first `import litellm`.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
+from steps.llm.completer import Completer
 from steps.llm.config import Decoding, LLMSettings, ModelConfig
 from steps.llm.results import CallFailure, Completion, FailureKind, Reply, Request, UsageRecord
 
@@ -32,6 +33,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "CallFailure",
+    "Completer",
     "Completion",
     "Decoding",
     "FailureKind",

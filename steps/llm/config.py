@@ -110,11 +110,35 @@ class ModelConfig(_Frozen):
         return self.api_base or f"{self.provider}-api"
 
 
+class ModelEntry(_Frozen):
+    """A model as params.yaml writes it (its name is the key it is listed under): `resolve` names it."""
+
+    model: str
+    api_base: str | list[str] | None = None
+    api_key_env: str | None = None
+    decoding: Decoding = Decoding()
+    concurrency: int | None = Field(default=None, ge=1)
+    timeout_s: float | None = Field(default=None, gt=0)
+    # the paper model this agent corresponds to (its rows are shown under ours): a name, or one per benchmark.
+    # Checked against the papers' model lists by `jurisflow params check` and by each report stage, not at load:
+    # the lists live with the benchmarks, and every stage (the J1 simulation's code fingerprint too) would depend
+    # on them.
+    paper_model: str | dict[str, str] | None = None
+
+    @field_validator("model")
+    @classmethod
+    def _known_provider(cls, value: str) -> str:
+        return check_model_string(value)
+
+    def resolve(self, name: str) -> ModelConfig:
+        return ModelConfig(name=name, **self.model_dump(exclude={"paper_model"}))
+
+
 class LLMSettings(_Frozen):
     """How the door behaves: concurrency, timeouts, retries and where the response cache lives.
 
     `max_failed_fraction` is read by the flows, not the door: the share of a stage's calls that may still fail
-    after retries with the stage counting as done (flows/models.py: check_calls).
+    after retries with the stage counting as done (flows/kit/models.py: check_calls).
     """
 
     concurrency: int = Field(default=32, ge=1)  # 0 would admit no call at all (a hang)

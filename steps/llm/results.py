@@ -68,7 +68,7 @@ Reply = Completion | CallFailure
 class UsageRecord:
     """One row of accounting per call, hit or miss, success or failure. `cost_usd` is the answer's price whether
     or not the cache served it (the spend of a hit is 0: see `cache_hit`); latency, attempts and cache hits depend
-    on what ran before and are kept out of the tracked usage tables (flows/models.py)."""
+    on what ran before and are kept out of the tracked usage tables (flows/kit/models.py)."""
 
     run_id: str
     purpose: str

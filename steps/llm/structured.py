@@ -13,6 +13,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from steps.llm.completer import Completer
 from steps.llm.config import ModelConfig
 from steps.llm.results import CallFailure, FailureKind
 
@@ -62,7 +63,7 @@ REPAIR = "你上一次的回答无法按要求解析：{error}。请只输出符
 
 
 async def complete_json(
-    door: Any,
+    door: Completer,
     model: ModelConfig,
     messages: list[dict[str, str]],
     schema: type[T],

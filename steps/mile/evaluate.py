@@ -8,14 +8,15 @@ matched and judged like any other and should score at the bottom.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import pandas as pd
 
-from steps.mile.goal import GOAL_METRICS, GoalOptions, judge_tasks, match_rows, references
+from steps.mile.goal import GOAL_METRICS, judge_tasks, match_rows, references
 from steps.mile.instances import build_instance, persona
 from steps.mile.interaction import INTERACTION_METRICS, Utterance, consistency_task, interaction_tasks
 from steps.mile.judging import JudgeTask, score_row
+from steps.mile.params import MileParams
 from steps.mile.parties import parse_defendants, parse_plaintiff
 
 ALL_METRICS = (
@@ -23,12 +24,6 @@ ALL_METRICS = (
     + [("interaction", m) for m in INTERACTION_METRICS.values()]
     + [("consistency", "CONS")]
 )
-
-
-@dataclass(frozen=True)
-class EvalOptions:
-    goal: GoalOptions = field(default_factory=GoalOptions)
-    windows: Literal["full", "strict"] = "full"
 
 
 @dataclass
@@ -45,7 +40,7 @@ def utterances_by_instance(turns: pd.DataFrame) -> dict[str, list[Utterance]]:
     return out
 
 
-def plan_evaluation(mile: pd.DataFrame, dialogues: pd.DataFrame, turns: pd.DataFrame, options: EvalOptions) -> Plan:
+def plan_evaluation(mile: pd.DataFrame, dialogues: pd.DataFrame, turns: pd.DataFrame, options: MileParams) -> Plan:
     """Rule rows, judge tasks and failure rows for every dialogue of a run (matched to MILE by instance id)."""
     rows = mile.set_index("instance_id", drop=False)
     missing = sorted(set(dialogues.instance_id) - set(rows.index))
@@ -63,8 +58,8 @@ def plan_evaluation(mile: pd.DataFrame, dialogues: pd.DataFrame, turns: pd.DataF
             continue
         truth = build_instance(row).ground_truth
         plaintiff = parse_plaintiff(row.plaintiff, row.plaintiff_type)
-        plan.rows += match_rows(d.instance_id, plaintiff, parse_defendants(row.defendant), d.complaint, options.goal)
-        plan.tasks += judge_tasks(d.instance_id, d.complaint, references(truth, list(row.evidence), options.goal))
+        plan.rows += match_rows(d.instance_id, plaintiff, parse_defendants(row.defendant), d.complaint, options)
+        plan.tasks += judge_tasks(d.instance_id, d.complaint, references(truth, list(row.evidence), options))
         utterances = said.get(d.instance_id, [])
         plan.tasks += interaction_tasks(d.instance_id, utterances, row.less, options.windows)
         consistency = consistency_task(d.instance_id, utterances, persona(row))

@@ -25,7 +25,7 @@ class Export:
 
 
 def sft_records(dialogues: pd.DataFrame, run: dict[str, Any]) -> Export:
-    """Chat-format training records of a run's dialogues (deliverables.parquet rows), in instance order."""
+    """Chat-format training records of a run's dialogues (dialogues.parquet rows), in instance order."""
     out = Export()
     for d in dialogues.sort_values("instance_id", key=lambda s: s.str.split("/").str[-1].astype(int)).itertuples():
         if d.ended_by == "call_failed":

@@ -10,12 +10,12 @@ reference. STA sees only the complaint and the STA template.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from steps.judges.graded import Scale
 from steps.mile.judging import JudgeTask, judge_version, render_judge, score_row
 from steps.mile.matching import match_parties
+from steps.mile.params import MileParams
 from steps.mile.parties import Party
 from steps.mile.scenario import complaint_template
 from steps.mile.sections import CLAIMS, EVIDENCE, FACTS, header, split_sections
@@ -25,14 +25,7 @@ SECTION_NAMES = {FACTS: "事实和理由", CLAIMS: "诉讼请求", EVIDENCE: "�
 GOAL_METRICS = ("CLI", "DEF", "F&R", "CLA", "EVID", "STA", "PROF")
 
 
-@dataclass(frozen=True)
-class GoalOptions:
-    count_empty_fields: bool = False
-    prof_reference: Literal["rebuilt", "raw"] = "rebuilt"
-    evid_reference: Literal["joined", "raw"] = "joined"
-
-
-def references(truth: dict[str, Any], raw_evidence: list[str], options: GoalOptions) -> dict[str, str]:
+def references(truth: dict[str, Any], raw_evidence: list[str], options: MileParams) -> dict[str, str]:
     """The reference text of each judged local section, and of the whole complaint for PROF."""
     evidence = "".join(raw_evidence) if options.evid_reference == "raw" else "；".join(truth["evidence"])
     output = "\n".join(line.strip() for line in truth["output"].strip().splitlines())
@@ -52,7 +45,7 @@ def rebuild_claims(output: str, claim: str, costs: str) -> str:
 
 
 def match_rows(
-    instance_id: str, plaintiff: Party, defendants: list[Party], complaint: str, options: GoalOptions
+    instance_id: str, plaintiff: Party, defendants: list[Party], complaint: str, options: MileParams
 ) -> list[dict[str, Any]]:
     """CLI and DEF (the paper's substring rule), and their normalised variants CLI-norm and DEF-norm."""
     head = header(complaint)

@@ -19,7 +19,7 @@ from typing import Any
 from steps.judges.graded import Scale, judge_graded
 from steps.judges.prompts import render, version
 from steps.judges.result import Judgement
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 
 TEMPLATES = Path(__file__).parent / "templates" / "judges"
 SCENARIO = "MILE"
@@ -92,7 +92,7 @@ def _row(task: JudgeTask, metric: str, j: Judgement) -> dict[str, Any]:
     )
 
 
-async def _one(door: Any, model: ModelConfig, task: JudgeTask) -> list[dict[str, Any]]:
+async def _one(door: Completer, model: ModelConfig, task: JudgeTask) -> list[dict[str, Any]]:
     metadata = {"scenario": SCENARIO, "instance_id": task.instance_id, "judge_kind": task.kind, **task.inputs}
     judged = await judge_graded(
         door, model, task.prompt, task.scale, prompt_version=task.prompt_version, metadata=metadata
@@ -101,7 +101,7 @@ async def _one(door: Any, model: ModelConfig, task: JudgeTask) -> list[dict[str,
 
 
 async def run_tasks(
-    door: Any, model: ModelConfig, tasks: Sequence[JudgeTask], on_done: Callable[[], None] | None = None
+    door: Completer, model: ModelConfig, tasks: Sequence[JudgeTask], on_done: Callable[[], None] | None = None
 ) -> list[dict[str, Any]]:
     """Ask every task (the door bounds concurrency); rows come back in task order."""
 

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from steps.mile.decoding import ROLES, describe
+from steps.mile.decoding import describe
+from steps.mile.params import ROLES
 from steps.mile.published import GOAL_METRICS, paper_long
 from steps.reports.labels import agent_label, size_phrase
 from steps.reports.markdown import CONTENT_FILTER_RULE, markdown_table, with_failed

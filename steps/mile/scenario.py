@@ -11,16 +11,16 @@ checks against). In MILE only the client is supervised; `supervise="both"` is MA
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
+from steps.mile.params import MileParams
 from steps.mile.supervisor import MileSupervisor
 from steps.simulate import Deliverable, Ending, Role, Scenario
 from steps.simulate.routing import Alternate
 from steps.simulate.templates import render
 
 VERSION = 1
+DEFAULT = MileParams()
 END = "<询问结束>"
 TEMPLATES = Path(__file__).parent / "templates"
 COMPLAINT_TEMPLATES = {"eval": "complaint_eval.txt", "sta": "complaint_sta.txt"}
@@ -35,17 +35,6 @@ _PROTOCOL_SOURCES = (
     "scripted.py",
     "oracle.py",
 )
-
-
-@dataclass(frozen=True)
-class MileOptions:
-    """What shapes a MILE dialogue (validated from params.yaml by the flow; part of the run id)."""
-
-    max_turns: int = 15
-    template: Literal["eval", "sta"] = "eval"
-    supervise: Literal["client", "both"] = "client"
-    style_triggers_revision: bool = False
-    seed: int = 0
 
 
 def protocol_version() -> str:
@@ -68,7 +57,7 @@ def drafting_request(template: str) -> str:
     return render(TEMPLATES, "request.j2", {"template": complaint_template(template)})
 
 
-def mile_scenario(options: MileOptions = MileOptions()) -> Scenario:
+def mile_scenario(options: MileParams = DEFAULT) -> Scenario:
     reviews = frozenset({"client", "lawyer"} if options.supervise == "both" else {"client"})
     return Scenario(
         code="MILE",

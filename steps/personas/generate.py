@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 from steps.llm.structured import complete_json
 from steps.personas.big5 import describe, redistribute
 from steps.personas.legal_sense import LEGAL_SENSE, assign_distractors, assign_legal_sense
@@ -65,7 +65,7 @@ class Persona:
     failure: str | None  # why the persona is incomplete (the instance is then skipped)
 
 
-async def generate(door: Any, model: ModelConfig, subject: Subject, *, seed: int) -> Persona:
+async def generate(door: Completer, model: ModelConfig, subject: Subject, *, seed: int) -> Persona:
     meta = {"scenario": LEVELS_SCENARIO, "instance_id": subject.key, "role": subject.role, "info": subject.info}
     prompt = render(TEMPLATES, "levels.j2", {"role_desc": subject.role_desc, "info": subject.info})
     answer = await complete_json(

@@ -1,4 +1,4 @@
-"""Personas as table rows and back (stage `personas` writes them; stage `instances` reads them)."""
+"""Personas as table rows and back (stage `j1_personas` writes them; stage `j1_instances` reads them)."""
 
 from __future__ import annotations
 

@@ -21,10 +21,11 @@ import pandas as pd
 
 from steps.judges import Judgement
 from steps.judges.rubric import ItemKind, Rubric, RubricGroup, RubricItem, judge_rubric
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 from steps.plawbench.paper import error_labels
+from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.penalty_judge import PenaltyJudgement, judge_penalties
-from steps.plawbench.prompts import PromptOptions, judge_rules, task_input
+from steps.plawbench.prompts import judge_rules, task_input
 from steps.plawbench.questions import first_questions
 from steps.schemas import PlawItemScores, PlawJudgements, PlawScores
 
@@ -55,14 +56,14 @@ class Prepared:
     truncated: bool = False
 
 
-def prepare(task: Any, response: str, options: PromptOptions) -> Prepared:
+def prepare(task: Any, response: str, options: PlawBenchParams) -> Prepared:
     if task.category != "consultation":
         return Prepared(response)
     qs = first_questions(response, options.max_questions)
     return Prepared(qs.text() if qs.kept else response, qs.total, qs.truncated)
 
 
-def build_rubric(task: Any, rows: pd.DataFrame, options: PromptOptions) -> Rubric:
+def build_rubric(task: Any, rows: pd.DataFrame, options: PlawBenchParams) -> Rubric:
     groups, items = [], []
     children: dict[str, float] = rows.groupby("parent_id").points.sum().to_dict()
     for r in rows.sort_values("order").itertuples(index=False):
@@ -122,12 +123,12 @@ def _note(section_text: str) -> str:
 
 
 async def judge_all(
-    door: Any,
+    door: Completer,
     judge: ModelConfig,
     tasks: pd.DataFrame,
     rubric: pd.DataFrame,
     responses: pd.DataFrame,
-    options: PromptOptions,
+    options: PlawBenchParams,
     *,
     repairs: int,
     on_done: Callable[[], None] | None = None,
@@ -161,7 +162,7 @@ Penalties = dict[tuple[str, str], PenaltyJudgement]
 
 
 async def judge_penalties_all(
-    door: Any,
+    door: Completer,
     judge: ModelConfig,
     tasks: pd.DataFrame,
     results: list[tuple[Any, Prepared, Judgement]],

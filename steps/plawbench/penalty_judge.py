@@ -19,7 +19,7 @@ from pydantic_core import PydanticCustomError
 from steps.judges.asking import classify
 from steps.judges.prompts import render, template_source, version
 from steps.judges.result import JudgeFailure
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 from steps.llm.structured import complete_json
 from steps.plawbench.penalties import DIMENSIONS, PENALTY_TYPES, ZERO_TYPES, Finding, PenaltyTally, apply_penalties
 from steps.plawbench.questions import split_questions
@@ -148,7 +148,7 @@ class PenaltyJudgement:
 
 
 async def judge_penalties(
-    door: Any,
+    door: Completer,
     model: ModelConfig,
     *,
     response: str,

@@ -9,7 +9,8 @@ import pandas as pd
 
 from steps.llm import ModelConfig, Reply, Request
 from steps.plawbench.dialogue import VARIANT as MULTITURN
-from steps.plawbench.prompts import PromptOptions, agent_messages
+from steps.plawbench.params import PlawBenchParams
+from steps.plawbench.prompts import agent_messages
 from steps.plawbench.scripted import oracle_answer, scenario_of
 from steps.simulate import Dialogue, EndReason
 
@@ -32,7 +33,7 @@ def select_tasks(tasks: pd.DataFrame, limit: int | None, scenarios: list[str] | 
 
 
 def build_requests(
-    tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, options: PromptOptions
+    tasks: pd.DataFrame, rubric: pd.DataFrame, agent: ModelConfig, options: PlawBenchParams
 ) -> list[Request]:
     by_task = dict(tuple(rubric.groupby("item_id", sort=False)))
     return [

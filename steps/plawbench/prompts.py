@@ -9,29 +9,16 @@ The judge is shown the same input, so it knows what was asked.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
+from steps.plawbench.params import PlawBenchParams
+
 TEMPLATES = Path(__file__).parent / "templates"
 CATEGORIES = ("consultation", "case_analysis", "drafting")
-
-
-@dataclass(frozen=True)
-class PromptOptions:
-    split_system: bool = False
-    min_questions: int = 10  # consultation, level mid (spec §5.1, §6.6)
-    max_questions: int = 25
-
-    @classmethod
-    def of(cls, section: Any) -> PromptOptions:
-        """The options of a `plawbench` params section (split_system, min_questions, max_questions)."""
-        return cls(
-            split_system=section.split_system, min_questions=section.min_questions, max_questions=section.max_questions
-        )
 
 
 @cache
@@ -56,7 +43,7 @@ def task_input(task: Any) -> str:
     return render(f"{task.category}_user.j2", conversation=task.query)
 
 
-def agent_messages(task: Any, options: PromptOptions) -> list[dict[str, str]]:
+def agent_messages(task: Any, options: PlawBenchParams) -> list[dict[str, str]]:
     system = render(
         f"{task.category}_system.j2", min_questions=options.min_questions, max_questions=options.max_questions
     )
@@ -66,7 +53,7 @@ def agent_messages(task: Any, options: PromptOptions) -> list[dict[str, str]]:
     return [{"role": "user", "content": f"{system}\n\n{user}"}]
 
 
-def judge_rules(task: Any, options: PromptOptions) -> tuple[str, ...]:
+def judge_rules(task: Any, options: PlawBenchParams) -> tuple[str, ...]:
     text = render(f"judge_{task.category}.j2", max_questions=options.max_questions, document=task.document)
     return tuple(line.strip() for line in text.splitlines() if line.strip())
 

@@ -34,7 +34,3 @@ def seq_class(reasoning_text: str) -> str:
     if no_order:
         return "nonsequential"
     return "unspecified_steps" if _STEPS.search(reasoning_text) else "nonsequential"
-
-
-def is_sequential(cls: str) -> bool:
-    return cls != "nonsequential"

@@ -51,3 +51,13 @@ def paper_model_name(
             f"paper_model.{benchmark}: '{wanted}' is not a model of the {benchmark} paper ({', '.join(names)})"
         )
     return found
+
+
+def agent_paper_model(
+    name: str, paper_model: str | Mapping[str, str] | None, benchmark: str, names: Mapping[str, Iterable[str]]
+) -> str | None:
+    """`paper_model_name` of agent `name`'s `paper_model` (its entry in params.yaml); an error names the key."""
+    try:
+        return paper_model_name(paper_model, benchmark, names)
+    except ValueError as err:
+        raise ValueError(f"agents.{name}.{err}") from None

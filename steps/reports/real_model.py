@@ -29,7 +29,7 @@ LABEL = (
 
 @dataclass(frozen=True)
 class StageTable:
-    stage: str  # e.g. "runs/smollm2_135m" (the table's folder under data/)
+    stage: str  # e.g. "j1/runs/smollm2_135m" (the table's folder under data/)
     table: str  # the file's name without .parquet
     frame: pd.DataFrame
 

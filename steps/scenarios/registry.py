@@ -13,12 +13,7 @@ from steps.scenarios.catalog import J1, SCENARIOS
 from steps.schemas.instances import typed_profiles, typed_truth
 from steps.simulate.instance import Instance
 
-__all__ = ["J1", "SCENARIOS", "instance_from_row", "scenario_versions"]
-
-
-def scenario_versions() -> dict[str, int]:
-    """Enters the run id: changing a scenario's protocol or templates means bumping its version."""
-    return {code: s.version for code, s in sorted(SCENARIOS.items())}
+__all__ = ["J1", "SCENARIOS", "instance_from_row"]
 
 
 def instance_from_row(row: Mapping[str, Any], max_turns: Mapping[str, int] | None = None) -> Instance:

@@ -1,4 +1,4 @@
-"""J1-EVAL tables of stage `judge`: one score row per (instance, metric, component) of an agent's run, and the
+"""J1-EVAL tables of stage `j1_judge`: one score row per (instance, metric, component) of an agent's run, and the
 failure causes of every dialogue."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ J1_SCENARIO_CODES = ["KQ", "LC", "CD", "DD", "CI", "CR"]
 # scored: measured; failed_task: the agent failed the task (no deliverable, invalid trial) and the row holds the
 # paper's failure value (0, III-4 1); skipped: nothing to compare (no topic raised, no cited law in the truth);
 # judge_failed: the judge gave no valid answer after its repair round; dialogue_failed: the dialogue broke on a
-# failed model call (excluded by default, `j1eval.call_failed`).
+# failed model call (excluded by default, `j1.eval.call_failed`).
 STATUSES = ["scored", "failed_task", "skipped", "judge_failed", "dialogue_failed"]
 UNSCORED = ("skipped", "judge_failed", "dialogue_failed")
 FAILURE_CAUSES = ["single_turn_collapse", "missing_final_objective", "missing_addressee", "role_omission"]

@@ -43,7 +43,7 @@ class MileTurns(Strict):
 
 
 class MileDialogues(Strict):
-    """One row per simulated dialogue (deliverables.parquet)."""
+    """One row per simulated dialogue (dialogues.parquet)."""
 
     run_id: Series[str]
     agent: Series[str]

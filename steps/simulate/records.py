@@ -1,4 +1,4 @@
-"""Dialogues as table rows: one row per turn (turns.parquet) and one per dialogue (deliverables.parquet).
+"""Dialogues as table rows: one row per turn (turns.parquet) and one per dialogue (dialogues.parquet).
 
 Rows carry only what the dialogue determines (text, routing, model, tokens, call key, failure), so that a
 resumed or replayed run writes the same bytes as an uninterrupted one, and no evaluation (the judge stage reads

@@ -9,17 +9,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from steps.llm import ModelConfig, Reply
+from steps.llm import Completer, ModelConfig, Reply
 from steps.llm.results import public_metadata
 from steps.simulate.engine import run_dialogue
 from steps.simulate.instance import Instance
 from steps.simulate.journal import Journal, Recorded, call_digest
 from steps.simulate.model import Dialogue, Scenario, SpeakCall
-
-if TYPE_CHECKING:
-    from steps.llm.door import ModelDoor
 
 
 class DoorSpeaker:
@@ -32,7 +29,7 @@ class DoorSpeaker:
     `accounting`, so that a call the journal answers is accounted exactly as the door accounted it when made.
     """
 
-    def __init__(self, door: ModelDoor, agent: ModelConfig, environment: ModelConfig, policy_version: str = ""):
+    def __init__(self, door: Completer, agent: ModelConfig, environment: ModelConfig, policy_version: str = ""):
         self.door, self.models = door, {"agent": agent, "environment": environment}
         self.policy_version = policy_version
 

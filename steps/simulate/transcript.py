@@ -1,6 +1,6 @@
 """A dialogue written out for people: Markdown for reports/transcripts/, and lines for the terminal.
 
-Both read the rows of turns.parquet and deliverables.parquet (plus, when given, the rows of the usage log for
+Both read the rows of turns.parquet and dialogues.parquet (plus, when given, the rows of the usage log for
 latency and cache hits), so a transcript can be printed for any run on disk.
 """
 

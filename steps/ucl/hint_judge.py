@@ -22,7 +22,7 @@ from pydantic_core import PydanticCustomError
 from steps.judges.asking import ask_json
 from steps.judges.prompts import render, version
 from steps.judges.result import Judgement
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 from steps.ucl.cases import Case
 from steps.ucl.hints import hint_score
 
@@ -95,7 +95,7 @@ def hints_version() -> str:
 
 
 async def judge_hints(
-    door: Any, model: ModelConfig, case: Case, transcript: str, *, metadata: dict[str, Any]
+    door: Completer, model: ModelConfig, case: Case, transcript: str, *, metadata: dict[str, Any]
 ) -> Judgement:
     """Score one transcript against its item's guidance; a failure is a kind, never a 0."""
     points = tuple(i.id for i in case.items if i.level != "forbidden")
@@ -132,7 +132,7 @@ async def judge_hints(
 
 
 async def judge_all_hints(
-    door: Any,
+    door: Completer,
     model: ModelConfig,
     jobs: list[tuple[Case, str, dict[str, Any]]],
     on_done: Callable[..., None] | None = None,

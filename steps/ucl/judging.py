@@ -15,10 +15,12 @@ import pandas as pd
 
 from steps.judges.prompts import version
 from steps.judges.result import Judgement
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 from steps.ucl.cases import AGENT_FAILED, AGENT_MISSING, Case, failed_dialogue, item_cases, pair_up
 from steps.ucl.hint_judge import hints_version, judge_all_hints
 from steps.ucl.pairs import NAME, judge_metadata, judge_pairs, template_source, verdict_rows
+from steps.ucl.params import UclParams
+from steps.ucl.version import protocol_version
 
 HINT_COLUMNS = [
     "run_id",
@@ -40,14 +42,6 @@ HINT_COLUMNS = [
     "proxy",
     "prompt_version",
 ]
-
-
-@dataclass(frozen=True)
-class JudgeSettings:
-    judge: ModelConfig
-    retries: int  # repair rounds after an answer without a valid verdict
-    pointwise: bool  # also run the hint judge [ours]
-    protocol: str  # steps.ucl.version.protocol_version(), read by the proxy judge
 
 
 @dataclass(frozen=True)
@@ -129,32 +123,39 @@ def _silent(total: int):
     yield lambda *_: None
 
 
-async def _judge(door: Any, s: JudgeSettings, pairs, hint_jobs, on_call: Callable[..., None]):
-    verdicts = judge_pairs(door, s.judge, pairs, retries=s.retries, protocol=s.protocol, on_done=on_call)
-    hints = judge_all_hints(door, s.judge, hint_jobs, on_done=on_call)
+async def _judge(
+    door: Completer, judge: ModelConfig, retries: int, protocol: str, pairs, hint_jobs, on_call: Callable[..., None]
+):
+    verdicts = judge_pairs(door, judge, pairs, retries=retries, protocol=protocol, on_done=on_call)
+    hints = judge_all_hints(door, judge, hint_jobs, on_done=on_call)
     return await asyncio.gather(verdicts, hints)
 
 
 def judge_run(
-    door: Any,
-    settings: JudgeSettings,
+    door: Completer,
+    judge: ModelConfig,
+    ucl: UclParams,
     items: pd.DataFrame,
     dialogues: pd.DataFrame,
     reference: pd.DataFrame,
     ids: RunIds,
     progress: Callable[[int], AbstractContextManager[Callable[..., None]]] | None = None,
+    protocol: str | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(verdicts, hint scores) of one agent's dialogues; `items` are the expected items (the ucl table rows).
+    """(verdicts, hint scores) of one agent's dialogues by `judge`, with `ucl.judge_retries` repair rounds and,
+    with `ucl.pointwise`, the hint scores; `items` are the expected items (the ucl table rows). `protocol` (default
+    `protocol_version()`) is what the proxy judge reads.
 
     `progress(total)` opens a progress bar and yields its advance function (called once per judged pair and
     once per hint judgement).
     """
     cases = item_cases(items)
     pairs, excluded = pair_up(cases, dialogues, reference)
-    hint_jobs, hint_excluded = _hint_jobs(cases, dialogues, settings.protocol) if settings.pointwise else ([], {})
+    protocol = protocol or protocol_version()
+    hint_jobs, hint_excluded = _hint_jobs(cases, dialogues, protocol) if ucl.pointwise else ([], {})
     with (progress or _silent)(len(pairs) + len(hint_jobs)) as advance:
-        verdicts, judged = asyncio.run(_judge(door, settings, pairs, hint_jobs, advance))
-    judge = {"judge": settings.judge.model, "proxy": settings.judge.is_scripted}
+        verdicts, judged = asyncio.run(_judge(door, judge, ucl.judge_retries, protocol, pairs, hint_jobs, advance))
+    labels = {"judge": judge.model, "proxy": judge.is_scripted}
     verdict_df = verdict_rows(
         pairs,
         verdicts,
@@ -165,9 +166,9 @@ def judge_run(
         agent=ids.agent,
         reference=ids.reference,
         prompt_version=version(NAME, template_source()),
-        **judge,
+        **labels,
     )
-    if not settings.pointwise:
+    if not ucl.pointwise:
         return verdict_df, pd.DataFrame(columns=HINT_COLUMNS)
     hint_df = hint_rows(
         cases,
@@ -177,6 +178,6 @@ def judge_run(
         run_id=ids.run_id,
         agent=ids.agent,
         prompt_version=hints_version(),
-        **judge,
+        **labels,
     )
     return verdict_df, hint_df

@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from steps.judges.pairwise import POINTS, PairVerdict, judge_both_orders
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 from steps.ucl.cases import Pair
 
 TEMPLATE = Path(__file__).parent / "templates" / "judge_pairwise.j2"
@@ -62,7 +62,7 @@ def judge_metadata(pair_or_case: Any, protocol: str) -> dict[str, Any]:
 
 
 async def judge_pairs(
-    door: Any,
+    door: Completer,
     judge: ModelConfig,
     pairs: list[Pair],
     *,

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
 
-from steps.llm import ModelConfig
+from steps.llm import Completer, ModelConfig
 from steps.simulate import Dialogue
 from steps.simulate.instance import Instance
 from steps.simulate.journal import Journal
@@ -17,7 +16,7 @@ from steps.ucl.version import protocol_version
 
 
 def simulate_run(
-    door: Any,
+    door: Completer,
     assistant: ModelConfig,
     user: ModelConfig,
     instances: list[Instance],
@@ -30,7 +29,7 @@ def simulate_run(
 
 
 async def simulate_dialogues(
-    door: Any,
+    door: Completer,
     assistant: ModelConfig,
     user: ModelConfig,
     instances: list[Instance],

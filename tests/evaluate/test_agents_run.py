@@ -92,7 +92,7 @@ def test_a_worker_in_another_clone_runs_the_agents_and_the_coordinator_restores_
         assert f"Running stage '{stage}'" in worker_log, worker_log[-3000:]
         assert f"Stage '{stage}' is cached - skipping run" in done.stdout, done.stdout[-3000:]
         assert f"Running stage '{stage}'" not in done.stdout
-    assert (worker_clone / "data/lawbench/a1/zero_shot/call_cache.parquet").is_file()
+    assert (worker_clone / "data/lawbench/runs/a1/zero_shot/call_cache.parquet").is_file()
     assert {s: locked(coordinator)[s]["outs"] for s in STAGES} == {s: locked(worker_clone)[s]["outs"] for s in STAGES}
     status = sh([BIN / "dvc", "status", "lawbench_report"], coordinator, env).stdout
     assert "up to date" in status

@@ -10,11 +10,11 @@ import pandas as pd
 import pytest
 import yaml
 
+from flows.kit.stage import run_stage
 from flows.lawbench_predict import lawbench_predict
-from flows.stage import run_stage
 from steps.llm.pricing import pricing_for
 from tests.fake_openai_server import FakeOpenAIServer
-from tests.helpers import write_lawbench_interim
+from tests.helpers import project_paths, write_lawbench_interim
 
 
 @pytest.fixture(scope="module")
@@ -35,15 +35,14 @@ def _run(tmp_path: Path, interim: Path, url: str, budget: float) -> int:
         agent_name="mini",
         setting="zero_shot",
         params_file=path,
-        out_dir=tmp_path / "lawbench",
-        interim_dir=interim,
+        paths=project_paths(tmp_path, interim),
     )
 
 
 def test_the_cap_ends_the_stage_cleanly_and_a_higher_cap_resumes(tmp_path, interim, capsys):
     price = pricing_for("openai/gpt-4o-mini")
     one_call = price.cost(7, len("正确答案：A"))  # the fake server: 7 prompt tokens, one token per character
-    run = tmp_path / "lawbench" / "mini" / "zero_shot"
+    run = tmp_path / "data" / "lawbench" / "runs" / "mini" / "zero_shot"
     with FakeOpenAIServer(reply=lambda body: "正确答案：A") as server:
         assert _run(tmp_path, interim, server.url, budget=2.5 * one_call) == 1
         assert server.count == 3  # the third call reached the cap; nothing after it was sent

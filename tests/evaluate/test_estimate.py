@@ -10,8 +10,8 @@ import pytest
 import tiktoken
 import yaml
 
-from flows.config import load_params
 from flows.estimate import dialogue_bound, estimates, render
+from flows.kit.config import load_params
 from steps.lawbench.predict import prompt_text
 from tests.helpers import write_lawbench_interim
 
@@ -74,8 +74,10 @@ def test_dialogue_bounds(tmp_path):
         tmp_path,
         {"a": {"model": "scripted/oracle", "limit": 2}},
         mile={"sample": 5, "max_turns": 4},
-        instances={"sizes": {"KQ": 3, "CR": 1}},
-        simulate={"scenarios": ["KQ", "CR"], "max_turns": {"KQ": 6}},
+        j1={
+            "instances": {"sizes": {"KQ": 3, "CR": 1}},
+            "simulate": {"scenarios": ["KQ", "CR"], "max_turns": {"KQ": 6}},
+        },
     )
     mile = dialogue_bound(params, "a", "mile")
     assert mile.calls == 2 * 5 and mile.input_tokens is None  # 2 dialogues × (4 turns + the complaint)

@@ -62,7 +62,7 @@ def test_eval_runs_one_agent_and_leaves_the_others_up_to_date(tmp_path, mirror):
     # the other agents' stages included: nothing to run for them
     assert "Data and pipelines are up to date" in _dvc_status(copy, env, ("oracle", "null", "probe"))
     for setting in ("zero_shot", "one_shot"):
-        run = (copy / "data/lawbench/probe" / setting / "run.json").read_text()
+        run = (copy / "data/lawbench/runs/probe" / setting / "run.json").read_text()
         assert '"limit": 2' in run  # the agent's own limit (the shared one is 3)
 
     csv = pd.read_csv(copy / "reports/lawbench.csv", keep_default_na=False, na_values=[""])

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.config import ParamsError, load_params
 from flows.evaluate import headline_text, headlines, register, sync_file, targets
+from flows.kit.config import ParamsError, load_params
 from steps.lawbench.report import AgentInfo, render_setting
 
 BASE = """# my parameters
@@ -93,6 +93,7 @@ def test_the_stages_of_one_agent():
         "ucl_judge@probe",
         "ucl_report",
     ]
+    assert targets("probe", ["j1"]) == ["j1_simulate@probe", "j1_judge@probe", "j1_report"]
 
 
 def test_headlines_are_the_csv_twin_numbers_beside_the_papers(tmp_path):

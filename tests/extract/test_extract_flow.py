@@ -1,4 +1,4 @@
-"""The `extract` stage and `extract_file` end to end: files in, validated Parquet and the report out."""
+"""The `j1_extract` stage and `extract_file` end to end: files in, validated Parquet and the report out."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.extract import evaluate, extract, extract_file
-from flows.stage import run_stage
-from flows.tables import to_arrow, write_parquet_atomic
+from flows.j1_extract import evaluate, extract_file, j1_extract
+from flows.kit.paths import Paths
+from flows.kit.stage import run_stage
+from flows.kit.tables import to_arrow, write_parquet_atomic
 from steps.extract.records import CASE_COLUMNS
 from steps.schemas import ARROW_TYPES
 from steps.sources import LOADERS, Fetched
@@ -24,7 +25,7 @@ def params_file(tmp_path: Path, environment: dict | None = None, **extract_param
     doc = {
         "environment": environment or {"model": "scripted/persona"},
         "llm": {"cache_dir": str(tmp_path / "cache"), "backoff_base_s": 0.01, "backoff_max_s": 0.02, "max_attempts": 2},
-        "extract": extract_params,
+        "j1": {"extract": extract_params},
     }
     path = tmp_path / "params.yaml"
     path.write_text(yaml.safe_dump(doc), encoding="utf-8")
@@ -147,7 +148,7 @@ def test_a_malformed_file_ends_with_the_file_line_and_rule(tmp_path):
 
 @pytest.fixture(scope="module")
 def interim(mirror, manifest, tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("interim")
+    folder = tmp_path_factory.mktemp("data") / "interim"
     for name in ("judgments_criminal", "judgments_civil"):
         frame = LOADERS[name]([Fetched(f, mirror / f.path) for f in manifest.for_dataset(name)])
         write_parquet_atomic(to_arrow(frame, ARROW_TYPES[name]), folder / f"{name}.parquet")
@@ -156,20 +157,23 @@ def interim(mirror, manifest, tmp_path_factory) -> Path:
 
 @pytest.mark.slow
 def test_the_stage_on_the_mirror_writes_tables_and_report_and_reruns_identically(interim, tmp_path):
-    out, report = tmp_path / "processed", tmp_path / "reports" / "extraction.md"
-    kwargs = dict(params_file=params_file(tmp_path, limit=6), interim_dir=interim, out_dir=out, report=report)
-    assert run_stage("extract", extract, **kwargs) == 0
+    paths = Paths(data=tmp_path / "data", reports=tmp_path / "reports", cache=tmp_path / ".cache")
+    paths.data.mkdir()
+    (paths.data / "interim").symlink_to(interim)
+    out, report = paths.shared("j1"), paths.reports / "extraction.md"
+    kwargs = dict(params_file=params_file(tmp_path, limit=6), paths=paths)
+    assert run_stage("j1_extract", j1_extract, **kwargs) == 0
     first = {n: (out / f"{n}.parquet").read_bytes() for n in ("cases", "extraction_issues")}
     cases = pd.read_parquet(out / "cases.parquet")
     assert list(cases["kind"].value_counts().sort_index()) == [6, 6] and cases["run_id"].nunique() == 1
-    usage = pd.read_parquet(out / "usage.parquet")
+    usage = pd.read_parquet(out / "extract_usage.parquet")
     assert len(usage) == 12 and set(usage["purpose"]) == {"extraction"}
     text = report.read_text(encoding="utf-8")
     assert "## Coverage of every field" in text and "| raw | all | 808 |" in text and "scripted" in text
     long = pd.read_csv(report.with_suffix(".csv"))
     assert {"criminal_articles", "coverage", "issues", "verdict_fixture"} <= set(long["table"])
     assert long.loc[long["table"] == "coverage", "proxy"].any()
-    assert run_stage("extract", extract, **kwargs) == 0
+    assert run_stage("j1_extract", j1_extract, **kwargs) == 0
     assert first == {n: (out / f"{n}.parquet").read_bytes() for n in ("cases", "extraction_issues")}
 
 

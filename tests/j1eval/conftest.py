@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 import steps.judges.scripted  # noqa: F401  (registers the proxy judge)
-from steps.j1eval import Case, Options, Panel
+from steps.j1.params import J1EvalParams
+from steps.j1eval import Case, Panel
 from steps.j1eval.evaluate import agent_role, evaluate_case
 from steps.judges.pointwise import Comparison
 from steps.judges.result import JudgeFailure, Judgement
@@ -111,9 +112,9 @@ def panel(door):
     return make
 
 
-def evaluate(case: Case, panel: Panel, options: Options | None = None) -> dict[tuple[str, str], Any]:
+def evaluate(case: Case, panel: Panel, options: J1EvalParams | None = None) -> dict[tuple[str, str], Any]:
     """The case's rows by (metric, component)."""
-    rows = asyncio.run(evaluate_case(case, panel, options or Options()))
+    rows = asyncio.run(evaluate_case(case, panel, options or J1EvalParams()))
     keyed = {(r.metric, r.component): r for r in rows}
     assert len(keyed) == len(rows), "a (metric, component) appears twice"
     return keyed

@@ -1,11 +1,11 @@
-"""J1 aggregate on a run without any instance (e.g. no persona could be generated): no crash on the sizes."""
+"""Stage j1_report on a run without any instance (e.g. no persona could be generated): no crash on the sizes."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from flows.aggregate import run_info
-from flows.config import load_params
+from flows.j1_report import run_info
+from flows.kit.config import load_params
 from tests.conftest import ROOT
 
 

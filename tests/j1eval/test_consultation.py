@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from steps.j1eval import Options
+from steps.j1.params import J1EvalParams
 from steps.judges.result import JudgeFailure
 from steps.scenarios.j1.profiles import TopicsTruth
 from tests.j1eval.conftest import PROXY, FixedPanel, check, evaluate, make_case, utterance
@@ -69,7 +69,9 @@ def test_binary_accuracy_and_open_topics_by_hand(panel):
 
 def test_strict_topics_score_the_unraised_topic_zero(panel):
     rows = evaluate(
-        make_case("KQ", TRUTH, dialogue(), ended_by="topics_done"), panel({"I-2": 0.6}), Options(strict_topics=True)
+        make_case("KQ", TRUTH, dialogue(), ended_by="topics_done"),
+        panel({"I-2": 0.6}),
+        J1EvalParams(strict_topics=True),
     )
     assert rows[("I-1", "")].value == pytest.approx((1 + 0.5 + 0) / 3)
 
@@ -107,7 +109,9 @@ def test_a_silent_client_or_a_failed_call_is_excluded_and_counted(panel):
         assert set(rows) == {("I-1", ""), ("I-2", "")}
         assert all(r.status == "dialogue_failed" and r.value is None and r.failure for r in rows.values())
     scored = evaluate(
-        make_case("KQ", TRUTH, dialogue(), ended_by="call_failed", failure="x"), panel(), Options(call_failed="score")
+        make_case("KQ", TRUTH, dialogue(), ended_by="call_failed", failure="x"),
+        panel(),
+        J1EvalParams(call_failed="score"),
     )
     assert scored[("I-1", "")].value == pytest.approx(0.75)
 

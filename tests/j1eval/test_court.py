@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from steps.j1eval import Options
+from steps.j1.params import J1EvalParams
 from steps.judges.result import JudgeFailure
 from steps.scenarios.j1.profiles import CITruth, CRTruth
 from tests.j1eval.conftest import evaluate, make_case, utterance
@@ -91,7 +91,7 @@ def test_too_short_a_trial_is_invalid(panel):
     steps = [CIVIL_ORACLE_STEPS[0], CIVIL_ORACLE_STEPS[7], (CIVIL_JUDGMENT, None, None)]
     rows = evaluate(civil_case(steps), panel())
     assert rows[("III-1", "UNI")].evidence["invalid"] == "too_short" and rows[("III-2", "")].value == 0.0
-    allowed = evaluate(civil_case(steps), panel({"III-2": 0.7}), Options(min_exchanges=3))
+    allowed = evaluate(civil_case(steps), panel({"III-2": 0.7}), J1EvalParams(min_exchanges=3))
     assert allowed[("III-1", "UNI")].value == 1.0 and allowed[("III-2", "")].value == 0.7
     assert 0 < allowed[("III-1", "")].value < 1  # a three-exchange trial misses most of the procedure
 
@@ -125,7 +125,7 @@ def test_a_criminal_trial_by_hand(panel):
     off = evaluate(criminal_case(fine_yuan=2000.0), panel())
     fine = ratio(abs(math.log(5001) - math.log(2001)))
     assert off[("III-4", "FINE")].value == pytest.approx(fine) and off[("III-4", "")].value == pytest.approx(fine / 2)
-    clipped = evaluate(criminal_case(fine_yuan=2000.0), panel(), Options(penalty_normaliser="clip"))
+    clipped = evaluate(criminal_case(fine_yuan=2000.0), panel(), J1EvalParams(penalty_normaliser="clip"))
     assert clipped[("III-4", "FINE")].value == pytest.approx(min(abs(math.log(5001 / 2001)), 1.0))
 
 

@@ -9,7 +9,8 @@ import asyncio
 import pandas as pd
 import pytest
 
-from steps.j1eval import Options, Panel, evaluate_case, score_frame
+from steps.j1.params import J1EvalParams
+from steps.j1eval import Panel, evaluate_case, score_frame
 from steps.j1eval.tables import compute
 from steps.schemas import J1Scores, validate
 from tests.j1eval.test_court import criminal_case
@@ -20,7 +21,7 @@ GOOD = '{"score": 8, "reason": "要点基本齐全"}'
 
 
 def score(case, panel) -> pd.DataFrame:
-    rows = asyncio.run(evaluate_case(case, panel, Options()))
+    rows = asyncio.run(evaluate_case(case, panel, J1EvalParams()))
     return validate(score_frame(rows, run_id="run1", agent="model"), J1Scores, table="j1_scores")
 
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from steps.j1eval import Options
+from steps.j1.params import J1EvalParams, J1ProcedureParams
 from steps.j1eval.court import exchanges_of
 from steps.j1eval.evaluate import evaluate_case
-from steps.judges import ProcedureConfig, court
+from steps.judges import court
 from steps.judges.pointwise import pointwise_prompt, pointwise_version
 from steps.judges.procedure import checklist_prompt, labels_prompt, procedure_version
 from steps.llm import LLMSettings, ModelDoor
@@ -35,7 +35,7 @@ def _asked(case) -> dict:
     with tempfile.TemporaryDirectory() as cache:
         door = ModelDoor(LLMSettings(cache=False, cache_dir=cache))
         panel = FixedPanel(door, PROXY)
-        asyncio.run(evaluate_case(case, panel, Options()))
+        asyncio.run(evaluate_case(case, panel, J1EvalParams()))
         door.close()
     return panel.asked
 
@@ -62,7 +62,7 @@ def rendered() -> dict[str, str]:
     snapshots["iii1_criminal_stages"] = _snapshot(
         "procedure pass 1, III-1 (CR stage labels, second window)",
         procedure_version(criminal),
-        labels_prompt(criminal, trial[4:], trial[:4], ProcedureConfig(window=8, context=4)),
+        labels_prompt(criminal, trial[4:], trial[:4], J1ProcedureParams(window=8, context=4)),
     )
     snapshots["iii1_criminal_checklist"] = _snapshot(
         "procedure pass 2, III-1 (CR checklist, preparation unit)",

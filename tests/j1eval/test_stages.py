@@ -1,5 +1,5 @@
 """The offline configuration end to end: instances built by the real flows from the fixture sources, the
-`simulate`, `judge` and `aggregate` flows with the scripted oracle and null agents, the scripted environment and
+`j1_simulate`, `j1_judge` and `j1_report` flows with the scripted oracle and null agents, the scripted environment and
 the proxy judge. Checks the bounds every rule and judged metric must meet, and that a rerun on a warm cache
 makes no new judge call and writes byte-identical scores and reports."""
 
@@ -12,12 +12,12 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.aggregate import aggregate
-from flows.judge import judge
-from flows.models import read_usage_log
-from flows.simulate import simulate
-from flows.stage import run_stage
-from flows.tables import read_table
+from flows.j1_judge import j1_judge
+from flows.j1_report import j1_report
+from flows.j1_simulate import j1_simulate
+from flows.kit.models import read_usage_log
+from flows.kit.stage import run_stage
+from flows.kit.tables import read_table
 from steps.schemas import J1Scores
 from tests.scenarios.conftest import build, write_sources
 
@@ -76,49 +76,29 @@ def project(tmp_path_factory):
         "environment": {"model": "scripted/persona"},
         "judge": {"model": "scripted/judge"},
         "llm": {"cache_dir": str(root / "cache")},
-        "simulate": {"transcripts": 0},
-        "j1eval": {"paper_names": {"oracle": "GPT-4o"}},
+        "j1": {"simulate": {"transcripts": 0}, "eval": {"paper_names": {"oracle": "GPT-4o"}}},
     }
     (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
     paths = {
         "params_file": root / "params.yaml",
-        "runs": root / "runs",
-        "reports": root / "reports",
-        "transcripts": root / "transcripts",
+        "paths": sources.paths,  # data/j1/instances.parquet built there; the runs and reports go there too
+        "runs": sources.paths.runs("j1"),
+        "reports": sources.paths.reports,
     }
     for agent in ("oracle", "null"):
-        assert (
-            run_stage(
-                "simulate",
-                simulate,
-                agent_name=agent,
-                params_file=paths["params_file"],
-                processed=sources.processed,
-                runs_dir=paths["runs"],
-                journals=root / "journals",
-            )
-            == 0
-        )
-        assert run_judge(paths, sources.processed, agent) == 0
-    assert (
-        run_stage(
-            "aggregate", aggregate, params_file=paths["params_file"], runs=paths["runs"], reports=paths["reports"]
-        )
-        == 0
-    )
+        kwargs = {"agent_name": agent, "params_file": paths["params_file"], "paths": sources.paths}
+        assert run_stage("j1_simulate", j1_simulate, **kwargs) == 0
+        assert run_judge(paths, agent) == 0
+    assert run_report(paths) == 0
     return paths, sources.processed
 
 
-def run_judge(paths: dict, processed: Path, agent: str) -> int:
-    return run_stage(
-        "judge",
-        judge,
-        agent_name=agent,
-        params_file=paths["params_file"],
-        processed=processed,
-        runs_dir=paths["runs"],
-        transcripts_dir=paths["transcripts"],
-    )
+def run_judge(paths: dict, agent: str) -> int:
+    return run_stage("j1_judge", j1_judge, agent_name=agent, params_file=paths["params_file"], paths=paths["paths"])
+
+
+def run_report(paths: dict) -> int:
+    return run_stage("j1_report", j1_report, params_file=paths["params_file"], paths=paths["paths"])
 
 
 def cells(paths: dict, agent: str) -> dict[tuple[str, str, str], float]:
@@ -184,18 +164,14 @@ def test_the_report_marks_proxy_cells_and_puts_the_paper_beside_a_named_agent(pr
 
 
 def test_a_rerun_on_a_warm_cache_writes_identical_scores_and_reports(project):
-    paths, processed = project
+    paths, _ = project
     files = [paths["runs"] / a / "scores.parquet" for a in ("oracle", "null")]
     files += [paths["reports"] / "j1.md", paths["reports"] / "j1.csv"]
     before = {f: digest(f) for f in files}
     for agent in ("oracle", "null"):
-        assert run_judge(paths, processed, agent) == 0
-    assert (
-        run_stage(
-            "aggregate", aggregate, params_file=paths["params_file"], runs=paths["runs"], reports=paths["reports"]
-        )
-        == 0
-    )
+        assert run_judge(paths, agent) == 0
+    assert run_report(paths) == 0
     assert {f: digest(f) for f in files} == before
-    usage = read_usage_log(paths["runs"].parent / "cache", paths["runs"] / "oracle" / "judge_usage.parquet", last=True)
+    cache = paths["params_file"].parent / "cache"
+    usage = read_usage_log(cache, paths["runs"] / "oracle" / "judge_usage.parquet", last=True)
     assert len(usage) > 0 and usage.cache_hit.all()

@@ -7,11 +7,11 @@ import json
 
 import pytest
 
+from steps.j1.params import J1ProcedureParams
 from steps.judges import (
     Comparison,
     JudgeFailure,
     Judgement,
-    ProcedureConfig,
     RubricItem,
     court,
     judge_pairwise,
@@ -154,7 +154,9 @@ def test_sta_act_and_iii1_by_hand(answers, door):
     }
     server, script = answers(procedure_server(yes))
     trial, validity = criminal_trial()
-    score = run(judge_procedure(door, http_judge(server), CRIMINAL, trial, validity, config=ProcedureConfig(window=5)))
+    score = run(
+        judge_procedure(door, http_judge(server), CRIMINAL, trial, validity, config=J1ProcedureParams(window=5))
+    )
     assert score.act == pytest.approx(8 / 9)  # R1-R4, R6-R9
     assert score.sta == pytest.approx(2 / 3)  # preparation lacks R5
     assert score.judgement.value == pytest.approx((2 / 3 + 8 / 9) / 2)
@@ -171,7 +173,7 @@ def test_a_stage_no_exchange_reached_is_no_without_a_call(answers, door):
     everything = {s.key: {i.id for i in CRIMINAL.items} for s in CRIMINAL.stages}
     server, script = answers(procedure_server(everything, no_investigation))
     trial, validity = criminal_trial()
-    one_window = ProcedureConfig(window=10)
+    one_window = J1ProcedureParams(window=10)
     score = run(judge_procedure(door, http_judge(server), CRIMINAL, trial, validity, config=one_window))
     assert not score.answers["R8"] and score.act == pytest.approx(8 / 9) and score.sta == pytest.approx(2 / 3)
     assert len(script.bodies) == 1 + 2

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from steps.judges import Comparison, ProcedureConfig, RubricItem, court
+from steps.j1.params import J1ProcedureParams
+from steps.judges import Comparison, RubricItem, court
 from steps.judges.pairwise import version as pairwise_version
 from steps.judges.pointwise import pointwise_prompt, pointwise_version
 from steps.judges.procedure import checklist_prompt, labels_prompt, procedure_version
@@ -71,7 +72,7 @@ def rendered() -> dict[str, str]:
         "stages": _snapshot(
             "procedure pass 1 (civil stage labels)",
             procedure_version(civil),
-            labels_prompt(civil, trial[8:], trial[4:8], ProcedureConfig()),
+            labels_prompt(civil, trial[8:], trial[4:8], J1ProcedureParams()),
         ),
         "checklist": _snapshot(
             "procedure pass 2 (civil checklist, investigation unit)",

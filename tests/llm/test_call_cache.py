@@ -13,9 +13,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.call_cache import locked_shards, shard_layer, write_call_cache
-from flows.config import Params
-from flows.models import open_door, read_usage_log, write_usage
+from flows.kit.call_cache import locked_shards, shard_layer, write_call_cache
+from flows.kit.config import Params
+from flows.kit.models import open_door, read_usage_log, write_usage
 from steps.llm import Completion, ModelConfig
 from steps.llm.shards import ShardLayer
 from tests.fake_openai_server import FakeOpenAIServer
@@ -155,7 +155,7 @@ def test_shards_are_read_only_under_dvc(monkeypatch, tmp_path):
 
 @pytest.mark.parametrize("usage", ["usage.parquet", "judge_usage.parquet"])
 def test_the_shard_sits_beside_its_usage_table(usage):
-    from flows.paths import call_cache_path
+    from flows.kit.paths import call_cache_path
 
     expected = {"usage.parquet": "call_cache.parquet", "judge_usage.parquet": "judge_call_cache.parquet"}[usage]
     assert call_cache_path(Path("data/runs/oracle") / usage) == Path("data/runs/oracle") / expected

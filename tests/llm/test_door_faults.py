@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.models import write_usage
+from flows.kit.models import write_usage
 from steps.llm import CallFailure, Completion, FailureKind, LLMSettings, ModelConfig, ModelDoor, Request
 from steps.llm.cache import ResponseCache
 from steps.llm.secrets import NO_KEY, MissingApiKeyError, check_api_keys

@@ -10,16 +10,16 @@ import pandas as pd
 import pytest
 import yaml
 
+from flows.kit.models import read_usage_log
+from flows.kit.stage import run_stage
 from flows.lawbench_predict import lawbench_predict
 from flows.lawbench_report import build_tables
-from flows.models import read_usage_log
-from flows.stage import run_stage
 from steps.lawbench.predict import prompt_text
 from steps.lawbench.report import AgentInfo, render_setting
 from steps.lawbench.scripted import best_form
 from steps.metrics.lawbench import score_task
 from tests.fake_openai_server import FakeOpenAIServer
-from tests.helpers import write_lawbench_interim
+from tests.helpers import project_paths, write_lawbench_interim
 
 LIMIT = 4
 FAST_RETRIES = {"backoff_base_s": 0.01, "backoff_max_s": 0.02, "max_attempts": 2}
@@ -42,18 +42,17 @@ def _params(tmp_path: Path, agents: dict, **llm) -> Path:
 
 
 def _run(tmp_path, interim, agent: str, agents: dict, code: int = 0, **llm) -> tuple[pd.DataFrame, pd.DataFrame]:
-    out = tmp_path / "lawbench"
+    paths = project_paths(tmp_path, interim)
     got = run_stage(
         "lawbench_predict",
         lawbench_predict,
         agent_name=agent,
         setting="zero_shot",
         params_file=_params(tmp_path, agents, **llm),
-        out_dir=out,
-        interim_dir=interim,
+        paths=paths,
     )
     assert got == code
-    run = out / agent / "zero_shot"
+    run = paths.run("lawbench", agent, "zero_shot")
     assert (run / "run.json").is_file() and (run / "usage.parquet").is_file()
     return pd.read_parquet(run / "predictions.parquet"), pd.read_parquet(run / "scores.parquet")
 
@@ -111,7 +110,7 @@ def test_failed_calls_fail_the_stage_and_a_rerun_retries_only_them(tmp_path, int
         agents = {"local": {"model": "hosted_vllm/test-model", "api_base": server.url}}
         predictions, scores = _run(tmp_path, interim, "local", agents, code=1)
         message = capsys.readouterr().err
-        run = tmp_path / "lawbench/local/zero_shot"
+        run = tmp_path / "data/lawbench/runs/local/zero_shot"
         usage = pd.read_parquet(run / "usage.parquet")
         # the outputs are written; the failure table is the usage rows with a failure kind
         assert usage.failure_kind.value_counts().to_dict() == {"server": 3, "bad_request": 2}

@@ -11,11 +11,12 @@ import pytest
 import steps.mile.oracle  # registers the scripted lawyer oracle
 import steps.mile.proxy  # registers the proxy judge for MILE
 import steps.mile.scripted  # noqa: F401  (registers the scripted client and supervisor)
-from flows.tables import write_table
+from flows.kit.tables import write_table
 from steps.llm import LLMSettings, ModelConfig, ModelDoor
 from steps.mile.instances import build_instance
 from steps.mile.opening import FixedOpening
-from steps.mile.scenario import MileOptions, mile_scenario
+from steps.mile.params import MileParams
+from steps.mile.scenario import mile_scenario
 from steps.schemas import SCHEMAS, Mile, validate
 from steps.simulate.engine import run_dialogue
 from steps.simulate.runner import DoorSpeaker
@@ -51,9 +52,9 @@ def row_of(mile: pd.DataFrame, number: int):
     return next(mile[mile.id == number].itertuples())
 
 
-def simulate_one(door: ModelDoor, row, agent: ModelConfig = ORACLE, speak=None, options: MileOptions | None = None):
+def simulate_one(door: ModelDoor, row, agent: ModelConfig = ORACLE, speak=None, options: MileParams | None = None):
     """One dialogue of `row` through the door (scripted environment unless `speak` wraps it)."""
-    options = options or MileOptions()
+    options = options or MileParams()
     instance = build_instance(row, supervise_lawyer=options.supervise == "both")
     base = FixedOpening(DoorSpeaker(door, agent, PERSONA))
     return asyncio.run(run_dialogue(mile_scenario(options), instance, speak(base) if speak else base))

@@ -9,13 +9,14 @@ import pandas as pd
 import pytest
 
 from steps.llm import LLMSettings, ModelDoor
-from steps.mile.evaluate import EvalOptions, plan_evaluation
+from steps.mile.evaluate import plan_evaluation
 from steps.mile.frames import deliverables_frame, turns_frame
-from steps.mile.goal import GoalOptions, match_rows
+from steps.mile.goal import match_rows
 from steps.mile.instances import build_instance, sample_rows
 from steps.mile.judging import run_tasks
 from steps.mile.opening import FixedOpening
 from steps.mile.oracle import reference_complaint
+from steps.mile.params import MileParams
 from steps.mile.parties import parse_defendants, parse_plaintiff
 from steps.mile.proxy import standard_rules
 from steps.mile.scenario import mile_scenario
@@ -34,7 +35,7 @@ def test_the_reference_complaint_of_every_instance_matches_fully_and_keeps_the_s
         plaintiff = parse_plaintiff(row.plaintiff, row.plaintiff_type)
         rows = {
             r["metric"]: r
-            for r in match_rows(row.instance_id, plaintiff, parse_defendants(row.defendant), complaint, GoalOptions())
+            for r in match_rows(row.instance_id, plaintiff, parse_defendants(row.defendant), complaint, MileParams())
         }
         assert rows["CLI"]["value"] == 1.0 and rows["DEF"]["value"] == 1.0, (row.id, rows["CLI"], rows["DEF"])
         rules = standard_rules(complaint)
@@ -53,7 +54,7 @@ async def _simulate_and_judge(mile, rows, agent, door, journal) -> pd.DataFrame:
     by_id, row_of = {i.instance_id: i for i in instances}, {r.instance_id: r for r in rows.itertuples()}
     turns = turns_frame(dialogues, run_id="t", agent=agent.name)
     dialogue_rows = deliverables_frame(scenario, by_id, row_of, dialogues, run_id="t", agent=agent.name)
-    plan = plan_evaluation(mile, dialogue_rows, turns, EvalOptions())
+    plan = plan_evaluation(mile, dialogue_rows, turns, MileParams())
     return pd.DataFrame(plan.rows + await run_tasks(door, JUDGE, plan.tasks))
 
 

@@ -11,19 +11,21 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.config import MileParams, load_params
+from flows.kit.config import load_params
+from flows.kit.models import read_usage_log
+from flows.kit.runs import run_id
+from flows.kit.stage import run_stage
 from flows.mile_simulate import mile_simulate, spec_of
-from flows.models import read_usage_log
-from flows.runs import run_id
-from flows.stage import run_stage
 from steps.llm import Decoding, LLMSettings, ModelConfig, ModelDoor
-from steps.mile.decoding import ROLES, RoleDecodingSpeaker, effective_decodings
+from steps.mile.decoding import RoleDecodingSpeaker
 from steps.mile.instances import build_instance
 from steps.mile.opening import FixedOpening
-from steps.mile.scenario import MileOptions, mile_scenario
+from steps.mile.params import ROLES, MileParams, effective_decodings
+from steps.mile.scenario import mile_scenario
 from steps.mile.supervisor import BLUR_INSTRUCTIONS
 from steps.simulate.engine import run_dialogue
 from tests.fake_openai_server import FakeOpenAIServer
+from tests.helpers import project_paths
 from tests.mile.conftest import ORACLE, PERSONA, row_of
 
 
@@ -55,7 +57,7 @@ def dialogue_calls(
 ):
     """The recorded door calls of a few dialogues (style checks forced so every role speaks), and the turns."""
     door = RecordingDoor(LLMSettings(cache_dir=str(tmp_path / "llm"), max_attempts=1), run_id="test")
-    options = MileOptions(style_triggers_revision=True)
+    options = MileParams(style_triggers_revision=True)
     speak = FixedOpening(RoleDecodingSpeaker(door, agent, PERSONA, decodings))
     turns = []
     for number in numbers:
@@ -201,22 +203,12 @@ def test_two_scripted_runs_of_the_stage_write_identical_tables(tmp_path, interim
         }
         root.mkdir()
         (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
-        assert (
-            run_stage(
-                "mile_simulate",
-                mile_simulate,
-                agent_name="oracle",
-                params_file=root / "params.yaml",
-                out_dir=root / "runs",
-                journals=root / "journals",
-                interim=interim,
-            )
-            == 0
-        )
-        run = root / "runs" / "oracle"
+        args = {"params_file": root / "params.yaml", "paths": project_paths(root, interim)}
+        assert run_stage("mile_simulate", mile_simulate, agent_name="oracle", **args) == 0
+        run = root / "data" / "mile" / "runs" / "oracle"
         outputs.append(
             [(run / "run.json").read_text()]
-            + [pd.read_parquet(run / f) for f in ("turns.parquet", "deliverables.parquet")]
+            + [pd.read_parquet(run / f) for f in ("turns.parquet", "dialogues.parquet")]
         )
     assert outputs[0][0] == outputs[1][0]
     for one, two in zip(outputs[0][1:], outputs[1][1:], strict=True):
@@ -264,8 +256,8 @@ def test_over_http_each_role_sends_the_papers_decoding_with_the_environments_see
             "mile": {"sample": 1, "max_turns": 4},
         }
         (tmp_path / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True), encoding="utf-8")
-        args = {"params_file": tmp_path / "params.yaml", "out_dir": tmp_path / "runs", "interim": interim}
-        assert run_stage("mile_simulate", mile_simulate, agent_name="oracle", journals=tmp_path / "j", **args) == 0
+        args = {"params_file": tmp_path / "params.yaml", "paths": project_paths(tmp_path, interim)}
+        assert run_stage("mile_simulate", mile_simulate, agent_name="oracle", **args) == 0
         requests = list(server.requests)
     expected = {
         "client": {"temperature": 0.5, "top_p": 1.0, "max_tokens": 2048, "seed": 11},
@@ -281,7 +273,9 @@ def test_over_http_each_role_sends_the_papers_decoding_with_the_environments_see
         sent = {k: body[k] for k in ("temperature", "top_p", "max_tokens", "seed") if body.get(k) is not None}
         assert sent == expected[role], role
     assert seen == set(ROLES)
-    usage = read_usage_log(tmp_path / "llm", tmp_path / "runs" / "oracle" / "usage.parquet", last=True)
+    usage = read_usage_log(
+        tmp_path / "llm", tmp_path / "data" / "mile" / "runs" / "oracle" / "usage.parquet", last=True
+    )
     live = usage[(usage.model == "hosted_vllm/test-model") & ~usage.cache_hit]
     assert len(live) == len(requests) and set(live.metadata.map(lambda m: json.loads(m)["role"])) == {
         "client",

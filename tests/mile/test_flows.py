@@ -9,14 +9,15 @@ import pandas as pd
 import pytest
 import yaml
 
+from flows.kit.models import read_usage_log
+from flows.kit.stage import run_stage
+from flows.kit.tables import read_table
 from flows.mile_export import export_sft
 from flows.mile_judge import mile_judge
 from flows.mile_report import mile_report
 from flows.mile_simulate import mile_simulate
-from flows.models import read_usage_log
-from flows.stage import run_stage
-from flows.tables import read_table
 from steps.schemas import MileDialogues, MileScores, MileTurns
+from tests.helpers import project_paths
 
 
 @pytest.fixture(scope="module")
@@ -30,29 +31,23 @@ def project(tmp_path_factory, interim):
         "mile": {"sample": 3},
     }
     (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
-    paths = {"params_file": root / "params.yaml", "interim": interim}
+    args = {"params_file": root / "params.yaml", "paths": project_paths(root, interim)}
     for agent in ("oracle", "null"):
-        assert (
-            run_stage(
-                "mile_simulate",
-                mile_simulate,
-                agent_name=agent,
-                out_dir=root / "runs",
-                journals=root / "journals",
-                **paths,
-            )
-            == 0
-        )
-        assert run_stage("mile_judge", mile_judge, agent_name=agent, out_dir=root / "runs", **paths) == 0
-    assert run_stage("mile_report", mile_report, runs=root / "runs", reports=root / "reports", **paths) == 0
+        assert run_stage("mile_simulate", mile_simulate, agent_name=agent, **args) == 0
+        assert run_stage("mile_judge", mile_judge, agent_name=agent, **args) == 0
+    assert run_stage("mile_report", mile_report, **args) == 0
     return root
+
+
+def runs(project: Path) -> Path:
+    return project / "data" / "mile" / "runs"
 
 
 def test_every_table_is_written_and_valid(project):
     for agent in ("oracle", "null"):
-        run = project / "runs" / agent
+        run = runs(project) / agent
         turns = read_table(run / "turns.parquet", MileTurns)
-        dialogues = read_table(run / "deliverables.parquet", MileDialogues)
+        dialogues = read_table(run / "dialogues.parquet", MileDialogues)
         scores = read_table(run / "scores.parquet", MileScores)
         rid = json.loads((run / "run.json").read_text())["run_id"]
         assert len(dialogues) == 3 and set(turns.run_id) == {rid} == set(scores.run_id)
@@ -71,7 +66,7 @@ def test_the_report_and_its_csv_twin(project):
 
 
 def test_run_json_and_the_report_name_the_decoding_of_every_role(project):
-    spec = json.loads((project / "runs" / "oracle" / "run.json").read_text())
+    spec = json.loads((runs(project) / "oracle" / "run.json").read_text())
     env = spec["environment"]
     assert env["role_decoding"] == "paper" and set(env["roles"]) == {
         "client",
@@ -96,7 +91,7 @@ def test_run_json_and_the_report_name_the_decoding_of_every_role(project):
 
 def test_the_sft_export_is_chat_format_from_the_lawyers_point_of_view(project, tmp_path):
     out = tmp_path / "sft.jsonl"
-    summary = export_sft(str(project / "runs" / "oracle"), out)
+    summary = export_sft(str(runs(project) / "oracle"), out)
     lines = out.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 3 and "3 dialogues" in summary
     record = json.loads(lines[0])
@@ -108,10 +103,10 @@ def test_the_sft_export_is_chat_format_from_the_lawyers_point_of_view(project, t
     meta = record["metadata"]
     assert meta["instance_id"].startswith("mile/") and {"personality", "tone", "less"} <= set(meta["persona"])
     assert meta["lawyer_model"] == "scripted/oracle" and meta["environment_model"] == "scripted/persona"
-    empty = export_sft(str(project / "runs" / "null"), tmp_path / "null.jsonl")
+    empty = export_sft(str(runs(project) / "null"), tmp_path / "null.jsonl")
     assert "0 dialogues" in empty and "3 no complaint" in empty
     with pytest.raises(FileNotFoundError):
-        export_sft("nope", tmp_path / "x.jsonl", runs=project / "runs")
+        export_sft("nope", tmp_path / "x.jsonl", paths=project_paths(project, tmp_path))
 
 
 def _frame(path: Path) -> pd.DataFrame:
@@ -119,17 +114,11 @@ def _frame(path: Path) -> pd.DataFrame:
 
 
 def test_a_rerun_replays_the_journal_and_an_interrupted_run_resumes(project, interim):
-    run = project / "runs" / "oracle"
+    run = runs(project) / "oracle"
     before = _frame(run / "turns.parquet")
     usage = (run / "usage.parquet").read_bytes()
     calls = len(pd.read_parquet(run / "usage.parquet"))
-    args = {
-        "agent_name": "oracle",
-        "params_file": project / "params.yaml",
-        "out_dir": project / "runs",
-        "journals": project / "journals",
-        "interim": interim,
-    }
+    args = {"agent_name": "oracle", "params_file": project / "params.yaml", "paths": project_paths(project, interim)}
     assert run_stage("mile_simulate", mile_simulate, **args) == 0
     # every dialogue came from the journal: no call was asked, yet the usage table is the first run's, byte for byte
     logged = read_usage_log(project / "llm", run / "usage.parquet", last=True)
@@ -137,7 +126,7 @@ def test_a_rerun_replays_the_journal_and_an_interrupted_run_resumes(project, int
     assert (run / "usage.parquet").read_bytes() == usage
     pd.testing.assert_frame_equal(_frame(run / "turns.parquet"), before)
     # cut the journal as a kill would: the last dialogue's `done` record and its last calls are lost
-    journal = next((project / "journals" / "oracle").glob("*.jsonl"))
+    journal = next((project / ".cache" / "journals" / "mile" / "oracle").glob("*.jsonl"))
     lines = journal.read_text(encoding="utf-8").splitlines()
     last_done = max(i for i, line in enumerate(lines) if json.loads(line)["type"] == "done")
     journal.write_text("\n".join(lines[: last_done - 5]) + "\n" + lines[last_done - 5][:20], encoding="utf-8")

@@ -11,12 +11,13 @@ import pandas as pd
 import pytest
 
 from steps.llm import LLMSettings, ModelConfig, ModelDoor
-from steps.mile.evaluate import EvalOptions, plan_evaluation
-from steps.mile.goal import GoalOptions, judge_tasks, references
+from steps.mile.evaluate import plan_evaluation
+from steps.mile.goal import judge_tasks, references
 from steps.mile.instances import build_instance
 from steps.mile.interaction import Utterance, interaction_tasks
 from steps.mile.judging import run_tasks
 from steps.mile.oracle import reference_complaint
+from steps.mile.params import MileParams
 from steps.schemas import MileScores, validate
 from steps.sql import run_query
 from tests.fake_openai_server import FakeOpenAIServer
@@ -45,7 +46,7 @@ def _tasks(mile):
     row = row_of(mile, 1)
     truth = build_instance(row).ground_truth
     complaint = reference_complaint(truth)
-    tasks = judge_tasks(row.instance_id, complaint, references(truth, list(row.evidence), GoalOptions()))
+    tasks = judge_tasks(row.instance_id, complaint, references(truth, list(row.evidence), MileParams()))
     said = [
         Utterance(0, "client", "您好"),
         Utterance(0, "lawyer", "您好"),
@@ -140,7 +141,7 @@ def test_a_failed_dialogue_is_counted_in_every_metric_and_judged_by_no_one(mile)
         ]
     )
     turns = pd.DataFrame(columns=["instance_id", "turn_index", "turn", "speaker", "kind", "text", "failure"])
-    plan = plan_evaluation(mile, dialogues, turns, EvalOptions())
+    plan = plan_evaluation(mile, dialogues, turns, MileParams())
     assert plan.tasks == []
     assert {r["failure"] for r in plan.rows} == {"dialogue_failed"} and len(plan.rows) == 13
     assert all(r["value"] is None for r in plan.rows) and plan.rows[0]["error"].startswith("lawyer: timeout")
@@ -152,7 +153,7 @@ def test_an_unknown_instance_is_an_error_not_a_silent_fallback(mile):
     )
     with pytest.raises(ValueError, match="mile/9999"):
         plan_evaluation(
-            mile, dialogues, pd.DataFrame(columns=["instance_id", "kind", "failure", "turn_index"]), EvalOptions()
+            mile, dialogues, pd.DataFrame(columns=["instance_id", "kind", "failure", "turn_index"]), MileParams()
         )
 
 

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from steps.mile.goal import GoalOptions, judge_tasks, references
+from steps.mile.goal import judge_tasks, references
 from steps.mile.instances import build_instance, persona
 from steps.mile.interaction import Utterance, consistency_task, interaction_tasks
 from steps.mile.opening import CLIENT_GREETING, LAWYER_GREETING
 from steps.mile.oracle import reference_complaint
+from steps.mile.params import MileParams
 from steps.mile.scenario import TEMPLATES, drafting_request
 from steps.simulate.templates import render
 from tests.mile.conftest import row_of
@@ -39,7 +40,7 @@ def rendered(mile) -> dict[str, str]:
     complaint = reference_complaint(truth)
     goal = {
         t.metrics[next(iter(t.metrics))]: t
-        for t in judge_tasks(row.instance_id, complaint, references(truth, list(row.evidence), GoalOptions()))
+        for t in judge_tasks(row.instance_id, complaint, references(truth, list(row.evidence), MileParams()))
     }
     window = interaction_tasks(row.instance_id, DIALOGUE, row.less)[-1]
     consistency = consistency_task(row.instance_id, DIALOGUE, persona(row))

@@ -8,7 +8,7 @@ import json
 from dataclasses import replace
 
 from steps.llm import CallFailure, Completion, FailureKind
-from steps.mile.scenario import MileOptions
+from steps.mile.params import MileParams
 from steps.simulate import EndReason, TurnKind
 from steps.simulate.engine import run_dialogue
 from steps.simulate.instance import Instance
@@ -97,7 +97,7 @@ def test_in_synthesis_mode_the_lawyer_is_supervised_too(mile, door):
 
         return speak
 
-    d = simulate_one(door, row_of(mile, 1), speak=two_questions, options=MileOptions(supervise="both"))
+    d = simulate_one(door, row_of(mile, 1), speak=two_questions, options=MileParams(supervise="both"))
     lawyer = [t for t in d.utterances() if t.speaker == "lawyer"]
     assert lawyer[3].revision == 1 and lawyer[3].text.count("？") == 1
     review = next(t for t in d.turns if t.kind is TurnKind.REVIEW and t.exchange == lawyer[3].exchange)

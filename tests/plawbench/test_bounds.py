@@ -14,15 +14,15 @@ import steps.plawbench.scripted  # noqa: F401  (registers the oracle and the cli
 from steps.llm import LLMSettings, ModelConfig, ModelDoor
 from steps.plawbench import dialogue
 from steps.plawbench.judging import judge_all, judgement_rows
+from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.predict import build_requests, multiturn_frame, responses_frame, select_tasks
-from steps.plawbench.prompts import PromptOptions
 from steps.simulate.journal import Journal
 from steps.simulate.runner import DoorSpeaker, simulate
 from steps.sql import run_query
 
 JUDGE = ModelConfig(name="judge", model="scripted/judge")
 ENVIRONMENT = ModelConfig(name="environment", model="scripted/persona")
-OPTIONS = PromptOptions()
+OPTIONS = PlawBenchParams()
 PER_SCENARIO = 3
 
 

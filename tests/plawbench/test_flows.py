@@ -12,12 +12,12 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.models import read_usage_log
+from flows.kit.models import read_usage_log
+from flows.kit.tables import to_arrow, write_parquet_atomic
 from flows.plawbench_judge import plawbench_judge
 from flows.plawbench_predict import plawbench_predict
 from flows.plawbench_report import plawbench_report
 from flows.plawbench_rubrics import plawbench_rubrics
-from flows.tables import to_arrow, write_parquet_atomic
 from steps.schemas import ARROW_TYPES
 from tests.conftest import ROOT
 from tests.fake_openai_server import FakeOpenAIServer
@@ -85,12 +85,12 @@ def test_stages_record_failures_and_a_rerun_retries_only_them(project):
     assert plawbench_rubrics().startswith("280 tasks")
     first = plawbench_predict("fake")
     assert "15 tasks, 1 multi-turn consultations" in first and "2 failed" in first
-    responses = pd.read_parquet("data/plawbench/fake/responses.parquet")
+    responses = pd.read_parquet("data/plawbench/runs/fake/responses.parquet")
     failed = responses[responses.failure.notna()]
     assert failed[["item_id", "variant"]].values.tolist() == [["plc/1", "single"], ["plc/1", "multiturn"]]
     assert failed.failure.str.startswith("server").all() and failed.turns.tolist() == [1, 1]
     plawbench_judge("fake")
-    judgements = pd.read_parquet("data/plawbench/fake/judgements.parquet").set_index(["item_id", "variant"])
+    judgements = pd.read_parquet("data/plawbench/runs/fake/judgements.parquet").set_index(["item_id", "variant"])
     assert judgements.loc["plc/1", "failure"].tolist() == ["agent_call_failed"] * 2
     assert judgements.at[("pca/0", "single"), "failure"] == "unparsable"
     assert judgements.failure.notna().sum() == 3 and judgements.value.dropna().between(0.45, 1).all()
@@ -108,9 +108,9 @@ def test_stages_record_failures_and_a_rerun_retries_only_them(project):
     project.broken = False  # the agent is back: the rerun retries the failed call, everything else is cached
     second = plawbench_predict("fake")
     assert "0 failed" in second
-    usage = read_usage_log(Path("cache"), Path("data/plawbench/fake/usage.parquet"), last=True)  # cwd: tmp_path
+    usage = read_usage_log(Path("cache"), Path("data/plawbench/runs/fake/usage.parquet"), last=True)  # cwd: tmp_path
     fresh = usage[~usage.cache_hit]
     assert len(fresh) >= 2 and fresh.metadata.str.contains('"instance_id": "plc/1"').all()
     plawbench_judge("fake")
-    judgements = pd.read_parquet("data/plawbench/fake/judgements.parquet")
+    judgements = pd.read_parquet("data/plawbench/runs/fake/judgements.parquet")
     assert judgements.failure.dropna().tolist() == ["unparsable"]

@@ -16,7 +16,7 @@ from steps.judges.rubric import judge_rubric
 from steps.plawbench.drafting_rubric import parse_drafting
 from steps.plawbench.items import rows_frame
 from steps.plawbench.judging import AGENT_FAILED, Prepared, build_rubric, judgement_rows
-from steps.plawbench.prompts import PromptOptions
+from steps.plawbench.params import PlawBenchParams
 from steps.sql import run_query
 from tests.judges.conftest import http_judge, run
 
@@ -52,7 +52,7 @@ TASK = SimpleNamespace(
 def rubric():
     parsed = parse_drafting(TASK.item_id, RUBRIC, TASK.max_points)
     assert parsed.issues == []
-    return build_rubric(TASK, rows_frame(parsed.rows), PromptOptions())
+    return build_rubric(TASK, rows_frame(parsed.rows), PlawBenchParams())
 
 
 def answer(items: dict[str, float], fails: dict[str, bool] | None = None, penalties: dict[str, int] | None = None):

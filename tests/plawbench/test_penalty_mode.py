@@ -12,11 +12,11 @@ import pandas as pd
 import pytest
 import yaml
 
+from flows.kit.tables import to_arrow, write_parquet_atomic
 from flows.plawbench_judge import plawbench_judge
 from flows.plawbench_predict import plawbench_predict
 from flows.plawbench_report import plawbench_report
 from flows.plawbench_rubrics import plawbench_rubrics
-from flows.tables import to_arrow, write_parquet_atomic
 from steps.schemas import ARROW_TYPES
 from tests.conftest import ROOT
 from tests.plawbench.conftest import NAMES
@@ -47,9 +47,9 @@ def judged(mode: str, tmp_path: Path) -> dict:
     }  # agent "null"
     for a in AGENTS:
         out[a] = {
-            "scores": pd.read_parquet(f"data/plawbench/{a}/scores.parquet"),
-            "judgements": pd.read_parquet(f"data/plawbench/{a}/judgements.parquet"),
-            "run": json.loads(Path(f"data/plawbench/{a}/judge/run.json").read_text(encoding="utf-8")),
+            "scores": pd.read_parquet(f"data/plawbench/runs/{a}/scores.parquet"),
+            "judgements": pd.read_parquet(f"data/plawbench/runs/{a}/judgements.parquet"),
+            "run": json.loads(Path(f"data/plawbench/runs/{a}/judge/run.json").read_text(encoding="utf-8")),
         }
     return out
 

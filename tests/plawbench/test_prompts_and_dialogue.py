@@ -11,8 +11,9 @@ import pytest
 import steps.plawbench.scripted  # registers the oracle lawyer and the client
 from steps.llm import ScriptedRequest
 from steps.plawbench import dialogue
+from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.predict import select_tasks
-from steps.plawbench.prompts import PromptOptions, agent_messages, judge_rules
+from steps.plawbench.prompts import agent_messages, judge_rules
 from steps.plawbench.questions import first_questions
 from steps.simulate import EndReason
 from steps.simulate.engine import run_dialogue
@@ -22,13 +23,13 @@ CONSULT = SimpleNamespace(item_id="plc/x", category="consultation", query=NARRAT
 
 
 def test_consultation_prompt_one_user_message_or_a_system_message():
-    single = agent_messages(CONSULT, PromptOptions())
+    single = agent_messages(CONSULT, PlawBenchParams())
     assert len(single) == 1 and single[0]["role"] == "user"
     assert "10 到 25 个问题" in single[0]["content"] and single[0]["content"].endswith(NARRATIVE)
-    split = agent_messages(CONSULT, PromptOptions(split_system=True, min_questions=25, max_questions=50))
+    split = agent_messages(CONSULT, PlawBenchParams(split_system=True, min_questions=25, max_questions=50))
     assert [m["role"] for m in split] == ["system", "user"] and "25 到 50 个问题" in split[0]["content"]
     assert NARRATIVE in split[1]["content"] and NARRATIVE not in split[0]["content"]
-    assert any("前 25 个问题" in rule for rule in judge_rules(CONSULT, PromptOptions()))
+    assert any("前 25 个问题" in rule for rule in judge_rules(CONSULT, PlawBenchParams()))
 
 
 def test_only_the_first_n_questions_are_judged():

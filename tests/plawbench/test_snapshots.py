@@ -15,8 +15,9 @@ from steps.plawbench.case_rubric import parse_case_analysis
 from steps.plawbench.drafting_rubric import parse_drafting
 from steps.plawbench.items import rows_frame
 from steps.plawbench.judging import build_rubric
+from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.penalty_judge import penalty_prompt, penalty_version
-from steps.plawbench.prompts import PromptOptions, agent_messages, task_input
+from steps.plawbench.prompts import agent_messages, task_input
 from tests.plawbench.test_judge_robustness import RUBRIC as DRAFTING_RUBRIC
 from tests.plawbench.test_judge_robustness import TASK as DRAFTING_TASK
 
@@ -81,7 +82,7 @@ def _snapshot(title: str, version: str, prompt: str) -> str:
 
 
 def rendered() -> dict[str, str]:
-    options = PromptOptions()
+    options = PlawBenchParams()
     case = build_rubric(CASE, rows_frame(parse_case_analysis(CASE.item_id, BLOCKS).rows), options)
     drafting = build_rubric(
         DRAFTING_TASK,

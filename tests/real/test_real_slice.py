@@ -20,7 +20,7 @@ from tests.real.realserver import MODEL_CACHE, ensure_local_extra, free_port, ke
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(3600)]
 
-BENCHMARK_STAGES = ("lawbench", "ucl", "mile", "plawbench", "runs")  # data/<folder> of each benchmark's runs
+BENCHMARK_STAGES = ("lawbench", "ucl", "mile", "plawbench", "j1")  # data/<benchmark> of each benchmark's runs
 REPORTS = (
     "lawbench_zero_shot.md",
     "lawbench_one_shot.md",
@@ -67,13 +67,13 @@ def test_one_item_per_benchmark_runs_every_stage_on_real_output_up_to_the_report
     assert exits and not any(exits.values()), exits
     for stage in (
         "lawbench_predict@smollm2_135m-zero_shot",
-        "extract",
-        "simulate@smollm2_135m",
-        "judge@smollm2_135m",
+        "j1_extract",
+        "j1_simulate@smollm2_135m",
+        "j1_judge@smollm2_135m",
         "mile_judge@smollm2_135m",
         "ucl_judge@smollm2_135m",
         "plawbench_judge@smollm2_135m",
-        "aggregate",
+        "j1_report",
     ):
         assert stage in exits, f"{stage} did not run: {sorted(exits)}"
 
@@ -89,10 +89,12 @@ def test_one_item_per_benchmark_runs_every_stage_on_real_output_up_to_the_report
 
     # The LawBench predictions: one item of task 1-1 per setting, each scored or a typed failure, never dropped
     for setting in ("zero_shot", "one_shot"):
-        predictions = pd.read_parquet(project / "data" / "lawbench" / "smollm2_135m" / setting / "predictions.parquet")
+        predictions = pd.read_parquet(
+            project / "data" / "lawbench" / "runs" / "smollm2_135m" / setting / "predictions.parquet"
+        )
         assert list(predictions.task) == ["1-1"]
         ok = predictions.failure_kind.isna()
         assert (predictions.prediction[ok].str.len() > 0).all()
     # The J1 trial: one dialogue, ended by a role or its turn cap, or excluded with its reason
-    dialogues = pd.read_parquet(project / "data" / "runs" / "smollm2_135m" / "deliverables.parquet")
+    dialogues = pd.read_parquet(project / "data" / "j1" / "runs" / "smollm2_135m" / "dialogues.parquet")
     assert len(dialogues) == 1

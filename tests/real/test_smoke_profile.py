@@ -26,8 +26,8 @@ def test_real_params_put_the_local_model_in_every_role_and_keep_every_other_sett
         config = ModelConfig(name=role, **entry)  # the door accepts it as is
         assert config.model == "openai/smollm2-135m" and config.api_key_env == LOCAL_KEY_ENV
         assert config.decoding.max_tokens == MAX_TOKENS[role] and config.decoding.temperature == 0
-    assert real["instances"]["sizes"] == dict.fromkeys(["KQ", "LC", "CD", "DD", "CI", "CR"], 1)
-    assert real["simulate"]["scenarios"] == params["simulate"]["scenarios"], "sections are merged, not replaced"
+    assert real["j1"]["instances"]["sizes"] == dict.fromkeys(["KQ", "LC", "CD", "DD", "CI", "CR"], 1)
+    assert real["j1"]["simulate"]["scenarios"] == params["j1"]["simulate"]["scenarios"], "merged, not replaced"
     assert real["mile"]["max_turns"] == SMALL["mile"]["max_turns"] and real["mile"]["template"] == "eval"
     assert real["llm"]["cache_dir"] == "/tmp/cache" and real["llm"]["concurrency"] == 2
     assert params["agents"] != real["agents"], "the committed params are not modified"
@@ -36,11 +36,11 @@ def test_real_params_put_the_local_model_in_every_role_and_keep_every_other_sett
 def test_stage_exits_mark_the_stages_dvc_failed_with_keep_going():
     log = (
         "Running stage 'ingest':\n> python -m flows.ingest\n"
-        "Running stage 'judge@smollm2_135m':\n> python -m flows.judge smollm2_135m\n"
-        "ERROR: failed to reproduce 'judge@smollm2_135m': failed to run: python -m flows.judge, exited with 1\n"
+        "Running stage 'j1_judge@smollm2_135m':\n> python -m flows.j1_judge smollm2_135m\n"
+        "ERROR: failed to reproduce 'j1_judge@smollm2_135m': failed to run: python -m flows.j1_judge, exited with 1\n"
         "Running stage 'mile_simulate@smollm2_135m':\n"
     )
-    assert stage_exits(log) == {"ingest": 0, "judge@smollm2_135m": 1, "mile_simulate@smollm2_135m": 0}
+    assert stage_exits(log) == {"ingest": 0, "j1_judge@smollm2_135m": 1, "mile_simulate@smollm2_135m": 0}
 
 
 def test_outcomes_are_counted_per_stage_table_column_and_kind(tmp_path):
@@ -65,9 +65,9 @@ def test_outcomes_are_counted_per_stage_table_column_and_kind(tmp_path):
         ("ucl/a", "judgements", "unparsable"): 1,
     }
     assert counts.n.sum() == 10, "every row of every table is counted once"
-    section = outcome_section(counts, {"judge@a": 1, "ingest": 0})
+    section = outcome_section(counts, {"j1_judge@a": 1, "ingest": 0})
     assert LABEL in section and "never a measure of legal ability" in section
-    assert "| judge@a | 1 |" in section and "| ucl/a | judgements | failure | no_verdict | 1 |" in section
+    assert "| j1_judge@a | 1 |" in section and "| ucl/a | judgements | failure | no_verdict | 1 |" in section
 
 
 def test_read_stage_tables_skips_inputs_and_tables_without_outcomes(tmp_path):
@@ -89,7 +89,8 @@ def test_an_interrupted_run_reports_what_finished_and_marks_the_stage_it_cut(tmp
         runs / "dialogues.parquet"
     )
     (out / "dvc.log").write_text(
-        "\n---- dvc repro attempt\nRunning stage 'extract':\nextract: ok\nRunning stage 'ucl_judge@smollm2_135m':\n",
+        "\n---- dvc repro attempt\nRunning stage 'j1_extract':\nj1_extract: ok\n"
+        "Running stage 'ucl_judge@smollm2_135m':\n",
         encoding="utf-8",
     )
     (out / "run.json").write_text('{"minutes": 30.5, "dvc_exit": null, "interrupted": true}', encoding="utf-8")
@@ -97,21 +98,28 @@ def test_an_interrupted_run_reports_what_finished_and_marks_the_stage_it_cut(tmp
     assert write_report(out, report) == 1, "an interrupted run is not a success"
     text = report.read_text(encoding="utf-8")
     assert "Wall time 30.5 min (interrupted, dvc exit None)" in text
-    assert "| extract | 0 |" in text and "| ucl_judge@smollm2_135m | -15 |" in text
+    assert "| j1_extract | 0 |" in text and "| ucl_judge@smollm2_135m | -15 |" in text
     assert "| ucl/smollm2_135m | dialogues | ended_by | call_failed | 1 |" in text
     assert "| ucl/smollm2_135m | dialogues | failure | server | 1 |" in text
 
 
 def test_the_slice_profile_runs_one_item_per_benchmark_with_lower_caps():
-    from flows.config import Params
+    from flows.kit.config import Params
     from flows.smoke_real import SLICE_MAX_TOKENS
+    from steps.j1.params import J1Params
+    from steps.lawbench.params import LawBenchParams
+    from steps.mile.params import MileParams
+    from steps.plawbench.params import PlawBenchParams
+    from steps.ucl.params import UclParams
 
     params = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
     real = real_params(params, "http://127.0.0.1:8089/v1", "smollm2-135m", Path("/tmp/cache"), "slice")
     loaded = Params.model_validate(real)  # the stages accept it
-    assert loaded.lawbench.tasks == ["1-1"] and loaded.lawbench.limit == 1
-    assert loaded.instances.resolved() == {"CR": 1} and loaded.simulate.scenarios == ["CR"]
-    assert loaded.ucl.tasks == ["Charge Prediction"] and loaded.ucl.limit == 1
-    assert loaded.plawbench.scenarios == ["consultation"] and loaded.mile.sample == 1
+    lawbench, j1 = loaded.section(LawBenchParams), loaded.section(J1Params)
+    ucl, plawbench = loaded.section(UclParams), loaded.section(PlawBenchParams)
+    assert lawbench.tasks == ["1-1"] and lawbench.limit == 1
+    assert j1.instances.resolved() == {"CR": 1} and j1.simulate.scenarios == ["CR"]
+    assert ucl.tasks == ["Charge Prediction"] and ucl.limit == 1
+    assert plawbench.scenarios == ["consultation"] and loaded.section(MileParams).sample == 1
     assert real["judge"]["decoding"]["max_tokens"] == SLICE_MAX_TOKENS["judge"]
     assert real["llm"]["max_failed_fraction"] == 1.0  # failures are counted in the report, not a stop

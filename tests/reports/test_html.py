@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 from rich.console import Console
 
+from flows.kit.paths import Paths
 from flows.show import find_id, show_any
 from steps.reports.html import dialogues
 from steps.reports.html.pages import benchmark_page, link_for
@@ -100,16 +101,17 @@ def test_page_is_self_contained_deterministic_and_links_cells_to_dialogues():
 
 def test_show_finds_a_dialogue_in_any_benchmark_by_its_file_name_id(tmp_path):
     turns, deliverables, scores = j1_frames(3)
-    run = tmp_path / "runs" / "oracle"
+    paths = Paths(data=tmp_path / "data")
+    run = paths.run("j1", "oracle")
     run.mkdir(parents=True)
     turns.to_parquet(run / "turns.parquet")
-    deliverables.to_parquet(run / "deliverables.parquet")
+    deliverables.to_parquet(run / "dialogues.parquet")
     scores.to_parquet(run / "scores.parquet")
     console = Console(record=True, width=200)
-    show_any("oracle", "LC_synthetic_00001", data=tmp_path, console=console)
+    show_any("oracle", "LC_synthetic_00001", paths=paths, console=console)
     out = console.export_text()
     assert "LC/synthetic/00001" in out and "ended by max_turns" in out and "user → agent" in out
     with pytest.raises(ValueError, match="no run 'oracle' of mile"):
-        show_any("oracle", "x", benchmark="mile", data=tmp_path)
+        show_any("oracle", "x", benchmark="mile", paths=paths)
     with pytest.raises(ValueError, match="unknown benchmark"):
-        show_any("oracle", "x", benchmark="lawbench", data=tmp_path)
+        show_any("oracle", "x", benchmark="lawbench", paths=paths)

@@ -1,4 +1,5 @@
-"""J1 instances built by the real `personas` and `instances` flows from the fixture sources (fixtures/sources.json).
+"""J1 instances built by the real `j1_personas` and `j1_instances` flows from the fixture sources
+(fixtures/sources.json).
 
 `project` writes the fixture cases, case types and topic sources where the flows read them, with a params file
 that takes every eligible source (scripted environment model, a private response cache), and runs both flows.
@@ -14,10 +15,11 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.instances import instances as instances_flow
-from flows.personas import personas as personas_flow
-from flows.stage import run_stage
-from flows.tables import read_table, to_arrow, write_parquet_atomic
+from flows.j1_instances import j1_instances
+from flows.j1_personas import j1_personas
+from flows.kit.paths import Paths
+from flows.kit.stage import run_stage
+from flows.kit.tables import read_table, to_arrow, write_parquet_atomic
 from steps.scenarios.registry import instance_from_row
 from steps.schemas import ARROW_TYPES, Instances
 from steps.simulate.instance import Instance
@@ -34,42 +36,46 @@ def sources() -> dict:
 class Project:
     root: Path
     params: Path
-    processed: Path
-    interim: Path
-    report: Path
+
+    @property
+    def paths(self) -> Paths:
+        return Paths(data=self.root / "data", reports=self.root / "reports", cache=self.root / ".cache")
+
+    @property
+    def processed(self) -> Path:
+        """J1's shared tables (cases, topics, personas, instances)."""
+        return self.paths.shared("j1")
+
+    @property
+    def interim(self) -> Path:
+        return self.paths.interim
+
+    @property
+    def report(self) -> Path:
+        return self.paths.reports / "instances.md"
 
 
 def write_sources(root: Path, *, sizes: dict | None = None, seed: int = 0, environment: str = "scripted/persona"):
     """The fixture sources as the flows read them, and a params file; returns the project's paths."""
     data = sources()
-    processed, interim = root / "processed", root / "interim"
+    project = Project(root, root / "params.yaml")
+    processed, interim = project.processed, project.interim
     write_parquet_atomic(to_arrow(pd.DataFrame(data["cases"]), ARROW_TYPES["cases"]), processed / "cases.parquet")
     write_parquet_atomic(to_arrow(pd.DataFrame(data["topics"]), ARROW_TYPES["topics"]), processed / "topics.parquet")
     write_parquet_atomic(to_arrow(pd.DataFrame(data["causes"])), interim / "judgments_civil.parquet")
     doc = {
         "environment": {"model": environment},
         "llm": {"cache_dir": str(root / "cache"), "backoff_base_s": 0.01, "backoff_max_s": 0.02, "max_attempts": 2},
-        "instances": {"seed": seed, "sizes": sizes or ALL},
-        "personas": {"seed": seed},
+        "j1": {"instances": {"seed": seed, "sizes": sizes or ALL}, "personas": {"seed": seed}},
     }
-    params = root / "params.yaml"
-    params.write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
-    return Project(root, params, processed, interim, root / "reports" / "instances.md")
+    project.params.write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
+    return project
 
 
 def build(project: Project) -> None:
-    kwargs = {"params_file": project.params, "processed": project.processed, "interim": project.interim}
-    assert (
-        run_stage(
-            "personas",
-            personas_flow,
-            **kwargs,
-            out=project.processed / "personas.parquet",
-            usage=project.root / "usage.parquet",
-        )
-        == 0
-    )
-    assert run_stage("instances", instances_flow, **kwargs, report=project.report) == 0
+    kwargs = {"params_file": project.params, "paths": project.paths}
+    assert run_stage("j1_personas", j1_personas, **kwargs) == 0
+    assert run_stage("j1_instances", j1_instances, **kwargs) == 0
 
 
 @pytest.fixture(scope="session")

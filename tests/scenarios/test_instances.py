@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from flows.tables import read_table
+from flows.kit.tables import read_table
 from steps.extract.statutes import find_statutes
 from steps.personas.generate import Persona, Subject
 from steps.scenarios.j1.built import Draft, Skipped, finish

@@ -1,4 +1,4 @@
-"""End to end through the real HTTP path: the `simulate` stage with a non-scripted agent model string.
+"""End to end through the real HTTP path: the `j1_simulate` stage with a non-scripted agent model string.
 
 The agent is `hosted_vllm/test-model` on the OpenAI-compatible test server, scripted there with a short criminal
 trial (it reads the defendant's name from its system prompt); the server also answers a 500 and a 429 first,
@@ -17,9 +17,9 @@ import yaml
 from typer.testing import CliRunner
 
 from flows.cli import app
-from flows.judge import write_transcripts
-from flows.simulate import simulate
-from flows.stage import run_stage
+from flows.j1_judge import write_transcripts
+from flows.j1_simulate import j1_simulate
+from flows.kit.stage import run_stage
 from steps.extract.statutes import find_statutes
 from steps.j1eval.failures import causes_of_rows
 from steps.metrics.j1.crime import predicted_charges
@@ -68,18 +68,10 @@ def _run(tmp_path):
             "agents": {
                 "court": {"model": "hosted_vllm/test-model", "api_base": server.url, "api_key_env": "J1_E2E_KEY"}
             },
-            "simulate": {"scenarios": ["CR"], "transcripts": 2},
+            "j1": {"simulate": {"scenarios": ["CR"], "transcripts": 2}},
         }
         p.params.write_text(yaml.safe_dump(params, allow_unicode=True), encoding="utf-8")
-        code = run_stage(
-            "simulate",
-            simulate,
-            agent_name="court",
-            params_file=p.params,
-            processed=p.processed,
-            runs_dir=tmp_path / "data/runs",
-            journals=tmp_path / "journals",
-        )
+        code = run_stage("j1_simulate", j1_simulate, agent_name="court", params_file=p.params, paths=p.paths)
         assert code == 0
         requests, headers = list(server.requests), list(server.headers_seen)
     truths = pd.read_parquet(p.processed / "instances.parquet").ground_truth
@@ -89,8 +81,8 @@ def _run(tmp_path):
 def test_a_court_dialogue_runs_through_http_with_a_real_model_string(run_dir):
     root, requests, headers, _truths, processed = run_dir
     instances = pd.read_parquet(processed / "instances.parquet").set_index("instance_id")
-    turns = pd.read_parquet(root / "data/runs/court/turns.parquet")
-    deliverables = pd.read_parquet(root / "data/runs/court/deliverables.parquet")
+    turns = pd.read_parquet(root / "data/j1/runs/court/turns.parquet")
+    deliverables = pd.read_parquet(root / "data/j1/runs/court/dialogues.parquet")
     assert len(deliverables) == 2 and set(deliverables.ended_by) == {"marker"}
     for _iid, d in turns[turns.kind == "utterance"].groupby("instance_id"):
         judge_turns = d[d.speaker == "judge"]
@@ -129,7 +121,7 @@ def test_the_server_gets_no_ground_truth_or_metadata_and_no_artifact_holds_the_k
 def test_show_prints_the_dialogue_with_speakers_addressees_and_stages(run_dir, monkeypatch):
     root, *_ = run_dir
     monkeypatch.chdir(root)
-    iid = pd.read_parquet(root / "data/runs/court/deliverables.parquet").instance_id.iloc[0]
+    iid = pd.read_parquet(root / "data/j1/runs/court/dialogues.parquet").instance_id.iloc[0]
     result = CliRunner().invoke(app, ["show", "court", iid[-8:]], terminal_width=200)
     assert result.exit_code == 0, result.output
     for text in (
@@ -142,9 +134,9 @@ def test_show_prints_the_dialogue_with_speakers_addressees_and_stages(run_dir, m
     ):
         assert text in result.output
     assert "failure causes: none" in result.output
-    # the judge stage's transcripts of the same run (stage `judge` writes them with the failure causes)
-    turns = pd.read_parquet(root / "data/runs/court/turns.parquet")
-    deliverables = pd.read_parquet(root / "data/runs/court/deliverables.parquet").assign(failure_causes=[[], []])
+    # the judge stage's transcripts of the same run (stage `j1_judge` writes them with the failure causes)
+    turns = pd.read_parquet(root / "data/j1/runs/court/turns.parquet")
+    deliverables = pd.read_parquet(root / "data/j1/runs/court/dialogues.parquet").assign(failure_causes=[[], []])
     assert write_transcripts.fn(turns, deliverables, root / "transcripts", 2, agent="court", rid="r", proxy=False) == 2
     transcripts = list((root / "transcripts/court").glob("*.md"))
     page = transcripts[0].read_text(encoding="utf-8")

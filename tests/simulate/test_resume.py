@@ -40,13 +40,13 @@ def instances_file(root: Path) -> Path:
 
 def project(root: Path, instances: Path, server_url: str) -> Path:
     """A project with those instances, and params whose environment model is the test server."""
-    (root / "data/processed").mkdir(parents=True)
-    shutil.copy(instances, root / "data/processed/instances.parquet")
+    (root / "data/j1").mkdir(parents=True)
+    shutil.copy(instances, root / "data/j1/instances.parquet")
     params = {
         "agents": {"oracle": {"model": "scripted/oracle"}},
         "environment": {"model": "hosted_vllm/test-model", "api_base": server_url},
         "llm": {"cache": False, "cache_dir": str(root / "cache"), "backoff_base_s": 0.01, "backoff_max_s": 0.02},
-        "simulate": {"scenarios": list(COURT), "concurrency": 2, "transcripts": 1},
+        "j1": {"simulate": {"scenarios": list(COURT), "concurrency": 2, "transcripts": 1}},
     }
     (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
     return root
@@ -56,7 +56,7 @@ def start(root: Path) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PREFECT_HOME": str(root / "prefect")}
     # a session of its own, so that the kill reaches the flow's ephemeral Prefect server too
     return subprocess.Popen(
-        [sys.executable, "-m", "flows.simulate", "oracle"],
+        [sys.executable, "-m", "flows.j1_simulate", "oracle"],
         cwd=root,
         env=env,
         stdout=subprocess.PIPE,
@@ -68,7 +68,7 @@ def start(root: Path) -> subprocess.Popen:
 
 def journal_lines(root: Path) -> list[dict]:
     lines = []
-    for path in (root / ".cache/runs/oracle").glob("*.jsonl"):
+    for path in (root / ".cache/journals/j1/oracle").glob("*.jsonl"):
         for line in path.read_text(encoding="utf-8").splitlines():
             with contextlib.suppress(json.JSONDecodeError):
                 lines.append(json.loads(line))
@@ -84,7 +84,7 @@ def finish(proc: subprocess.Popen) -> str:
 
 
 def _environment_prompts(root: Path, instance_id: str) -> set[str]:
-    row = pd.read_parquet(root / "data/processed/instances.parquet").set_index("instance_id").loc[instance_id]
+    row = pd.read_parquet(root / "data/j1/instances.parquet").set_index("instance_id").loc[instance_id]
     instance = instance_from_row({**row.to_dict(), "instance_id": instance_id})
     scenario = SCENARIOS[instance.scenario]
     roles = [r for r, role in scenario.roles.items() if role.model == "environment" and r in instance.profiles]
@@ -112,10 +112,10 @@ def test_a_killed_run_resumes_to_the_tables_of_an_uninterrupted_one(tmp_path):
         assert proc.returncode == -signal.SIGKILL
         before = journal_lines(interrupted)
         finished = {r["instance_id"] for r in before if r["type"] == "done"}
-        total = len(pd.read_parquet(interrupted / "data/processed/instances.parquet"))
+        total = len(pd.read_parquet(interrupted / "data/j1/instances.parquet"))
         assert 1 <= len(finished) < total, "the kill must land mid-run"
         journaled_env = sum(r["type"] == "call" and r["role"] not in ("lawyer", "judge") for r in before)
-        assert not (interrupted / "data/runs/oracle/turns.parquet").exists()
+        assert not (interrupted / "data/j1/runs/oracle/turns.parquet").exists()
 
         sent_before = server.count
         finish(start(interrupted))
@@ -125,9 +125,9 @@ def test_a_killed_run_resumes_to_the_tables_of_an_uninterrupted_one(tmp_path):
     asked = {r["messages"][0]["content"] for r in resumed}
     for instance_id in finished:
         assert not asked & _environment_prompts(interrupted, instance_id), instance_id  # not recomputed
-    for name in ("turns.parquet", "deliverables.parquet", "run.json"):
-        ours, theirs = interrupted / "data/runs/oracle" / name, reference / "data/runs/oracle" / name
+    for name in ("turns.parquet", "dialogues.parquet", "run.json"):
+        ours, theirs = interrupted / "data/j1/runs/oracle" / name, reference / "data/j1/runs/oracle" / name
         assert ours.read_bytes() == theirs.read_bytes(), name
-    turns = pd.read_parquet(interrupted / "data/runs/oracle/turns.parquet")
+    turns = pd.read_parquet(interrupted / "data/j1/runs/oracle/turns.parquet")
     assert not turns.duplicated(["instance_id", "turn_index"]).any()
-    assert set(turns.instance_id) == set(pd.read_parquet(reference / "data/runs/oracle/turns.parquet").instance_id)
+    assert set(turns.instance_id) == set(pd.read_parquet(reference / "data/j1/runs/oracle/turns.parquet").instance_id)

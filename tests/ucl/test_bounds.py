@@ -10,11 +10,14 @@ import pytest
 from steps.llm import LLMSettings, ModelDoor
 from steps.schemas import UclDialogues, UclHintScores, UclTurns, UclVerdicts, validate
 from steps.simulate.journal import Journal
-from steps.ucl import JudgeSettings, RunIds, build_instances, judge_run, protocol_version, simulate_run
 from steps.ucl.dialogues import run_tables
+from steps.ucl.instances import build_instances
+from steps.ucl.judging import RunIds, judge_run
+from steps.ucl.params import UclParams
+from steps.ucl.simulation import simulate_run
 from tests.ucl.conftest import NULL, ORACLE, PROXY, USER
 
-SETTINGS = JudgeSettings(PROXY, retries=2, pointwise=True, protocol=protocol_version())
+UCL = UclParams(judge_retries=2, pointwise=True)
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +38,7 @@ def runs(ucl_items, tmp_path_factory):
 
     def judge(candidate: str, reference: str) -> tuple[pd.DataFrame, pd.DataFrame]:
         ids = RunIds(candidate, candidate, reference, reference)
-        verdicts, hints = judge_run(door(), SETTINGS, ucl_items, out[candidate][1], out[reference][1], ids)
+        verdicts, hints = judge_run(door(), PROXY, UCL, ucl_items, out[candidate][1], out[reference][1], ids)
         return validate(verdicts, UclVerdicts, table="v"), validate(hints, UclHintScores, table="h")
 
     yield out, judge

@@ -10,8 +10,10 @@ from steps.schemas import UclDialogues, UclTurns, validate
 from steps.simulate import EndReason
 from steps.simulate.journal import Journal
 from steps.simulate.runner import simulate
-from steps.ucl import END, UCL, build_instances, simulate_run
 from steps.ucl.dialogues import run_tables
+from steps.ucl.instances import build_instances
+from steps.ucl.scenario import END, UCL
+from steps.ucl.simulation import simulate_run
 from steps.ucl.speaking import EMPTY_USER, UclSpeaker
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.ucl.conftest import NULL, ORACLE, USER

@@ -11,11 +11,13 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from flows.models import read_usage_log
-from flows.stage import run_stage
-from flows.tables import write_table
+from flows.kit.models import read_usage_log
+from flows.kit.paths import Paths
+from flows.kit.stage import run_stage
+from flows.kit.tables import write_table
 from flows.ucl_judge import ucl_judge
-from flows.ucl_simulate import UclPaths, ucl_simulate
+from flows.ucl_reference import ucl_reference
+from flows.ucl_simulate import ucl_simulate
 from steps.schemas import Ucl
 from steps.ucl.tasks import TASKS
 from tests.fake_openai_server import FakeOpenAIServer
@@ -38,15 +40,8 @@ def _params(tmp_path: Path, url: str, judge: dict) -> Path:
     return path
 
 
-def _paths(tmp_path: Path, ucl_items: pd.DataFrame) -> UclPaths:
-    folders = {name: tmp_path / name for name in ("interim", "ucl", "ucl_reference", "journals", "reports")}
-    paths = UclPaths(
-        interim=folders["interim"],
-        runs=folders["ucl"],
-        reference=folders["ucl_reference"],
-        journals=folders["journals"],
-        reports=folders["reports"],
-    )
+def _paths(tmp_path: Path, ucl_items: pd.DataFrame) -> Paths:
+    paths = Paths(data=tmp_path / "data", reports=tmp_path / "reports", cache=tmp_path / ".cache")
     write_table(ucl_items, paths.interim / "ucl.parquet", Ucl, table="ucl")
     return paths
 
@@ -62,7 +57,7 @@ def test_a_dialogue_stage_with_failed_calls_exits_1_and_a_rerun_calls_only_them(
     with FakeOpenAIServer(reply=lambda body: ADVICE, fault_for=_odd_first_question) as server:
         params = _params(tmp_path, server.url, {"model": "scripted/judge"})
         assert run_stage("ucl_simulate", ucl_simulate, agent_name="local", params_file=params, paths=paths) == 1
-        run = paths.runs / "local"
+        run = paths.run("ucl", "local")
         dialogues, usage = pd.read_parquet(run / "dialogues.parquet"), pd.read_parquet(run / "usage.parquet")
         failed = usage[usage.failure_kind.notna()]
         broken = set(dialogues.loc[dialogues.ended_by == "call_failed", "item_id"])
@@ -86,12 +81,12 @@ def test_a_judge_stage_with_failed_calls_exits_1_and_a_rerun_calls_only_them(tmp
     paths = _paths(tmp_path, ucl_items)
     with FakeOpenAIServer(reply=lambda body: "[[2]]", fault_for=_odd_first_question) as server:
         params = _params(tmp_path, server.url, {"model": "hosted_vllm/test-model", "api_base": server.url})
-        assert run_stage("ucl_simulate", ucl_simulate, agent_name=None, params_file=params, paths=paths) == 0
+        assert run_stage("ucl_reference", ucl_reference, params_file=params, paths=paths) == 0
         assert run_stage("ucl_simulate", ucl_simulate, agent_name="oracle", params_file=params, paths=paths) == 0
         server.reset_stats()
         assert run_stage("ucl_judge", ucl_judge, agent_name="oracle", params_file=params, paths=paths) == 1
-        verdicts = pd.read_parquet(paths.runs / "oracle/judge/verdicts.parquet")
-        usage = pd.read_parquet(paths.runs / "oracle/judge/usage.parquet")
+        verdicts = pd.read_parquet(paths.run("ucl", "oracle") / "verdicts.parquet")
+        usage = pd.read_parquet(paths.run("ucl", "oracle") / "judge_usage.parquet")
         n_failed = int(usage.failure_kind.notna().sum())
         assert 0 < n_failed < len(usage) and (verdicts.failure == "call_failed").sum() > 0
         assert f"{n_failed} of {len(usage)} model calls failed after retries (server {n_failed}" in (
@@ -101,7 +96,7 @@ def test_a_judge_stage_with_failed_calls_exits_1_and_a_rerun_calls_only_them(tmp
         server.fault_for, _ = None, server.reset_stats()
         assert run_stage("ucl_judge", ucl_judge, agent_name="oracle", params_file=params, paths=paths) == 0
         assert server.count == n_failed  # the judged orders come from the cache
-    verdicts = pd.read_parquet(paths.runs / "oracle/judge/verdicts.parquet")
+    verdicts = pd.read_parquet(paths.run("ucl", "oracle") / "verdicts.parquet")
     assert (verdicts.failure != "call_failed").all()
 
 
@@ -115,11 +110,11 @@ def test_accepted_judge_failures_are_shown_beside_the_win_rates_they_leave_out(t
         doc["agents"] = {"oracle": {"model": ORACLE}}
         doc["llm"]["max_failed_fraction"] = 0.99  # accept the failed judge calls (not all of them fail)
         params.write_text(yaml.safe_dump(doc), encoding="utf-8")
-        assert run_stage("ucl_simulate", ucl_simulate, agent_name=None, params_file=params, paths=paths) == 0
+        assert run_stage("ucl_reference", ucl_reference, params_file=params, paths=paths) == 0
         assert run_stage("ucl_simulate", ucl_simulate, agent_name="oracle", params_file=params, paths=paths) == 0
         assert run_stage("ucl_judge", ucl_judge, agent_name="oracle", params_file=params, paths=paths) == 0
     assert run_stage("ucl_report", ucl_report, params_file=params, paths=paths) == 0
-    verdicts = pd.read_parquet(paths.runs / "oracle/judge/verdicts.parquet")
+    verdicts = pd.read_parquet(paths.run("ucl", "oracle") / "verdicts.parquet")
     extra = {t.key for t in TASKS if t.extra}  # CC: reported apart, in no average
     failed = verdicts[verdicts.failure == "call_failed"]
     n_failed, in_paper_tasks = len(failed), int((~failed.task.isin(extra)).sum())

@@ -10,12 +10,14 @@ import pandas as pd
 import pytest
 import yaml
 
-import flows.ucl_simulate as simulate_flow
-from flows.stage import run_stage
-from flows.tables import read_table, write_table
+import flows.ucl_dialogues as dialogues_module
+from flows.kit.paths import Paths
+from flows.kit.stage import run_stage
+from flows.kit.tables import read_table, write_table
 from flows.ucl_judge import ucl_judge
+from flows.ucl_reference import ucl_reference
 from flows.ucl_report import ucl_report
-from flows.ucl_simulate import UclPaths, ucl_simulate
+from flows.ucl_simulate import ucl_simulate
 from steps.schemas import Ucl, UclDialogues, UclHintScores, UclTurns, UclVerdicts
 
 CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed", "judge", "proxy", "source"]
@@ -35,31 +37,25 @@ def params_file(tmp_path: Path, **ucl) -> Path:
 
 
 @pytest.fixture
-def project(tmp_path, ucl_items) -> tuple[Path, UclPaths]:
-    paths = UclPaths(
-        interim=tmp_path / "interim",
-        runs=tmp_path / "ucl",
-        reference=tmp_path / "ucl_reference",
-        journals=tmp_path / "journals",
-        reports=tmp_path / "reports",
-    )
+def project(tmp_path, ucl_items) -> tuple[Path, Paths]:
+    paths = Paths(data=tmp_path / "data", reports=tmp_path / "reports", cache=tmp_path / ".cache")
     write_table(ucl_items, paths.interim / "ucl.parquet", Ucl, table="ucl")
     return params_file(tmp_path), paths
 
 
-def run_all(params: Path, paths: UclPaths) -> None:
-    assert run_stage("ucl_simulate", ucl_simulate, agent_name=None, params_file=params, paths=paths) == 0
+def run_all(params: Path, paths: Paths) -> None:
+    assert run_stage("ucl_reference", ucl_reference, params_file=params, paths=paths) == 0
     for agent in ("oracle", "null"):
         assert run_stage("ucl_simulate", ucl_simulate, agent_name=agent, params_file=params, paths=paths) == 0
         assert run_stage("ucl_judge", ucl_judge, agent_name=agent, params_file=params, paths=paths) == 0
     assert run_stage("ucl_report", ucl_report, params_file=params, paths=paths) == 0
 
 
-def snapshot_bytes(paths: UclPaths) -> dict[str, bytes]:
-    names = ["turns", "dialogues", "usage", "judge/verdicts", "judge/hint_scores", "judge/usage"]
-    out = {f"{a}/{n}": (paths.runs / a / f"{n}.parquet").read_bytes() for a in ("oracle", "null") for n in names}
-    out["reference"] = (paths.reference / "dialogues.parquet").read_bytes()
-    out["reference usage"] = (paths.reference / "usage.parquet").read_bytes()
+def snapshot_bytes(paths: Paths) -> dict[str, bytes]:
+    names = ["turns", "dialogues", "usage", "verdicts", "hint_scores", "judge_usage"]
+    out = {f"{a}/{n}": (paths.run("ucl", a) / f"{n}.parquet").read_bytes() for a in ("oracle", "null") for n in names}
+    out["reference"] = (paths.reference("ucl") / "dialogues.parquet").read_bytes()
+    out["reference usage"] = (paths.reference("ucl") / "usage.parquet").read_bytes()
     for name in ("ucl.csv", "metrics/ucl.json", "plots/ucl_win_rate.csv"):
         out[name] = (paths.reports / name).read_bytes()
     return out
@@ -69,14 +65,15 @@ def test_the_stages_run_end_to_end_and_a_rerun_is_identical(project, capsys):
     params, paths = project
     run_all(params, paths)
     for agent in ("oracle", "null"):
-        run = paths.runs / agent
+        run = paths.run("ucl", agent)
         read_table(run / "turns.parquet", UclTurns)
         dialogues = read_table(run / "dialogues.parquet", UclDialogues)
-        verdicts = read_table(run / "judge" / "verdicts.parquet", UclVerdicts)
-        read_table(run / "judge" / "hint_scores.parquet", UclHintScores)
+        verdicts = read_table(run / "verdicts.parquet", UclVerdicts)
+        read_table(run / "hint_scores.parquet", UclHintScores)
         assert len(dialogues) == 23 and len(verdicts) == 46 and (run / "usage.parquet").is_file()
-        assert (run / "judge" / "usage.parquet").is_file() and (run / "run.json").is_file()
-    assert list(paths.journals.rglob("*.jsonl")) == []  # journals go once the tables are written
+        assert (run / "judge_usage.parquet").is_file() and (run / "run.json").is_file()
+        assert (run / "judge" / "run.json").is_file()
+    assert list(paths.cache.rglob("*.jsonl")) == []  # journals go once the tables are written
     csv = pd.read_csv(paths.reports / "ucl.csv", keep_default_na=False, na_values=[""])  # an agent is named null
     assert list(csv.columns) == CSV_COLUMNS and set(csv.source) == {"ours"}
     overall = csv[(csv.metric == "win_rate") & (csv.scope == "overall")].set_index("agent").value
@@ -105,22 +102,22 @@ def test_an_interrupted_simulation_resumes_from_its_journal(project, monkeypatch
     def crash(*args, **kwargs):
         raise RuntimeError("killed after the dialogues")
 
-    monkeypatch.setattr(simulate_flow, "run_tables", crash)
+    monkeypatch.setattr(dialogues_module, "run_tables", crash)
     assert run_stage("ucl_simulate", ucl_simulate, agent_name="oracle", params_file=params, paths=paths) == 1
-    [journal] = list(paths.journals.rglob("*.jsonl"))
+    [journal] = list((paths.cache / "journals" / "ucl").rglob("*.jsonl"))
     assert journal.read_text(encoding="utf-8").count('"type": "done"') == 23
     monkeypatch.undo()
     capsys.readouterr()
     assert run_stage("ucl_simulate", ucl_simulate, agent_name="oracle", params_file=params, paths=paths) == 0
     assert "23 resumed from the journal" in capsys.readouterr().err
     assert not journal.exists()
-    assert len(read_table(paths.runs / "oracle" / "dialogues.parquet", UclDialogues)) == 23
+    assert len(read_table(paths.run("ucl", "oracle") / "dialogues.parquet", UclDialogues)) == 23
     # the calls the journal answered are accounted as the door accounted them: the same usage table as a run
     # without a journal (every call then answered by the response cache)
-    resumed = (paths.runs / "oracle" / "usage.parquet").read_bytes()
+    resumed = (paths.run("ucl", "oracle") / "usage.parquet").read_bytes()
     assert run_stage("ucl_simulate", ucl_simulate, agent_name="oracle", params_file=params, paths=paths) == 0
     assert "0 resumed from the journal" in capsys.readouterr().err
-    assert (paths.runs / "oracle" / "usage.parquet").read_bytes() == resumed
+    assert (paths.run("ucl", "oracle") / "usage.parquet").read_bytes() == resumed
 
 
 def test_bad_configuration_fails_with_a_clear_message(project, tmp_path, capsys):

@@ -10,8 +10,9 @@ import pandas as pd
 import pytest
 
 from steps.schemas import UclHintScores, UclVerdicts, validate
-from steps.ucl import JudgeSettings, RunIds, judge_run
 from steps.ucl.dialogues import DIALOGUE_COLUMNS
+from steps.ucl.judging import RunIds, judge_run
+from steps.ucl.params import UclParams
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.judges.conftest import Answers
 from tests.ucl.test_dialogue import PRISON, REAL_CASE, pick
@@ -59,8 +60,8 @@ def judge_with(door):
         from steps.llm import ModelConfig
 
         model = ModelConfig(name="judge", model="hosted_vllm/test-model", api_base=server.url)
-        settings = JudgeSettings(model, retries, pointwise, "test")
-        verdicts, hints = judge_run(door, settings, items, agent, reference, IDS)
+        ucl = UclParams(judge_retries=retries, pointwise=pointwise)
+        verdicts, hints = judge_run(door, model, ucl, items, agent, reference, IDS, protocol="test")
         return validate(verdicts, UclVerdicts, table="verdicts"), hints, script, server
 
     yield start
@@ -137,11 +138,13 @@ def test_a_judge_that_keeps_failing_is_a_call_failure(door, one_pair):
         model = ModelConfig(name="judge", model="hosted_vllm/test-model", api_base=server.url)
         verdicts, _ = judge_run(
             door,
-            JudgeSettings(model, 2, False, "test"),
+            model,
+            UclParams(pointwise=False),
             one_pair["items"],
             one_pair["agent"],
             one_pair["reference"],
             IDS,
+            protocol="test",
         )
     assert verdicts.failure.tolist() == ["call_failed", "call_failed"] and verdicts.error.str.contains("400").all()
 

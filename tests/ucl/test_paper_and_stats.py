@@ -9,8 +9,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from flows.config import ModelEntry, Params
+from flows.kit.config import Params
 from steps.ucl.paper import TABLE, paper_models
+from steps.ucl.params import UclParams
 from steps.ucl.report import ReportInfo, RunInfo, render
 from steps.ucl.stats import incomplete_beta, pearson_p
 from steps.ucl.tasks import PAPER_TASK_IDS, TASKS
@@ -97,12 +98,14 @@ def test_the_report_names_the_reference_and_puts_paper_numbers_beside_ours():
 
 
 def test_ucl_params_defaults_and_checks():
-    ucl = Params().ucl
+    ucl = Params().section(UclParams)
     assert (ucl.max_exchanges, ucl.single_round, ucl.limit, ucl.judge_retries) == (3, False, None, 2)
     assert ucl.exchanges() == 3 and ucl.model_copy(update={"single_round": True}).exchanges() == 1
     assert ucl.reference.resolve_reference().model == "scripted/null"
     with pytest.raises(ValueError, match="also an agent name"):
-        ucl.check_names({"scripted_null": ModelEntry(model="scripted/null")})
-    ucl.check_names({"oracle": ModelEntry(model="scripted/oracle")})
+        ucl.check_agents(["scripted_null"])
+    ucl.check_agents(["oracle"])
     with pytest.raises(ValueError):
         Params.model_validate({"ucl": {"max_exchanges": 0}})
+    with pytest.raises(ValueError, match=r"ucl\.reference\.name 'scripted_null' is also an agent name"):
+        Params.model_validate({"agents": {"scripted_null": {"model": "scripted/null"}}})  # checked when params load

@@ -15,10 +15,11 @@ import pytest
 from steps.judges.prompts import render as render_inline
 from steps.judges.prompts import version
 from steps.simulate.templates import render as render_role
-from steps.ucl import UCL, build_instances
 from steps.ucl.cases import item_cases
 from steps.ucl.hint_judge import hints_prompt, hints_version
+from steps.ucl.instances import build_instances
 from steps.ucl.pairs import NAME, template_source
+from steps.ucl.scenario import UCL
 from tests.ucl.test_dialogue import PRISON, REAL_CASE, pick
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"

@@ -63,7 +63,7 @@ def _note(turn: dict) -> str:
 
 
 def j1(turns: pd.DataFrame, deliverables: pd.DataFrame, scores: pd.DataFrame | None) -> list[Record]:
-    """J1's six environments: turns.parquet, deliverables.parquet and scores.parquet of one agent's run.
+    """J1's six environments: turns.parquet, dialogues.parquet and scores.parquet of one agent's run.
 
     Headline score: the mean of the dialogue's top-level scored metrics (×100), III-4 (lower is better) left out.
     """

@@ -20,7 +20,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from steps.extract.statutes import find_statutes
-from steps.llm import ModelConfig, ScriptedRequest, register_policy
+from steps.llm import Completer, ModelConfig, ScriptedRequest, register_policy
 from steps.llm.structured import complete_json
 from steps.simulate.templates import render
 
@@ -85,7 +85,7 @@ def _ranked(rows: pd.DataFrame, limit: int | None, seed: int) -> pd.DataFrame:
 
 
 async def rewrite_sources(
-    door: Any,
+    door: Completer,
     model: ModelConfig,
     rows: pd.DataFrame,
     items: pd.DataFrame,

@@ -1,4 +1,4 @@
-"""The table of KQ and LC topic sources (stage `topics`), one row per source, from LawBench items."""
+"""The table of KQ and LC topic sources (stage `j1_topics`), one row per source, from LawBench items."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""KQ and LC instances from topic lists (stage `topics`, steps/scenarios/j1/topics.py) (spec j1-envs §2.2–2.3).
+"""KQ and LC instances from topic lists (stage `j1_topics`, steps/scenarios/j1/topics.py) (spec j1-envs §2.2–2.3).
 
 The client is the lay role: its persona comes from its occupation (KQ) or its background (LC). The agent under
 test gets its role and the client's occupation (KQ) or nothing (LC); the topic answers are the ground truth.

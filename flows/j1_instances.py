@@ -1,0 +1,127 @@
+"""Stage `j1_instances`: J1 environment instances, one row per instance, and the instances report.
+
+dvc.yaml → this flow → steps.scenarios.j1.plan (the seeded sample, each scenario's builder in
+steps/scenarios/<code>/instances.py) → steps.scenarios.j1.built.finish (the persona's style into its role) →
+steps/sql/instances_*.sql (DuckDB) → steps.reports.instances. Writes data/j1/instances.parquet,
+data/j1/instance_skips.parquet and reports/instances.{md,csv}.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+from prefect import task
+from prefect.cache_policies import NO_CACHE
+
+from flows.kit.config import PARAMS_FILE, Params, load_params
+from flows.kit.monitor import publish_report
+from flows.kit.paths import PATHS, Paths
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table, write_text_atomic
+from steps.j1.params import J1Params
+from steps.personas.table import personas_from
+from steps.reports.instances import InstancesReport, instances_long, render_instances
+from steps.scenarios.j1.built import Built, Skipped, finish
+from steps.scenarios.j1.plan import Plan, instance_plan
+from steps.scenarios.registry import SCENARIOS
+from steps.schemas import ARROW_TYPES, Cases, Instances, InstanceSkips, Personas, TopicSources
+from steps.sql import register_parquet, run_query
+
+QUERIES = (
+    "instances_counts",
+    "instances_skip_reasons",
+    "instances_traits",
+    "instances_legal_sense",
+    "instances_causes",
+    "instances_charges",
+    "instances_topics",
+)
+
+
+@task(cache_policy=NO_CACHE)
+def build(the_plan: Plan, personas: pd.DataFrame, params: Params) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Instances and skips: the plan's drafts finished with their personas (a failed persona skips one)."""
+    by_id = personas_from(personas)
+    done = [finish(d, by_id) for d in the_plan.drafts]
+    built = [b for b in done if isinstance(b, Built)]
+    skipped = [*the_plan.skipped, *(s for s in done if isinstance(s, Skipped))]
+    rows = [
+        {
+            "instance_id": b.instance_id,
+            "scenario": b.scenario,
+            "scenario_version": SCENARIOS[b.scenario].version,
+            "source_ids": list(b.source_ids),
+            "persona_ids": list(b.persona_ids),
+            "profiles": b.profiles,
+            "ground_truth": b.ground_truth,
+            "max_turns": b.max_turns,
+            "facets": b.facets,
+            "seed": params.section(J1Params).instances.seed,
+        }
+        for b in built
+    ]
+    skips = [
+        {"instance_id": s.instance_id, "scenario": s.scenario, "source_ids": list(s.source_ids), "reason": s.reason}
+        for s in skipped
+    ]
+    return (
+        pd.DataFrame(rows, columns=list(Instances.to_schema().columns)),
+        pd.DataFrame(skips, columns=list(InstanceSkips.to_schema().columns)),
+    )
+
+
+@task(cache_policy=NO_CACHE)
+def summarise(shared: Path) -> dict[str, pd.DataFrame]:
+    with duckdb.connect() as con:
+        register_parquet(
+            con, {name: shared / f"{name}.parquet" for name in ("instances", "instance_skips", "personas")}
+        )
+        return {name: run_query(con, name) for name in QUERIES}
+
+
+@stage_flow
+def j1_instances(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
+    """The instances of the six J1 environments, and the instances report."""
+    params = load_params(params_file)
+    j1, shared, report = params.section(J1Params), paths.shared("j1"), paths.reports / "instances.md"
+    cases = read_table(shared / "cases.parquet", Cases)
+    civil = pd.read_parquet(paths.interim / "judgments_civil.parquet", columns=["case_id", "cause"])  # case types
+    topics = read_table(shared / "topics.parquet", TopicSources)
+    the_plan = instance_plan(cases, civil, topics, j1.instances.resolved(), seed=j1.instances.seed)
+    personas = read_table(shared / "personas.parquet", Personas)
+    rows, skips = build(the_plan, personas, params)
+    rows = rows.sort_values("instance_id", kind="stable")
+    valid = write_table(
+        rows, shared / "instances.parquet", Instances, table="instances", arrow_types=ARROW_TYPES["instances"]
+    )
+    write_table(
+        skips.sort_values("instance_id", kind="stable"),
+        shared / "instance_skips.parquet",
+        InstanceSkips,
+        table="instance_skips",
+        arrow_types={"source_ids": ARROW_TYPES["instances"]["source_ids"]},
+    )
+    env = params.environment_model()
+    r = InstancesReport(
+        env.model,
+        env.is_scripted,
+        j1.instances.seed,
+        j1.personas.seed,
+        j1.topics.method,
+        the_plan.eligibility,
+        summarise(shared),
+    )
+    write_text_atomic(report, render_instances(r))
+    write_text_atomic(report.with_suffix(".csv"), instances_long(r).to_csv(index=False, lineterminator="\n"))
+    publish_report(report, "The J1 environment instances (J1 Table 5 / Fig. 2 layouts)")
+    per = ", ".join(
+        f"{s} {n}"
+        for s, n in valid.scenario.value_counts().reindex(list(j1.instances.resolved())).fillna(0).astype(int).items()
+    )
+    return f"{len(valid):,} instances done ({per}), {len(skips):,} skipped with a reason, 0 failed; {report} written"
+
+
+if __name__ == "__main__":
+    main(j1_instances)

@@ -1,0 +1,85 @@
+"""Stage `j1_personas`: a persona for every lay role of the J1 instances to be built (spec j1-envs §4).
+
+dvc.yaml → this flow → steps.scenarios.j1.plan (which instances, hence which lay roles) → steps.personas
+(Big-Five levels and behaviour style from the environment model through steps.llm; 2:1:2 redistribution,
+legal-sense level and distractors, seeded). Writes data/j1/personas.parquet (+ personas_usage.parquet).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pandas as pd
+from prefect import task
+from prefect.cache_policies import NO_CACHE
+
+import steps.personas.scripted  # noqa: F401  (registers the scripted persona policies)
+from flows.kit.config import PARAMS_FILE, Params, load_params
+from flows.kit.models import check_calls, model_session
+from flows.kit.paths import PATHS, Paths
+from flows.kit.progress import counter
+from flows.kit.runs import run_id, run_spec
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_table
+from steps.j1.params import J1Params
+from steps.personas.generate import PROMPT_VERSION, generate
+from steps.personas.table import persona_rows
+from steps.scenarios.j1.plan import Plan, instance_plan
+from steps.schemas import ARROW_TYPES, Cases, Personas, TopicSources
+
+USAGE = "personas_usage.parquet"  # in data/j1/
+
+
+def read_plan(params: Params, paths: Paths = PATHS) -> Plan:
+    """The J1 instances the params ask for (the same plan in stages `j1_personas` and `j1_instances`)."""
+    j1, shared = params.section(J1Params), paths.shared("j1")
+    cases = read_table(shared / "cases.parquet", Cases)
+    civil = pd.read_parquet(paths.interim / "judgments_civil.parquet", columns=["case_id", "cause"])  # case types
+    topics = read_table(shared / "topics.parquet", TopicSources)
+    return instance_plan(cases, civil, topics, j1.instances.resolved(), seed=j1.instances.seed)
+
+
+@task(cache_policy=NO_CACHE)
+def write_personas(the_plan: Plan, params: Params, usage: Path) -> pd.DataFrame:
+    model = params.environment_model()
+    seed = params.section(J1Params).personas.seed
+    subjects = [d.subject for d in the_plan.drafts if d.subject is not None]
+    rid = run_id(run_spec(model, "personas", prompt_version=PROMPT_VERSION, seed=seed))
+    with (
+        model_session(params, rid, usage=usage) as session,
+        counter(f"personas ({model.model})", len(subjects)) as advance,
+    ):
+
+        async def one(subject):
+            persona = await generate(session.door, model, subject, seed=seed)
+            advance()
+            return persona
+
+        async def every():
+            return await asyncio.gather(*(one(s) for s in subjects))
+
+        personas = asyncio.run(every())
+    sources = {d.subject.key: d.source_ids for d in the_plan.drafts if d.subject is not None}
+    return persona_rows(zip(subjects, personas, strict=True), sources=sources, seed=seed, proxy=model.is_scripted)
+
+
+@stage_flow
+def j1_personas(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
+    """A persona for every lay role of the instances to be built."""
+    params = load_params(params_file)
+    usage = paths.shared("j1") / USAGE
+    rows = write_personas(read_plan(params, paths), params, usage)
+    out = paths.shared("j1") / "personas.parquet"
+    valid = write_table(rows, out, Personas, table="personas", arrow_types=ARROW_TYPES["personas"])
+    check_calls(params, usage)
+    failed = int(valid.failure.notna().sum())
+    per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().sort_index().items())
+    return (
+        f"{len(valid) - failed:,} personas done ({per}), 0 skipped, {failed} failed "
+        f"(model {params.environment.model}, seed {params.section(J1Params).personas.seed})"
+    )
+
+
+if __name__ == "__main__":
+    main(j1_personas)

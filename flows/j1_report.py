@@ -1,0 +1,134 @@
+"""Stage `j1_report`: the J1-EVAL tables of every agent's scores, with the paper's numbers beside them.
+
+dvc.yaml → this flow → steps/sql/j1_*.sql (DuckDB over every agent's scores.parquet, dialogues.parquet and
+failure_causes.parquet, via steps.j1eval.tables) → steps.j1eval.report (Markdown and the long CSV). Writes
+reports/j1.md and reports/j1.csv.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+from prefect import task
+from prefect.cache_policies import NO_CACHE
+
+from flows.dvc_views import write_dvc_views
+from flows.kit.config import PARAMS_FILE, Params, load_params
+from flows.kit.monitor import publish_report
+from flows.kit.paths import DIALOGUES, PATHS, Paths
+from flows.kit.runs import RunRecord, read_run
+from flows.kit.stage import main, stage_flow
+from flows.kit.tables import read_table, write_text_atomic
+from steps.j1.params import J1Params
+from steps.j1eval.paper import paper_model_for
+from steps.j1eval.report import AgentInfo, RunInfo, csv_frame, headline, render
+from steps.j1eval.tables import Results, compute
+from steps.reports.labels import agent_paper_model
+from steps.reports.paper_models import paper_names
+from steps.schemas import Deliverables, FailureCauses, J1Scores
+
+
+def agent_infos(
+    params: Params, dialogues: pd.DataFrame | None = None, runs: dict[str, RunRecord] | None = None
+) -> dict[str, AgentInfo]:
+    """Each agent: its model, the paper model it corresponds to (`agents.<name>.paper_model`, else
+    `j1.eval.paper_names` or a matching name), its run's limit and how many instances it ran."""
+    names, known = params.section(J1Params).eval.paper_names, paper_names("j1")
+    counts: dict[str, dict[str, int]] = {}
+    if dialogues is not None:
+        for (agent, scenario), n in dialogues.groupby(["agent", "scenario"]).instance_id.nunique().items():
+            counts.setdefault(agent, {})[scenario] = int(n)
+    return {
+        name: AgentInfo(
+            name,
+            entry.model,
+            params.agent(name).is_scripted,
+            agent_paper_model(name, params.agents[name].paper_model, "j1", known)
+            or paper_model_for(name, entry.model, names),
+            runs[name].limit if runs is not None and name in runs else None,
+            counts.get(name, {}),
+        )
+        for name, entry in params.agents.items()
+    }
+
+
+def run_info(params: Params, dialogues: pd.DataFrame) -> RunInfo:
+    environment, judge = params.environment_model(), params.judge_model()
+    # instances per scenario (every agent runs the same ones); none when no instance could be built
+    first = dialogues[dialogues.agent == dialogues.agent.iloc[0]] if len(dialogues) else dialogues
+    evaluation = params.section(J1Params).eval
+    groups = evaluation.repeats
+    return RunInfo(
+        environment=environment.model,
+        environment_scripted=environment.is_scripted,
+        judge=judge.model,
+        judge_proxy=judge.is_scripted,
+        sizes=first.scenario.value_counts().to_dict(),
+        options=evaluation.model_dump(exclude={"paper_names", "repeats"}),
+        groups=groups,
+        group_papers={g: paper_model_for(g, None, evaluation.paper_names) for g in groups},
+    )
+
+
+@task(cache_policy=NO_CACHE)
+def tables(scores: pd.DataFrame, dialogues: pd.DataFrame, params: Params) -> Results:
+    agents = pd.DataFrame(
+        {
+            "agent": list(params.agents),
+            "model": [e.model for e in params.agents.values()],
+            "agent_scripted": [params.agent(a).is_scripted for a in params.agents],
+            "environment_scripted": params.environment_model().is_scripted,
+        }
+    )
+    members = [(g, a) for g, agents_ in params.section(J1Params).eval.repeats.items() for a in agents_]
+    groups = pd.DataFrame(members, columns=["group", "agent"]).astype(str)
+    return compute(scores, dialogues, agents, groups)
+
+
+@stage_flow
+def j1_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
+    """The J1-EVAL tables of every agent taking part, with the paper's numbers beside them."""
+    params = load_params(params_file).for_benchmark("j1")  # the agents that take part in it
+    if not params.agents:
+        raise ValueError("params.yaml lists no agents: nothing to report")
+    scores, dialogues, runs, reports = [], [], {}, paths.reports
+    for name in params.agents:
+        run_dir = paths.run("j1", name)
+        scores.append(read_table(run_dir / "scores.parquet", J1Scores))
+        causes = read_table(run_dir / "failure_causes.parquet", FailureCauses)[["instance_id", "failure_causes"]]
+        ran = read_table(run_dir / DIALOGUES, Deliverables)
+        if set(causes.instance_id) != set(ran.instance_id):
+            raise ValueError(
+                f"{run_dir}/failure_causes.parquet does not cover the run's dialogues: rerun the "
+                f"judge stage (dvc repro j1_judge@{name})"
+            )
+        dialogues.append(ran.merge(causes, on="instance_id"))
+        runs[name] = read_run(run_dir)
+        stale = set(scores[-1].run_id) - {runs[name].run_id}
+        if stale:
+            raise ValueError(
+                f"{run_dir}/scores.parquet is from run {sorted(stale)[0]}, not {runs[name].run_id}: "
+                f"rerun the judge stage (dvc repro j1_judge@{name})"
+            )
+    all_dialogues = pd.concat(dialogues, ignore_index=True)
+    results = tables(pd.concat(scores, ignore_index=True), all_dialogues, params)
+    agents, run = agent_infos(params, all_dialogues, runs), run_info(params, all_dialogues)
+    write_text_atomic(reports / "j1.md", render(results, agents, run))
+    write_text_atomic(reports / "j1.csv", csv_frame(results, agents, run).to_csv(index=False, lineterminator="\n"))
+    publish_report(reports / "j1.md", "J1-EVAL: the ten metrics per environment (J1 Table 3 layout) and Tables 6-10")
+    overall = ", ".join(f"{a} {v}" for a, v in headline(results).items()) or "none"
+    write_dvc_views("j1", reports / "j1.csv", list(params.agents), reports)
+    table3 = results.cells[results.cells.component == ""]
+    failed, failed_calls = int(table3.n_judge_failed.sum()), int(table3.n_failed.sum())
+    paper = sum(a.paper is not None for a in agents.values())
+    return (
+        f"reports/j1.md and reports/j1.csv written ({len(agents)} agents, {len(run.groups)} repeats groups, "
+        f"{paper} with the paper's rows; Overall (as in Table 3): {overall}; {failed} judge failures left out; "
+        f"{failed_calls} instance-cells with failed calls; "
+        f"judge {run.judge})"
+    )
+
+
+if __name__ == "__main__":
+    main(j1_report)

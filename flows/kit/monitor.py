@@ -1,0 +1,209 @@
+"""What the Prefect UI shows of a stage: run names and tags, progress and summary logs, per-group task runs, and
+artifacts with the headline results. Nothing here changes what a stage computes or writes to disk.
+
+- `describe` names a flow run `<stage>@<agent>[-<setting>]` and tags it (benchmark, stage, agent, model, judge,
+  `scripted`/`real`); `flows.kit.stage.run_stage` applies them, so every stage is named in one place.
+- `run_logger` is the run's logger at INFO (sent to the Prefect API, shown in the run's Logs tab), or None
+  outside a run; `flows.kit.progress` reports through it.
+- `gather_groups` runs the groups of one stage (LawBench tasks, J1 environments, UCL tasks ...) as one task run
+  each, concurrently in the caller's event loop, so the model door's bounds and the engine's concurrency bound
+  stay shared, and returns the results in the input order.
+- `publish_table` / `publish_markdown` attach a result table or a report to the run (Artifacts tab).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Awaitable, Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from flows.kit.config import Params
+    from steps.llm import ModelConfig
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+# stage → benchmark tag: a stage is named `<benchmark>_<step>` (flows/<stage>.py), except these
+_BENCHMARK = {"ingest": "data", "data_report": "data"}
+_ENVIRONMENT = ("j1_simulate", "mile_simulate", "ucl_simulate", "plawbench_predict", "j1_extract")
+
+
+def benchmark_of(stage: str) -> str:
+    return _BENCHMARK.get(stage) or stage.split("_", 1)[0]
+
+
+def describe(
+    stage: str, params: Params | None, agent_name: str | None = None, setting: str | None = None
+) -> tuple[str, list[str]]:
+    """The flow run's name and tags (stage `ucl_reference` is tagged with the reference model)."""
+    agent: ModelConfig | None = None
+    if stage == "ucl_reference" and params is not None:
+        agent = params.section_named("ucl").reference.resolve_reference()  # type: ignore[attr-defined]
+    elif agent_name is not None and params is not None and agent_name in params.agents:
+        agent = params.agent(agent_name)
+    who = agent.name if agent is not None else agent_name
+    name = stage + (f"@{who}" if who else "") + (f"-{setting}" if setting else "")
+    tags = [f"benchmark:{benchmark_of(stage)}", f"stage:{stage}"]
+    if who:
+        tags.append(f"agent:{who}")
+    if setting:
+        tags.append(f"setting:{setting}")
+    if agent is not None:
+        tags += [f"model:{agent.model}", "scripted" if agent.is_scripted else "real"]
+    if params is not None and stage in _ENVIRONMENT:
+        tags.append(f"environment:{params.environment_model().model}")
+    if params is not None and stage.endswith("_judge"):
+        tags.append(f"judge:{params.judge_model().model}")
+    return name, tags
+
+
+def run_logger() -> logging.Logger | logging.LoggerAdapter | None:
+    """The current flow or task run's logger, or None outside a run (a step called on its own, a test)."""
+    from prefect.context import FlowRunContext, TaskRunContext
+    from prefect.logging import get_run_logger
+
+    if FlowRunContext.get() is None and TaskRunContext.get() is None:
+        return None
+    return get_run_logger()
+
+
+def log(message: str) -> None:
+    """One INFO line in the current run's logs (nothing outside a run)."""
+    logger = run_logger()
+    if logger is not None:
+        logger.info(message)
+
+
+def _task_name(label: str) -> str:
+    return re.sub(r"[{}]", "", label)  # task_run_name is a format string: no braces
+
+
+async def gather_groups(
+    items: Sequence[T],
+    group_of: Callable[[T], Hashable],
+    run: Callable[[list[T]], Awaitable[list[R]]],
+    label: Callable[[Hashable], str],
+) -> list[R]:
+    """Run `run` on each group of `items` (in first-seen order) as one Prefect task run named `label(group)`, all
+    concurrently in this event loop; `run` returns one result per item, and the results come back in the order of
+    `items`. Outside a flow run the groups run the same way without task runs."""
+    from prefect import task
+    from prefect.cache_policies import NO_CACHE
+    from prefect.context import FlowRunContext
+
+    groups: dict[Hashable, list[int]] = {}
+    for i, item in enumerate(items):
+        groups.setdefault(group_of(item), []).append(i)
+
+    async def one(positions: list[int]) -> list[R]:
+        results = await run([items[i] for i in positions])
+        if len(results) != len(positions):
+            raise RuntimeError(f"a group returned {len(results)} results for {len(positions)} items")
+        return results
+
+    if FlowRunContext.get() is None:
+        done = await asyncio.gather(*(one(p) for p in groups.values()))
+    else:
+        group_task = task(one, name="group", cache_policy=NO_CACHE)
+        done = await asyncio.gather(
+            *(group_task.with_options(task_run_name=_task_name(label(g)))(p) for g, p in groups.items())
+        )
+    out: list[Any] = [None] * len(items)
+    for positions, results in zip(groups.values(), done, strict=True):
+        for i, r in zip(positions, results, strict=True):
+            out[i] = r
+    return out
+
+
+def batches(ids: Sequence[str], size: int, noun: str = "dialogues") -> dict[str, str]:
+    """Each id's batch label, `size` ids per batch in order: `dialogues 1-20`, `dialogues 21-40` ..."""
+    return {x: f"{noun} {i // size * size + 1}-{min(len(ids), (i // size + 1) * size)}" for i, x in enumerate(ids)}
+
+
+def _key(text: str) -> str:
+    """An artifact key: lowercase letters, digits and dashes only."""
+    return re.sub(r"-+", "-", re.sub(r"[^a-z0-9]+", "-", text.lower())).strip("-")
+
+
+def publish_table(key: str, rows: list[dict[str, Any]], description: str) -> None:
+    """A table artifact on the current run (nothing outside a run)."""
+    if run_logger() is None:
+        return
+    from prefect.artifacts import create_table_artifact
+
+    create_table_artifact(rows, key=_key(key), description=description)
+
+
+def publish_markdown(key: str, markdown: str, description: str) -> None:
+    """A Markdown artifact on the current run (nothing outside a run)."""
+    if run_logger() is None:
+        return
+    from prefect.artifacts import create_markdown_artifact
+
+    create_markdown_artifact(markdown, key=_key(key), description=description)
+
+
+def table_rows(frame: Any, digits: int = 2) -> list[dict[str, Any]]:
+    """A DataFrame as JSON-safe rows (floats rounded, NaN as None) for a table artifact."""
+    import math
+
+    rows = []
+    for row in frame.to_dict("records"):
+        clean = {}
+        for k, v in row.items():
+            if hasattr(v, "item"):
+                v = v.item()
+            if isinstance(v, float):
+                v = None if math.isnan(v) else round(v, digits)
+            clean[str(k)] = v
+        rows.append(clean)
+    return rows
+
+
+def publish_report(path: Any, description: str) -> None:
+    """A written Markdown report (ours beside the paper's numbers) as a Markdown artifact on the current run."""
+    from pathlib import Path
+
+    path = Path(path)
+    publish_markdown(f"report-{path.stem}", path.read_text(encoding="utf-8"), description)
+
+
+async def follow_groups(sizes: dict[str, int], work: Callable[[Callable[[str], None]], Awaitable[R]]) -> R:
+    """Run `work` once, as it is (its concurrency, journal and order untouched), with one Prefect task run per
+    group that follows it: `work` calls the given `done(group)` once per finished item, and the group's task run
+    ends when its `sizes[group]` items are done (or fails with `work`'s error). Returns `work`'s result."""
+    from prefect import task
+    from prefect.cache_policies import NO_CACHE
+    from prefect.context import FlowRunContext
+
+    loop = asyncio.get_running_loop()
+    finished = {g: loop.create_future() for g, n in sizes.items() if n}
+    counts = dict.fromkeys(sizes, 0)
+
+    def done(group: str) -> None:
+        counts[group] += 1
+        if counts[group] == sizes[group] and not finished[group].done():
+            finished[group].set_result(None)
+
+    running = asyncio.ensure_future(work(done))
+    if FlowRunContext.get() is None:
+        return await running
+
+    async def follow(group: str) -> int:
+        await asyncio.wait({finished[group], running}, return_when=asyncio.FIRST_COMPLETED)
+        if not finished[group].done():
+            running.result()  # work failed: its error fails this group too
+            raise RuntimeError(f"{group}: the run ended after {counts[group]} of {sizes[group]} items")
+        log(f"{group}: {sizes[group]:,} done")
+        return sizes[group]
+
+    follower = task(follow, name="group", cache_policy=NO_CACHE)
+    followers = [follower.with_options(task_run_name=_task_name(g))(g) for g in finished]
+    results = await asyncio.gather(running, *followers, return_exceptions=True)
+    for r in results:
+        if isinstance(r, BaseException):
+            raise r
+    return results[0]

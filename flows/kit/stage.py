@@ -1,0 +1,192 @@
+"""Running a stage flow from the command line: one summary line on success, one error line on failure.
+
+`run_stage` names and tags the flow run (flows.kit.monitor.describe); `stage_flow` declares a stage's flow and sends its
+summary line to the run's logs."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+
+from flows.kit.server_guard import install as install_server_guard
+from flows.kit.tables import OutputError
+from steps.schemas import TableError
+from steps.sources.errors import SourceError
+
+
+class CallsFailed(Exception):
+    """Model calls of a stage still failed after retries, beyond `llm.max_failed_fraction`.
+
+    Raised by `flows.kit.models.check_calls` once the stage's outputs are written: the stage exits 1, so DVC does
+    not lock it and the next `dvc repro` runs it again (finished calls come from the response cache).
+    """
+
+    def __init__(self, message: str, by_kind: dict[str, int], n_calls: int):
+        super().__init__(message)
+        self.by_kind, self.n_calls = by_kind, n_calls
+
+
+# Errors that describe bad input or configuration, or failed calls; they end a stage with their one-line message.
+EXPECTED_ERRORS: tuple[type[Exception], ...] = (
+    SourceError,
+    TableError,
+    FileNotFoundError,
+    ValueError,
+    OutputError,
+    CallsFailed,
+)
+
+console = Console(stderr=True)
+
+
+class _ShortExpectedErrors(logging.Filter):
+    """Keep an expected error to the one line run_stage prints: Prefect's records about it (the task's and the
+    flow's "failed with"/"Encountered exception" with the exception attached) are dropped, and so is every run's
+    "Finished in state Failed(...)", which only restates a failure. An unexpected error keeps its traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.exc_info[1], EXPECTED_ERRORS):
+            return False
+        # a restatement of the failure the exception record (kept or dropped above) and run_stage report
+        # (at ERROR, and at INFO now that run logs reach the API at INFO: the run's state and the stage's own
+        # failure line say it there)
+        return not record.getMessage().startswith("Finished in state Failed")
+
+
+def _shorten_prefect_tracebacks() -> None:
+    for name in ("", "prefect", "prefect.flow_runs", "prefect.task_runs"):
+        for handler in logging.getLogger(name).handlers:
+            if not any(isinstance(f, _ShortExpectedErrors) for f in handler.filters):
+                handler.addFilter(_ShortExpectedErrors())
+
+
+class _NotOnTheTerminal(logging.Filter):
+    """Records meant for the run's logs in the Prefect API only (the terminal has run_stage's own line)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not getattr(record, "api_only", False)
+
+
+def _send_info_to_the_api() -> None:
+    """Run logs at INFO reach the Prefect API (the run's Logs tab) while the terminal keeps Prefect's configured
+    level (WARNING in prefect.toml; PREFECT_LOGGING_LEVEL=INFO shows them there too)."""
+    from prefect.logging.handlers import PrefectConsoleHandler
+    from prefect.settings import get_current_settings
+
+    level = logging.getLevelName(str(get_current_settings().logging.level).upper())
+    level = level if isinstance(level, int) else logging.WARNING
+    for name in ("prefect.flow_runs", "prefect.task_runs"):
+        logger = logging.getLogger(name)
+        if logger.getEffectiveLevel() > logging.INFO:
+            logger.setLevel(logging.INFO)
+    for name in ("", "prefect"):
+        for handler in logging.getLogger(name).handlers:
+            if isinstance(handler, PrefectConsoleHandler):
+                handler.setLevel(max(handler.level, level))
+                if not any(isinstance(f, _NotOnTheTerminal) for f in handler.filters):
+                    handler.addFilter(_NotOnTheTerminal())
+
+
+def _check_params(flow_fn: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
+    """Load the flow's parameters file before anything starts (no Prefect run, no model call on bad params)."""
+    from flows.kit.config import load_params
+
+    parameters = inspect.signature(getattr(flow_fn, "fn", flow_fn)).parameters
+    if "params_file" in parameters:
+        return load_params(kwargs.get("params_file", parameters["params_file"].default))
+    return None
+
+
+def stage_flow(fn: Callable[..., str]) -> Any:
+    """`@flow` for a stage, named after its function (which is named after its stage and module: `flows/<stage>.py`
+    defines `<stage>()`): its one-line summary (or its one-line failure) also goes to the run's logs."""
+    from prefect import flow
+
+    name = fn.__name__
+
+    @functools.wraps(fn)
+    def logged(*args: Any, **kwargs: Any) -> str:
+        from flows.kit.monitor import run_logger
+
+        logger = run_logger()
+        try:
+            summary = fn(*args, **kwargs)
+        except EXPECTED_ERRORS as err:
+            if logger is not None:
+                logger.error(f"{name} failed: {err}", extra={"api_only": True})
+            raise
+        if logger is not None:
+            logger.info(f"{name}: {summary}")
+        return summary
+
+    # Prefect validates parameters from the annotations, which must resolve in the flow's module, not here
+    logged.__annotations__ = inspect.get_annotations(fn, eval_str=True)
+    logged.__signature__ = inspect.signature(fn, eval_str=True)  # type: ignore[attr-defined]
+    return flow(name=name)(logged)
+
+
+def stage_arguments(flow_fn: Callable[..., Any]) -> list[str]:
+    """The parameters a stage's command gives its flow, in order: the flow's parameters without a default (an
+    agent's name, LawBench's setting); the others (paths, the params file) keep their defaults."""
+    fn = getattr(flow_fn, "fn", flow_fn)
+    return [n for n, p in inspect.signature(fn).parameters.items() if p.default is inspect.Parameter.empty]
+
+
+def run_stage(name: str, flow_fn: Callable[..., Any], **kwargs: Any) -> int:
+    """Validate the parameters, run a flow and turn its final state into an exit code (0 ok, 1 failed)."""
+    from prefect import tags
+
+    from flows.kit.config import ParamsError
+    from flows.kit.monitor import describe
+
+    try:
+        params = _check_params(flow_fn, kwargs)
+    except ParamsError as err:
+        console.print(f"[bold red]{name} failed[/]: {err}", soft_wrap=True)
+        return 1
+    _shorten_prefect_tracebacks()
+    _send_info_to_the_api()
+    install_server_guard()  # a killed stage leaves no temporary Prefect server behind
+    run_name, run_tags = describe(name, params, kwargs.get("agent_name"), kwargs.get("setting"))
+    with tags(*run_tags):
+        state = flow_fn.with_options(flow_run_name=run_name)(return_state=True, **kwargs)
+    if state.is_completed():
+        summary = state.result()
+        console.print(f"[bold green]{name}[/]: {summary}", soft_wrap=True)
+        return 0
+    err = state.result(raise_on_failure=False)
+    if isinstance(err, BaseException) and not isinstance(err, EXPECTED_ERRORS):
+        console.print_exception() if sys.exc_info()[0] else None
+        console.print(f"[bold red]{name} failed[/] with an unexpected error: {type(err).__name__}: {err}")
+        return 1
+    message = str(err) if isinstance(err, BaseException) else (state.message or "failed")
+    console.print(f"[bold red]{name} failed[/]: {message}", soft_wrap=True)
+    return 1
+
+
+def run_command(name: str, fn: Callable[..., str], **kwargs: Any) -> int:
+    """Run a command that is not a Prefect flow (no server, no run records; e.g. `models check`): its summary
+    line and 0, or its one-line error and 1, as `run_stage` prints them."""
+    try:
+        summary = fn(**kwargs)
+    except EXPECTED_ERRORS as err:
+        console.print(f"[bold red]{name} failed[/]: {err}", soft_wrap=True)
+        return 1
+    console.print(f"[bold green]{name}[/]: {summary}", soft_wrap=True)
+    return 0
+
+
+def main(flow_fn: Any, argv: list[str] | None = None) -> None:
+    """`python -m flows.<stage> [ARGS]` (dvc.yaml's `cmd`): the stage's flow, its required parameters
+    (`stage_arguments`) from the command line; exits 0 or 1."""
+    args = sys.argv[1:] if argv is None else argv
+    names = stage_arguments(flow_fn)
+    if len(args) != len(names):
+        sys.exit(f"usage: python -m flows.{flow_fn.name} {' '.join(n.upper() for n in names)}".rstrip())
+    sys.exit(run_stage(flow_fn.name, flow_fn, **dict(zip(names, args, strict=True))))

@@ -1,0 +1,52 @@
+"""Section `plawbench` of params.yaml (stages `plawbench_*`): sample size, prompt layout, consultation question
+counts, judge repairs, the multi-turn variant, and the paper's name for agents whose alias or model string does
+not match it."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from steps.sections import BenchmarkSection, Section, check_subset
+
+
+class PlawMultiturnParams(Section):
+    """Ours, not the paper's: the consultation task as a dialogue with a simulated client."""
+
+    enabled: bool = True
+    max_turns: int = Field(default=10, ge=1, le=50)
+
+
+class PlawBenchParams(BenchmarkSection):
+    limit: int | None = Field(default=None, ge=1)  # tasks per scenario (15 scenarios); None: all 280
+    scenarios: list[str] | None = None  # scenarios to run (e.g. [consultation, plaintiff]); None: all 15
+
+    @field_validator("scenarios")
+    @classmethod
+    def _distinct(cls, value: list[str] | None) -> list[str] | None:
+        return check_subset(value)
+
+    split_system: bool = False  # instructions as a system message (default: one user message, as the repo)
+    min_questions: int = Field(default=10, ge=1)  # consultation, level mid (spec §5.1, §6.6)
+    max_questions: int = Field(default=25, ge=1)  # only the first N questions are judged (level mid)
+    judge_repairs: int = Field(default=2, ge=0, le=5)  # re-asks after an invalid judge answer
+    multiturn: PlawMultiturnParams = PlawMultiturnParams()
+    paper_names: dict[str, str] = Field(default_factory=dict)  # agent -> model name in the paper's Table 3
+    t1_penalties: Literal["none", "paper"] = "none"  # paper: also apply Table 8's T1 penalties (ours, reported apart)
+
+    @model_validator(mode="after")
+    def _question_bounds(self) -> PlawBenchParams:
+        if self.min_questions > self.max_questions:
+            raise ValueError("plawbench.min_questions must not exceed plawbench.max_questions")
+        return self
+
+    def shared_limit(self) -> int | None:
+        return self.limit
+
+    def prompt_options(self) -> dict[str, bool | int]:
+        """What shapes a prompt (part of the run id of predictions): the layout and the question counts."""
+        return self.model_dump(include={"split_system", "min_questions", "max_questions"})
+
+
+SECTION = PlawBenchParams
