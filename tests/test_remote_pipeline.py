@@ -65,7 +65,8 @@ def test_a_fresh_clone_pulls_then_rebuilds_every_report_without_a_model_call(tmp
         assert "Running stage" not in sh([BIN / "dvc", "repro"], clone, env).stdout
 
         stages = model_stages(clone)
-        assert {"lawbench_predict@echo-zero_shot", "ucl_simulate@echo", "simulate@oracle", "extract"} <= set(stages)
+        expected = {"lawbench_predict@echo-zero_shot", "ucl_simulate@echo", "j1_simulate@oracle", "j1_extract"}
+        assert expected <= set(stages)
         forced = sh([BIN / "dvc", "repro", "-f"], clone, env)  # every stage, the model-calling ones included
         assert all(f"Running stage '{name}'" in forced.stdout for name in stages)
         assert server.count == sent  # the real agent: no request
@@ -73,7 +74,7 @@ def test_a_fresh_clone_pulls_then_rebuilds_every_report_without_a_model_call(tmp
     for name, tables in stages.items():  # the scripted models: every call answered without the model
         for table in tables:
             logged = read_usage_log(clone / ".cache/llm", clone / table, last=True)
-            if name == "extract":  # the scripted extractor is recomputed on purpose (steps/extract/llm_fields.py)
+            if name == "j1_extract":  # the scripted extractor is recomputed on purpose (steps/extract/llm_fields.py)
                 assert (logged.model == "scripted/persona").all()
                 continue
             assert logged.cache_hit.all(), f"{name}: {table}: {(~logged.cache_hit).sum()} calls sent"

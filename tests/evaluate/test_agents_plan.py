@@ -39,3 +39,52 @@ def test_a_subset_of_agents_ends_with_their_benchmarks_reports(at_root):
 def test_an_unknown_agent_is_one_line(at_root):
     with pytest.raises(ParamsError, match=r"unknown agent.*nobody"):
         make_plan(["nobody"])
+
+
+def _clone(root):
+    """A git clone holding a params.yaml and a dvc.yaml, committed."""
+    import subprocess
+
+    root.mkdir()
+    (root / "params.yaml").write_text("agents: {}\n", encoding="utf-8")
+    (root / "dvc.yaml").write_text("stages: {}\n", encoding="utf-8")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    for args in (["git", "init", "-q"], ["git", "add", "-A"], [*git, "commit", "-qm", "c"]):
+        subprocess.run(args, cwd=root, check=True)
+    return root
+
+
+def test_a_worker_refuses_a_clone_whose_params_stages_or_commit_differ(tmp_path, monkeypatch):
+    import flows.agents as agents
+
+    ran = []
+    monkeypatch.setattr(agents, "_stream", lambda label, args, env: ran.append(args) or 0)
+    clone = _clone(tmp_path / "worker")
+    monkeypatch.chdir(clone)
+    expected = agents.fingerprint()
+    assert set(expected) == {"params.yaml", "dvc.yaml", "git"}
+    for key in expected:  # any one of the three differing: refused before any dvc command
+        with pytest.raises(RuntimeError, match=rf"differs from the coordinator's in {key}"):
+            agents.agent_stages_run.fn("a1", ["lawbench_predict@a1-zero_shot"], ["ingest"], {**expected, key: "x"})
+    assert ran == []
+    (clone / "params.yaml").write_text("agents: {a1: {}}\n", encoding="utf-8")  # edited, not committed
+    with pytest.raises(RuntimeError, match=r"in params\.yaml: check out the same commit"):
+        agents.agent_stages_run.fn("a1", ["lawbench_predict@a1-zero_shot"], [], expected)
+    assert ran == []
+
+
+def test_a_worker_in_a_matching_clone_restores_then_runs_then_pushes(tmp_path, monkeypatch):
+    import flows.agents as agents
+
+    ran = []
+    monkeypatch.setattr(agents, "_stream", lambda label, args, env: ran.append([label, *args[1:]]) or 0)
+    monkeypatch.setattr(agents, "stale", lambda stages: True)  # the shared stages are not here yet
+    monkeypatch.chdir(_clone(tmp_path / "worker"))
+    targets = ["lawbench_predict@a1-zero_shot", "lawbench_predict@a1-one_shot"]
+    done = agents.agent_stages_run.fn("a1", targets, ["ingest"], agents.fingerprint())
+    assert done == "a1: 2 stages reproduced and pushed"
+    assert ran == [
+        ["a1", "--wait-for-lock", "repro", "--pull", "ingest"],
+        ["a1", "--wait-for-lock", "repro", "--pull", "--single-item", *targets],
+        ["a1", "--wait-for-lock", "push", "--run-cache", *targets],
+    ]

@@ -159,3 +159,22 @@ def test_the_shard_sits_beside_its_usage_table(usage):
 
     expected = {"usage.parquet": "call_cache.parquet", "judge_usage.parquet": "judge_call_cache.parquet"}[usage]
     assert call_cache_path(Path("data/runs/oracle") / usage) == Path("data/runs/oracle") / expected
+
+
+def test_the_shard_holds_no_api_key_and_nothing_about_how_the_call_ran(tmp_path, monkeypatch):
+    secret = "sk-shard-test-0123456789"
+    monkeypatch.setenv("SHARD_TEST_API_KEY", secret)
+    with FakeOpenAIServer(latency_s=0.01) as server:
+        model = ModelConfig(
+            name="keyed", model="openai/test-model", api_base=server.url, api_key_env="SHARD_TEST_API_KEY"
+        )
+        door = open_door(_params(tmp_path / "cache"), run_id="r", models=[model])
+        _ask(door, model, questions=[[{"role": "user", "content": f"my key is {secret}"}], *ASK[:1]])
+        write_usage(door, tmp_path / "run" / "usage.parquet")
+        assert server.count == 2
+    shard = tmp_path / "run" / "call_cache.parquet"
+    data = shard.read_bytes()
+    assert secret.encode() not in data  # the echoed key was redacted before the door kept the answer
+    frame = pd.read_parquet(shard)
+    assert "echo: my key is ***" in set(frame.text)
+    assert set(frame.columns).isdisjoint({"latency_s", "attempts", "cache_hit", "written_at", "run_id"})
