@@ -178,3 +178,16 @@ def test_the_shard_holds_no_api_key_and_nothing_about_how_the_call_ran(tmp_path,
     frame = pd.read_parquet(shard)
     assert "echo: my key is ***" in set(frame.text)
     assert set(frame.columns).isdisjoint({"latency_s", "attempts", "cache_hit", "written_at", "run_id"})
+
+
+def test_every_usage_table_in_dvc_yaml_has_its_shard_beside_it_as_an_output():
+    from flows.kit.paths import call_cache_path
+    from tests.conftest import ROOT
+
+    stages = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))["stages"]
+    missing = []
+    for name, stage in stages.items():
+        outs = {o if isinstance(o, str) else next(iter(o)) for o in stage.get("outs") or []}
+        usage = {o for o in outs if o.endswith("usage.parquet")}
+        missing += [f"{name}: {u}" for u in usage if str(call_cache_path(Path(u))) not in outs]
+    assert not missing, f"a model-calling stage's shard is not a DVC output (push would leave it behind): {missing}"
