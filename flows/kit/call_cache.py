@@ -10,7 +10,9 @@ test never reads the shards of the repository it happens to run in.
 
 from __future__ import annotations
 
+import logging
 import os
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +27,9 @@ if TYPE_CHECKING:
     from steps.llm.door import ModelDoor
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when present: dvc.lock is long
+READ_ATTEMPTS = 10  # reads of a dvc.lock that another process is rewriting, 0.1 s apart (see _read_lock)
+
+log = logging.getLogger(__name__)
 
 
 def write_call_cache(door: ModelDoor, usage: Path) -> Path:
@@ -46,10 +51,7 @@ def shard_layer() -> ShardLayer | None:
 def locked_shards(root: Path, first: str | None = None) -> list[Path]:
     """Every shard dvc.lock names, as a file that exists: DVC's cache copy (it outlives the workspace file, which
     `dvc repro` removes before it runs the stage), else the workspace file. Stage `first` leads, then by name."""
-    lock = root / "dvc.lock"
-    if not lock.is_file():
-        return []
-    stages = (yaml.load(lock.read_text(encoding="utf-8"), Loader=_LOADER) or {}).get("stages") or {}
+    stages = _read_lock(root / "dvc.lock").get("stages") or {}
     entries = [
         (out["path"], out.get("md5"))
         for _, stage in sorted(stages.items(), key=lambda item: (item[0] != first, item[0]))
@@ -64,6 +66,27 @@ def locked_shards(root: Path, first: str | None = None) -> list[Path]:
         candidates = ([Path(cache.oid_to_path(md5))] if md5 and cache is not None else []) + [root / path]
         found += [c for c in candidates if c.is_file()][:1]
     return found
+
+
+def _read_lock(lock: Path) -> dict:
+    """dvc.lock as a mapping ({} when there is none). DVC rewrites it in place (truncate, then write) when a stage
+    ends, which another agent's stage may do while this one reads it (`jurisflow agents run`): a read that is empty
+    or does not parse is tried again, and after READ_ATTEMPTS the shards are skipped (their calls are cache misses,
+    not errors; so are those of a read cut short at a line end, which parses)."""
+    problem = "is empty"
+    for _ in range(READ_ATTEMPTS):
+        if not lock.is_file():
+            return {}
+        try:
+            found = yaml.load(lock.read_text(encoding="utf-8"), Loader=_LOADER)
+        except (yaml.YAMLError, UnicodeDecodeError) as err:
+            problem = f"does not parse: {err}"
+        else:
+            if isinstance(found, dict):
+                return found
+        time.sleep(0.1)
+    log.warning("response-cache shards skipped: %s %s", lock, problem)
+    return {}
 
 
 def _dvc_cache(root: Path):

@@ -191,3 +191,32 @@ def test_every_usage_table_in_dvc_yaml_has_its_shard_beside_it_as_an_output():
         usage = {o for o in outs if o.endswith("usage.parquet")}
         missing += [f"{name}: {u}" for u in usage if str(call_cache_path(Path(u))) not in outs]
     assert not missing, f"a model-calling stage's shard is not a DVC output (push would leave it behind): {missing}"
+
+
+def test_a_dvc_lock_being_rewritten_is_read_again_and_one_that_stays_broken_is_no_shards(tmp_path, monkeypatch, caplog):
+    import flows.kit.call_cache as call_cache
+
+    root = tmp_path / "project"
+    shard = root / "data" / "a" / "call_cache.parquet"
+    shard.parent.mkdir(parents=True)
+    shard.write_bytes(b"shard")
+    whole = yaml.safe_dump(
+        {"schema": "2.0", "stages": {"a": {"cmd": "x", "outs": [{"path": "data/a/call_cache.parquet"}]}}}
+    )
+    lock = root / "dvc.lock"
+    lock.write_text(whole[: len(whole) // 2] + '"', encoding="utf-8")  # DVC half way through writing it
+    pauses = []
+
+    def another_process_finishes(seconds):  # the pause between two reads: DVC's write ends meanwhile
+        pauses.append(seconds)
+        lock.write_text(whole, encoding="utf-8")
+
+    monkeypatch.setattr(call_cache.time, "sleep", another_process_finishes)
+    assert locked_shards(root) == [shard] and len(pauses) == 1
+    lock.write_text("", encoding="utf-8")  # just truncated
+    assert locked_shards(root) == [shard] and len(pauses) == 2
+    monkeypatch.setattr(call_cache.time, "sleep", pauses.append)  # it never gets whole again
+    lock.write_text("stages: [", encoding="utf-8")
+    with caplog.at_level("WARNING"):
+        assert locked_shards(root) == []
+    assert len(pauses) == 2 + call_cache.READ_ATTEMPTS and "does not parse" in caplog.text
