@@ -9,7 +9,6 @@ penalised T1 and its Overall, reported apart from the default ones.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import duckdb
@@ -22,11 +21,12 @@ from flows.dvc_views import write_dvc_views
 from flows.monitor import publish_report
 from flows.paths import PLAWBENCH_DIR as OUT_DIR
 from flows.paths import REPORTS, safe_child
-from flows.runs import run_limit
+from flows.reporting import agent_infos, run_info
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
 from steps.plawbench import paper
-from steps.plawbench.report import AgentInfo, ReportInputs, render_report
+from steps.plawbench.report import ReportInputs, render_report
+from steps.reports.long import long_csv
 from steps.reports.paper_models import paper_names
 from steps.schemas import PlawItemScores, PlawJudgements, PlawParseIssues, PlawRubricItems, PlawScores, PlawTasks
 from steps.sources import load_manifest
@@ -34,6 +34,7 @@ from steps.sources import load_manifest
 
 @task(cache_policy=NO_CACHE)
 def build_tables(frames: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    from steps.reports.long import long_query
     from steps.sql import run_query
 
     out: dict[str, pd.DataFrame] = {}
@@ -53,7 +54,7 @@ def build_tables(frames: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
         con.register("rates", pd.concat([out["rates"], *rates_extra], ignore_index=True))
         con.register("data_stats", out["data"])
         con.register("health", out["judge_health"])
-        out["long"] = run_query(con, "plawbench_long")
+        out["long"] = long_query(con, "plawbench_long")
     return out
 
 
@@ -80,22 +81,14 @@ def _penalised_inputs(
 def plawbench_report(params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, reports: Path = REPORTS) -> str:
     params = load_params(params_file).for_benchmark("plawbench")  # the agents that take part in it
     judge = params.judge_model()
-    agents, scores, judgements, items, runs = {}, [], [], [], {}
-    for name in params.agents:
-        model = params.agent(name)
+    names, explicit = paper_names("plawbench"), params.plawbench.paper_names
+    agents = agent_infos(params, "plawbench", out_dir, names=names, explicit=explicit)
+    scores, judgements, items = [], [], []
+    for name in agents:
         run_dir = safe_child(out_dir, name)
-        named = params.paper_model(name, "plawbench", paper_names("plawbench"))
-        agents[name] = AgentInfo(
-            name,
-            model.model,
-            model.is_scripted,
-            named or paper.paper_model_for(name, model.model, params.plawbench.paper_names),
-            run_limit(run_dir),
-        )
         scores.append(read_table(run_dir / "scores.parquet", PlawScores))
         judgements.append(read_table(run_dir / "judgements.parquet", PlawJudgements))
         items.append(read_table(run_dir / "item_scores.parquet", PlawItemScores))
-        runs[name] = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["run_id"]
     tasks = read_table(out_dir / "tasks.parquet", PlawTasks)
     frames = {
         "scores": pd.concat(scores, ignore_index=True),
@@ -118,20 +111,15 @@ def plawbench_report(params_file: Path = PARAMS_FILE, out_dir: Path = OUT_DIR, r
     commit = next(f.commit for f in load_manifest(MANIFEST_FILE).files if f.dataset == "plawbench_case_analysis")
     inputs = ReportInputs(
         agents=agents,
-        judge=judge.model,
-        judge_proxy=judge.is_scripted,
-        runs=runs,
+        run=run_info(params, params.plawbench.model_dump()),
         data_commit=commit,
-        limit=params.plawbench.limit,
         n_tasks=int(tasks.shape[0]),
         parse_issues=len(issues),
         issue_tasks=int(issues.item_id.nunique()),
-        t1_penalties=params.plawbench.t1_penalties,
     )
     write_text_atomic(reports / "plawbench.md", render_report(tables, inputs))
     long = tables["long"]
-    csv = long.assign(value=long.value.round(12))
-    write_text_atomic(reports / "plawbench.csv", csv.to_csv(index=False, lineterminator="\n"))
+    write_text_atomic(reports / "plawbench.csv", long_csv(long, table="reports/plawbench.csv", digits=12))
     publish_report(reports / "plawbench.md", "PLawBench scores (Tables 2-4 layouts), ours beside the paper's")
     write_dvc_views("plawbench", reports / "plawbench.csv", list(params.agents), reports)
     overall = long[(long["table"] == "table3") & (long.metric == "Overall") & (long.source == "ours")]

@@ -72,6 +72,11 @@ CELLS = [
     ("steps/ucl/paper_tables/table3.csv", "Table 3:", "GPT-4\t", "GPT-4"),
     ("steps/ucl/paper_tables/table3.csv", "Table 3:", "Wisdom. 7B\t", "Wisdom-Interrogatory 7B"),
     ("steps/ucl/paper_tables/table3.csv", "Table 3:", "OpenAI o1-preview\t", "OpenAI o1-preview"),
+    ("steps/plawbench/paper_tables/table2.csv", "Table 2:", "Total Question Num.\t", "questions"),
+    ("steps/plawbench/paper_tables/table2.csv", "Table 2:", "Rubrics Num.(avg.)\t", "rubric_items_avg"),
+    ("steps/plawbench/paper_tables/table3.csv", "Table 3:", "GPT-4o-20240806\t", "GPT-4o-20240806"),
+    ("steps/plawbench/paper_tables/table3.csv", "Table 3:", "Qwen3-Max\t", "Qwen3-Max"),
+    ("steps/plawbench/paper_tables/table4.csv", "Table 4:", "Qwen3-Max\t", "Qwen3-Max"),
 ]
 
 
