@@ -6,7 +6,7 @@ steps.mile.report (Markdown, with the paper's published numbers). Writes reports
 
 from __future__ import annotations
 
-import json
+from dataclasses import replace
 from pathlib import Path
 
 import duckdb
@@ -19,12 +19,12 @@ from flows.dvc_views import write_dvc_views
 from flows.monitor import publish_report
 from flows.paths import INTERIM_DIR, REPORTS, safe_child
 from flows.paths import MILE_DIR as OUT_DIR
-from flows.runs import run_limit
+from flows.reporting import agent_infos, run_info
 from flows.stage import main, stage_flow
 from flows.tables import read_table, write_text_atomic
-from steps.mile.published import paper_model
-from steps.mile.report import AgentInfo, RunInfo, csv_frame, render
+from steps.mile.report import csv_frame, render
 from steps.reports.labels import size_phrase
+from steps.reports.long import long_csv
 from steps.reports.paper_models import paper_names
 from steps.schemas import Mile, MileDialogues, MileScores
 
@@ -55,66 +55,41 @@ def result_rows(scores: pd.DataFrame, dialogues: pd.DataFrame, agents: pd.DataFr
         return pd.concat([ours, run_query(con, "mile_total")], ignore_index=True)
 
 
-def _role_decodings(agents: dict, specs: list[dict]) -> dict:
-    """The environment roles' decoding as the runs recorded it, and the agents whose runs disagree."""
-    envs = [s.get("environment", {}) for s in specs]
-    roles = envs[0].get("roles", {})
-    mixed = tuple(name for name, env in zip(agents, envs, strict=True) if env.get("roles", {}) != roles)
-    return {"roles": roles, "role_decoding": envs[0].get("role_decoding", ""), "mixed": mixed}
-
-
 @stage_flow("mile_report")
 def mile_report(
     params_file: Path = PARAMS_FILE, runs: Path = OUT_DIR, reports: Path = REPORTS, interim: Path = INTERIM_DIR
 ) -> str:
     params = load_params(params_file).for_benchmark("mile")  # the agents that take part in it
-    environment, judge = params.environment_model(), params.judge_model()
-    agents, scores, dialogues, specs = {}, [], [], []
-    for name in params.agents:
-        model, run_dir = params.agent(name), safe_child(runs, name)
-        scores.append(read_table(run_dir / "scores.parquet", MileScores))
-        dialogues.append(read_table(run_dir / "deliverables.parquet", MileDialogues)[DIALOGUE_COLUMNS])
-        specs.append(json.loads((run_dir / "run.json").read_text(encoding="utf-8")))
-        named = params.paper_model(name, "mile", paper_names("mile"))
-        agents[name] = AgentInfo(
-            name,
-            model.model,
-            model.is_scripted,
-            specs[-1].get("decoding"),
-            run_limit(run_dir),
-            named or paper_model(name, model.model),
-        )
+    agents = agent_infos(params, "mile", runs, names=paper_names("mile"))
     if not agents:
         raise ValueError("params.yaml lists no agents: nothing to report")
+    scores, dialogues = [], []
+    for name in agents:
+        run_dir = safe_child(runs, name)
+        scores.append(read_table(run_dir / "scores.parquet", MileScores))
+        dialogues.append(read_table(run_dir / "deliverables.parquet", MileDialogues)[DIALOGUE_COLUMNS])
+        agents[name] = replace(agents[name], sizes={"dialogues": len(dialogues[-1])})
+    first = next(iter(agents.values()))
+    run = run_info(params, {**first.run["options"], **params.mile.model_dump()})
     flags = pd.DataFrame(
         {
             "agent": list(agents),
             "model": [a.model for a in agents.values()],
             "agent_scripted": [a.scripted for a in agents.values()],
-            "environment_scripted": environment.is_scripted,
+            "environment_scripted": run.environment_scripted,
         }
     )
     ours = result_rows(pd.concat(scores, ignore_index=True), pd.concat(dialogues, ignore_index=True), flags)
-    run = RunInfo(
-        environment.model,
-        environment.is_scripted,
-        judge.model,
-        judge.is_scripted,
-        sample=len(dialogues[0]),
-        sizes=tuple(len(d) for d in dialogues),
-        sampled_from=len(read_table(interim / "mile.parquet", Mile)),
-        options={**specs[0]["options"], **params.mile.model_dump()},
-        **_role_decodings(agents, specs),
-    )
-    write_text_atomic(reports / "mile.md", render(ours, agents, run))
-    write_text_atomic(reports / "mile.csv", csv_frame(ours).to_csv(index=False, lineterminator="\n"))
+    sampled_from = len(read_table(interim / "mile.parquet", Mile))
+    write_text_atomic(reports / "mile.md", render(ours, agents, run, sampled_from))
+    write_text_atomic(reports / "mile.csv", long_csv(csv_frame(ours), table="reports/mile.csv"))
     publish_report(reports / "mile.md", "MILE goal and interaction scores (MASER Tables 1-3), ours beside the paper's")
     write_dvc_views("mile", reports / "mile.csv", list(params.agents), reports)
     goal = ours[(ours["table"] == "goal") & (ours.metric == "AVE")].set_index("agent").value.round(2).to_dict()
     return (
         f"reports/mile.md and reports/mile.csv written ({len(agents)} agents, "
-        f"{size_phrase(run.sizes, 'dialogues per agent')}; "
-        f"goal AVE {goal}; judge {judge.model})"
+        f"{size_phrase([len(d) for d in dialogues], 'dialogues per agent')}; "
+        f"goal AVE {goal}; judge {run.judge})"
     )
 
 
