@@ -34,6 +34,7 @@ from steps.extract.prompts import PROMPT_VERSION
 from steps.extract.records import Provenance, assemble, cases_table, issues_table
 from steps.extract.version import parser_version
 from steps.reports.extraction import ExtractionReport, extraction_long, render_extraction
+from steps.reports.long import long_csv
 from steps.schemas import ARROW_TYPES, Cases, ExtractionIssues, JudgmentsCivil, JudgmentsCriminal, validate
 from steps.sql import register_parquet, run_query
 
@@ -142,7 +143,8 @@ def extract(
         evaluate(interim_dir, fixture, show=False),
     )
     write_text_atomic(report, render_extraction(r))
-    write_text_atomic(report.with_suffix(".csv"), extraction_long(r).to_csv(index=False, lineterminator="\n"))
+    csv = long_csv(extraction_long(r), table="reports/extraction.csv", with_failed=False)
+    write_text_atomic(report.with_suffix(".csv"), csv)
     publish_report(report, "Legal elements extracted from the judgments: coverage, disagreements, parser accuracy")
     check_calls(params, out_dir / "usage.parquet")
     return _summary(cases_df, issues_df) + f"; {report} written"

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from steps.reports.long import long_columns
 from steps.reports.markdown import markdown_table
 
 GROUPS = {
@@ -197,5 +198,4 @@ def extraction_long(r: ExtractionReport) -> pd.DataFrame:
                 "proxy": c.stage != "parser" and r.scripted,
             }
         )
-    columns = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "judge", "proxy", "source"]
-    return pd.DataFrame(rows, columns=columns)
+    return pd.DataFrame(rows, columns=long_columns(with_failed=False))

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from steps.reports.long import long_columns
 from steps.reports.markdown import markdown_table
 from steps.scenarios.j1.plan import Eligibility
 
 PAPER_COUNTS = {"KQ": 98, "LC": 62, "CD": 93, "DD": 93, "CI": 93, "CR": 69}  # J1 Table 5
 PAPER_TOPICS = {"KQ": (286, 188, 474, 4.84), "LC": (116, 107, 223, 3.60)}  # binary, open, total, avg (App C)
-LONG_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "judge", "proxy", "source"]
 
 DERIVATION = """J1 builds its KQ and LC topic lists from a practice book and 66law.cn articles that are not public.
 With `topics.method: derived` (the default, offline) they are derived by rule from LawBench items whose answers
@@ -195,4 +195,4 @@ def instances_long(r: InstancesReport) -> pd.DataFrame:
             strict=True,
         ):
             add("topics", row["scenario"], metric, value, PAPER_COUNTS[row["scenario"]], source="paper")
-    return pd.DataFrame(rows, columns=LONG_COLUMNS)
+    return pd.DataFrame(rows, columns=long_columns(with_failed=False))
