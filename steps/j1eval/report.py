@@ -27,7 +27,7 @@ from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.long import long_columns
 from steps.reports.markdown import CONTENT_FILTER_RULE, with_failed
 from steps.reports.paper_models import match_paper_model, paper_names
-from steps.reports.templates import render_template
+from steps.reports.prose import render_template
 
 TEMPLATES = Path(__file__).parent / "templates"
 

@@ -10,7 +10,7 @@ from steps.metrics.lawbench.tasks import TASK_IDS, TASKS
 from steps.reports.agents import AgentInfo
 from steps.reports.long import long_csv
 from steps.reports.markdown import CONTENT_FILTER_RULE, with_failed
-from steps.reports.templates import render_template
+from steps.reports.prose import render_template
 
 LEVEL_COLUMNS = ("Memorization", "Understanding", "Application")
 FULL_ITEMS = 500  # items per task in LawBench, on which its results.csv was computed

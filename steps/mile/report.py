@@ -15,7 +15,7 @@ from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.labels import size_phrase
 from steps.reports.long import long_columns
 from steps.reports.markdown import CONTENT_FILTER_RULE, with_failed
-from steps.reports.templates import render_template
+from steps.reports.prose import render_template
 
 TEMPLATES = Path(__file__).parent / "templates"
 PAPER_JUDGE = "gpt-4o-2024-08-06"

@@ -9,7 +9,7 @@ import pandas as pd
 
 from steps.plawbench.penalties import PENALTY_TYPES, ZERO_TYPES
 from steps.reports.markdown import with_failed
-from steps.reports.templates import render_template
+from steps.reports.prose import render_template
 
 TEMPLATES = Path(__file__).parent / "templates"
 

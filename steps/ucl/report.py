@@ -10,7 +10,7 @@ import pandas as pd
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.labels import size_phrase
 from steps.reports.markdown import CONTENT_FILTER_RULE, with_failed
-from steps.reports.templates import render_template
+from steps.reports.prose import render_template
 from steps.ucl.paper import paper_models
 from steps.ucl.tasks import BLOOM_LEVELS, PAPER_TASK_IDS, SCENARIOS, TASKS
 

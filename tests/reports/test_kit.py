@@ -12,7 +12,7 @@ from flows.config import Params
 from flows.reporting import agent_info, agent_infos, read_run_json, run_info
 from steps.reports.agents import AgentInfo
 from steps.reports.paper_models import paper_names
-from steps.reports.templates import oneline, render_template
+from steps.reports.prose import oneline, render_template
 
 
 def params() -> Params:

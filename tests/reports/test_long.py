@@ -93,5 +93,5 @@ def test_long_rows_made_by_sql_are_checked_too():
             "FROM scores GROUP BY agent"
         ).df()
     assert checked(good, table="q").value.tolist() == [pytest.approx(0.6)]
-    with pytest.raises(TableError, match="steps/sql/q.sql: .*column 'n' fails"):
+    with pytest.raises(TableError, match=r"steps/sql/q\.sql: .*column 'n' fails"):
         checked(good.assign(n=-good.n), table="steps/sql/q.sql")
