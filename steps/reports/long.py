@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import duckdb
+import numpy as np
 import pandas as pd
 import pandera.pandas as pa
 from pandera.typing import Series
@@ -28,14 +29,24 @@ SOURCES = ("ours", "paper")
 KEY = ["table", "agent", "scope", "metric", "source"]
 
 
-def _counts(series: pd.Series) -> bool:
-    """A count column: whole, non-negative numbers where it has a value (any numeric dtype, or objects holding
-    numbers and NA, as a concat of counts with the paper's empty cells makes)."""
+def _numbers(series: pd.Series) -> pd.Series | None:
+    """The column's values as floats (NA dropped), or None when it holds anything but numbers: a numeric dtype, or
+    objects holding numbers and NA (as a concat of counts with the paper's empty cells makes). Booleans and
+    strings are not numbers."""
     known = series.dropna()
-    if pd.api.types.is_bool_dtype(series) or any(isinstance(v, bool) for v in known):
-        return False
-    numbers = pd.to_numeric(known, errors="coerce").astype(float)
-    return bool(numbers.notna().all() and ((numbers >= 0) & (numbers == numbers.round())).all())
+    if pd.api.types.is_bool_dtype(series):
+        return None
+    if not pd.api.types.is_numeric_dtype(series) and not all(
+        isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool | np.bool_) for v in known
+    ):
+        return None
+    return known.astype(float)
+
+
+def _counts(series: pd.Series) -> bool:
+    """A count column: whole, non-negative numbers where it has a value."""
+    numbers = _numbers(series)
+    return numbers is not None and bool(((numbers >= 0) & (numbers == numbers.round())).all())
 
 
 class LongRows(pa.DataFrameModel):
@@ -47,7 +58,7 @@ class LongRows(pa.DataFrameModel):
     agent: Series[str] = pa.Field(nullable=True)
     scope: Series[str] = pa.Field(nullable=True)
     metric: Series[str] = pa.Field(str_length={"min_value": 1})
-    value: Series[float] = pa.Field(nullable=True)
+    value: Series[Any] = pa.Field(nullable=True)
     n: Series[Any] = pa.Field(nullable=True)
     n_failed: Series[Any] | None = pa.Field(nullable=True)
     judge: Series[str] = pa.Field(nullable=True)
@@ -58,6 +69,10 @@ class LongRows(pa.DataFrameModel):
         strict = True
         ordered = True
         coerce = False
+
+    @pa.check("value", error="not a number")
+    def value_is_a_number(cls, series: pd.Series) -> bool:
+        return _numbers(series) is not None
 
     @pa.check("n", error="not a whole, non-negative count")
     def n_is_a_count(cls, series: pd.Series) -> bool:

@@ -53,6 +53,8 @@ def test_a_valid_twin_is_written_as_given_with_its_rounding_and_whole_counts():
         "ucl,win_rate,GPT-4,overall,win_rate,56.1,,,gpt-4-0613,False,paper",
     ]
     assert text.endswith("\n") and "\r" not in text
+    counts = rows(value=[581, 3])  # a twin of counts only (instances.csv on a small sample) writes integers
+    assert long_csv(counts, table="t").splitlines()[1].startswith("ucl,win_rate,null,overall,win_rate,581,")
     extra = rows().assign(judge_proxy=True)[[*LONG_COLUMNS, "judge_proxy"]]  # helper columns are left out
     assert long_csv(extra, table="t") == long_csv(rows(), table="t")
 
@@ -68,6 +70,7 @@ def test_a_valid_twin_is_written_as_given_with_its_rounding_and_whole_counts():
         (rows(benchmark=["ucl", "mile"]), "more than one benchmark"),
         (rows(metric=["", "win_rate"]), "column 'metric' fails"),
         (rows(proxy=["yes", "no"]), "column 'proxy'"),
+        (rows(value=["50", 56.1]), "column 'value' fails not a number"),
     ],
 )
 def test_a_twin_that_breaks_the_layout_is_refused_with_one_line(broken, rule):
