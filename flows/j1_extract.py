@@ -36,6 +36,7 @@ from steps.extract.version import parser_version
 from steps.j1.params import J1Params
 from steps.llm import ModelConfig
 from steps.reports.extraction import ExtractionReport, extraction_long, render_extraction
+from steps.reports.long import long_csv
 from steps.schemas import ARROW_TYPES, Cases, ExtractionIssues, JudgmentsCivil, JudgmentsCriminal, validate
 from steps.sql import register_parquet, run_query
 
@@ -139,7 +140,8 @@ def j1_extract(params_file: Path = PARAMS_FILE, paths: Paths = PATHS, fixture: P
         evaluate(paths.interim, fixture, show=False),
     )
     write_text_atomic(report, render_extraction(r))
-    write_text_atomic(report.with_suffix(".csv"), extraction_long(r).to_csv(index=False, lineterminator="\n"))
+    csv = long_csv(extraction_long(r), table="reports/extraction.csv", with_failed=False)
+    write_text_atomic(report.with_suffix(".csv"), csv)
     publish_report(report, "Legal elements extracted from the judgments: coverage, disagreements, parser accuracy")
     check_calls(params, out_dir / USAGE)
     return _summary(cases_df, issues_df) + f"; {report} written"

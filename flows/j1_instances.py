@@ -23,6 +23,7 @@ from flows.kit.tables import read_table, write_table, write_text_atomic
 from steps.j1.params import J1Params
 from steps.personas.table import personas_from
 from steps.reports.instances import InstancesReport, instances_long, render_instances
+from steps.reports.long import long_csv
 from steps.scenarios.j1.built import Built, Skipped, finish
 from steps.scenarios.j1.plan import Plan, instance_plan
 from steps.scenarios.registry import SCENARIOS
@@ -114,7 +115,8 @@ def j1_instances(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
         summarise(shared),
     )
     write_text_atomic(report, render_instances(r))
-    write_text_atomic(report.with_suffix(".csv"), instances_long(r).to_csv(index=False, lineterminator="\n"))
+    csv = long_csv(instances_long(r), table="reports/instances.csv", with_failed=False)
+    write_text_atomic(report.with_suffix(".csv"), csv)
     publish_report(report, "The J1 environment instances (J1 Table 5 / Fig. 2 layouts)")
     per = ", ".join(
         f"{s} {n}"
