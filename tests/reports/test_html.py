@@ -10,7 +10,7 @@ from rich.console import Console
 
 from flows.show import find_id, show_any
 from steps.reports.html import dialogues
-from steps.reports.html.pages import benchmark_page, link_for
+from steps.reports.html.pages import PAGES, benchmark_page, link_for
 from steps.reports.html.svg import bar_chart, nice_max
 from steps.reports.html.tables import html_table
 from tests.html_data import j1_frames
@@ -113,3 +113,26 @@ def test_show_finds_a_dialogue_in_any_benchmark_by_its_file_name_id(tmp_path):
         show_any("oracle", "x", benchmark="mile", data=tmp_path)
     with pytest.raises(ValueError, match="unknown benchmark"):
         show_any("oracle", "x", benchmark="lawbench", data=tmp_path)
+
+
+def test_the_stage_writes_every_page_with_every_dialogue_embedded(fixture_report):
+    """Stage html_report over fixture run tables (tests/reports/conftest.py): six pages, each dialogue page
+    embedding every agent's dialogues as parseable JSON, the index counting them."""
+    from tests.html_data import AGENTS, DIALOGUE_PAGES, HOSTILE, N, page_dialogues
+
+    assert sorted(p.stem for p in fixture_report.glob("*.html")) == sorted(PAGES)
+    index = (fixture_report / "index.html").read_text(encoding="utf-8")
+    for bench in DIALOGUE_PAGES:
+        page = (fixture_report / f"{bench}.html").read_text(encoding="utf-8")
+        records = page_dialogues(page)
+        expected = N * len(AGENTS) * (2 if bench == "plawbench" else 1)  # PLawBench: single and multi-turn
+        assert len(records) == expected and {r["agent"] for r in records} == set(AGENTS)
+        assert re.search(rf'<a href="{bench}.html">[^<]*</a></th><td>\d+</td><td>{expected}</td>', index)
+    with pytest.raises(ValueError, match="found 0"):
+        page_dialogues((fixture_report / "lawbench.html").read_text(encoding="utf-8"))
+    j1 = {r["agent"] + "/" + r["id"]: r for r in page_dialogues((fixture_report / "j1.html").read_text("utf-8"))}
+    assert j1["oracle/LC_synthetic_00001"]["turns"][1][5] == HOSTILE
+    failed = j1["null/DD_synthetic_00009"]
+    assert failed["end"] == "call_failed" and failed["score"] is None
+    assert failed["turns"][-1][6] == "failed call: server_error"
+    assert j1["oracle/CR_synthetic_00005"]["causes"] == "missing_final_objective"
