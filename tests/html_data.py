@@ -411,3 +411,9 @@ def page_dialogues(page: str) -> list[dict]:
     if len(found) != 1:
         raise ValueError(f"expected one dialogue-data element, found {len(found)}")
     return json.loads(found[0])
+
+
+def index_counts(index: str) -> dict[str, tuple[int, int]]:
+    """The index page's table: benchmark page → (result rows, dialogues)."""
+    found = re.findall(r'<a href="(\w+)\.html">[^<]*</a></th><td>(\d+)</td><td>(\d+)</td>', index)
+    return {bench: (int(rows), int(dialogues)) for bench, rows, dialogues in found}
