@@ -13,13 +13,12 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.support.ui import WebDriverWait
 
+from steps.reports.html.pages import PAGES
 from tests.browser import chromium_paths, headless_chromium
 from tests.conftest import ROOT
-from tests.html_data import HOSTILE
+from tests.html_data import DIALOGUE_PAGES, HOSTILE
 
 BUILT = ROOT / "reports" / "html"
-PAGES = ("index", "lawbench", "j1", "mile", "ucl", "plawbench")
-DIALOGUE_PAGES = ("j1", "mile", "ucl", "plawbench")
 SHOTS = ROOT / "docs" / "images"
 
 pytestmark = pytest.mark.skipif(chromium_paths() is None, reason="needs chromium and chromium-driver (.ci/run)")
@@ -51,7 +50,7 @@ def _shot(driver, name: str) -> None:
         driver.save_screenshot(str(SHOTS / f"html_{name}.png"))
 
 
-@pytest.mark.parametrize("name", PAGES)
+@pytest.mark.parametrize("name", list(PAGES))
 def test_page_renders_tables_and_plots(driver, html, name):
     from selenium.webdriver.common.by import By
 
