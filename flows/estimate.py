@@ -25,10 +25,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from flows import estimate_stages as st
 from flows.config import BENCHMARKS, Params
 from flows.paths import INTERIM_DIR, PLAWBENCH_DIR
+
+if TYPE_CHECKING:
+    from steps.llm.standin import Sent, StandIn
 
 ASSUMED_OUTPUT_TOKENS = 1024  # per request, for the bound, when a real model sets no decoding.max_tokens
 
@@ -59,16 +63,15 @@ class Report:
     rows: list[Estimate]
     seconds: dict[str, float] = field(default_factory=dict)  # per stage
     notes: list[str] = field(default_factory=list)
-    sent: list = field(default_factory=list)  # every recorded request (steps.llm.standin.Sent), in order
+    sent: list[Sent] = field(default_factory=list)  # every recorded request, in the order the stages made them
 
 
 class Estimator:
     """Runs the chosen stages in pipeline order through one `StandInDoor`, timing each."""
 
-    def __init__(self, params: Params, scratch: Path, stand_ins: dict[str, str] | None = None):
+    def __init__(self, scratch: Path, stand_ins: dict[str, StandIn] | None = None):
         from steps.llm.standin import STAND_INS, StandInDoor
 
-        self.params = params
         self.door = StandInDoor(dict(stand_ins or STAND_INS))
         self.scratch = st.Scratch(scratch)
         self.seconds: dict[str, float] = {}
@@ -90,14 +93,14 @@ def estimate(
     benchmarks: list[str] | None = None,
     interim: Path = INTERIM_DIR,
     plaw: Path = PLAWBENCH_DIR,
-    stand_ins: dict[str, str] | None = None,
+    stand_ins: dict[str, StandIn] | None = None,
 ) -> Report:
     """The estimate of a run of the chosen agents (default all) on the benchmarks each takes part in."""
     names = agents or list(params.agents)
     chosen = [b for b in BENCHMARKS if b in (benchmarks or BENCHMARKS)]
     taking = {b: [n for n in names if b in params.agents[n].benchmarks] for b in chosen}
     with tempfile.TemporaryDirectory(prefix="jurisflow-estimate-") as tmp:
-        e = Estimator(params, Path(tmp), stand_ins)
+        e = Estimator(Path(tmp), stand_ins)
         door, scratch = e.door, e.scratch
         for name in taking.get("lawbench", []):
             for setting in ("zero_shot", "one_shot"):
@@ -139,7 +142,7 @@ def estimate(
     return Report(rows, e.seconds, notes(rows, door.stand_ins), door.sent)
 
 
-def tally(sent, seconds: dict[str, float], agent_of: dict[str, str]) -> list[Estimate]:
+def tally(sent: list[Sent], seconds: dict[str, float], agent_of: dict[str, str]) -> list[Estimate]:
     """The recorded requests as rows per (stage, role, model), in the order the stages ran; a request counts as
     sent in the first row that makes it (later stages get it from the response cache)."""
     from steps.llm.pricing import pricing_for
