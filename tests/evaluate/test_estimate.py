@@ -122,3 +122,19 @@ def test_the_estimate_starts_no_prefect(tmp_path, interim):
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["40", "False"]
+
+
+def test_bad_input_is_one_line(tmp_path, monkeypatch, capsys):
+    from flows.estimate import main
+
+    monkeypatch.chdir(tmp_path)  # no item tables here
+    path = tmp_path / "params.yaml"
+    path.write_text(yaml.safe_dump({"agents": {"o": {"model": "scripted/oracle"}}}), encoding="utf-8")
+    assert main(path, ["nobody"], None) == 1
+    assert main(path, None, "lawbench,lawbnch") == 1
+    assert main(path, None, "lawbench") == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == f"error: unknown agent(s) nobody; {path} lists: o"
+    assert lines[1] == "error: unknown benchmark(s) lawbnch; expected lawbench, j1, mile, ucl, plawbench"
+    assert lines[2].startswith("error: data/interim/lawbench_items.parquet: table not found") and len(lines) == 3
+    assert "dvc repro ingest plawbench_rubrics" in lines[2]
