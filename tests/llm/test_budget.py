@@ -4,8 +4,8 @@ sends nothing once the cap is spent; cache hits cost nothing, so a rerun with a 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -101,21 +101,25 @@ def test_a_run_session_caps_its_stages_together(server, tmp_path, monkeypatch):
     rerun.close()
 
 
-def _add(directory: str, n: int) -> None:
-    ledger = SpendLedger(Path(directory), "shared")
-    for _ in range(n):
-        ledger.add(f"pid-{os.getpid()}", 0.25)
-    ledger.close()
+ADD = """
+import sys
+from pathlib import Path
+from steps.llm.ledger import SpendLedger
+ledger = SpendLedger(Path(sys.argv[1]), "shared")
+for _ in range(200):
+    ledger.add(sys.argv[2], 0.25)
+ledger.close()
+"""
 
 
 def test_the_ledger_adds_up_writers_in_several_processes(tmp_path):
-    context = multiprocessing.get_context("fork")
-    workers = [context.Process(target=_add, args=(str(tmp_path), 200)) for _ in range(3)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join(timeout=120)
-    assert [w.exitcode for w in workers] == [0, 0, 0]
+    root = Path(__file__).resolve().parents[2]
+    workers = [
+        subprocess.Popen([sys.executable, "-c", ADD, str(tmp_path), f"stage-{i}"], cwd=root, stderr=subprocess.PIPE)
+        for i in range(3)
+    ]
+    errors = [w.communicate(timeout=120)[1].decode() for w in workers]
+    assert [w.returncode for w in workers] == [0, 0, 0], errors
     assert SpendLedger(tmp_path, "shared").spent() == pytest.approx(3 * 200 * 0.25)
     assert SpendLedger(tmp_path, "other").spent() == 0.0
 
