@@ -1,10 +1,12 @@
 """The model-calling stages of `jurisflow estimate`, each as its flow runs it but through a `StandInDoor`.
 
-Every function here reads what its stage reads (through `Paths`), calls the same steps with the same params
-sections as the stage's flow (flows/<stage>.py), and hands on, in memory, the tables the next stage reads; tables
-pass through Parquet in a scratch folder (`Scratch.through`) so that they reach the next step with the types the
-stage's reader gives them. Nothing is written under the project, and nothing here imports Prefect. Keep each in
-step with its flow: the estimate's call counts are checked against the usage tables of a real scripted run
+Every function here reads what its stage reads (through `Paths`), prepares the stage's inputs with the same step
+functions its flow (flows/<stage>.py) calls (`case_inputs`, `instance_plan`, `select_instances`, `select_items`,
+`mile_sample`, `consultations` …: one function for both, so the estimate follows every change of a flow's
+preparation), calls the same steps with the same params sections, and hands on, in memory, the tables the next
+stage reads; tables pass through Parquet in a scratch folder (`Scratch.through`) so that they reach the next step
+with the types the stage's reader gives them. Nothing is written under the project, and nothing here imports
+Prefect. The estimate's call counts are checked against the usage tables of a real scripted run
 (tests/evaluate/test_estimate_scripted.py).
 """
 
@@ -49,29 +51,18 @@ def _run(coro):
 def j1_extract(door: StandInDoor, params: Params, scratch: Scratch, paths: Paths = PATHS) -> pd.DataFrame:
     """Stage `j1_extract`: the LLM fields of every judgment (`j1.extract.limit` per source); the cases table."""
     import steps.extract.scripted  # noqa: F401  (the scripted extraction policy)
-    from flows.kit.runs import run_id, run_spec
-    from steps.extract.inputs import civil_inputs, criminal_inputs
-    from steps.extract.llm_fields import extract_all
-    from steps.extract.prompts import PROMPT_VERSION
-    from steps.extract.records import Provenance, assemble, cases_table
-    from steps.extract.version import parser_version
+    from steps.extract.inputs import case_inputs
+    from steps.extract.records import cases_table, extract_checked, provenance_of
     from steps.j1.params import J1Params
     from steps.schemas import Cases, JudgmentsCivil, JudgmentsCriminal
 
     extract = params.section(J1Params).extract
     criminal = read_table(paths.interim / "judgments_criminal.parquet", JudgmentsCriminal)
     civil = read_table(paths.interim / "judgments_civil.parquet", JudgmentsCivil)
-    limit = extract.limit
-    cases = criminal_inputs(criminal.head(limit) if limit else criminal) + civil_inputs(
-        civil.head(limit) if limit else civil
-    )
-    model = extract.model.resolve("extract") if extract.model is not None else params.environment_model()
-    version, attempts = parser_version(), extract.max_attempts
-    spec = run_spec(model, "extract", prompt_version=PROMPT_VERSION, parser_version=version, max_attempts=attempts)
-    provenance = Provenance(version, model.model, model.is_scripted, PROMPT_VERSION, run_id(spec))
-    results = _run(extract_all(door, model, cases, max_attempts=attempts))
-    extracted = [assemble(c, r) for c, r in zip(cases, results, strict=True)]
-    return scratch.through(cases_table(extracted, provenance), Cases, "cases", ARROW_TYPES["cases"])
+    model = extract.resolve_model(params.environment_model())
+    cases = case_inputs(criminal, civil, extract.limit)
+    extracted = _run(extract_checked(door, model, cases, max_attempts=extract.max_attempts))
+    return scratch.through(cases_table(extracted, provenance_of(model, RUN_ID)), Cases, "cases", ARROW_TYPES["cases"])
 
 
 def j1_topics(door: StandInDoor, params: Params, scratch: Scratch, paths: Paths = PATHS) -> pd.DataFrame:
@@ -79,13 +70,12 @@ def j1_topics(door: StandInDoor, params: Params, scratch: Scratch, paths: Paths 
     model."""
     from steps.j1.params import J1Params
     from steps.scenarios.j1.topic_model import rewrite_sources
-    from steps.scenarios.j1.topic_table import topic_rows, topic_sources
+    from steps.scenarios.j1.topic_table import derive_topics
     from steps.schemas import LawBenchItems, TopicSources
 
     topics = params.section(J1Params).topics
     items = read_table(paths.interim / "lawbench_items.parquet", LawBenchItems)
-    sources = topic_sources(items, articles_per_instance=topics.articles_per_instance)
-    rows = topic_rows(sources, seed=topics.seed)
+    rows = derive_topics(items, topics)
     if topics.method == "llm":
         model = params.environment_model()
         rows, _ = _run(rewrite_sources(door, model, rows, items, limit=topics.llm_limit, seed=topics.seed))
@@ -98,54 +88,24 @@ def j1_personas(
     """Stage `j1_personas`: a persona for every lay role of the planned instances; returns (plan, personas)."""
     import steps.personas.scripted  # noqa: F401  (the scripted persona policies)
     from steps.j1.params import J1Params
-    from steps.personas.generate import generate
-    from steps.personas.table import persona_rows
+    from steps.scenarios.j1.instance_table import plan_personas
     from steps.scenarios.j1.plan import instance_plan
     from steps.schemas import Personas
 
     j1 = params.section(J1Params)
     civil = pd.read_parquet(paths.interim / "judgments_civil.parquet", columns=["case_id", "cause"])
-    the_plan = instance_plan(cases, civil, topics, j1.instances.resolved(), seed=j1.instances.seed)
-    model, seed = params.environment_model(), j1.personas.seed
-    subjects = [d.subject for d in the_plan.drafts if d.subject is not None]
-
-    async def every():
-        return await asyncio.gather(*(generate(door, model, s, seed=seed) for s in subjects))
-
-    made = _run(every())
-    sources = {d.subject.key: d.source_ids for d in the_plan.drafts if d.subject is not None}
-    rows = persona_rows(zip(subjects, made, strict=True), sources=sources, seed=seed, proxy=model.is_scripted)
+    the_plan = instance_plan(cases, civil, topics, j1.instances)
+    rows = _run(plan_personas(door, params.environment_model(), the_plan, seed=j1.personas.seed))
     return the_plan, scratch.through(rows, Personas, "personas", ARROW_TYPES["personas"])
 
 
 def j1_instances(params: Params, scratch: Scratch, the_plan, personas: pd.DataFrame) -> pd.DataFrame:
     """Stage `j1_instances` (no model call): the plan's drafts finished with their personas."""
     from steps.j1.params import J1Params
-    from steps.personas.table import personas_from
-    from steps.scenarios.j1.built import Built, finish
-    from steps.scenarios.registry import SCENARIOS
+    from steps.scenarios.j1.instance_table import instance_tables
     from steps.schemas import Instances
 
-    by_id = personas_from(personas)
-    built = [b for b in (finish(d, by_id) for d in the_plan.drafts) if isinstance(b, Built)]
-    rows = pd.DataFrame(
-        [
-            {
-                "instance_id": b.instance_id,
-                "scenario": b.scenario,
-                "scenario_version": SCENARIOS[b.scenario].version,
-                "source_ids": list(b.source_ids),
-                "persona_ids": list(b.persona_ids),
-                "profiles": b.profiles,
-                "ground_truth": b.ground_truth,
-                "max_turns": b.max_turns,
-                "facets": b.facets,
-                "seed": params.section(J1Params).instances.seed,
-            }
-            for b in built
-        ],
-        columns=list(Instances.to_schema().columns),
-    ).sort_values("instance_id", kind="stable")
+    rows, _ = instance_tables(the_plan, personas, seed=params.section(J1Params).instances.seed)
     return scratch.through(rows, Instances, "instances", ARROW_TYPES["instances"])
 
 
@@ -154,18 +114,14 @@ def j1_simulate(door: StandInDoor, params: Params, scratch: Scratch, name: str, 
     """Stage `j1_simulate@<agent>`: the agent in the J1 environments; returns (turns, dialogues)."""
     from steps.j1.params import J1Params
     from steps.scenarios.j1.stages import court_stages
-    from steps.scenarios.registry import SCENARIOS, instance_from_row
+    from steps.scenarios.registry import SCENARIOS, select_instances
     from steps.schemas import Deliverables, Turns
     from steps.simulate.records import run_tables
     from steps.simulate.runner import DoorSpeaker
     from steps.simulate.runner import simulate as run_all
 
     simulate = params.section(J1Params).simulate
-    frame = instances[instances.scenario.isin(simulate.scenarios)].sort_values("instance_id", kind="stable")
-    limit = params.limit_for(name, "j1")
-    if limit is not None:
-        frame = frame.groupby("scenario", sort=False).head(limit)
-    chosen = [instance_from_row(r, simulate.max_turns) for r in frame.to_dict("records")]
+    chosen = select_instances(instances, simulate, params.limit_for(name, "j1"))
     speak = DoorSpeaker(door, params.agent(name), params.environment_model(), policy_version=POLICY_VERSION)
     dialogues = _run(
         run_all(chosen, lambda i: SCENARIOS[i.scenario], speak, Forgetful(), max_concurrent=simulate.concurrency)
@@ -190,17 +146,11 @@ def lawbench_predict(door: StandInDoor, params: Params, name: str, setting: str,
     """Stage `lawbench_predict@<agent>-<setting>`: one call per item (the agent's limit, `lawbench.tasks`)."""
     import steps.lawbench.scripted  # noqa: F401  (the scripted oracle)
     from steps.lawbench.params import LawBenchParams
-    from steps.lawbench.predict import build_requests
+    from steps.lawbench.predict import build_requests, select_items
     from steps.schemas import LawBenchItems
 
     items = read_table(paths.interim / "lawbench_items.parquet", LawBenchItems)
-    items = items[items.setting == setting].sort_values(["task", "idx"], kind="stable").reset_index(drop=True)
-    limit = params.limit_for(name, "lawbench")
-    if limit is not None:
-        items = items[items.idx < limit].reset_index(drop=True)
-    tasks = params.section(LawBenchParams).tasks
-    if tasks:
-        items = items[items.task.isin(tasks)].reset_index(drop=True)
+    items = select_items(items, setting, params.limit_for(name, "lawbench"), params.section(LawBenchParams).tasks)
     _run(door.complete_many(build_requests(items, params.agent(name))))
 
 
@@ -244,31 +194,17 @@ def mile_simulate(door: StandInDoor, params: Params, scratch: Scratch, name: str
     """Stage `mile_simulate@<agent>`: the agent as the lawyer; returns (turns, dialogues, the MILE table)."""
     import steps.mile.oracle
     import steps.mile.scripted  # noqa: F401  (the scripted oracle lawyer, client and supervisor)
-    from steps.mile.decoding import RoleDecodingSpeaker
-    from steps.mile.frames import deliverables_frame, turns_frame
-    from steps.mile.instances import build_instance, sample_rows
-    from steps.mile.opening import FixedOpening
     from steps.mile.params import MileParams
-    from steps.mile.scenario import mile_scenario
+    from steps.mile.run import mile_sample, mile_speaker
     from steps.schemas import Mile, MileDialogues, MileTurns
     from steps.simulate.runner import simulate as run_all
 
     p = params.section(MileParams)
     mile = read_table(paths.interim / "mile.parquet", Mile)
-    sample = sample_rows(mile, p.sample, p.seed)
-    limit = params.limit_for(name, "mile")
-    sample = sample if limit is None else sample.head(limit)
-    scenario = mile_scenario(p)
-    chosen = [build_instance(r, supervise_lawyer=p.supervise == "both") for r in sample.itertuples()]
-    environment = params.environment_model()
-    speak = FixedOpening(
-        RoleDecodingSpeaker(door, params.agent(name), environment, p.role_decodings(environment.decoding))
-    )
-    dialogues = _run(run_all(chosen, lambda _: scenario, speak, Forgetful()))
-    turns = turns_frame(dialogues, run_id=RUN_ID, agent=name)
-    by_id = {i.instance_id: i for i in chosen}
-    row_of = {r.instance_id: r for r in sample.itertuples()}
-    rows = deliverables_frame(scenario, by_id, row_of, dialogues, run_id=RUN_ID, agent=name)
+    sample = mile_sample(mile, p, params.limit_for(name, "mile"))
+    speak = mile_speaker(door, params.agent(name), params.environment_model(), p)
+    dialogues = _run(run_all(sample.instances, lambda _: sample.scenario, speak, Forgetful()))
+    turns, rows = sample.tables(dialogues, run_id=RUN_ID, agent=name)
     return (
         scratch.through(turns, MileTurns, f"mile-turns-{name}"),
         scratch.through(rows, MileDialogues, f"mile-dialogues-{name}"),
@@ -310,15 +246,10 @@ def plawbench_predict(door: StandInDoor, params: Params, scratch: Scratch, name:
         responses = responses_frame(tasks, requests, await door.complete_many(requests), agent.name, RUN_ID)
         if not p.multiturn.enabled:
             return responses
-        consult = tasks[tasks.category == "consultation"].reset_index(drop=True)
-        units = rubric[rubric.judged & (rubric.kind == "award")].sort_values("order")
-        questions = {k: list(g.award_text) for k, g in units.groupby("item_id", sort=False)}
-        chosen = dialogue.instances(consult, questions, p.multiturn.max_turns)
+        consult, chosen = dialogue.consultations(tasks, rubric, p.multiturn.max_turns)
         scenario = dialogue.scenario(p.multiturn.max_turns)
         made = await run_all(chosen, lambda _: scenario, DoorSpeaker(door, agent, environment), Forgetful())
-        asked = {d.instance_id: dialogue.lawyer_questions(d) for d in made}
-        extra = multiturn_frame(consult, made, agent.name, RUN_ID, asked)
-        return pd.concat([responses, extra], ignore_index=True)
+        return pd.concat([responses, multiturn_frame(consult, made, agent.name, RUN_ID)], ignore_index=True)
 
     responses = _run(both())
     return scratch.through(responses, PlawResponses, f"plaw-responses-{name}"), tasks_all, rubric
