@@ -74,7 +74,8 @@ def j1_frames(n: int, agent: str = "oracle", turns_per: int = 8) -> tuple[pd.Dat
                     "error": "",
                     "judge": "rule",
                     "judge_prompt_version": "",
-                    "proxy": False,
+                    "judge_proxy": False,
+                    "attempts": 0,
                     "evidence": json.dumps({"why": f"evidence {i}"}),
                 }
             )

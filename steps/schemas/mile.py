@@ -7,6 +7,7 @@ import pandera.pandas as pa
 from pandera.typing import Series
 
 from steps.schemas.base import Strict
+from steps.schemas.judged import Judged
 from steps.schemas.runs import END_REASONS as ENGINE_END_REASONS
 
 TURN_KINDS = ["utterance", "check", "draft", "review", "deliverable"]
@@ -66,7 +67,7 @@ class MileDialogues(Strict):
         return bool(df[df.ended_by == "call_failed"].complaint.isna().all())
 
 
-class MileScores(Strict):
+class MileScores(Judged):
     """One row per (dialogue, metric[, turn]): a value, or a failure that is counted and never scored."""
 
     run_id: Series[str]
@@ -75,17 +76,8 @@ class MileScores(Strict):
     stage: Series[str] = pa.Field(isin=STAGES)
     metric: Series[str] = pa.Field(isin=METRICS)
     turn: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=1)
-    value: Series[float] = pa.Field(nullable=True, ge=0.0, le=1.0)
     grade: Series[float] = pa.Field(nullable=True, ge=1.0, le=10.0)
     scaled: Series[float] = pa.Field(nullable=True, ge=0.0, le=100.0)
     failure: Series[str] = pa.Field(nullable=True, isin=FAILURES)
-    error: Series[str]
-    judge: Series[str]
-    judge_prompt_version: Series[str]
-    proxy: Series[bool]
     reason: Series[str]
     detail: Series[str]
-
-    @pa.dataframe_check(error="a score row has a value and a failure, or neither")
-    def value_xor_failure(cls, df: pd.DataFrame) -> bool:
-        return bool((df.value.isna() == df.failure.notna()).all())

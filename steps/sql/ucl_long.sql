@@ -1,5 +1,5 @@
 -- UCL-Bench result table in long format (the CSV twin of reports/ucl.md).
--- Inputs: `verdicts` (one row per agent, item and order; points for the candidate, or a failure),
+-- Inputs: `verdicts` (one row per agent, item and order; the candidate's points as `value`, or a failure),
 -- `hint_scores` (pointwise mode, ours), `dialogues` (every run, the reference's included), `ucl_tasks`
 -- (task -> paper id, Bloom level, scenario, extra), `paper` (Table 3 cells of the paper models our agents
 -- match), `agents` (agent -> role, judge, proxy).
@@ -18,7 +18,8 @@ WITH groups AS (
 ),
 expected AS (SELECT scope, count(*) AS k FROM groups GROUP BY scope),
 v AS (
-    SELECT v.*, t.task_id, coalesce(v.failure IN ('call_failed', 'agent_failed', 'reference_failed'), false) AS fc
+    SELECT v.*, v.value AS points, t.task_id,
+           coalesce(v.failure IN ('call_failed', 'agent_failed', 'reference_failed'), false) AS fc
     FROM verdicts v JOIN ucl_tasks t USING (task)
 ),
 h AS (

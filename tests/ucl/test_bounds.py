@@ -64,7 +64,7 @@ def test_the_oracle_beats_the_null_agent_in_both_orders(runs):
 def test_a_model_against_its_own_kind_ties(runs):
     _, judge = runs
     verdicts, _ = judge("null", "null")
-    assert (verdicts.outcome == "tie").all() and verdicts.points.mean() == 0.5
+    assert (verdicts.outcome == "tie").all() and verdicts.value.mean() == 0.5
 
 
 def test_hint_scores_bound_the_pointwise_mode(runs):

@@ -29,14 +29,14 @@ def verdict(agent: str, task_id: str, item: int, order: str, outcome: str | None
         "order": order,
         "verdict": None,
         "outcome": outcome,
-        "points": POINTS[outcome] if outcome else None,
+        "value": POINTS[outcome] if outcome else None,
         "failure": failure,
         "error": "",
         "attempts": 1,
         "raw": "",
         "judge": "j",
-        "proxy": True,
-        "prompt_version": "p",
+        "judge_proxy": True,
+        "judge_prompt_version": "p",
     }
 
 

@@ -180,13 +180,13 @@ def ucl(
             score_rows.append(
                 [
                     f"vs {r['reference']} ({r['order']}): {_s(r['outcome'])}",
-                    _v(r["points"]),
+                    _v(r["value"]),
                     _s(r["judge"]),
                     _cut(reason),
                 ]
             )
             if not _s(r["failure"]):
-                points.append(_v(r["points"]))
+                points.append(_v(r["value"]))
         for r in by_hints.get(iid, []):
             reason = _s(r["failure"]) or f"met {r['met']}, partial {r['partial']} of {r['items']}; " + _s(r["raw"])
             score_rows.append(["hint score", _v(r["value"]), _s(r["judge"]), _cut(reason)])
