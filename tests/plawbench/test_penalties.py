@@ -37,6 +37,7 @@ def test_no_findings_leave_the_score_as_it_was():
 JUDGED_BY = JudgedBy("j", False, "v")
 ONE_CALL = Asked(None, None, "", "", 1, ())
 
+
 def test_each_finding_costs_its_points():
     t = apply_penalties(
         15.0,
