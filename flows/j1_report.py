@@ -26,7 +26,7 @@ from steps.j1eval.report import AgentInfo, RunInfo, csv_frame, headline, render
 from steps.j1eval.tables import Results, compute
 from steps.reports.labels import agent_paper_model
 from steps.reports.paper_models import paper_names
-from steps.schemas import Deliverables, FailureCauses, J1Scores
+from steps.schemas import Dialogues, FailureCauses, J1Scores
 
 
 def agent_infos(
@@ -97,7 +97,7 @@ def j1_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
         run_dir = paths.run("j1", name)
         scores.append(read_table(run_dir / "scores.parquet", J1Scores))
         causes = read_table(run_dir / "failure_causes.parquet", FailureCauses)[["instance_id", "failure_causes"]]
-        ran = read_table(run_dir / DIALOGUES, Deliverables)
+        ran = read_table(run_dir / DIALOGUES, Dialogues)
         if set(causes.instance_id) != set(ran.instance_id):
             raise ValueError(
                 f"{run_dir}/failure_causes.parquet does not cover the run's dialogues: rerun the "

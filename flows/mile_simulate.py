@@ -28,13 +28,14 @@ from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table
 from steps.llm import ModelConfig
 from steps.mile.decoding import RoleDecodingSpeaker
-from steps.mile.frames import deliverables_frame, turns_frame
+from steps.mile.frames import mile_tables
 from steps.mile.instances import build_instance, sample_rows
 from steps.mile.opening import FixedOpening
 from steps.mile.params import MileParams
 from steps.mile.scenario import mile_scenario, protocol_version
-from steps.schemas import Mile, MileDialogues, MileTurns
+from steps.schemas import Mile, MileDialogues, Turns
 from steps.simulate import Dialogue
+from steps.simulate.records import RunLabel
 from steps.simulate.runner import simulate
 
 
@@ -98,11 +99,10 @@ def mile_simulate(agent_name: str, params_file: Path = PARAMS_FILE, paths: Paths
         decodings = p.role_decodings(environment.decoding)
         speak = FixedOpening(RoleDecodingSpeaker(session.door, agent, environment, decodings))
         dialogues = run_dialogues(instances, scenario, speak, session.journal, f"mile {agent_name}")
-        turns = turns_frame(dialogues, run_id=rid, agent=agent_name)
         by_id = {i.instance_id: i for i in instances}
         row_of = {r.instance_id: r for r in rows.itertuples()}
-        dialogue_rows = deliverables_frame(scenario, by_id, row_of, dialogues, run_id=rid, agent=agent_name)
-        write_table(turns, run_dir / TURNS, MileTurns, table="mile_turns")
+        turns, dialogue_rows = mile_tables(scenario, by_id, row_of, dialogues, RunLabel(rid, agent_name, "mile"))
+        write_table(turns, run_dir / TURNS, Turns, table="mile_turns")
         write_table(dialogue_rows, run_dir / DIALOGUES, MileDialogues, table="mile_dialogues")
     write_run_json(run_dir, spec)
     ended = dialogue_rows.ended_by.fillna("-").value_counts().sort_index()

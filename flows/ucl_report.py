@@ -32,7 +32,7 @@ from steps.ucl.tables import long_table
 
 def _items_per_task(dialogues: pd.DataFrame) -> int:
     """The most items of one task a run answered: the `n` of its rows."""
-    return int(dialogues.groupby("task").item_id.nunique().max()) if len(dialogues) else 0
+    return int(dialogues.groupby("task").instance_id.nunique().max()) if len(dialogues) else 0
 
 
 @task(cache_policy=NO_CACHE)

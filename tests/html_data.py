@@ -23,6 +23,7 @@ def j1_frames(n: int, agent: str = "oracle", turns_per: int = 8) -> tuple[pd.Dat
                 {
                     "run_id": "r1",
                     "agent": agent,
+                    "benchmark": "j1",
                     "scenario": env,
                     "instance_id": iid,
                     "turn_index": t,
@@ -32,6 +33,7 @@ def j1_frames(n: int, agent: str = "oracle", turns_per: int = 8) -> tuple[pd.Dat
                     "addressee": addressee,
                     "kind": "utterance",
                     "stage": "审理" if env == "CR" else None,
+                    "paper_turn": None,
                     "text": f"第{t}句：" + "案情陈述。" * 20,
                     "model": f"scripted/{agent}",
                     "call_key": f"k{i}-{t}",
@@ -46,17 +48,17 @@ def j1_frames(n: int, agent: str = "oracle", turns_per: int = 8) -> tuple[pd.Dat
             {
                 "run_id": "r1",
                 "agent": agent,
+                "benchmark": "j1",
                 "scenario": env,
                 "instance_id": iid,
-                "kind": "answer",
-                "text": "结论。",
-                "forced": False,
                 "ended_by": ENDS[i % len(ENDS)],
                 "exchanges": turns_per // 2,
                 "utterances": turns_per,
+                "deliverable_kind": "answer",
+                "deliverable": "结论。",
+                "forced": False,
                 "failure": None,
                 "failure_causes": [],
-                "parts": None,
             }
         )
         for metric in ("I-1", "II-1", "III-4"):

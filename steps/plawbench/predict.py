@@ -12,7 +12,8 @@ from steps.plawbench.dialogue import VARIANT as MULTITURN
 from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.prompts import agent_messages
 from steps.plawbench.scripted import oracle_answer, scenario_of
-from steps.simulate import Dialogue, EndReason
+from steps.simulate import Dialogue
+from steps.simulate.records import dialogue_failure
 
 SINGLE = "single"
 PROMPT_VERSION = 1  # bump when the request construction changes: it enters the run id
@@ -83,8 +84,7 @@ def multiturn_frame(
     rows = []
     for t in tasks.itertuples(index=False):
         d = by_id[t.item_id]
-        failed = d.ended_by is EndReason.CALL_FAILED
-        last_failure = next((x.failure for x in reversed(d.turns) if x.failure), None)
+        failure = dialogue_failure(d)
         rows.append(
             {
                 "agent": agent,
@@ -94,44 +94,11 @@ def multiturn_frame(
                 "scenario": t.scenario,
                 "variant": MULTITURN,
                 "prompt": "",
-                "response": None if failed else questions_of[t.item_id],
-                "failure": (last_failure or "call_failed")[:300] if failed else None,
+                "response": None if failure else questions_of[t.item_id],
+                "failure": failure[:300] if failure else None,
                 "call_key": next((x.call_key for x in reversed(d.turns) if x.speaker == "lawyer"), ""),
                 "turns": d.exchanges,
                 "ended_by": d.ended_by.value if d.ended_by else "",
             }
         )
     return pd.DataFrame(rows)
-
-
-def turns_frame(dialogues: list[Dialogue], agent: str, run_id: str) -> pd.DataFrame:
-    return pd.DataFrame(
-        [
-            {
-                "agent": agent,
-                "run_id": run_id,
-                "item_id": d.instance_id,
-                "turn_index": t.turn_index,
-                "exchange": t.exchange,
-                "speaker": t.speaker,
-                "kind": t.kind.value,
-                "text": t.text,
-                "failure": t.failure,
-                "call_key": t.call_key,
-            }
-            for d in dialogues
-            for t in d.turns
-        ],
-        columns=[
-            "agent",
-            "run_id",
-            "item_id",
-            "turn_index",
-            "exchange",
-            "speaker",
-            "kind",
-            "text",
-            "failure",
-            "call_key",
-        ],
-    )

@@ -1,5 +1,6 @@
-"""PLawBench tables: tasks, rubric items and parse issues (stage plawbench_rubrics); an agent's responses and
-dialogue turns (plawbench_predict); judgements, scores and item scores (plawbench_judge)."""
+"""PLawBench tables: tasks, rubric items and parse issues (stage plawbench_rubrics); an agent's responses
+(plawbench_predict; the turns and dialogues of its multi-turn consultations are `steps.schemas.runs`'); judgements,
+scores and item scores (plawbench_judge)."""
 
 from __future__ import annotations
 
@@ -85,19 +86,6 @@ class PlawResponses(Strict):
     @pa.dataframe_check(error="(item_id, variant) must be unique")
     def unique_tasks(cls, df: pd.DataFrame) -> bool:
         return not df.duplicated(["item_id", "variant"]).any()
-
-
-class PlawTurns(Strict):
-    agent: Series[str]
-    run_id: Series[str]
-    item_id: Series[str]
-    turn_index: Series[int] = pa.Field(ge=0)
-    exchange: Series[int] = pa.Field(ge=0)
-    speaker: Series[str]
-    kind: Series[str]
-    text: Series[str]
-    failure: Series[str] = pa.Field(nullable=True)
-    call_key: Series[str]
 
 
 class PlawJudgements(Judged):

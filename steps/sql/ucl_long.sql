@@ -79,7 +79,7 @@ pooled AS (
            count(*) FILTER (WHERE h.fc)
     FROM h JOIN ucl_tasks t USING (task) JOIN groups g USING (task_id) GROUP BY h.agent, g.scope
 ),
-d AS (SELECT d.*, t.task_id FROM dialogues d JOIN ucl_tasks t USING (task)),
+d AS (SELECT d.*, d.instance_id AS item_id, t.task_id FROM dialogues d JOIN ucl_tasks t USING (task)),
 turns AS (
     SELECT d.agent, g.scope, 'mean_rounds' AS metric, avg(d.rounds) FILTER (WHERE d.failure IS NULL) AS value,
            count(d.rounds) FILTER (WHERE d.failure IS NULL) AS n, count(*) FILTER (WHERE d.failure IS NOT NULL) AS n_failed

@@ -101,7 +101,7 @@ def hint_rows(
 
 
 def _hint_jobs(cases: dict[str, Case], dialogues: pd.DataFrame, protocol: str):
-    by_id = {r["item_id"]: r for r in dialogues.to_dict("records")}
+    by_id = {r["instance_id"]: r for r in dialogues.to_dict("records")}
     jobs, excluded = [], {}
     for item_id, case in cases.items():
         row = by_id.get(item_id)

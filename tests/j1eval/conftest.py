@@ -70,7 +70,7 @@ def make_case(
     deliverable = {
         "instance_id": instance_id or f"{scenario}/test",
         "scenario": scenario,
-        "text": text,
+        "deliverable": text,
         "ended_by": ended_by,
         "failure": failure,
         "forced": False,

@@ -9,8 +9,7 @@ import re
 import pandas as pd
 import pytest
 
-from steps.schemas import UclHintScores, UclVerdicts, validate
-from steps.ucl.dialogues import DIALOGUE_COLUMNS
+from steps.schemas import UclDialogues, UclHintScores, UclVerdicts, validate
 from steps.ucl.judging import RunIds, judge_run
 from steps.ucl.params import UclParams
 from tests.fake_openai_server import FakeOpenAIServer
@@ -30,18 +29,24 @@ def dialogues(agent: str, transcripts: dict[str, str], failed: tuple[str, ...] =
             {
                 "run_id": f"run-{agent}",
                 "agent": agent,
-                "item_id": item_id,
-                "task": item_id.rsplit("/", 1)[0],
+                "benchmark": "ucl",
+                "scenario": "UCL",
+                "instance_id": item_id,
                 "ended_by": "call_failed" if bad else "marker",
-                "rounds": 0 if bad else 1,
+                "exchanges": 1,
                 "utterances": 2,
+                "deliverable_kind": "dialogue",
+                "deliverable": None,
+                "forced": False,
+                "failure": "assistant: server: boom" if bad else None,
+                "task": item_id.rsplit("/", 1)[0],
+                "rounds": 0 if bad else 1,
                 "transcript": text,
                 "first_query": "你好",
                 "closing_extra": None,
-                "failure": "assistant: server: boom" if bad else None,
             }
         )
-    return pd.DataFrame(rows, columns=DIALOGUE_COLUMNS)
+    return validate(pd.DataFrame(rows), UclDialogues, table="dialogues")
 
 
 def first_dialogue(body: dict) -> str:

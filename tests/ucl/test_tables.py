@@ -7,7 +7,7 @@ from fractions import Fraction
 import pandas as pd
 import pytest
 
-from steps.ucl.dialogues import DIALOGUE_COLUMNS
+from steps.schemas import UclDialogues
 from steps.ucl.judging import HINT_COLUMNS
 from steps.ucl.pairs import VERDICT_COLUMNS
 from steps.ucl.paper import match, paper_long, paper_models
@@ -44,15 +44,21 @@ def dialogue(agent: str, task_id: str, item: int, rounds: int, ended_by: str = "
     return {
         "run_id": "r",
         "agent": agent,
-        "item_id": f"{KEY_OF[task_id]}/{item}",
-        "task": KEY_OF[task_id],
+        "benchmark": "ucl",
+        "scenario": "UCL",
+        "instance_id": f"{KEY_OF[task_id]}/{item}",
         "ended_by": ended_by,
-        "rounds": rounds,
+        "exchanges": rounds,
         "utterances": 2 * rounds,
+        "deliverable_kind": "dialogue",
+        "deliverable": None,
+        "forced": False,
+        "failure": failure,
+        "task": KEY_OF[task_id],
+        "rounds": rounds,
         "transcript": "",
         "first_query": "q",
         "closing_extra": None,
-        "failure": failure,
     }
 
 
@@ -62,7 +68,7 @@ def build(verdicts, dialogues=(), hints=(), agents=("a",), matches=None) -> pd.D
         {
             "verdicts": pd.DataFrame(verdicts, columns=VERDICT_COLUMNS),
             "hint_scores": pd.DataFrame(list(hints), columns=HINT_COLUMNS),
-            "dialogues": pd.DataFrame(list(dialogues), columns=DIALOGUE_COLUMNS),
+            "dialogues": pd.DataFrame(list(dialogues), columns=list(UclDialogues.to_schema().columns)),
             "paper": paper_long(matches or {}),
             "agents": pd.DataFrame([*agent_rows, {"agent": "ref", "role": "reference", "judge": "j", "proxy": True}]),
         }
