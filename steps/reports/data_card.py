@@ -20,6 +20,15 @@ class TableSection:
     summary: pd.DataFrame
 
 
+@dataclass(frozen=True)
+class RunsSection:
+    """The runs across benchmarks: dialogues per benchmark and agent, judged rows per benchmark and table (None
+    when there are none yet)."""
+
+    dialogues: pd.DataFrame | None = None
+    judged: pd.DataFrame | None = None
+
+
 def sources_table(manifest: Manifest, rows: dict[str, int]) -> pd.DataFrame:
     """One row per interim table: files, upstream repository at its pinned commit, licence, rows."""
     records = []
@@ -40,7 +49,9 @@ def sources_table(manifest: Manifest, rows: dict[str, int]) -> pd.DataFrame:
     return pd.DataFrame(records)
 
 
-def render_data_card(manifest: Manifest, sections: list[TableSection], usage: TableSection | None = None) -> str:
+def render_data_card(
+    manifest: Manifest, sections: list[TableSection], usage: TableSection | None = None, runs: RunsSection | None = None
+) -> str:
     rows = {s.table: s.rows for s in sections}
     lines = [
         "# Data card",
@@ -80,4 +91,36 @@ def render_data_card(manifest: Manifest, sections: list[TableSection], usage: Ta
             markdown_table(usage.summary, grouping=GROUPING),
             "",
         ]
-    return "\n".join(lines)
+    return "\n".join(lines + runs_lines(runs or RunsSection()))
+
+
+def runs_lines(runs: RunsSection) -> list[str]:
+    """The section on the runs: one table of dialogues and one of judged rows, each spanning the benchmarks."""
+    if runs.dialogues is None and runs.judged is None:
+        return []
+    lines = [
+        "## Runs across benchmarks",
+        "",
+        "Every dialogue benchmark writes its turns and dialogues in one schema (`steps/schemas/runs.py`) and every",
+        "judged table extends one judged-row base (`steps/schemas/judged.py`), so each table below is one query over",
+        "all of them (`steps/sql/data_dialogues.sql`, `steps/sql/data_judged.sql`).",
+        "",
+    ]
+    if runs.dialogues is not None:
+        lines += [
+            "Dialogues per benchmark and agent: turns (every row: speech, checks, reviews, failed calls), utterances,",
+            "the turns whose model call failed after retries, and how the dialogues ended.",
+            "",
+            markdown_table(runs.dialogues, grouping=GROUPING),
+            "",
+        ]
+    if runs.judged is not None:
+        lines += [
+            "Judged rows per benchmark and table: rows a judge model produced or failed, rows with a value, judge",
+            "failures by kind (never scored 0), rows left out for another reason (a broken dialogue, a failed agent",
+            "call, nothing to match), the judge calls behind them and whether the proxy judge answered.",
+            "",
+            markdown_table(runs.judged, grouping=GROUPING),
+            "",
+        ]
+    return lines
