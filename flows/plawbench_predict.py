@@ -64,9 +64,7 @@ async def _multi_turn(
     max_turns: int,
     rid: str,
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    units = rubric[rubric.judged & (rubric.kind == "award")].sort_values("order")
-    questions = {k: list(g.award_text) for k, g in units.groupby("item_id", sort=False)}
-    instances = dialogue.instances(tasks, questions, max_turns)
+    consult, instances = dialogue.consultations(tasks, rubric, max_turns)
     scenario = dialogue.scenario(max_turns)
     batch_of = batches([i.instance_id for i in instances], BATCH, "consultation multi-turn")
     with counter(f"plawbench {agent.name} multi-turn", len(instances)) as advance:
@@ -81,9 +79,8 @@ async def _multi_turn(
             )
 
         dialogues = await follow_groups(dict(Counter(batch_of.values())), work)
-    asked = {d.instance_id: dialogue.lawyer_questions(d) for d in dialogues}
     turns, rows = run_tables(dialogues, lambda _: scenario, RunLabel(rid, agent.name, "plawbench"))
-    return multiturn_frame(tasks, dialogues, agent.name, rid, asked), turns, rows
+    return multiturn_frame(consult, dialogues, agent.name, rid), turns, rows
 
 
 def predict(
@@ -106,8 +103,7 @@ def predict(
         if max_turns is None or journal is None:
             none = dialogue.scenario(1)
             return responses, *run_tables([], lambda _: none, RunLabel(rid, agent.name, "plawbench"))
-        consult = tasks[tasks.category == "consultation"].reset_index(drop=True)
-        extra, turns, dialogues = await _multi_turn(consult, rubric, agent, environment, door, journal, max_turns, rid)
+        extra, turns, dialogues = await _multi_turn(tasks, rubric, agent, environment, door, journal, max_turns, rid)
         return pd.concat([responses, extra], ignore_index=True), turns, dialogues
 
     return asyncio.run(both())

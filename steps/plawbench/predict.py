@@ -9,11 +9,11 @@ import pandas as pd
 
 from steps.llm import ModelConfig, Reply, Request
 from steps.plawbench.dialogue import VARIANT as MULTITURN
+from steps.plawbench.dialogue import lawyer_questions
 from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.prompts import agent_messages
 from steps.plawbench.scripted import oracle_answer, scenario_of
-from steps.simulate import Dialogue
-from steps.simulate.records import dialogue_failure
+from steps.simulate import Dialogue, EndReason
 
 SINGLE = "single"
 PROMPT_VERSION = 1  # bump when the request construction changes: it enters the run id
@@ -76,15 +76,15 @@ def responses_frame(
     )
 
 
-def multiturn_frame(
-    tasks: pd.DataFrame, dialogues: list[Dialogue], agent: str, run_id: str, questions_of: dict[str, str]
-) -> pd.DataFrame:
-    """One row per multi-turn consultation; a dialogue cut short by a failed call is a failure row."""
+def multiturn_frame(tasks: pd.DataFrame, dialogues: list[Dialogue], agent: str, run_id: str) -> pd.DataFrame:
+    """One row per multi-turn consultation, its response the lawyer's questions (`lawyer_questions`); a dialogue
+    cut short by a failed call is a failure row."""
     by_id = {d.instance_id: d for d in dialogues}
     rows = []
     for t in tasks.itertuples(index=False):
         d = by_id[t.item_id]
-        failure = dialogue_failure(d)
+        failed = d.ended_by is EndReason.CALL_FAILED
+        last_failure = next((x.failure for x in reversed(d.turns) if x.failure), None)
         rows.append(
             {
                 "agent": agent,
@@ -94,8 +94,8 @@ def multiturn_frame(
                 "scenario": t.scenario,
                 "variant": MULTITURN,
                 "prompt": "",
-                "response": None if failure else questions_of[t.item_id],
-                "failure": failure[:300] if failure else None,
+                "response": None if failed else lawyer_questions(d),
+                "failure": (last_failure or "call_failed")[:300] if failed else None,
                 "call_key": next((x.call_key for x in reversed(d.turns) if x.speaker == "lawyer"), ""),
                 "turns": d.exchanges,
                 "ended_by": d.ended_by.value if d.ended_by else "",

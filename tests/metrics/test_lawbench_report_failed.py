@@ -7,8 +7,9 @@ import io
 import pandas as pd
 
 from flows.lawbench_report import build_tables
-from steps.lawbench.report import AgentInfo, csv_text, render_setting
+from steps.lawbench.report import csv_text, render_setting
 from steps.metrics.lawbench.tasks import TASK_IDS
+from steps.reports.agents import AgentInfo
 
 
 def _scores(failed: dict[str, int]) -> pd.DataFrame:
@@ -35,9 +36,8 @@ def _render(failed: dict[str, int]) -> tuple[str, pd.DataFrame]:
         {"setting": ["zero_shot"], "model": ["GPT-4"], "task": ["1-1"], "score": [0.4], "abstention_rate": [0.0]}
     )
     long, deltas = build_tables.fn(scores, published)
-    by_task = {("zero_shot", t): n for t, n in failed.items() if n}
-    info = AgentInfo("local", "hosted_vllm/m", False, sum(failed.values()), by_task)
-    return render_setting(long, deltas, "zero_shot", {"local": info}, "note"), long
+    info = AgentInfo("local", "hosted_vllm/m", False)
+    return render_setting(long, deltas, "zero_shot", {"local": info}, "c0ffee", ["GPT-4"]), long
 
 
 def test_the_csv_counts_failed_calls_per_task_level_and_overall():

@@ -7,7 +7,8 @@ import pandas as pd
 
 from flows.plawbench_report import build_tables
 from steps.plawbench import paper
-from steps.plawbench.report import AgentInfo, ReportInputs, render_report
+from steps.plawbench.report import ReportInputs, render_report
+from steps.reports.agents import AgentInfo, RunInfo
 from steps.schemas import PlawItemScores, PlawJudgements, PlawRubricItems
 
 TASKS = [
@@ -80,12 +81,9 @@ def _frames(failure: str | None) -> dict[str, pd.DataFrame]:
 def _report(failure: str | None) -> tuple[str, pd.DataFrame]:
     tables = build_tables.fn(_frames(failure))
     inputs = ReportInputs(
-        agents={"a": AgentInfo("a", "m/a", False, None)},
-        judge="m/judge",
-        judge_proxy=False,
-        runs={"a": "r"},
+        agents={"a": AgentInfo("a", "m/a", False, run_id="r")},
+        run=RunInfo("m/env", False, "m/judge", False, {"limit": None, "t1_penalties": "none"}),
         data_commit="0" * 40,
-        limit=None,
         n_tasks=5,
         parse_issues=0,
         issue_tasks=0,

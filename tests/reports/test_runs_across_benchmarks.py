@@ -9,7 +9,7 @@ from flows.data_report import summarise_runs
 from flows.kit.paths import Paths
 from steps.judges.asking import Asked
 from steps.judges.result import NOBODY, RULE, JudgedBy, JudgeFailure
-from steps.reports.data_card import RunsSection, runs_lines
+from steps.reports.data_card import RunsSection, runs_section
 from steps.schemas import Dialogues, J1Scores, PlawJudgements, Turns, UclVerdicts, validate
 from steps.simulate.records import RunLabel, run_tables
 from tests.simulate.test_records import scenario_of, trial
@@ -81,10 +81,10 @@ def test_dialogues_and_judged_rows_are_counted_per_benchmark_in_one_query_each(t
     assert j1_row.attempts == 2 and not j1_row.proxy
     assert judged.loc[("ucl", "verdicts"), ["rows", "valued", "call_failed", "attempts"]].tolist() == [2, 1, 1, 3]
     assert judged.loc[("plawbench", "judgements"), ["rows", "judged", "left_out"]].tolist() == [1, 0, 1]
-    text = "\n".join(runs_lines(runs))
+    text = runs_section(runs)
     assert "## Runs across benchmarks" in text and "| j1 | oracle | 1 | 4 |" in text
 
 
 def test_no_runs_no_section(tmp_path):
     paths = Paths(data=tmp_path / "data", reports=tmp_path / "reports", cache=tmp_path / ".cache")
-    assert summarise_runs.fn(paths) == RunsSection() and runs_lines(RunsSection()) == []
+    assert summarise_runs.fn(paths) == RunsSection() and runs_section(RunsSection()) == ""
