@@ -9,6 +9,7 @@ import pytest
 from steps.j1eval.report import csv_frame, render
 from steps.j1eval.tables import compute
 from steps.reports.agents import AgentInfo, RunInfo
+from steps.reports.long import LONG_COLUMNS
 from steps.reports.paper_models import match_paper_model, paper_names
 from tests.j1eval.test_tables import dialogues, rows
 
@@ -137,19 +138,7 @@ def test_failed_calls_are_shown_beside_every_number_they_affect_and_in_the_csv()
     mine = csv[(csv.source == "ours") & (csv["table"] == "table3") & (csv.scope == "CR")].set_index("metric")
     assert mine.n_failed.to_dict() == {"III-3": 1, "III-5": 2}
     assert csv[(csv.source == "paper")].n_failed.isna().all()
-    assert list(csv.columns) == [
-        "benchmark",
-        "table",
-        "agent",
-        "scope",
-        "metric",
-        "value",
-        "n",
-        "n_failed",
-        "judge",
-        "proxy",
-        "source",
-    ]
+    assert list(csv.columns) == LONG_COLUMNS
 
 
 def test_a_dialogue_a_failed_call_ended_counts_even_when_it_is_scored():

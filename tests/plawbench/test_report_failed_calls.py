@@ -9,6 +9,7 @@ from flows.plawbench_report import build_tables
 from steps.plawbench import paper
 from steps.plawbench.report import ReportInputs, render_report
 from steps.reports.agents import AgentInfo, RunInfo
+from steps.reports.long import LONG_COLUMNS
 from steps.schemas import PlawItemScores, PlawJudgements, PlawRubricItems
 
 TASKS = [
@@ -122,16 +123,4 @@ def test_without_failures_nothing_is_marked():
     text, long = _report(None)
     assert "failed)" not in text and "Failed model calls" not in text and "content_filter" not in text
     assert (long[(long["table"] == "table3") & (long.source == "ours")].n_failed == 0).all()
-    assert list(long.columns) == [
-        "benchmark",
-        "table",
-        "agent",
-        "scope",
-        "metric",
-        "value",
-        "n",
-        "n_failed",
-        "judge",
-        "proxy",
-        "source",
-    ]
+    assert list(long.columns) == LONG_COLUMNS
