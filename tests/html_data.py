@@ -15,6 +15,7 @@ import yaml
 
 from flows.kit.paths import DIALOGUES, RUN_JSON, TURNS, Paths
 from flows.kit.tables import write_table
+from steps.plawbench.dialogue import SCENARIO as MULTITURN
 from steps.schemas import (
     FAILURE_CAUSES_ARROW_TYPES,
     Dialogues,
@@ -46,6 +47,26 @@ def _text(i: int, t: int) -> str:
     return f"第{t}句：" + "案情陈述。" * 20 if (i, t) != (1, 1) else HOSTILE
 
 
+def _turn(
+    run: tuple[str, str, str, str],
+    iid: str,
+    t: int,
+    speaker: str,
+    addressee: str,
+    text: str,
+    model: str,
+    key: str,
+    **rest,
+) -> dict:
+    """A row of turns.parquet: `run` is (run_id, agent, benchmark, scenario); `rest` overrides the defaults."""
+    run_id, agent, benchmark, scenario = run
+    row = {"run_id": run_id, "agent": agent, "benchmark": benchmark, "scenario": scenario, "instance_id": iid}
+    row |= {"turn_index": t, "exchange": t // 2 + 1, "speaker": speaker, "speaker_label": speaker}
+    row |= {"addressee": addressee, "kind": "utterance", "stage": None, "paper_turn": None, "text": text}
+    row |= {"model": model, "call_key": key, "prompt_tokens": 8, "completion_tokens": 4, "revision": 0}
+    return row | {"failure": None, "data": "{}"} | rest
+
+
 def j1_frames(
     n: int, agent: str = "oracle", turns_per: int = 8, failed_every: int = 0
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -59,31 +80,10 @@ def j1_frames(
         for t in range(turns_per):
             speaker, addressee = ("agent", "user") if t % 2 else ("user", "agent")
             fails_here = failed and t == turns_per - 1
-            turns.append(
-                {
-                    "run_id": "r1",
-                    "agent": agent,
-                    "benchmark": "j1",
-                    "scenario": env,
-                    "instance_id": iid,
-                    "turn_index": t,
-                    "exchange": t // 2 + 1,
-                    "speaker": speaker,
-                    "speaker_label": speaker,
-                    "addressee": addressee,
-                    "kind": "utterance",
-                    "stage": "审理" if env == "CR" else None,
-                    "paper_turn": None,
-                    "text": "" if fails_here else _text(i, t),
-                    "model": f"scripted/{agent}",
-                    "call_key": f"k{i}-{t}",
-                    "prompt_tokens": 10,
-                    "completion_tokens": 5,
-                    "revision": 0,
-                    "failure": "server_error" if fails_here else None,
-                    "data": "{}",
-                }
-            )
+            text = "" if fails_here else _text(i, t)
+            row = _turn(("r1", agent, "j1", env), iid, t, speaker, addressee, text, f"scripted/{agent}", f"k{i}-{t}")
+            row |= {"stage": "审理" if env == "CR" else None, "prompt_tokens": 10, "completion_tokens": 5}
+            turns.append(row | {"failure": "server_error" if fails_here else None})
         deliverables.append(
             {
                 "run_id": "r1",
@@ -132,31 +132,11 @@ def mile_frames(n: int, agent: str = "oracle", rounds: int = 3) -> tuple[pd.Data
         iid = f"mile/{i + 1:04d}"
         speech = [("client", "lawyer"), ("lawyer", "client")] * rounds + [("supervisor", "lawyer")]
         for t, (speaker, addressee) in enumerate(speech):
-            turns.append(
-                {
-                    "run_id": "m1",
-                    "agent": agent,
-                    "benchmark": "mile",
-                    "scenario": "MILE",
-                    "instance_id": iid,
-                    "turn_index": t,
-                    "exchange": t // 2 + 1,
-                    "speaker": speaker,
-                    "speaker_label": speaker,
-                    "addressee": addressee,
-                    "kind": "review" if speaker == "supervisor" else "utterance",
-                    "stage": None,
-                    "paper_turn": t // 2 + 1,
-                    "text": "回复无误" if speaker == "supervisor" else f"{speaker}第{t}句：" + "借款事实。" * 12,
-                    "model": f"scripted/{agent}" if speaker == "lawyer" else "scripted/persona",
-                    "call_key": f"m{i}-{t}",
-                    "prompt_tokens": 12,
-                    "completion_tokens": 6,
-                    "revision": 0,
-                    "failure": None,
-                    "data": "{}",
-                }
-            )
+            text = "回复无误" if speaker == "supervisor" else f"{speaker}第{t}句：" + "借款事实。" * 12
+            model = f"scripted/{agent}" if speaker == "lawyer" else "scripted/persona"
+            row = _turn(("m1", agent, "mile", "MILE"), iid, t, speaker, addressee, text, model, f"m{i}-{t}")
+            kind = "review" if speaker == "supervisor" else "utterance"
+            turns.append(row | {"kind": kind, "paper_turn": t // 2 + 1, "prompt_tokens": 12, "completion_tokens": 6})
         dialogues.append(
             {
                 "run_id": "m1",
@@ -215,31 +195,10 @@ def ucl_frames(
         task = tasks[i % len(tasks)]
         iid = f"{task.key}/{i}"
         for t in range(2 * rounds):
-            turns.append(
-                {
-                    "run_id": "u1",
-                    "agent": agent,
-                    "benchmark": "ucl",
-                    "scenario": "UCL",
-                    "instance_id": iid,
-                    "turn_index": t,
-                    "exchange": t // 2 + 1,
-                    "speaker": "assistant" if t % 2 else "user",
-                    "speaker_label": "assistant" if t % 2 else "user",
-                    "addressee": "user" if t % 2 else "assistant",
-                    "kind": "utterance",
-                    "stage": None,
-                    "paper_turn": None,
-                    "text": f"第{t}句：" + "请问法律规定。" * 10,
-                    "model": f"scripted/{agent}" if t % 2 else "scripted/persona",
-                    "call_key": f"u{i}-{t}",
-                    "prompt_tokens": 8,
-                    "completion_tokens": 4,
-                    "revision": 0,
-                    "failure": None,
-                    "data": "{}",
-                }
-            )
+            speaker, addressee = ("assistant", "user") if t % 2 else ("user", "assistant")
+            model = f"scripted/{agent}" if t % 2 else "scripted/persona"
+            text = f"第{t}句：" + "请问法律规定。" * 10
+            turns.append(_turn(("u1", agent, "ucl", "UCL"), iid, t, speaker, addressee, text, model, f"u{i}-{t}"))
         dialogues.append(
             {
                 "run_id": "u1",
@@ -353,30 +312,11 @@ def plawbench_frames(
                     }
                 )
         for t in range(2 * rounds):
+            speaker, addressee = ("lawyer", "client") if t % 2 else ("client", "lawyer")
+            model = f"scripted/{agent}" if t % 2 else "scripted/persona"
+            text = f"第{t}句：" + "关于财产。" * 10
             turns.append(
-                {
-                    "run_id": "p1",
-                    "agent": agent,
-                    "benchmark": "plawbench",
-                    "scenario": "plawbench/consultation_multiturn",
-                    "instance_id": iid,
-                    "turn_index": t,
-                    "exchange": t // 2 + 1,
-                    "speaker": "lawyer" if t % 2 else "client",
-                    "speaker_label": "lawyer" if t % 2 else "client",
-                    "addressee": "client" if t % 2 else "lawyer",
-                    "kind": "utterance",
-                    "stage": None,
-                    "paper_turn": None,
-                    "text": f"第{t}句：" + "关于财产。" * 10,
-                    "model": f"scripted/{agent}" if t % 2 else "scripted/persona",
-                    "call_key": f"pt{i}-{t}",
-                    "prompt_tokens": 8,
-                    "completion_tokens": 4,
-                    "revision": 0,
-                    "failure": None,
-                    "data": "{}",
-                }
+                _turn(("p1", agent, "plawbench", MULTITURN), iid, t, speaker, addressee, text, model, f"pt{i}-{t}")
             )
     analysis = dict(responses[0], item_id="pca/1", category="case_analysis", variant="single", call_key="pa")
     responses.append(analysis)
