@@ -52,7 +52,7 @@ def agent_dialogues(bench: str, where: Path, task_ids: dict[str, str] | None = N
         turns = _optional(where / "turns.parquet")
         return dialogues.plawbench(
             read_table(where / "responses.parquet"),
-            turns if turns is not None else pd.DataFrame(columns=["item_id", "turn_index"]),
+            turns if turns is not None else pd.DataFrame(columns=["instance_id", "turn_index"]),
             _optional(where / "judgements.parquet"),
             _optional(where / "item_scores.parquet"),
             agent_model=run.get("model", ""),

@@ -115,8 +115,8 @@ def j1_simulate(door: StandInDoor, params: Params, scratch: Scratch, name: str, 
     from steps.j1.params import J1Params
     from steps.scenarios.j1.stages import court_stages
     from steps.scenarios.registry import SCENARIOS, select_instances
-    from steps.schemas import Deliverables, Turns
-    from steps.simulate.records import run_tables
+    from steps.schemas import Dialogues, Turns
+    from steps.simulate.records import RunLabel, run_tables
     from steps.simulate.runner import DoorSpeaker
     from steps.simulate.runner import simulate as run_all
 
@@ -126,8 +126,13 @@ def j1_simulate(door: StandInDoor, params: Params, scratch: Scratch, name: str, 
     dialogues = _run(
         run_all(chosen, lambda i: SCENARIOS[i.scenario], speak, Forgetful(), max_concurrent=simulate.concurrency)
     )
-    turns, rows = run_tables(dialogues, SCENARIOS.__getitem__, run_id=RUN_ID, agent=name, stage_of=court_stages)
-    return scratch.through(turns, Turns, f"turns-{name}"), scratch.through(rows, Deliverables, f"dialogues-{name}")
+    turns, rows = run_tables(
+        dialogues,
+        SCENARIOS.__getitem__,
+        RunLabel(RUN_ID, name, "j1"),
+        annotate=lambda scenario, turns: {"stage": court_stages(scenario, turns)},
+    )
+    return scratch.through(turns, Turns, f"turns-{name}"), scratch.through(rows, Dialogues, f"dialogues-{name}")
 
 
 def j1_judge(door: StandInDoor, params: Params, instances: pd.DataFrame, turns, dialogues) -> None:
@@ -161,7 +166,8 @@ def ucl_simulate(
     """Stage `ucl_simulate@<agent>` (or `ucl_reference` when `name` is None); returns its dialogues table."""
     import steps.ucl.scripted  # noqa: F401  (the scripted user, oracle and proxy judge)
     from steps.schemas import Ucl, UclDialogues
-    from steps.ucl.dialogues import run_tables
+    from steps.simulate.records import RunLabel
+    from steps.ucl.dialogues import ucl_tables
     from steps.ucl.instances import build_instances, limit_items
     from steps.ucl.params import UclParams
     from steps.ucl.simulation import simulate_dialogues
@@ -172,7 +178,7 @@ def ucl_simulate(
     items = limit_items(read_table(paths.interim / "ucl.parquet", Ucl), limit, ucl.tasks)
     chosen = build_instances(items, max_exchanges=ucl.exchanges())
     dialogues = _run(simulate_dialogues(door, assistant, params.environment_model(), chosen, Forgetful()))
-    _, rows = run_tables(dialogues, run_id=RUN_ID, agent=assistant.name)
+    _, rows = ucl_tables(dialogues, RunLabel(RUN_ID, assistant.name, "ucl"))
     return scratch.through(rows, UclDialogues, f"ucl-{assistant.name}")
 
 
@@ -196,7 +202,8 @@ def mile_simulate(door: StandInDoor, params: Params, scratch: Scratch, name: str
     import steps.mile.scripted  # noqa: F401  (the scripted oracle lawyer, client and supervisor)
     from steps.mile.params import MileParams
     from steps.mile.run import mile_sample, mile_speaker
-    from steps.schemas import Mile, MileDialogues, MileTurns
+    from steps.schemas import Mile, MileDialogues, Turns
+    from steps.simulate.records import RunLabel
     from steps.simulate.runner import simulate as run_all
 
     p = params.section(MileParams)
@@ -204,9 +211,9 @@ def mile_simulate(door: StandInDoor, params: Params, scratch: Scratch, name: str
     sample = mile_sample(mile, p, params.limit_for(name, "mile"))
     speak = mile_speaker(door, params.agent(name), params.environment_model(), p)
     dialogues = _run(run_all(sample.instances, lambda _: sample.scenario, speak, Forgetful()))
-    turns, rows = sample.tables(dialogues, run_id=RUN_ID, agent=name)
+    turns, rows = sample.tables(dialogues, RunLabel(RUN_ID, name, "mile"))
     return (
-        scratch.through(turns, MileTurns, f"mile-turns-{name}"),
+        scratch.through(turns, Turns, f"mile-turns-{name}"),
         scratch.through(rows, MileDialogues, f"mile-dialogues-{name}"),
         mile,
     )

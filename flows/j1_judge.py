@@ -33,7 +33,7 @@ from steps.j1.params import J1Params
 from steps.j1eval import Case, Panel, build_cases, evaluate_run, score_frame
 from steps.j1eval.failures import case_failure_causes, failure_frame
 from steps.scenarios.registry import SCENARIOS
-from steps.schemas import Deliverables, FailureCauses, Instances, J1Scores, Turns
+from steps.schemas import Dialogues, FailureCauses, Instances, J1Scores, Turns
 from steps.schemas.j1eval import FAILURE_CAUSES_ARROW_TYPES
 from steps.simulate.transcript import lines, markdown
 
@@ -94,7 +94,7 @@ def j1_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: Paths = PA
     rid = read_run(run_dir).run_id
     instances = read_table(paths.shared("j1") / "instances.parquet", Instances)
     turns = read_table(run_dir / TURNS, Turns)
-    deliverables = read_table(run_dir / DIALOGUES, Deliverables)
+    deliverables = read_table(run_dir / DIALOGUES, Dialogues)
     cases = build_cases(instances, turns, deliverables)
     scores, calls, hits = score_cases(cases, params, agent_name, rid, run_dir)
     valid = write_table(scores, run_dir / "scores.parquet", J1Scores, table="j1_scores")

@@ -27,7 +27,7 @@ from steps.j1eval.tables import Results, compute
 from steps.reports.agents import AgentInfo
 from steps.reports.long import long_csv
 from steps.reports.paper_models import paper_names
-from steps.schemas import Deliverables, FailureCauses, J1Scores
+from steps.schemas import Dialogues, FailureCauses, J1Scores
 
 
 def j1_agents(params: Params, dialogues: pd.DataFrame, paths: Paths) -> dict[str, AgentInfo]:
@@ -67,7 +67,7 @@ def j1_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
         run_dir = paths.run("j1", name)
         scores.append(read_table(run_dir / "scores.parquet", J1Scores))
         causes = read_table(run_dir / "failure_causes.parquet", FailureCauses)[["instance_id", "failure_causes"]]
-        ran = read_table(run_dir / DIALOGUES, Deliverables)
+        ran = read_table(run_dir / DIALOGUES, Dialogues)
         if set(causes.instance_id) != set(ran.instance_id):
             raise ValueError(
                 f"{run_dir}/failure_causes.parquet does not cover the run's dialogues: rerun the "

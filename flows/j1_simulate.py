@@ -30,9 +30,9 @@ from flows.kit.tables import read_table, write_table
 from steps.j1.params import J1Params
 from steps.scenarios.j1.stages import court_stages
 from steps.scenarios.registry import SCENARIOS, select_instances
-from steps.schemas import Deliverables, Instances, Turns
+from steps.schemas import Dialogues, Instances, Turns
 from steps.simulate.instance import Instance
-from steps.simulate.records import run_tables
+from steps.simulate.records import RunLabel, run_tables
 from steps.simulate.runner import DoorSpeaker
 from steps.simulate.runner import simulate as run_all
 
@@ -127,7 +127,12 @@ def run_dialogues(
             )
 
         dialogues = asyncio.run(follow_groups(dict(sizes), work))
-    turns, rows = run_tables(dialogues, SCENARIOS.__getitem__, run_id=rid, agent=agent_name, stage_of=court_stages)
+    turns, rows = run_tables(
+        sorted(dialogues, key=lambda d: d.instance_id),
+        SCENARIOS.__getitem__,
+        RunLabel(rid, agent_name, "j1"),
+        annotate=lambda scenario, turns: {"stage": court_stages(scenario, turns)},
+    )
     return turns, rows, session.hits
 
 
@@ -162,7 +167,7 @@ def j1_simulate(agent_name: str, params_file: Path = PARAMS_FILE, paths: Paths =
     journal = paths.journal("j1", agent_name, rid)
     turns, dialogues, hits = run_dialogues(instances, params, agent_name, rid, run_dir, journal)
     write_table(turns, run_dir / TURNS, Turns, table="turns")
-    valid = write_table(dialogues, run_dir / DIALOGUES, Deliverables, table="dialogues")
+    valid = write_table(dialogues, run_dir / DIALOGUES, Dialogues, table="dialogues")
     write_run_json(run_dir, spec)  # last: run.json never stands beside another run's outputs
     publish_table(
         f"j1-simulate-{agent_name}",

@@ -27,7 +27,7 @@ from steps.llm import Completer, ModelConfig
 from steps.mile.evaluate import Plan, plan_evaluation
 from steps.mile.judging import run_tasks
 from steps.mile.params import MileParams
-from steps.schemas import Mile, MileDialogues, MileScores, MileTurns
+from steps.schemas import Mile, MileDialogues, MileScores, Turns
 
 
 @task(cache_policy=NO_CACHE)
@@ -43,7 +43,7 @@ def mile_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: Paths = 
     judge_model = params.judge_model()
     run_dir = paths.run("mile", agent_name)
     rid = read_run(run_dir).run_id
-    turns = read_table(run_dir / TURNS, MileTurns)
+    turns = read_table(run_dir / TURNS, Turns)
     dialogues = read_table(run_dir / DIALOGUES, MileDialogues)
     mile = read_table(paths.interim / "mile.parquet", Mile)
     plan = plan_evaluation(mile, dialogues, turns, params.section(MileParams))

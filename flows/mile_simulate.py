@@ -30,8 +30,9 @@ from steps.llm import ModelConfig
 from steps.mile.params import MileParams
 from steps.mile.run import mile_sample, mile_speaker
 from steps.mile.scenario import mile_scenario, protocol_version
-from steps.schemas import Mile, MileDialogues, MileTurns
+from steps.schemas import Mile, MileDialogues, Turns
 from steps.simulate import Dialogue
+from steps.simulate.records import RunLabel
 from steps.simulate.runner import simulate
 
 
@@ -91,8 +92,8 @@ def mile_simulate(agent_name: str, params_file: Path = PARAMS_FILE, paths: Paths
     with model_session(params, rid, usage=run_dir / USAGE, journal=journal) as session:
         speak = mile_speaker(session.door, agent, environment, p)
         dialogues = run_dialogues(sample.instances, sample.scenario, speak, session.journal, f"mile {agent_name}")
-        turns, dialogue_rows = sample.tables(dialogues, run_id=rid, agent=agent_name)
-        write_table(turns, run_dir / TURNS, MileTurns, table="mile_turns")
+        turns, dialogue_rows = sample.tables(dialogues, RunLabel(rid, agent_name, "mile"))
+        write_table(turns, run_dir / TURNS, Turns, table="mile_turns")
         write_table(dialogue_rows, run_dir / DIALOGUES, MileDialogues, table="mile_dialogues")
     write_run_json(run_dir, spec)
     ended = dialogue_rows.ended_by.fillna("-").value_counts().sort_index()

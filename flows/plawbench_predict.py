@@ -2,10 +2,12 @@
 and run the multi-turn consultation variant (ours) against the environment model.
 
 dvc.yaml → this flow → steps.plawbench.predict (prompts: steps.plawbench.prompts) → steps.llm (the model
-door) and steps.simulate (the dialogue engine). Writes data/plawbench/runs/<agent>/{responses,turns,
-usage}.parquet and run.json (responses.parquet holds every answer, single-turn and multi-turn: it is not a table
-of dialogues). A rerun replays finished calls from the response cache; an interrupted dialogue resumes from its
-journal in .cache/journals/plawbench/<agent>/.
+door) and steps.simulate (the dialogue engine). Writes data/plawbench/runs/<agent>/{responses,turns,dialogues,
+usage}.parquet and run.json. responses.parquet holds every answer, single-turn and multi-turn, in the shape the
+judge reads (one row per task and variant, the text to judge: a single answer or the questions a consultation
+asked); the multi-turn consultations are also dialogues like every benchmark's (turns.parquet and
+dialogues.parquet, empty when `plawbench.multiturn` is off). A rerun replays finished calls from the response
+cache; an interrupted dialogue resumes from its journal in .cache/journals/plawbench/<agent>/.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import steps.plawbench.scripted  # noqa: F401  (registers the scripted PLawBench
 from flows.kit.config import PARAMS_FILE, load_params
 from flows.kit.models import check_calls, model_session
 from flows.kit.monitor import batches, follow_groups, gather_groups, publish_table, table_rows
-from flows.kit.paths import PATHS, TURNS, USAGE, Paths
+from flows.kit.paths import DIALOGUES, PATHS, TURNS, USAGE, Paths
 from flows.kit.progress import counter
 from flows.kit.runs import begin_run, run_spec, write_run_json
 from flows.kit.stage import main, stage_flow
@@ -28,17 +30,11 @@ from flows.kit.tables import read_table, write_table
 from steps.llm import Completer, ModelConfig
 from steps.plawbench import dialogue
 from steps.plawbench.params import PlawBenchParams
-from steps.plawbench.predict import (
-    PROMPT_VERSION,
-    build_requests,
-    multiturn_frame,
-    responses_frame,
-    select_tasks,
-    turns_frame,
-)
+from steps.plawbench.predict import PROMPT_VERSION, build_requests, multiturn_frame, responses_frame, select_tasks
 from steps.plawbench.prompts import templates_version
-from steps.schemas import PlawResponses, PlawRubricItems, PlawTasks, PlawTurns
+from steps.schemas import Dialogues, PlawResponses, PlawRubricItems, PlawTasks, Turns
 from steps.simulate.journal import Journal
+from steps.simulate.records import RunLabel, run_tables
 from steps.simulate.runner import DoorSpeaker, simulate
 
 BATCH = 20  # multi-turn consultations per task run in the Prefect UI
@@ -67,7 +63,7 @@ async def _multi_turn(
     journal: Journal,
     max_turns: int,
     rid: str,
-) -> tuple[pd.DataFrame, pd.DataFrame]:
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     consult, instances = dialogue.consultations(tasks, rubric, max_turns)
     scenario = dialogue.scenario(max_turns)
     batch_of = batches([i.instance_id for i in instances], BATCH, "consultation multi-turn")
@@ -83,7 +79,8 @@ async def _multi_turn(
             )
 
         dialogues = await follow_groups(dict(Counter(batch_of.values())), work)
-    return multiturn_frame(consult, dialogues, agent.name, rid), turns_frame(dialogues, agent.name, rid)
+    turns, rows = run_tables(dialogues, lambda _: scenario, RunLabel(rid, agent.name, "plawbench"))
+    return multiturn_frame(consult, dialogues, agent.name, rid), turns, rows
 
 
 def predict(
@@ -98,14 +95,16 @@ def predict(
     rid: str,
 ):
     """Single-turn answers, then (max_turns set; their resume `journal`) the multi-turn consultations, in one
-    event loop: the door's per-endpoint bounds belong to the loop that made them."""
+    event loop: the door's per-endpoint bounds belong to the loop that made them. Returns the responses and the
+    consultations' turns and dialogues (empty without them)."""
 
-    async def both() -> tuple[pd.DataFrame, pd.DataFrame]:
+    async def both() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
         responses = await _single_turn(tasks, rubric, agent, door, options, rid)
         if max_turns is None or journal is None:
-            return responses, turns_frame([], agent.name, rid)
-        extra, turns = await _multi_turn(tasks, rubric, agent, environment, door, journal, max_turns, rid)
-        return pd.concat([responses, extra], ignore_index=True), turns
+            none = dialogue.scenario(1)
+            return responses, *run_tables([], lambda _: none, RunLabel(rid, agent.name, "plawbench"))
+        extra, turns, dialogues = await _multi_turn(tasks, rubric, agent, environment, door, journal, max_turns, rid)
+        return pd.concat([responses, extra], ignore_index=True), turns, dialogues
 
     return asyncio.run(both())
 
@@ -141,9 +140,12 @@ def plawbench_predict(agent_name: str, params_file: Path = PARAMS_FILE, paths: P
     journal = paths.journal("plawbench", agent_name, rid) if multiturn else None
     with model_session(params, rid, usage=run_dir / USAGE, journal=journal) as session:
         max_turns = p.multiturn.max_turns if multiturn else None
-        responses, turns = predict(tasks, rubric, agent, environment, session.door, session.journal, p, max_turns, rid)
+        responses, turns, dialogues = predict(
+            tasks, rubric, agent, environment, session.door, session.journal, p, max_turns, rid
+        )
         write_table(responses, run_dir / "responses.parquet", PlawResponses, table="plawbench_responses")
-        write_table(turns, run_dir / TURNS, PlawTurns, table="plawbench_turns")
+        write_table(turns, run_dir / TURNS, Turns, table="plawbench_turns")
+        write_table(dialogues, run_dir / DIALOGUES, Dialogues, table="plawbench_dialogues")
     write_run_json(run_dir, spec)
     per = (
         responses.groupby(["category", "variant"], sort=True)

@@ -109,8 +109,8 @@ def show(run: str, instance: str, runs_dir: Path | None = None, console: Console
             console.print("      " + escape(line.text).replace("\n", "\n      "))
         if line.note:
             console.print(f"      [dim]{escape(line.note)}[/]")
-    text = d["text"] if isinstance(d["text"], str) else "(none)"
-    title = f"deliverable: {d['kind']}" + (" (asked for after the turn cap)" if d["forced"] else "")
+    text = d["deliverable"] if isinstance(d["deliverable"], str) else "(none)"
+    title = f"deliverable: {d['deliverable_kind']}" + (" (asked for after the turn cap)" if d["forced"] else "")
     console.print(Panel(escape(text), title=title))
 
 

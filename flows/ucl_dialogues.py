@@ -24,9 +24,10 @@ from flows.kit.progress import counter
 from flows.kit.runs import begin_run, run_spec, write_run_json
 from flows.kit.tables import read_table, write_table
 from steps.llm import Completer, ModelConfig
-from steps.schemas import Ucl, UclDialogues, UclTurns
+from steps.schemas import Turns, Ucl, UclDialogues
 from steps.simulate.journal import Journal
-from steps.ucl.dialogues import run_tables
+from steps.simulate.records import RunLabel
+from steps.ucl.dialogues import ucl_tables
 from steps.ucl.instances import build_instances, limit_items
 from steps.ucl.params import UclParams
 from steps.ucl.scenario import UCL
@@ -58,7 +59,7 @@ def converse(
             return simulate_dialogues(door, assistant, user, instances, journal, on_done=on_done)
 
         dialogues = asyncio.run(follow_groups(dict(Counter(label_of.values())), work))
-    turns, rows = run_tables(dialogues, run_id=rid, agent=assistant.name)
+    turns, rows = ucl_tables(dialogues, RunLabel(rid, assistant.name, "ucl"))
     return turns, rows, resumed
 
 
@@ -87,14 +88,14 @@ def consult(
         turns, dialogues, resumed = converse(
             items, assistant, user, ucl.exchanges(), session.door, session.journal, rid
         )
-        write_table(turns, run_dir / TURNS, UclTurns, table="ucl_turns")
+        write_table(turns, run_dir / TURNS, Turns, table="ucl_turns")
         write_table(dialogues, run_dir / DIALOGUES, UclDialogues, table="ucl_dialogues")
     write_run_json(run_dir, spec)
     journal.unlink(missing_ok=True)  # the tables are written: nothing left to resume
     per_task = (
         dialogues.groupby("task", sort=True)
         .agg(
-            dialogues=("item_id", "size"),
+            dialogues=("instance_id", "size"),
             mean_rounds=("rounds", "mean"),
             ended_by_user=("ended_by", lambda e: int((e == "marker").sum())),
             at_cap=("ended_by", lambda e: int((e == "max_turns").sum())),

@@ -82,7 +82,7 @@ def ucl_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: Paths = P
     per = (
         verdicts[verdicts.failure.isna()]
         .groupby(["task", "order"], sort=True)
-        .agg(win_rate=("points", lambda p: 100 * p.mean()), verdicts=("points", "size"))
+        .agg(win_rate=("value", lambda p: 100 * p.mean()), verdicts=("value", "size"))
         .reset_index()
     )
     publish_table(

@@ -33,7 +33,7 @@ from steps.ucl.tables import long_table
 
 def _items_per_task(dialogues: pd.DataFrame) -> dict[str, int]:
     """task -> the items of it a run answered (its rows' `n` is the most of one task)."""
-    return {str(t): int(n) for t, n in dialogues.groupby("task").item_id.nunique().items()}
+    return {str(t): int(n) for t, n in dialogues.groupby("task").instance_id.nunique().items()}
 
 
 @task(cache_policy=NO_CACHE)

@@ -15,22 +15,20 @@ import yaml
 
 from flows.kit.paths import DIALOGUES, RUN_JSON, TURNS, Paths
 from flows.kit.tables import write_table
+from steps.plawbench.dialogue import SCENARIO as MULTITURN
 from steps.schemas import (
     FAILURE_CAUSES_ARROW_TYPES,
-    Deliverables,
+    Dialogues,
     FailureCauses,
     J1Scores,
     MileDialogues,
     MileScores,
-    MileTurns,
     PlawItemScores,
     PlawJudgements,
     PlawResponses,
-    PlawTurns,
     Turns,
     UclDialogues,
     UclHintScores,
-    UclTurns,
     UclVerdicts,
 )
 from steps.ucl.tasks import TASKS
@@ -49,6 +47,26 @@ def _text(i: int, t: int) -> str:
     return f"第{t}句：" + "案情陈述。" * 20 if (i, t) != (1, 1) else HOSTILE
 
 
+def _turn(
+    run: tuple[str, str, str, str],
+    iid: str,
+    t: int,
+    speaker: str,
+    addressee: str,
+    text: str,
+    model: str,
+    key: str,
+    **rest,
+) -> dict:
+    """A row of turns.parquet: `run` is (run_id, agent, benchmark, scenario); `rest` overrides the defaults."""
+    run_id, agent, benchmark, scenario = run
+    row = {"run_id": run_id, "agent": agent, "benchmark": benchmark, "scenario": scenario, "instance_id": iid}
+    row |= {"turn_index": t, "exchange": t // 2 + 1, "speaker": speaker, "speaker_label": speaker}
+    row |= {"addressee": addressee, "kind": "utterance", "stage": None, "paper_turn": None, "text": text}
+    row |= {"model": model, "call_key": key, "prompt_tokens": 8, "completion_tokens": 4, "revision": 0}
+    return row | {"failure": None, "data": "{}"} | rest
+
+
 def j1_frames(
     n: int, agent: str = "oracle", turns_per: int = 8, failed_every: int = 0
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -62,44 +80,25 @@ def j1_frames(
         for t in range(turns_per):
             speaker, addressee = ("agent", "user") if t % 2 else ("user", "agent")
             fails_here = failed and t == turns_per - 1
-            turns.append(
-                {
-                    "run_id": "r1",
-                    "agent": agent,
-                    "scenario": env,
-                    "instance_id": iid,
-                    "turn_index": t,
-                    "exchange": t // 2 + 1,
-                    "speaker": speaker,
-                    "speaker_label": speaker,
-                    "addressee": addressee,
-                    "kind": "utterance",
-                    "stage": "审理" if env == "CR" else None,
-                    "text": "" if fails_here else _text(i, t),
-                    "model": f"scripted/{agent}",
-                    "call_key": f"k{i}-{t}",
-                    "prompt_tokens": 10,
-                    "completion_tokens": 5,
-                    "revision": 0,
-                    "failure": "server_error" if fails_here else None,
-                    "data": "{}",
-                }
-            )
+            text = "" if fails_here else _text(i, t)
+            row = _turn(("r1", agent, "j1", env), iid, t, speaker, addressee, text, f"scripted/{agent}", f"k{i}-{t}")
+            row |= {"stage": "审理" if env == "CR" else None, "prompt_tokens": 10, "completion_tokens": 5}
+            turns.append(row | {"failure": "server_error" if fails_here else None})
         deliverables.append(
             {
                 "run_id": "r1",
                 "agent": agent,
+                "benchmark": "j1",
                 "scenario": env,
                 "instance_id": iid,
-                "kind": "answer",
-                "text": None if failed else "结论。",
-                "forced": False,
                 "ended_by": "call_failed" if failed else ENDS[i % len(ENDS)],
                 "exchanges": turns_per // 2,
                 "utterances": turns_per,
-                "failure": "server_error" if failed else None,
+                "deliverable_kind": "answer",
+                "deliverable": None if failed else "结论。",
+                "forced": False,
+                "failure": "agent: server_error" if failed else None,
                 "failure_causes": ["missing_final_objective"] if env == "CR" and not failed else [],
-                "parts": None,
             }
         )
         for metric in ("I-1", "II-1", "III-4"):
@@ -117,7 +116,8 @@ def j1_frames(
                     "error": "",
                     "judge": "rule",
                     "judge_prompt_version": "",
-                    "proxy": False,
+                    "judge_proxy": False,
+                    "attempts": 0,
                     "evidence": json.dumps({"why": f"evidence {i}"}),
                 }
             )
@@ -132,38 +132,28 @@ def mile_frames(n: int, agent: str = "oracle", rounds: int = 3) -> tuple[pd.Data
         iid = f"mile/{i + 1:04d}"
         speech = [("client", "lawyer"), ("lawyer", "client")] * rounds + [("supervisor", "lawyer")]
         for t, (speaker, addressee) in enumerate(speech):
-            turns.append(
-                {
-                    "run_id": "m1",
-                    "agent": agent,
-                    "instance_id": iid,
-                    "turn_index": t,
-                    "turn": t // 2 + 1,
-                    "exchange": t // 2 + 1,
-                    "speaker": speaker,
-                    "addressee": addressee,
-                    "kind": "review" if speaker == "supervisor" else "utterance",
-                    "text": "回复无误" if speaker == "supervisor" else f"{speaker}第{t}句：" + "借款事实。" * 12,
-                    "model": f"scripted/{agent}" if speaker == "lawyer" else "scripted/persona",
-                    "call_key": f"m{i}-{t}",
-                    "prompt_tokens": 12,
-                    "completion_tokens": 6,
-                    "failure": None,
-                    "revision": 0,
-                    "data": "{}",
-                }
-            )
+            text = "回复无误" if speaker == "supervisor" else f"{speaker}第{t}句：" + "借款事实。" * 12
+            model = f"scripted/{agent}" if speaker == "lawyer" else "scripted/persona"
+            row = _turn(("m1", agent, "mile", "MILE"), iid, t, speaker, addressee, text, model, f"m{i}-{t}")
+            kind = "review" if speaker == "supervisor" else "utterance"
+            turns.append(row | {"kind": kind, "paper_turn": t // 2 + 1, "prompt_tokens": 12, "completion_tokens": 6})
         dialogues.append(
             {
                 "run_id": "m1",
                 "agent": agent,
+                "benchmark": "mile",
+                "scenario": "MILE",
                 "instance_id": iid,
+                "ended_by": "marker",
+                "exchanges": rounds,
+                "utterances": 2 * rounds,
+                "deliverable_kind": "complaint",
+                "deliverable": "民事起诉状\n原告：张三\n诉讼请求：归还借款。",
+                "forced": False,
+                "failure": None,
                 "law_reason": LAW_REASONS[i % len(LAW_REASONS)],
                 "plaintiff_type": "personal",
-                "ended_by": "marker",
                 "turns": rounds,
-                "complaint": "民事起诉状\n原告：张三\n诉讼请求：归还借款。",
-                "failure": None,
                 "client_revisions": 0,
                 "lawyer_revisions": 0,
                 "blurred": 0,
@@ -174,7 +164,7 @@ def mile_frames(n: int, agent: str = "oracle", rounds: int = 3) -> tuple[pd.Data
         )
         unparsable = i % 5 == 4
         base = {"run_id": "m1", "agent": agent, "instance_id": iid, "error": "", "judge": "scripted/judge"}
-        base |= {"judge_prompt_version": "v1", "proxy": True, "detail": ""}
+        base |= {"judge_prompt_version": "v1", "judge_proxy": True, "attempts": 1, "detail": ""}
         for metric in ("F&R", "CLA", "EVID", "STA", "PROF"):
             value = None if unparsable else (i % 5) / 4
             scores.append(
@@ -205,41 +195,34 @@ def ucl_frames(
         task = tasks[i % len(tasks)]
         iid = f"{task.key}/{i}"
         for t in range(2 * rounds):
-            turns.append(
-                {
-                    "run_id": "u1",
-                    "agent": agent,
-                    "item_id": iid,
-                    "turn_index": t,
-                    "exchange": t // 2 + 1,
-                    "speaker": "assistant" if t % 2 else "user",
-                    "kind": "utterance",
-                    "text": f"第{t}句：" + "请问法律规定。" * 10,
-                    "model": f"scripted/{agent}" if t % 2 else "scripted/persona",
-                    "call_key": f"u{i}-{t}",
-                    "prompt_tokens": 8,
-                    "completion_tokens": 4,
-                    "failure": None,
-                }
-            )
+            speaker, addressee = ("assistant", "user") if t % 2 else ("user", "assistant")
+            model = f"scripted/{agent}" if t % 2 else "scripted/persona"
+            text = f"第{t}句：" + "请问法律规定。" * 10
+            turns.append(_turn(("u1", agent, "ucl", "UCL"), iid, t, speaker, addressee, text, model, f"u{i}-{t}"))
         dialogues.append(
             {
                 "run_id": "u1",
                 "agent": agent,
-                "item_id": iid,
-                "task": task.key,
+                "benchmark": "ucl",
+                "scenario": "UCL",
+                "instance_id": iid,
                 "ended_by": "marker",
-                "rounds": rounds,
+                "exchanges": rounds,
                 "utterances": 2 * rounds,
+                "deliverable_kind": "dialogue",
+                "deliverable": None,
+                "forced": False,
+                "failure": None,
+                "task": task.key,
+                "rounds": rounds,
                 "transcript": "……",
                 "first_query": "请问法律规定。",
                 "closing_extra": None,
-                "failure": None,
             }
         )
         base = {"run_id": "u1", "reference_run_id": "ref1", "agent": agent, "reference": "scripted_null"}
         base |= {"item_id": iid, "task": task.key, "error": "", "attempts": 1, "judge": "scripted/judge"}
-        base |= {"proxy": True, "prompt_version": "v1"}
+        base |= {"judge_proxy": True, "judge_prompt_version": "v1"}
         outcome = ("win", "tie", "lose")[i % 3]
         for order in ("candidate_first", "reference_first"):
             failed = order == "reference_first" and i % 4 == 3
@@ -247,12 +230,12 @@ def ucl_frames(
                 base
                 | {"order": order, "verdict": pd.NA if failed else 1 + i % 3, "raw": f"verdict {i} {order}"}
                 | {"outcome": None if failed else outcome, "failure": "unparsable" if failed else None}
-                | {"points": None if failed else {"win": 1.0, "tie": 0.5, "lose": 0.0}[outcome]}
+                | {"value": None if failed else {"win": 1.0, "tie": 0.5, "lose": 0.0}[outcome]}
             )
         hints.append(
-            {k: base[k] for k in ("run_id", "agent", "item_id", "task", "error", "attempts", "judge", "proxy")}
+            {k: base[k] for k in ("run_id", "agent", "item_id", "task", "error", "attempts", "judge", "judge_proxy")}
             | {"value": (i % 5) / 4, "failure": None, "hint_free": False, "items": 4, "met": i % 5, "partial": 0}
-            | {"forbidden_mentioned": 0, "holistic": 5.0, "raw": f"hints {i}", "prompt_version": "v1"}
+            | {"forbidden_mentioned": 0, "holistic": 5.0, "raw": f"hints {i}", "judge_prompt_version": "v1"}
         )
     verdicts_df = pd.DataFrame(verdicts).astype({"verdict": "Int64"})
     return pd.DataFrame(turns), pd.DataFrame(dialogues), verdicts_df, pd.DataFrame(hints)
@@ -329,19 +312,11 @@ def plawbench_frames(
                     }
                 )
         for t in range(2 * rounds):
+            speaker, addressee = ("lawyer", "client") if t % 2 else ("client", "lawyer")
+            model = f"scripted/{agent}" if t % 2 else "scripted/persona"
+            text = f"第{t}句：" + "关于财产。" * 10
             turns.append(
-                {
-                    "agent": agent,
-                    "run_id": "p1",
-                    "item_id": iid,
-                    "turn_index": t,
-                    "exchange": t // 2 + 1,
-                    "speaker": "lawyer" if t % 2 else "client",
-                    "kind": "utterance",
-                    "text": f"第{t}句：" + "关于财产。" * 10,
-                    "failure": None,
-                    "call_key": f"pt{i}-{t}",
-                }
+                _turn(("p1", agent, "plawbench", MULTITURN), iid, t, speaker, addressee, text, model, f"pt{i}-{t}")
             )
     analysis = dict(responses[0], item_id="pca/1", category="case_analysis", variant="single", call_key="pa")
     responses.append(analysis)
@@ -356,9 +331,9 @@ def write_runs(data: Path, agent: str, n: int) -> None:
     where = paths.run("j1", agent)
     write_table(turns, where / TURNS, Turns, table="turns")
     write_table(
-        deliverables.drop(columns=["failure_causes", "parts"]),
+        deliverables.drop(columns=["failure_causes"]),
         where / DIALOGUES,
-        Deliverables,
+        Dialogues,
         table="dialogues",
     )
     causes = deliverables[["run_id", "agent", "scenario", "instance_id", "failure_causes"]]
@@ -372,19 +347,19 @@ def write_runs(data: Path, agent: str, n: int) -> None:
     write_table(scores, where / "scores.parquet", J1Scores, table="j1_scores")
     turns, dialogues, scores = mile_frames(n, agent=agent)
     where = paths.run("mile", agent)
-    write_table(turns, where / TURNS, MileTurns, table="mile_turns")
+    write_table(turns, where / TURNS, Turns, table="mile_turns")
     write_table(dialogues, where / DIALOGUES, MileDialogues, table="mile_dialogues")
     write_table(scores, where / "scores.parquet", MileScores, table="mile_scores")
     turns, dialogues, verdicts, hints = ucl_frames(n, agent=agent)
     where = paths.run("ucl", agent)
-    write_table(turns, where / TURNS, UclTurns, table="ucl_turns")
+    write_table(turns, where / TURNS, Turns, table="ucl_turns")
     write_table(dialogues, where / DIALOGUES, UclDialogues, table="ucl_dialogues")
     write_table(verdicts, where / "verdicts.parquet", UclVerdicts, table="ucl_verdicts")
     write_table(hints, where / "hint_scores.parquet", UclHintScores, table="ucl_hint_scores")
     responses, turns, judgements, items = plawbench_frames(n, agent=agent)
     where = paths.run("plawbench", agent)
     write_table(responses, where / "responses.parquet", PlawResponses, table="plawbench_responses")
-    write_table(turns, where / TURNS, PlawTurns, table="plawbench_turns")
+    write_table(turns, where / TURNS, Turns, table="plawbench_turns")
     write_table(judgements, where / "judgements.parquet", PlawJudgements, table="plawbench_judgements")
     write_table(items, where / "item_scores.parquet", PlawItemScores, table="plawbench_item_scores")
     run = {"run_id": "p1", "model": f"scripted/{agent}", "multiturn": {"environment": "scripted/persona"}}

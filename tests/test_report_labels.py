@@ -141,7 +141,7 @@ def test_ucl_judge_summary_and_report_agree_where_they_used_to_differ():
     verdicts += [verdict("a", "1-1", 10 + i, "candidate_first", "win") for i in range(4)]  # 1-1: 5 wins of 6
     verdicts += [verdict("a", "CC", i, "candidate_first", "win") for i in range(6)]  # CC: apart
     frame = pd.DataFrame(verdicts)
-    old = 100 * frame.points.mean()  # what ucl_judge used to print
+    old = 100 * frame.value.mean()  # what ucl_judge used to print
     dialogues = pd.DataFrame([dialogue("a", t, i, 1) for t in (*ids, "CC") for i in range(2)])
     long = build(verdicts, dialogues.to_dict("records"))
     mine = agent_long("a", "ref", "j", frame, pd.DataFrame(columns=HINT_COLUMNS), dialogues)

@@ -31,7 +31,7 @@ class Case:
 
     @property
     def document(self) -> str | None:
-        text = self.deliverable.get("text")
+        text = self.deliverable.get("deliverable")
         return text if isinstance(text, str) and text.strip() else None
 
     def broken_by(self) -> str | None:

@@ -1,4 +1,5 @@
-"""Score rows: one (instance, metric, component) value with its status, who produced it and the evidence."""
+"""Score rows: one (instance, metric, component) value with its status, who produced it and the evidence; the
+judged-row columns come from `steps.judges.result` (`Judgement.row`)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,7 @@ import json
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from steps.judges.result import Judgement
-
-RULE = "rule"
+from steps.judges.result import RULE, Judgement
 
 
 @dataclass(frozen=True)
@@ -23,9 +22,10 @@ class ScoreRow:
     status: str = "scored"
     failure: str | None = None
     error: str = ""
-    judge: str = RULE
+    judge: str = RULE.model
     judge_prompt_version: str = ""
-    proxy: bool = False
+    judge_proxy: bool = False
+    attempts: int = 0
     evidence: dict[str, Any] = field(default_factory=dict)
 
     def record(self) -> dict[str, Any]:
@@ -65,14 +65,9 @@ class Row:
             self.scenario,
             metric,
             component,
-            judgement.value,
-            "scored" if judgement.ok else "judge_failed",
-            str(judgement.failure) if judgement.failure else None,
-            judgement.error,
-            judgement.judge_model,
-            judgement.prompt_version,
-            judgement.proxy,
-            {**evidence, **judgement.evidence, "attempts": judgement.attempts},
+            status="scored" if judgement.ok else "judge_failed",
+            evidence={**evidence, **judgement.evidence},
+            **judgement.row(),
         )
 
     def combined(self, metric: str, parts: list[ScoreRow], *, drop_failed: bool = False, **evidence: Any) -> ScoreRow:
@@ -83,12 +78,15 @@ class Row:
         such as I-2's topics): then failed parts are left out and counted in the evidence. A result made only
         of failed-task parts is failed_task; the judge and proxy flag are those of the first judged part.
         """
-        judged = next((p for p in parts if p.judge != RULE), None)
+        judged = next((p for p in parts if p.judge != RULE.model), None)
         n_failed = sum(p.status == "judge_failed" for p in parts)
         base = ScoreRow(self.instance_id, self.scenario, metric, evidence={**evidence, "judge_failed_parts": n_failed})
         if judged is not None:
             base = replace(
-                base, judge=judged.judge, judge_prompt_version=judged.judge_prompt_version, proxy=judged.proxy
+                base,
+                judge=judged.judge,
+                judge_prompt_version=judged.judge_prompt_version,
+                judge_proxy=judged.judge_proxy,
             )
         failed = next((p for p in parts if p.status == "judge_failed"), None)
         valued = [p for p in parts if p.value is not None]

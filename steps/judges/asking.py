@@ -64,10 +64,11 @@ async def ask_json(
     *,
     purpose: str = "judge",
     metadata: dict[str, Any] | None = None,
+    repairs: int = 1,
 ) -> Asked[T]:
-    """One judge question as a single user message; one repair round on an invalid answer."""
+    """One judge question as a single user message; `repairs` rounds on an invalid answer."""
     messages = [{"role": "user", "content": prompt}]
-    result = await complete_json(door, model, messages, schema, purpose=purpose, metadata=metadata, repairs=1)
+    result = await complete_json(door, model, messages, schema, purpose=purpose, metadata=metadata, repairs=repairs)
     if result.value is not None:
         return Asked(result.value, None, "", result.raw, result.attempts, result.call_keys)
     failure = result.failure

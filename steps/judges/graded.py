@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from steps.judges.asking import ask_json
-from steps.judges.result import Judgement
+from steps.judges.result import JudgedBy, Judgement
 from steps.llm import Completer, ModelConfig
 
 
@@ -55,19 +55,9 @@ async def judge_graded(
 ) -> dict[str, Judgement]:
     """Ask `model` to grade `prompt`; returns one judgement per key of `scale` (failures shared by all)."""
     asked = await ask_json(door, model, prompt, answer_schema(scale), metadata=metadata)
-    out = {}
+    by, out = JudgedBy.of(model, prompt_version), {}
     for i, key in enumerate(scale.keys):
         grade = getattr(asked.value, f"g{i}") if asked.value is not None else None
-        out[key] = Judgement(
-            value=scale.normalise(grade) if grade is not None else None,
-            failure=asked.failure,
-            raw=asked.raw,
-            prompt_version=prompt_version,
-            judge_model=model.model,
-            proxy=model.is_scripted,
-            evidence={"score": grade, "reason": asked.value.reason} if asked.value is not None else {},
-            error=asked.error,
-            attempts=asked.attempts,
-            call_keys=asked.call_keys,
-        )
+        evidence = {"score": grade, "reason": asked.value.reason} if asked.value is not None else {}
+        out[key] = by.judgement(scale.normalise(grade) if grade is not None else None, [asked], evidence)
     return out

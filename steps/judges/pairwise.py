@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from steps.judges.prompts import render, version
-from steps.judges.result import JudgeFailure, Judgement
+from steps.judges.result import JudgedBy, JudgeFailure, Judgement
 from steps.llm import Completer, ModelConfig
 
 KIND = "pairwise"
@@ -110,6 +110,10 @@ class PairVerdict:
     prompt_version: str
 
     @property
+    def orders(self) -> tuple[OrderVerdict, OrderVerdict]:
+        return self.candidate_first, self.candidate_second
+
+    @property
     def outcomes(self) -> tuple[str | None, str | None]:
         second = self.candidate_second.outcome
         return self.candidate_first.outcome, SWAPPED[second] if second else None
@@ -129,6 +133,14 @@ class PairVerdict:
         if not self.complete:
             return None
         return self.outcomes[0] if self.consistent else TIE
+
+    def judgements(self, by: JudgedBy) -> tuple[Judgement, Judgement]:
+        """Each order as a judgement of the candidate: its points (win 1, tie 0.5, lose 0) or its failure."""
+        first, second = (
+            by.judgement(POINTS[o] if o else None, [order], {"verdict": order.verdict, "outcome": o})
+            for order, o in zip(self.orders, self.outcomes, strict=True)
+        )
+        return first, second
 
 
 def _shown(slots: Mapping[str, Any]) -> dict[str, Any]:
@@ -198,22 +210,10 @@ async def judge_pairwise(
         metadata=metadata,
         retries=retries,
     )
-    orders = (pair.candidate_first, pair.candidate_second)
-    failed = next((o for o in orders if o.failure is not None), None)
     evidence = {
         "candidate_outcomes": list(pair.outcomes),  # candidate shown first, candidate shown second
         "consistent": pair.consistent,
         "balanced": pair.balanced,
     }
-    return Judgement(
-        value=None if failed else sum(POINTS[o] for o in pair.outcomes if o) / 2,
-        failure=failed.failure if failed else None,
-        raw="\n\n".join(o.raw for o in orders),
-        prompt_version=pair.prompt_version,
-        judge_model=model.model,
-        proxy=model.is_scripted,
-        evidence=evidence,
-        error=failed.error if failed else "",
-        attempts=sum(o.attempts for o in orders),
-        call_keys=tuple(k for o in orders for k in o.call_keys),
-    )
+    value = sum(POINTS[o] for o in pair.outcomes if o) / 2 if pair.complete else None
+    return JudgedBy.of(model, pair.prompt_version).judgement(value, pair.orders, evidence)

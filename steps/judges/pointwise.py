@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from steps.judges.asking import ask_json
 from steps.judges.prompts import render, template_source, version
-from steps.judges.result import Judgement
+from steps.judges.result import JudgedBy, Judgement
 from steps.llm import Completer, ModelConfig
 
 TEMPLATE = "pointwise.j2"
@@ -66,18 +66,8 @@ async def judge_pointwise(
     }
     asked = await ask_json(door, model, pointwise_prompt(comparison), PointwiseAnswer, metadata=context)
     answer = asked.value
-    return Judgement(
-        value=answer.score / 10 if answer else None,
-        failure=asked.failure,
-        raw=asked.raw,
-        prompt_version=pointwise_version(),
-        judge_model=model.model,
-        proxy=model.is_scripted,
-        evidence={"score": answer.score, "reason": answer.reason} if answer else {},
-        error=asked.error,
-        attempts=asked.attempts,
-        call_keys=asked.call_keys,
-    )
+    evidence = {"score": answer.score, "reason": answer.reason} if answer else {}
+    return JudgedBy.of(model, pointwise_version()).judgement(answer.score / 10 if answer else None, [asked], evidence)
 
 
 async def judge_pointwise_many(

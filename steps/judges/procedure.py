@@ -30,7 +30,7 @@ from steps.j1.params import J1ProcedureParams
 from steps.judges.asking import Asked, ask_json
 from steps.judges.courts import Court
 from steps.judges.prompts import render, template_source, version
-from steps.judges.result import Judgement
+from steps.judges.result import JudgedBy, Judgement
 from steps.llm import Completer, ModelConfig
 from steps.metrics.j1.trial import Exchange, TrialValidity, Utterance
 
@@ -238,19 +238,19 @@ async def judge_procedure(
     metadata: dict[str, Any] | None = None,
 ) -> ProcedureScore:
     """III-1 of one trial: stage labels (pass 1), checklist per stage (pass 2), then STA, ACT and UNI."""
-    record = _Record(model, procedure_version(court))
+    by = JudgedBy.of(model, procedure_version(court))
     if not validity.uni:
         evidence = {"uni": 0, "invalid": str(validity.reason), "sta": 0.0, "act": 0.0}
-        return ProcedureScore(record.judgement(0.0, [], evidence), 0.0, 0.0, 0)
+        return ProcedureScore(by.scored(0.0, evidence), 0.0, 0.0, 0)
     meta = {**(metadata or {}), "court": court.key}
     pass1 = await _label(door, model, court, exchanges, config, meta)
-    if failed := record.failure(pass1):
+    if failed := _failed(by, pass1):
         return failed
     labels = {turn_number(x.turn): x.court_stage for asked in pass1 for x in asked.value.result}
     units = {s.key: [e for e in exchanges if labels[e.index] == s.key] for s in court.stages}
     units = {stage: unit for stage, unit in units.items() if unit}
     pass2 = await _check(door, model, court, units, meta)
-    if failed := record.failure([*pass1, *pass2]):
+    if failed := _failed(by, [*pass1, *pass2]):
         return failed
     by_stage = {stage: {x.id: x for x in asked.value.result} for stage, asked in zip(units, pass2, strict=True)}
     answers, sta, act = _scores(court, by_stage)
@@ -263,34 +263,11 @@ async def judge_procedure(
         for i in court.items
     }
     evidence = {"uni": 1, "sta": sta, "act": act, "labels": {str(k): v for k, v in labels.items()}, "items": items}
-    judgement = record.judgement((sta + act) / 2, [*pass1, *pass2], evidence)
+    judgement = by.judgement((sta + act) / 2, [*pass1, *pass2], evidence)
     return ProcedureScore(judgement, sta, act, 1, labels, answers)
 
 
-@dataclass(frozen=True)
-class _Record:
-    model: ModelConfig
-    prompt_version: str
-
-    def judgement(
-        self, value: float | None, calls: Sequence[Asked], evidence: dict, failed: Asked | None = None
-    ) -> Judgement:
-        return Judgement(
-            value=value,
-            failure=failed.failure if failed else None,
-            raw="\n\n".join(c.raw for c in calls),
-            prompt_version=self.prompt_version,
-            judge_model=self.model.model,
-            proxy=self.model.is_scripted,
-            evidence=evidence,
-            error=failed.error if failed else "",
-            attempts=sum(c.attempts for c in calls),
-            call_keys=tuple(k for c in calls for k in c.call_keys),
-        )
-
-    def failure(self, calls: Sequence[Asked]) -> ProcedureScore | None:
-        failed = next((c for c in calls if c.failure is not None), None)
-        if failed is None:
-            return None
-        judgement = self.judgement(None, calls, {"failed_calls": sum(c.failure is not None for c in calls)}, failed)
-        return ProcedureScore(judgement, None, None, 1)
+def _failed(by: JudgedBy, calls: Sequence[Asked]) -> ProcedureScore | None:
+    """The trial's failure when one of `calls` failed (its kind and error are the first failed call's)."""
+    n_failed = sum(c.failure is not None for c in calls)
+    return ProcedureScore(by.judgement(None, calls, {"failed_calls": n_failed}), None, None, 1) if n_failed else None

@@ -19,17 +19,15 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from steps.judges.asking import classify
+from steps.judges.asking import ask_json
 from steps.judges.prompts import render, template_source, version
-from steps.judges.result import JudgeFailure, Judgement
+from steps.judges.result import JudgedBy, Judgement
 from steps.judges.rubric_tally import Answer, ItemKind, Rubric, RubricGroup, RubricItem, tally
 from steps.llm import Completer, ModelConfig
-from steps.llm.structured import complete_json
 
 KIND = "rubric"
 TEMPLATE = "rubric.j2"
 MAX_COUNT = 100  # the bound of a penalty without a stated bound
-_INVALID_ANSWER = "invalid JSON answer"
 
 __all__ = ["ItemKind", "Rubric", "RubricGroup", "RubricItem", "judge_rubric", "rubric_prompt", "rubric_version"]
 
@@ -218,26 +216,14 @@ async def judge_rubric(
         raise ValueError("rubric items need distinct ids, and at least one award item")
     schema = _schema_for(rub)
     meta = {**(metadata or {}), **_proxy_metadata(rub, response)}
-    messages = [{"role": "user", "content": rubric_prompt(response, rub, question=question, template=template)}]
-    result = await complete_json(door, model, messages, schema, purpose="judge", metadata=meta, repairs=repairs)
-    common = {
-        "raw": result.raw,
-        "prompt_version": rubric_version(rub, template=template, name=name),
-        "judge_model": model.model,
-        "proxy": model.is_scripted,
-        "attempts": result.attempts,
-        "call_keys": result.call_keys,
-    }
-    if result.value is None:
-        failure = result.failure
-        if failure is not None and failure.message.startswith(_INVALID_ANSWER):
-            kind, detail = classify(result.raw, schema)
-            return Judgement(value=None, failure=kind, error=detail, **common)
-        message = f"{failure.kind.value}: {failure.message}" if failure else "no answer"
-        return Judgement(value=None, failure=JudgeFailure.CALL_FAILED, error=message, **common)
-    answer = result.value
+    prompt = rubric_prompt(response, rub, question=question, template=template)
+    asked = await ask_json(door, model, prompt, schema, metadata=meta, repairs=repairs)
+    by = JudgedBy.of(model, rubric_version(rub, template=template, name=name))
+    if asked.value is None:
+        return by.judgement(None, [asked])
+    answer = asked.value
     answers = {a.id: Answer(a.awarded, a.justification, a.error or None) for a in answer.items}
     answers |= {f.id: Answer(float(f.triggered), f.justification) for f in answer.fails}
     answers |= {p.id: Answer(float(p.times), p.justification) for p in answer.penalties}
     counted = tally(rub, answers)
-    return Judgement(value=counted.value, failure=None, evidence=counted.evidence(), **common)
+    return by.judgement(counted.value, [asked], counted.evidence())

@@ -36,7 +36,7 @@ def utterances_by_instance(turns: pd.DataFrame) -> dict[str, list[Utterance]]:
     kept = turns[(turns.kind == "utterance") & turns.failure.isna()].sort_values(["instance_id", "turn_index"])
     out: dict[str, list[Utterance]] = {}
     for row in kept.itertuples():
-        out.setdefault(row.instance_id, []).append(Utterance(int(row.turn), row.speaker, row.text))
+        out.setdefault(row.instance_id, []).append(Utterance(int(row.paper_turn), row.speaker, row.text))
     return out
 
 
@@ -50,7 +50,7 @@ def plan_evaluation(mile: pd.DataFrame, dialogues: pd.DataFrame, turns: pd.DataF
     plan = Plan()
     for d in dialogues.itertuples():
         row = rows.loc[d.instance_id]
-        if d.ended_by == "call_failed" or d.complaint is None or pd.isna(d.complaint):
+        if d.ended_by == "call_failed" or d.deliverable is None or pd.isna(d.deliverable):
             plan.rows += [
                 score_row(d.instance_id, stage, metric, failure="dialogue_failed", error=d.failure or "")
                 for stage, metric in ALL_METRICS
@@ -58,8 +58,8 @@ def plan_evaluation(mile: pd.DataFrame, dialogues: pd.DataFrame, turns: pd.DataF
             continue
         truth = build_instance(row).ground_truth
         plaintiff = parse_plaintiff(row.plaintiff, row.plaintiff_type)
-        plan.rows += match_rows(d.instance_id, plaintiff, parse_defendants(row.defendant), d.complaint, options)
-        plan.tasks += judge_tasks(d.instance_id, d.complaint, references(truth, list(row.evidence), options))
+        plan.rows += match_rows(d.instance_id, plaintiff, parse_defendants(row.defendant), d.deliverable, options)
+        plan.tasks += judge_tasks(d.instance_id, d.deliverable, references(truth, list(row.evidence), options))
         utterances = said.get(d.instance_id, [])
         plan.tasks += interaction_tasks(d.instance_id, utterances, row.less, options.windows)
         consistency = consistency_task(d.instance_id, utterances, persona(row))

@@ -31,13 +31,13 @@ def sft_records(dialogues: pd.DataFrame, run: dict[str, Any]) -> Export:
         if d.ended_by == "call_failed":
             out.skipped["dialogue failed"] += 1
             continue
-        if d.complaint is None or pd.isna(d.complaint) or not str(d.complaint).strip():
+        if d.deliverable is None or pd.isna(d.deliverable) or not str(d.deliverable).strip():
             out.skipped["no complaint"] += 1
             continue
         messages = json.loads(d.lawyer_view)
         if not messages or messages[0]["role"] != "system" or messages[-1]["role"] != "user":
             raise ValueError(f"{d.instance_id}: the stored lawyer view is not system … user")
-        messages.append({"role": "assistant", "content": d.complaint})
+        messages.append({"role": "assistant", "content": d.deliverable})
         out.records.append(
             {
                 "messages": messages,

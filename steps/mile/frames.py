@@ -1,9 +1,9 @@
-"""Simulated dialogues → the tables of a run: one row per turn record, one row per dialogue.
+"""MILE's part of the run tables (`steps.simulate.records` builds them): its turn numbers and its dialogue columns.
 
 Turn numbers are the paper's: 0 for the fixed greetings, 1…T for the client–lawyer turns, T + 1 for the
 complaint (engine exchange e is turn e − 1). The dialogue row keeps what the evaluation and the SFT export
-need: how it ended, T, the complaint, revision and blurring counts, supervisor failures, the persona, and the
-lawyer's final view (its system prompt, the whole interview and the drafting request) as chat messages.
+need: T, revision and blurring counts, supervisor failures, the persona, and the lawyer's final view (its system
+prompt, the whole interview and the drafting request) as chat messages.
 """
 
 from __future__ import annotations
@@ -14,46 +14,27 @@ from typing import Any
 import pandas as pd
 
 from steps.mile.instances import persona
-from steps.simulate import Dialogue, EndReason, Scenario, TurnKind
+from steps.simulate import Dialogue, EndReason, Scenario, Turn, TurnKind
 from steps.simulate.engine import Engine
 from steps.simulate.instance import Instance
+from steps.simulate.records import RunLabel, run_tables
+
+COLUMNS = [
+    "law_reason",
+    "plaintiff_type",
+    "turns",
+    "client_revisions",
+    "lawyer_revisions",
+    "blurred",
+    "unsupervised",
+    "persona",
+    "lawyer_view",
+]
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
-
-
-def turns_frame(dialogues: list[Dialogue], *, run_id: str, agent: str) -> pd.DataFrame:
-    rows = []
-    for d in dialogues:
-        for t in d.turns:
-            rows.append(
-                {
-                    "run_id": run_id,
-                    "agent": agent,
-                    "instance_id": t.instance_id,
-                    "turn_index": t.turn_index,
-                    "turn": t.exchange if t.kind is TurnKind.DELIVERABLE else t.exchange - 1,
-                    "exchange": t.exchange,
-                    "speaker": t.speaker,
-                    "addressee": t.addressee,
-                    "kind": t.kind.value,
-                    "text": t.text,
-                    "model": t.model,
-                    "call_key": t.call_key,
-                    "prompt_tokens": t.prompt_tokens,
-                    "completion_tokens": t.completion_tokens,
-                    "failure": t.failure,
-                    "revision": t.revision,
-                    "data": _json(t.data),
-                }
-            )
-    return pd.DataFrame(rows)
-
-
-def _failure(d: Dialogue) -> str | None:
-    failed = [t for t in d.turns if t.failure is not None and t.kind is not TurnKind.CHECK]
-    return f"{failed[-1].speaker}: {failed[-1].failure}" if failed else None
+def paper_turns(_: Scenario, turns: list[Turn]) -> dict[str, list[Any]]:
+    """The `paper_turn` of every turn: the exchange − 1, the forced complaint its own exchange."""
+    return {"paper_turn": [t.exchange if t.kind is TurnKind.DELIVERABLE else t.exchange - 1 for t in turns]}
 
 
 def lawyer_view(scenario: Scenario, instance: Instance, dialogue: Dialogue) -> list[dict[str, str]]:
@@ -63,35 +44,36 @@ def lawyer_view(scenario: Scenario, instance: Instance, dialogue: Dialogue) -> l
     return engine.messages("lawyer", extra_user=scenario.deliverable.force_template)
 
 
-def dialogue_row(scenario: Scenario, instance: Instance, row: Any, d: Dialogue) -> dict[str, Any]:
+def dialogue_columns(scenario: Scenario, instance: Instance, row: Any, d: Dialogue) -> dict[str, Any]:
+    """MILE's columns of one dialogue row; a lawyer who said nothing (engine: empty_reply) leaves an empty
+    complaint, scored as such."""
     utter = d.utterances()
     checks = [t for t in d.turns if t.kind is TurnKind.CHECK]
+    complaint = "" if d.deliverable is None and d.ended_by is EndReason.EMPTY_REPLY else d.deliverable
     return {
-        "instance_id": d.instance_id,
+        "deliverable": complaint,
         "law_reason": row.law_reason,
         "plaintiff_type": row.plaintiff_type,
-        "ended_by": d.ended_by.value if d.ended_by else "unknown",
         "turns": max(d.exchanges - 1, 0),
-        # a lawyer who said nothing ends the dialogue (engine: empty_reply) with an empty complaint, scored as such
-        "complaint": "" if d.deliverable is None and d.ended_by is EndReason.EMPTY_REPLY else d.deliverable,
-        "failure": _failure(d),
         "client_revisions": sum(t.revision for t in utter if t.speaker == "client"),
         "lawyer_revisions": sum(t.revision for t in utter if t.speaker == "lawyer"),
         "blurred": sum(bool(t.data.get("blurred")) for t in checks),
         "unsupervised": sum(t.failure is not None for t in checks),
-        "persona": _json({**persona(row), "less": row.less}),
+        "persona": json.dumps({**persona(row), "less": row.less}, ensure_ascii=False, sort_keys=True, default=str),
         "lawyer_view": json.dumps(lawyer_view(scenario, instance, d), ensure_ascii=False),
     }
 
 
-def deliverables_frame(
+def mile_tables(
     scenario: Scenario,
     instances: dict[str, Instance],
     rows: dict[str, Any],
     dialogues: list[Dialogue],
-    *,
-    run_id: str,
-    agent: str,
-) -> pd.DataFrame:
-    records = [dialogue_row(scenario, instances[d.instance_id], rows[d.instance_id], d) for d in dialogues]
-    return pd.DataFrame(records).assign(run_id=run_id, agent=agent)
+    run: RunLabel,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(turns, dialogues) of a MILE run; `rows` are the MILE table's rows by instance id."""
+
+    def extend(d: Dialogue) -> dict[str, Any]:
+        return dialogue_columns(scenario, instances[d.instance_id], rows[d.instance_id], d)
+
+    return run_tables(dialogues, lambda _: scenario, run, annotate=paper_turns, extend=extend, extra_columns=COLUMNS)

@@ -18,7 +18,7 @@ from typing import Any
 
 from steps.judges.graded import Scale, judge_graded
 from steps.judges.prompts import render, version
-from steps.judges.result import Judgement
+from steps.judges.result import RULE, Judgement
 from steps.llm import Completer, ModelConfig
 
 TEMPLATES = Path(__file__).parent / "templates" / "judges"
@@ -51,26 +51,32 @@ class JudgeTask:
     inputs: dict[str, Any] = field(default_factory=dict)  # what the proxy judge reads (scripted models only)
 
 
-def score_row(instance_id: str, stage: str, metric: str, **values: Any) -> dict[str, Any]:
-    """One row of scores.parquet (columns not given take their empty value)."""
-    row = {
+def score_row(
+    instance_id: str,
+    stage: str,
+    metric: str,
+    *,
+    turn: int | None = None,
+    grade: float | None = None,
+    scaled: float | None = None,
+    reason: str = "",
+    detail: str = "",
+    judged: dict[str, Any] | None = None,
+    **rule: Any,
+) -> dict[str, Any]:
+    """One row of scores.parquet: a judgement's judged-row columns (`judged`), or a rule's value or failure
+    (`rule`: value, failure, error)."""
+    return {
         "instance_id": instance_id,
         "stage": stage,
         "metric": metric,
-        "turn": None,
-        "value": None,
-        "grade": None,
-        "scaled": None,
-        "failure": None,
-        "error": "",
-        "judge": "rule",
-        "judge_prompt_version": "",
-        "proxy": False,
-        "reason": "",
-        "detail": "",
+        "turn": turn,
+        "grade": grade,
+        "scaled": scaled,
+        **(judged if judged is not None else RULE.row(**rule)),
+        "reason": reason,
+        "detail": detail,
     }
-    row.update(values)
-    return row
 
 
 def _row(task: JudgeTask, metric: str, j: Judgement) -> dict[str, Any]:
@@ -80,15 +86,10 @@ def _row(task: JudgeTask, metric: str, j: Judgement) -> dict[str, Any]:
         task.stage,
         metric,
         turn=task.turn,
-        value=j.value,
         grade=grade,
         scaled=grade * 10 if grade is not None else None,
-        failure=j.failure.value if j.failure else None,
-        error=j.error,
-        judge=j.judge_model,
-        judge_prompt_version=j.prompt_version,
-        proxy=j.proxy,
         reason=str(j.evidence.get("reason", "")) if j.ok else "",
+        judged=j.row(),
     )
 
 

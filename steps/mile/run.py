@@ -9,13 +9,14 @@ import pandas as pd
 
 from steps.llm import Completer, ModelConfig
 from steps.mile.decoding import RoleDecodingSpeaker
-from steps.mile.frames import deliverables_frame, turns_frame
+from steps.mile.frames import mile_tables
 from steps.mile.instances import build_instance, sample_rows
 from steps.mile.opening import FixedOpening
 from steps.mile.params import MileParams
 from steps.mile.scenario import mile_scenario
 from steps.simulate import Dialogue, Scenario
 from steps.simulate.instance import Instance
+from steps.simulate.records import RunLabel
 
 
 @dataclass(frozen=True)
@@ -26,14 +27,11 @@ class MileSample:
     instances: list[Instance]
     scenario: Scenario
 
-    def tables(self, dialogues: list[Dialogue], *, run_id: str, agent: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    def tables(self, dialogues: list[Dialogue], run: RunLabel) -> tuple[pd.DataFrame, pd.DataFrame]:
         """The run's turns table and its dialogues table (one row per dialogue, with the complaint)."""
         by_id = {i.instance_id: i for i in self.instances}
         row_of = {r.instance_id: r for r in self.rows.itertuples()}
-        return (
-            turns_frame(dialogues, run_id=run_id, agent=agent),
-            deliverables_frame(self.scenario, by_id, row_of, dialogues, run_id=run_id, agent=agent),
-        )
+        return mile_tables(self.scenario, by_id, row_of, dialogues, run)
 
 
 def mile_sample(mile: pd.DataFrame, p: MileParams, limit: int | None = None) -> MileSample:

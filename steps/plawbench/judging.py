@@ -20,6 +20,7 @@ from typing import Any
 import pandas as pd
 
 from steps.judges import Judgement
+from steps.judges.result import NOBODY
 from steps.judges.rubric import ItemKind, Rubric, RubricGroup, RubricItem, judge_rubric
 from steps.llm import Completer, ModelConfig
 from steps.plawbench.paper import error_labels
@@ -237,17 +238,13 @@ def judgement_rows(
             penalised, penalty_failure, penalty_evidence = _penalty_cells(resp, failure, penalties)
             if penalty_evidence is not None:
                 ev = {**ev, "paper_penalties": penalty_evidence}
+        judged = j.row() if j is not None else NOBODY.row(failure=failure, error=str(resp.failure or ""))
         judgements.append(
             {
                 **base,
                 "judge_run": judge_run,
-                "judge": j.judge_model if j else "",
-                "judge_prompt_version": j.prompt_version if j else "",
-                "judge_proxy": bool(j and j.proxy),
-                "value": j.value if j else None,
-                "failure": failure,
-                "error": (j.error if j else str(resp.failure or ""))[:500],
-                "attempts": j.attempts if j else 0,
+                **judged,
+                "error": judged["error"][:500],
                 "awarded": ev.get("total"),
                 "max_points": float(max_of[resp.item_id]),
                 "clamped": ev.get("clamped", 0),

@@ -16,11 +16,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from steps.judges.asking import classify
+from steps.judges.asking import Asked, ask_json
 from steps.judges.prompts import render, template_source, version
-from steps.judges.result import JudgeFailure
+from steps.judges.result import JudgedBy, JudgeFailure
 from steps.llm import Completer, ModelConfig
-from steps.llm.structured import complete_json
 from steps.plawbench.penalties import DIMENSIONS, PENALTY_TYPES, ZERO_TYPES, Finding, PenaltyTally, apply_penalties
 from steps.plawbench.questions import split_questions
 
@@ -39,7 +38,6 @@ VAGUE_CUES = (
     "还有其他没",
     "还有没有什么没",
 )
-_INVALID_ANSWER = "invalid JSON answer"
 
 
 def _squash(text: str) -> str:
@@ -135,6 +133,12 @@ class PenaltyJudgement:
     error: str = ""
     attempts: int = 0
 
+    @classmethod
+    def of(cls, by: JudgedBy, asked: Asked, tally: PenaltyTally | None) -> PenaltyJudgement:
+        """The judgement of one asked question: its `tally`, or (no answer) the question's failure."""
+        failure = asked.failure if tally is None else None
+        return cls(tally, failure, asked.raw, by.prompt_version, by.model, by.proxy, asked.error, asked.attempts)
+
     def evidence(self) -> dict[str, Any]:
         out = {
             "prompt_version": self.prompt_version,
@@ -166,23 +170,11 @@ async def judge_penalties(
         "questions": split_questions(response),
         "vague_cues": list(VAGUE_CUES),
     }
-    messages = [{"role": "user", "content": penalty_prompt(response, question=question)}]
-    result = await complete_json(door, model, messages, schema, purpose="judge", metadata=meta, repairs=repairs)
-    common = {
-        "raw": result.raw,
-        "prompt_version": penalty_version(),
-        "judge_model": model.model,
-        "proxy": model.is_scripted,
-        "attempts": result.attempts,
-    }
-    if result.value is None:
-        failure = result.failure
-        if failure is not None and failure.message.startswith(_INVALID_ANSWER):
-            kind, detail = classify(result.raw, schema)
-            return PenaltyJudgement(None, kind, error=detail, **common)
-        message = f"{failure.kind.value}: {failure.message}" if failure else "no answer"
-        return PenaltyJudgement(None, JudgeFailure.CALL_FAILED, error=message, **common)
-    answer = result.value
-    findings = [Finding(f.type, f.quote, f.points, f.reason) for f in answer.findings]
-    findings += [Finding(r.type, r.quote, 0.0, r.reason) for r in answer.red_flags]
-    return PenaltyJudgement(apply_penalties(base, findings), None, **common)
+    prompt = penalty_prompt(response, question=question)
+    asked = await ask_json(door, model, prompt, schema, metadata=meta, repairs=repairs)
+    by = JudgedBy.of(model, penalty_version())
+    if asked.value is None:
+        return PenaltyJudgement.of(by, asked, None)
+    findings = [Finding(f.type, f.quote, f.points, f.reason) for f in asked.value.findings]
+    findings += [Finding(r.type, r.quote, 0.0, r.reason) for r in asked.value.red_flags]
+    return PenaltyJudgement.of(by, asked, apply_penalties(base, findings))

@@ -102,36 +102,3 @@ def multiturn_frame(tasks: pd.DataFrame, dialogues: list[Dialogue], agent: str, 
             }
         )
     return pd.DataFrame(rows)
-
-
-def turns_frame(dialogues: list[Dialogue], agent: str, run_id: str) -> pd.DataFrame:
-    return pd.DataFrame(
-        [
-            {
-                "agent": agent,
-                "run_id": run_id,
-                "item_id": d.instance_id,
-                "turn_index": t.turn_index,
-                "exchange": t.exchange,
-                "speaker": t.speaker,
-                "kind": t.kind.value,
-                "text": t.text,
-                "failure": t.failure,
-                "call_key": t.call_key,
-            }
-            for d in dialogues
-            for t in d.turns
-        ],
-        columns=[
-            "agent",
-            "run_id",
-            "item_id",
-            "turn_index",
-            "exchange",
-            "speaker",
-            "kind",
-            "text",
-            "failure",
-            "call_key",
-        ],
-    )

@@ -22,6 +22,15 @@ class TableSection:
     summary: pd.DataFrame
 
 
+@dataclass(frozen=True)
+class RunsSection:
+    """The runs across benchmarks: dialogues per benchmark and agent, judged rows per benchmark and table (None
+    when there are none yet)."""
+
+    dialogues: pd.DataFrame | None = None
+    judged: pd.DataFrame | None = None
+
+
 def sources_table(manifest: Manifest, rows: dict[str, int]) -> pd.DataFrame:
     """One row per interim table: files, upstream repository at its pinned commit, licence, rows."""
     records = []
@@ -42,8 +51,11 @@ def sources_table(manifest: Manifest, rows: dict[str, int]) -> pd.DataFrame:
     return pd.DataFrame(records)
 
 
-def render_data_card(manifest: Manifest, sections: list[TableSection], usage: TableSection | None = None) -> str:
-    """reports/data.md (templates/data.md.j2): the sources, one section per interim table, the model usage."""
+def render_data_card(
+    manifest: Manifest, sections: list[TableSection], usage: TableSection | None = None, runs: RunsSection | None = None
+) -> str:
+    """reports/data.md (templates/data.md.j2): the sources, one section per interim table, the model usage, the
+    runs across benchmarks (templates/data_runs.md.j2)."""
     rows = {s.table: s.rows for s in sections}
     return render_template(
         TEMPLATES,
@@ -53,5 +65,12 @@ def render_data_card(manifest: Manifest, sections: list[TableSection], usage: Ta
         derived=[f for f in manifest.files if f.derivation],
         sections=sections,
         usage=usage,
+        runs=runs or RunsSection(),
         requests=int(usage.summary.requests.sum()) if usage is not None and len(usage.summary) else 0,
     )
+
+
+def runs_section(runs: RunsSection) -> str:
+    """The section on the runs ("" when there are none): one table of dialogues and one of judged rows, each
+    spanning the benchmarks."""
+    return render_template(TEMPLATES, "data_runs.md.j2", grouping=GROUPING, runs=runs)

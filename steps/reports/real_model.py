@@ -56,7 +56,7 @@ def outcome_counts(tables: Iterable[StageTable]) -> pd.DataFrame:
 # An output "echoes its prompt" when its first line, at least this many characters long, is copied verbatim from
 # what the model was just given (the question, or the other speaker's last utterance). Tiny models do this a lot.
 ECHO_MIN_CHARS = 12
-DIALOGUE_KEYS = ("instance_id", "item_id", "task_id")
+DIALOGUE_KEY = "instance_id"  # of every benchmark's turns (steps/schemas/runs.py)
 
 
 def first_line(text: str) -> str:
@@ -95,20 +95,19 @@ def echo_kinds(frame: pd.DataFrame, windows: frozenset[str] = frozenset()) -> pd
     """Per row: echoed_prompt, recited_instructions or own words; None for a table that holds neither shape.
 
     Two shapes: single calls with `prompt` and `prediction` (or `response`) columns, where an answer whose first
-    line is copied from the prompt echoes it; and dialogue turns (`speaker`, `text`, `turn_index` and a dialogue
-    key), where an utterance echoes when its first line is copied from another speaker's last utterance, and
-    recites its instructions when it copies a run of a role template's fixed text (`windows`).
+    line is copied from the prompt echoes it; and dialogue turns (`speaker`, `text`, `turn_index` and
+    `instance_id`), where an utterance echoes when its first line is copied from another speaker's last utterance,
+    and recites its instructions when it copies a run of a role template's fixed text (`windows`).
     """
     output = next((c for c in ("prediction", "response") if c in frame.columns), None)
     if "prompt" in frame.columns and output is not None:
         pairs = zip(frame[output], frame["prompt"], strict=True)
         return pd.Series(["echoed_prompt" if echoes(o, p) else "own words" for o, p in pairs], index=frame.index)
-    key = next((c for c in DIALOGUE_KEYS if c in frame.columns), None)
-    if key is None or not {"speaker", "text", "turn_index"} <= set(frame.columns):
+    if not {DIALOGUE_KEY, "speaker", "text", "turn_index"} <= set(frame.columns):
         return None
     spoken = frame if "kind" not in frame.columns else frame[frame["kind"] == "utterance"]
     kinds = pd.Series("own words", index=spoken.index)
-    for _, dialogue in spoken.sort_values([key, "turn_index"]).groupby(key, sort=False):
+    for _, dialogue in spoken.sort_values([DIALOGUE_KEY, "turn_index"]).groupby(DIALOGUE_KEY, sort=False):
         last: dict[str, str] = {}  # speaker -> their last utterance
         for index, row in dialogue.iterrows():
             heard = [text for speaker, text in last.items() if speaker != row["speaker"]]

@@ -3,8 +3,8 @@
 Each schema is strict (no unknown columns), coerces dtypes, and states the rules a row must satisfy.
 `ARROW_TYPES` fixes the Parquet type of list / struct columns so that an empty list is still typed.
 One module per family of tables: `sources` (stage ingest), `lawbench`, `extraction`, `usage`, `instances`
-(topics, instances), `personas`, `runs` (J1 simulation turns and deliverables), `ucl`, `mile`, `plawbench`,
-`j1eval` (J1-EVAL scores).
+(topics, instances), `personas`, `runs` (the turns and dialogues of every dialogue benchmark), `judged` (the base
+of every judged table), `ucl`, `mile`, `plawbench`, `j1eval` (J1-EVAL scores).
 """
 
 from steps.schemas.base import Strict, TableError, is_list_of, is_list_of_dicts_with, validate
@@ -18,8 +18,9 @@ from steps.schemas.instances import (
     instance_errors,
 )
 from steps.schemas.j1eval import FAILURE_CAUSES_ARROW_TYPES, J1_METRICS, FailureCauses, J1Scores
+from steps.schemas.judged import Judged
 from steps.schemas.lawbench import LawBenchRunPredictions, LawBenchScores
-from steps.schemas.mile import MileDialogues, MileScores, MileTurns
+from steps.schemas.mile import MileDialogues, MileScores
 from steps.schemas.personas import PERSONAS_ARROW_TYPES, Personas
 from steps.schemas.plawbench import (
     PlawItemScores,
@@ -29,9 +30,8 @@ from steps.schemas.plawbench import (
     PlawRubricItems,
     PlawScores,
     PlawTasks,
-    PlawTurns,
 )
-from steps.schemas.runs import Deliverables, Turns
+from steps.schemas.runs import Dialogues, Turns
 from steps.schemas.sources import (
     SCHEMAS,
     SOURCE_ARROW_TYPES,
@@ -46,7 +46,7 @@ from steps.schemas.sources import (
     PlawDrafting,
     Ucl,
 )
-from steps.schemas.ucl import UclDialogues, UclHintScores, UclTurns, UclVerdicts
+from steps.schemas.ucl import UclDialogues, UclHintScores, UclVerdicts
 from steps.schemas.usage import CallCache, ModelUsage, UsageLog
 
 ARROW_TYPES = {**SOURCE_ARROW_TYPES, "cases": CASES_ARROW_TYPES}
@@ -69,12 +69,13 @@ __all__ = [
     "TOPICS_ARROW_TYPES",
     "CallCache",
     "Cases",
-    "Deliverables",
+    "Dialogues",
     "ExtractionIssues",
     "FailureCauses",
     "InstanceSkips",
     "Instances",
     "J1Scores",
+    "Judged",
     "JudgmentsCivil",
     "JudgmentsCriminal",
     "LawBenchItems",
@@ -85,7 +86,6 @@ __all__ = [
     "Mile",
     "MileDialogues",
     "MileScores",
-    "MileTurns",
     "ModelUsage",
     "Personas",
     "PlawCaseAnalysis",
@@ -98,7 +98,6 @@ __all__ = [
     "PlawRubricItems",
     "PlawScores",
     "PlawTasks",
-    "PlawTurns",
     "Strict",
     "TableError",
     "TopicSources",
@@ -106,7 +105,6 @@ __all__ = [
     "Ucl",
     "UclDialogues",
     "UclHintScores",
-    "UclTurns",
     "UclVerdicts",
     "UsageLog",
     "instance_errors",

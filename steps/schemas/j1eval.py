@@ -9,6 +9,7 @@ import pyarrow as pa_arrow
 from pandera.typing import Series
 
 from steps.schemas.base import Strict, is_list_of
+from steps.schemas.judged import Judged
 
 J1_METRICS = ["I-1", "I-2", "II-1", "II-2", "III-1", "III-2", "III-3", "III-4", "III-5", "III-6"]
 J1_SCENARIO_CODES = ["KQ", "LC", "CD", "DD", "CI", "CR"]
@@ -22,8 +23,9 @@ FAILURE_CAUSES = ["single_turn_collapse", "missing_final_objective", "missing_ad
 FAILURE_CAUSES_ARROW_TYPES: dict[str, pa_arrow.DataType] = {"failure_causes": pa_arrow.list_(pa_arrow.string())}
 
 
-class J1Scores(Strict):
-    """A value in [0, 1] or, for the statuses in `UNSCORED`, none; `component` is "" for the metric itself."""
+class J1Scores(Judged):
+    """A value in [0, 1] or, for the statuses in `UNSCORED`, none; `component` is "" for the metric itself; the
+    failure is the judge's failure kind, or the failed call of the dialogue."""
 
     run_id: Series[str] = pa.Field(str_length={"min_value": 1})
     agent: Series[str]
@@ -31,14 +33,12 @@ class J1Scores(Strict):
     instance_id: Series[str]
     metric: Series[str] = pa.Field(isin=J1_METRICS)
     component: Series[str]  # "" | PLA DEF CLA EVI F&R RES | STA ACT UNI | SEN FINE | precision f1 | partial | T<n>
-    value: Series[float] = pa.Field(nullable=True, ge=0.0, le=1.0)
     status: Series[str] = pa.Field(isin=STATUSES)
-    failure: Series[str] = pa.Field(nullable=True)  # judge failure kind, or the failed call of the dialogue
-    error: Series[str]
-    judge: Series[str]  # "rule", or the judge model that produced the value
-    judge_prompt_version: Series[str]
-    proxy: Series[bool]  # the proxy judge (a scripted model) produced the value
     evidence: Series[str]  # JSON object: parsed items, checklist answers, stage labels, the judge's reason
+
+    @classmethod
+    def unvalued(cls, df: pd.DataFrame) -> pd.Series:
+        return df.status == "skipped"
 
     @pa.dataframe_check(error="(instance_id, metric, component) must be unique")
     def unique_key(cls, df: pd.DataFrame) -> bool:

@@ -1,5 +1,6 @@
-"""PLawBench tables: tasks, rubric items and parse issues (stage plawbench_rubrics); an agent's responses and
-dialogue turns (plawbench_predict); judgements, scores and item scores (plawbench_judge)."""
+"""PLawBench tables: tasks, rubric items and parse issues (stage plawbench_rubrics); an agent's responses
+(plawbench_predict; the turns and dialogues of its multi-turn consultations are `steps.schemas.runs`'); judgements,
+scores and item scores (plawbench_judge)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pandera.pandas as pa
 from pandera.typing import Series
 
 from steps.schemas.base import Strict
+from steps.schemas.judged import Judged
 
 CATEGORIES = ["consultation", "case_analysis", "drafting"]
 KINDS = ["section", "award", "deduction", "fail", "alternative", "optional", "level"]
@@ -86,21 +88,8 @@ class PlawResponses(Strict):
         return not df.duplicated(["item_id", "variant"]).any()
 
 
-class PlawTurns(Strict):
-    agent: Series[str]
-    run_id: Series[str]
-    item_id: Series[str]
-    turn_index: Series[int] = pa.Field(ge=0)
-    exchange: Series[int] = pa.Field(ge=0)
-    speaker: Series[str]
-    kind: Series[str]
-    text: Series[str]
-    failure: Series[str] = pa.Field(nullable=True)
-    call_key: Series[str]
-
-
-class PlawJudgements(Strict):
-    """One row per judged response (and per failed agent call, with failure agent_call_failed)."""
+class PlawJudgements(Judged):
+    """One row per judged response (and per failed agent call, with failure agent_call_failed and no judge)."""
 
     agent: Series[str]
     item_id: Series[str]
@@ -108,13 +97,7 @@ class PlawJudgements(Strict):
     scenario: Series[str]
     variant: Series[str] = pa.Field(isin=VARIANTS)
     judge_run: Series[str]
-    judge: Series[str]
-    judge_prompt_version: Series[str]
-    judge_proxy: Series[bool]
-    value: Series[float] = pa.Field(nullable=True, ge=0, le=1)
     failure: Series[str] = pa.Field(nullable=True, isin=JUDGE_FAILURES)
-    error: Series[str]
-    attempts: Series[int] = pa.Field(ge=0)
     awarded: Series[float] = pa.Field(nullable=True, ge=0)
     max_points: Series[float] = pa.Field(gt=0)
     clamped: Series[int] = pa.Field(ge=0)
@@ -124,10 +107,6 @@ class PlawJudgements(Strict):
     questions_truncated: Series[bool]
     raw: Series[str]
     evidence: Series[str]
-
-    @pa.dataframe_check(error="a judgement has a value or a failure, never both or neither")
-    def value_xor_failure(cls, df: pd.DataFrame) -> bool:
-        return bool((df.value.isna() == df.failure.notna()).all())
 
 
 class PlawScores(Strict):

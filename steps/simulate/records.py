@@ -1,26 +1,34 @@
-"""Dialogues as table rows: one row per turn (turns.parquet) and one per dialogue (dialogues.parquet).
+"""Dialogues as table rows, for every dialogue benchmark: one row per turn (turns.parquet) and one per dialogue
+(dialogues.parquet), the columns of `steps.schemas.runs` (`Turns`, `Dialogues`).
 
 Rows carry only what the dialogue determines (text, routing, model, tokens, call key, failure), so that a
-resumed or replayed run writes the same bytes as an uninterrupted one, and no evaluation (the judge stage reads
-the deliverables and the failure causes: steps.j1eval); what a particular process measured
-(latency, cache hits, attempts, cost) is in the run's usage.parquet, joined on `call_key`.
+resumed or replayed run writes the same bytes as an uninterrupted one, and no evaluation (the judge stages read
+the deliverables and the transcripts); what a particular process measured (latency, cache hits, attempts, cost)
+is in the run's usage.parquet, joined on `call_key`. A benchmark adds what it needs in a declared way: per turn,
+values of the nullable columns `TURN_EXTRAS` (`annotate`); per dialogue, its own columns (`extend`, the
+columns of its `Dialogues` subclass).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from steps.simulate.model import Dialogue, EndReason, Scenario, Turn
 
-StageOf = Callable[[Scenario, list[Turn]], list[str | None]]
+TURN_EXTRAS = ("stage", "paper_turn")  # per-turn columns a benchmark may fill; None elsewhere
+# per turn of a dialogue, the values of some of TURN_EXTRAS: {"stage": [...]} (one value per turn)
+Annotate = Callable[[Scenario, list[Turn]], dict[str, list[Any]]]
+Extend = Callable[[Dialogue], dict[str, Any]]  # a dialogue's benchmark-specific columns (may override a base one)
 
 TURN_COLUMNS = [
     "run_id",
     "agent",
+    "benchmark",
     "scenario",
     "instance_id",
     "turn_index",
@@ -29,7 +37,7 @@ TURN_COLUMNS = [
     "speaker_label",
     "addressee",
     "kind",
-    "stage",
+    *TURN_EXTRAS,
     "text",
     "model",
     "call_key",
@@ -39,42 +47,67 @@ TURN_COLUMNS = [
     "failure",
     "data",
 ]
-DELIVERABLE_COLUMNS = [
+DIALOGUE_COLUMNS = [
     "run_id",
     "agent",
+    "benchmark",
     "scenario",
     "instance_id",
-    "kind",
-    "text",
-    "forced",
     "ended_by",
     "exchanges",
     "utterances",
+    "deliverable_kind",
+    "deliverable",
+    "forced",
     "failure",
 ]
 
 
-def _label(scenario: Scenario, role: str) -> str:
+@dataclass(frozen=True)
+class RunLabel:
+    """What every row of a run carries: its run id, the agent (or reference) and the benchmark."""
+
+    run_id: str
+    agent: str
+    benchmark: str
+
+    def columns(self) -> dict[str, str]:
+        return {"run_id": self.run_id, "agent": self.agent, "benchmark": self.benchmark}
+
+
+def speaker_label(scenario: Scenario, role: str) -> str:
+    """How the other roles hear `role` named: its label, else its name."""
     return scenario.roles[role].label or role if role in scenario.roles else role
 
 
+def dialogue_failure(dialogue: Dialogue) -> str | None:
+    """`<role>: <failure>` of the failed call that ended the dialogue; None when no failed call ended it."""
+    if dialogue.ended_by is not EndReason.CALL_FAILED:
+        return None
+    failed = next((t for t in reversed(dialogue.turns) if t.failure), None)
+    return f"{failed.speaker}: {failed.failure}" if failed else "a model call failed"
+
+
 def turn_rows(
-    dialogue: Dialogue, scenario: Scenario, *, run_id: str, agent: str, stage_of: StageOf | None = None
+    dialogue: Dialogue, scenario: Scenario, run: RunLabel, annotate: Annotate | None = None
 ) -> list[dict[str, Any]]:
-    stages = stage_of(scenario, dialogue.turns) if stage_of else [None] * len(dialogue.turns)
+    """The rows of one dialogue's turns, in turn order."""
+    extras = annotate(scenario, dialogue.turns) if annotate else {}
+    unknown = set(extras) - set(TURN_EXTRAS)
+    if unknown or any(len(values) != len(dialogue.turns) for values in extras.values()):
+        raise ValueError(f"annotations must give one value per turn of {', '.join(TURN_EXTRAS)}, got {sorted(extras)}")
     return [
         {
-            "run_id": run_id,
-            "agent": agent,
+            **run.columns(),
             "scenario": dialogue.scenario,
             "instance_id": t.instance_id,
             "turn_index": t.turn_index,
             "exchange": t.exchange,
             "speaker": t.speaker,
-            "speaker_label": _label(scenario, t.speaker),
+            "speaker_label": speaker_label(scenario, t.speaker),
             "addressee": t.addressee,
             "kind": t.kind.value,
-            "stage": stage,
+            **{column: extras[column][i] if column in extras else None for column in TURN_EXTRAS},
             "text": t.text,
             "model": t.model,
             "call_key": t.call_key,
@@ -84,39 +117,43 @@ def turn_rows(
             "failure": t.failure,
             "data": json.dumps(t.data, ensure_ascii=False, sort_keys=True),
         }
-        for t, stage in zip(dialogue.turns, stages, strict=True)
+        for i, t in enumerate(dialogue.turns)
     ]
 
 
-def deliverable_row(dialogue: Dialogue, scenario: Scenario, *, run_id: str, agent: str) -> dict[str, Any]:
-    failed = next((t.failure for t in reversed(dialogue.turns) if t.failure), None)
+def dialogue_row(dialogue: Dialogue, scenario: Scenario, run: RunLabel) -> dict[str, Any]:
+    """The base row of one dialogue (`steps.schemas.runs.Dialogues`)."""
+    if dialogue.ended_by is None:
+        raise ValueError(f"dialogue {dialogue.instance_id} has no end reason: the engine always sets one")
     return {
-        "run_id": run_id,
-        "agent": agent,
+        **run.columns(),
         "scenario": dialogue.scenario,
         "instance_id": dialogue.instance_id,
-        "kind": scenario.deliverable.name or "dialogue",
-        "text": dialogue.deliverable,
-        "forced": dialogue.deliverable_forced,
-        "ended_by": (dialogue.ended_by or EndReason.MAX_TURNS).value,
+        "ended_by": dialogue.ended_by.value,
         "exchanges": dialogue.exchanges,
         "utterances": len(dialogue.utterances()),
-        "failure": failed if dialogue.ended_by is EndReason.CALL_FAILED else None,
+        "deliverable_kind": scenario.deliverable.name or "dialogue",
+        "deliverable": dialogue.deliverable,
+        "forced": dialogue.deliverable_forced,
+        "failure": dialogue_failure(dialogue),
     }
 
 
 def run_tables(
-    dialogues: list[Dialogue],
+    dialogues: Sequence[Dialogue],
     scenario_of: Callable[[str], Scenario],
+    run: RunLabel,
     *,
-    run_id: str,
-    agent: str,
-    stage_of: StageOf | None = None,
+    annotate: Annotate | None = None,
+    extend: Extend | None = None,
+    extra_columns: Sequence[str] = (),
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The turns and deliverables tables of a run, ordered by instance id and turn index."""
-    turns, deliverables = [], []
-    for d in sorted(dialogues, key=lambda d: d.instance_id):
+    """The turns and dialogues tables of a run, in the dialogues' order. `scenario_of` maps a scenario code to its
+    scenario; `extend` gives each dialogue row the benchmark's `extra_columns`."""
+    turns, rows = [], []
+    for d in dialogues:
         scenario = scenario_of(d.scenario)
-        turns += turn_rows(d, scenario, run_id=run_id, agent=agent, stage_of=stage_of)
-        deliverables.append(deliverable_row(d, scenario, run_id=run_id, agent=agent))
-    return pd.DataFrame(turns, columns=TURN_COLUMNS), pd.DataFrame(deliverables, columns=DELIVERABLE_COLUMNS)
+        turns += turn_rows(d, scenario, run, annotate)
+        rows.append(dialogue_row(d, scenario, run) | (extend(d) if extend else {}))
+    columns = [*DIALOGUE_COLUMNS, *(c for c in extra_columns if c not in DIALOGUE_COLUMNS)]
+    return pd.DataFrame(turns, columns=TURN_COLUMNS), pd.DataFrame(rows, columns=columns)

@@ -87,9 +87,10 @@ def markdown(
         shown = line.note if line.kind == "check" or (not line.text and line.note) else line.text
         body += [_quote(shown) if line.kind != "check" else f"*{shown}*", ""]
     tail = [
-        f"## Deliverable: {deliverable['kind']}" + (" (asked for after the turn cap)" if deliverable["forced"] else ""),
+        f"## Deliverable: {deliverable['deliverable_kind']}"
+        + (" (asked for after the turn cap)" if deliverable["forced"] else ""),
         "",
     ]
-    text = deliverable["text"]
+    text = deliverable["deliverable"]
     tail += [text if isinstance(text, str) and text else "*(none)*", ""]
     return "\n".join(head + body + tail)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import duckdb
@@ -28,6 +29,27 @@ def register_parquet_union(con: duckdb.DuckDBPyConnection, name: str, paths: lis
     """Expose several Parquet files with the same schema as one view."""
     literals = ", ".join("'" + str(p).replace("'", "''") + "'" for p in paths)
     con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM read_parquet([{literals}], union_by_name = true)")
+
+
+def register_labelled_union(
+    con: duckdb.DuckDBPyConnection,
+    name: str,
+    files: Sequence[tuple[Mapping[str, str], Path]],
+    columns: Sequence[str],
+) -> None:
+    """Expose `columns` of several Parquet files as one view, each file's rows with its labels as constant
+    columns (e.g. {"benchmark": "ucl", "table": "verdicts"})."""
+
+    def literal(value: object) -> str:
+        return "'" + str(value).replace("'", "''") + "'"
+
+    cols = ", ".join(f'"{c}"' for c in columns)
+    parts = [
+        "SELECT " + "".join(f'{literal(v)} AS "{k}", ' for k, v in labels.items()) + f"{cols} "
+        f"FROM read_parquet({literal(path)})"
+        for labels, path in files
+    ]
+    con.execute(f"CREATE OR REPLACE VIEW {name} AS " + " UNION ALL ".join(parts))
 
 
 def run_query(con: duckdb.DuckDBPyConnection, name: str) -> pd.DataFrame:

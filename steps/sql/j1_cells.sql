@@ -24,8 +24,8 @@ WITH failed_calls AS (
            count(*) FILTER (WHERE s.status = 'judge_failed') AS n_judge_failed,
            count(*) FILTER (WHERE s.status = 'dialogue_failed') AS n_dialogue_failed,
            coalesce(max(s.judge) FILTER (WHERE s.judge <> 'rule'), 'rule') AS judge,
-           coalesce(bool_or(s.proxy), false) AS judge_proxy,
-           coalesce(bool_or(s.proxy), false) OR any_value(a.agent_scripted) OR any_value(a.environment_scripted) AS proxy
+           coalesce(bool_or(s.judge_proxy), false) AS judge_proxy,
+           coalesce(bool_or(s.judge_proxy), false) OR any_value(a.agent_scripted) OR any_value(a.environment_scripted) AS proxy
     FROM scores s JOIN agents a USING (agent)
     WHERE NOT regexp_full_match(s.component, 'T[0-9]+')
     GROUP BY s.agent, s.scenario, s.metric, s.component

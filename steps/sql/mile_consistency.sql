@@ -7,7 +7,7 @@ SELECT 'consistency' AS "table", s.agent, 'overall' AS scope, 'CONS' AS metric,
        count(*) FILTER (WHERE s.failure IS NOT NULL) AS n_failed,
        count(*) FILTER (WHERE s.failure IN ('call_failed', 'dialogue_failed')) AS n_failed_calls,
        max(s.judge) FILTER (WHERE s.judge <> 'rule') AS judge,
-       bool_or(s.proxy) OR any_value(a.environment_scripted) AS proxy
+       bool_or(s.judge_proxy) OR any_value(a.environment_scripted) AS proxy
 FROM scores s JOIN agents a USING (agent)
 WHERE s.stage = 'consistency'
 GROUP BY s.agent

@@ -10,7 +10,7 @@ WITH per_metric AS (
            count(*) FILTER (WHERE s.failure IS NOT NULL) AS n_failed,
            count(*) FILTER (WHERE s.failure IN ('call_failed', 'dialogue_failed')) AS n_failed_calls,
            coalesce(max(s.judge) FILTER (WHERE s.judge <> 'rule'), 'exact match') AS judge,
-           bool_or(s.proxy) OR any_value(a.agent_scripted) OR any_value(a.environment_scripted) AS proxy
+           bool_or(s.judge_proxy) OR any_value(a.agent_scripted) OR any_value(a.environment_scripted) AS proxy
     FROM scores s JOIN agents a USING (agent)
     WHERE s.stage = 'goal'
     GROUP BY s.agent, s.metric

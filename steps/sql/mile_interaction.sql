@@ -6,7 +6,7 @@
 -- out: the dialogue broke on one, or the judge call failed; AVE takes the largest of its metrics'.
 -- Inputs: scores, dialogues (law_reason per instance), agents.
 WITH windows AS (
-    SELECT s.agent, s.instance_id, d.law_reason, s.metric, s.grade, s.failure, s.judge, s.proxy
+    SELECT s.agent, s.instance_id, d.law_reason, s.metric, s.grade, s.failure, s.judge, s.judge_proxy AS proxy
     FROM scores s JOIN dialogues d USING (agent, instance_id)
     WHERE s.stage = 'interaction'
 ), per_dialogue AS (

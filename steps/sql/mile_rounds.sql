@@ -6,7 +6,7 @@ SELECT 'rounds' AS "table", s.agent, 'turn ' || s.turn AS scope, s.metric,
        count(*) FILTER (WHERE s.failure IS NULL) AS n, 0 AS n_failed,
        count(*) FILTER (WHERE s.failure IN ('call_failed', 'dialogue_failed')) AS n_failed_calls,
        max(s.judge) FILTER (WHERE s.failure IS NULL) AS judge,
-       bool_or(s.proxy) FILTER (WHERE s.failure IS NULL) OR any_value(a.agent_scripted) OR any_value(a.environment_scripted) AS proxy
+       bool_or(s.judge_proxy) FILTER (WHERE s.failure IS NULL) OR any_value(a.agent_scripted) OR any_value(a.environment_scripted) AS proxy
 FROM scores s JOIN agents a USING (agent)
 WHERE s.stage = 'interaction' AND s.turn IS NOT NULL
 GROUP BY s.agent, s.turn, s.metric

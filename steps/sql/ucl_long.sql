@@ -1,5 +1,5 @@
 -- UCL-Bench result table in long format (the CSV twin of reports/ucl.md).
--- Inputs: `verdicts` (one row per agent, item and order; points for the candidate, or a failure),
+-- Inputs: `verdicts` (one row per agent, item and order; the candidate's points as `value`, or a failure),
 -- `hint_scores` (pointwise mode, ours), `dialogues` (every run, the reference's included), `ucl_tasks`
 -- (task -> paper id, Bloom level, scenario, extra), `paper` (Table 3 cells of the paper models our agents
 -- match), `agents` (agent -> role, judge, proxy).
@@ -18,7 +18,8 @@ WITH groups AS (
 ),
 expected AS (SELECT scope, count(*) AS k FROM groups GROUP BY scope),
 v AS (
-    SELECT v.*, t.task_id, coalesce(v.failure IN ('call_failed', 'agent_failed', 'reference_failed'), false) AS fc
+    SELECT v.*, v.value AS points, t.task_id,
+           coalesce(v.failure IN ('call_failed', 'agent_failed', 'reference_failed'), false) AS fc
     FROM verdicts v JOIN ucl_tasks t USING (task)
 ),
 h AS (
@@ -78,7 +79,7 @@ pooled AS (
            count(*) FILTER (WHERE h.fc)
     FROM h JOIN ucl_tasks t USING (task) JOIN groups g USING (task_id) GROUP BY h.agent, g.scope
 ),
-d AS (SELECT d.*, t.task_id FROM dialogues d JOIN ucl_tasks t USING (task)),
+d AS (SELECT d.*, d.instance_id AS item_id, t.task_id FROM dialogues d JOIN ucl_tasks t USING (task)),
 turns AS (
     SELECT d.agent, g.scope, 'mean_rounds' AS metric, avg(d.rounds) FILTER (WHERE d.failure IS NULL) AS value,
            count(d.rounds) FILTER (WHERE d.failure IS NULL) AS n, count(*) FILTER (WHERE d.failure IS NOT NULL) AS n_failed

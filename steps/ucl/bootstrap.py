@@ -22,7 +22,7 @@ def overall_interval(verdicts: pd.DataFrame, *, reps: int = REPS, seed: int = SE
     valid = verdicts[verdicts.failure.isna() & verdicts.task.isin(_PAPER_KEYS)]
     rows = []
     for agent, mine in valid.groupby("agent", sort=True):
-        per_item = mine.groupby(["task", "item_id"]).points.agg(["sum", "count"])
+        per_item = mine.groupby(["task", "item_id"]).value.agg(["sum", "count"])
         if per_item.index.get_level_values("task").nunique() < len(PAPER_TASK_IDS):
             continue
         rng = np.random.default_rng(seed)

@@ -1,8 +1,8 @@
 """What the judges read about one item: the task line, the information, the need and the guidance.
 
-Agent and reference dialogues are matched on `item_id` (never by position). An item whose dialogue is missing
-or ended in a failed call cannot be judged: it becomes an excluded row with its reason, counted in the
-reports, never a loss.
+Agent and reference dialogues are matched on the item id (a dialogue's `instance_id`; never by position). An
+item whose dialogue is missing or ended in a failed call cannot be judged: it becomes an excluded row with its
+reason, counted in the reports, never a loss.
 """
 
 from __future__ import annotations
@@ -61,9 +61,9 @@ def _usable(dialogues: pd.DataFrame, failed: str) -> tuple[dict[str, str], dict[
     ok, why = {}, {}
     for row in dialogues.to_dict("records"):
         if failed_dialogue(row):
-            why[row["item_id"]] = failed
+            why[row["instance_id"]] = failed
         else:
-            ok[row["item_id"]] = row["transcript"]
+            ok[row["instance_id"]] = row["transcript"]
     return ok, why
 
 
@@ -76,7 +76,7 @@ class Pair:
 
 def pair_up(cases: dict[str, Case], agent: pd.DataFrame, reference: pd.DataFrame) -> tuple[list[Pair], dict[str, str]]:
     """Pairs to judge for every expected item (the keys of `cases`), and the excluded items with their reason."""
-    unknown = sorted(set(agent.item_id) - set(cases))
+    unknown = sorted(set(agent.instance_id) - set(cases))
     if unknown:
         raise ValueError(f"{len(unknown)} dialogue(s) for items not in the ucl table, e.g. {unknown[0]!r}")
     mine, mine_why = _usable(agent, AGENT_FAILED)

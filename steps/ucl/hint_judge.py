@@ -21,7 +21,7 @@ from pydantic_core import PydanticCustomError
 
 from steps.judges.asking import ask_json
 from steps.judges.prompts import render, version
-from steps.judges.result import Judgement
+from steps.judges.result import JudgedBy, Judgement
 from steps.llm import Completer, ModelConfig
 from steps.ucl.cases import Case
 from steps.ucl.hints import hint_score
@@ -117,18 +117,7 @@ async def judge_hints(
             "reason": answer.reason,
             "hint_free": hint_free,
         }
-    return Judgement(
-        value=value,
-        failure=asked.failure,
-        raw=asked.raw,
-        prompt_version=hints_version(),
-        judge_model=model.model,
-        proxy=model.is_scripted,
-        evidence=evidence,
-        error=asked.error,
-        attempts=asked.attempts,
-        call_keys=asked.call_keys,
-    )
+    return JudgedBy.of(model, hints_version()).judgement(value, [asked], evidence)
 
 
 async def judge_all_hints(

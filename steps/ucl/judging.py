@@ -13,12 +13,11 @@ from typing import Any
 
 import pandas as pd
 
-from steps.judges.prompts import version
-from steps.judges.result import Judgement
+from steps.judges.result import JudgedBy, Judgement
 from steps.llm import Completer, ModelConfig
 from steps.ucl.cases import AGENT_FAILED, AGENT_MISSING, Case, failed_dialogue, item_cases, pair_up
 from steps.ucl.hint_judge import hints_version, judge_all_hints
-from steps.ucl.pairs import NAME, judge_metadata, judge_pairs, template_source, verdict_rows
+from steps.ucl.pairs import judge_metadata, judge_pairs, verdict_rows
 from steps.ucl.params import UclParams
 from steps.ucl.version import protocol_version
 
@@ -39,8 +38,8 @@ HINT_COLUMNS = [
     "attempts",
     "raw",
     "judge",
-    "proxy",
-    "prompt_version",
+    "judge_proxy",
+    "judge_prompt_version",
 ]
 
 
@@ -57,9 +56,10 @@ def hint_rows(
     jobs: list[tuple[Case, str, dict]],
     judged: list[Judgement],
     excluded: dict[str, str],
+    by: JudgedBy,
     **meta: Any,
 ) -> pd.DataFrame:
-    """One row per expected item; `meta` fills run_id, agent, judge, proxy, prompt_version."""
+    """One row per expected item; `meta` fills run_id and agent, `by` the judge of the excluded items' rows."""
     rows = []
     for (case, _, _), j in zip(jobs, judged, strict=True):
         ev = j.evidence
@@ -69,16 +69,13 @@ def hint_rows(
                 **meta,
                 "item_id": case.item_id,
                 "task": case.task,
-                "value": j.value,
-                "failure": j.failure.value if j.failure else None,
-                "error": j.error,
+                **j.row(),
                 "hint_free": bool(ev.get("hint_free", False)),
                 "items": sum(i.level != "forbidden" for i in case.items),
                 "met": sum(s == "met" for s in status.values()),
                 "partial": sum(s == "partial" for s in status.values()),
                 "forbidden_mentioned": sum(bool(v) for v in ev.get("mentioned", {}).values()),
                 "holistic": ev.get("score"),
-                "attempts": j.attempts,
                 "raw": j.raw,
             }
         )
@@ -89,16 +86,13 @@ def hint_rows(
                 **meta,
                 "item_id": item_id,
                 "task": case.task,
-                "value": None,
-                "failure": reason,
-                "error": "",
+                **by.row(failure=reason),
                 "hint_free": False,
                 "items": sum(i.level != "forbidden" for i in case.items),
                 "met": 0,
                 "partial": 0,
                 "forbidden_mentioned": 0,
                 "holistic": None,
-                "attempts": 0,
                 "raw": "",
             }
         )
@@ -107,7 +101,7 @@ def hint_rows(
 
 
 def _hint_jobs(cases: dict[str, Case], dialogues: pd.DataFrame, protocol: str):
-    by_id = {r["item_id"]: r for r in dialogues.to_dict("records")}
+    by_id = {r["instance_id"]: r for r in dialogues.to_dict("records")}
     jobs, excluded = [], {}
     for item_id, case in cases.items():
         row = by_id.get(item_id)
@@ -155,29 +149,19 @@ def judge_run(
     hint_jobs, hint_excluded = _hint_jobs(cases, dialogues, protocol) if ucl.pointwise else ([], {})
     with (progress or _silent)(len(pairs) + len(hint_jobs)) as advance:
         verdicts, judged = asyncio.run(_judge(door, judge, ucl.judge_retries, protocol, pairs, hint_jobs, advance))
-    labels = {"judge": judge.model, "proxy": judge.is_scripted}
     verdict_df = verdict_rows(
         pairs,
         verdicts,
         excluded,
         {k: c.task for k, c in cases.items()},
+        judge,
         run_id=ids.run_id,
         reference_run_id=ids.reference_run_id,
         agent=ids.agent,
         reference=ids.reference,
-        prompt_version=version(NAME, template_source()),
-        **labels,
     )
     if not ucl.pointwise:
         return verdict_df, pd.DataFrame(columns=HINT_COLUMNS)
-    hint_df = hint_rows(
-        cases,
-        hint_jobs,
-        judged,
-        hint_excluded,
-        run_id=ids.run_id,
-        agent=ids.agent,
-        prompt_version=hints_version(),
-        **labels,
-    )
+    by = JudgedBy.of(judge, hints_version())
+    hint_df = hint_rows(cases, hint_jobs, judged, hint_excluded, by, run_id=ids.run_id, agent=ids.agent)
     return verdict_df, hint_df

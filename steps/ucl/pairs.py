@@ -16,7 +16,9 @@ from typing import Any
 
 import pandas as pd
 
-from steps.judges.pairwise import POINTS, PairVerdict, judge_both_orders
+from steps.judges.pairwise import PairVerdict, judge_both_orders
+from steps.judges.prompts import version
+from steps.judges.result import JudgedBy
 from steps.llm import Completer, ModelConfig
 from steps.ucl.cases import Pair
 
@@ -33,14 +35,14 @@ VERDICT_COLUMNS = [
     "order",
     "verdict",
     "outcome",
-    "points",
+    "value",
     "failure",
     "error",
     "attempts",
     "raw",
     "judge",
-    "proxy",
-    "prompt_version",
+    "judge_proxy",
+    "judge_prompt_version",
 ]
 
 
@@ -93,48 +95,25 @@ async def judge_pairs(
 
 
 def verdict_rows(
-    pairs: list[Pair], verdicts: list[PairVerdict], excluded: dict[str, str], tasks: dict[str, str], **meta: Any
+    pairs: list[Pair],
+    verdicts: list[PairVerdict],
+    excluded: dict[str, str],
+    tasks: dict[str, str],
+    judge: ModelConfig,
+    **meta: Any,
 ) -> pd.DataFrame:
-    """One row per (item, order); `meta` fills run_id, reference_run_id, agent, reference, judge, proxy,
-    prompt_version; `tasks` maps the excluded items to their task."""
+    """One row per (item, order): the candidate's points in that order (`value`) or the failure that excludes
+    it; `meta` fills run_id, reference_run_id, agent, reference; `tasks` maps the excluded items to their task."""
+    by = JudgedBy.of(judge, version(NAME, template_source()))
     rows = []
     for pair, pv in zip(pairs, verdicts, strict=True):
-        for order, asked, outcome in (
-            (CANDIDATE_FIRST, pv.candidate_first, pv.outcomes[0]),
-            (REFERENCE_FIRST, pv.candidate_second, pv.outcomes[1]),
-        ):
-            rows.append(
-                {
-                    **meta,
-                    "item_id": pair.case.item_id,
-                    "task": pair.case.task,
-                    "order": order,
-                    "verdict": asked.verdict,
-                    "outcome": outcome,
-                    "points": POINTS[outcome] if outcome else None,
-                    "failure": asked.failure.value if asked.failure else None,
-                    "error": asked.error,
-                    "attempts": asked.attempts,
-                    "raw": asked.raw,
-                }
-            )
+        for order, j in zip((CANDIDATE_FIRST, REFERENCE_FIRST), pv.judgements(by), strict=True):
+            item = {"item_id": pair.case.item_id, "task": pair.case.task, "order": order}
+            rows.append({**meta, **item, **j.evidence, **j.row(), "raw": j.raw})
     for item_id, reason in excluded.items():
         for order in (CANDIDATE_FIRST, REFERENCE_FIRST):
-            rows.append(
-                {
-                    **meta,
-                    "item_id": item_id,
-                    "task": tasks[item_id],
-                    "order": order,
-                    "verdict": None,
-                    "outcome": None,
-                    "points": None,
-                    "failure": reason,
-                    "error": "",
-                    "attempts": 0,
-                    "raw": "",
-                }
-            )
+            item = {"item_id": item_id, "task": tasks[item_id], "order": order}
+            rows.append({**meta, **item, "verdict": None, "outcome": None, **by.row(failure=reason), "raw": ""})
     df = pd.DataFrame(rows, columns=VERDICT_COLUMNS)
     df["verdict"] = df["verdict"].astype("Int64")
     return df.sort_values(["task", "item_id", "order"], kind="stable").reset_index(drop=True)

@@ -13,8 +13,9 @@ import steps.judges.scripted  # noqa: F401  (registers the proxy judge)
 from steps.j1.params import J1EvalParams
 from steps.j1eval import Case, Panel
 from steps.j1eval.evaluate import agent_role, evaluate_case
+from steps.judges.asking import Asked
 from steps.judges.pointwise import Comparison
-from steps.judges.result import JudgeFailure, Judgement
+from steps.judges.result import JudgedBy, JudgeFailure, Judgement
 from steps.llm import LLMSettings, ModelConfig, ModelDoor
 
 PROXY = ModelConfig(name="judge", model="scripted/judge")
@@ -69,7 +70,7 @@ def make_case(
     deliverable = {
         "instance_id": instance_id or f"{scenario}/test",
         "scenario": scenario,
-        "text": text,
+        "deliverable": text,
         "ended_by": ended_by,
         "failure": failure,
         "forced": False,
@@ -90,11 +91,10 @@ class FixedPanel(Panel):
         key = metric if metric not in self.asked else f"{metric}#{len(self.asked)}"
         self.asked[key] = comparison
         value = self.values.get(metric, 0.5)
+        by = JudgedBy("test/judge", False, "pointwise@test")
         if isinstance(value, JudgeFailure):
-            return Judgement(
-                None, value, "garbage", "pointwise@test", "test/judge", False, error="bad answer", attempts=2
-            )
-        return Judgement(value, None, "{}", "pointwise@test", "test/judge", False, {"score": value * 10}, attempts=1)
+            return by.judgement(None, [Asked(None, value, "bad answer", "garbage", 2, ())])
+        return by.judgement(value, [Asked(None, None, "", "{}", 1, ())], {"score": value * 10})
 
 
 @pytest.fixture

@@ -64,7 +64,7 @@ def test_a_diligent_civil_trial_by_hand(panel):
     assert rows[("III-1", "UNI")].value == 1.0
     # the proxy judge finds every stage and item of the diligent transcript
     assert (rows[("III-1", "STA")].value, rows[("III-1", "ACT")].value, rows[("III-1", "")].value) == (1.0, 1.0, 1.0)
-    assert rows[("III-1", "")].proxy and rows[("III-1", "")].evidence["labels"]["15"] == "court_judgment"
+    assert rows[("III-1", "")].judge_proxy and rows[("III-1", "")].evidence["labels"]["15"] == "court_judgment"
     assert (rows[("III-2", "")].value, rows[("III-5", "")].value) == (0.7, 0.4)
     # III-6: the judgment cites 675 and 676 of the three pairs of the court
     assert rows[("III-6", "")].value == pytest.approx(2 / 3) and rows[("III-6", "precision")].value == 1.0

@@ -65,7 +65,8 @@ def rows(agent: str, scenario: str, metric: str, values: list[tuple[float | None
                 "error": "",
                 "judge": "scripted/judge" if metric == "III-5" else "rule",
                 "judge_prompt_version": "",
-                "proxy": metric == "III-5",
+                "judge_proxy": metric == "III-5",
+                "attempts": int(metric == "III-5"),
                 "evidence": "{}",
             }
         )

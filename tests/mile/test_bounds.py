@@ -10,7 +10,7 @@ import pytest
 
 from steps.llm import LLMSettings, ModelDoor
 from steps.mile.evaluate import plan_evaluation
-from steps.mile.frames import deliverables_frame, turns_frame
+from steps.mile.frames import mile_tables
 from steps.mile.goal import match_rows
 from steps.mile.instances import build_instance, sample_rows
 from steps.mile.judging import run_tasks
@@ -21,6 +21,7 @@ from steps.mile.parties import parse_defendants, parse_plaintiff
 from steps.mile.proxy import standard_rules
 from steps.mile.scenario import mile_scenario
 from steps.simulate.journal import Journal
+from steps.simulate.records import RunLabel
 from steps.simulate.runner import DoorSpeaker, simulate
 from tests.mile.conftest import JUDGE, NULL, ORACLE, PERSONA
 
@@ -52,8 +53,7 @@ async def _simulate_and_judge(mile, rows, agent, door, journal) -> pd.DataFrame:
     instances = [build_instance(r) for r in rows.itertuples()]
     dialogues = await simulate(instances, lambda _: scenario, FixedOpening(DoorSpeaker(door, agent, PERSONA)), journal)
     by_id, row_of = {i.instance_id: i for i in instances}, {r.instance_id: r for r in rows.itertuples()}
-    turns = turns_frame(dialogues, run_id="t", agent=agent.name)
-    dialogue_rows = deliverables_frame(scenario, by_id, row_of, dialogues, run_id="t", agent=agent.name)
+    turns, dialogue_rows = mile_tables(scenario, by_id, row_of, dialogues, RunLabel("t", agent.name, "mile"))
     plan = plan_evaluation(mile, dialogue_rows, turns, MileParams())
     return pd.DataFrame(plan.rows + await run_tasks(door, JUDGE, plan.tasks))
 

@@ -16,7 +16,7 @@ from flows.mile_export import export_sft
 from flows.mile_judge import mile_judge
 from flows.mile_report import mile_report
 from flows.mile_simulate import mile_simulate
-from steps.schemas import MileDialogues, MileScores, MileTurns
+from steps.schemas import MileDialogues, MileScores, Turns
 from tests.helpers import project_paths
 
 
@@ -46,7 +46,7 @@ def runs(project: Path) -> Path:
 def test_every_table_is_written_and_valid(project):
     for agent in ("oracle", "null"):
         run = runs(project) / agent
-        turns = read_table(run / "turns.parquet", MileTurns)
+        turns = read_table(run / "turns.parquet", Turns)
         dialogues = read_table(run / "dialogues.parquet", MileDialogues)
         scores = read_table(run / "scores.parquet", MileScores)
         rid = json.loads((run / "run.json").read_text())["run_id"]

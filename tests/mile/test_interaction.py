@@ -52,7 +52,7 @@ def test_consistency_reads_the_clients_statements_from_turn_one():
 def test_dialogue_means_first_then_the_mean_over_dialogues():
     # dialogue 1: INT grades 8 and 6 over two windows; dialogue 2: one window graded 10
     rows = [("mile/1", 2, 8.0), ("mile/1", 4, 6.0), ("mile/2", 2, 10.0)]
-    base = {"run_id": "t", "agent": "a", "stage": "interaction", "failure": None, "judge": "j", "proxy": False}
+    base = {"run_id": "t", "agent": "a", "stage": "interaction", "failure": None, "judge": "j", "judge_proxy": False}
     scores = pd.DataFrame(
         [
             {**base, "instance_id": i, "turn": t, "metric": m, "grade": g}
@@ -85,7 +85,7 @@ def test_failed_calls_are_counted_per_scope_and_round_apart_from_unparsable_answ
         ("mile/2", 4, 6.0, None),
         ("mile/3", None, None, "dialogue_failed"),
     ]
-    base = {"run_id": "t", "agent": "a", "stage": "interaction", "judge": "j", "proxy": False}
+    base = {"run_id": "t", "agent": "a", "stage": "interaction", "judge": "j", "judge_proxy": False}
     scores = pd.DataFrame(
         [
             {**base, "instance_id": i, "turn": t, "metric": m, "grade": g, "failure": f}

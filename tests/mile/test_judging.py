@@ -91,7 +91,8 @@ def _scores(rows):
         "error": "",
         "judge": "j",
         "judge_prompt_version": "v",
-        "proxy": False,
+        "judge_proxy": False,
+        "attempts": 0,
         "reason": "",
         "detail": "",
     }

@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 
 from steps.judges import JudgeFailure
-from steps.judges.asking import classify
+from steps.judges.asking import Asked, classify
+from steps.judges.result import JudgedBy
 from steps.llm import LLMSettings, ModelConfig, ModelDoor
 from steps.plawbench.judging import Prepared, judgement_rows
 from steps.plawbench.penalties import Finding, apply_penalties
@@ -31,6 +32,10 @@ ANSWER = (
 def test_no_findings_leave_the_score_as_it_was():
     t = apply_penalties(12.0, [])
     assert (t.penalised, t.deducted, t.zeroed, t.evidence()["floored"]) == (12.0, 0.0, False, False)
+
+
+JUDGED_BY = JudgedBy("j", False, "v")
+ONE_CALL = Asked(None, None, "", "", 1, ())
 
 
 def test_each_finding_costs_its_points():
@@ -223,17 +228,7 @@ def test_penalised_rows_sit_beside_the_default_and_failures_are_counted(answers,
             response=ANSWER,
             failure=None,
         )
-        judgement = SimpleNamespace(
-            evidence={"total": total, "items": []},
-            failure=None,
-            judge_model="j",
-            prompt_version="v",
-            proxy=False,
-            value=total / 12,
-            error="",
-            attempts=1,
-            raw="",
-        )
+        judgement = JUDGED_BY.judgement(total / 12, [ONE_CALL], {"total": total, "items": []})
         judged.append((resp, Prepared(ANSWER, 4), judgement))
     agent_failed = pd.DataFrame([{**judged[0][0].__dict__, "item_id": "plc/3", "response": None, "failure": "timeout"}])
     rubric = pd.DataFrame(columns=["item_id", "rubric_id", "kind", "parent_id", "points"])
@@ -281,17 +276,7 @@ def test_without_penalties_no_row_or_evidence_is_added():
         response=ANSWER,
         failure=None,
     )
-    judgement = SimpleNamespace(
-        evidence={"total": 3.0, "items": []},
-        failure=None,
-        judge_model="j",
-        prompt_version="v",
-        proxy=False,
-        value=0.25,
-        error="",
-        attempts=1,
-        raw="",
-    )
+    judgement = JUDGED_BY.judgement(0.25, [ONE_CALL], {"total": 3.0, "items": []})
     tasks = pd.DataFrame([{"item_id": "plc/1", "max_points": 12.0, "seq_class": ""}])
     rubric = pd.DataFrame(columns=["item_id", "rubric_id", "kind", "parent_id", "points"])
     judgements, scores, _ = judgement_rows(

@@ -52,7 +52,7 @@ def test_simulated_users_that_recite_their_brief_are_told_apart_from_ones_that_b
     assert not recites(babble, windows)
     turns = pd.DataFrame(
         {
-            "item_id": ["a", "b", "c"],
+            "instance_id": ["a", "b", "c"],
             "turn_index": [0, 0, 0],
             "kind": ["utterance"] * 3,
             "speaker": ["user"] * 3,

@@ -92,8 +92,8 @@ def test_a_court_dialogue_runs_through_http_with_a_real_model_string(run_dir):
         assert d.speaker.tolist() == ["judge", "judge", "defendant", "judge", "procurator", "judge", "defence", "judge"]
         assert d[d.speaker != "judge"].model.unique().tolist() == ["scripted/persona"]
     for row in deliverables.to_dict("records"):  # the judgment as the judge stage parses it
-        text, rows = row["text"], turns[turns.instance_id == row["instance_id"]].to_dict("records")
-        assert row["kind"] == "judgment" and text.startswith("本院认为")
+        text, rows = row["deliverable"], turns[turns.instance_id == row["instance_id"]].to_dict("records")
+        assert row["deliverable_kind"] == "judgment" and text.startswith("本院认为")
         assert causes_of_rows(rows, SCENARIOS["CR"]) == []
         defendant = instances.loc[row["instance_id"], "ground_truth"]["defendant"]
         sentence = predicted_sentence(text, defendant)

@@ -8,9 +8,10 @@ import pandas as pd
 import pytest
 
 from steps.llm import LLMSettings, ModelDoor
-from steps.schemas import UclDialogues, UclHintScores, UclTurns, UclVerdicts, validate
+from steps.schemas import Turns, UclDialogues, UclHintScores, UclVerdicts, validate
 from steps.simulate.journal import Journal
-from steps.ucl.dialogues import run_tables
+from steps.simulate.records import RunLabel
+from steps.ucl.dialogues import ucl_tables
 from steps.ucl.instances import build_instances
 from steps.ucl.judging import RunIds, judge_run
 from steps.ucl.params import UclParams
@@ -33,8 +34,8 @@ def runs(ucl_items, tmp_path_factory):
     out = {}
     for agent in (ORACLE, NULL):
         dialogues = simulate_run(door(), agent, USER, instances, Journal(tmp / f"{agent.name}.jsonl"))
-        turns, rows = run_tables(dialogues, run_id=agent.name, agent=agent.name)
-        out[agent.name] = (validate(turns, UclTurns, table="turns"), validate(rows, UclDialogues, table="dialogues"))
+        turns, rows = ucl_tables(dialogues, RunLabel(agent.name, agent.name, "ucl"))
+        out[agent.name] = (validate(turns, Turns, table="turns"), validate(rows, UclDialogues, table="dialogues"))
 
     def judge(candidate: str, reference: str) -> tuple[pd.DataFrame, pd.DataFrame]:
         ids = RunIds(candidate, candidate, reference, reference)
@@ -64,7 +65,7 @@ def test_the_oracle_beats_the_null_agent_in_both_orders(runs):
 def test_a_model_against_its_own_kind_ties(runs):
     _, judge = runs
     verdicts, _ = judge("null", "null")
-    assert (verdicts.outcome == "tie").all() and verdicts.points.mean() == 0.5
+    assert (verdicts.outcome == "tie").all() and verdicts.value.mean() == 0.5
 
 
 def test_hint_scores_bound_the_pointwise_mode(runs):
@@ -86,7 +87,7 @@ def test_the_oracle_needs_one_round_and_the_null_agent_says_nothing(runs):
     # every user turn says something, and the first query is the same for every agent (shared by the cache)
     for turns, _ in out.values():
         assert (turns[turns.speaker == "user"].text.str.strip() != "").all()
-    assert oracle.set_index("item_id").first_query.equals(null.set_index("item_id").first_query)
+    assert oracle.set_index("instance_id").first_query.equals(null.set_index("instance_id").first_query)
 
 
 def test_the_scripted_user_never_reveals_the_answer(runs, ucl_items):
@@ -94,7 +95,7 @@ def test_the_scripted_user_never_reveals_the_answer(runs, ucl_items):
     turns = out["null"][0]
     items = ucl_items.set_index("item_id")
     answers = items.hint_answer.dropna()
-    said = turns[turns.speaker == "user"].groupby("item_id").text.apply("\n".join)
+    said = turns[turns.speaker == "user"].groupby("instance_id").text.apply("\n".join)
     given = items.needs + items.information  # e.g. the answer 可以 is in the need 可以要求退款吗
     leaked = [item for item, answer in answers.items() if answer in said[item] and answer not in given[item]]
     assert len(answers) == 102 and leaked == []

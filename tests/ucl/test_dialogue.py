@@ -6,11 +6,12 @@ import pandas as pd
 import pytest
 
 from steps.llm import Completion, ModelConfig
-from steps.schemas import UclDialogues, UclTurns, validate
+from steps.schemas import Turns, UclDialogues, validate
 from steps.simulate import EndReason
 from steps.simulate.journal import Journal
+from steps.simulate.records import RunLabel
 from steps.simulate.runner import simulate
-from steps.ucl.dialogues import run_tables
+from steps.ucl.dialogues import ucl_tables
 from steps.ucl.instances import build_instances
 from steps.ucl.scenario import END, UCL
 from steps.ucl.simulation import simulate_run
@@ -31,15 +32,16 @@ def pick(items: pd.DataFrame, *ids: str) -> pd.DataFrame:
 def run_scripted(door, items, assistant: ModelConfig, tmp_path, exchanges: int = 3):
     instances = build_instances(items, max_exchanges=exchanges)
     dialogues = simulate_run(door, assistant, USER, instances, Journal(tmp_path / f"{assistant.name}.jsonl"))
-    return dialogues, *run_tables(dialogues, run_id="r", agent=assistant.name)
+    return dialogues, *ucl_tables(dialogues, RunLabel("r", assistant.name, "ucl"))
 
 
 def test_the_oracle_satisfies_the_user_in_one_round(door, ucl_items, tmp_path):
     items = pick(ucl_items, PRISON, REAL_CASE)
     dialogues, turns, rows = run_scripted(door, items, ORACLE, tmp_path)
     assert [d.ended_by for d in dialogues] == [EndReason.MARKER, EndReason.MARKER]
-    assert rows.rounds.tolist() == [1, 1] and rows.utterances.tolist() == [2, 2]
-    by_id = rows.set_index("item_id")
+    # the user's closing message is an utterance of the dialogue, not a round
+    assert rows.rounds.tolist() == [1, 1] and rows.utterances.tolist() == [3, 3]
+    by_id = rows.set_index("instance_id")
     # the user states its information only when the assistant's prompt lacks it
     assert by_id.loc[PRISON, "first_query"] == "你好，给出刑期"
     assert "有加班记录" in by_id.loc[REAL_CASE, "first_query"]
@@ -49,7 +51,7 @@ def test_the_oracle_satisfies_the_user_in_one_round(door, ucl_items, tmp_path):
         by_id.loc[PRISON, "transcript"].startswith("用户：你好，给出刑期\nAI助手：")
         and "9-14个月" in by_id.loc[PRISON, "transcript"]
     )
-    validate(turns, UclTurns, table="turns"), validate(rows, UclDialogues, table="dialogues")
+    validate(turns, Turns, table="turns"), validate(rows, UclDialogues, table="dialogues")
 
 
 def test_an_assistant_that_says_nothing_ends_the_dialogue_after_one_round(door, ucl_items, tmp_path):
@@ -57,7 +59,7 @@ def test_an_assistant_that_says_nothing_ends_the_dialogue_after_one_round(door, 
     dialogues, turns, rows = run_scripted(door, pick(ucl_items, PRISON, REAL_CASE), NULL, tmp_path)
     assert all(d.ended_by is EndReason.EMPTY_REPLY for d in dialogues)
     assert rows.rounds.tolist() == [1, 1] and rows.failure.isna().all()
-    validate(turns, UclTurns, table="turns"), validate(rows, UclDialogues, table="dialogues")
+    validate(turns, Turns, table="turns"), validate(rows, UclDialogues, table="dialogues")
 
 
 def test_an_unsatisfied_user_stops_at_the_cap(door, ucl_items, tmp_path):
@@ -77,7 +79,7 @@ def _assert_capped(door, dialogues, turns, rows, cap: int) -> None:
     assert said.speaker.value_counts().to_dict() == {"user": 2 * cap, "assistant": 2 * cap}
     # the user is never asked after the last reply: one user call per exchange
     assert sum(u.metadata.get("role") == "user" for u in door.usage) == 2 * cap
-    assert said.groupby("item_id").speaker.last().eq("assistant").all()
+    assert said.groupby("instance_id").speaker.last().eq("assistant").all()
 
 
 def test_the_user_cannot_end_before_the_assistant_spoke(ucl_items, tmp_path):
@@ -92,7 +94,7 @@ def test_the_user_cannot_end_before_the_assistant_spoke(ucl_items, tmp_path):
     [d] = run(simulate(instances, lambda _: UCL, UclSpeaker(speak, "v"), Journal(tmp_path / "j.jsonl")))
     assert calls == ["user", "assistant", "user"]
     assert d.ended_by is EndReason.MARKER
-    _, rows = run_tables([d], run_id="r", agent="a")
+    _, rows = ucl_tables([d], RunLabel("r", "a", "ucl"))
     assert rows.rounds.tolist() == [1]
 
 
@@ -121,13 +123,13 @@ def test_an_assistant_api_failure_ends_the_dialogue_as_a_recorded_failure(door, 
     server.inject(("500",), ("500",))  # both attempts of the first reply fail (max_attempts=2)
     instances = build_instances(pick(ucl_items, PRISON), max_exchanges=3)
     dialogues = simulate_run(door, agent, USER, instances, Journal(tmp_path / "j.jsonl"))
-    turns, rows = run_tables(dialogues, run_id="r", agent="http")
+    turns, rows = ucl_tables(dialogues, RunLabel("r", "http", "ucl"))
     assert dialogues[0].ended_by is EndReason.CALL_FAILED
     assert rows.failure.iloc[0].startswith("assistant: server") and rows.rounds.iloc[0] == 0
     failed = turns[turns.failure.notna()]
     assert len(failed) == 1 and failed.speaker.iloc[0] == "assistant" and failed.text.iloc[0] == ""
     assert turns.speaker.tolist() == ["user", "assistant"]  # no user turn after the failure
-    validate(turns, UclTurns, table="turns"), validate(rows, UclDialogues, table="dialogues")
+    validate(turns, Turns, table="turns"), validate(rows, UclDialogues, table="dialogues")
 
 
 def test_a_rate_limited_call_is_retried_and_the_dialogue_completes(door, ucl_items, servers, tmp_path):
@@ -152,7 +154,7 @@ def test_a_user_api_failure_or_empty_message_is_never_an_empty_user_turn(door, u
                 Journal(tmp_path / f"{user.name}.jsonl"),
             )
         )
-        turns, rows = run_tables([d], run_id="r", agent="oracle")
+        turns, rows = ucl_tables([d], RunLabel("r", "oracle", "ucl"))
         assert d.ended_by is EndReason.CALL_FAILED and reason in rows.failure.iloc[0]
         assert d.utterances() == [] and turns.speaker.tolist() == ["user"] and turns.failure.notna().all()
         validate(rows, UclDialogues, table="dialogues")

@@ -60,7 +60,7 @@ def test_a_dialogue_stage_with_failed_calls_exits_1_and_a_rerun_calls_only_them(
         run = paths.run("ucl", "local")
         dialogues, usage = pd.read_parquet(run / "dialogues.parquet"), pd.read_parquet(run / "usage.parquet")
         failed = usage[usage.failure_kind.notna()]
-        broken = set(dialogues.loc[dialogues.ended_by == "call_failed", "item_id"])
+        broken = set(dialogues.loc[dialogues.ended_by == "call_failed", "instance_id"])
         assert 0 < len(broken) < len(dialogues) and failed.failure_kind.eq("server").all()
         assert len(failed) == len(broken)  # a dialogue ends at its failed call
         err = capsys.readouterr().err

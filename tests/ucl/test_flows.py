@@ -18,7 +18,7 @@ from flows.ucl_judge import ucl_judge
 from flows.ucl_reference import ucl_reference
 from flows.ucl_report import ucl_report
 from flows.ucl_simulate import ucl_simulate
-from steps.schemas import Ucl, UclDialogues, UclHintScores, UclTurns, UclVerdicts
+from steps.schemas import Turns, Ucl, UclDialogues, UclHintScores, UclVerdicts
 
 CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed", "judge", "proxy", "source"]
 
@@ -66,7 +66,7 @@ def test_the_stages_run_end_to_end_and_a_rerun_is_identical(project, capsys):
     run_all(params, paths)
     for agent in ("oracle", "null"):
         run = paths.run("ucl", agent)
-        read_table(run / "turns.parquet", UclTurns)
+        read_table(run / "turns.parquet", Turns)
         dialogues = read_table(run / "dialogues.parquet", UclDialogues)
         verdicts = read_table(run / "verdicts.parquet", UclVerdicts)
         read_table(run / "hint_scores.parquet", UclHintScores)
@@ -102,7 +102,7 @@ def test_an_interrupted_simulation_resumes_from_its_journal(project, monkeypatch
     def crash(*args, **kwargs):
         raise RuntimeError("killed after the dialogues")
 
-    monkeypatch.setattr(dialogues_module, "run_tables", crash)
+    monkeypatch.setattr(dialogues_module, "ucl_tables", crash)
     assert run_stage("ucl_simulate", ucl_simulate, agent_name="oracle", params_file=params, paths=paths) == 1
     [journal] = list((paths.cache / "journals" / "ucl").rglob("*.jsonl"))
     assert journal.read_text(encoding="utf-8").count('"type": "done"') == 23

@@ -9,8 +9,7 @@ import re
 import pandas as pd
 import pytest
 
-from steps.schemas import UclHintScores, UclVerdicts, validate
-from steps.ucl.dialogues import DIALOGUE_COLUMNS
+from steps.schemas import UclDialogues, UclHintScores, UclVerdicts, validate
 from steps.ucl.judging import RunIds, judge_run
 from steps.ucl.params import UclParams
 from tests.fake_openai_server import FakeOpenAIServer
@@ -30,18 +29,24 @@ def dialogues(agent: str, transcripts: dict[str, str], failed: tuple[str, ...] =
             {
                 "run_id": f"run-{agent}",
                 "agent": agent,
-                "item_id": item_id,
-                "task": item_id.rsplit("/", 1)[0],
+                "benchmark": "ucl",
+                "scenario": "UCL",
+                "instance_id": item_id,
                 "ended_by": "call_failed" if bad else "marker",
-                "rounds": 0 if bad else 1,
+                "exchanges": 1,
                 "utterances": 2,
+                "deliverable_kind": "dialogue",
+                "deliverable": None,
+                "forced": False,
+                "failure": "assistant: server: boom" if bad else None,
+                "task": item_id.rsplit("/", 1)[0],
+                "rounds": 0 if bad else 1,
                 "transcript": text,
                 "first_query": "你好",
                 "closing_extra": None,
-                "failure": "assistant: server: boom" if bad else None,
             }
         )
-    return pd.DataFrame(rows, columns=DIALOGUE_COLUMNS)
+    return validate(pd.DataFrame(rows), UclDialogues, table="dialogues")
 
 
 def first_dialogue(body: dict) -> str:
@@ -87,14 +92,14 @@ def test_the_last_verdict_counts_and_the_swapped_order_is_mapped_back(judge_with
     rows = by_order(verdicts)
     assert (rows["candidate_first"]["verdict"], rows["candidate_first"]["outcome"]) == (1, "win")
     assert (rows["reference_first"]["verdict"], rows["reference_first"]["outcome"]) == (2, "win")
-    assert verdicts.points.tolist() == [1.0, 1.0] and verdicts.failure.isna().all()
+    assert verdicts.value.tolist() == [1.0, 1.0] and verdicts.failure.isna().all()
     shown_first = sorted("好答案" in first_dialogue(b) for b in script.bodies)
     assert shown_first == [False, True]  # the candidate was shown in each position once
 
 
 def test_ties_count_half_and_position_bias_shows_as_disagreement(judge_with, one_pair):
     tie, _, _, _ = judge_with("两者相当。[[3]]", **one_pair)
-    assert tie.outcome.tolist() == ["tie", "tie"] and tie.points.tolist() == [0.5, 0.5]
+    assert tie.outcome.tolist() == ["tie", "tie"] and tie.value.tolist() == [0.5, 0.5]
     biased, _, _, _ = judge_with("第一段对话更好。[[1]]", **one_pair)
     rows = by_order(biased)
     assert (rows["candidate_first"]["outcome"], rows["reference_first"]["outcome"]) == ("win", "lose")
@@ -102,7 +107,7 @@ def test_ties_count_half_and_position_bias_shows_as_disagreement(judge_with, one
 
 def test_unparsable_answers_are_retried_then_excluded_never_a_loss(judge_with, one_pair):
     verdicts, _, script, _ = judge_with("两段对话各有千秋。", retries=2, **one_pair)
-    assert verdicts.failure.tolist() == ["unparsable", "unparsable"] and verdicts.points.isna().all()
+    assert verdicts.failure.tolist() == ["unparsable", "unparsable"] and verdicts.value.isna().all()
     assert verdicts.attempts.tolist() == [3, 3] and len(script.bodies) == 6
     assert "[[1]]、[[2]] 或 [[3]]" in script.bodies[-1]["messages"][-1]["content"]  # the repair message
     repaired, _, _, _ = judge_with("没有结论。", "结论：[[1]]", retries=2, **one_pair)

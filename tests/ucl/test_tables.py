@@ -9,7 +9,7 @@ import pytest
 
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.paper_models import match_paper_model, paper_names
-from steps.ucl.dialogues import DIALOGUE_COLUMNS
+from steps.schemas import UclDialogues
 from steps.ucl.judging import HINT_COLUMNS
 from steps.ucl.pairs import VERDICT_COLUMNS
 from steps.ucl.paper import PaperModel, paper_long, paper_models
@@ -63,14 +63,14 @@ def verdict(agent: str, task_id: str, item: int, order: str, outcome: str | None
         "order": order,
         "verdict": None,
         "outcome": outcome,
-        "points": POINTS[outcome] if outcome else None,
+        "value": POINTS[outcome] if outcome else None,
         "failure": failure,
         "error": "",
         "attempts": 1,
         "raw": "",
         "judge": "j",
-        "proxy": True,
-        "prompt_version": "p",
+        "judge_proxy": True,
+        "judge_prompt_version": "p",
     }
 
 
@@ -78,15 +78,21 @@ def dialogue(agent: str, task_id: str, item: int, rounds: int, ended_by: str = "
     return {
         "run_id": "r",
         "agent": agent,
-        "item_id": f"{KEY_OF[task_id]}/{item}",
-        "task": KEY_OF[task_id],
+        "benchmark": "ucl",
+        "scenario": "UCL",
+        "instance_id": f"{KEY_OF[task_id]}/{item}",
         "ended_by": ended_by,
-        "rounds": rounds,
+        "exchanges": rounds,
         "utterances": 2 * rounds,
+        "deliverable_kind": "dialogue",
+        "deliverable": None,
+        "forced": False,
+        "failure": failure,
+        "task": KEY_OF[task_id],
+        "rounds": rounds,
         "transcript": "",
         "first_query": "q",
         "closing_extra": None,
-        "failure": failure,
     }
 
 
@@ -96,7 +102,7 @@ def build(verdicts, dialogues=(), hints=(), agents=("a",), matches=None) -> pd.D
         {
             "verdicts": pd.DataFrame(verdicts, columns=VERDICT_COLUMNS),
             "hint_scores": pd.DataFrame(list(hints), columns=HINT_COLUMNS),
-            "dialogues": pd.DataFrame(list(dialogues), columns=DIALOGUE_COLUMNS),
+            "dialogues": pd.DataFrame(list(dialogues), columns=list(UclDialogues.to_schema().columns)),
             "paper": paper_long(matches or {}),
             "agents": pd.DataFrame([*agent_rows, {"agent": "ref", "role": "reference", "judge": "j", "proxy": True}]),
         }

@@ -105,8 +105,9 @@ def j1(turns: pd.DataFrame, deliverables: pd.DataFrame, scores: pd.DataFrame | N
                 ],
                 "scores": score_rows,
                 "result": {
-                    "title": f"deliverable: {d['kind']}" + (" (forced after the turn cap)" if d["forced"] else ""),
-                    "text": _s(d["text"]),
+                    "title": f"deliverable: {d['deliverable_kind']}"
+                    + (" (forced after the turn cap)" if d["forced"] else ""),
+                    "text": _s(d["deliverable"]),
                 },
             }
         )
@@ -142,7 +143,7 @@ def mile(turns: pd.DataFrame, deliverables: pd.DataFrame, scores: pd.DataFrame |
                     [
                         t["speaker"],
                         _s(t["addressee"]),
-                        f"turn {t['turn']}",
+                        f"turn {t['paper_turn']}",
                         _s(t["model"]),
                         t["kind"],
                         _s(t["text"]),
@@ -151,7 +152,7 @@ def mile(turns: pd.DataFrame, deliverables: pd.DataFrame, scores: pd.DataFrame |
                     for t in rows
                 ],
                 "scores": score_rows,
-                "result": {"title": "complaint", "text": _s(d["complaint"])},
+                "result": {"title": "complaint", "text": _s(d["deliverable"])},
             }
         )
     return out
@@ -168,11 +169,11 @@ def ucl(
 
     Headline: the dialogue's points against the reference over its valid verdicts (×100: 100 won both orders).
     """
-    by_turns = _group(turns, "item_id", "turn_index")
+    by_turns = _group(turns, "instance_id", "turn_index")
     by_verdicts, by_hints = _group(verdicts, "item_id"), _group(hints, "item_id")
     out = []
     for d in dialogues.to_dict("records"):
-        iid = d["item_id"]
+        iid = d["instance_id"]
         rows = by_turns.get(iid, [])
         score_rows, points = [], []
         for r in by_verdicts.get(iid, []):
@@ -180,13 +181,13 @@ def ucl(
             score_rows.append(
                 [
                     f"vs {r['reference']} ({r['order']}): {_s(r['outcome'])}",
-                    _v(r["points"]),
+                    _v(r["value"]),
                     _s(r["judge"]),
                     _cut(reason),
                 ]
             )
             if not _s(r["failure"]):
-                points.append(_v(r["points"]))
+                points.append(_v(r["value"]))
         for r in by_hints.get(iid, []):
             reason = _s(r["failure"]) or f"met {r['met']}, partial {r['partial']} of {r['items']}; " + _s(r["raw"])
             score_rows.append(["hint score", _v(r["value"]), _s(r["judge"]), _cut(reason)])
@@ -231,7 +232,7 @@ def plawbench(
     """PLawBench consultations (T1): the single-turn answer (the task prompt and the agent's questions) or the
     multi-turn dialogue with the simulated client, with the judge's per-item points. Headline: awarded / max."""
     cons = responses[responses.category == "consultation"]
-    by_turns = _group(turns, "item_id", "turn_index")
+    by_turns = _group(turns, "instance_id", "turn_index")
     judged, items = _group(judgements, ["item_id", "variant"]), _group(item_scores, ["item_id", "variant"])
     models = {"lawyer": agent_model, "client": environment_model}
     out = []

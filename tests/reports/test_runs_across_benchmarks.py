@@ -1,0 +1,90 @@
+"""The data card's runs section: one query over every benchmark's turns and dialogues, one over every judged
+table, possible because they share one turns schema, one dialogue base and one judged-row base."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from flows.data_report import summarise_runs
+from flows.kit.paths import Paths
+from steps.judges.asking import Asked
+from steps.judges.result import NOBODY, RULE, JudgedBy, JudgeFailure
+from steps.reports.data_card import RunsSection, runs_section
+from steps.schemas import Dialogues, J1Scores, PlawJudgements, Turns, UclVerdicts, validate
+from steps.simulate.records import RunLabel, run_tables
+from tests.simulate.test_records import scenario_of, trial
+
+BY = JudgedBy("openai/judge", False, "v1")
+
+
+def write(frame: pd.DataFrame, path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    frame.to_parquet(path, index=False)
+
+
+def dialogue_run(paths: Paths, bench: str, agent: str, dialogues, **extension) -> None:
+    turns, rows = run_tables(dialogues, scenario_of, RunLabel(f"{bench}-{agent}", agent, bench))
+    validate(turns, Turns, table="turns"), validate(rows, Dialogues, table="dialogues")
+    write(turns, paths.run(bench, agent, "turns.parquet"))
+    write(rows.assign(**extension), paths.run(bench, agent, "dialogues.parquet"))
+
+
+def asked(failure: JudgeFailure | None = None, attempts: int = 1) -> Asked:
+    return Asked(None, failure, "bad" if failure else "", "{}", attempts, ("k",))
+
+
+def test_dialogues_and_judged_rows_are_counted_per_benchmark_in_one_query_each(tmp_path):
+    paths = Paths(data=tmp_path / "data", reports=tmp_path / "reports", cache=tmp_path / ".cache")
+    dialogue_run(paths, "j1", "oracle", [trial()])
+    dialogue_run(paths, "j1", "null", [trial()])
+    # another benchmark's table has its own extra columns: the query reads only the base
+    dialogue_run(paths, "ucl", "oracle", [trial(at=[("defendant", 0)])], rounds=0, task="t")
+    j1 = [
+        {**RULE.row(1.0), "status": "scored"},
+        {**BY.judgement(None, [asked(JudgeFailure.UNPARSABLE, 2)]).row(), "status": "judge_failed"},
+        {**RULE.row(failure="call_failed: defendant: server"), "status": "dialogue_failed"},
+    ]
+    base = {"run_id": "r", "agent": "oracle", "scenario": "KQ", "metric": "I-1", "evidence": "{}"}
+    scores = pd.DataFrame([{**base, **r, "instance_id": f"KQ/{i}", "component": ""} for i, r in enumerate(j1)])
+    write(validate(scores, J1Scores, table="scores"), paths.run("j1", "oracle", "scores.parquet"))
+    item = {"run_id": "r", "reference_run_id": "rr", "agent": "oracle", "reference": "ref", "task": "t", "raw": ""}
+    verdicts = [
+        {**item, "item_id": "t/1", "order": "candidate_first", "verdict": 1, "outcome": "win", **BY.scored(1.0).row()},
+        {**item, "item_id": "t/1", "order": "reference_first", "verdict": None, "outcome": None}
+        | BY.judgement(None, [asked(JudgeFailure.CALL_FAILED, 3)]).row(),
+    ]
+    validate(pd.DataFrame(verdicts), UclVerdicts, table="verdicts")
+    write(pd.DataFrame(verdicts).astype({"verdict": "Int64"}), paths.run("ucl", "oracle", "verdicts.parquet"))
+    judgement = {"agent": "oracle", "item_id": "plc/1", "category": "consultation", "scenario": "s"}
+    plaw = {**judgement, "variant": "single", "judge_run": "j", **NOBODY.row(failure="agent_call_failed")}
+    plaw |= {"awarded": None, "max_points": 1.0, "clamped": 0, "fails_triggered": 0, "penalty_points": 0.0}
+    plaw |= {"questions": None, "questions_truncated": False, "raw": "", "evidence": "{}"}
+    write(
+        validate(pd.DataFrame([plaw]), PlawJudgements, table="j"),
+        paths.run("plawbench", "oracle", "judgements.parquet"),
+    )
+
+    runs = summarise_runs.fn(paths)
+
+    per = runs.dialogues.groupby("benchmark")[["dialogues", "turns", "failed_calls", "marker", "call_failed"]].sum()
+    assert per.dialogues.to_dict() == {"j1": 2, "ucl": 1}
+    assert per.turns.to_dict() == {"j1": 8, "ucl": 3} and per.failed_calls.to_dict() == {"j1": 0, "ucl": 1}
+    assert per.marker.to_dict() == {"j1": 2, "ucl": 0} and per.call_failed.to_dict() == {"j1": 0, "ucl": 1}
+    assert runs.dialogues[["benchmark", "agent"]].values.tolist() == [
+        ["j1", "null"],
+        ["j1", "oracle"],
+        ["ucl", "oracle"],
+    ]
+    judged = runs.judged.set_index(["benchmark", "table"])
+    j1_row = judged.loc[("j1", "scores")]
+    assert (j1_row["rows"], j1_row.judged, j1_row.valued, j1_row.unparsable, j1_row.left_out) == (3, 1, 1, 1, 1)
+    assert j1_row.attempts == 2 and not j1_row.proxy
+    assert judged.loc[("ucl", "verdicts"), ["rows", "valued", "call_failed", "attempts"]].tolist() == [2, 1, 1, 3]
+    assert judged.loc[("plawbench", "judgements"), ["rows", "judged", "left_out"]].tolist() == [1, 0, 1]
+    text = runs_section(runs)
+    assert "## Runs across benchmarks" in text and "| j1 | oracle | 1 | 4 |" in text
+
+
+def test_no_runs_no_section(tmp_path):
+    paths = Paths(data=tmp_path / "data", reports=tmp_path / "reports", cache=tmp_path / ".cache")
+    assert summarise_runs.fn(paths) == RunsSection() and runs_section(RunsSection()) == ""
