@@ -148,7 +148,7 @@ def dialogue_bound(
         cap, stage, what = mile.max_turns + 1, f"mile_simulate@{name}", "dialogues (turns + complaint)"
     else:
         from steps.j1.params import J1Params
-        from steps.scenarios.registry import SCENARIOS
+        from steps.scenarios.registry import SCENARIOS, instance_sizes
 
         j1 = params.section(J1Params)
 
@@ -156,7 +156,7 @@ def dialogue_bound(
         sizes = (
             pd.read_parquet(built, columns=["scenario"]).scenario.value_counts().to_dict()
             if built.is_file()
-            else {s: n or 0 for s, n in j1.instances.resolved().items()}
+            else {s: n or 0 for s, n in instance_sizes(j1.instances.sizes).items()}
         )
         caps = {s: j1.simulate.max_turns.get(s, SCENARIOS[s].ending.max_turns) for s in j1.simulate.scenarios}
         per = {s: (min(int(sizes.get(s, 0)), limit or 10**9), cap) for s, cap in caps.items()}

@@ -25,8 +25,9 @@ from steps.personas.table import personas_from
 from steps.reports.instances import InstancesReport, instances_long, render_instances
 from steps.scenarios.j1.built import Built, Skipped, finish
 from steps.scenarios.j1.plan import Plan, instance_plan
-from steps.scenarios.registry import SCENARIOS
-from steps.schemas import ARROW_TYPES, Cases, Instances, InstanceSkips, Personas, TopicSources
+from steps.scenarios.registry import SCENARIOS, instance_sizes, register_environments
+from steps.schemas import Cases, Personas
+from steps.schemas.instances import Instances, InstanceSkips, TopicSources, instances_arrow_types
 from steps.sql import register_parquet, run_query
 
 QUERIES = (
@@ -78,6 +79,7 @@ def summarise(shared: Path) -> dict[str, pd.DataFrame]:
         register_parquet(
             con, {name: shared / f"{name}.parquet" for name in ("instances", "instance_skips", "personas")}
         )
+        register_environments(con)
         return {name: run_query(con, name) for name in QUERIES}
 
 
@@ -89,19 +91,19 @@ def j1_instances(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
     cases = read_table(shared / "cases.parquet", Cases)
     civil = pd.read_parquet(paths.interim / "judgments_civil.parquet", columns=["case_id", "cause"])  # case types
     topics = read_table(shared / "topics.parquet", TopicSources)
-    the_plan = instance_plan(cases, civil, topics, j1.instances.resolved(), seed=j1.instances.seed)
+    the_plan = instance_plan(cases, civil, topics, instance_sizes(j1.instances.sizes), seed=j1.instances.seed)
     personas = read_table(shared / "personas.parquet", Personas)
     rows, skips = build(the_plan, personas, params)
     rows = rows.sort_values("instance_id", kind="stable")
     valid = write_table(
-        rows, shared / "instances.parquet", Instances, table="instances", arrow_types=ARROW_TYPES["instances"]
+        rows, shared / "instances.parquet", Instances, table="instances", arrow_types=instances_arrow_types()
     )
     write_table(
         skips.sort_values("instance_id", kind="stable"),
         shared / "instance_skips.parquet",
         InstanceSkips,
         table="instance_skips",
-        arrow_types={"source_ids": ARROW_TYPES["instances"]["source_ids"]},
+        arrow_types={"source_ids": instances_arrow_types()["source_ids"]},
     )
     env = params.environment_model()
     r = InstancesReport(
@@ -116,10 +118,8 @@ def j1_instances(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
     write_text_atomic(report, render_instances(r))
     write_text_atomic(report.with_suffix(".csv"), instances_long(r).to_csv(index=False, lineterminator="\n"))
     publish_report(report, "The J1 environment instances (J1 Table 5 / Fig. 2 layouts)")
-    per = ", ".join(
-        f"{s} {n}"
-        for s, n in valid.scenario.value_counts().reindex(list(j1.instances.resolved())).fillna(0).astype(int).items()
-    )
+    wanted = list(instance_sizes(j1.instances.sizes))
+    per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().reindex(wanted).fillna(0).astype(int).items())
     return f"{len(valid):,} instances done ({per}), {len(skips):,} skipped with a reason, 0 failed; {report} written"
 
 

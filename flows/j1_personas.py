@@ -26,7 +26,9 @@ from steps.j1.params import J1Params
 from steps.personas.generate import PROMPT_VERSION, generate
 from steps.personas.table import persona_rows
 from steps.scenarios.j1.plan import Plan, instance_plan
-from steps.schemas import ARROW_TYPES, Cases, Personas, TopicSources
+from steps.scenarios.registry import instance_sizes
+from steps.schemas import ARROW_TYPES, Cases, Personas
+from steps.schemas.instances import TopicSources
 
 USAGE = "personas_usage.parquet"  # in data/j1/
 
@@ -37,7 +39,7 @@ def read_plan(params: Params, paths: Paths = PATHS) -> Plan:
     cases = read_table(shared / "cases.parquet", Cases)
     civil = pd.read_parquet(paths.interim / "judgments_civil.parquet", columns=["case_id", "cause"])  # case types
     topics = read_table(shared / "topics.parquet", TopicSources)
-    return instance_plan(cases, civil, topics, j1.instances.resolved(), seed=j1.instances.seed)
+    return instance_plan(cases, civil, topics, instance_sizes(j1.instances.sizes), seed=j1.instances.seed)
 
 
 @task(cache_policy=NO_CACHE)

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 import pandas as pd
 
 from steps.reports.markdown import markdown_table
+from steps.scenarios.catalog import paper_sizes
 from steps.scenarios.j1.plan import Eligibility
 
-PAPER_COUNTS = {"KQ": 98, "LC": 62, "CD": 93, "DD": 93, "CI": 93, "CR": 69}  # J1 Table 5
+PAPER_COUNTS = paper_sizes()  # J1 Table 5, from the environments' registrations
 PAPER_TOPICS = {"KQ": (286, 188, 474, 4.84), "LC": (116, 107, 223, 3.60)}  # binary, open, total, avg (App C)
 LONG_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "judge", "proxy", "source"]
 
