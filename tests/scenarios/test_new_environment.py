@@ -1,8 +1,8 @@
 """A new J1 environment is one folder: a tiny environment `ZZ` written to a temporary folder (a consultation
 with a four-turn cap, built from its own topic sources, with scripted policies) is picked up, with no other
-edit, by the params validation, the plan, the instance schemas, the engine's instance rows, the scripted
-policies and the engine, the evaluator dispatch, the SQL's environment tables and the report layout.
-
+edit, by the params validation, the plan, the instance schemas, the stages that build the instances and their
+report, the engine (its rows, its scripted policies, a dialogue), the evaluator dispatch, the SQL's environment
+tables and the report layout.
 The folder joins the `steps.scenarios` package in a fresh interpreter (its `__path__` extended before anything
 else is imported), so the module-level layouts (Table 3's columns, the HTML list) are derived with it, as they
 would be for a folder under steps/scenarios/.
@@ -150,6 +150,19 @@ cells = pd.DataFrame({"agent": "a", "scope": kinds.scenario, "metric": kinds.met
                       "judge": "rule", "proxy": False})
 averages = averages_of(cells).set_index("metric").value
 seen["averages"] = {k: round(float(v), 6) for k, v in averages.items()}
+# the real stages j1_personas and j1_instances on the fixture sources, with topic sources of its own
+import pathlib
+from tests.scenarios.conftest import build, write_sources
+from steps.schemas.instances import topics_arrow_types
+from flows.kit.tables import write_parquet_atomic
+project = write_sources(pathlib.Path(sys.argv[3]) / "project", sizes={"KQ": None, "CR": None, "ZZ": None})
+write_parquet_atomic(to_arrow(pd.DataFrame(fixture["topics"] + topics), topics_arrow_types()),
+                     project.processed / "topics.parquet")
+build(project)
+built = pd.read_parquet(project.processed / "instances.parquet")
+seen["built"] = built.groupby("scenario").size().to_dict()
+seen["built_caps"] = sorted(set(built[built.scenario == "ZZ"].max_turns))
+seen["report_row"] = [l for l in project.report.read_text(encoding="utf-8").splitlines() if l.startswith("| ZZ |")][0]
 print(json.dumps(seen, ensure_ascii=False, default=str))
 """
 
@@ -194,6 +207,11 @@ def test_the_instance_schemas_and_the_engine_take_its_rows(seen):
     assert "roles ['judge'] are not roles of ZZ" in seen["alien_errors"][0]
     assert seen["instance"] == ["ZZ", 2, ["agent", "client"]]
     assert seen["policies"] == ["_persona", "oracle"]  # its folder's scripted.py, found on disk
+
+
+def test_the_instance_stages_build_it_and_the_instances_report_lists_it(seen):
+    assert seen["built"] == {"CR": 2, "KQ": 3, "ZZ": 3} and seen["built_caps"] == [4]
+    assert seen["report_row"].startswith("| ZZ | 3 | 5 | all | 3 |")  # built, the paper size it registers, asked
 
 
 def test_the_engine_runs_its_dialogue_with_its_scripted_policies_and_turn_cap(seen):
