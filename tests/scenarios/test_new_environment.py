@@ -3,6 +3,7 @@ with a four-turn cap, built from its own topic sources, with scripted policies) 
 edit, by the params validation, the plan, the instance schemas, the stages that build the instances and their
 report, the engine (its rows, its scripted policies, a dialogue), the evaluator dispatch, the SQL's environment
 tables and the report layout.
+
 The folder joins the `steps.scenarios` package in a fresh interpreter (its `__path__` extended before anything
 else is imported), so the module-level layouts (Table 3's columns, the HTML list) are derived with it, as they
 would be for a folder under steps/scenarios/.
