@@ -63,6 +63,12 @@ def paper_sizes() -> dict[str, int]:
     return {c: e.paper_size for c, e in environments().items()}
 
 
+def instance_sizes(sizes: str | Mapping[str, int | None]) -> dict[str, int | None]:
+    """Scenario → instances wanted (`j1.instances.sizes`: "paper" for J1's Table 5), in the paper's order."""
+    wanted: Mapping[str, int | None] = paper_sizes() if sizes == "paper" else sizes  # type: ignore[assignment]
+    return {s: wanted[s] for s in codes() if s in wanted}
+
+
 class _Scenarios(Mapping[str, Scenario]):
     """The protocols by code, read from the registrations each time (a registration added later is seen)."""
 

@@ -9,12 +9,16 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+import pandas as pd
+
+from steps.j1.params import SimulateParams
 from steps.scenarios.catalog import (
     SCENARIOS,
     codes,
     environment,
     environment_folders,
     environments,
+    instance_sizes,
     paper_sizes,
     register_environments,
 )
@@ -30,6 +34,7 @@ __all__ = [
     "instance_sizes",
     "paper_sizes",
     "register_environments",
+    "select_instances",
     "with_policies",
 ]
 
@@ -50,12 +55,6 @@ def with_policies() -> None:
 with_policies()
 
 
-def instance_sizes(sizes: str | Mapping[str, int | None]) -> dict[str, int | None]:
-    """Scenario → instances wanted (`j1.instances.sizes`: "paper" for J1's Table 5), in the paper's order."""
-    wanted: Mapping[str, int | None] = paper_sizes() if sizes == "paper" else sizes  # type: ignore[assignment]
-    return {s: wanted[s] for s in codes() if s in wanted}
-
-
 def instance_from_row(row: Mapping[str, Any], max_turns: Mapping[str, int] | None = None) -> Instance:
     """An instances.parquet row as the engine's `Instance`: each role's profile exactly as its environment's
     model has it (validated; the other environments' fields dropped), the ground truth likewise, and the turn cap
@@ -65,3 +64,12 @@ def instance_from_row(row: Mapping[str, Any], max_turns: Mapping[str, int] | Non
     truth = typed_truth(code, row["ground_truth"]).model_dump()
     cap = (max_turns or {}).get(code, int(row["max_turns"]))
     return Instance(row["instance_id"], code, profiles, truth, cap)
+
+
+def select_instances(instances: pd.DataFrame, simulate: SimulateParams, limit: int | None = None) -> list[Instance]:
+    """What stage `j1_simulate` runs of an instances table: the scenarios of `j1.simulate`, in instance id order,
+    with its turn caps; with `limit`, the first N of each scenario."""
+    frame = instances[instances.scenario.isin(simulate.scenarios)].sort_values("instance_id", kind="stable")
+    if limit is not None:
+        frame = frame.groupby("scenario", sort=False).head(limit)
+    return [instance_from_row(r, simulate.max_turns) for r in frame.to_dict("records")]
