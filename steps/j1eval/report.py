@@ -395,6 +395,7 @@ def render(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> str:
         paper_judge=PAPER_JUDGE,
         paper_repeats_environment=PAPER_REPEATS_ENVIRONMENT,
         paper_instances=sum(PAPER_SIZES.values()),
+        caps=", ".join(f"{code} {env.max_turns}" for code, env in environments().items()),
         main=_paper_overall(main, agents),
         paper=_paper_table3(agents),
         components=components,
