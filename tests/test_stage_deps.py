@@ -265,6 +265,10 @@ def test_the_closure_finds_imports_packages_and_data_files():
     assert {"steps/sql/data_ucl.sql", "steps/sql/data_model_usage.sql"} <= data_report  # f"data_{name}"
     judge = closure("flows.j1_judge")
     assert {"steps/judges/courts.yaml", "steps/judges/templates/pointwise.j2"} <= judge
+    # imported by a built name only (f"steps.scenarios.{folder}.env", f"…{folder}.scripted") and what they import
+    simulate = closure("flows.j1_simulate")
+    assert {"steps/scenarios/kq/env.py", "steps/scenarios/cr/env.py", "steps/scenarios/cd/scripted.py"} <= simulate
+    assert "steps/scenarios/cr/instances.py" in simulate
     assert "tests/extract/fixtures/verdicts.json" in closure("flows.j1_extract")
     assert uncovered({"steps/extract/sections.py", "steps/llm/door.py"}, ["steps/llm"]) == ["steps/extract/sections.py"]
 
