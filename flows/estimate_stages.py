@@ -71,7 +71,8 @@ def j1_topics(door: StandInDoor, params: Params, scratch: Scratch, paths: Paths 
     from steps.j1.params import J1Params
     from steps.scenarios.j1.topic_model import rewrite_sources
     from steps.scenarios.j1.topic_table import derive_topics
-    from steps.schemas import LawBenchItems, TopicSources
+    from steps.schemas import LawBenchItems
+    from steps.schemas.instances import TopicSources, topics_arrow_types
 
     topics = params.section(J1Params).topics
     items = read_table(paths.interim / "lawbench_items.parquet", LawBenchItems)
@@ -79,7 +80,7 @@ def j1_topics(door: StandInDoor, params: Params, scratch: Scratch, paths: Paths 
     if topics.method == "llm":
         model = params.environment_model()
         rows, _ = _run(rewrite_sources(door, model, rows, items, limit=topics.llm_limit, seed=topics.seed))
-    return scratch.through(rows, TopicSources, "topics", ARROW_TYPES["topics"])
+    return scratch.through(rows, TopicSources, "topics", topics_arrow_types())
 
 
 def j1_personas(
@@ -103,10 +104,10 @@ def j1_instances(params: Params, scratch: Scratch, the_plan, personas: pd.DataFr
     """Stage `j1_instances` (no model call): the plan's drafts finished with their personas."""
     from steps.j1.params import J1Params
     from steps.scenarios.j1.instance_table import instance_tables
-    from steps.schemas import Instances
+    from steps.schemas.instances import Instances, instances_arrow_types
 
     rows, _ = instance_tables(the_plan, personas, seed=params.section(J1Params).instances.seed)
-    return scratch.through(rows, Instances, "instances", ARROW_TYPES["instances"])
+    return scratch.through(rows, Instances, "instances", instances_arrow_types())
 
 
 # ---------------------------------------------------------------- J1: simulate, judge

@@ -25,7 +25,9 @@ from steps.reports.instances import InstancesReport, instances_long, render_inst
 from steps.reports.long import long_csv
 from steps.scenarios.j1.instance_table import instance_tables
 from steps.scenarios.j1.plan import Plan, instance_plan
-from steps.schemas import ARROW_TYPES, Cases, Instances, InstanceSkips, Personas, TopicSources
+from steps.scenarios.registry import instance_sizes, register_environments
+from steps.schemas import Cases, Personas
+from steps.schemas.instances import Instances, InstanceSkips, TopicSources, instances_arrow_types
 from steps.sql import register_parquet, run_query
 
 QUERIES = (
@@ -51,12 +53,13 @@ def summarise(shared: Path) -> dict[str, pd.DataFrame]:
         register_parquet(
             con, {name: shared / f"{name}.parquet" for name in ("instances", "instance_skips", "personas")}
         )
+        register_environments(con)
         return {name: run_query(con, name) for name in QUERIES}
 
 
 @stage_flow
 def j1_instances(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
-    """The instances of the six J1 environments, and the instances report."""
+    """The instances of the J1 environments, and the instances report."""
     params = load_params(params_file)
     j1, shared, report = params.section(J1Params), paths.shared("j1"), paths.reports / "instances.md"
     cases = read_table(shared / "cases.parquet", Cases)
@@ -66,14 +69,14 @@ def j1_instances(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
     personas = read_table(shared / "personas.parquet", Personas)
     rows, skips = build(the_plan, personas, params)
     valid = write_table(
-        rows, shared / "instances.parquet", Instances, table="instances", arrow_types=ARROW_TYPES["instances"]
+        rows, shared / "instances.parquet", Instances, table="instances", arrow_types=instances_arrow_types()
     )
     write_table(
         skips,
         shared / "instance_skips.parquet",
         InstanceSkips,
         table="instance_skips",
-        arrow_types={"source_ids": ARROW_TYPES["instances"]["source_ids"]},
+        arrow_types={"source_ids": instances_arrow_types()["source_ids"]},
     )
     env = params.environment_model()
     r = InstancesReport(
@@ -89,10 +92,8 @@ def j1_instances(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
     csv = long_csv(instances_long(r), table="reports/instances.csv", with_failed=False)
     write_text_atomic(report.with_suffix(".csv"), csv)
     publish_report(report, "The J1 environment instances (J1 Table 5 / Fig. 2 layouts)")
-    per = ", ".join(
-        f"{s} {n}"
-        for s, n in valid.scenario.value_counts().reindex(list(j1.instances.resolved())).fillna(0).astype(int).items()
-    )
+    wanted = list(instance_sizes(j1.instances.sizes))
+    per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().reindex(wanted).fillna(0).astype(int).items())
     return f"{len(valid):,} instances done ({per}), {len(skips):,} skipped with a reason, 0 failed; {report} written"
 
 

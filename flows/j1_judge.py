@@ -33,7 +33,8 @@ from steps.j1.params import J1Params
 from steps.j1eval import Case, Panel, build_cases, evaluate_run, score_frame
 from steps.j1eval.failures import case_failure_causes, failure_frame
 from steps.scenarios.registry import SCENARIOS
-from steps.schemas import Dialogues, FailureCauses, Instances, J1Scores, Turns
+from steps.schemas import Dialogues, FailureCauses, J1Scores, Turns
+from steps.schemas.instances import Instances
 from steps.schemas.j1eval import FAILURE_CAUSES_ARROW_TYPES
 from steps.simulate.transcript import lines, markdown
 

@@ -26,7 +26,8 @@ from steps.j1.params import J1Params
 from steps.personas.generate import PROMPT_VERSION
 from steps.scenarios.j1.instance_table import plan_personas
 from steps.scenarios.j1.plan import Plan, instance_plan
-from steps.schemas import ARROW_TYPES, Cases, Personas, TopicSources
+from steps.schemas import ARROW_TYPES, Cases, Personas
+from steps.schemas.instances import TopicSources
 
 USAGE = "personas_usage.parquet"  # in data/j1/
 

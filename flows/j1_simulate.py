@@ -29,30 +29,25 @@ from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table
 from steps.j1.params import J1Params
 from steps.scenarios.j1.stages import court_stages
-from steps.scenarios.registry import SCENARIOS, select_instances
-from steps.schemas import Dialogues, Instances, Turns
+from steps.scenarios.registry import SCENARIOS, environments, select_instances
+from steps.schemas import Dialogues, Turns
+from steps.schemas.instances import Instances
 from steps.simulate.instance import Instance
 from steps.simulate.records import RunLabel, run_tables
 from steps.simulate.runner import DoorSpeaker
 from steps.simulate.runner import simulate as run_all
 
-ENVIRONMENTS = {
-    "KQ": "knowledge questioning",
-    "LC": "legal consultation",
-    "CD": "complaint drafting",
-    "DD": "defence drafting",
-    "CI": "civil court",
-    "CR": "criminal court",
-}  # task-run names in Prefect
 _STEPS = Path(steps.__file__).parent
-# The code that decides a dialogue: the engine, the scenarios, the model door, the schemas and what the stage's
-# modules import from elsewhere under steps/ (tests/test_stage_deps.py checks that this covers all of it).
+# The code that decides a dialogue: the engine, the environments (their registrations load their instance
+# builders, hence the personas package), the model door, the schemas and what the stage's modules import from
+# elsewhere under steps/ (tests/test_stage_deps.py checks that this covers all of it).
 CODE = (
     _STEPS / "__init__.py",
     _STEPS / "sections.py",
     _STEPS / "j1",
     _STEPS / "simulate",
     _STEPS / "scenarios",
+    _STEPS / "personas",
     _STEPS / "llm",
     _STEPS / "schemas",
     _STEPS / "sources" / "__init__.py",
@@ -100,10 +95,11 @@ def run_dialogues(
     instances: list[Instance], params: Params, agent_name: str, rid: str, run_dir: Path, journal: Path
 ) -> tuple[pd.DataFrame, pd.DataFrame, int]:
     """Every dialogue (journal first), then the run's turns and dialogues tables (its usage table is written when
-    the model session ends) and the calls answered from the cache. The six environments run together in one
+    the model session ends) and the calls answered from the cache. The environments run together in one
     engine call; in Prefect each has a task run that ends with its last dialogue."""
     simulate_params = params.section(J1Params).simulate
-    label_of = {i.instance_id: f"{i.scenario} {ENVIRONMENTS.get(i.scenario, '')}".strip() for i in instances}
+    names = {code: env.name for code, env in environments().items()}  # task-run names in Prefect
+    label_of = {i.instance_id: f"{i.scenario} {names.get(i.scenario, '')}".strip() for i in instances}
     sizes = Counter(label_of[i.instance_id] for i in instances)
     with (
         model_session(params, rid, usage=run_dir / USAGE, journal=journal) as session,

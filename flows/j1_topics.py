@@ -24,7 +24,8 @@ from flows.kit.tables import read_table, write_table
 from steps.j1.params import J1Params
 from steps.scenarios.j1.topic_model import PROMPT_VERSION, rewrite_sources
 from steps.scenarios.j1.topic_table import derive_topics
-from steps.schemas import ARROW_TYPES, LawBenchItems, TopicSources
+from steps.schemas import LawBenchItems
+from steps.schemas.instances import TopicSources, topics_arrow_types
 
 USAGE = "topics_usage.parquet"  # in data/j1/
 
@@ -68,7 +69,7 @@ def j1_topics(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
     items = read_table(paths.interim / "lawbench_items.parquet", LawBenchItems)
     rows, failed = rewrite(derive(items, params), items, params, out_dir / USAGE)
     valid = write_table(
-        rows, out_dir / "topics.parquet", TopicSources, table="topics", arrow_types=ARROW_TYPES["topics"]
+        rows, out_dir / "topics.parquet", TopicSources, table="topics", arrow_types=topics_arrow_types()
     )
     check_calls(params, out_dir / USAGE)
     kinds = pd.Series([t["kind"] for ts in valid.topics for t in ts]).value_counts()

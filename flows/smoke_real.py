@@ -35,6 +35,7 @@ from steps.reports.real_model import (
     outcome_section,
     read_stage_tables,
 )
+from steps.scenarios import known_codes
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENT = "smollm2_135m"
@@ -49,8 +50,8 @@ SMALL: dict[str, Any] = {
         # CD/DD/CI/CR without an instance. The scripted extractor builds them (no model call); the tiny model
         # then plays them.
         "extract": {"limit": 5, "max_attempts": 1, "model": {"model": "scripted/persona"}},
-        "instances": {"sizes": {"KQ": 1, "LC": 1, "CD": 1, "DD": 1, "CI": 1, "CR": 1}},  # all six J1 environments
-        "simulate": {"max_turns": dict.fromkeys(["KQ", "LC", "CD", "DD", "CI", "CR"], 2), "transcripts": 1},
+        "instances": {"sizes": dict.fromkeys(known_codes(), 1)},  # every J1 environment
+        "simulate": {"max_turns": dict.fromkeys(known_codes(), 2), "transcripts": 1},
         "topics": {"method": "derived"},
     },
     # UCL-Bench and PLawBench prompts are the longest (a UCL judge reads about 2,200 tokens): 1 item of three UCL

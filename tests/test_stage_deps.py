@@ -2,9 +2,11 @@
 
 For each stage, the import closure of its `python -m flows.<x>` command is derived from the source (ast: every
 `import` and `from … import`, also those inside functions; the package `__init__.py` files that importing a
-module runs), together with the data files that code reads by name (SQL files, Jinja templates, YAML, text and
-CSV tables under steps/ and flows/, matched by the string literals of the closure's modules: `"j1_cells"`,
-`"pointwise.j2"`, and f-strings such as `f"data_{name}"` as patterns). The test fails, naming the stage and the
+module runs; modules imported by a name built at run time, an f-string such as `f"steps.scenarios.{folder}.env"`
+read as the pattern `steps.scenarios.*.env`), together with the data files that code reads by name (SQL files,
+Jinja templates, YAML, text and CSV tables under steps/ and flows/, matched by the string literals of the
+closure's modules: `"j1_cells"`, `"pointwise.j2"`, and f-strings such as `f"data_{name}"` as patterns). The
+test fails, naming the stage and the
 missing files, when the stage's deps do not cover that closure. The J1 simulation's code fingerprint (part of its
 run id and journal) must likewise cover every file of its closure under steps/. Flows never import another
 stage's flow module: what they share lives in the flow kit (flows/kit/) or another non-stage module.
@@ -64,6 +66,28 @@ def imports_of(path: Path) -> tuple[tuple[str, tuple[str, ...] | None], ...]:
     return tuple(out)
 
 
+MODULE_NAME = re.compile(r"^(flows|steps)(\.[\w*]+)+$")
+
+
+@cache
+def _all_modules() -> tuple[str, ...]:
+    """Every module of the project's packages, by dotted name."""
+    names = []
+    for package in PACKAGES:
+        for f in (ROOT / package).rglob("*.py"):
+            parts = f.relative_to(ROOT).with_suffix("").parts
+            names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return tuple(sorted(names))
+
+
+@cache
+def named_modules(path: Path) -> tuple[str, ...]:
+    """The modules a module imports by a name it builds (importlib): its f-strings that read as a module name
+    (`f"steps.scenarios.{folder}.env"`) are patterns matched against every project module."""
+    patterns = [s for s in _literals(path) if "*" in s and MODULE_NAME.match(s)]
+    return tuple(m for m in _all_modules() if any(fnmatch.fnmatchcase(m, p) for p in patterns))
+
+
 def imported_modules(path: Path) -> set[str]:
     """Every module name an import statement in `path` may load (for `from a import b`: a, and a.b)."""
     names = set()
@@ -102,6 +126,7 @@ def python_closure(module: str) -> frozenset[Path]:
             continue
         if path.name != "__init__.py" or names is None:
             full.add(path)
+            todo += [(named, None) for named in named_modules(path)]
             for sub, subnames in imports_of(path):
                 todo.append((sub, subnames))
                 todo += [(f"{sub}.{n}", None) for n in subnames or () if module_file(f"{sub}.{n}")]
@@ -240,6 +265,10 @@ def test_the_closure_finds_imports_packages_and_data_files():
     assert {"steps/sql/data_ucl.sql", "steps/sql/data_model_usage.sql"} <= data_report  # f"data_{name}"
     judge = closure("flows.j1_judge")
     assert {"steps/judges/courts.yaml", "steps/judges/templates/pointwise.j2"} <= judge
+    # imported by a built name only (f"steps.scenarios.{folder}.env", f"…{folder}.scripted") and what they import
+    simulate = closure("flows.j1_simulate")
+    assert {"steps/scenarios/kq/env.py", "steps/scenarios/cr/env.py", "steps/scenarios/cd/scripted.py"} <= simulate
+    assert "steps/scenarios/cr/instances.py" in simulate
     assert "tests/extract/fixtures/verdicts.json" in closure("flows.j1_extract")
     assert uncovered({"steps/extract/sections.py", "steps/llm/door.py"}, ["steps/llm"]) == ["steps/extract/sections.py"]
 

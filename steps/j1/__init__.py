@@ -1,1 +1,2 @@
-"""J1-ENVS / J1-EVAL as a benchmark: its section of params.yaml (`params.py`) and its environments by code."""
+"""J1-ENVS / J1-EVAL as a benchmark: its section of params.yaml (`params.py`); its environments are under
+steps/scenarios/ (one folder each)."""

@@ -8,8 +8,8 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from steps.j1.environments import PAPER_SIZES, SCENARIOS
 from steps.llm.config import ModelConfig, ModelEntry
+from steps.scenarios import known_codes
 from steps.sections import BenchmarkSection, Section
 
 
@@ -44,7 +44,7 @@ class PersonasParams(Section):
 
 class InstancesParams(Section):
     """Stages `j1_personas` and `j1_instances`: instances per scenario (None: every eligible source; "paper":
-    J1's Table 5 counts) and the seed of the sample."""
+    J1's Table 5 counts, `steps.scenarios.registry.instance_sizes` resolves it) and the seed of the sample."""
 
     seed: int = 0
     sizes: Literal["paper"] | dict[str, int | None] = "paper"
@@ -52,29 +52,24 @@ class InstancesParams(Section):
     @field_validator("sizes")
     @classmethod
     def _known(cls, value: Any) -> Any:
-        if isinstance(value, dict) and set(value) - set(SCENARIOS):
-            raise ValueError(f"unknown scenario(s) {sorted(set(value) - set(SCENARIOS))}; expected {SCENARIOS}")
+        if isinstance(value, dict) and set(value) - set(known_codes()):
+            raise ValueError(f"unknown scenario(s) {sorted(set(value) - set(known_codes()))}; expected {known_codes()}")
         return value
-
-    def resolved(self) -> dict[str, int | None]:
-        """Scenario → size, in J1's order."""
-        sizes = PAPER_SIZES if self.sizes == "paper" else self.sizes
-        return {s: sizes[s] for s in SCENARIOS if s in sizes}
 
 
 class SimulateParams(Section):
     """Stage `j1_simulate`: which scenarios, how many dialogues at once, turn-cap overrides, transcripts written."""
 
-    scenarios: list[str] = Field(default_factory=lambda: list(SCENARIOS))
+    scenarios: list[str] = Field(default_factory=known_codes)
     concurrency: int = Field(default=64, ge=1)  # dialogues in flight; the model door bounds calls per endpoint
     max_turns: dict[str, int] = Field(default_factory=dict)  # scenario → cap (default: the paper's, spec §8.1)
     transcripts: int = Field(default=2, ge=0)  # per scenario, to reports/transcripts/<agent>/
 
     @model_validator(mode="after")
     def _known_scenarios(self) -> SimulateParams:
-        unknown = (set(self.scenarios) | set(self.max_turns)) - set(SCENARIOS)
+        unknown = (set(self.scenarios) | set(self.max_turns)) - set(known_codes())
         if unknown:
-            raise ValueError(f"unknown scenario(s) {sorted(unknown)}; expected {SCENARIOS}")
+            raise ValueError(f"unknown scenario(s) {sorted(unknown)}; expected {known_codes()}")
         if any(cap < 1 for cap in self.max_turns.values()):
             raise ValueError("max_turns: a turn cap must be at least 1")
         return self

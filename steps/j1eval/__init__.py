@@ -6,16 +6,16 @@ aggregate stage's SQL computes.
 """
 
 from steps.j1eval.case import Case, Panel
-from steps.j1eval.evaluate import METRICS, build_cases, evaluate_case, evaluate_run, score_frame
+from steps.j1eval.evaluate import build_cases, evaluate_case, evaluate_run, metrics_of, score_frame
 from steps.j1eval.records import ScoreRow
 
 __all__ = [
-    "METRICS",
     "Case",
     "Panel",
     "ScoreRow",
     "build_cases",
     "evaluate_case",
     "evaluate_run",
+    "metrics_of",
     "score_frame",
 ]

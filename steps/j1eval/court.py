@@ -5,7 +5,8 @@ collapse). An invalid trial is the paper's failed task: every metric of the case
 and FINE too), with no judge call. A valid one gets the two-pass procedure judge (III-1 = (STA + ACT) / 2), the
 pointwise judge on the rulings (III-2, civil) and on the 本院认为 reasoning (III-5), and the rules: III-3 (every
 charge of the court), III-4 (log deviation of term and fine) and III-6 (recall of the court's provisions, with
-precision and F1 beside it).
+precision and F1 beside it). Which of them a case gets, and its court, is its environment's registration
+(`metrics`, `court`).
 """
 
 from __future__ import annotations
@@ -35,8 +36,7 @@ from steps.metrics.j1 import (
 )
 from steps.metrics.j1.laws import law_name_key
 from steps.metrics.j1.trial import Exchange, TrialValidity
-
-COURTS = {"CI": "civil", "CR": "criminal"}
+from steps.scenarios.registry import environment
 
 
 def exchanges_of(case: Case) -> list[Exchange]:
@@ -61,12 +61,25 @@ async def evaluate(case: Case, panel: Panel, options: J1EvalParams) -> list[Scor
     if not validity.uni:
         return [uni, *_procedure_rows(row, None, validity), *_failed(row, case, laws, validity, options)]
     procedure, *judged = await asyncio.gather(
-        panel.procedure(court(COURTS[case.scenario]), exchanges, validity), *_comparisons(row, case, judgment, panel)
+        panel.procedure(court(_court(case)), exchanges, validity), *_comparisons(row, case, judgment, panel)
     )
     rows = [uni, *_procedure_rows(row, procedure, validity), *judged, *_laws(row, judgment, laws)]
-    if case.scenario == "CR":
-        rows += [*_crime(row, judgment, truth), *_penalty(row, judgment, truth, options)]
+    if _has(case, "III-3"):
+        rows += _crime(row, judgment, truth)
+    if _has(case, "III-4"):
+        rows += _penalty(row, judgment, truth, options)
     return rows
+
+
+def _court(case: Case) -> str:
+    kind = environment(case.scenario).court
+    if kind is None:
+        raise ValueError(f"{case.scenario}: the court evaluator needs an environment that names its court")
+    return kind
+
+
+def _has(case: Case, metric: str) -> bool:
+    return metric in environment(case.scenario).metrics
 
 
 def _procedure_rows(row: Row, score: ProcedureScore | None, validity: TrialValidity) -> list[ScoreRow]:
@@ -88,7 +101,7 @@ def _comparisons(row: Row, case: Case, judgment: str, panel: Panel) -> list:
     """III-2 (civil rulings) and III-5 (reasoning) as pending judge calls."""
     truth = case.truth
     pending = []
-    if case.scenario == "CI":
+    if _has(case, "III-2"):
         pending.append(
             _compare(row, "III-2", reference_rulings(truth.rulings), candidate_rulings(judgment), "判决主文", panel)
         )
@@ -171,13 +184,14 @@ def _failed(
     """Every other metric of an invalid trial: 0, and III-4 (SEN, FINE) 1."""
     reason = f"invalid trial: {validity.reason}"
     rows = [row.failed_task("III-5", 0.0, reason=reason)]
-    if case.scenario == "CI":
+    if _has(case, "III-2"):
         rows.append(row.failed_task("III-2", 0.0, reason=reason))
     if laws:
         rows += [row.failed_task("III-6", 0.0, c, reason=reason) for c in ("", "precision", "f1")]
     else:
         rows += [row.skipped("III-6", c, reason="the court cites no provision") for c in ("", "precision", "f1")]
-    if case.scenario == "CR":
+    if _has(case, "III-3"):
         rows += [row.failed_task("III-3", 0.0, c, reason=reason) for c in ("", "partial")]
+    if _has(case, "III-4"):
         rows += _penalty(row, case.document, case.truth, options, valid=False)
     return rows

@@ -12,7 +12,6 @@ document at all is the paper's failed task: II-1 and every component 0.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 
 from steps.j1.params import J1EvalParams
 from steps.j1eval.case import Case, Panel
@@ -20,33 +19,18 @@ from steps.j1eval.records import Row, ScoreRow
 from steps.judges.pointwise import Comparison
 from steps.metrics.j1 import COMPLAINT, DEFENCE, DocumentFormat, PartyFacts, document_sections, format_following
 from steps.metrics.j1.parties import party_fields
+from steps.scenarios.environment import Drafting, JudgedSection
+from steps.scenarios.registry import environment
+
+FORMATS: dict[str, DocumentFormat] = {f.name: f for f in (COMPLAINT, DEFENCE)}  # an environment's `document`
 
 
-@dataclass(frozen=True)
-class Judged:
-    """An LLM component: the section it reads, the truth field it is compared with, and what the judge is told."""
-
-    section: str
-    truth: str
-    aspect: str
-
-
-FORMATS: dict[str, DocumentFormat] = {"CD": COMPLAINT, "DD": DEFENCE}
-PARTIES: dict[str, dict[str, str]] = {  # EM component -> truth field (one party or a list of them)
-    "CD": {"PLA": "plaintiffs", "DEF": "defendants"},
-    "DD": {"RES": "respondent"},
-}
-JUDGED: dict[str, dict[str, Judged]] = {
-    "CD": {
-        "CLA": Judged("claims", "claims", "诉讼请求"),
-        "EVI": Judged("evidence", "evidence", "证据和证据来源"),
-        "F&R": Judged("facts", "case_details", "事实和理由"),
-    },
-    "DD": {
-        "DEF": Judged("arguments", "defence", "答辩意见"),
-        "EVI": Judged("evidence", "evidence", "证据和证据来源"),
-    },
-}
+def drafting_of(scenario: str) -> Drafting:
+    """The environment's drafting registration: its document, party components and judged components."""
+    spec = environment(scenario).drafting
+    if spec is None:
+        raise ValueError(f"{scenario}: the drafting evaluator needs an environment that names its document")
+    return spec
 
 
 def reference_text(value: str | list[str]) -> str:
@@ -57,7 +41,8 @@ def reference_text(value: str | list[str]) -> str:
 
 
 async def evaluate(case: Case, panel: Panel, options: J1EvalParams) -> list[ScoreRow]:
-    row, fmt = Row(case.instance_id, case.scenario), FORMATS[case.scenario]
+    spec = drafting_of(case.scenario)
+    row, fmt = Row(case.instance_id, case.scenario), FORMATS[spec.document]
     document = case.document
     components = fmt.components
     if document is None:
@@ -76,14 +61,11 @@ async def evaluate(case: Case, panel: Panel, options: J1EvalParams) -> list[Scor
         forced=forced,
     )
     sections = document_sections(document, fmt)
-    em = [
-        _party(row, c, sections.get(fmt.em_components[c]), getattr(case.truth, f))
-        for c, f in PARTIES[case.scenario].items()
-    ]
+    em = [_party(row, c, sections.get(fmt.em_components[c]), getattr(case.truth, f)) for c, f in spec.parties.items()]
     judged = await asyncio.gather(
         *(
-            _judged(row, c, spec, sections.get(spec.section), getattr(case.truth, spec.truth), panel)
-            for c, spec in JUDGED[case.scenario].items()
+            _judged(row, c, judged, sections.get(judged.section), getattr(case.truth, judged.truth), panel)
+            for c, judged in spec.judged.items()
         )
     )
     by_name = {p.component: p for p in [*em, *judged]}
@@ -107,7 +89,7 @@ def _party(row: Row, component: str, block: str | None, truth: object) -> ScoreR
 
 
 async def _judged(
-    row: Row, component: str, spec: Judged, section: str | None, truth: str | list[str], panel: Panel
+    row: Row, component: str, spec: JudgedSection, section: str | None, truth: str | list[str], panel: Panel
 ) -> ScoreRow:
     reference = reference_text(truth)
     if not reference:

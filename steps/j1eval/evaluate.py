@@ -1,4 +1,5 @@
-"""A run's evaluation: its tables turned into `Case`s, each case scored by its scenario, rows in a stable order.
+"""A run's evaluation: its tables turned into `Case`s, each case scored by its environment's evaluator (the family
+its registration names) on its metrics, rows in a stable order.
 
 A dialogue broken outside the agent's control (a failed model call, a silent environment role) is, by default,
 not scored: each of its scenario's metrics gets one `dialogue_failed` row, counted in the reports
@@ -17,31 +18,30 @@ from steps.j1.params import J1EvalParams
 from steps.j1eval import consultation, court, drafting
 from steps.j1eval.case import Case, Panel
 from steps.j1eval.records import Row, ScoreRow
-from steps.scenarios.registry import SCENARIOS
+from steps.scenarios.registry import environment
 from steps.schemas.instances import typed_truth
+from steps.schemas.j1eval import J1_METRICS
 
-METRICS: dict[str, tuple[str, ...]] = {
-    "KQ": ("I-1", "I-2"),
-    "LC": ("I-1", "I-2"),
-    "CD": ("II-1", "II-2"),
-    "DD": ("II-1", "II-2"),
-    "CI": ("III-1", "III-2", "III-5", "III-6"),
-    "CR": ("III-1", "III-3", "III-4", "III-5", "III-6"),
-}
 Evaluator = Callable[[Case, Panel, J1EvalParams], Awaitable[list[ScoreRow]]]
-EVALUATORS: dict[str, Evaluator] = {
-    "KQ": consultation.evaluate,
-    "LC": consultation.evaluate,
-    "CD": drafting.evaluate,
-    "DD": drafting.evaluate,
-    "CI": court.evaluate,
-    "CR": court.evaluate,
+EVALUATORS: dict[str, Evaluator] = {  # an environment's `evaluator` → the family's evaluation
+    "consultation": consultation.evaluate,
+    "drafting": drafting.evaluate,
+    "court": court.evaluate,
 }
+
+
+def metrics_of(scenario: str) -> tuple[str, ...]:
+    """The metrics an environment is scored on (its registration's)."""
+    return environment(scenario).metrics
+
+
+def evaluator_of(scenario: str) -> Evaluator:
+    return EVALUATORS[environment(scenario).evaluator]
 
 
 def agent_role(scenario: str) -> str:
     """The role the agent under test plays in a scenario."""
-    return next(name for name, role in SCENARIOS[scenario].roles.items() if role.model == "agent")
+    return environment(scenario).agent_role
 
 
 def build_cases(instances: pd.DataFrame, turns: pd.DataFrame, deliverables: pd.DataFrame) -> list[Case]:
@@ -85,8 +85,8 @@ async def evaluate_case(case: Case, panel: Panel, options: J1EvalParams) -> list
     broken = case.broken_by()
     if broken is not None and options.call_failed == "exclude":
         row = Row(case.instance_id, case.scenario)
-        return [row.dialogue_failed(metric, broken) for metric in METRICS[case.scenario]]
-    return await EVALUATORS[case.scenario](case, panel, options)
+        return [row.dialogue_failed(metric, broken) for metric in metrics_of(case.scenario)]
+    return await evaluator_of(case.scenario)(case, panel, options)
 
 
 async def evaluate_run(
@@ -103,9 +103,7 @@ async def evaluate_run(
 
     results = await asyncio.gather(*(one(c) for c in cases))
     rows = [r for rows in results for r in rows]
-    order = {
-        m: i for i, m in enumerate(("I-1", "I-2", "II-1", "II-2", "III-1", "III-2", "III-3", "III-4", "III-5", "III-6"))
-    }
+    order = {m: i for i, m in enumerate(J1_METRICS)}
     return sorted(rows, key=lambda r: (r.instance_id, order[r.metric], r.component != "", _component_key(r.component)))
 
 

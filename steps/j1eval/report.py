@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from steps.j1.environments import PAPER_SIZES
 from steps.j1eval.paper import (
     PAPER_ENVIRONMENT,
     PAPER_JUDGE,
@@ -28,29 +27,15 @@ from steps.reports.long import long_columns
 from steps.reports.markdown import CONTENT_FILTER_RULE, with_failed
 from steps.reports.paper_models import match_paper_model, paper_names
 from steps.reports.prose import render_template
+from steps.scenarios.catalog import environments, paper_sizes
 
 TEMPLATES = Path(__file__).parent / "templates"
 
-SCOPES = ("KQ", "LC", "CD", "DD", "CI", "CR")
-TABLE3 = (
-    ("KQ", "I-1"),
-    ("KQ", "I-2"),
-    ("LC", "I-1"),
-    ("LC", "I-2"),
-    ("CD", "II-1"),
-    ("CD", "II-2"),
-    ("DD", "II-1"),
-    ("DD", "II-2"),
-    ("CI", "III-1"),
-    ("CI", "III-2"),
-    ("CI", "III-5"),
-    ("CI", "III-6"),
-    ("CR", "III-1"),
-    ("CR", "III-3"),
-    ("CR", "III-4"),
-    ("CR", "III-5"),
-    ("CR", "III-6"),
-)
+# The layout from the environments' registrations: their order, metrics (Table 3's columns) and paper sizes.
+SCOPES = tuple(environments())
+TABLE3 = tuple((code, metric) for code, env in environments().items() for metric in env.metrics)
+PAPER_SIZES = paper_sizes()
+COURTS = tuple(code for code, env in environments().items() if env.court)
 AVERAGES = ("AVG_OO", "AVG_PO", "Overall")
 COMPONENT_TABLES = {  # table: (title, scope, metric/component columns)
     "table6": (
@@ -66,12 +51,12 @@ COMPONENT_TABLES = {  # table: (title, scope, metric/component columns)
         ("III-1/STA", "III-1/ACT", "III-1/UNI", "III-4/SEN", "III-4/FINE"),
     ),
 }
-DIAGNOSTICS = (
-    ("CI", "III-6/precision"),
-    ("CI", "III-6/f1"),
-    ("CR", "III-6/precision"),
-    ("CR", "III-6/f1"),
-    ("CR", "III-3/partial"),
+DIAGNOSTICS = tuple(  # III-6's precision and F1 beside its recall, III-3's partial credit
+    (code, f"{metric}/{part}")
+    for code, env in environments().items()
+    for metric, parts in (("III-6", ("precision", "f1")), ("III-3", ("partial",)))
+    if metric in env.metrics
+    for part in parts
 )
 
 
@@ -285,7 +270,7 @@ def _failures(results: Results, agents: dict[str, AgentInfo], names: list[str]) 
     causes = ("single_turn_collapse", "missing_final_objective", "missing_addressee", "role_omission")
     rows = []
     for name in names:
-        for scope in ("CI", "CR"):
+        for scope in COURTS:
             trials = value.get((name, scope, "trials"))
             if trials is None:
                 continue
@@ -410,6 +395,7 @@ def render(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> str:
         paper_judge=PAPER_JUDGE,
         paper_repeats_environment=PAPER_REPEATS_ENVIRONMENT,
         paper_instances=sum(PAPER_SIZES.values()),
+        caps=", ".join(f"{code} {env.max_turns}" for code, env in environments().items()),
         main=_paper_overall(main, agents),
         paper=_paper_table3(agents),
         components=components,

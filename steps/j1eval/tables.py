@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import duckdb
 import pandas as pd
 
+from steps.scenarios.catalog import register_environments
 from steps.sql import run_query
 
 DIALOGUE_COLUMNS = ["agent", "scenario", "instance_id", "exchanges", "ended_by", "failure_causes"]
@@ -35,6 +36,7 @@ def compute(scores: pd.DataFrame, dialogues: pd.DataFrame, agents: pd.DataFrame,
         con.register("dialogues", dialogues[DIALOGUE_COLUMNS])
         con.register("agents", agents)
         con.register("groups", groups)
+        register_environments(con)
         cells = run_query(con, "j1_cells")
         con.register("cells", cells)
         return Results(
@@ -52,4 +54,5 @@ def averages_of(cells: pd.DataFrame) -> pd.DataFrame:
     """AVG_OO, AVG_PO and Overall from cells alone (the same SQL; used to check it on the paper's own cells)."""
     with duckdb.connect() as con:
         con.register("cells", cells)
+        register_environments(con)
         return run_query(con, "j1_averages")

@@ -1,28 +1,64 @@
-"""Every interactive scenario by code, with its scripted policies registered on import, and instance rows
-turned into what the engine runs."""
+"""Every J1 environment (`catalog`) with its scripted policies registered (each folder's optional `scripted.py`,
+imported here), and instance rows turned into what the engine runs."""
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 import pandas as pd
 
-import steps.scenarios.cd.scripted  # scripted policies register on import
-import steps.scenarios.ci.scripted
-import steps.scenarios.kq.scripted  # noqa: F401
 from steps.j1.params import SimulateParams
-from steps.scenarios.catalog import J1, SCENARIOS
+from steps.scenarios.catalog import (
+    SCENARIOS,
+    codes,
+    environment,
+    environment_folders,
+    environments,
+    instance_sizes,
+    paper_sizes,
+    register_environments,
+)
 from steps.schemas.instances import typed_profiles, typed_truth
 from steps.simulate.instance import Instance
 
-__all__ = ["J1", "SCENARIOS", "instance_from_row", "select_instances"]
+__all__ = [
+    "SCENARIOS",
+    "codes",
+    "environment",
+    "environments",
+    "instance_from_row",
+    "instance_sizes",
+    "paper_sizes",
+    "register_environments",
+    "select_instances",
+    "with_policies",
+]
+
+
+@cache
+def _register_policies(folders: tuple[str, ...]) -> None:
+    for folder in folders:
+        name = f"steps.scenarios.{folder}.scripted"
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name)  # scripted policies register on import
+
+
+def with_policies() -> None:
+    """Register every environment folder's scripted policies (idempotent)."""
+    _register_policies(tuple(environment_folders()))
+
+
+with_policies()
 
 
 def instance_from_row(row: Mapping[str, Any], max_turns: Mapping[str, int] | None = None) -> Instance:
-    """An instances.parquet row as the engine's `Instance`: each role's profile exactly as its scenario's model
-    has it (validated; the other scenarios' fields dropped), the ground truth likewise, and the turn cap (the
-    instance's, unless `max_turns` overrides it for the scenario)."""
+    """An instances.parquet row as the engine's `Instance`: each role's profile exactly as its environment's
+    model has it (validated; the other environments' fields dropped), the ground truth likewise, and the turn cap
+    (the instance's, unless `max_turns` overrides it for the scenario)."""
     code = row["scenario"]
     profiles = {role: p.model_dump() for role, p in typed_profiles(code, row["profiles"]).items()}
     truth = typed_truth(code, row["ground_truth"]).model_dump()

@@ -3,20 +3,13 @@
 Each schema is strict (no unknown columns), coerces dtypes, and states the rules a row must satisfy.
 `ARROW_TYPES` fixes the Parquet type of list / struct columns so that an empty list is still typed.
 One module per family of tables: `sources` (stage ingest), `lawbench`, `extraction`, `usage`, `instances`
-(topics, instances), `personas`, `runs` (the turns and dialogues of every dialogue benchmark), `judged` (the base
-of every judged table), `ucl`, `mile`, `plawbench`, `j1eval` (J1-EVAL scores).
+(topics, instances: imported from `steps.schemas.instances` itself, as they load the J1 environments),
+`personas`, `runs` (the turns and dialogues of every dialogue benchmark), `judged` (the base of every judged
+table), `ucl`, `mile`, `plawbench`, `j1eval` (J1-EVAL scores).
 """
 
 from steps.schemas.base import Strict, TableError, is_list_of, is_list_of_dicts_with, validate
 from steps.schemas.extraction import CASES_ARROW_TYPES, Cases, ExtractionIssues
-from steps.schemas.instances import (
-    INSTANCES_ARROW_TYPES,
-    TOPICS_ARROW_TYPES,
-    Instances,
-    InstanceSkips,
-    TopicSources,
-    instance_errors,
-)
 from steps.schemas.j1eval import FAILURE_CAUSES_ARROW_TYPES, J1_METRICS, FailureCauses, J1Scores
 from steps.schemas.judged import Judged
 from steps.schemas.lawbench import LawBenchRunPredictions, LawBenchScores
@@ -50,11 +43,9 @@ from steps.schemas.ucl import UclDialogues, UclHintScores, UclVerdicts
 from steps.schemas.usage import CallCache, ModelUsage, UsageLog
 
 ARROW_TYPES = {**SOURCE_ARROW_TYPES, "cases": CASES_ARROW_TYPES}
-# J1 environments (issues 6, 7): topic sources, personas, instances; J1-EVAL failure causes
+# J1 environments (issues 6, 7): personas; J1-EVAL failure causes (topics and instances: steps.schemas.instances)
 ARROW_TYPES |= {
-    "topics": TOPICS_ARROW_TYPES,
     "personas": PERSONAS_ARROW_TYPES,
-    "instances": INSTANCES_ARROW_TYPES,
     "failure_causes": FAILURE_CAUSES_ARROW_TYPES,
 }
 
@@ -62,18 +53,14 @@ __all__ = [
     "ARROW_TYPES",
     "CASES_ARROW_TYPES",
     "FAILURE_CAUSES_ARROW_TYPES",
-    "INSTANCES_ARROW_TYPES",
     "J1_METRICS",
     "PERSONAS_ARROW_TYPES",
     "SCHEMAS",
-    "TOPICS_ARROW_TYPES",
     "CallCache",
     "Cases",
     "Dialogues",
     "ExtractionIssues",
     "FailureCauses",
-    "InstanceSkips",
-    "Instances",
     "J1Scores",
     "Judged",
     "JudgmentsCivil",
@@ -100,14 +87,12 @@ __all__ = [
     "PlawTasks",
     "Strict",
     "TableError",
-    "TopicSources",
     "Turns",
     "Ucl",
     "UclDialogues",
     "UclHintScores",
     "UclVerdicts",
     "UsageLog",
-    "instance_errors",
     "is_list_of",
     "is_list_of_dicts_with",
     "validate",

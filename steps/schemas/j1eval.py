@@ -8,11 +8,11 @@ import pandera.pandas as pa
 import pyarrow as pa_arrow
 from pandera.typing import Series
 
+from steps.scenarios import known_codes
 from steps.schemas.base import Strict, is_list_of
 from steps.schemas.judged import Judged
 
 J1_METRICS = ["I-1", "I-2", "II-1", "II-2", "III-1", "III-2", "III-3", "III-4", "III-5", "III-6"]
-J1_SCENARIO_CODES = ["KQ", "LC", "CD", "DD", "CI", "CR"]
 # scored: measured; failed_task: the agent failed the task (no deliverable, invalid trial) and the row holds the
 # paper's failure value (0, III-4 1); skipped: nothing to compare (no topic raised, no cited law in the truth);
 # judge_failed: the judge gave no valid answer after its repair round; dialogue_failed: the dialogue broke on a
@@ -29,7 +29,7 @@ class J1Scores(Judged):
 
     run_id: Series[str] = pa.Field(str_length={"min_value": 1})
     agent: Series[str]
-    scenario: Series[str] = pa.Field(isin=J1_SCENARIO_CODES)
+    scenario: Series[str]
     instance_id: Series[str]
     metric: Series[str] = pa.Field(isin=J1_METRICS)
     component: Series[str]  # "" | PLA DEF CLA EVI F&R RES | STA ACT UNI | SEN FINE | precision f1 | partial | T<n>
@@ -39,6 +39,10 @@ class J1Scores(Judged):
     @classmethod
     def unvalued(cls, df: pd.DataFrame) -> pd.Series:
         return df.status == "skipped"
+
+    @pa.check("scenario", error="must be a J1 environment's code")
+    def known(cls, scenario: Series[str]) -> Series[bool]:
+        return scenario.isin(known_codes())
 
     @pa.dataframe_check(error="(instance_id, metric, component) must be unique")
     def unique_key(cls, df: pd.DataFrame) -> bool:
@@ -59,9 +63,13 @@ class FailureCauses(Strict):
 
     run_id: Series[str] = pa.Field(str_length={"min_value": 1})
     agent: Series[str]
-    scenario: Series[str] = pa.Field(isin=J1_SCENARIO_CODES)
+    scenario: Series[str]
     instance_id: Series[str] = pa.Field(unique=True)
     failure_causes: Series[object]
+
+    @pa.check("scenario", error="must be a J1 environment's code")
+    def known(cls, scenario: Series[str]) -> Series[bool]:
+        return scenario.isin(known_codes())
 
     @pa.check("failure_causes", element_wise=True, error="must be a list of known failure causes")
     def causes(cls, value: object) -> bool:

@@ -1,5 +1,6 @@
--- Civil case types (案由) of the civil scenarios' instances, most frequent first.
+-- Civil case types (案由) of the instances of the environments built from civil cases, most frequent first.
 SELECT scenario, coalesce(facets.cause, '(unknown)') AS cause, count(*) AS instances
-FROM instances WHERE scenario IN ('CD', 'DD', 'CI')
-GROUP BY scenario, cause
-ORDER BY list_position(['CD', 'DD', 'CI'], scenario), instances DESC, cause;
+FROM instances JOIN environments USING (scenario)
+WHERE population = 'civil'
+GROUP BY scenario, position, cause
+ORDER BY position, instances DESC, cause;

@@ -6,5 +6,7 @@ WITH reasons AS (
                                  ELSE [split_part(reason, ' (', 1)] END) AS reason
     FROM instance_skips
 )
-SELECT scenario, reason, count(*) AS candidates FROM reasons GROUP BY scenario, reason
-ORDER BY list_position(['KQ', 'LC', 'CD', 'DD', 'CI', 'CR'], scenario), candidates DESC, reason;
+SELECT r.scenario, r.reason, count(*) AS candidates
+FROM reasons r LEFT JOIN environments e USING (scenario)
+GROUP BY r.scenario, r.reason, e.position
+ORDER BY e.position NULLS LAST, r.scenario, candidates DESC, r.reason;

@@ -2,7 +2,7 @@
 -- why (no final judgment, single-turn collapse, too few exchanges), the trials broken outside the agent's
 -- control, and how many trials show each of the paper's four failure causes, among all trials and among the
 -- invalid ones. Values are counts; n is the number of trials.
--- Inputs: scores, dialogues (failure_causes: list of cause names), agents.
+-- Inputs: scores, dialogues (failure_causes: list of cause names), agents, environments (the registrations).
 WITH trials AS (
     SELECT d.agent, d.scenario, d.instance_id, d.failure_causes,
            u.value AS uni, json_extract_string(u.evidence, '$.invalid') AS invalid, b.broken
@@ -12,7 +12,7 @@ WITH trials AS (
     LEFT JOIN (SELECT agent, instance_id, true AS broken FROM scores
                WHERE metric = 'III-1' AND component = '' AND status = 'dialogue_failed') b
            USING (agent, instance_id)
-    WHERE d.scenario IN ('CI', 'CR')
+    WHERE d.scenario IN (SELECT scenario FROM environments WHERE court IS NOT NULL)
 ), causes(cause) AS (
     VALUES ('single_turn_collapse'), ('missing_final_objective'), ('missing_addressee'), ('role_omission')
 ), counts AS (

@@ -110,6 +110,7 @@ def test_the_slice_profile_runs_one_item_per_benchmark_with_lower_caps():
     from steps.lawbench.params import LawBenchParams
     from steps.mile.params import MileParams
     from steps.plawbench.params import PlawBenchParams
+    from steps.scenarios.registry import instance_sizes
     from steps.ucl.params import UclParams
 
     params = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
@@ -118,7 +119,7 @@ def test_the_slice_profile_runs_one_item_per_benchmark_with_lower_caps():
     lawbench, j1 = loaded.section(LawBenchParams), loaded.section(J1Params)
     ucl, plawbench = loaded.section(UclParams), loaded.section(PlawBenchParams)
     assert lawbench.tasks == ["1-1"] and lawbench.limit == 1
-    assert j1.instances.resolved() == {"CR": 1} and j1.simulate.scenarios == ["CR"]
+    assert instance_sizes(j1.instances.sizes) == {"CR": 1} and j1.simulate.scenarios == ["CR"]
     assert ucl.tasks == ["Charge Prediction"] and ucl.limit == 1
     assert plawbench.scenarios == ["consultation"] and loaded.section(MileParams).sample == 1
     assert real["judge"]["decoding"]["max_tokens"] == SLICE_MAX_TOKENS["judge"]

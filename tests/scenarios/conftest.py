@@ -21,7 +21,8 @@ from flows.kit.paths import Paths
 from flows.kit.stage import run_stage
 from flows.kit.tables import read_table, to_arrow, write_parquet_atomic
 from steps.scenarios.registry import instance_from_row
-from steps.schemas import ARROW_TYPES, Instances
+from steps.schemas import ARROW_TYPES
+from steps.schemas.instances import Instances, topics_arrow_types
 from steps.simulate.instance import Instance
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -61,7 +62,7 @@ def write_sources(root: Path, *, sizes: dict | None = None, seed: int = 0, envir
     project = Project(root, root / "params.yaml")
     processed, interim = project.processed, project.interim
     write_parquet_atomic(to_arrow(pd.DataFrame(data["cases"]), ARROW_TYPES["cases"]), processed / "cases.parquet")
-    write_parquet_atomic(to_arrow(pd.DataFrame(data["topics"]), ARROW_TYPES["topics"]), processed / "topics.parquet")
+    write_parquet_atomic(to_arrow(pd.DataFrame(data["topics"]), topics_arrow_types()), processed / "topics.parquet")
     write_parquet_atomic(to_arrow(pd.DataFrame(data["causes"])), interim / "judgments_civil.parquet")
     doc = {
         "environment": {"model": environment},

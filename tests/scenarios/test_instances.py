@@ -13,7 +13,7 @@ from steps.scenarios.j1.built import Draft, Skipped, finish
 from steps.scenarios.j1.oracle_judgment import _term
 from steps.scenarios.j1.plan import plan
 from steps.scenarios.registry import SCENARIOS, instance_from_row
-from steps.schemas import InstanceSkips, instance_errors
+from steps.schemas.instances import InstanceSkips, instance_errors
 from steps.simulate.engine import Engine
 from tests.scenarios.conftest import build, sources, write_sources
 

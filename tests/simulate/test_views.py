@@ -18,7 +18,7 @@ import pytest
 from pydantic import BaseModel
 
 from steps.llm import CallFailure, Completion, FailureKind
-from steps.scenarios.j1.profiles import PROFILES, TRUTHS
+from steps.scenarios.catalog import environment
 from steps.scenarios.registry import SCENARIOS
 from steps.simulate.engine import run_dialogue
 from steps.simulate.instance import Instance
@@ -47,8 +47,8 @@ def _value(annotation: Any, marker: str) -> Any:
 
 
 def marked_instance(code: str) -> Instance:
-    profiles = {role: _value(model, role) for role, model in PROFILES[code].items()}
-    truth = _value(TRUTHS[code], "truth")
+    profiles = {role: _value(model, role) for role, model in environment(code).profiles.items()}
+    truth = _value(environment(code).truth, "truth")
     if code in ("KQ", "LC"):
         truth["topics"] = [{**t, "kind": "open_phrase"} for t in truth["topics"]]
     return Instance(f"{code}/marked", code, profiles, truth, SCENARIOS[code].ending.max_turns)

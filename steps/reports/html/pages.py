@@ -13,6 +13,7 @@ import pandas as pd
 from steps.reports.html.dialogues import Record, to_json
 from steps.reports.html.svg import bar_chart
 from steps.reports.html.tables import Link, html_table, series
+from steps.scenarios.catalog import codes
 
 PAGES = {
     "index": "Overview",
@@ -22,7 +23,7 @@ PAGES = {
     "ucl": "UCL-Bench",
     "plawbench": "PLawBench",
 }
-J1_ENVS = ("KQ", "LC", "CD", "DD", "CI", "CR")
+J1_ENVS = codes()  # the J1 environments in the paper's order (their registrations)
 WIDE = 8  # a table with more scopes than this is split into one table per metric
 TITLES = {
     ("lawbench", "zero_shot"): "Zero-shot scores per task (LawBench appendix tables)",

@@ -15,7 +15,7 @@ from steps.personas.table import persona_rows, personas_from
 from steps.scenarios.j1.built import Built, Skipped, finish
 from steps.scenarios.j1.plan import Plan
 from steps.scenarios.registry import SCENARIOS
-from steps.schemas import Instances, InstanceSkips
+from steps.schemas.instances import Instances, InstanceSkips
 
 
 async def plan_personas(

@@ -11,31 +11,16 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
 from steps.j1.params import InstancesParams
-from steps.scenarios.cd.instances import draft as draft_cd
-from steps.scenarios.ci.instances import draft as draft_ci
-from steps.scenarios.cr.instances import draft as draft_cr
-from steps.scenarios.dd.instances import draft as draft_dd
+from steps.scenarios.catalog import environment, environments, instance_sizes
+from steps.scenarios.environment import Source
 from steps.scenarios.j1.built import Draft, Skipped
-from steps.scenarios.kq.instances import draft_kq, draft_lc
-
-J1 = ("KQ", "LC", "CD", "DD", "CI", "CR")
-Source = dict[str, Any]
-# scenario -> (which population it draws from, how a source becomes a draft)
-BUILDERS: dict[str, tuple[str, Callable[[Source], Draft | Skipped]]] = {
-    "KQ": ("KQ", draft_kq),
-    "LC": ("LC", draft_lc),
-    "CD": ("civil", draft_cd),
-    "DD": ("civil", draft_dd),
-    "CI": ("civil", draft_ci),
-    "CR": ("criminal", draft_cr),
-}
 
 
 @dataclass(frozen=True)
@@ -75,13 +60,16 @@ def records(frame: pd.DataFrame) -> list[Source]:
     return [{k: plain(v) for k, v in row.items()} for row in frame.to_dict("records")]
 
 
+def pool_of(scenario: str) -> str:
+    """The pool an environment draws from: "civil" or "criminal" cases, or its own topic sources (its code)."""
+    population = environment(scenario).population
+    return scenario if population == "topics" else population
+
+
 def populations(cases: pd.DataFrame, topics: pd.DataFrame) -> dict[str, list[Source]]:
-    return {
-        "civil": records(cases[cases.kind == "civil"]),
-        "criminal": records(cases[cases.kind == "criminal"]),
-        "KQ": records(topics[topics.scenario == "KQ"]),
-        "LC": records(topics[topics.scenario == "LC"]),
-    }
+    pools = {"civil": records(cases[cases.kind == "civil"]), "criminal": records(cases[cases.kind == "criminal"])}
+    topical = [code for code, env in environments().items() if env.population == "topics"]
+    return pools | {code: records(topics[topics.scenario == code]) for code in topical}
 
 
 def _reasons(reason: str) -> list[str]:
@@ -90,13 +78,14 @@ def _reasons(reason: str) -> list[str]:
 
 
 def plan(pools: Mapping[str, list[Source]], sizes: Mapping[str, int | None], *, seed: int) -> Plan:
-    """Draft every candidate of each scenario in `sizes`, and take the first `size` eligible by rank."""
+    """Draft every candidate of each scenario in `sizes` (its registered builder over its pool), and take the
+    first `size` eligible by rank."""
     drafts: list[Draft] = []
     skipped: list[Skipped] = []
     eligibility: list[Eligibility] = []
     for scenario, size in sizes.items():
-        population, builder = BUILDERS[scenario]
-        ranked = sorted(pools[population], key=lambda s: rank(seed, s.get("case_id") or s["source_id"]))
+        builder = environment(scenario).draft
+        ranked = sorted(pools[pool_of(scenario)], key=lambda s: rank(seed, s.get("case_id") or s["source_id"]))
         results = [builder(s) for s in ranked]
         eligible = [i for i, r in enumerate(results) if isinstance(r, Draft)]
         chosen = eligible if size is None else eligible[:size]
@@ -118,4 +107,4 @@ def instance_plan(cases: pd.DataFrame, civil: pd.DataFrame, topics: pd.DataFrame
     """The J1 instances to build from the extracted cases, the civil judgments' causes (case_id, cause) and the
     topic sources, as `j1.instances` asks: the same plan in stages `j1_personas` and `j1_instances` (and in
     `jurisflow estimate`)."""
-    return plan(populations(with_causes(cases, civil), topics), instances.resolved(), seed=instances.seed)
+    return plan(populations(with_causes(cases, civil), topics), instance_sizes(instances.sizes), seed=instances.seed)

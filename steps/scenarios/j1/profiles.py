@@ -1,6 +1,7 @@
 """What each J1 role is given and what the metrics compare against, as typed records (spec j1-envs §2, §3.6).
 
-One pydantic model per (scenario, role) profile and one per scenario's ground truth. They are the scenario's
+One pydantic model per (scenario, role) profile and one per scenario's ground truth; each environment's
+registration (`steps/scenarios/<code>/env.py`) names its own. They are the scenario's
 instance schema: a profile that lacks a mandatory field, or carries a field its role is not given, does not
 validate. The Parquet table stores them as typed structs (`steps.schemas.instances`), and the engine receives
 `model_dump()` of the validated model as the role's template context.
@@ -189,21 +190,3 @@ class CRTruth(_Record):
     rulings: list[Text]  # empty when the source lost its verdict text; the sentence fields above remain
     reasoning: Text
     laws: list[StatuteRef]
-
-
-PROFILES: dict[str, dict[str, type[_Record]]] = {
-    "KQ": {"client": KQClient, "agent": KQAgent},
-    "LC": {"client": LCClient, "agent": LCAgent},
-    "CD": {"plaintiff": CDPlaintiff, "lawyer": CDLawyer},
-    "DD": {"defendant": DDDefendant, "lawyer": DDLawyer},
-    "CI": {"judge": CIJudge, "plaintiff_lawyer": CIPlaintiffLawyer, "defendant_lawyer": CIDefendantLawyer},
-    "CR": {"judge": CRJudge, "defendant": CRDefendant, "defence": CRDefence, "procurator": CRProcurator},
-}
-TRUTHS: dict[str, type[_Record]] = {
-    "KQ": TopicsTruth,
-    "LC": TopicsTruth,
-    "CD": CDTruth,
-    "DD": DDTruth,
-    "CI": CITruth,
-    "CR": CRTruth,
-}

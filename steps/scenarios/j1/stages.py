@@ -1,4 +1,5 @@
-"""A court-stage hint for each turn of a CI or CR transcript, from the presiding judge's own words.
+"""A court-stage hint for each turn of a court transcript, from the presiding judge's own words: the cues are the
+environment's registration's (`stages`: CIVIL or CRIMINAL here).
 
 A judge utterance that names a later stage's typical action (法庭调查, 举证, 辩论, 调解, 本院认为 …) moves the trial
 to that stage; the stage never goes back, and a party's reply is in the stage of the utterance it answers. This
@@ -8,6 +9,7 @@ trial itself (spec j1-envs §5.7).
 
 from __future__ import annotations
 
+from steps.scenarios.catalog import environments
 from steps.simulate.model import Scenario, Turn, TurnKind
 
 CIVIL = (
@@ -25,7 +27,6 @@ CRIMINAL = (
     ("法庭调查", ("法庭调查", "陈述", "经过", "出示证据", "举证", "辩护意见", "质证", "发问")),
     ("法庭宣判", ("本院认为", "判决如下", "宣判")),
 )
-COURTS = {"CI": CIVIL, "CR": CRIMINAL}
 
 
 def _stage_of(text: str, stages: tuple, current: int) -> int:
@@ -35,9 +36,10 @@ def _stage_of(text: str, stages: tuple, current: int) -> int:
 
 def court_stages(scenario: Scenario, turns: list[Turn]) -> list[str | None]:
     """The stage hint of every turn (None outside the court scenarios and for non-speech rows)."""
-    stages = COURTS.get(scenario.code)
+    env = environments().get(scenario.code)
+    stages = env.stages if env is not None else ()
     chair = getattr(scenario.next_speaker, "chair", None)
-    if stages is None or chair is None:
+    if not stages or chair is None:
         return [None] * len(turns)
     current, out = 0, []
     for t in turns:
