@@ -44,7 +44,7 @@ def install() -> None:
     from prefect.server.api import server
 
     if not isinstance(server.subprocess, _GuardedSubprocess):
-        server.subprocess = _GuardedSubprocess()
+        server.subprocess = _GuardedSubprocess()  # type: ignore[assignment]  # a stand-in for the module: its calls
 
 
 def _watch(parent: int) -> None:

@@ -13,7 +13,7 @@ the total, and the value is total / maximum. Callers may pass their own template
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -220,24 +220,25 @@ async def judge_rubric(
     meta = {**(metadata or {}), **_proxy_metadata(rub, response)}
     messages = [{"role": "user", "content": rubric_prompt(response, rub, question=question, template=template)}]
     result = await complete_json(door, model, messages, schema, purpose="judge", metadata=meta, repairs=repairs)
-    common = {
-        "raw": result.raw,
-        "prompt_version": rubric_version(rub, template=template, name=name),
-        "judge_model": model.model,
-        "proxy": model.is_scripted,
-        "attempts": result.attempts,
-        "call_keys": result.call_keys,
-    }
+    judgement = partial(
+        Judgement,
+        raw=result.raw,
+        prompt_version=rubric_version(rub, template=template, name=name),
+        judge_model=model.model,
+        proxy=model.is_scripted,
+        attempts=result.attempts,
+        call_keys=result.call_keys,
+    )
     if result.value is None:
         failure = result.failure
         if failure is not None and failure.message.startswith(_INVALID_ANSWER):
             kind, detail = classify(result.raw, schema)
-            return Judgement(value=None, failure=kind, error=detail, **common)
+            return judgement(value=None, failure=kind, error=detail)
         message = f"{failure.kind.value}: {failure.message}" if failure else "no answer"
-        return Judgement(value=None, failure=JudgeFailure.CALL_FAILED, error=message, **common)
+        return judgement(value=None, failure=JudgeFailure.CALL_FAILED, error=message)
     answer = result.value
     answers = {a.id: Answer(a.awarded, a.justification, a.error or None) for a in answer.items}
     answers |= {f.id: Answer(float(f.triggered), f.justification) for f in answer.fails}
     answers |= {p.id: Answer(float(p.times), p.justification) for p in answer.penalties}
     counted = tally(rub, answers)
-    return Judgement(value=counted.value, failure=None, evidence=counted.evidence(), **common)
+    return judgement(value=counted.value, failure=None, evidence=counted.evidence())

@@ -11,6 +11,7 @@ and asked again (`repairs` times), then recorded as a judge failure, never score
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -168,21 +169,22 @@ async def judge_penalties(
     }
     messages = [{"role": "user", "content": penalty_prompt(response, question=question)}]
     result = await complete_json(door, model, messages, schema, purpose="judge", metadata=meta, repairs=repairs)
-    common = {
-        "raw": result.raw,
-        "prompt_version": penalty_version(),
-        "judge_model": model.model,
-        "proxy": model.is_scripted,
-        "attempts": result.attempts,
-    }
+    judgement = partial(
+        PenaltyJudgement,
+        raw=result.raw,
+        prompt_version=penalty_version(),
+        judge_model=model.model,
+        proxy=model.is_scripted,
+        attempts=result.attempts,
+    )
     if result.value is None:
         failure = result.failure
         if failure is not None and failure.message.startswith(_INVALID_ANSWER):
             kind, detail = classify(result.raw, schema)
-            return PenaltyJudgement(None, kind, error=detail, **common)
+            return judgement(None, kind, error=detail)
         message = f"{failure.kind.value}: {failure.message}" if failure else "no answer"
-        return PenaltyJudgement(None, JudgeFailure.CALL_FAILED, error=message, **common)
+        return judgement(None, JudgeFailure.CALL_FAILED, error=message)
     answer = result.value
     findings = [Finding(f.type, f.quote, f.points, f.reason) for f in answer.findings]
     findings += [Finding(r.type, r.quote, 0.0, r.reason) for r in answer.red_flags]
-    return PenaltyJudgement(apply_penalties(base, findings), None, **common)
+    return judgement(apply_penalties(base, findings), None)
