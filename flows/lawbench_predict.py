@@ -80,7 +80,7 @@ def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_F
         items = items[items.idx < limit].reset_index(drop=True)
     lawbench = params.section(LawBenchParams)
     subset = {"tasks": lawbench.tasks} if lawbench.tasks else {}  # in the run's identity only when set
-    if subset:
+    if lawbench.tasks:
         unknown = sorted(set(lawbench.tasks) - set(items.task))
         if unknown:
             raise ValueError(f"lawbench.tasks: unknown {', '.join(unknown)}; the tasks are {', '.join(TASK_IDS)}")

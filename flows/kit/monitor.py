@@ -107,7 +107,7 @@ async def gather_groups(
     if FlowRunContext.get() is None:
         done = await asyncio.gather(*(one(p) for p in groups.values()))
     else:
-        group_task = task(one, name="group", cache_policy=NO_CACHE)
+        group_task = task(name="group", cache_policy=NO_CACHE)(one)
         done = await asyncio.gather(
             *(group_task.with_options(task_run_name=_task_name(label(g)))(p) for g, p in groups.items())
         )
@@ -200,10 +200,10 @@ async def follow_groups(sizes: dict[str, int], work: Callable[[Callable[[str], N
         log(f"{group}: {sizes[group]:,} done")
         return sizes[group]
 
-    follower = task(follow, name="group", cache_policy=NO_CACHE)
+    follower = task(name="group", cache_policy=NO_CACHE)(follow)
     followers = [follower.with_options(task_run_name=_task_name(g))(g) for g in finished]
     results = await asyncio.gather(running, *followers, return_exceptions=True)
     for r in results:
         if isinstance(r, BaseException):
             raise r
-    return results[0]
+    return running.result()

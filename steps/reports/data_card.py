@@ -54,13 +54,12 @@ def render_data_card(manifest: Manifest, sections: list[TableSection], usage: Ta
         markdown_table(sources_table(manifest, rows), grouping=GROUPING),
         "",
     ]
-    derived = [f for f in manifest.files if f.derivation]
+    derived = [(f, f.derivation) for f in manifest.files if f.derivation]
     if derived:
         lines += ["Derived files (not byte-identical to upstream; the checksum is that of the derived file):", ""]
         lines += [
-            f"- `{f.path}`: {f.derivation.get('note', f.derivation['kind'])} "
-            f"(`{f.repo}@{f.commit[:10]}:{f.upstream_path}`)"
-            for f in derived
+            f"- `{f.path}`: {derivation.get('note', derivation['kind'])} (`{f.repo}@{f.commit[:10]}:{f.upstream_path}`)"
+            for f, derivation in derived
         ]
         lines.append("")
     for s in sections:

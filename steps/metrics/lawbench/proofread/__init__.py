@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TypedDict
 
 from steps.metrics.lawbench.proofread.fscore import compare_sentence, f_beta
 from steps.metrics.lawbench.proofread.lexicon import CharLexicon, load_lexicon
@@ -37,10 +38,19 @@ _MEMO: dict[tuple, dict[tuple[str, str], SentenceEdits]] = {}
 # ingest's tables built from LawBench's cilin.txt and confusion_dict.txt, by the scorer argument they feed.
 LEXICON_TABLES = {"cilin_path": "lawbench_cilin.parquet", "confusion_path": "lawbench_confusions.parquet"}
 
+
+class LexiconFiles(TypedDict):
+    """The lexicon files by the keyword `score_task`/`score_predictions` take them with (LEXICON_TABLES' keys)."""
+
+    cilin_path: Path
+    confusion_path: Path
+
+
 __all__ = [
     "LEXICON_TABLES",
     "MAX_PATHS",
     "CharLexicon",
+    "LexiconFiles",
     "lexicon_tables",
     "load_lexicon",
     "score_proofreading",
