@@ -63,7 +63,7 @@ def lawbench_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> st
         )
         by_task = {(r.setting, r.task): int(r.n_failed) for r in both.itertuples() if r.n_failed}
         runs = [read_run_if_any(paths.run("lawbench", name, s)) for s in ran]
-        limits = {r.limit for r in runs if r is not None} - {None}
+        limits = {r.limit for r in runs if r is not None and r.limit is not None}
         agents[name] = AgentInfo(
             name,
             model.model,

@@ -25,7 +25,7 @@ TOLERANCE = 1e-6
 
 
 @task(cache_policy=NO_CACHE)
-def score_published(predictions: pd.DataFrame, proofread_paths: dict) -> pd.DataFrame:
+def score_published(predictions: pd.DataFrame, proofread_paths: LexiconFiles) -> pd.DataFrame:
     scores = score_predictions(predictions, **proofread_paths).rename(columns={"model": "agent"})
     return scores.assign(n_failed=0, proxy=False, run_id="published")[list(LawBenchScores.to_schema().columns)]
 
@@ -97,7 +97,7 @@ def lawbench_score(paths: Paths = PATHS) -> str:
     proofread_paths = lexicon_tables(paths.interim)
     predictions = read_table(paths.interim / "lawbench_predictions.parquet", LawBenchPredictions)
     published = read_table(paths.interim / "lawbench_published.parquet", LawBenchPublished)
-    scores = score_published(predictions, proofread_paths)
+    scores: pd.DataFrame = score_published(predictions, proofread_paths)
     write_table(scores, paths.shared("lawbench") / PUBLISHED_SCORES, LawBenchScores, table="lawbench_scores")
     cells = compare(scores, published)
     off = cells[(cells.score_diff > TOLERANCE) | (cells.abstention_diff > TOLERANCE)]

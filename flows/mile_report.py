@@ -94,7 +94,9 @@ def mile_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
             "environment_scripted": environment.is_scripted,
         }
     )
-    ours = result_rows(pd.concat(scores, ignore_index=True), pd.concat(dialogues, ignore_index=True), flags)
+    ours: pd.DataFrame = result_rows(
+        pd.concat(scores, ignore_index=True), pd.concat(dialogues, ignore_index=True), flags
+    )
     run = RunInfo(
         environment.model,
         environment.is_scripted,

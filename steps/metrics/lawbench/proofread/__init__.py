@@ -58,10 +58,13 @@ __all__ = [
 ]
 
 
-def lexicon_tables(interim_dir: Path) -> dict[str, Path]:
+def lexicon_tables(interim_dir: Path) -> LexiconFiles:
     """`cilin_path` / `confusion_path` for the scorers: ingest's two lexicon tables in `interim_dir`."""
-    paths = {arg: interim_dir / name for arg, name in LEXICON_TABLES.items()}
-    for path in paths.values():
+    paths = LexiconFiles(
+        cilin_path=interim_dir / LEXICON_TABLES["cilin_path"],
+        confusion_path=interim_dir / LEXICON_TABLES["confusion_path"],
+    )
+    for path in (paths["cilin_path"], paths["confusion_path"]):
         if not path.is_file():
             raise FileNotFoundError(f"{path}: not found; run the ingest stage first (dvc repro ingest)")
     return paths
