@@ -41,6 +41,7 @@ def describe(
     """The flow run's name and tags (stage `ucl_reference` is tagged with the reference model)."""
     agent: ModelConfig | None = None
     if stage == "ucl_reference" and params is not None:
+        # the kit imports no benchmark, so UCL's section is a BaseModel here
         agent = params.section_named("ucl").reference.resolve_reference()  # type: ignore[attr-defined]
     elif agent_name is not None and params is not None and agent_name in params.agents:
         agent = params.agent(agent_name)

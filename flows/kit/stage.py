@@ -130,7 +130,7 @@ def stage_flow(fn: Callable[..., str]) -> Any:
 
     # Prefect validates parameters from the annotations, which must resolve in the flow's module, not here
     logged.__annotations__ = inspect.get_annotations(fn, eval_str=True)
-    logged.__signature__ = inspect.signature(fn, eval_str=True)  # type: ignore[attr-defined]
+    logged.__signature__ = inspect.signature(fn, eval_str=True)  # type: ignore[attr-defined]  # as in flows/cli.py
     return flow(name=name)(logged)
 
 

@@ -137,6 +137,7 @@ def _principal(role: str, name: str, tail: str, paragraph: str) -> Party:
         custody_status=status,
         prior_records=priors,
         text=paragraph,
+        # the particulars read, by field name: all `str | None` but `age` (an int), which mypy cannot pair up
         **{k: v for k, v in attrs.items() if k in _ATTRS},  # type: ignore[arg-type]
     )
 
