@@ -9,6 +9,7 @@ The paper's "-" (the model failed the task) is printed as "-".
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -169,7 +170,7 @@ def csv_frame(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> p
 
 
 # ---------------------------------------------------------------- Markdown
-def _fmt(value: object, *, proxy: bool = False, excluded: bool = False, digits: int = 1) -> str:
+def _fmt(value: float | None, *, proxy: bool = False, excluded: bool = False, digits: int = 1) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "—"
     return f"{float(value):.{digits}f}" + ("†" if proxy else "") + ("‡" if excluded else "")
@@ -398,11 +399,11 @@ def _topics(results: Results, agents: dict[str, AgentInfo]) -> pd.DataFrame:
 def _repeats(results: Results, run: RunInfo) -> pd.DataFrame:
     r = results.repeats
     paper = _lookup(paper_long().rename(columns={"model": "agent"}))
-    rows = []
+    rows: list[Sequence[object]] = []
     for group in run.groups:
         mine = r[r.agent == group]
         cells = {(x["scope"], x["metric"]): x for x in mine.to_dict("records")}
-        row = [f"{group} ({len(run.groups[group])} runs)"]
+        row: list[object] = [f"{group} ({len(run.groups[group])} runs)"]
         for scope, metric in TABLE3:
             x = cells.get((scope, metric))
             row.append(
