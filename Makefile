@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # dvc runs each stage's `python -m flows.<stage>` with this PATH, i.e. inside the virtual environment.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: run test lint install install-local smoke-real lock clean-cache
+.PHONY: run agents test lint install install-local smoke-real lock clean-cache
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found; install Python 3.11 or run 'make PYTHON=/path/to/python3.11 ...'"; exit 1; }
@@ -36,6 +36,13 @@ smoke-real: $(LOCAL_STAMP)
 # `dvc repro` with one Prefect server for every stage (or the one PREFECT_API_URL names): flows/pipeline.py
 run: $(STAMP)
 	$(BIN)/python -m flows.pipeline
+	@$(BIN)/dvc status
+
+# `make run` with every agent's stages JOBS at a time: the shared stages, then the agents concurrently, then the
+# reports (`jurisflow agents run`, flows/agents.py; --pool NAME runs the agents on Prefect workers in other clones).
+JOBS ?= 2
+agents: $(STAMP)
+	$(BIN)/jurisflow agents run --jobs $(JOBS)
 	@$(BIN)/dvc status
 
 test: $(STAMP)

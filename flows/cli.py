@@ -33,12 +33,16 @@ lawbench_app = typer.Typer(no_args_is_help=True, help="LawBench: score any predi
 extract_app = typer.Typer(help="Legal elements from any judgment file, and the parser's accuracy figures.")
 export_app = typer.Typer(no_args_is_help=True, help="Export simulated dialogues as training data.")
 params_app = typer.Typer(no_args_is_help=True, help="Validate params.yaml without running anything.")
+agents_app = typer.Typer(
+    no_args_is_help=True, help="Evaluate several agents at once: here, or on Prefect workers in other clones."
+)
 app.add_typer(models_app, name="models")
 app.add_typer(serve_app, name="serve")
 app.add_typer(lawbench_app, name="lawbench")
 app.add_typer(extract_app, name="extract")
 app.add_typer(export_app, name="export")
 app.add_typer(params_app, name="params")
+app.add_typer(agents_app, name="agents")
 
 STAGES_PANEL = "Stages (dvc.yaml)"
 ARGUMENT_HELP = {"agent_name": "an agent name from params.yaml (agents)"}
@@ -456,6 +460,49 @@ def params_sync(file: Path = typer.Option(Path("params.yaml"), "--file", help="t
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(1) from None
     typer.echo(f"{file}: runs rewritten from agents")
+
+
+@agents_app.command("run")
+def agents_run(
+    agents: str | None = typer.Option(None, help="comma-separated agent names (default: every agent in params.yaml)"),
+    jobs: int = typer.Option(2, min=1, help="agents evaluated at the same time"),
+    pool: str | None = typer.Option(None, help="a Prefect work pool: run each agent on its workers (see `deploy`)"),
+) -> None:
+    """The shared stages once, then every agent's stages concurrently, then the reports (three `dvc repro`)."""
+    from flows.agents import run
+    from flows.kit.config import ParamsError
+
+    chosen = [a.strip() for a in agents.split(",") if a.strip()] if agents else None
+    try:
+        code = run(chosen, jobs=jobs, pool=pool)
+    except ParamsError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(1) from None
+    raise typer.Exit(code)
+
+
+@agents_app.command("deploy")
+def agents_deploy(pool: str = typer.Option("jurisflow", help="the Prefect work pool (process type)")) -> None:
+    """Create the process work pool and the `agent-stages/<pool>` deployment on the server PREFECT_API_URL names."""
+    import os
+
+    from flows.agents import deploy
+
+    if not os.environ.get("PREFECT_API_URL"):
+        typer.echo("error: set PREFECT_API_URL to the Prefect server the workers share", err=True)
+        raise typer.Exit(1)
+    typer.echo(deploy(pool))
+
+
+@agents_app.command("worker")
+def agents_worker(
+    pool: str = typer.Option("jurisflow", help="the Prefect work pool"),
+    limit: int = typer.Option(1, min=1, help="agents this worker runs at the same time"),
+) -> None:
+    """A Prefect worker in this clone: it runs agents' stages here and pushes them to the DVC remote."""
+    from flows.agents import worker
+
+    raise typer.Exit(worker(pool, limit))
 
 
 @app.command("estimate")

@@ -5,7 +5,9 @@
 - `paths`: where every stage reads and writes (`Paths`), and paths built from configuration (`safe_child`).
 - `runs`: a run's identity (`run_spec`, `run_id`), its `run.json` written last, and read back as a `RunRecord`.
 - `models`: a model session (`model_session`: the door for a run id, an optional resume journal, the usage
-  table written on success, the door closed), and `check_calls`, which ends a stage whose calls failed.
+  table and the response-cache shard written on success, the door closed), and `check_calls`, which ends a stage
+  whose calls failed.
+- `call_cache`: the response-cache shards DVC carries (written beside each usage table; read under DVC).
 - `tables`: validated Parquet tables and atomic writes.
 - `stage`: running a flow as a stage (`stage_flow`, `run_stage`, `main`: one summary line or one error line).
 - `stages`: the table of stages (dvc.yaml), from which the `jurisflow` stage commands are made.

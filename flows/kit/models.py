@@ -1,6 +1,6 @@
-"""A stage's model session (`model_session`: the door for its run id, its resume journal, its accounting rows
-written next to its outputs, everything closed), and ending a stage whose calls failed (`check_calls`: the one
-place that decides it)."""
+"""A stage's model session (`model_session`: the door for its run id, its resume journal, its accounting rows and
+response-cache shard written next to its outputs, everything closed), and ending a stage whose calls failed
+(`check_calls`: the one place that decides it)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from flows.kit.call_cache import shard_layer, write_call_cache
 from flows.kit.config import Params
 from flows.kit.stage import CallsFailed, console
 from flows.kit.tables import write_table
@@ -35,7 +36,7 @@ def open_door(params: Params, run_id: str, models: Iterable[ModelConfig] = ()) -
     check_api_keys(models)
     from steps.llm.door import ModelDoor  # litellm (3 s of CPU to import) loads only in stages that call models
 
-    return ModelDoor(params.llm, run_id=run_id, cache_dir=Path(params.llm.cache_dir))
+    return ModelDoor(params.llm, run_id=run_id, cache_dir=Path(params.llm.cache_dir), shards=shard_layer())
 
 
 @dataclass(frozen=True)
@@ -97,9 +98,11 @@ def usage_frame(door: ModelDoor) -> pd.DataFrame:
 
 
 def write_usage(door: ModelDoor, path: Path) -> pd.DataFrame:
-    """Write one accounting row per call (hits and failures included) to `path`, the tracked usage table, and the
-    same rows with their latency, attempts and cache hits to the usage log (`usage_log_dir`)."""
+    """Write one accounting row per call (hits and failures included) to `path`, the tracked usage table, the
+    answers to the stage's response-cache shard beside it (flows/kit/call_cache.py), and the rows with their latency,
+    attempts and cache hits to the usage log (`usage_log_dir`)."""
     tracked = write_table(usage_frame(door), path, ModelUsage, table="model_usage")
+    write_call_cache(door, path)
     log_usage(door, path)
     return tracked
 

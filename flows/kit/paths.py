@@ -13,7 +13,8 @@ which stay inside their parent folder.
     .cache/sources/                       downloaded pinned sources
 
 A stage's accounting rows are its `usage.parquet` (the stage that makes a run), `judge_usage.parquet` (the stage
-that judges it) or `<step>_usage.parquet` (a shared stage: data/j1/extract_usage.parquet …). Flows take a `paths`
+that judges it) or `<step>_usage.parquet` (a shared stage: data/j1/extract_usage.parquet …), each with its
+response-cache shard beside it (`call_cache.parquet`, `judge_call_cache.parquet` …). Flows take a `paths`
 argument (default `PATHS`), so a test points a whole stage at a temporary folder with `Paths(data=..., ...)`.
 """
 
@@ -29,6 +30,13 @@ TURNS = "turns.parquet"
 DIALOGUES = "dialogues.parquet"
 USAGE = "usage.parquet"
 JUDGE_USAGE = "judge_usage.parquet"
+CALL_CACHE = "call_cache.parquet"  # every model-calling stage's response-cache shard, beside its usage table
+
+
+def call_cache_path(usage: Path) -> Path:
+    """The shard beside a usage table: `usage.parquet` → `call_cache.parquet`, `judge_usage.parquet` →
+    `judge_call_cache.parquet`, `extract_usage.parquet` → `extract_call_cache.parquet` (flows/kit/call_cache.py)."""
+    return usage.with_name(usage.name.removesuffix("usage.parquet") + CALL_CACHE)
 
 
 def safe_child(parent: Path, *names: str) -> Path:

@@ -1,8 +1,8 @@
 """The model door: every model call in jurisflow goes through `ModelDoor.complete`.
 
-One async API over litellm with a content-keyed response cache, bounded concurrency per endpoint, retries
-with exponential backoff and jitter (respecting Retry-After), typed failures that never raise out of a
-batch, and one accounting record per call.
+One async API over litellm with a content-keyed response cache (SQLite, and below it the read-only shards other
+clones pushed: steps/llm/shards.py), bounded concurrency per endpoint, retries with exponential backoff and jitter
+(respecting Retry-After), typed failures that never raise out of a batch, and one accounting record per call.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import litellm
 
@@ -27,6 +27,9 @@ from steps.llm.ledger import SpendLedger
 from steps.llm.pricing import pricing_for
 from steps.llm.results import CallFailure, Completion, FailureKind, Reply, Request, UsageRecord, public_metadata
 from steps.llm.secrets import RedactingFilter, api_key_for, redact
+
+if TYPE_CHECKING:
+    from steps.llm.shards import ShardLayer
 
 litellm.suppress_debug_info = True
 litellm.telemetry = False
@@ -59,12 +62,21 @@ def _skip_litellm_bookkeeping() -> None:
 class ModelDoor:
     """The only way to reach a model. Create one per flow run; close it at the end."""
 
-    def __init__(self, settings: LLMSettings, *, run_id: str = "", cache_dir: Path | None = None):
+    def __init__(
+        self,
+        settings: LLMSettings,
+        *,
+        run_id: str = "",
+        cache_dir: Path | None = None,
+        shards: ShardLayer | None = None,
+    ):
         self.settings = settings
         self.run_id = run_id
         self.cache_dir = Path(cache_dir or settings.cache_dir)  # the response cache, and the usage log beside it
         self.cache = ResponseCache(self.cache_dir) if settings.cache else None
+        self.shards = shards if settings.cache else None  # read when the SQLite cache misses
         self.usage: list[UsageRecord] = []
+        self.answers: dict[str, tuple[str, CachedResponse]] = {}  # every answer this door gave: the stage's shard
         self.spent_usd = 0.0  # what this door's new calls cost (litellm's prices; hits and failures cost nothing)
         # with a cap and a run session (JURISFLOW_RUN_SESSION), the cap is over every stage of the run: their spend
         # is shared in a ledger beside the cache (steps/llm/ledger.py); without a session, over this door's calls
@@ -101,7 +113,7 @@ class ModelDoor:
             policy = scripted.policy_fingerprint(model.model.split("/", 1)[1], str(metadata.get("scenario", "")))
             key_extra = {**metadata, "_policy": policy}
         key = call_key(model, messages, key_extra)
-        cached = self.cache.get(key) if self.cache is not None and not fresh else None
+        cached = self._cached(key) if not fresh else None
         if cached is not None:
             reply: Reply = self._completion(model, key, cached, attempts=0, cache_hit=True)
         elif key in self._inflight:  # the same call is already on its way: share its result
@@ -147,6 +159,16 @@ class ModelDoor:
             self.ledger.close()
 
     # ------------------------------------------------------------------ internals
+    def _cached(self, key: str) -> CachedResponse | None:
+        """The SQLite cache's answer, else a shard's (then stored in SQLite too), else None."""
+        if self.cache is None:
+            return None
+        cached = self.cache.get(key)
+        if cached is None and self.shards is not None and (found := self.shards.get(key)) is not None:
+            model, cached = found
+            self.cache.put(key, model, cached)
+        return cached
+
     def _for_this_loop(self) -> None:
         loop = asyncio.get_running_loop()
         if loop is not self._loop:
@@ -287,6 +309,7 @@ class ModelDoor:
     ) -> None:
         """The accounting row of a call answered without the door (a simulation journal replaying an interrupted
         run): the row the door wrote when the call was made, as a hit (no request, no latency)."""
+        self._keep(reply)
         self.usage.append(
             UsageRecord(
                 self.run_id,
@@ -319,6 +342,7 @@ class ModelDoor:
         )
         if isinstance(reply, Completion):
             hit = reply.cache_hit
+            self._keep(reply)
             record = usage(
                 prompt_tokens=reply.prompt_tokens,
                 completion_tokens=reply.completion_tokens,
@@ -339,6 +363,13 @@ class ModelDoor:
                 failure_message=redact(reply.message),
             )
         self.usage.append(record)
+
+    def _keep(self, reply: Completion) -> None:
+        """Remember an answer for the stage's shard (what a fresh run would store: no latency)."""
+        self.answers[reply.call_key] = (
+            reply.model,
+            CachedResponse(reply.text, reply.prompt_tokens, reply.completion_tokens, reply.cost_usd, 0.0),
+        )
 
 
 def _as_hit(reply: Completion) -> Completion:

@@ -1,12 +1,12 @@
 """What the stages of one run have spent together, so that `llm.budget_usd` caps a whole run, not each stage.
 
-A run (`make run`, `python -m flows.pipeline`, `jurisflow eval`) sets `JURISFLOW_RUN_SESSION` to a fresh id in the
-environment of the `dvc repro` it starts, and so of every stage process. Each stage's door adds the cost of its new
-answers to one SQLite file beside the response cache, `<llm.cache_dir>/spend.sqlite`, under that session id and the
-stage's run id, and reads the session's total before each call it would send. SQLite serialises the writers of
-several processes, and each write is one upsert, so stages running at once share the cap. Without the variable (a
-stage run alone) there is no ledger and the door caps its own spend, as before. A new session starts at 0: a rerun
-pays only for the calls the response cache does not hold.
+A run (`make run`, `python -m flows.pipeline`, `jurisflow eval`, `jurisflow agents run`) sets `JURISFLOW_RUN_SESSION`
+to a fresh id in the environment of the `dvc repro` commands it starts, and so of every stage process. Each stage's
+door adds the cost of its new answers to one SQLite file beside the response cache, `<llm.cache_dir>/spend.sqlite`,
+under that session id and the stage's run id, and reads the session's total before each call it would send. SQLite
+serialises the writers of several processes, and each write is one upsert, so stages running at once share the cap.
+Without the variable (a stage run alone) there is no ledger and the door caps its own spend, as before. A new session
+starts at 0: a rerun pays only for the calls the response cache does not hold.
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ from steps.schemas.sources import (
     Ucl,
 )
 from steps.schemas.ucl import UclDialogues, UclHintScores, UclTurns, UclVerdicts
-from steps.schemas.usage import ModelUsage, UsageLog
+from steps.schemas.usage import CallCache, ModelUsage, UsageLog
 
 ARROW_TYPES = {**SOURCE_ARROW_TYPES, "cases": CASES_ARROW_TYPES}
 # J1 environments (issues 6, 7): topic sources, personas, instances; J1-EVAL failure causes
@@ -67,6 +67,7 @@ __all__ = [
     "PERSONAS_ARROW_TYPES",
     "SCHEMAS",
     "TOPICS_ARROW_TYPES",
+    "CallCache",
     "Cases",
     "Deliverables",
     "ExtractionIssues",

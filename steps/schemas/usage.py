@@ -2,7 +2,8 @@
 
 `ModelUsage` is the tracked table (each stage's `usage.parquet`, a DVC output): only what a fresh run writes, the
 same bytes whatever ran before. `UsageLog` adds what depends on the run's history (latency, attempts, cache hits)
-and goes to the untracked usage log under the response cache (`<llm.cache_dir>/usage/`)."""
+and goes to the untracked usage log under the response cache (`<llm.cache_dir>/usage/`). `CallCache` is a stage's
+response-cache shard: the answers its calls got, which travel with the stage's outputs to the DVC remote."""
 
 from __future__ import annotations
 
@@ -39,3 +40,15 @@ class UsageLog(ModelUsage):
     cache_hit: Series[bool]
     usage_table: Series[str]
     written_at: Series[str]
+
+
+class CallCache(Strict):
+    """A stage's response-cache shard (`call_cache.parquet` beside its usage table, a DVC output): one row per
+    distinct call the stage got an answer to, as the response cache stores it, less latency (steps/llm/shards.py)."""
+
+    call_key: Series[str] = pa.Field(str_length={"min_value": 64, "max_value": 64}, unique=True)
+    model: Series[str] = pa.Field(str_contains="/")
+    text: Series[str]
+    prompt_tokens: Series[int] = pa.Field(ge=0)
+    completion_tokens: Series[int] = pa.Field(ge=0)
+    cost_usd: Series[float] = pa.Field(nullable=True, ge=0)

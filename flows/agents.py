@@ -1,0 +1,337 @@
+"""`jurisflow agents`: several agents evaluated at once, on DVC and Prefect (no scheduler of our own).
+
+    jurisflow agents run [--agents a,b] [--jobs N] [--pool NAME]   three `dvc repro` phases in one Prefect flow
+    jurisflow agents deploy [--pool NAME]                           the work pool and the `agent-stages` deployment
+    jurisflow agents worker [--pool NAME] [--limit N]               a Prefect worker in this clone
+
+`run` reproduces in three phases: (1) the stages every agent needs (ingest, extract, the J1 instances, the rubrics,
+the UCL reference …), once; (2) each agent's own stages, one Prefect task run per agent, up to `--jobs` at a time;
+(3) the reports and what else is stale. Phase 2 runs here as concurrent `dvc --wait-for-lock repro --single-item`
+processes in this workspace: DVC releases its repository lock while a stage's command runs, writes each stage's
+dvc.lock entry under the lock, and its read/write locks keep two processes off one output (`--single-item`, because
+checking a stage takes a write lock on its outputs, which fails while another agent's stage reads them); the
+response cache is SQLite in WAL mode and every stage reports to the one Prefect server. With `--pool`, phase 1
+ends with `dvc push --run-cache`, each agent is a run of the deployment `agent-stages/<pool>` that a Prefect worker
+in another clone picks up (`dvc repro --pull` of the agent's stages there, then `dvc push --run-cache`), and phase
+3 is `dvc repro --pull` here: DVC restores the agents' stages from the pushed run cache instead of running them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+from prefect.task_runners import ThreadPoolTaskRunner
+from prefect.utilities.callables import parameter_schema
+
+from flows.kit.config import BENCHMARKS, PARAMS_FILE, ParamsError, load_params
+from flows.kit.stages import stage_table
+from steps.llm.ledger import SESSION_ENV, session_env
+
+POOL = "jurisflow"
+FLOW_NAME = "agent-stages"  # the deployment is `agent-stages/<pool>`
+ENTRYPOINT = "flows.agents:agent_stages_run"  # imported in the worker's clone (its working directory)
+WORKER_HOME = "{{ $JURISFLOW_HOME }}"  # the worker's clone: Prefect fills it from the worker's environment
+CHECKED = ("params.yaml", "dvc.yaml")  # a worker's clone must hold the same files (and the same git commit)
+
+
+def _bin(name: str) -> str:
+    return str(Path(sys.executable).parent / name)
+
+
+def agent_stages(agent: str, benchmarks: list[str]) -> list[str]:
+    """The agent's own DVC stages in the benchmarks it takes part in, in dvc.yaml's order (a run before its judge;
+    not the reports, which read every agent)."""
+    table = stage_table().values()
+    return [t for b in BENCHMARKS if b in benchmarks for s in table if s.benchmark == b for t in s.targets(agent)]
+
+
+def report_stages(benchmarks: set[str]) -> list[str]:
+    """Each benchmark's report stage, `<benchmark>_report`."""
+    return [f"{b}_report" for b in BENCHMARKS if b in benchmarks and f"{b}_report" in stage_table()]
+
+
+@dataclass(frozen=True)
+class Plan:
+    shared: list[str]  # phase 1: every stage upstream of the agents' stages
+    agents: dict[str, list[str]]  # phase 2: each agent's own stages
+    final: list[str]  # phase 3: `dvc repro` targets (empty: the whole pipeline)
+
+
+def make_plan(agents: list[str] | None = None, params_file: Path = PARAMS_FILE) -> Plan:
+    """Which stages each phase runs, from params.yaml and DVC's stage graph. `agents` None: every agent, and phase 3
+    is the whole pipeline (as `make run`); a subset: phase 3 is their benchmarks' reports."""
+    params = load_params(params_file)
+    chosen = list(params.agents) if agents is None else agents
+    unknown = [a for a in chosen if a not in params.agents]
+    if unknown:
+        raise ParamsError(f"unknown agent(s) {', '.join(unknown)}; {params_file} lists: {', '.join(params.agents)}")
+    per_agent = {a: agent_stages(a, list(params.agents[a].benchmarks)) for a in chosen}
+    per_agent = {a: stages for a, stages in per_agent.items() if stages}
+    final = [] if agents is None else report_stages({b for a in chosen for b in params.agents[a].benchmarks})
+    return Plan(upstream([s for stages in per_agent.values() for s in stages]), per_agent, final)
+
+
+def upstream(targets: list[str]) -> list[str]:
+    """Every stage the targets depend on, directly or not, that is not itself a target (DVC's own graph)."""
+    import networkx as nx
+    from dvc.repo import Repo
+
+    with Repo() as repo:
+        graph = repo.index.graph
+        by_name = {s.addressing: s for s in graph.nodes}
+        missing = [t for t in targets if t not in by_name]
+        if missing:
+            raise ParamsError(f"dvc.yaml has no stage {', '.join(missing)} (run `jurisflow params sync`?)")
+        found = set().union(*(nx.descendants(graph, by_name[t]) for t in targets)) if targets else set()
+    return sorted({s.addressing for s in found} - set(targets))
+
+
+def fingerprint(root: Path = Path()) -> dict[str, str]:
+    """What a worker's clone must share with the coordinator: the sha256 of params.yaml and dvc.yaml, and the git
+    commit when there is one (the same stage definitions, parameters and code give the same DVC stage hashes)."""
+    out = {name: hashlib.sha256((root / name).read_bytes()).hexdigest() for name in CHECKED}
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True)
+    if head.returncode == 0:
+        out["git"] = head.stdout.strip()
+    return out
+
+
+_PRINT = threading.Lock()
+
+
+def _say(label: str, line: str) -> None:
+    with _PRINT:
+        sys.stdout.write(f"[{label}] {line.rstrip()}\n")
+        sys.stdout.flush()
+
+
+def _stream(label: str, args: list[str], env: dict[str, str]) -> int:
+    """Run a command, its output lines prefixed with `label` (several run at once); its exit code."""
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        _say(label, line)
+    return proc.wait()
+
+
+def repro_args(targets: list[str], *, pull: bool = False, single: bool = False) -> list[str]:
+    """`dvc --wait-for-lock repro [--pull] [--single-item] <targets>`: waits for another process's repository lock
+    (held only between stages) instead of failing. `single`: the targets alone, in the order given, their upstream
+    not even checked (DVC takes a write lock on every stage it checks, which fails while another agent's stage
+    reads that stage's outputs)."""
+    flags = (["--pull"] if pull else []) + (["--single-item"] if single else [])
+    return [_bin("dvc"), "--wait-for-lock", "repro", *flags, *targets]
+
+
+def stale(stages: list[str]) -> bool:
+    """Whether `dvc status` finds any of the stages out of date (it takes only read locks)."""
+    import json
+
+    args = [_bin("dvc"), "--wait-for-lock", "status", "--json", *stages]
+    done = subprocess.run(args, env=_env(), capture_output=True, text=True)
+    try:
+        return done.returncode != 0 or bool(json.loads(done.stdout or "{}"))
+    except ValueError:
+        return True
+
+
+def push_args(targets: list[str] | None = None) -> list[str]:
+    """`dvc --wait-for-lock push --run-cache [<targets>]`: the outputs and DVC's record of the runs that made them,
+    from which `dvc repro --pull` elsewhere restores a stage instead of running it."""
+    return [_bin("dvc"), "--wait-for-lock", "push", "--run-cache", *(targets or [])]
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+
+
+@task(name="dvc repro", cache_policy=NO_CACHE)
+def repro_here(label: str, targets: list[str]) -> int:
+    """One agent's stages in this workspace, beside the other agents' (the shared stages are up to date)."""
+    return _stream(label, repro_args(targets, single=True), _env())
+
+
+@task(name="agent on the pool", cache_policy=NO_CACHE)
+def repro_on_pool(agent: str, targets: list[str], shared: list[str], pool: str, expected: dict[str, str]) -> int:
+    """One agent's stages as a run of the deployment `agent-stages/<pool>`, which a worker picks up; waits for it."""
+    from prefect.deployments import run_deployment
+
+    done = run_deployment(
+        f"{FLOW_NAME}/{pool}",
+        parameters={
+            "agent": agent,
+            "targets": targets,
+            "shared": shared,
+            "expected": expected,
+            "session": os.environ.get(SESSION_ENV, ""),
+        },
+        flow_run_name=f"agent {agent}",
+        timeout=None,
+    )
+    ok = done.state is not None and done.state.is_completed()
+    _say(agent, f"{'done' if ok else 'failed'} on work pool {pool!r}: flow run {done.name} ({done.state_name})")
+    return 0 if ok else 1
+
+
+@flow(name="agents")
+def agents_flow(plan: Plan, pool: str | None = None) -> dict[str, int]:
+    """The three phases; the exit code of each (phase 2: one per agent). A failed phase ends the flow."""
+    codes: dict[str, int] = {}
+    if plan.shared:
+        codes["shared"] = _stream("shared", repro_args(plan.shared), _env())
+        if not codes["shared"] and pool:
+            codes["shared"] = _stream("shared", push_args(plan.shared), _env())
+        if codes["shared"]:
+            return codes
+    if pool:
+        expected = fingerprint()
+        futures = {
+            a: repro_on_pool.with_options(task_run_name=f"agent {a}").submit(a, t, plan.shared, pool, expected)
+            for a, t in plan.agents.items()
+        }
+    else:
+        futures = {a: repro_here.with_options(task_run_name=f"agent {a}").submit(a, t) for a, t in plan.agents.items()}
+    codes |= {a: f.result() for a, f in futures.items()}
+    if any(codes.values()):
+        return codes
+    codes["final"] = _stream("final", repro_args(plan.final, pull=bool(pool)), _env())
+    return codes
+
+
+def run(agents: list[str] | None = None, jobs: int = 2, pool: str | None = None) -> int:
+    """`jurisflow agents run`: the three phases in one Prefect flow (with one Prefect server, as `make run`, unless
+    PREFECT_API_URL names one) and one run session (`JURISFLOW_RUN_SESSION`: `llm.budget_usd` caps what every stage
+    of the three phases spends together, steps/llm/ledger.py); 0 when every phase succeeded."""
+    plan = make_plan(agents)
+    print(
+        f"phase 1 (shared): {' '.join(plan.shared) or 'nothing'}\n"
+        + "".join(f"phase 2 ({a}): {' '.join(t)}\n" for a, t in plan.agents.items())
+        + f"phase 3: dvc repro {' '.join(plan.final) or '(the whole pipeline)'}"
+        + (f" --pull; agents on work pool {pool!r}" if pool else f"; {jobs} agents at a time"),
+        file=sys.stderr,
+    )
+    flow_fn = agents_flow.with_options(task_runner=ThreadPoolTaskRunner(max_workers=jobs))
+    session = session_env()[SESSION_ENV]  # the caller's, when set (one cap over several commands), else a fresh one
+
+    def go() -> int:
+        codes = flow_fn(plan, pool)
+        failed = [name for name, code in codes.items() if code]
+        if failed:
+            print(f"agents: failed: {', '.join(failed)} (later phases not run)", file=sys.stderr)
+        return 1 if failed else 0
+
+    with _environment(SESSION_ENV, session):
+        if os.environ.get("PREFECT_API_URL"):
+            return go()
+        from flows.pipeline import prefect_server
+
+        with prefect_server() as url, _environment("PREFECT_API_URL", url):
+            return go()
+
+
+@contextmanager
+def _environment(name: str, value: str) -> Iterator[None]:
+    """`name` set to `value` in this process (and so in every command it starts) for the block, then as before."""
+    before = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before
+
+
+# ---------------------------------------------------------------------------------------------- the work pool
+@contextmanager
+def _one_at_a_time(root: Path = Path()) -> Iterator[None]:
+    """An exclusive lock on this clone (`.dvc/tmp/jurisflow-agents.lock`): two agents' runs on one worker must not
+    restore the same shared stage at once (DVC's read/write locks would fail the second instead of waiting)."""
+    import fcntl
+
+    path = root / ".dvc" / "tmp" / "jurisflow-agents.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
+def _check(label: str, args: list[str]) -> None:
+    code = _stream(label, args, _env())
+    if code:
+        raise RuntimeError(f"dvc {' '.join(args[2:])} exited {code}")
+
+
+@flow(name=FLOW_NAME)
+def agent_stages_run(
+    agent: str, targets: list[str], shared: list[str], expected: dict[str, str], session: str = ""
+) -> str:
+    """What a worker runs for one agent, in its own clone (`JURISFLOW_HOME`, set by `jurisflow agents worker`):
+    refuse a clone whose params.yaml, dvc.yaml or commit differ from the coordinator's; bring the shared stages up
+    to date from the coordinator's run cache (one agent at a time); `dvc repro --pull` the agent's stages; `dvc push
+    --run-cache` them. `session`: the coordinator's run session, so that the agents this clone runs share
+    `llm.budget_usd` (the ledger is a file beside this clone's response cache: the cap holds per machine)."""
+    here = fingerprint()
+    differ = [k for k in expected if here.get(k) != expected[k]]
+    if differ:
+        raise RuntimeError(
+            f"this clone ({Path.cwd()}) differs from the coordinator's in {', '.join(differ)}: "
+            "check out the same commit (and params.yaml) before starting the worker"
+        )
+    if session:  # this flow run is a process of its own (a process work pool): its commands inherit it
+        os.environ[SESSION_ENV] = session
+    if shared:
+        with _one_at_a_time():  # the first agent on this clone restores them, the others find them up to date
+            if stale(shared):
+                _check(agent, repro_args(shared, pull=True))
+    _check(agent, repro_args(targets, pull=True, single=True))
+    _check(agent, push_args(targets))
+    return f"{agent}: {len(targets)} stages reproduced and pushed"
+
+
+def deploy(pool: str = POOL) -> str:
+    """Create the process work pool (if missing) and the `agent-stages/<pool>` deployment: its flow runs in the
+    worker's clone, named by the worker's `JURISFLOW_HOME`."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.actions import WorkPoolCreate
+    from prefect.exceptions import ObjectAlreadyExists
+    from prefect.utilities.asyncutils import run_coro_as_sync
+
+    async def create() -> str:
+        async with get_client() as client:
+            with contextlib.suppress(ObjectAlreadyExists):  # made by an earlier deploy
+                await client.create_work_pool(WorkPoolCreate(name=pool, type="process"))
+            flow_id = await client.create_flow_from_name(FLOW_NAME)
+            deployment_id = await client.create_deployment(
+                flow_id=flow_id,
+                name=pool,
+                entrypoint=ENTRYPOINT,
+                work_pool_name=pool,
+                pull_steps=[
+                    {"prefect.deployments.steps.set_working_directory": {"directory": "{{ $JURISFLOW_HOME }}"}}
+                ],
+                parameter_openapi_schema=parameter_schema(agent_stages_run.fn).model_dump(),
+                enforce_parameter_schema=False,
+            )
+            return f"deployment {FLOW_NAME}/{pool} ({deployment_id}) on process work pool {pool!r}"
+
+    return run_coro_as_sync(create())
+
+
+def worker(pool: str = POOL, limit: int = 1) -> int:
+    """`prefect worker start` for the pool in this clone (`JURISFLOW_HOME` = here): it runs up to `limit` agents."""
+    env = {**_env(), "JURISFLOW_HOME": str(Path.cwd().resolve())}
+    args = [_bin("prefect"), "worker", "start", "--pool", pool, "--type", "process", "--limit", str(limit)]
+    return subprocess.run(args, env=env).returncode

@@ -1,0 +1,124 @@
+"""`jurisflow agents run` plans three `dvc repro` phases from params.yaml and DVC's stage graph: the stages every
+agent needs, each agent's own stages (which never overlap, so they can run at once), then the reports."""
+
+from __future__ import annotations
+
+import pytest
+
+from flows.agents import agent_stages, make_plan
+from flows.kit.config import ParamsError
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # pygtrie, inside DVC's stage graph
+
+
+@pytest.fixture
+def at_root(monkeypatch):
+    monkeypatch.chdir(ROOT)  # DVC's graph of this repository
+
+
+def test_every_agent_gets_its_own_stages_and_the_shared_ones_run_first(at_root):
+    plan = make_plan()
+    assert set(plan.agents) == {"oracle", "null"}
+    oracle, null = set(plan.agents["oracle"]), set(plan.agents["null"])
+    assert not oracle & null and {"j1_simulate@oracle", "j1_judge@oracle", "ucl_judge@oracle"} <= oracle
+    assert all("@null" in s for s in null)
+    # everything the agents' stages need, and nothing that depends on an agent
+    assert {"ingest", "j1_extract", "j1_instances", "ucl_reference", "plawbench_rubrics"} <= set(plan.shared)
+    assert not {s for s in plan.shared if "@" in s or s.endswith("_report")}
+    assert plan.final == []  # every agent: phase 3 is the whole pipeline
+
+
+def test_a_subset_of_agents_ends_with_their_benchmarks_reports(at_root):
+    plan = make_plan(["oracle"])
+    assert list(plan.agents) == ["oracle"]
+    assert sorted(plan.final) == ["j1_report", "lawbench_report", "mile_report", "plawbench_report", "ucl_report"]
+    assert agent_stages("x", ["lawbench"]) == ["lawbench_predict@x-zero_shot", "lawbench_predict@x-one_shot"]
+
+
+def test_an_unknown_agent_is_one_line(at_root):
+    with pytest.raises(ParamsError, match=r"unknown agent.*nobody"):
+        make_plan(["nobody"])
+
+
+def _clone(root):
+    """A git clone holding a params.yaml and a dvc.yaml, committed."""
+    import subprocess
+
+    root.mkdir()
+    (root / "params.yaml").write_text("agents: {}\n", encoding="utf-8")
+    (root / "dvc.yaml").write_text("stages: {}\n", encoding="utf-8")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    for args in (["git", "init", "-q"], ["git", "add", "-A"], [*git, "commit", "-qm", "c"]):
+        subprocess.run(args, cwd=root, check=True)
+    return root
+
+
+def test_a_worker_refuses_a_clone_whose_params_stages_or_commit_differ(tmp_path, monkeypatch):
+    import flows.agents as agents
+
+    ran = []
+    monkeypatch.setattr(agents, "_stream", lambda label, args, env: ran.append(args) or 0)
+    clone = _clone(tmp_path / "worker")
+    monkeypatch.chdir(clone)
+    expected = agents.fingerprint()
+    assert set(expected) == {"params.yaml", "dvc.yaml", "git"}
+    for key in expected:  # any one of the three differing: refused before any dvc command
+        with pytest.raises(RuntimeError, match=rf"differs from the coordinator's in {key}"):
+            agents.agent_stages_run.fn("a1", ["lawbench_predict@a1-zero_shot"], ["ingest"], {**expected, key: "x"})
+    assert ran == []
+    (clone / "params.yaml").write_text("agents: {a1: {}}\n", encoding="utf-8")  # edited, not committed
+    with pytest.raises(RuntimeError, match=r"in params\.yaml: check out the same commit"):
+        agents.agent_stages_run.fn("a1", ["lawbench_predict@a1-zero_shot"], [], expected)
+    assert ran == []
+
+
+def test_a_worker_in_a_matching_clone_restores_then_runs_then_pushes(tmp_path, monkeypatch):
+    import flows.agents as agents
+
+    ran = []
+    monkeypatch.setattr(agents, "_stream", lambda label, args, env: ran.append([label, *args[1:]]) or 0)
+    monkeypatch.setattr(agents, "stale", lambda stages: True)  # the shared stages are not here yet
+    monkeypatch.chdir(_clone(tmp_path / "worker"))
+    targets = ["lawbench_predict@a1-zero_shot", "lawbench_predict@a1-one_shot"]
+    done = agents.agent_stages_run.fn("a1", targets, ["ingest"], agents.fingerprint())
+    assert done == "a1: 2 stages reproduced and pushed"
+    assert ran == [
+        ["a1", "--wait-for-lock", "repro", "--pull", "ingest"],
+        ["a1", "--wait-for-lock", "repro", "--pull", "--single-item", *targets],
+        ["a1", "--wait-for-lock", "push", "--run-cache", *targets],
+    ]
+
+
+def test_one_agents_run_is_one_run_session_for_every_dvc_command_it_starts(monkeypatch):
+    import flows.agents as agents
+    from steps.llm.ledger import SESSION_ENV
+
+    seen = []
+
+    class Flow:  # the three phases, as `run` calls them: every command gets `_env()`
+        def with_options(self, **_):
+            return lambda plan, pool: seen.append(agents._env().get(SESSION_ENV)) or {"final": 0}
+
+    monkeypatch.setattr(agents, "make_plan", lambda chosen: agents.Plan([], {"a1": ["x@a1"]}, []))
+    monkeypatch.setattr(agents, "agents_flow", Flow())
+    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:1/api")  # no server started
+    monkeypatch.delenv(SESSION_ENV, raising=False)
+    assert agents.run(["a1"]) == 0 and agents.run(["a1"]) == 0
+    assert all(seen) and seen[0] != seen[1]  # a fresh session per run
+    assert SESSION_ENV not in agents._env()  # and none left behind
+    monkeypatch.setenv(SESSION_ENV, "caller")  # the caller's session: one cap over several commands
+    assert agents.run(["a1"]) == 0 and seen[-1] == "caller"
+
+
+def test_a_worker_runs_its_commands_in_the_coordinators_session(tmp_path, monkeypatch):
+    import flows.agents as agents
+    from steps.llm.ledger import SESSION_ENV
+
+    sessions = []
+    monkeypatch.setattr(agents, "_stream", lambda label, args, env: sessions.append(env.get(SESSION_ENV)) or 0)
+    monkeypatch.setattr(agents, "stale", lambda stages: True)
+    monkeypatch.setenv(SESSION_ENV, "worker's own")  # restored after the test
+    monkeypatch.chdir(_clone(tmp_path / "worker"))
+    agents.agent_stages_run.fn("a1", ["x@a1"], ["ingest"], agents.fingerprint(), session="coordinator's")
+    assert sessions == ["coordinator's"] * 3
