@@ -48,11 +48,14 @@ agents: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
+# ruff, then the type checker (mypy, configured in pyproject.toml: [tool.mypy])
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 # The response cache and the dialogue journals (interrupted simulations resume from them); source downloads stay.
 clean-cache:

@@ -106,7 +106,7 @@ class SoakFigures:
     differing: list[str] = field(default_factory=list)
 
 
-def soak_params(url: str, cache_dir: str = ".cache/llm") -> dict[str, object]:
+def soak_params(url: str, cache_dir: str = ".cache/llm") -> dict[str, dict]:
     """params.yaml overrides: small samples, every model role on the test server, quick retries."""
     fake = {"model": "openai/test-model", "api_base": url, "api_key_env": KEY_ENV}
     return {

@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from steps.metrics.lawbench import read_prediction_tree, score_predictions, score_task  # noqa: E402
+from steps.metrics.lawbench.proofread import LexiconFiles  # noqa: E402
 from steps.metrics.lawbench.tasks import TASK_IDS  # noqa: E402
 
 DEFAULT_PREDICTIONS = (
@@ -36,14 +37,14 @@ DEFAULT_PREDICTIONS = (
 )
 
 
-def _lexicon() -> dict[str, Path]:
+def _lexicon() -> LexiconFiles:
     """Task 2-1's pinned lexicon files (mirror first, then the upstream download), read from the project root."""
     from flows.lawbench_score import pinned_lexicon
 
     return pinned_lexicon(ROOT / "params.yaml", ROOT / "sources.yaml")
 
 
-def _sequential(df, lexicon: dict[str, Path]) -> dict[str, tuple[int, float]]:
+def _sequential(df, lexicon: LexiconFiles) -> dict[str, tuple[int, float]]:
     """Per task: (items, seconds) scoring each group in this process."""
     per_task: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
     for (_, _, task), group in df.groupby(["setting", "model", "task"]):
@@ -56,7 +57,7 @@ def _sequential(df, lexicon: dict[str, Path]) -> dict[str, tuple[int, float]]:
     return {t: (int(v[0]), v[1]) for t, v in per_task.items()}
 
 
-def _alignment_side_by_side(df, lexicon_files: dict[str, Path]) -> None:
+def _alignment_side_by_side(df, lexicon_files: LexiconFiles) -> None:
     """Seconds to fill every 2-1 table of the first (setting, model) with the Python and the compiled loop."""
     from steps.metrics.lawbench.proofread import load_lexicon
     from steps.metrics.lawbench.proofread.align import fill_costs

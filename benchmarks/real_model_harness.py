@@ -43,7 +43,8 @@ def _serve(port: int) -> tuple[subprocess.Popen, str]:
     alias = ""
     for line in proc.stdout:
         if line.startswith("ready: "):
-            alias = re.search(r"openai/(\S+?),", line).group(1)
+            named = re.search(r"openai/(\S+?),", line)
+            alias = named.group(1) if named else ""
         if line.startswith("serving until interrupted"):
             return proc, alias
     raise RuntimeError(f"serve local exited with code {proc.wait()} before it was ready")
@@ -120,7 +121,7 @@ def main() -> None:
         for level in args.levels:
             # The machine's load drifts: the two sides alternate in rounds (which goes first alternates too),
             # each round with its own prompts (no server prompt-cache reuse), and the totals are compared.
-            totals = {"direct": [], "door": []}
+            totals: dict[str, list[dict]] = {"direct": [], "door": []}
             for r in range(args.rounds):
                 shape = (api_base, alias, level, args.calls, args.max_tokens)
                 order = ("direct", "door") if r % 2 == 0 else ("door", "direct")
@@ -143,10 +144,13 @@ def main() -> None:
         return
     header = f"{'harness':16} {'conc':>4} {'calls':>5} {'calls/s':>8} {'tok/s':>7} {'cpu ms/call':>11} {'failed':>6}"
     print(header + "  wall share  cpu share")
-    for r in rows:
-        cells = f"{r['harness']:16} {r['concurrency']:>4} {r['calls']:>5} {r['calls_per_s']:>8} {r['tokens_per_s']:>7}"
-        shares = f"{r.get('harness_share', ''):>10}  {r.get('harness_cpu_share', ''):>9}"
-        print(f"{cells} {r['cpu_ms_per_call']:>11} {r['failed']:>6}  {shares}")
+    for row in rows:
+        cells = (
+            f"{row['harness']:16} {row['concurrency']:>4} {row['calls']:>5} {row['calls_per_s']:>8} "
+            f"{row['tokens_per_s']:>7}"
+        )
+        shares = f"{row.get('harness_share', ''):>10}  {row.get('harness_cpu_share', ''):>9}"
+        print(f"{cells} {row['cpu_ms_per_call']:>11} {row['failed']:>6}  {shares}")
 
 
 if __name__ == "__main__":

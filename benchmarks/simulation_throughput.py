@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -72,7 +73,7 @@ def ci_instances(n: int) -> list[Instance]:
     out = []
     for i in range(n):
         p, d = f"姓名：原告{i}号", f"姓名：被告{i}号"
-        profiles = {
+        profiles: dict[str, dict[str, Any]] = {
             "judge": {"plaintiff_info": p, "defendant_info": d, "findings": f"第{i}号案件：被告向原告借款一万元未还。"},
             "plaintiff_lawyer": {
                 "client_info": p,
@@ -110,7 +111,7 @@ async def _run(url: str, level: int, instances: list[Instance], workdir: Path) -
     door.close()
     calls = sum(1 for u in door.usage if u.failure_kind is None)
     turns = sum(len(d.utterances()) for d in dialogues)
-    ended = {d.ended_by.value for d in dialogues}
+    ended = {d.ended_by.value if d.ended_by else "unended" for d in dialogues}
     return {
         "dialogues": len(dialogues),
         "turns": turns,

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
@@ -37,6 +38,9 @@ from prefect.utilities.callables import parameter_schema
 from flows.kit.config import BENCHMARKS, PARAMS_FILE, ParamsError, load_params
 from flows.kit.stages import stage_table
 from steps.llm.ledger import SESSION_ENV, session_env
+
+if TYPE_CHECKING:
+    from prefect.client.schemas.objects import FlowRun
 
 POOL = "jurisflow"
 FLOW_NAME = "agent-stages"  # the deployment is `agent-stages/<pool>`
@@ -167,17 +171,22 @@ def repro_on_pool(agent: str, targets: list[str], shared: list[str], pool: str, 
     """One agent's stages as a run of the deployment `agent-stages/<pool>`, which a worker picks up; waits for it."""
     from prefect.deployments import run_deployment
 
-    done = run_deployment(
-        f"{FLOW_NAME}/{pool}",
-        parameters={
-            "agent": agent,
-            "targets": targets,
-            "shared": shared,
-            "expected": expected,
-            "session": os.environ.get(SESSION_ENV, ""),
-        },
-        flow_run_name=f"agent {agent}",
-        timeout=None,
+    # cast: prefect's async_dispatch types the result as "a FlowRun, or a coroutine when called from async code";
+    # this caller is sync
+    done = cast(
+        "FlowRun",
+        run_deployment(
+            f"{FLOW_NAME}/{pool}",
+            parameters={
+                "agent": agent,
+                "targets": targets,
+                "shared": shared,
+                "expected": expected,
+                "session": os.environ.get(SESSION_ENV, ""),
+            },
+            flow_run_name=f"agent {agent}",
+            timeout=None,
+        ),
     )
     ok = done.state is not None and done.state.is_completed()
     _say(agent, f"{'done' if ok else 'failed'} on work pool {pool!r}: flow run {done.name} ({done.state_name})")
@@ -221,7 +230,8 @@ def run(agents: list[str] | None = None, jobs: int = 2, pool: str | None = None)
         + (f" --pull; agents on work pool {pool!r}" if pool else f"; {jobs} agents at a time"),
         file=sys.stderr,
     )
-    flow_fn = agents_flow.with_options(task_runner=ThreadPoolTaskRunner(max_workers=jobs))
+    # prefect's own annotation rejects its thread pool runner (TaskRunner is invariant in its future type)
+    flow_fn = agents_flow.with_options(task_runner=ThreadPoolTaskRunner(max_workers=jobs))  # type: ignore[arg-type]
     session = session_env()[SESSION_ENV]  # the caller's, when set (one cap over several commands), else a fresh one
 
     def go() -> int:

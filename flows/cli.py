@@ -73,6 +73,7 @@ def stage_command(stage: Stage) -> Callable[..., None]:
         parameters.append(
             inspect.Parameter(argument.parameter, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=kind)
         )
+    # typeshed gives functions no __signature__, which inspect (and so typer) reads first
     command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in parameters}
     command.__name__ = stage.name

@@ -56,18 +56,23 @@ def judged_files(paths: Paths) -> list[tuple[dict[str, str], Path]]:
     ]
 
 
+def _count(con: duckdb.DuckDBPyConnection, table: str) -> int:
+    (rows,) = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0]
+    return rows
+
+
 @task(cache_policy=NO_CACHE)
 def summarise(tables: dict[str, Path], usage_files: list[Path]) -> tuple[list[TableSection], TableSection | None]:
     with duckdb.connect() as con:
         register_parquet(con, tables)
         sections = []
         for name in TITLES:
-            rows = con.execute(f"SELECT count(*) FROM {name}").fetchone()[0]
+            rows = _count(con, name)
             sections.append(TableSection(name, TITLES[name], rows, run_query(con, f"data_{name}")))
         usage = None
         if usage_files:
             register_parquet_union(con, "model_usage", usage_files)
-            rows = con.execute("SELECT count(*) FROM model_usage").fetchone()[0]
+            rows = _count(con, "model_usage")
             usage = TableSection("model_usage", "Model usage", rows, run_query(con, "data_model_usage"))
     return sections, usage
 

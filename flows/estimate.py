@@ -241,11 +241,17 @@ def by_model(rows: list[Estimate]) -> list[list[str]]:
                 f"{sum(r.input_tokens for r in rs):,}",
                 f"{sum(r.output_tokens for r in rs):,}",
                 f"{sum(r.output_bound for r in rs):,}",
-                _usd(None if None in costs else sum(costs)),
-                _usd(None if None in bounds else sum(bounds)),
+                _usd(_total(costs)),
+                _usd(_total(bounds)),
             ]
         )
     return out
+
+
+def _total(values: list[float | None]) -> float | None:
+    """The sum, or None when any value is unknown."""
+    known = [v for v in values if v is not None]
+    return sum(known) if len(known) == len(values) else None
 
 
 def _usd(v: float | None) -> str:

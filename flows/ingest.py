@@ -56,7 +56,9 @@ def ingest(paths: Paths = PATHS, manifest_file: Path = MANIFEST_FILE, params_fil
     by_dataset: dict[str, list[Fetched]] = {}
     for f in fetched:
         by_dataset.setdefault(f.source.dataset, []).append(f)
-    tables = {name: build_table(name, files) for name, files in track(sorted(by_dataset.items()), "parse tables")}
+    tables: dict[str, pd.DataFrame] = {
+        name: build_table(name, files) for name, files in track(sorted(by_dataset.items()), "parse tables")
+    }
     for name, df in tables.items():
         write_table(df, paths.interim / f"{name}.parquet", SCHEMAS[name], table=name, arrow_types=ARROW_TYPES.get(name))
     origins = Counter("mirror" if paths.downloads not in f.local.parents else "download" for f in fetched)

@@ -107,6 +107,8 @@ def run_dialogues(
     ):
         agent, environment = params.agent(agent_name), params.environment_model()
         speak = DoorSpeaker(session.door, agent, environment, policy_version=code_fingerprint())
+        resume = session.journal
+        assert resume is not None  # the session was given the journal's path
 
         def work(done):
             def on_done(dialogue) -> None:
@@ -117,7 +119,7 @@ def run_dialogues(
                 instances,
                 lambda i: SCENARIOS[i.scenario],
                 speak,
-                session.journal,
+                resume,
                 max_concurrent=simulate_params.concurrency,
                 on_done=on_done,
             )

@@ -27,7 +27,7 @@ from steps.lawbench.params import LawBenchParams
 from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_frame, select_items
 from steps.llm import Completer, ModelConfig
 from steps.metrics.lawbench import score_predictions
-from steps.metrics.lawbench.proofread import lexicon_tables
+from steps.metrics.lawbench.proofread import LexiconFiles, lexicon_tables
 from steps.metrics.lawbench.tasks import SETTINGS
 from steps.schemas import LawBenchItems, LawBenchRunPredictions, LawBenchScores
 
@@ -50,7 +50,7 @@ def predict(items: pd.DataFrame, agent: ModelConfig, door: Completer) -> pd.Data
 
 
 @task(cache_policy=NO_CACHE)
-def score(predictions: pd.DataFrame, agent: ModelConfig, rid: str, proofread_paths: dict) -> pd.DataFrame:
+def score(predictions: pd.DataFrame, agent: ModelConfig, rid: str, proofread_paths: LexiconFiles) -> pd.DataFrame:
     """Score the successful predictions; failed calls are counted per task, never scored as empty answers."""
     ok = predictions[predictions.failure_kind.isna()]
     scores = score_predictions(ok, contiguous=False, **proofread_paths)
@@ -84,7 +84,7 @@ def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_F
     with model_session(params, rid, usage=run_dir / USAGE) as session:
         predictions = predict(items, agent, session.door)
         write_table(predictions, run_dir / "predictions.parquet", LawBenchRunPredictions, table="lawbench_predictions")
-        scores = score(predictions, agent, rid, lexicon_tables(paths.interim))
+        scores: pd.DataFrame = score(predictions, agent, rid, lexicon_tables(paths.interim))
         write_table(scores, run_dir / "scores.parquet", LawBenchScores, table="lawbench_scores")
     write_run_json(run_dir, spec)
     publish_table(

@@ -17,7 +17,7 @@ from flows.kit.paths import PATHS, Paths
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table, write_text_atomic
 from steps.metrics.lawbench import score_predictions
-from steps.metrics.lawbench.proofread import LEXICON_TABLES, lexicon_tables
+from steps.metrics.lawbench.proofread import LEXICON_TABLES, LexiconFiles, lexicon_tables
 from steps.schemas import LawBenchPredictions, LawBenchPublished, LawBenchScores
 
 PUBLISHED_SCORES = "published_scores.parquet"  # in data/lawbench/
@@ -25,7 +25,7 @@ TOLERANCE = 1e-6
 
 
 @task(cache_policy=NO_CACHE)
-def score_published(predictions: pd.DataFrame, proofread_paths: dict) -> pd.DataFrame:
+def score_published(predictions: pd.DataFrame, proofread_paths: LexiconFiles) -> pd.DataFrame:
     scores = score_predictions(predictions, **proofread_paths).rename(columns={"model": "agent"})
     return scores.assign(n_failed=0, proxy=False, run_id="published")[list(LawBenchScores.to_schema().columns)]
 
@@ -44,25 +44,26 @@ def compare(scores: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
     return merged
 
 
-def pinned_lexicon(params_file: Path = PARAMS_FILE, manifest_file: Path = MANIFEST_FILE) -> dict[str, Path]:
+def pinned_lexicon(params_file: Path = PARAMS_FILE, manifest_file: Path = MANIFEST_FILE) -> LexiconFiles:
     """Task 2-1's lexicon files for ad-hoc scoring, fetched and verified like every pinned source (mirror first,
     then the upstream download); a missing file or a wrong checksum is the one-line SourceError ingest gives."""
     from steps.sources import fetch, http_download, load_manifest
 
     sources = load_params(params_file).sources
     manifest = load_manifest(manifest_file)
-    paths = {}
-    for arg, table in LEXICON_TABLES.items():
-        (src,) = manifest.for_dataset(table.removesuffix(".parquet"))
+
+    def pinned(arg: str) -> Path:
+        (src,) = manifest.for_dataset(LEXICON_TABLES[arg].removesuffix(".parquet"))
         download = http_download(sources.timeout_s) if sources.download else None
-        paths[arg] = fetch(
+        return fetch(
             src,
             mirror=sources.mirror_dir(),
             download_dir=PATHS.downloads,
             upstream_url=manifest.upstream_url,
             download=download,
         )
-    return paths
+
+    return LexiconFiles(cilin_path=pinned("cilin_path"), confusion_path=pinned("confusion_path"))
 
 
 def score_folder(predictions: Path, out: Path, *, workers: int = 2) -> list[str]:
@@ -96,7 +97,7 @@ def lawbench_score(paths: Paths = PATHS) -> str:
     proofread_paths = lexicon_tables(paths.interim)
     predictions = read_table(paths.interim / "lawbench_predictions.parquet", LawBenchPredictions)
     published = read_table(paths.interim / "lawbench_published.parquet", LawBenchPublished)
-    scores = score_published(predictions, proofread_paths)
+    scores: pd.DataFrame = score_published(predictions, proofread_paths)
     write_table(scores, paths.shared("lawbench") / PUBLISHED_SCORES, LawBenchScores, table="lawbench_scores")
     cells = compare(scores, published)
     off = cells[(cells.score_diff > TOLERANCE) | (cells.abstention_diff > TOLERANCE)]

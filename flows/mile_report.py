@@ -79,7 +79,9 @@ def mile_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
             "environment_scripted": run.environment_scripted,
         }
     )
-    ours = result_rows(pd.concat(scores, ignore_index=True), pd.concat(dialogues, ignore_index=True), flags)
+    ours: pd.DataFrame = result_rows(
+        pd.concat(scores, ignore_index=True), pd.concat(dialogues, ignore_index=True), flags
+    )
     sampled_from = len(read_table(paths.interim / "mile.parquet", Mile))
     write_text_atomic(reports / "mile.md", render(ours, agents, run, sampled_from))
     write_text_atomic(reports / "mile.csv", long_csv(csv_frame(ours), table="reports/mile.csv"))

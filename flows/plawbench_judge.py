@@ -47,7 +47,7 @@ def judge(
     repairs: int,
     judge_run: str,
     t1_penalties: str = "none",
-):
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     todo = int(responses.response.notna().sum())
     agent = responses.agent.iloc[0] if len(responses) else ""
     with counter(f"plawbench judge {agent}", todo) as advance:

@@ -182,7 +182,8 @@ def start_server(port: int, log_path: Path) -> tuple[subprocess.Popen, str, str]
     for line in proc.stdout:
         print(f"  serve local: {line.rstrip()}", flush=True)
         if line.startswith("ready: "):
-            alias = re.search(r"openai/(\S+?),", line).group(1)
+            named = re.search(r"openai/(\S+?),", line)
+            alias = named.group(1) if named else ""
         if line.startswith("serving until interrupted"):
             return proc, f"http://127.0.0.1:{port}/v1", alias
     raise RuntimeError(f"serve local exited with code {proc.wait()} before it was ready (log: {log_path})")

@@ -76,7 +76,7 @@ def ucl_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
     items = limit_items(read_table(paths.interim / "ucl.parquet", Ucl), ucl.limit, ucl.tasks)
     all_verdicts = pd.concat(verdicts, ignore_index=True)
     all_dialogues = pd.concat(dialogues, ignore_index=True)
-    long = build_long(
+    long: pd.DataFrame = build_long(
         {
             "verdicts": all_verdicts,
             "hint_scores": pd.concat(hints, ignore_index=True),

@@ -4,6 +4,7 @@ results_leaderboard.sql) as one wide table, our agents first, then the papers' m
 from __future__ import annotations
 
 import math
+from typing import TypeGuard
 
 import pandas as pd
 
@@ -11,15 +12,16 @@ BENCHMARKS = ("lawbench", "j1", "mile", "ucl", "plawbench")
 PAPER = "paper"
 
 
-def _missing(value: object) -> bool:
-    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
+def _present(value: float | None) -> TypeGuard[float]:
+    """A number, not a missing cell (None, NaN or pd.NA)."""
+    return not (value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)))
 
 
-def cell(value: object, n: object = None, n_failed: object = None) -> str:
+def cell(value: float | None, n: float | None = None, n_failed: float | None = None) -> str:
     """`98.5 (n 1,185)`, `71.2 (n 40, 3 failed)`, `62.2` (no n), or `—` (no number)."""
-    text = "—" if _missing(value) else f"{float(value):.1f}"
-    notes = [] if _missing(n) else [f"n {int(n):,}"]
-    if not _missing(n_failed) and int(n_failed) > 0:
+    text = f"{float(value):.1f}" if _present(value) else "—"
+    notes = [f"n {int(n):,}"] if _present(n) else []
+    if _present(n_failed) and int(n_failed) > 0:
         notes.append(f"{int(n_failed)} failed")
     return f"{text} ({', '.join(notes)})" if notes else text
 
@@ -41,16 +43,17 @@ def leaderboard(long: pd.DataFrame, benchmarks: tuple[str, ...] = BENCHMARKS, pa
     if not paper:
         rows = rows[rows.source != PAPER]
     columns = list(rows.sort_values("position").drop_duplicates("column")["column"])
-    out: dict[tuple[str, str], dict[str, object]] = {}
+    out: dict[tuple[str, str], dict[str, str]] = {}  # the text cells of each row
+    firsts: dict[tuple[str, str], tuple[int, float]] = {}  # each row's sort key: first position, best number there
     for r in rows.itertuples(index=False):
         key = (r.agent, r.source)
-        entry = out.setdefault(key, {"agent": row_label(r.agent, r.source), "source": "", "_first": (99, 0.0)})
+        entry = out.setdefault(key, {"agent": row_label(r.agent, r.source), "source": ""})
         entry[r.column] = cell(r.value, r.n, r.n_failed)
         proxy = bool(r.proxy) or entry["source"] == "ours, scripted"
         entry["source"] = source_label(r.source, proxy)
-        first = (int(r.position), -float(r.value) if not _missing(r.value) else math.inf)
-        entry["_first"] = min(entry["_first"], first)
+        first = (int(r.position), -float(r.value) if _present(r.value) else math.inf)
+        firsts[key] = min(firsts.get(key, (99, 0.0)), first)
     ours = sorted((k for k in out if k[1] != PAPER), key=lambda k: k[0].lower())
-    papers = sorted((k for k in out if k[1] == PAPER), key=lambda k: (out[k]["_first"], k[0].lower()))
+    papers = sorted((k for k in out if k[1] == PAPER), key=lambda k: (firsts[k], k[0].lower()))
     table = pd.DataFrame([out[k] for k in ours + papers], columns=["agent", "source", *columns])
     return table.fillna("")

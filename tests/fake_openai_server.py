@@ -261,7 +261,8 @@ class FakeOpenAIServer:
             content, finish_reason = _NULLISH[kind]
             return web.json_response(_completion(body, number, content, finish_reason, self.tokens))
         if kind == "drop":
-            request.transport.close()  # the client sees the connection close before any byte of a reply
+            if request.transport is not None:  # None once the client has gone
+                request.transport.close()  # the client sees the connection close before any byte of a reply
             return web.Response(status=200)  # written to a closed transport: nothing is sent, nothing logged
         raise ValueError(f"unknown fault {fault!r}")
 
@@ -293,7 +294,7 @@ class FakeOpenAIServer:
                 self._loop.run_until_complete(self._runner.setup())
                 site = web.TCPSite(self._runner, "127.0.0.1", port, backlog=1024)
                 self._loop.run_until_complete(site.start())
-                self.port = site._server.sockets[0].getsockname()[1]
+                self.port = self._runner.addresses[0][1]  # (host, port) of the one site
             except BaseException as exc:  # reported to the starting thread, which raises it
                 failure.append(exc)
                 self._loop.run_until_complete(self._runner.cleanup())

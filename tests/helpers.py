@@ -9,6 +9,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -33,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # Copies of the project run every stage on small samples: they check wiring and behaviour (every stage runs,
 # `dvc status` is clean, failures are rows), not sizes. Each stage with a sample-size parameter adds its small
 # value here.
-SMALL = {
+SMALL: dict[str, dict[str, Any]] = {
     "lawbench": {"limit": 3},
     "j1": {"extract": {"limit": 20}, "instances": {"sizes": {"KQ": 2, "LC": 2, "CD": 2, "DD": 2, "CI": 2, "CR": 2}}},
     "ucl": {"limit": 2},

@@ -60,7 +60,13 @@ def _turn(
 ) -> dict:
     """A row of turns.parquet: `run` is (run_id, agent, benchmark, scenario); `rest` overrides the defaults."""
     run_id, agent, benchmark, scenario = run
-    row = {"run_id": run_id, "agent": agent, "benchmark": benchmark, "scenario": scenario, "instance_id": iid}
+    row: dict[str, object] = {
+        "run_id": run_id,
+        "agent": agent,
+        "benchmark": benchmark,
+        "scenario": scenario,
+        "instance_id": iid,
+    }
     row |= {"turn_index": t, "exchange": t // 2 + 1, "speaker": speaker, "speaker_label": speaker}
     row |= {"addressee": addressee, "kind": "utterance", "stage": None, "paper_turn": None, "text": text}
     row |= {"model": model, "call_key": key, "prompt_tokens": 8, "completion_tokens": 4, "revision": 0}
@@ -163,7 +169,13 @@ def mile_frames(n: int, agent: str = "oracle", rounds: int = 3) -> tuple[pd.Data
             }
         )
         unparsable = i % 5 == 4
-        base = {"run_id": "m1", "agent": agent, "instance_id": iid, "error": "", "judge": "scripted/judge"}
+        base: dict[str, object] = {
+            "run_id": "m1",
+            "agent": agent,
+            "instance_id": iid,
+            "error": "",
+            "judge": "scripted/judge",
+        }
         base |= {"judge_prompt_version": "v1", "judge_proxy": True, "attempts": 1, "detail": ""}
         for metric in ("F&R", "CLA", "EVID", "STA", "PROF"):
             value = None if unparsable else (i % 5) / 4
@@ -220,7 +232,12 @@ def ucl_frames(
                 "closing_extra": None,
             }
         )
-        base = {"run_id": "u1", "reference_run_id": "ref1", "agent": agent, "reference": "scripted_null"}
+        base: dict[str, object] = {
+            "run_id": "u1",
+            "reference_run_id": "ref1",
+            "agent": agent,
+            "reference": "scripted_null",
+        }
         base |= {"item_id": iid, "task": task.key, "error": "", "attempts": 1, "judge": "scripted/judge"}
         base |= {"judge_proxy": True, "judge_prompt_version": "v1"}
         outcome = ("win", "tie", "lose")[i % 3]

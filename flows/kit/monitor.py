@@ -41,6 +41,7 @@ def describe(
     """The flow run's name and tags (stage `ucl_reference` is tagged with the reference model)."""
     agent: ModelConfig | None = None
     if stage == "ucl_reference" and params is not None:
+        # the kit imports no benchmark, so UCL's section is a BaseModel here
         agent = params.section_named("ucl").reference.resolve_reference()  # type: ignore[attr-defined]
     elif agent_name is not None and params is not None and agent_name in params.agents:
         agent = params.agent(agent_name)
@@ -107,7 +108,7 @@ async def gather_groups(
     if FlowRunContext.get() is None:
         done = await asyncio.gather(*(one(p) for p in groups.values()))
     else:
-        group_task = task(one, name="group", cache_policy=NO_CACHE)
+        group_task = task(name="group", cache_policy=NO_CACHE)(one)
         done = await asyncio.gather(
             *(group_task.with_options(task_run_name=_task_name(label(g)))(p) for g, p in groups.items())
         )
@@ -200,10 +201,10 @@ async def follow_groups(sizes: dict[str, int], work: Callable[[Callable[[str], N
         log(f"{group}: {sizes[group]:,} done")
         return sizes[group]
 
-    follower = task(follow, name="group", cache_policy=NO_CACHE)
+    follower = task(name="group", cache_policy=NO_CACHE)(follow)
     followers = [follower.with_options(task_run_name=_task_name(g))(g) for g in finished]
     results = await asyncio.gather(running, *followers, return_exceptions=True)
     for r in results:
         if isinstance(r, BaseException):
             raise r
-    return results[0]
+    return running.result()

@@ -3,7 +3,7 @@ at every tenth of the way (`lawbench oracle: 1,000/2,000 (50%)`) and at the end.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sized
 from contextlib import contextmanager
 from typing import TypeVar
 
@@ -71,7 +71,4 @@ def counter(description: str, total: int):
 
 
 def _len(items: Iterable) -> int | None:
-    try:
-        return len(items)  # type: ignore[arg-type]
-    except TypeError:
-        return None
+    return len(items) if isinstance(items, Sized) else None

@@ -44,7 +44,8 @@ def install() -> None:
     from prefect.server.api import server
 
     if not isinstance(server.subprocess, _GuardedSubprocess):
-        server.subprocess = _GuardedSubprocess()
+        # prefect's server module reads `subprocess.Popen` etc.: the guard stands in for the module it imported
+        server.subprocess = _GuardedSubprocess()  # type: ignore[assignment]
 
 
 def _watch(parent: int) -> None:

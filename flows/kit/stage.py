@@ -10,7 +10,7 @@ import inspect
 import logging
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.console import Console
 
@@ -18,6 +18,9 @@ from flows.kit.server_guard import install as install_server_guard
 from flows.kit.tables import OutputError
 from steps.schemas import TableError
 from steps.sources.errors import SourceError
+
+if TYPE_CHECKING:
+    from prefect import Flow, State
 
 
 class CallsFailed(Exception):
@@ -127,7 +130,7 @@ def stage_flow(fn: Callable[..., str]) -> Any:
 
     # Prefect validates parameters from the annotations, which must resolve in the flow's module, not here
     logged.__annotations__ = inspect.get_annotations(fn, eval_str=True)
-    logged.__signature__ = inspect.signature(fn, eval_str=True)  # type: ignore[attr-defined]
+    logged.__signature__ = inspect.signature(fn, eval_str=True)  # type: ignore[attr-defined]  # as in flows/cli.py
     return flow(name=name)(logged)
 
 
@@ -138,7 +141,7 @@ def stage_arguments(flow_fn: Callable[..., Any]) -> list[str]:
     return [n for n, p in inspect.signature(fn).parameters.items() if p.default is inspect.Parameter.empty]
 
 
-def run_stage(name: str, flow_fn: Callable[..., Any], **kwargs: Any) -> int:
+def run_stage(name: str, flow_fn: Flow[..., Any], **kwargs: Any) -> int:
     """Validate the parameters, run a flow and turn its final state into an exit code (0 ok, 1 failed)."""
     from prefect import tags
 
@@ -155,17 +158,18 @@ def run_stage(name: str, flow_fn: Callable[..., Any], **kwargs: Any) -> int:
     install_server_guard()  # a killed stage leaves no temporary Prefect server behind
     run_name, run_tags = describe(name, params, kwargs.get("agent_name"), kwargs.get("setting"))
     with tags(*run_tags):
-        state = flow_fn.with_options(flow_run_name=run_name)(return_state=True, **kwargs)
+        # cast: for a Flow[..., Any] prefect's overloads of __call__ pick the one for NoReturn flows (None)
+        state = cast("State[Any]", flow_fn.with_options(flow_run_name=run_name)(return_state=True, **kwargs))
     if state.is_completed():
         summary = state.result()
         console.print(f"[bold green]{name}[/]: {summary}", soft_wrap=True)
         return 0
-    err = state.result(raise_on_failure=False)
-    if isinstance(err, BaseException) and not isinstance(err, EXPECTED_ERRORS):
+    error = state.result(raise_on_failure=False)
+    if isinstance(error, BaseException) and not isinstance(error, EXPECTED_ERRORS):
         console.print_exception() if sys.exc_info()[0] else None
-        console.print(f"[bold red]{name} failed[/] with an unexpected error: {type(err).__name__}: {err}")
+        console.print(f"[bold red]{name} failed[/] with an unexpected error: {type(error).__name__}: {error}")
         return 1
-    message = str(err) if isinstance(err, BaseException) else (state.message or "failed")
+    message = str(error) if isinstance(error, BaseException) else (state.message or "failed")
     console.print(f"[bold red]{name} failed[/]: {message}", soft_wrap=True)
     return 1
 

@@ -34,7 +34,7 @@ class OutputError(OSError):
         self.errno = error_number
 
 
-def _write_atomic(path: Path, write: Callable[[Path], None]) -> None:
+def _write_atomic(path: Path, write: Callable[[Path], object]) -> None:
     """`write` a temporary file beside `path`, then rename it into place; an OSError on the way leaves the earlier
     file as it was, removes the temporary file and becomes an OutputError naming `path` and the cause."""
     tmp = path.with_name(f".{path.name}.tmp")

@@ -8,6 +8,7 @@ sections come from splitting `accusation` and `result`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from steps.extract.civil_sections import rulings, split_accusation, split_result
@@ -45,7 +46,7 @@ def _raw_parties(raw: list[dict]) -> list[dict]:
     ]
 
 
-def record_roles(record: str, causes: list[str] = ()) -> dict[str, str]:
+def record_roles(record: str, causes: Sequence[str] = ()) -> dict[str, str]:
     """Roles of the names listed in the procedural record (原告甲、乙与被告丙、第三人丁…纠纷一案).
 
     The cause (案由) follows the last name without a separator, so a known cause is cut off first; what is left
@@ -68,7 +69,7 @@ def record_roles(record: str, causes: list[str] = ()) -> dict[str, str]:
     return roles
 
 
-def civil_parties(raw: list[dict], record: str, causes: list[str] = ()) -> tuple[list[Party], list[Issue]]:
+def civil_parties(raw: list[dict], record: str, causes: Sequence[str] = ()) -> tuple[list[Party], list[Issue]]:
     """Parties from the `parties` column, roles completed from the record, representatives from the record."""
     issues: list[Issue] = []
     roles = record_roles(record, causes)
@@ -173,7 +174,8 @@ def parse_civil(row: dict) -> ParsedCase:
         appeal_notice=result.get("appeal_notice"),
     )
     raw_parties = row.get("parties")
-    causes = [c for c in [row.get("cause"), *list(row.get("causes") if row.get("causes") is not None else [])] if c]
+    more = row.get("causes")
+    causes = [c for c in [row.get("cause"), *(more if more is not None else [])] if c]
     parties, party_issues = civil_parties([] if raw_parties is None else list(raw_parties), texts["record"], causes)
     statutes: list[Statute] = []
     for name in ("reasoning", "verdict", "claims", "plaintiff_statement", "facts"):

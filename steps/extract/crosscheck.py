@@ -52,7 +52,9 @@ def _charges(charges: list[str]) -> list[str]:
 
 
 def _differs(a: float | None, b: float | None) -> bool:
-    return (a is None) != (b is None) or (a is not None and abs(a - b) > TOLERANCE)
+    if a is None or b is None:
+        return (a is None) != (b is None)
+    return abs(a - b) > TOLERANCE
 
 
 def check_defendants(parsed: ParsedCase, answer: list[dict]) -> list[IssueRow]:
@@ -143,7 +145,7 @@ def ground(name: str, value: Any, grounding: Grounding) -> tuple[Any, list[Issue
         return None, issues
     if isinstance(value, str):
         return (value if ok(value, name, None, value) else None), issues
-    kept = []
+    kept: list[str | dict[str, Any]] = []
     for i, item in enumerate(value, start=1):
         subject = f"#{i}"
         if isinstance(item, str):

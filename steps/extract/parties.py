@@ -103,9 +103,14 @@ def parse_party_paragraph(paragraph: str, principal: str | None) -> tuple[list[P
     return [_principal(full_role, names[0], tail, paragraph)], []
 
 
+_NAMES = re.compile(r"(?:自报)?(?P<names>[^，,。；;（(]*)(?:[（(][^）)]*[）)])?[，,。；;]?")
+
+
 def _names(rest: str) -> tuple[list[str], str]:
     """Names up to the first comma; a bracket right after a name (（曾用名…，绰号…）) is skipped whole."""
-    m = re.match(r"(?:自报)?(?P<names>[^，,。；;（(]*)(?:[（(][^）)]*[）)])?[，,。；;]?", rest)
+    m = _NAMES.match(rest)
+    if m is None:  # never: the pattern also matches nothing
+        return [], rest
     names = [n.strip() for n in re.split(r"[、]", m["names"]) if n.strip()]
     return names, rest[m.end() :]
 
@@ -132,6 +137,7 @@ def _principal(role: str, name: str, tail: str, paragraph: str) -> Party:
         custody_status=status,
         prior_records=priors,
         text=paragraph,
+        # the particulars read, by field name: all `str | None` but `age` (an int), which mypy cannot pair up
         **{k: v for k, v in attrs.items() if k in _ATTRS},  # type: ignore[arg-type]
     )
 

@@ -122,8 +122,9 @@ def civil_answer(meta: dict[str, Any]) -> dict[str, Any]:
 
 
 def _embedded_findings(text: str | None) -> str | None:
-    m = _FINDINGS.search(text or "")
-    return (text[m.end() :].strip() or None) if m else None
+    if not text or not (m := _FINDINGS.search(text)):
+        return None
+    return text[m.end() :].strip() or None
 
 
 register_policy("persona", SCENARIO, scripted_extraction)

@@ -87,7 +87,7 @@ def split_criminal_body(body: list[str]) -> Sections:
     label = "verdict"
     for paragraph in paragraphs(_NOTICE_SPLIT.sub(" ", after)):
         opening = label_paragraph(paragraph)
-        if _CLOSING.get(opening, -1) > _CLOSING[label]:
+        if opening is not None and _CLOSING.get(opening, -1) > _CLOSING[label]:
             label = opening
         parts.setdefault(label, []).append(paragraph)
     joined = {k: " ".join(v) for k, v in parts.items()}

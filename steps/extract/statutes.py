@@ -119,6 +119,15 @@ def _numbers(group: str) -> list[int | None]:
     return [to_int(x) for x in re.split(r"[、，,和及]第?", group)]
 
 
+_LEAD = re.compile(r"\s*(?:的|》)?\s*")
+
+
+def _skip(pattern: re.Pattern[str], text: str, pos: int) -> int:
+    """Where `pattern`, which also matches nothing, ends when matched at `pos`."""
+    m = pattern.match(text, pos)
+    return m.end() if m else pos
+
+
 def parse_chain(text: str, pos: int, law: str) -> tuple[list[Statute], int, list[Issue]]:
     """The citations in the chain starting at `pos` (just after the law name) and where the chain ends."""
     out: list[Statute] = []
@@ -126,19 +135,19 @@ def parse_chain(text: str, pos: int, law: str) -> tuple[list[Statute], int, list
     if m := _VERSION_TAG.match(text, pos):
         pos = m.end()
     # 的 before the chain; a stray 》 after a bare interpretation whose opening mark is missing
-    pos = re.match(r"\s*(?:的|》)?\s*", text[pos:]).end() + pos
+    pos = _skip(_LEAD, text, pos)
     last_article: Statute | None = None
     while True:
         article = _ARTICLE.match(text, pos)
         paragraph = _PARAGRAPH.match(text, pos)
         item = _ITEM.match(text, pos)
         if article:
-            numbers = _numbers(article.group(1) or article.group(2))
+            parsed = _numbers(article.group(1) or article.group(2))
             sub = to_int(article.group(3)) if article.group(3) else None
             pos = article.end()
-            if None in numbers:
+            if None in parsed:
                 issues.append(Issue("statutes", IssueKind.UNPARSED, f"article number in {article.group(0)}"))
-                numbers = [n for n in numbers if n is not None]
+            numbers = [n for n in parsed if n is not None]
             if rng := _RANGE.match(text, pos):
                 last = to_int(rng.group(1))
                 if numbers and last and 0 < last - numbers[-1] <= MAX_RANGE:
@@ -162,7 +171,7 @@ def parse_chain(text: str, pos: int, law: str) -> tuple[list[Statute], int, list
         end = pos
         if gloss := _GLOSS.match(text, pos):
             pos = gloss.end()
-        probe = _SEP.match(text, pos).end()
+        probe = _skip(_SEP, text, pos)
         if not any(p.match(text, probe) for p in (_ARTICLE, _PARAGRAPH, _ITEM)):
             return out, end, issues
         pos = probe
@@ -222,8 +231,8 @@ def find_statutes(text: str, *, empty_inner: str | None = None) -> tuple[list[tu
         issues += chain_issues
     for m in _QUOTED_CONTINUATION.finditer(text):
         previous = [x for x in mentions if x.end <= m.start() and x.law]
-        if previous:
-            chain, _, chain_issues = parse_chain(text, m.end(), previous[-1].law)
+        if previous and (law := previous[-1].law):
+            chain, _, chain_issues = parse_chain(text, m.end(), law)
             found += [(m.end(), replace(s, inferred=previous[-1].inferred)) for s in chain]
             issues += chain_issues
     found.sort(key=lambda x: x[0])
@@ -253,6 +262,8 @@ def find_appendix_statutes(appendix: str) -> list[tuple[int, Statute]]:
     consumed: list[tuple[int, int]] = []
     mentions = [m for m in law_mentions(appendix) if m.law and _opens_entry(appendix, m)]
     for mention in mentions:
+        if mention.law is None:  # never: `mentions` are those with a law
+            continue
         chain, end, _ = parse_chain(appendix, mention.end, mention.law)
         found += [(mention.start, s) for s in chain]
         consumed.append((mention.start, end))
@@ -262,8 +273,8 @@ def find_appendix_statutes(appendix: str) -> list[tuple[int, Statute]]:
             continue
         sub = to_int(m.group(2)) if m.group(2) else None
         paragraph = to_int(m.group(3)) if m.group(3) else None
-        if (article := to_int(m.group(1))) is not None:
-            statute = Statute(law=previous[-1].law, article=article, sub_article=sub, paragraph=paragraph)
+        if (article := to_int(m.group(1))) is not None and (law := previous[-1].law):
+            statute = Statute(law=law, article=article, sub_article=sub, paragraph=paragraph)
             found.append((m.start(), statute))
     found.sort(key=lambda x: x[0])
     return found

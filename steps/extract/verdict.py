@@ -125,10 +125,10 @@ def parse_block(name: str, text: str) -> tuple[DefendantVerdict, list[Issue]]:
     for m, nxt in zip(charge_matches, [*charge_matches[1:], None], strict=False):
         part = counts_text[m.end() : nxt.start() if nxt else len(counts_text)]
         penalty, months = _principal(part)
-        charges = [m["charge"], *re.findall(r"、([\u4e00-\u9fa5]{1,20}?)罪", m["more"] or "")]
+        named = [m["charge"], *re.findall(r"、([\u4e00-\u9fa5]{1,20}?)罪", m["more"] or "")]
         part_fine = _fine(part)
         part_fines += [part_fine] if part_fine is not None else []
-        counts += [ChargeSentence(c, penalty, months, part_fine) for c in charges]
+        counts += [ChargeSentence(c, penalty, months, part_fine) for c in named]
     charges = tuple(dict.fromkeys(c.charge for c in counts))
     if combined_at:
         tail = current[combined_at.end() :]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 from steps.j1.params import J1EvalParams
 from steps.j1eval.case import Case, Panel
@@ -70,7 +71,12 @@ async def evaluate(case: Case, panel: Panel, options: J1EvalParams) -> list[Scor
             if topic["kind"] != "binary"
         )
     )
-    context = {"topics": len(topics), "raised": len(raised), "failed_checks": failed_checks, "agent_silent": silent}
+    context: dict[str, Any] = {
+        "topics": len(topics),
+        "raised": len(raised),
+        "failed_checks": failed_checks,
+        "agent_silent": silent,
+    }
     return [
         row.combined("I-1", i1_parts, n_binary=binary.n_binary, **context),
         *i1_parts,

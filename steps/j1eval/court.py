@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from typing import Any
 
 from steps.j1.params import J1EvalParams
 from steps.j1eval.case import Case, Panel
@@ -58,7 +59,7 @@ async def evaluate(case: Case, panel: Panel, options: J1EvalParams) -> list[Scor
         failure_causes=case_failure_causes(case),
     )
     laws = tuple(LawRef(law_name_key(s.law), s.article, s.sub_article) for s in truth.laws)
-    if not validity.uni:
+    if not validity.uni or judgment is None:  # (no judgment is never a valid trial)
         return [uni, *_procedure_rows(row, None, validity), *_failed(row, case, laws, validity, options)]
     procedure, *judged = await asyncio.gather(
         panel.procedure(court(_court(case)), exchanges, validity), *_comparisons(row, case, judgment, panel)
@@ -129,13 +130,14 @@ def _laws(row: Row, judgment: str | None, laws: tuple[LawRef, ...]) -> list[Scor
     result = law_accuracy(judgment, laws)
     if result.value is None:
         return [row.skipped("III-6", c, reason="the court cites no provision") for c in ("", "precision", "f1")]
-    evidence = {
-        "truth": [list(r) for r in result.truth],
-        "cited": [list(r) for r in result.cited],
-        "matched": [list(r) for r in result.matched],
-    }
     return [
-        row.rule("III-6", result.value, **evidence),
+        row.rule(
+            "III-6",
+            result.value,
+            truth=[list(r) for r in result.truth],
+            cited=[list(r) for r in result.cited],
+            matched=[list(r) for r in result.matched],
+        ),
         row.rule("III-6", result.precision, "precision"),
         row.rule("III-6", result.f1, "f1"),
     ]
@@ -143,7 +145,7 @@ def _laws(row: Row, judgment: str | None, laws: tuple[LawRef, ...]) -> list[Scor
 
 def _crime(row: Row, judgment: str, truth) -> list[ScoreRow]:
     result = crime_accuracy(judgment, truth.charges, defendant=truth.defendant)
-    if result.value is None:
+    if result.value is None or result.matched_fraction is None:  # (both or neither)
         return [row.skipped("III-3", c, reason="no charge in the truth") for c in ("", "partial")]
     return [
         row.rule("III-3", result.value, truth=result.truth, predicted=result.predicted, source=result.source),
@@ -161,7 +163,7 @@ def _penalty(row: Row, judgment: str | None, truth, options: J1EvalParams, *, va
     )
     make = row.failed_task if result.failed else row.rule
     predicted = result.predicted
-    evidence = {
+    evidence: dict[str, Any] = {
         "normaliser": result.normaliser,
         "truth": vars(result.truth),
         "predicted": vars(predicted) if predicted else None,

@@ -20,6 +20,7 @@ from steps.judges.pointwise import Comparison
 from steps.metrics.j1 import COMPLAINT, DEFENCE, DocumentFormat, PartyFacts, document_sections, format_following
 from steps.metrics.j1.parties import party_fields
 from steps.scenarios.environment import Drafting, JudgedSection
+from steps.scenarios.j1.profiles import PartyTruth
 from steps.scenarios.registry import environment
 
 FORMATS: dict[str, DocumentFormat] = {f.name: f for f in (COMPLAINT, DEFENCE)}  # an environment's `document`
@@ -73,7 +74,7 @@ async def evaluate(case: Case, panel: Panel, options: J1EvalParams) -> list[Scor
     return [ii1, row.combined("II-2", parts, forced=forced), *parts]
 
 
-def _party(row: Row, component: str, block: str | None, truth: object) -> ScoreRow:
+def _party(row: Row, component: str, block: str | None, truth: PartyTruth | list[PartyTruth]) -> ScoreRow:
     """An EM component: the stated fields of every party of that side, pooled."""
     parties = truth if isinstance(truth, list) else [truth]
     matched = missed = 0

@@ -57,6 +57,7 @@ def _melt(name: str, table: str, scope: str | None = None, prefix: str = "") -> 
             if column in ("group", "model"):
                 continue
             m = _COLUMN.match(column)
+            where: str | None
             if column in ("AVG_OO", "AVG_PO"):
                 where, metric, stat = "overall", column, None
             elif m and scope is None:

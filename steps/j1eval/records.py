@@ -100,4 +100,5 @@ class Row:
         if not valued:
             return replace(base, status="skipped")
         status = "failed_task" if all(p.status == "failed_task" for p in valued) else "scored"
-        return replace(base, value=sum(p.value for p in valued) / len(valued), status=status)
+        values = [p.value for p in valued if p.value is not None]
+        return replace(base, value=sum(values) / len(values), status=status)

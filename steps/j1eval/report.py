@@ -9,6 +9,7 @@ The paper's "-" (the model failed the task) is printed as "-".
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
@@ -146,7 +147,7 @@ def csv_frame(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> p
 
 
 # ---------------------------------------------------------------- Markdown
-def _fmt(value: object, *, proxy: bool = False, excluded: bool = False, digits: int = 1) -> str:
+def _fmt(value: float | None, *, proxy: bool = False, excluded: bool = False, digits: int = 1) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "—"
     return f"{float(value):.{digits}f}" + ("†" if proxy else "") + ("‡" if excluded else "")
@@ -340,12 +341,12 @@ def _topics(results: Results, agents: dict[str, AgentInfo]) -> pd.DataFrame:
 def _repeats(results: Results, run: RunInfo) -> pd.DataFrame:
     r = results.repeats
     paper = _lookup(paper_long().rename(columns={"model": "agent"}))
-    rows = []
+    rows: list[Sequence[object]] = []
     papers = group_papers(run)
     for group, members in groups(run).items():
         mine = r[r.agent == group]
         cells = {(x["scope"], x["metric"]): x for x in mine.to_dict("records")}
-        row = [f"{group} ({len(members)} runs)"]
+        row: list[object] = [f"{group} ({len(members)} runs)"]
         for scope, metric in TABLE3:
             x = cells.get((scope, metric))
             row.append(

@@ -34,14 +34,21 @@ class Scale:
         return (grade - self.low) / (self.high - self.low)
 
 
+class Graded(BaseModel):
+    """What every graded answer has: its explanation (under the scale's key); the grades are `g0`, `g1`, …"""
+
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+    reason: str = ""
+
+
 @cache
-def answer_schema(scale: Scale) -> type[BaseModel]:
+def answer_schema(scale: Scale) -> type[Graded]:
     """A pydantic model with one bounded number per criterion (JSON keys as given) and the explanation."""
     fields: dict[str, Any] = {
         f"g{i}": (float, Field(ge=scale.low, le=scale.high, alias=key)) for i, key in enumerate(scale.keys)
     }
     fields["reason"] = (str, Field(default="", alias=scale.reason_key))
-    return create_model("GradedAnswer", __config__=ConfigDict(extra="ignore", populate_by_name=True), **fields)
+    return create_model("GradedAnswer", __base__=Graded, **fields)
 
 
 async def judge_graded(

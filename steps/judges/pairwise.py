@@ -83,7 +83,8 @@ async def ask_verdict(
     """One order: the verdict, with up to `retries` repair rounds when the answer holds none."""
     messages = [{"role": "user", "content": prompt}]
     keys: list[str] = []
-    raw, failure, error = "", JudgeFailure.UNPARSABLE, ""
+    raw, error = "", ""
+    failure: JudgeFailure | None = JudgeFailure.UNPARSABLE
     for attempt in range(1, retries + 2):
         reply = await door.complete(model, messages, purpose="judge", metadata=metadata)
         keys.append(reply.call_key)

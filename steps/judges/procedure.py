@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 from pydantic_core import PydanticCustomError
@@ -86,8 +86,9 @@ def labels_schema(stages: tuple[str, ...], turns: tuple[int, ...]) -> type[Stage
             unknown = sorted({x.court_stage for x in self.result} - set(stages))
             if unknown:
                 raise PydanticCustomError("out_of_range", "unknown stage {unknown}", {"unknown": ", ".join(unknown)})
-            got = sorted(n for x in self.result if (n := turn_number(x.turn)) is not None)
-            if got != sorted(turns):
+            numbers = [turn_number(x.turn) for x in self.result]
+            got = sorted(n for n in numbers if n is not None)
+            if got != sorted(turns) or None in numbers:  # a label without a turn number labels no turn
                 raise PydanticCustomError(
                     "incomplete",
                     "label each turn exactly once: expected {expected}, got {got}",
@@ -117,6 +118,14 @@ def checklist_schema(ids: tuple[str, ...]) -> type[ChecklistAnswers]:
             return self
 
     return UnitAnswers
+
+
+T = TypeVar("T", bound=BaseModel)
+
+
+def _values(calls: Sequence[Asked[T]]) -> list[T]:
+    """The answers of calls none of which failed (`_Record.failure` found none)."""
+    return [c.value for c in calls if c.value is not None]
 
 
 @dataclass(frozen=True)
@@ -176,11 +185,11 @@ async def _label(
     exchanges: Sequence[Exchange],
     config: J1ProcedureParams,
     meta: dict[str, Any],
-) -> list[Asked]:
+) -> list[Asked[StageLabels]]:
     """Pass 1: one call per window of exchanges, the exchanges before it as context."""
     stage_keys = tuple(s.key for s in court.stages)
 
-    def ask(i: int) -> Any:
+    def ask(i: int) -> Coroutine[Any, Any, Asked[StageLabels]]:
         window, context = exchanges[i : i + config.window], exchanges[max(0, i - config.context) : i]
         proxy = {
             "judge_kind": "stages",
@@ -200,7 +209,7 @@ async def _label(
 
 async def _check(
     door: Completer, model: ModelConfig, court: Court, units: dict[str, list[Exchange]], meta: dict[str, Any]
-) -> list[Asked]:
+) -> list[Asked[ChecklistAnswers]]:
     """Pass 2: the whole checklist for each stage's exchanges."""
     ids = tuple(item.id for item in court.items)
     return list(
@@ -246,13 +255,15 @@ async def judge_procedure(
     pass1 = await _label(door, model, court, exchanges, config, meta)
     if failed := _failed(by, pass1):
         return failed
-    labels = {turn_number(x.turn): x.court_stage for asked in pass1 for x in asked.value.result}
+    labels = {
+        n: x.court_stage for window in _values(pass1) for x in window.result if (n := turn_number(x.turn)) is not None
+    }
     units = {s.key: [e for e in exchanges if labels[e.index] == s.key] for s in court.stages}
     units = {stage: unit for stage, unit in units.items() if unit}
     pass2 = await _check(door, model, court, units, meta)
     if failed := _failed(by, [*pass1, *pass2]):
         return failed
-    by_stage = {stage: {x.id: x for x in asked.value.result} for stage, asked in zip(units, pass2, strict=True)}
+    by_stage = {stage: {x.id: x for x in unit.result} for stage, unit in zip(units, _values(pass2), strict=True)}
     answers, sta, act = _scores(court, by_stage)
     items = {
         i.id: {

@@ -13,6 +13,7 @@ import random
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -329,20 +330,20 @@ class ModelDoor:
         )
 
     def _account(self, reply: Reply, model: ModelConfig, purpose: str, metadata: dict[str, Any]) -> None:
-        common = {
-            "run_id": self.run_id,
-            "purpose": purpose,
-            "model_name": model.name,
-            "model": model.model,
-            "call_key": reply.call_key,
-            "attempts": reply.attempts,
-            "metadata": public_metadata(metadata),
-        }
+        usage = partial(
+            UsageRecord,
+            run_id=self.run_id,
+            purpose=purpose,
+            model_name=model.name,
+            model=model.model,
+            call_key=reply.call_key,
+            attempts=reply.attempts,
+            metadata=public_metadata(metadata),
+        )
         if isinstance(reply, Completion):
             hit = reply.cache_hit
             self._keep(reply)
-            record = UsageRecord(
-                **common,
+            record = usage(
                 prompt_tokens=reply.prompt_tokens,
                 completion_tokens=reply.completion_tokens,
                 cost_usd=reply.cost_usd,  # the answer's price, hit or not: what it costs without the cache
@@ -352,8 +353,7 @@ class ModelDoor:
                 failure_message=None,
             )
         else:
-            record = UsageRecord(
-                **common,
+            record = usage(
                 prompt_tokens=0,
                 completion_tokens=0,
                 cost_usd=None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from steps.llm.secrets import redact
 
@@ -38,7 +38,7 @@ class Completion:
     cache_hit: bool
 
     @property
-    def ok(self) -> bool:
+    def ok(self) -> Literal[True]:  # a Literal, so `if reply.ok:` narrows a Reply for the type checker
         return True
 
 
@@ -57,7 +57,7 @@ class CallFailure:
         object.__setattr__(self, "message", redact(self.message))
 
     @property
-    def ok(self) -> bool:
+    def ok(self) -> Literal[False]:
         return False
 
 

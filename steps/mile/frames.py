@@ -13,10 +13,12 @@ from typing import Any
 
 import pandas as pd
 
+from steps.llm import Reply
 from steps.mile.instances import persona
 from steps.simulate import Dialogue, EndReason, Scenario, Turn, TurnKind
 from steps.simulate.engine import Engine
 from steps.simulate.instance import Instance
+from steps.simulate.model import SpeakCall
 from steps.simulate.records import RunLabel, run_tables
 
 COLUMNS = [
@@ -37,9 +39,13 @@ def paper_turns(_: Scenario, turns: list[Turn]) -> dict[str, list[Any]]:
     return {"paper_turn": [t.exchange if t.kind is TurnKind.DELIVERABLE else t.exchange - 1 for t in turns]}
 
 
+async def _no_model(call: SpeakCall) -> Reply:
+    raise RuntimeError(f"a view calls no model (asked for {call.role})")
+
+
 def lawyer_view(scenario: Scenario, instance: Instance, dialogue: Dialogue) -> list[dict[str, str]]:
     """The messages of the lawyer's drafting call: system prompt, the interview, the drafting request."""
-    engine = Engine(scenario, instance, speak=None)  # only renders views; never calls a model
+    engine = Engine(scenario, instance, speak=_no_model)  # only renders views
     engine.dialogue = dialogue
     return engine.messages("lawyer", extra_user=scenario.deliverable.force_template)
 

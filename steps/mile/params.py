@@ -46,7 +46,7 @@ class RoleDecoding(Section):
 
     def over(self, base: Decoding) -> Decoding:
         """This override merged over `base`."""
-        fields = {
+        fields: dict[str, Any] = {
             name: getattr(self, name)
             for name in ("temperature", "top_p", "max_tokens", "seed")
             if name in self.model_fields_set

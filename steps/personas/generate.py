@@ -7,6 +7,7 @@ redistributed 2:1:2 (big5.redistribute) before the style is written, so the styl
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Literal
 
@@ -73,7 +74,8 @@ async def generate(door: Completer, model: ModelConfig, subject: Subject, *, see
     )
     sense = assign_legal_sense(seed=seed, key=subject.key)
     distractors = assign_distractors(subject.kind, set(subject.particulars), seed=seed, key=subject.key)
-    base = dict(
+    persona = partial(
+        Persona,
         key=subject.key,
         scenario=subject.scenario,
         role=subject.role,
@@ -85,8 +87,9 @@ async def generate(door: Completer, model: ModelConfig, subject: Subject, *, see
         model=model.model,
     )
     if answer.value is None:
-        failure = f"trait levels: {answer.failure.kind.value}: {answer.failure.message}"
-        return Persona(assigned=None, levels=None, style=None, failure=failure, **base)
+        failed = answer.failure
+        reason = f"{failed.kind.value}: {failed.message}" if failed else "no answer"
+        return persona(assigned=None, levels=None, style=None, failure=f"trait levels: {reason}")
     assigned = answer.value.model_dump()
     levels = redistribute(assigned, seed=seed, key=subject.key)
     style_prompt = render(
@@ -100,5 +103,5 @@ async def generate(door: Completer, model: ModelConfig, subject: Subject, *, see
     )
     if not reply.ok or not reply.text.strip():
         reason = f"{reply.kind.value}: {reply.message}" if not reply.ok else "empty style text"
-        return Persona(assigned=assigned, levels=levels, style=None, failure=f"style: {reason}", **base)
-    return Persona(assigned=assigned, levels=levels, style=reply.text.strip(), failure=None, **base)
+        return persona(assigned=assigned, levels=levels, style=None, failure=f"style: {reason}")
+    return persona(assigned=assigned, levels=levels, style=reply.text.strip(), failure=None)

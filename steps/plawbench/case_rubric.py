@@ -122,10 +122,10 @@ def marks_lead_lines(text: str) -> str:
     for line in lines:
         marks = find_marks(line)
         last = marks[-1] if marks else None
-        moved = last is not None and not line[last.end :].strip()
-        body = line[: last.start].rstrip() if moved else line
+        moved = last if last is not None and not line[last.end :].strip() else None  # a mark ending the line
+        body = line[: moved.start].rstrip() if moved else line
         out.append(f"{carry}{body}" if body.strip() or not carry else carry)
-        carry = line[last.start : last.end] if moved else ""
+        carry = line[moved.start : moved.end] if moved else ""
     return "\n".join(out + ([carry] if carry else []))
 
 

@@ -151,7 +151,8 @@ def _content(node: _Node, mode: str, text: str) -> None:
 
 def _elements(text: str) -> list[tuple[str, float | None]]:
     """Split an award line at each `（N分）` / `得 N 分`; a piece without points is kept without points."""
-    out, start = [], 0
+    out: list[tuple[str, float | None]] = []
+    start = 0
     marks = sorted([*_POINTS.finditer(text), *_EARN.finditer(text)], key=lambda m: m.start())
     for m in marks:
         piece = text[start : m.start()].strip(" ，,；;。:：")

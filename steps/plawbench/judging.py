@@ -28,7 +28,7 @@ from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.penalty_judge import PenaltyJudgement, judge_penalties
 from steps.plawbench.prompts import judge_rules, task_input
 from steps.plawbench.questions import first_questions
-from steps.schemas import PlawItemScores, PlawJudgements, PlawScores
+from steps.schemas import PlawItemScores, PlawJudgements, PlawScores, Strict
 
 DIMENSION_CODES = {"C": "conclusion", "F": "facts", "R": "reasoning", "S": "statute"}
 TITLES = {
@@ -306,6 +306,6 @@ def judgement_rows(
     return _frame(judgements, PlawJudgements), _frame(scores, PlawScores), _frame(items, PlawItemScores)
 
 
-def _frame(rows: list[dict[str, Any]], schema: type) -> pd.DataFrame:
+def _frame(rows: list[dict[str, Any]], schema: type[Strict]) -> pd.DataFrame:
     """The rows as a table; no rows (e.g. every judge answer failed) still gives the schema's columns."""
     return pd.DataFrame(rows) if rows else pd.DataFrame(columns=list(schema.to_schema().columns))

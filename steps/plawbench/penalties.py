@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 MODES = ("none", "paper")
 DIMENSIONS = {"beneficence": "有益性", "fairness": "公平性", "truthfulness": "真实性"}
@@ -74,13 +74,26 @@ class Finding:
         return ZERO_TYPES[self.code][0] if self.zero else PENALTY_TYPES[self.code].dimension
 
 
+class FindingRow(TypedDict):
+    """One finding as counted: its points after per-type caps and duplicates (`note`: "duplicate", "cap" or "")."""
+
+    code: str
+    dimension: str
+    points: float
+    quote: str
+    reason: str
+    zero: bool
+    counted: float
+    note: str
+
+
 @dataclass(frozen=True)
 class PenaltyTally:
     base: float  # the rubric score, unpenalised
     deducted: float  # after per-type caps and duplicate quotes
     zeroed: bool
     penalised: float
-    findings: list[dict[str, Any]]
+    findings: list[FindingRow]
 
     def evidence(self) -> dict[str, Any]:
         return {
@@ -98,9 +111,9 @@ def apply_penalties(base: float, findings: Sequence[Finding]) -> PenaltyTally:
     what it cost (`counted`) and why not its full points (`note`: duplicate, cap)."""
     seen: set[tuple[str, str]] = set()
     spent: dict[str, float] = {}
-    rows = []
+    rows: list[FindingRow] = []
     for f in findings:
-        row = {
+        row: FindingRow = {
             "code": f.code,
             "dimension": f.dimension,
             "points": f.points,

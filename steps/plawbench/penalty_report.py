@@ -14,7 +14,7 @@ from steps.reports.prose import render_template
 TEMPLATES = Path(__file__).parent / "templates"
 
 
-def _pct(value: object) -> float | None:
+def _pct(value: float | None) -> float | None:
     return None if value is None or pd.isna(value) else round(float(value) * 100, 2)
 
 
@@ -22,7 +22,8 @@ def scores_table(long: pd.DataFrame) -> pd.DataFrame:
     """Per agent: default T1 and Overall beside the paper-penalty ones (single-turn), and the multi-turn T1."""
     ours = long[long.source == "ours"]
 
-    def get(table: str, scope: str, metric: str, agent: str, column: str = "value") -> object:
+    def get(table: str, scope: str, metric: str, agent: str, column: str = "value") -> float | None:
+        """A number of `ours` (a rate, a count of failed calls or of items), or None when it has none."""
         hit = ours[(ours["table"] == table) & (ours.scope == scope) & (ours.metric == metric) & (ours.agent == agent)]
         return hit[column].iloc[0] if len(hit) and column in hit else None
 

@@ -30,7 +30,7 @@ def markdown_table(df: pd.DataFrame, *, null: str = "—", grouping: int = 10000
     return "\n".join([header, align, *rows])
 
 
-def with_failed(value: object, n_failed: object, *, null: str = "—") -> object:
+def with_failed(value: object, n_failed: float | None, *, null: str = "—") -> object:
     """A table cell with the failed model calls it leaves out beside it (`71.2 (3 failed)`); the value itself,
     untouched, when none failed (so a report without failures renders exactly as before)."""
     if n_failed is None or n_failed is pd.NA or (isinstance(n_failed, float) and math.isnan(n_failed)):

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, TypeGuard, TypeVar
+
 import pandas as pd
 import pandera.pandas as pa
 
+T = TypeVar("T")
 
-def is_list_of(value: object, kind: type) -> bool:
+
+def is_list_of(value: object, kind: type[T]) -> TypeGuard[Sequence[T]]:
     return isinstance(value, list | tuple) and all(isinstance(v, kind) for v in value)
 
 
-def is_list_of_dicts_with(value: object, *keys: str) -> bool:
+def is_list_of_dicts_with(value: object, *keys: str) -> TypeGuard[Sequence[dict[str, Any]]]:
     return isinstance(value, list | tuple) and all(isinstance(v, dict) and set(keys) <= set(v) for v in value)
 
 

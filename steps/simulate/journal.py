@@ -22,7 +22,7 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from steps.llm import Completion, Reply
 from steps.simulate.instance import Instance
@@ -54,6 +54,23 @@ def _holds_failed_call(dialogue: Dialogue) -> bool:
 def call_digest(call: SpeakCall) -> str:
     body = json.dumps([call.role.name, call.purpose, call.messages], ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
+
+
+class DialogueJournal(Protocol):
+    """What a simulation reads and records to resume: a `Journal` (a file), or a stand-in that keeps nothing
+    (`jurisflow estimate` resumes nothing and writes nothing)."""
+
+    def finished(self, instance: Instance) -> Dialogue | None: ...
+
+    def recorded(self, instance: Instance) -> list[Recorded]: ...
+
+    def replay(self, instance: Instance, seq: int, digest: str) -> Recorded | None: ...
+
+    def record_call(
+        self, instance: Instance, seq: int, call: SpeakCall, reply: Reply, usage: dict[str, Any] | None = None
+    ) -> None: ...
+
+    def record_done(self, instance: Instance, dialogue: Dialogue) -> None: ...
 
 
 class Journal:

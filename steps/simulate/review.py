@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from steps.llm import Reply
+from steps.llm import Completion, Reply
 from steps.simulate.model import Role, SpeakCall, Turn, TurnKind
 
 REVISE = (
@@ -132,7 +132,7 @@ class Reviewer:
             reply,
         )
 
-    def unusable(self, engine: Any, reviewed: str, step: str, reply: Reply, why: str) -> None:
+    def unusable(self, engine: Any, reviewed: str, step: str, reply: Completion, why: str) -> None:
         """Record a supervisor answer that holds no verdict (e.g. `echoed_prompt`); the candidate stays unreviewed."""
         engine.record_note(
             self.role, TurnKind.CHECK, reply.text, {"reviewed": reviewed, "step": step, "unusable": why}, reply

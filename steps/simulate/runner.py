@@ -2,7 +2,7 @@
 
 Turns within an instance are sequential; instances run concurrently (at most `max_concurrent` dialogues in
 flight, and the door bounds the calls per endpoint). With a journal, finished dialogues are taken from it and
-unfinished ones replay their recorded calls (see `Journal`).
+unfinished ones replay their recorded calls (see `steps.simulate.journal.Journal`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from steps.llm import Completer, ModelConfig, Reply
 from steps.llm.results import public_metadata
 from steps.simulate.engine import run_dialogue
 from steps.simulate.instance import Instance
-from steps.simulate.journal import Journal, Recorded, call_digest
+from steps.simulate.journal import DialogueJournal, Recorded, call_digest
 from steps.simulate.model import Dialogue, Scenario, SpeakCall
 
 
@@ -67,7 +67,7 @@ class DoorSpeaker:
 class _JournaledSpeaker:
     """Replays an instance's recorded replies in order while the calls match, then speaks live and records."""
 
-    def __init__(self, speak: Callable, journal: Journal, instance: Instance):
+    def __init__(self, speak: Callable, journal: DialogueJournal, instance: Instance):
         self.speak, self.journal, self.instance, self.seq, self.live = speak, journal, instance, 0, False
 
     async def __call__(self, call: SpeakCall) -> Reply:
@@ -96,7 +96,7 @@ async def simulate(
     instances: list[Instance],
     scenario_of: Callable[[Instance], Scenario],
     speak: Callable,
-    journal: Journal,
+    journal: DialogueJournal,
     *,
     max_concurrent: int = 64,
     on_done: Callable[[Dialogue], None] | None = None,

@@ -84,8 +84,8 @@ def markdown(
         stage = f" ·{line.stage}" if line.stage else ""
         kind = "" if line.kind == "utterance" else f" *({line.kind})*"
         body += [f"**[{line.turn_index}] {line.speaker}{to}**{stage}{kind}", ""]
-        shown = line.note if line.kind == "check" or (not line.text and line.note) else line.text
-        body += [_quote(shown) if line.kind != "check" else f"*{shown}*", ""]
+        said = line.note if line.kind == "check" or (not line.text and line.note) else line.text
+        body += [_quote(said) if line.kind != "check" else f"*{said}*", ""]
     tail = [
         f"## Deliverable: {deliverable['deliverable_kind']}"
         + (" (asked for after the turn cap)" if deliverable["forced"] else ""),

@@ -142,7 +142,7 @@ def load_cilin(files: list[Fetched]) -> pd.DataFrame:
     Task 2-1's aligner reads it for semantic classes; a word listed on several lines keeps its last code,
     which `line` lets the reader reproduce.
     """
-    rows = []
+    rows: list[dict[str, int | str]] = []
     for f in files:
         for line_no, line in enumerate(_text_lines(f, "gbk"), start=1):
             code, *words = line.split(" ")
@@ -160,7 +160,7 @@ def load_confusions(files: list[Fetched]) -> pd.DataFrame:
     the empty string as its head, so it never applies; it is kept as read. A character heading several lines
     keeps the last line's set, which `line` lets the reader reproduce.
     """
-    rows = []
+    rows: list[dict[str, int | str]] = []
     for f in files:
         for line_no, line in enumerate(_text_lines(f, "utf-8"), start=1):
             head, *others = line.split(" ")

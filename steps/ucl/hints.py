@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 # level -> (id letter, Chinese label as in the data, weight in the pointwise score)
 LEVELS: dict[str, tuple[str, str, int]] = {
@@ -81,9 +82,9 @@ def hint_items(levels: Mapping[str, str | None]) -> list[HintItem]:
     return out
 
 
-def levels_of(row: Mapping[str, object]) -> dict[str, str | None]:
+def levels_of(row: Mapping[str, Any]) -> dict[str, str | None]:
     """The level texts of a row of the ucl table (columns hint_answer … hint_forbidden)."""
-    return {level: row.get(f"hint_{level}") for level in LEVELS}  # type: ignore[misc]
+    return {level: row.get(f"hint_{level}") for level in LEVELS}
 
 
 def key_items(items: list[HintItem]) -> list[HintItem]:

@@ -62,11 +62,11 @@ def items_per_task(agent: AgentInfo) -> int:
     return max(agent.sizes.values(), default=0)
 
 
-def _fmt(value: object, digits: int = 1) -> object:
+def _fmt(value: float | None, digits: int = 1) -> float | None:
     return None if value is None or pd.isna(value) else round(float(value), digits)
 
 
-def _cell(long: pd.DataFrame, agent: str, scope: str, metric: str, source: str = "ours") -> object:
+def _cell(long: pd.DataFrame, agent: str, scope: str, metric: str, source: str = "ours") -> float | None:
     hit = long[(long.agent == agent) & (long.scope == scope) & (long.metric == metric) & (long.source == source)]
     return hit.value.iloc[0] if len(hit) else None
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from steps.llm import Completer, ModelConfig
 from steps.simulate import Dialogue
 from steps.simulate.instance import Instance
-from steps.simulate.journal import Journal
+from steps.simulate.journal import DialogueJournal
 from steps.simulate.runner import DoorSpeaker, simulate
 from steps.ucl.scenario import UCL
 from steps.ucl.speaking import UclSpeaker
@@ -20,7 +20,7 @@ def simulate_run(
     assistant: ModelConfig,
     user: ModelConfig,
     instances: list[Instance],
-    journal: Journal,
+    journal: DialogueJournal,
     *,
     on_done: Callable[[Dialogue], None] | None = None,
 ) -> list[Dialogue]:
@@ -33,7 +33,7 @@ async def simulate_dialogues(
     assistant: ModelConfig,
     user: ModelConfig,
     instances: list[Instance],
-    journal: Journal,
+    journal: DialogueJournal,
     *,
     on_done: Callable[[Dialogue], None] | None = None,
 ) -> list[Dialogue]:

@@ -164,7 +164,7 @@ def document_score(components: Mapping[str, float | None]) -> float | None:
     The components measure different things, so the mean of a subset would be a different metric: a document
     with a failed judge component is unscored and counted, not averaged over what remains.
     """
-    values = list(components.values())
-    if not values or any(v is None for v in values):
+    values = [v for v in components.values() if v is not None]
+    if not values or len(values) < len(components):
         return None
     return sum(values) / len(values)

@@ -44,7 +44,8 @@ def read_prediction_tree(root: Path) -> tuple[pd.DataFrame, list[str]]:
     settings = [root / s for s in SETTINGS if (root / s).is_dir()]
     if not settings:
         return read_prediction_folder(root)
-    frames, skipped = [], []
+    frames: list[pd.DataFrame] = []
+    skipped: list[str] = []
     for folder in settings:
         frame, skipped_here = read_prediction_folder(folder)
         frames.append(frame)

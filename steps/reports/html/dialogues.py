@@ -30,7 +30,7 @@ def _s(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _v(value: object) -> float | None:
+def _v(value: float | None) -> float | None:
     if value is None or value is pd.NA:
         return None
     f = float(value)
@@ -267,7 +267,8 @@ def plawbench(
             ]
         score_rows, headline = [], None
         for r in judged.get(k, [])[:1]:
-            headline = None if _v(r["value"]) is None else round(100 * _v(r["value"]), 1)
+            value = _v(r["value"])
+            headline = None if value is None else round(100 * value, 1)
             reason = _s(r["failure"]) or _s(r["error"]) or f"awarded {r['awarded']:g} of {r['max_points']:g}"
             score_rows.append(["total", headline, _s(r["judge"]), _cut(reason)])
         for r in items.get(k, []):

@@ -61,13 +61,13 @@ def bar_chart(
     for c, category in enumerate(categories):
         x0 = left + c * group_w + 5
         for s, (name, vs) in enumerate(series):
-            v = vs[c]
-            if v is None or math.isnan(v):
+            value = vs[c]
+            if value is None or math.isnan(value):
                 continue
-            h = height * max(v, 0.0) / top if top else 0.0
+            h = height * max(value, 0.0) / top if top else 0.0
             x, y = x0 + s * bar_w, top_pad + height - h
             colour = PALETTE[s % len(PALETTE)]
-            tip = escape(f"{name} · {category}: {_num(v)}")
+            tip = escape(f"{name} · {category}: {_num(value)}")
             out.append(
                 f'<rect x="{x}" y="{_num(y)}" width="{bar_w - 1}" height="{_num(h)}" fill="{colour}">'
                 f"<title>{tip}</title></rect>"

@@ -23,9 +23,10 @@ def fmt(value: object) -> str:
     return escape(str(value))
 
 
-def _n(value: object) -> str:
-    missing = value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
-    return "" if missing else str(int(value))
+def _n(value: float | None) -> str:
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    return str(int(value))
 
 
 def _columns(rows: pd.DataFrame) -> list[tuple[str, str]]:

@@ -51,7 +51,7 @@ def draft(case: dict[str, Any]) -> Draft | Skipped:
     if case["penalty"] in ("有期徒刑", "拘役", "管制") and number(case.get("prison_months")) is None:
         return Skipped(iid, "CR", src, f"missing: prison_months ({case['penalty']} without a term)")
     info = party_text(accused[0])
-    profiles = {
+    profiles: dict[str, dict[str, Any]] = {
         "judge": {"defendant_info": info, "findings": findings},
         "defendant": {"defendant_info": info, "case_details": case.get("case_details") or findings, "plea": plea},
         "defence": {"client_info": info, "plea": defence},

@@ -39,6 +39,7 @@ def draft(case: dict[str, Any]) -> Draft | Skipped:
     }
     if skipped := skip_if_missing(iid, "DD", src, needs):
         return skipped
+    assert defence is not None  # one of the needs: skip_if_missing returned otherwise
     respondent = defendants[0]
     kind = "entity" if is_entity(respondent) else "person"
     proof = evidence(case, "defendant")
@@ -58,7 +59,7 @@ def draft(case: dict[str, Any]) -> Draft | Skipped:
         case["case_details"],
         evidence(case, "plaintiff"),
     )
-    profiles = {
+    profiles: dict[str, dict[str, Any]] = {
         "defendant": {"kind": kind, "basic_info": party_text(respondent), "defence": defence, "evidences": proof},
         "lawyer": {
             "template": DEFENCE_TEMPLATE,

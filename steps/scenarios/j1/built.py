@@ -59,10 +59,10 @@ def skip_if_missing(instance_id: str, scenario: str, sources: tuple[str, ...], n
 
 def finish(draft: Draft, personas: Mapping[str, Persona]) -> Built | Skipped:
     """The ready instance: the persona's style goes into its role's profile; a failed persona skips it."""
-    base = dict(instance_id=draft.instance_id, scenario=draft.scenario, source_ids=draft.source_ids)
+    ids = (draft.instance_id, draft.scenario, draft.source_ids)
     if draft.subject is None:
         return Built(
-            **base,
+            *ids,
             profiles=draft.profiles,
             ground_truth=draft.ground_truth,
             max_turns=draft.max_turns,
@@ -70,13 +70,13 @@ def finish(draft: Draft, personas: Mapping[str, Persona]) -> Built | Skipped:
         )
     persona = personas.get(draft.subject.key)
     if persona is None:
-        return Skipped(**base, reason="missing: persona (not generated; rerun the personas stage)")
+        return Skipped(*ids, reason="missing: persona (not generated; rerun the personas stage)")
     if persona.failure or not persona.style:
-        return Skipped(**base, reason=f"missing: persona ({persona.failure or 'empty style'})")
+        return Skipped(*ids, reason=f"missing: persona ({persona.failure or 'empty style'})")
     role = draft.subject.role
     profiles = {**draft.profiles, role: {**draft.profiles[role], "style": persona.style}}
     return Built(
-        **base,
+        *ids,
         profiles=profiles,
         ground_truth=draft.ground_truth,
         max_turns=draft.max_turns,

