@@ -20,6 +20,22 @@ ROOT = Path(__file__).resolve().parents[1]
 MIRROR = Path(os.environ.get("JURISFLOW_MIRROR", ROOT.parent / "shared" / "data"))
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--cpu-table",
+        metavar="PATH",
+        default=os.environ.get("JURISFLOW_CPU_TABLE"),
+        help="write each test's CPU seconds (own and waited-for children) to PATH, costliest first (tests/cputime.py)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--cpu-table"):
+        from tests.cputime import CpuTable
+
+        config.pluginmanager.register(CpuTable(Path(config.getoption("--cpu-table")).resolve()), "cputime")
+
+
 @pytest.fixture(scope="session")
 def mirror() -> Path:
     """The pinned source mirror; tests that need real data skip when it is absent."""
