@@ -25,7 +25,7 @@ def _cpu() -> tuple[float, float]:
     return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
 
 
-@dataclass
+@dataclass(eq=False)
 class CpuTable:
     """The pytest plugin: times setup, call and teardown of every test together."""
 
