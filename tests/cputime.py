@@ -1,8 +1,9 @@
 """CPU seconds per test (`pytest --cpu-table PATH`): the test process's own CPU time plus that of the children it
 waited for during the test (stages run by `dvc` are grandchildren that `dvc` reaps, so they count once `dvc`
 returns). Wall time on a shared machine is noise; CPU time is not. Each process (an xdist worker too) writes its
-rows to PATH (`PATH.<worker>` under xdist) as tab-separated `cpu_s self_s children_s wall_s outcome nodeid`,
-costliest first; `python -m tests.cputime PATH...` merges files and sums them per test file."""
+rows to PATH (`PATH.<worker>` under xdist) as tab-separated `cpu_s self_s children_s wall_s outcome nodeid`, one
+line as each test ends (an interrupted run keeps what it measured), sorted costliest first when the session ends;
+`python -m tests.cputime PATH...` merges files and sums them per test file."""
 
 from __future__ import annotations
 
@@ -25,6 +26,11 @@ def _cpu() -> tuple[float, float]:
     return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
 
 
+def _line(row: tuple[float, float, float, float, str, str]) -> str:
+    cpu, own, children, wall, outcome, nodeid = row
+    return f"{cpu:.2f}\t{own:.2f}\t{children:.2f}\t{wall:.2f}\t{outcome}\t{nodeid}"
+
+
 @dataclass(eq=False)
 class CpuTable:
     """The pytest plugin: times setup, call and teardown of every test together."""
@@ -41,7 +47,14 @@ class CpuTable:
         own_after, children_after = _cpu()
         d_own, d_children = own_after - own, children_after - children
         wall = time.perf_counter() - start
-        self.rows.append((d_own + d_children, d_own, d_children, wall, self._outcome, item.nodeid))
+        row = (d_own + d_children, d_own, d_children, wall, self._outcome, item.nodeid)
+        self.rows.append(row)
+        path = self._path(item.config)
+        if len(self.rows) == 1:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(HEADER + "\n", encoding="utf-8")
+        with path.open("a", encoding="utf-8") as out:
+            out.write(_line(row) + "\n")
 
     def pytest_runtest_logreport(self, report) -> None:
         if report.failed:
@@ -49,18 +62,16 @@ class CpuTable:
         elif report.skipped and self._outcome == "passed":
             self._outcome = "skipped"
 
-    def pytest_sessionfinish(self, session) -> None:
+    def _path(self, config) -> Path:
         worker = os.environ.get("PYTEST_XDIST_WORKER")
-        if worker is None and hasattr(session.config, "workerinput"):
-            worker = session.config.workerinput.get("workerid")
-        if worker is None and session.config.pluginmanager.hasplugin("dsession"):
-            return  # the xdist controller runs no test
-        path = self.path if worker is None else self.path.with_name(f"{self.path.name}.{worker}")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        lines = [HEADER]
-        for cpu, own, children, wall, outcome, nodeid in sorted(self.rows, reverse=True):
-            lines.append(f"{cpu:.2f}\t{own:.2f}\t{children:.2f}\t{wall:.2f}\t{outcome}\t{nodeid}")
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        if worker is None and hasattr(config, "workerinput"):
+            worker = config.workerinput.get("workerid")
+        return self.path if worker is None else self.path.with_name(f"{self.path.name}.{worker}")
+
+    def pytest_sessionfinish(self, session) -> None:
+        if self.rows:  # the xdist controller runs no test
+            lines = [HEADER, *(_line(row) for row in sorted(self.rows, reverse=True))]
+            self._path(session.config).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
         if not self.rows:
