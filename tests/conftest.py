@@ -59,3 +59,32 @@ def prefect_api(tmp_path_factory) -> str:
 
     with prefect_server(tmp_path_factory.mktemp("prefect-server")) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def small(tmp_path_factory, mirror, prefect_api):
+    """One whole-pipeline `dvc repro` on SMALL samples per session (tests/helpers.py: small_run), shared by the
+    tests that need a finished run: they read it, or change a copy of it."""
+    from tests.helpers import small_run
+
+    with small_run(tmp_path_factory.mktemp("small") / "jurisflow", mirror, prefect_api) as run:
+        yield run
+
+
+# Time for the session's small run (one whole-pipeline `dvc repro`; it outlasted 40 min at a load average of 10).
+SMALL_RUN_TIMEOUT_S = 3600
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`make test` runs `-n 2 --dist loadgroup`): the tests sharing the session's small run go
+    to one worker, which builds it once; and the modules with slow tests are handed out first, so that one worker
+    does not end on a long test long after the other finished."""
+    for item in items:
+        if "small" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("small"))
+            # whichever test comes first builds the run during its set-up, which counts against its timeout
+            own = item.get_closest_marker("timeout")
+            item.add_marker(pytest.mark.timeout(SMALL_RUN_TIMEOUT_S + (own.args[0] if own else 900)))
+    if config.pluginmanager.hasplugin("xdist") and getattr(config.option, "numprocesses", None):
+        slow = {item.path for item in items if item.get_closest_marker("slow")}
+        items.sort(key=lambda item: item.path not in slow)  # stable: modules stay whole and in order

@@ -1,8 +1,8 @@
-"""`dvc repro` on a copy of the project: runs every stage, leaves `dvc status` clean, then does no work."""
+"""`dvc repro` on a copy of the project: runs every stage, leaves `dvc status` clean, then does no work. The first
+run is the session's small run (the `small` fixture, which other tests reuse); this test checks it."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.helpers import SMALL, copy_project
+from tests.helpers import SmallRun
 
-# Three `dvc repro` runs of the whole pipeline: on a loaded 2-core machine this outlasts the suite's 900 s limit.
+# The session's whole-pipeline run (when this test is the first to use it), a no-op one and four stages forced: on a
+# loaded 2-core machine this outlasts the suite's 900 s limit.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]
 
 
@@ -21,17 +22,9 @@ def _dvc(args: list[str], cwd: Path, env: dict) -> subprocess.CompletedProcess:
     return subprocess.run([str(dvc), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=1800)
 
 
-def test_repro_then_status_clean_then_nothing_to_do(tmp_path, mirror, prefect_api):
-    project = tmp_path / "jurisflow"
-    copy_project(project, SMALL)
-    env = {
-        **os.environ,
-        "JURISFLOW_MIRROR": str(mirror),
-        "PREFECT_API_URL": prefect_api,
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-    }
-    first = _dvc(["repro"], project, env)
-    assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
+def test_repro_then_status_clean_then_nothing_to_do(small: SmallRun):
+    project, env = small.project, small.env
+    small.finished()
     report = (project / "reports/data.md").read_text(encoding="utf-8")
     assert "| mile | 693 |" in report and "| judgments_civil | 808 |" in report
     committed = (ROOT / "reports/data.md").read_text(encoding="utf-8")
