@@ -76,15 +76,17 @@ SMALL_RUN_TIMEOUT_S = 3600
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (`make test` runs `-n 2 --dist loadgroup`): the tests sharing the session's small run go
-    to one worker, which builds it once; and the modules with slow tests are handed out first, so that one worker
-    does not end on a long test long after the other finished."""
+    """The tests sharing the session's small run: whichever comes first builds it during its set-up, so their timeout
+    covers the run. Under pytest-xdist (`-n 2 --dist loadgroup`), they go to one worker, which builds it once, and
+    the modules with slow tests are handed out first, so that one worker does not end on a long test long after the
+    other finished."""
+    xdist = config.pluginmanager.hasplugin("xdist") and bool(getattr(config.option, "numprocesses", None))
     for item in items:
         if "small" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("small"))
-            # whichever test comes first builds the run during its set-up, which counts against its timeout
             own = item.get_closest_marker("timeout")
             item.add_marker(pytest.mark.timeout(SMALL_RUN_TIMEOUT_S + (own.args[0] if own else 900)))
-    if config.pluginmanager.hasplugin("xdist") and getattr(config.option, "numprocesses", None):
+            if xdist:
+                item.add_marker(pytest.mark.xdist_group("small"))
+    if xdist:
         slow = {item.path for item in items if item.get_closest_marker("slow")}
         items.sort(key=lambda item: item.path not in slow)  # stable: modules stay whole and in order
