@@ -1,7 +1,10 @@
 """How fast and small the HTML report is: (1) the whole report of the current run (reports/*.csv and data/) is
-built as the `html_report` stage builds it, timed, and weighed; (2) a J1 page with 500 synthetic dialogues is
-built and opened in headless Chromium (Debian's chromium + chromium-driver), timing the page load, the first
-opening of the transcript viewer (parsing the embedded JSON, listing every dialogue) and a filter change.
+built as the `html_report` stage builds it, timed, and weighed; (2) a J1 page with synthetic dialogues (500 by
+default) is built. Each J1 page is opened in headless Chromium (Debian's chromium + chromium-driver), timing the
+page load, the first opening of the transcript viewer (parsing the embedded JSON, listing every dialogue) and a
+filter change; then the same page with its dialogues moved to a side script that the viewer loads on first
+opening (`<script src>`, the one way a page opened from file:// can load a local file; fetch is refused), the
+alternative the report does not take, for comparison.
 
     .venv/bin/python benchmarks/html_report.py [--dialogues 500] [--repeat 3]
 
@@ -11,6 +14,7 @@ Prints measurements; asserts nothing.
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 import tempfile
@@ -22,13 +26,28 @@ sys.path.insert(0, str(ROOT))
 
 from flows.html_report import BENCHMARKS, load_dialogues, read_long  # noqa: E402
 from flows.kit.config import load_params  # noqa: E402
+from flows.kit.paths import DIALOGUES, Paths  # noqa: E402
 from steps.reports.html import dialogues  # noqa: E402
 from steps.reports.html.pages import benchmark_page, index_page  # noqa: E402
 from tests.browser import headless_chromium  # noqa: E402
 from tests.html_data import j1_frames  # noqa: E402
 
+DATA = re.compile(r'(<script type="application/json" id="dialogue-data">)(.*?)(</script>)', re.S)
+LOAD = "var t = performance.timing; return (t.loadEventEnd - t.navigationStart) / 1000;"
+OPEN = "location.hash = 'view'; window.dispatchEvent(new HashChangeEvent('hashchange'));"
+OPEN_EMBEDDED = f"var t0 = performance.now(); {OPEN} return (performance.now() - t0) / 1000;"
+OPEN_SIDE = (  # load the side script, then open the viewer (its JSON.parse reads the script's global instead)
+    "var done = arguments[arguments.length - 1], t0 = performance.now(), s = document.createElement('script');"
+    f"s.src = 'side.js'; s.onload = function () {{ {OPEN} done((performance.now() - t0) / 1000); }};"
+    "document.head.appendChild(s);"
+)
+FILTER = (
+    "var s = document.getElementById('f-score'), t0 = performance.now(); s.value = '100';"
+    "s.dispatchEvent(new Event('change')); return (performance.now() - t0) / 1000;"
+)
 
-def whole_report(out: Path) -> None:
+
+def whole_report(out: Path) -> Path:
     params = load_params(ROOT / "params.yaml")
     start, counts = time.perf_counter(), {}
     for bench in BENCHMARKS:
@@ -41,9 +60,10 @@ def whole_report(out: Path) -> None:
     size = sum(p.stat().st_size for p in out.glob("*.html"))
     n = sum(d for _, d in counts.values())
     print(f"whole report (current run): {took:.1f} s to build, {size / 1e6:.1f} MB, {n:,} dialogues")
+    return out / "j1.html"
 
 
-def big_page(out: Path, n: int, repeat: int) -> None:
+def big_page(out: Path, n: int) -> Path:
     records = []
     for agent in ("oracle", "null"):
         records += dialogues.j1(*j1_frames(n // 2, agent=agent))
@@ -53,34 +73,39 @@ def big_page(out: Path, n: int, repeat: int) -> None:
     path = out / "j1_big.html"
     path.write_text(page, encoding="utf-8")
     print(f"{len(records)}-dialogue J1 page: built in {built:.2f} s, {len(page.encode()) / 1e6:.1f} MB")
-    loads, opens, filters = [], [], []
-    with headless_chromium() as driver:
-        for _ in range(repeat):
-            driver.get(path.as_uri())
-            loads.append(
-                driver.execute_script("var t = performance.timing; return t.loadEventEnd - t.navigationStart;") / 1000
-            )
-            opens.append(
-                driver.execute_script(
-                    "var t0 = performance.now(); location.hash = 'view'; window.dispatchEvent(new HashChangeEvent("
-                    "'hashchange')); return performance.now() - t0;"
-                )
-                / 1000
-            )
-            filters.append(
-                driver.execute_script(
-                    "var s = document.getElementById('f-score'), t0 = performance.now(); s.value = '100';"
-                    "s.dispatchEvent(new Event('change')); var n = document.querySelectorAll('#dlist li').length;"
-                    "return [performance.now() - t0, n];"
-                )[0]
-                / 1000
-            )
-            assert not [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    return path
+
+
+def side_variant(path: Path) -> Path:
+    """The page with an empty data element and its dialogues in side.js beside it, read on first opening."""
+    page = path.read_text(encoding="utf-8")
+    data = DATA.search(page)
+    assert data, f"{path}: no dialogue data"
+    (path.parent / "side.js").write_text(f"window.SIDE_DATA = {data.group(2)};", encoding="utf-8")
+    page = DATA.sub(r"\1\3", page).replace('JSON.parse(el("dialogue-data").textContent)', "window.SIDE_DATA")
+    variant = path.with_name(f"{path.stem}_side.html")
+    variant.write_text(page, encoding="utf-8")
+    return variant
+
+
+def in_browser(path: Path, repeat: int) -> None:
     med = statistics.median
-    print(
-        f"  in headless Chromium (median of {repeat}): load {med(loads):.2f} s, open viewer {med(opens):.3f} s, "
-        f"filter {med(filters):.3f} s"
-    )
+    side = side_variant(path)
+    with headless_chromium() as driver:
+        driver.set_script_timeout(120)
+        for label, page, opener in (("embedded", path, OPEN_EMBEDDED), ("side script", side, OPEN_SIDE)):
+            loads, opens, filters = [], [], []
+            for _ in range(repeat):
+                driver.get(page.as_uri())
+                loads.append(driver.execute_script(LOAD))
+                run = driver.execute_script if opener is OPEN_EMBEDDED else driver.execute_async_script
+                opens.append(run(opener))
+                filters.append(driver.execute_script(FILTER))
+                assert not [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+            print(
+                f"  {label:<12} ({page.stat().st_size / 1e6:.2f} MB page, median of {repeat}): load "
+                f"{med(loads):.2f} s, open viewer {med(opens):.3f} s, filter {med(filters):.3f} s"
+            )
 
 
 def main() -> None:
@@ -89,9 +114,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="jurisflow-html-") as tmp:
-        if (ROOT / "data" / "j1" / "runs").is_dir():
-            whole_report(Path(tmp))
-        big_page(Path(tmp), args.dialogues, args.repeat)
+        if any(Paths(data=ROOT / "data").runs("j1").glob(f"*/{DIALOGUES}")):  # the current run's J1 page has dialogues
+            whole = Path(tmp) / "whole"
+            whole.mkdir()
+            in_browser(whole_report(whole), args.repeat)
+        big = Path(tmp) / "big"
+        big.mkdir()
+        in_browser(big_page(big, args.dialogues), args.repeat)
 
 
 if __name__ == "__main__":

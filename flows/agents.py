@@ -36,6 +36,7 @@ from prefect.utilities.callables import parameter_schema
 
 from flows.kit.config import BENCHMARKS, PARAMS_FILE, ParamsError, load_params
 from flows.kit.stages import stage_table
+from steps.llm.ledger import SESSION_ENV, session_env
 
 POOL = "jurisflow"
 FLOW_NAME = "agent-stages"  # the deployment is `agent-stages/<pool>`
@@ -168,7 +169,13 @@ def repro_on_pool(agent: str, targets: list[str], shared: list[str], pool: str, 
 
     done = run_deployment(
         f"{FLOW_NAME}/{pool}",
-        parameters={"agent": agent, "targets": targets, "shared": shared, "expected": expected},
+        parameters={
+            "agent": agent,
+            "targets": targets,
+            "shared": shared,
+            "expected": expected,
+            "session": os.environ.get(SESSION_ENV, ""),
+        },
         flow_run_name=f"agent {agent}",
         timeout=None,
     )
@@ -204,7 +211,8 @@ def agents_flow(plan: Plan, pool: str | None = None) -> dict[str, int]:
 
 def run(agents: list[str] | None = None, jobs: int = 2, pool: str | None = None) -> int:
     """`jurisflow agents run`: the three phases in one Prefect flow (with one Prefect server, as `make run`, unless
-    PREFECT_API_URL names one); 0 when every phase succeeded."""
+    PREFECT_API_URL names one) and one run session (`JURISFLOW_RUN_SESSION`: `llm.budget_usd` caps what every stage
+    of the three phases spends together, steps/llm/ledger.py); 0 when every phase succeeded."""
     plan = make_plan(agents)
     print(
         f"phase 1 (shared): {' '.join(plan.shared) or 'nothing'}\n"
@@ -214,6 +222,7 @@ def run(agents: list[str] | None = None, jobs: int = 2, pool: str | None = None)
         file=sys.stderr,
     )
     flow_fn = agents_flow.with_options(task_runner=ThreadPoolTaskRunner(max_workers=jobs))
+    session = session_env()[SESSION_ENV]  # the caller's, when set (one cap over several commands), else a fresh one
 
     def go() -> int:
         codes = flow_fn(plan, pool)
@@ -222,16 +231,27 @@ def run(agents: list[str] | None = None, jobs: int = 2, pool: str | None = None)
             print(f"agents: failed: {', '.join(failed)} (later phases not run)", file=sys.stderr)
         return 1 if failed else 0
 
-    if os.environ.get("PREFECT_API_URL"):
-        return go()
-    from flows.pipeline import prefect_server
-
-    with prefect_server() as url:
-        os.environ["PREFECT_API_URL"] = url
-        try:
+    with _environment(SESSION_ENV, session):
+        if os.environ.get("PREFECT_API_URL"):
             return go()
-        finally:
-            os.environ.pop("PREFECT_API_URL", None)
+        from flows.pipeline import prefect_server
+
+        with prefect_server() as url, _environment("PREFECT_API_URL", url):
+            return go()
+
+
+@contextmanager
+def _environment(name: str, value: str) -> Iterator[None]:
+    """`name` set to `value` in this process (and so in every command it starts) for the block, then as before."""
+    before = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before
 
 
 # ---------------------------------------------------------------------------------------------- the work pool
@@ -255,11 +275,14 @@ def _check(label: str, args: list[str]) -> None:
 
 
 @flow(name=FLOW_NAME)
-def agent_stages_run(agent: str, targets: list[str], shared: list[str], expected: dict[str, str]) -> str:
+def agent_stages_run(
+    agent: str, targets: list[str], shared: list[str], expected: dict[str, str], session: str = ""
+) -> str:
     """What a worker runs for one agent, in its own clone (`JURISFLOW_HOME`, set by `jurisflow agents worker`):
     refuse a clone whose params.yaml, dvc.yaml or commit differ from the coordinator's; bring the shared stages up
     to date from the coordinator's run cache (one agent at a time); `dvc repro --pull` the agent's stages; `dvc push
-    --run-cache` them."""
+    --run-cache` them. `session`: the coordinator's run session, so that the agents this clone runs share
+    `llm.budget_usd` (the ledger is a file beside this clone's response cache: the cap holds per machine)."""
     here = fingerprint()
     differ = [k for k in expected if here.get(k) != expected[k]]
     if differ:
@@ -267,6 +290,8 @@ def agent_stages_run(agent: str, targets: list[str], shared: list[str], expected
             f"this clone ({Path.cwd()}) differs from the coordinator's in {', '.join(differ)}: "
             "check out the same commit (and params.yaml) before starting the worker"
         )
+    if session:  # this flow run is a process of its own (a process work pool): its commands inherit it
+        os.environ[SESSION_ENV] = session
     if shared:
         with _one_at_a_time():  # the first agent on this clone restores them, the others find them up to date
             if stale(shared):

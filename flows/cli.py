@@ -510,37 +510,10 @@ def estimate_run(
     benchmarks: str | None = typer.Option(None, help="comma-separated: lawbench,j1,mile,ucl,plawbench (default all)"),
     file: Path = typer.Option(Path("params.yaml"), "--file", help="the parameters file"),
 ) -> None:
-    """Calls, tokens and cost a run will send, per stage and agent (read-only: no model is called)."""
-    from rich.console import Console
-    from rich.table import Table
+    """Calls, tokens and cost a run will send, per stage and role (offline: scripted stand-ins answer every call)."""
+    from flows.estimate import main as estimate_main
 
-    from flows.estimate import estimates, render
-    from flows.kit.config import ParamsError, load_params
-
-    try:
-        params = load_params(file)
-        unknown = [a for a in agent or [] if a not in params.agents]
-        if unknown:
-            raise ParamsError(f"unknown agent(s) {', '.join(unknown)}; {file} lists: {', '.join(params.agents)}")
-        chosen = [b.strip() for b in benchmarks.split(",") if b.strip()] if benchmarks else None
-        rows = estimates(params, agent or None, chosen)
-    except (ParamsError, FileNotFoundError) as err:
-        typer.echo(f"error: {err} (run `dvc repro ingest plawbench_rubrics` first for the item tables)", err=True)
-        raise typer.Exit(1) from None
-    grid = Table(
-        "stage",
-        "agent",
-        "calls",
-        "input tokens",
-        "output ≤",
-        "cost ≤",
-        "note",
-        caption="-: not estimated (dialogue prompts depend on the replies) or no price in litellm's map",
-    )
-    grid.columns[0].no_wrap = True
-    for row in render(rows):
-        grid.add_row(*row)
-    Console().print(grid)
+    raise typer.Exit(estimate_main(file, agent or None, benchmarks))
 
 
 if __name__ == "__main__":

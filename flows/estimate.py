@@ -1,202 +1,339 @@
-"""`jurisflow estimate`: what a run will send, per stage and agent, before it is sent (read-only, offline).
+"""`jurisflow estimate`: what a run will send, per stage and role, before anything is sent (offline, read-only).
 
-Single-turn stages are estimated from the prompts they would build: the real requests are rendered for the
-configured items (limits applied) without calling any model, and their input tokens are counted with litellm's
-token counter for the agent's model. Output tokens are bounded by the agent's `decoding.max_tokens`, or, when it
-is unset, `ASSUMED_OUTPUT_TOKENS` per call. The cost comes from litellm's local price map (`model_cost`); a model
-it has no price for (local servers, scripted models) has an unknown cost, shown as `-` and never as 0.
+Every model-calling stage is run as its flow runs it (flows/estimate_stages.py: the same steps, the dialogue engine
+included) through a `StandInDoor` (steps/llm/standin.py): each call is answered at once by a deterministic
+scripted stand-in and recorded with its call key and its input tokens counted by the real model's tokenizer. So:
 
-Dialogue stages (J1, MILE, UCL-Bench, PLawBench multi-turn) build each prompt from the replies before it, so
-only their number of agent calls is bounded here (units × turn cap); their tokens are not estimated.
+- exact: the requests of single-turn stages (LawBench, PLawBench single-turn, extraction's first call, persona
+  levels, each judge's first call) and, for a scripted configuration, every count (its stand-ins are its models);
+- following the stand-ins: the calls and prompts of dialogues after their first reply (when a dialogue ends,
+  revisions, forced deliverables, repair rounds) and of the stages downstream of them (J1 instances from the
+  stand-ins' extraction and personas, judges over the stand-ins' dialogues);
+- assumed: output tokens, i.e. the stand-in's reply lengths (`output`); `output ≤` bounds them by the model's
+  `decoding.max_tokens`, or `ASSUMED_OUTPUT_TOKENS` per request when it sets none.
+
+`sent` counts the distinct requests (call keys), the ones not already sent by an earlier stage of the run: what a
+run with an empty response cache sends and pays for. Cost = the sent requests' input tokens × input price +
+output × output price from litellm's local price map; a model without a price shows `-`, scripted models $0.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
+from flows import estimate_stages as st
 from flows.kit.config import BENCHMARKS, Params
-from flows.kit.paths import PATHS
-from steps.llm import ModelConfig
-from steps.llm.pricing import pricing_for, prompt_tokens
+from flows.kit.paths import PATHS, Paths
+from steps.metrics.lawbench.tasks import SETTINGS
 
-ASSUMED_OUTPUT_TOKENS = 1024  # per call, when an agent sets no decoding.max_tokens
-PLAW_DIR = PATHS.shared("plawbench")
-INTERIM_DIR = PATHS.interim
-J1_DIR = PATHS.shared("j1")  # the j1_instances stage's output
+if TYPE_CHECKING:
+    from steps.llm.standin import Sent, StandIn
+
+ASSUMED_OUTPUT_TOKENS = 1024  # per request, for the bound, when a real model sets no decoding.max_tokens
 
 
 @dataclass(frozen=True)
 class Estimate:
-    """One stage's agent calls: how many, their input tokens, the bound on their output tokens, the cost bound."""
+    """One stage's calls of one role (purpose) and model: counts, tokens, the output bound and the cost."""
 
     stage: str
-    agent: str
+    agent: str  # the agent the stage runs ("" for a stage shared by every agent)
+    role: str  # the purpose of the calls: agent | environment | judge | extraction
+    model_name: str
     model: str
-    calls: int
-    input_tokens: int | None  # None: not estimated (dialogue prompts depend on the replies)
-    output_tokens: int | None  # the bound: calls × max_tokens (or the assumption)
-    cost_usd: float | None  # None: litellm has no price for the model, or the tokens are not estimated
+    calls: int  # what the stage's usage table will hold (a repeated request is a call too)
+    sent: int  # distinct requests not sent earlier in the run: what an empty response cache sends
+    input_tokens: int  # of the sent requests
+    output_tokens: int  # of the sent requests: the stand-in's replies (assumed lengths for a real model)
+    output_bound: int  # sent × max_tokens (or the assumption); a scripted model's own replies
+    cost_usd: float | None  # input + assumed output at litellm's prices; None: no price known
+    cost_bound_usd: float | None  # input + output bound
+    failed: int  # calls the stand-in could not answer (a failed call in a scripted run)
+    seconds: float  # time the estimate of this stage took (shared by its rows)
     note: str = ""
 
 
-def count_tokens(model: ModelConfig, messages: list[dict]) -> int:
-    """Input tokens of one request by litellm's counter (steps/llm/pricing.py: the door owns litellm)."""
-    return prompt_tokens(model.model, messages)
+@dataclass
+class Report:
+    rows: list[Estimate]
+    seconds: dict[str, float] = field(default_factory=dict)  # per stage
+    notes: list[str] = field(default_factory=list)
+    sent: list[Sent] = field(default_factory=list)  # every recorded request, in the order the stages made them
 
 
-def _priced(stage: str, agent: ModelConfig, calls: int, input_tokens: int | None, note: str = "") -> Estimate:
-    per_call = agent.decoding.max_tokens or ASSUMED_OUTPUT_TOKENS
-    output = calls * per_call
-    assumed = "" if agent.decoding.max_tokens or agent.is_scripted else f"output assumed {ASSUMED_OUTPUT_TOKENS}/call"
-    price = None if agent.is_scripted else pricing_for(agent.model)
-    cost = price.cost(input_tokens, output) if price is not None and input_tokens is not None else None
-    if agent.is_scripted:
-        cost = 0.0  # scripted models run offline, free
-    return Estimate(
-        stage, agent.name, agent.model, calls, input_tokens, output, cost, "; ".join(n for n in (note, assumed) if n)
-    )
+class Estimator:
+    """Runs the chosen stages in pipeline order through one `StandInDoor`, timing each."""
+
+    def __init__(self, scratch: Path, stand_ins: dict[str, StandIn] | None = None):
+        from steps.llm.standin import STAND_INS, StandInDoor
+
+        self.door = StandInDoor(dict(stand_ins or STAND_INS))
+        self.scratch = st.Scratch(scratch)
+        self.seconds: dict[str, float] = {}
+        self.agent_of: dict[str, str] = {}
+
+    @contextmanager
+    def stage(self, name: str, agent: str = "") -> Iterator[None]:
+        self.door.stage, self.agent_of[name] = name, agent
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - started
 
 
-def lawbench(params: Params, name: str, interim: Path = INTERIM_DIR) -> list[Estimate]:
-    """`lawbench_predict@<agent>-<setting>`: the prompts LawBench builds for the agent's items."""
-    from steps.lawbench.predict import build_requests
-
-    agent = params.agent(name)
-    items = pd.read_parquet(interim / "lawbench_items.parquet")
-    limit = params.limit_for(name, "lawbench")
-    out = []
-    for setting in ("zero_shot", "one_shot"):
-        chosen = items[items.setting == setting].sort_values(["task", "idx"], kind="stable")
-        chosen = chosen if limit is None else chosen[chosen.idx < limit]
-        requests = build_requests(chosen.reset_index(drop=True), agent)
-        tokens = sum(count_tokens(agent, r.messages) for r in requests)
-        out.append(_priced(f"lawbench_predict@{name}-{setting}", agent, len(requests), tokens))
-    return out
-
-
-def plawbench(params: Params, name: str, data: Path = PLAW_DIR) -> list[Estimate]:
-    """`plawbench_predict@<agent>`: the single-turn prompts exactly; the multi-turn consultations as a bound."""
-    from steps.plawbench.params import PlawBenchParams
-    from steps.plawbench.predict import build_requests, select_tasks
-
-    agent = params.agent(name)
-    tasks = select_tasks(pd.read_parquet(data / "tasks.parquet"), params.limit_for(name, "plawbench"))
-    rubric = pd.read_parquet(data / "rubric_items.parquet")
-    requests = build_requests(tasks, rubric, agent, params.section(PlawBenchParams))
-    tokens = sum(count_tokens(agent, r.messages) for r in requests)
-    out = [_priced(f"plawbench_predict@{name}", agent, len(requests), tokens, "single-turn")]
-    multi = params.section(PlawBenchParams).multiturn
-    if multi.enabled:
-        consultations = int((tasks.category == "consultation").sum())
-        out.append(
-            Estimate(
-                f"plawbench_predict@{name}",
-                name,
-                agent.model,
-                consultations * multi.max_turns,
-                None,
-                None,
-                None,
-                f"multi-turn: ≤ {multi.max_turns} turns × {consultations} consultations",
-            )
-        )
-    return out
-
-
-def estimates(
+def estimate(
     params: Params,
     agents: list[str] | None = None,
     benchmarks: list[str] | None = None,
-    interim: Path = INTERIM_DIR,
-    plaw: Path = PLAW_DIR,
-) -> list[Estimate]:
-    """Every estimate for the chosen agents (default: all) on the benchmarks they take part in."""
+    paths: Paths = PATHS,
+    stand_ins: dict[str, StandIn] | None = None,
+) -> Report:
+    """The estimate of a run of the chosen agents (default all) on the benchmarks each takes part in, reading the
+    item tables where `paths` says the stages find them."""
+    names = agents or list(params.agents)
     chosen = [b for b in BENCHMARKS if b in (benchmarks or BENCHMARKS)]
-    out: list[Estimate] = []
-    for name in agents or list(params.agents):
-        taking = [b for b in chosen if b in params.agents[name].benchmarks]
-        if "lawbench" in taking:
-            out += lawbench(params, name, interim)
-        if "plawbench" in taking:
-            out += plawbench(params, name, plaw)
-        for b in taking:
-            if b not in ("lawbench", "plawbench"):
-                out.append(dialogue_bound(params, name, b, interim))
+    taking = {b: [n for n in names if b in params.agents[n].benchmarks] for b in chosen}
+    with tempfile.TemporaryDirectory(prefix="jurisflow-estimate-") as tmp:
+        e = Estimator(Path(tmp), stand_ins)
+        door, scratch = e.door, e.scratch
+        for name in taking.get("lawbench", []):
+            for setting in SETTINGS:
+                with e.stage(f"lawbench_predict@{name}-{setting}", name):
+                    st.lawbench_predict(door, params, name, setting, paths)
+        if taking.get("j1"):
+            with e.stage("j1_extract"):
+                cases = st.j1_extract(door, params, scratch, paths)
+            with e.stage("j1_topics"):
+                topics = st.j1_topics(door, params, scratch, paths)
+            with e.stage("j1_personas"):
+                the_plan, personas = st.j1_personas(door, params, scratch, cases, topics, paths)
+            with e.stage("j1_instances"):
+                instances = st.j1_instances(params, scratch, the_plan, personas)
+            for name in taking["j1"]:
+                with e.stage(f"j1_simulate@{name}", name):
+                    turns, made = st.j1_simulate(door, params, scratch, name, instances)
+                with e.stage(f"j1_judge@{name}", name):
+                    st.j1_judge(door, params, instances, turns, made)
+        for name in taking.get("mile", []):
+            with e.stage(f"mile_simulate@{name}", name):
+                turns, made, mile = st.mile_simulate(door, params, scratch, name, paths)
+            with e.stage(f"mile_judge@{name}", name):
+                st.mile_judge(door, params, turns, made, mile)
+        if taking.get("ucl"):
+            with e.stage("ucl_reference"):
+                reference = st.ucl_simulate(door, params, scratch, None, paths)
+            for name in taking["ucl"]:
+                with e.stage(f"ucl_simulate@{name}", name):
+                    dialogues = st.ucl_simulate(door, params, scratch, name, paths)
+                with e.stage(f"ucl_judge@{name}", name):
+                    st.ucl_judge(door, params, name, dialogues, reference, paths)
+        for name in taking.get("plawbench", []):
+            with e.stage(f"plawbench_predict@{name}", name):
+                responses, tasks, rubric = st.plawbench_predict(door, params, scratch, name, paths)
+            with e.stage(f"plawbench_judge@{name}", name):
+                st.plawbench_judge(door, params, responses, tasks, rubric)
+    rows = tally(door.sent, e.seconds, e.agent_of)
+    return Report(rows, e.seconds, notes(rows, door.stand_ins), door.sent)
+
+
+def tally(sent: list[Sent], seconds: dict[str, float], agent_of: dict[str, str]) -> list[Estimate]:
+    """The recorded requests as rows per (stage, role, model), in the order the stages ran; a request counts as
+    sent in the first row that makes it (later stages get it from the response cache)."""
+    from steps.llm.pricing import pricing_for
+
+    groups: dict[tuple[str, str, str, str], list] = {}
+    for s in sent:
+        groups.setdefault((s.stage, s.purpose, s.model_name, s.model), []).append(s)
+    seen: set[str] = set()
+    rows = []
+    for (stage, purpose, model_name, model), calls in groups.items():
+        first = []
+        for s in calls:
+            if s.call_key not in seen:
+                seen.add(s.call_key)
+                first.append(s)
+        scripted = model.startswith("scripted/")
+        tokens_in = sum(s.input_tokens for s in first)
+        tokens_out = sum(s.output_tokens for s in first)
+        bound = tokens_out if scripted else sum(s.max_tokens or ASSUMED_OUTPUT_TOKENS for s in first)
+        price = None if scripted else pricing_for(model)
+        cost = 0.0 if scripted else price.cost(tokens_in, tokens_out) if price else None
+        cost_bound = 0.0 if scripted else price.cost(tokens_in, bound) if price else None
+        assumed = not scripted and any(s.max_tokens is None for s in first)
+        failed = sum(s.failed for s in calls)
+        note = "; ".join(
+            x
+            for x in (
+                f"≤ assumes {ASSUMED_OUTPUT_TOKENS}/request" if assumed else "",
+                f"{failed} not answered by {calls[0].stand_in}" if failed else "",
+            )
+            if x
+        )
+        rows.append(
+            Estimate(
+                stage,
+                agent_of.get(stage, ""),
+                purpose,
+                model_name,
+                model,
+                len(calls),
+                len(first),
+                tokens_in,
+                tokens_out,
+                bound,
+                cost,
+                cost_bound,
+                failed,
+                round(seconds.get(stage, 0.0), 2),
+                note,
+            )
+        )
+    return rows
+
+
+def notes(rows: list[Estimate], stand_ins: dict) -> list[str]:
+    """What the figures are, for the output."""
+    out = [
+        "calls: what each stage's usage table will hold; sent: the distinct requests not sent by an earlier stage "
+        "(what a run with an empty response cache sends; a stage DVC finds up to date sends nothing)",
+        "input tokens: exact for each request as the stage builds it, counted by litellm for the real model "
+        "(scripted: 1 per character); dialogue turns after the first reply, and the stages downstream, follow the "
+        "stand-ins' replies",
+        "output: assumed, the stand-ins' reply lengths; output ≤: max_tokens per request, or "
+        f"{ASSUMED_OUTPUT_TOKENS} when the model sets none; cost and cost ≤: litellm's prices (-: none known)",
+    ]
+    real = sorted({r.role for r in rows if not r.model.startswith("scripted/")})
+    if real:
+        who = ", ".join(f"{role} by {_name(stand_ins.get(role))}" for role in real)
+        out.append(f"real models' replies are played by stand-ins: {who}")
+    failed = sum(r.failed for r in rows)
+    if failed:
+        out.append(f"{failed} calls the stand-ins could not answer (counted as calls; a real model would answer)")
     return out
 
 
-def dialogue_bound(
-    params: Params, name: str, benchmark: str, interim: Path = INTERIM_DIR, processed: Path = J1_DIR
-) -> Estimate:
-    """The most agent calls a dialogue benchmark can make: units × the agent's turn cap."""
-    agent = params.agent(name)
-    limit = params.limit_for(name, benchmark)
-    if benchmark == "ucl":
-        items = pd.read_parquet(interim / "ucl.parquet", columns=["task"])
-        units = int(items.groupby("task").size().clip(upper=limit or 10**9).sum())
-        from steps.ucl.params import UclParams
+def _name(stand_in) -> str:
+    return f"scripted/{stand_in}" if isinstance(stand_in, str) else getattr(stand_in, "__name__", "a policy")
 
-        cap, stage, what = params.section(UclParams).exchanges(), f"ucl_simulate@{name}", "items"
-    elif benchmark == "mile":
-        from steps.mile.params import MileParams
 
-        mile = params.section(MileParams)
-        units = min(x for x in (mile.sample or 693, limit or 10**9))
-        cap, stage, what = mile.max_turns + 1, f"mile_simulate@{name}", "dialogues (turns + complaint)"
-    else:
-        from steps.j1.params import J1Params
-        from steps.scenarios.registry import SCENARIOS
-
-        j1 = params.section(J1Params)
-
-        built = processed / "instances.parquet"  # the j1_instances stage's output, else the configured sizes
-        sizes = (
-            pd.read_parquet(built, columns=["scenario"]).scenario.value_counts().to_dict()
-            if built.is_file()
-            else {s: n or 0 for s, n in j1.instances.resolved().items()}
+def by_model(rows: list[Estimate]) -> list[list[str]]:
+    """Totals per model and role (what each configured model will be sent and cost), for the second table."""
+    groups: dict[tuple[str, str, str], list[Estimate]] = {}
+    for r in rows:
+        groups.setdefault((r.model_name, r.model, r.role), []).append(r)
+    out = []
+    for (name, model, role), rs in groups.items():
+        costs, bounds = [r.cost_usd for r in rs], [r.cost_bound_usd for r in rs]
+        out.append(
+            [
+                name,
+                model,
+                role,
+                f"{sum(r.calls for r in rs):,}",
+                f"{sum(r.sent for r in rs):,}",
+                f"{sum(r.input_tokens for r in rs):,}",
+                f"{sum(r.output_tokens for r in rs):,}",
+                f"{sum(r.output_bound for r in rs):,}",
+                _usd(None if None in costs else sum(costs)),
+                _usd(None if None in bounds else sum(bounds)),
+            ]
         )
-        caps = {s: j1.simulate.max_turns.get(s, SCENARIOS[s].ending.max_turns) for s in j1.simulate.scenarios}
-        per = {s: (min(int(sizes.get(s, 0)), limit or 10**9), cap) for s, cap in caps.items()}
-        calls = sum(n * c for n, c in per.values())
-        detail = ", ".join(f"{s} {n}×{c}" for s, (n, c) in per.items())
-        return Estimate(
-            f"j1_simulate@{name}", name, agent.model, calls, None, None, None, f"≤ instances × turn cap ({detail})"
-        )
-    return Estimate(stage, name, agent.model, units * cap, None, None, None, f"≤ {cap} calls × {units} {what}")
+    return out
 
 
-def render(rows: list[Estimate]) -> list[list[str]]:
-    """The rows `jurisflow estimate` prints: stage, agent, calls, input tokens, output bound, cost bound, note;
-    then a total over what was estimated (calls of every row; tokens and cost of the rows that have them)."""
+def _usd(v: float | None) -> str:
+    return "-" if v is None else f"${v:,.4f}"
+
+
+def render(report: Report) -> list[list[str]]:
+    """The rows `jurisflow estimate` prints, then a total (tokens and costs summed over the rows that have them)."""
 
     def num(v: int | None) -> str:
         return "-" if v is None else f"{v:,}"
 
+    usd = _usd
+    rows = report.rows
     out = [
         [
             r.stage,
-            r.agent,
+            r.role,
+            r.model,
             num(r.calls),
+            num(r.sent),
             num(r.input_tokens),
             num(r.output_tokens),
-            "-" if r.cost_usd is None else f"${r.cost_usd:,.4f}",
+            num(r.output_bound),
+            usd(r.cost_usd),
+            usd(r.cost_bound_usd),
+            f"{r.seconds:.1f}",
             r.note,
         ]
         for r in rows
     ]
     costs = [r.cost_usd for r in rows if r.cost_usd is not None]
+    bounds = [r.cost_bound_usd for r in rows if r.cost_bound_usd is not None]
+    unpriced = len(costs) < len(rows)
     out.append(
         [
             "total",
             "",
+            "",
             num(sum(r.calls for r in rows)),
-            num(sum(r.input_tokens or 0 for r in rows)),
-            num(sum(r.output_tokens or 0 for r in rows)),
-            f"${sum(costs):,.4f}" if costs else "-",
-            "priced rows only" if len(costs) < len(rows) else "",
+            num(sum(r.sent for r in rows)),
+            num(sum(r.input_tokens for r in rows)),
+            num(sum(r.output_tokens for r in rows)),
+            num(sum(r.output_bound for r in rows)),
+            usd(sum(costs)) if costs else "-",
+            usd(sum(bounds)) if bounds else "-",
+            f"{sum(report.seconds.values()):.1f}",
+            "priced rows only" if unpriced and costs else "",
         ]
     )
     return out
+
+
+FIGURES = ("calls", "sent", "input tokens", "output", "output ≤", "cost", "cost ≤")
+HEADER = ("stage", "role", "model", *FIGURES, "s", "note")
+MODEL_HEADER = ("name", "model", "role", *FIGURES)
+
+
+def main(file: Path, agents: list[str] | None, benchmarks: str | None) -> int:
+    """`jurisflow estimate`: print the estimate table and what its figures are; 1 with one line on bad input."""
+    import sys
+
+    from flows.kit.config import ParamsError, load_params
+    from flows.terminal import console, table
+
+    try:
+        params = load_params(file)
+        unknown = [a for a in agents or [] if a not in params.agents]
+        if unknown:
+            raise ParamsError(f"unknown agent(s) {', '.join(unknown)}; {file} lists: {', '.join(params.agents)}")
+        chosen = [b.strip() for b in benchmarks.split(",") if b.strip()] if benchmarks else None
+        wrong = [b for b in chosen or [] if b not in BENCHMARKS]
+        if wrong:
+            raise ParamsError(f"unknown benchmark(s) {', '.join(wrong)}; expected {', '.join(BENCHMARKS)}")
+        report = estimate(params, agents, chosen)
+    except (ParamsError, FileNotFoundError, ValueError) as err:
+        hint = " (the estimate reads the item tables: run `dvc repro ingest plawbench_rubrics` first)"
+        print(f"error: {err}{hint if isinstance(err, FileNotFoundError) else ''}", file=sys.stderr)
+        return 1
+    out = console()
+    grid = table(*HEADER, title="per stage")
+    for row in render(report):
+        grid.add_row(*row)
+    out.print(grid)
+    models = table(*MODEL_HEADER, title="per model")
+    for row in by_model(report.rows):
+        models.add_row(*row)
+    out.print(models)
+    for line in report.notes:
+        out.print(f"- {line}", soft_wrap=True)
+    return 0

@@ -161,12 +161,14 @@ def stale_stages() -> list[str]:
 
 
 def repro(stage_targets: list[str]) -> int:
-    """`dvc repro <targets>` with one Prefect server for every stage (or the one PREFECT_API_URL names)."""
+    """`dvc repro <targets>` with one Prefect server for every stage (or the one PREFECT_API_URL names), as one run
+    session: `llm.budget_usd` caps what its stages spend together (steps/llm/ledger.py)."""
     from flows.pipeline import prefect_server
+    from steps.llm.ledger import session_env
 
     bin_dir = Path(sys.executable).parent
     dvc = [str(bin_dir / "dvc"), "repro", *stage_targets]
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}  # stages run `python`
+    env = session_env({**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"})  # stages: python
     if os.environ.get("PREFECT_API_URL"):
         return subprocess.run(dvc, env=env).returncode
     with prefect_server() as url:

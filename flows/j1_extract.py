@@ -28,14 +28,14 @@ from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, to_arrow, write_parquet_atomic, write_text_atomic
 from steps.extract.evaluate import figures
 from steps.extract.files import Format, read_judgments
-from steps.extract.inputs import CaseInput, civil_inputs, criminal_inputs
-from steps.extract.llm_fields import extract_all
+from steps.extract.inputs import CaseInput, case_inputs
 from steps.extract.prompts import PROMPT_VERSION
-from steps.extract.records import Provenance, assemble, cases_table, issues_table
+from steps.extract.records import cases_table, extract_checked, issues_table, provenance_of
 from steps.extract.version import parser_version
 from steps.j1.params import J1Params
 from steps.llm import ModelConfig
 from steps.reports.extraction import ExtractionReport, extraction_long, render_extraction
+from steps.reports.long import long_csv
 from steps.schemas import ARROW_TYPES, Cases, ExtractionIssues, JudgmentsCivil, JudgmentsCriminal, validate
 from steps.sql import register_parquet, run_query
 
@@ -45,13 +45,12 @@ FIXTURE = Path("tests/extract/fixtures/verdicts.json")  # the hand-checked verdi
 
 def extraction_model(params: Params) -> ModelConfig:
     """`j1.extract.model`, or the environment model when it is not set."""
-    entry = params.section(J1Params).extract.model
-    return entry.resolve("extract") if entry is not None else params.environment_model()
+    return params.section(J1Params).extract.resolve_model(params.environment_model())
 
 
 @task(cache_policy=NO_CACHE)
-def parse(criminal: pd.DataFrame, civil: pd.DataFrame) -> list[CaseInput]:
-    return criminal_inputs(criminal) + civil_inputs(civil)
+def parse(criminal: pd.DataFrame, civil: pd.DataFrame, limit: int | None = None) -> list[CaseInput]:
+    return case_inputs(criminal, civil, limit)
 
 
 @task(cache_policy=NO_CACHE)
@@ -66,11 +65,10 @@ def extract_cases(cases: list[CaseInput], params: Params, usage_out: Path | None
         parser_version=version,
         max_attempts=attempts,
     )
-    provenance = Provenance(version, model.model, model.is_scripted, PROMPT_VERSION, run_id(spec))
+    provenance = provenance_of(model, run_id(spec))
     with model_session(params, provenance.run_id, usage=usage_out) as session:
         with counter(f"extract ({model.model})", len(cases)) as advance:
-            results = asyncio.run(extract_all(session.door, model, cases, max_attempts=attempts, on_done=advance))
-        extracted = [assemble(c, r) for c, r in zip(cases, results, strict=True)]
+            extracted = asyncio.run(extract_checked(session.door, model, cases, max_attempts=attempts, on_done=advance))
         frames = (
             validate(cases_table(extracted, provenance), Cases, table="cases"),
             validate(issues_table(extracted), ExtractionIssues, table="extraction_issues"),
@@ -117,7 +115,7 @@ def j1_extract(params_file: Path = PARAMS_FILE, paths: Paths = PATHS, fixture: P
     criminal = read_table(paths.interim / "judgments_criminal.parquet", JudgmentsCriminal)
     civil = read_table(paths.interim / "judgments_civil.parquet", JudgmentsCivil)
     limit = params.section(J1Params).extract.limit
-    cases = parse(criminal.head(limit) if limit else criminal, civil.head(limit) if limit else civil)
+    cases = parse(criminal, civil, limit)
     cases_df, issues_df, _ = extract_cases(cases, params, out_dir / USAGE)
     write_parquet_atomic(to_arrow(cases_df, ARROW_TYPES["cases"]), out_dir / "cases.parquet")
     write_parquet_atomic(to_arrow(issues_df), out_dir / "extraction_issues.parquet")
@@ -139,7 +137,8 @@ def j1_extract(params_file: Path = PARAMS_FILE, paths: Paths = PATHS, fixture: P
         evaluate(paths.interim, fixture, show=False),
     )
     write_text_atomic(report, render_extraction(r))
-    write_text_atomic(report.with_suffix(".csv"), extraction_long(r).to_csv(index=False, lineterminator="\n"))
+    csv = long_csv(extraction_long(r), table="reports/extraction.csv", with_failed=False)
+    write_text_atomic(report.with_suffix(".csv"), csv)
     publish_report(report, "Legal elements extracted from the judgments: coverage, disagreements, parser accuracy")
     check_calls(params, out_dir / USAGE)
     return _summary(cases_df, issues_df) + f"; {report} written"
@@ -157,8 +156,7 @@ def extract_file(
     """Extract a JuDGE JSON Lines (fmt 'judge') or C3RD mini JSON file (fmt 'c3rd') into `out` (cases columns)."""
     params = load_params(params_file)
     frame = read_judgments(Path(input), fmt)
-    frame = frame.head(limit) if limit else frame
-    cases = parse(frame, frame.iloc[0:0]) if fmt == "judge" else parse(frame.iloc[0:0], frame)
+    cases = parse(frame, frame.iloc[0:0], limit) if fmt == "judge" else parse(frame.iloc[0:0], frame, limit)
     cases_df, issues_df, usage = extract_cases(cases, params, usage_out)
     write_parquet_atomic(to_arrow(cases_df, ARROW_TYPES["cases"]), Path(out))
     check_calls(params, Path(usage_out) if usage_out is not None else usage)

@@ -21,11 +21,10 @@ from flows.kit.paths import PATHS, Paths
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table, write_text_atomic
 from steps.j1.params import J1Params
-from steps.personas.table import personas_from
 from steps.reports.instances import InstancesReport, instances_long, render_instances
-from steps.scenarios.j1.built import Built, Skipped, finish
+from steps.reports.long import long_csv
+from steps.scenarios.j1.instance_table import instance_tables
 from steps.scenarios.j1.plan import Plan, instance_plan
-from steps.scenarios.registry import SCENARIOS
 from steps.schemas import ARROW_TYPES, Cases, Instances, InstanceSkips, Personas, TopicSources
 from steps.sql import register_parquet, run_query
 
@@ -43,33 +42,7 @@ QUERIES = (
 @task(cache_policy=NO_CACHE)
 def build(the_plan: Plan, personas: pd.DataFrame, params: Params) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Instances and skips: the plan's drafts finished with their personas (a failed persona skips one)."""
-    by_id = personas_from(personas)
-    done = [finish(d, by_id) for d in the_plan.drafts]
-    built = [b for b in done if isinstance(b, Built)]
-    skipped = [*the_plan.skipped, *(s for s in done if isinstance(s, Skipped))]
-    rows = [
-        {
-            "instance_id": b.instance_id,
-            "scenario": b.scenario,
-            "scenario_version": SCENARIOS[b.scenario].version,
-            "source_ids": list(b.source_ids),
-            "persona_ids": list(b.persona_ids),
-            "profiles": b.profiles,
-            "ground_truth": b.ground_truth,
-            "max_turns": b.max_turns,
-            "facets": b.facets,
-            "seed": params.section(J1Params).instances.seed,
-        }
-        for b in built
-    ]
-    skips = [
-        {"instance_id": s.instance_id, "scenario": s.scenario, "source_ids": list(s.source_ids), "reason": s.reason}
-        for s in skipped
-    ]
-    return (
-        pd.DataFrame(rows, columns=list(Instances.to_schema().columns)),
-        pd.DataFrame(skips, columns=list(InstanceSkips.to_schema().columns)),
-    )
+    return instance_tables(the_plan, personas, seed=params.section(J1Params).instances.seed)
 
 
 @task(cache_policy=NO_CACHE)
@@ -89,15 +62,14 @@ def j1_instances(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
     cases = read_table(shared / "cases.parquet", Cases)
     civil = pd.read_parquet(paths.interim / "judgments_civil.parquet", columns=["case_id", "cause"])  # case types
     topics = read_table(shared / "topics.parquet", TopicSources)
-    the_plan = instance_plan(cases, civil, topics, j1.instances.resolved(), seed=j1.instances.seed)
+    the_plan = instance_plan(cases, civil, topics, j1.instances)
     personas = read_table(shared / "personas.parquet", Personas)
     rows, skips = build(the_plan, personas, params)
-    rows = rows.sort_values("instance_id", kind="stable")
     valid = write_table(
         rows, shared / "instances.parquet", Instances, table="instances", arrow_types=ARROW_TYPES["instances"]
     )
     write_table(
-        skips.sort_values("instance_id", kind="stable"),
+        skips,
         shared / "instance_skips.parquet",
         InstanceSkips,
         table="instance_skips",
@@ -114,7 +86,8 @@ def j1_instances(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
         summarise(shared),
     )
     write_text_atomic(report, render_instances(r))
-    write_text_atomic(report.with_suffix(".csv"), instances_long(r).to_csv(index=False, lineterminator="\n"))
+    csv = long_csv(instances_long(r), table="reports/instances.csv", with_failed=False)
+    write_text_atomic(report.with_suffix(".csv"), csv)
     publish_report(report, "The J1 environment instances (J1 Table 5 / Fig. 2 layouts)")
     per = ", ".join(
         f"{s} {n}"

@@ -23,8 +23,8 @@ from flows.kit.runs import run_id, run_spec
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table
 from steps.j1.params import J1Params
-from steps.personas.generate import PROMPT_VERSION, generate
-from steps.personas.table import persona_rows
+from steps.personas.generate import PROMPT_VERSION
+from steps.scenarios.j1.instance_table import plan_personas
 from steps.scenarios.j1.plan import Plan, instance_plan
 from steps.schemas import ARROW_TYPES, Cases, Personas, TopicSources
 
@@ -33,35 +33,24 @@ USAGE = "personas_usage.parquet"  # in data/j1/
 
 def read_plan(params: Params, paths: Paths = PATHS) -> Plan:
     """The J1 instances the params ask for (the same plan in stages `j1_personas` and `j1_instances`)."""
-    j1, shared = params.section(J1Params), paths.shared("j1")
+    shared = paths.shared("j1")
     cases = read_table(shared / "cases.parquet", Cases)
     civil = pd.read_parquet(paths.interim / "judgments_civil.parquet", columns=["case_id", "cause"])  # case types
     topics = read_table(shared / "topics.parquet", TopicSources)
-    return instance_plan(cases, civil, topics, j1.instances.resolved(), seed=j1.instances.seed)
+    return instance_plan(cases, civil, topics, params.section(J1Params).instances)
 
 
 @task(cache_policy=NO_CACHE)
 def write_personas(the_plan: Plan, params: Params, usage: Path) -> pd.DataFrame:
     model = params.environment_model()
     seed = params.section(J1Params).personas.seed
-    subjects = [d.subject for d in the_plan.drafts if d.subject is not None]
+    subjects = sum(d.subject is not None for d in the_plan.drafts)
     rid = run_id(run_spec(model, "personas", prompt_version=PROMPT_VERSION, seed=seed))
     with (
         model_session(params, rid, usage=usage) as session,
-        counter(f"personas ({model.model})", len(subjects)) as advance,
+        counter(f"personas ({model.model})", subjects) as advance,
     ):
-
-        async def one(subject):
-            persona = await generate(session.door, model, subject, seed=seed)
-            advance()
-            return persona
-
-        async def every():
-            return await asyncio.gather(*(one(s) for s in subjects))
-
-        personas = asyncio.run(every())
-    sources = {d.subject.key: d.source_ids for d in the_plan.drafts if d.subject is not None}
-    return persona_rows(zip(subjects, personas, strict=True), sources=sources, seed=seed, proxy=model.is_scripted)
+        return asyncio.run(plan_personas(session.door, model, the_plan, seed=seed, on_done=advance))
 
 
 @stage_flow

@@ -7,6 +7,7 @@ reports/j1.md and reports/j1.csv.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -17,58 +18,27 @@ from flows.dvc_views import write_dvc_views
 from flows.kit.config import PARAMS_FILE, Params, load_params
 from flows.kit.monitor import publish_report
 from flows.kit.paths import DIALOGUES, PATHS, Paths
-from flows.kit.runs import RunRecord, read_run
+from flows.kit.reporting import agent_infos, run_info
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_text_atomic
 from steps.j1.params import J1Params
-from steps.j1eval.paper import paper_model_for
-from steps.j1eval.report import AgentInfo, RunInfo, csv_frame, headline, render
+from steps.j1eval.report import csv_frame, groups, headline, render
 from steps.j1eval.tables import Results, compute
-from steps.reports.labels import agent_paper_model
+from steps.reports.agents import AgentInfo
+from steps.reports.long import long_csv
 from steps.reports.paper_models import paper_names
 from steps.schemas import Deliverables, FailureCauses, J1Scores
 
 
-def agent_infos(
-    params: Params, dialogues: pd.DataFrame | None = None, runs: dict[str, RunRecord] | None = None
-) -> dict[str, AgentInfo]:
+def j1_agents(params: Params, dialogues: pd.DataFrame, paths: Paths) -> dict[str, AgentInfo]:
     """Each agent: its model, the paper model it corresponds to (`agents.<name>.paper_model`, else
-    `j1.eval.paper_names` or a matching name), its run's limit and how many instances it ran."""
-    names, known = params.section(J1Params).eval.paper_names, paper_names("j1")
+    `j1.eval.paper_names` or a matching name), its run's limit and how many instances it ran per environment."""
     counts: dict[str, dict[str, int]] = {}
-    if dialogues is not None:
-        for (agent, scenario), n in dialogues.groupby(["agent", "scenario"]).instance_id.nunique().items():
-            counts.setdefault(agent, {})[scenario] = int(n)
-    return {
-        name: AgentInfo(
-            name,
-            entry.model,
-            params.agent(name).is_scripted,
-            agent_paper_model(name, params.agents[name].paper_model, "j1", known)
-            or paper_model_for(name, entry.model, names),
-            runs[name].limit if runs is not None and name in runs else None,
-            counts.get(name, {}),
-        )
-        for name, entry in params.agents.items()
-    }
-
-
-def run_info(params: Params, dialogues: pd.DataFrame) -> RunInfo:
-    environment, judge = params.environment_model(), params.judge_model()
-    # instances per scenario (every agent runs the same ones); none when no instance could be built
-    first = dialogues[dialogues.agent == dialogues.agent.iloc[0]] if len(dialogues) else dialogues
-    evaluation = params.section(J1Params).eval
-    groups = evaluation.repeats
-    return RunInfo(
-        environment=environment.model,
-        environment_scripted=environment.is_scripted,
-        judge=judge.model,
-        judge_proxy=judge.is_scripted,
-        sizes=first.scenario.value_counts().to_dict(),
-        options=evaluation.model_dump(exclude={"paper_names", "repeats"}),
-        groups=groups,
-        group_papers={g: paper_model_for(g, None, evaluation.paper_names) for g in groups},
-    )
+    for (agent, scenario), n in dialogues.groupby(["agent", "scenario"]).instance_id.nunique().items():
+        counts.setdefault(agent, {})[scenario] = int(n)
+    explicit = params.section(J1Params).eval.paper_names
+    agents = agent_infos(params, "j1", paths, names=paper_names("j1"), explicit=explicit, section="j1.eval.paper_names")
+    return {name: replace(a, sizes=counts.get(name, {})) for name, a in agents.items()}
 
 
 @task(cache_policy=NO_CACHE)
@@ -92,7 +62,7 @@ def j1_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
     params = load_params(params_file).for_benchmark("j1")  # the agents that take part in it
     if not params.agents:
         raise ValueError("params.yaml lists no agents: nothing to report")
-    scores, dialogues, runs, reports = [], [], {}, paths.reports
+    scores, dialogues, reports = [], [], paths.reports
     for name in params.agents:
         run_dir = paths.run("j1", name)
         scores.append(read_table(run_dir / "scores.parquet", J1Scores))
@@ -104,26 +74,27 @@ def j1_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
                 f"judge stage (dvc repro j1_judge@{name})"
             )
         dialogues.append(ran.merge(causes, on="instance_id"))
-        runs[name] = read_run(run_dir)
-        stale = set(scores[-1].run_id) - {runs[name].run_id}
+    all_dialogues = pd.concat(dialogues, ignore_index=True)
+    agents = j1_agents(params, all_dialogues, paths)
+    for name, scored in zip(agents, scores, strict=True):
+        stale = set(scored.run_id) - {agents[name].run_id}
         if stale:
             raise ValueError(
-                f"{run_dir}/scores.parquet is from run {sorted(stale)[0]}, not {runs[name].run_id}: "
+                f"{paths.run('j1', name)}/scores.parquet is from run {sorted(stale)[0]}, not {agents[name].run_id}: "
                 f"rerun the judge stage (dvc repro j1_judge@{name})"
             )
-    all_dialogues = pd.concat(dialogues, ignore_index=True)
     results = tables(pd.concat(scores, ignore_index=True), all_dialogues, params)
-    agents, run = agent_infos(params, all_dialogues, runs), run_info(params, all_dialogues)
+    run = run_info(params, params.section(J1Params).eval.model_dump())
     write_text_atomic(reports / "j1.md", render(results, agents, run))
-    write_text_atomic(reports / "j1.csv", csv_frame(results, agents, run).to_csv(index=False, lineterminator="\n"))
+    write_text_atomic(reports / "j1.csv", long_csv(csv_frame(results, agents, run), table="reports/j1.csv"))
     publish_report(reports / "j1.md", "J1-EVAL: the ten metrics per environment (J1 Table 3 layout) and Tables 6-10")
     overall = ", ".join(f"{a} {v}" for a, v in headline(results).items()) or "none"
     write_dvc_views("j1", reports / "j1.csv", list(params.agents), reports)
     table3 = results.cells[results.cells.component == ""]
     failed, failed_calls = int(table3.n_judge_failed.sum()), int(table3.n_failed.sum())
-    paper = sum(a.paper is not None for a in agents.values())
+    paper = sum(a.paper_model is not None for a in agents.values())
     return (
-        f"reports/j1.md and reports/j1.csv written ({len(agents)} agents, {len(run.groups)} repeats groups, "
+        f"reports/j1.md and reports/j1.csv written ({len(agents)} agents, {len(groups(run))} repeats groups, "
         f"{paper} with the paper's rows; Overall (as in Table 3): {overall}; {failed} judge failures left out; "
         f"{failed_calls} instance-cells with failed calls; "
         f"judge {run.judge})"

@@ -29,7 +29,7 @@ from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table
 from steps.j1.params import J1Params
 from steps.scenarios.j1.stages import court_stages
-from steps.scenarios.registry import SCENARIOS, instance_from_row
+from steps.scenarios.registry import SCENARIOS, select_instances
 from steps.schemas import Deliverables, Instances, Turns
 from steps.simulate.instance import Instance
 from steps.simulate.records import run_tables
@@ -92,12 +92,8 @@ def spec_of(params: Params, agent_name: str) -> dict:
 
 def load_instances(params: Params, paths: Paths = PATHS, limit: int | None = None) -> list[Instance]:
     """The instances of the configured scenarios, in id order; with `limit`, the first N of each scenario."""
-    simulate_params = params.section(J1Params).simulate
     frame = read_table(paths.shared("j1") / "instances.parquet", Instances)
-    frame = frame[frame.scenario.isin(simulate_params.scenarios)].sort_values("instance_id", kind="stable")
-    if limit is not None:
-        frame = frame.groupby("scenario", sort=False).head(limit)
-    return [instance_from_row(r, simulate_params.max_turns) for r in frame.to_dict("records")]
+    return select_instances(frame, params.section(J1Params).simulate, limit)
 
 
 def run_dialogues(

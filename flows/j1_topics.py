@@ -23,7 +23,7 @@ from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table
 from steps.j1.params import J1Params
 from steps.scenarios.j1.topic_model import PROMPT_VERSION, rewrite_sources
-from steps.scenarios.j1.topic_table import topic_rows, topic_sources
+from steps.scenarios.j1.topic_table import derive_topics
 from steps.schemas import ARROW_TYPES, LawBenchItems, TopicSources
 
 USAGE = "topics_usage.parquet"  # in data/j1/
@@ -31,9 +31,7 @@ USAGE = "topics_usage.parquet"  # in data/j1/
 
 @task(cache_policy=NO_CACHE)
 def derive(items: pd.DataFrame, params: Params) -> pd.DataFrame:
-    topics = params.section(J1Params).topics
-    sources = topic_sources(items, articles_per_instance=topics.articles_per_instance)
-    return topic_rows(sources, seed=topics.seed)
+    return derive_topics(items, params.section(J1Params).topics)
 
 
 @task(cache_policy=NO_CACHE)

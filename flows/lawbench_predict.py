@@ -24,11 +24,11 @@ from flows.kit.runs import begin_run, run_spec, write_run_json
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table
 from steps.lawbench.params import LawBenchParams
-from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_frame
+from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_frame, select_items
 from steps.llm import Completer, ModelConfig
 from steps.metrics.lawbench import score_predictions
 from steps.metrics.lawbench.proofread import lexicon_tables
-from steps.metrics.lawbench.tasks import SETTINGS, TASK_IDS
+from steps.metrics.lawbench.tasks import SETTINGS
 from steps.schemas import LawBenchItems, LawBenchRunPredictions, LawBenchScores
 
 
@@ -73,18 +73,11 @@ def lawbench_predict(agent_name: str, setting: str, params_file: Path = PARAMS_F
         raise ValueError(f"unknown setting '{setting}'; expected one of {', '.join(SETTINGS)}")
     params = load_params(params_file)
     agent = params.agent(agent_name)
-    items = read_table(paths.interim / "lawbench_items.parquet", LawBenchItems)
-    items = items[items.setting == setting].sort_values(["task", "idx"], kind="stable").reset_index(drop=True)
     limit = params.limit_for(agent_name, "lawbench")  # the agent's own limit and lawbench.limit, the smaller
-    if limit is not None:
-        items = items[items.idx < limit].reset_index(drop=True)
     lawbench = params.section(LawBenchParams)
+    items = read_table(paths.interim / "lawbench_items.parquet", LawBenchItems)
+    items = select_items(items, setting, limit, lawbench.tasks)
     subset = {"tasks": lawbench.tasks} if lawbench.tasks else {}  # in the run's identity only when set
-    if subset:
-        unknown = sorted(set(lawbench.tasks) - set(items.task))
-        if unknown:
-            raise ValueError(f"lawbench.tasks: unknown {', '.join(unknown)}; the tasks are {', '.join(TASK_IDS)}")
-        items = items[items.task.isin(lawbench.tasks)].reset_index(drop=True)
     run_dir = paths.run("lawbench", agent_name, setting)
     spec = run_spec(agent, "lawbench", setting=setting, prompt_version=PROMPT_VERSION, limit=limit, **subset)
     rid = begin_run(run_dir, spec)

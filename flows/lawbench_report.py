@@ -6,7 +6,6 @@ Reads the rescored published predictions, LawBench's results.csv, and every conf
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import duckdb
@@ -18,25 +17,25 @@ from flows.dvc_views import write_dvc_views
 from flows.kit.config import MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.kit.monitor import publish_report
 from flows.kit.paths import PATHS, Paths
-from flows.kit.runs import read_run_if_any
+from flows.kit.reporting import agent_info
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_text_atomic
-from steps.lawbench.report import AgentInfo, csv_text, render_setting, tasks_frame
+from steps.lawbench.report import csv_text, render_setting, tasks_frame
 from steps.metrics.lawbench.tasks import SETTINGS
-from steps.reports.labels import agent_paper_model
 from steps.schemas import LawBenchPublished, LawBenchScores
 from steps.sources import load_manifest
 
 
 @task(cache_policy=NO_CACHE)
 def build_tables(scores: pd.DataFrame, published: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    from steps.reports.long import long_query
     from steps.sql import run_query
 
     with duckdb.connect() as con:
         con.register("scores", scores)
         con.register("published", published)
         con.register("lawbench_tasks", tasks_frame())
-        long = run_query(con, "lawbench_long")
+        long = long_query(con, "lawbench_long")
         con.register("lawbench_long", long)
         deltas = run_query(con, "lawbench_deltas")
     return long, deltas
@@ -48,48 +47,22 @@ def lawbench_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> st
     params = load_params(params_file).for_benchmark("lawbench")  # the agents that take part in it
     reports = paths.reports
     frames = [read_table(paths.shared("lawbench") / "published_scores.parquet", LawBenchScores)]
-    agents: dict[str, AgentInfo] = {}
+    published = read_table(paths.interim / "lawbench_published.parquet", LawBenchPublished)
+    names = {m: () for m in sorted(set(published.model))}  # the paper's models: those of its results.csv
+    agents = {}
     for name in params.agents:
-        model = params.agent(name)
         # a setting not run yet for this agent (e.g. `dvc repro lawbench_predict@<agent>-zero_shot` alone) is
         # left out of that setting's table and named in its notes
-        ran = [s for s in SETTINGS if (paths.run("lawbench", name, s) / "scores.parquet").is_file()]
-        agent_scores = [read_table(paths.run("lawbench", name, s) / "scores.parquet", LawBenchScores) for s in ran]
-        frames += agent_scores
-        both = (
-            pd.concat(agent_scores, ignore_index=True)
-            if agent_scores
-            else pd.DataFrame({"setting": [], "task": [], "n_failed": []})
-        )
-        by_task = {(r.setting, r.task): int(r.n_failed) for r in both.itertuples() if r.n_failed}
-        runs = [read_run_if_any(paths.run("lawbench", name, s)) for s in ran]
-        limits = {r.limit for r in runs if r is not None} - {None}
-        agents[name] = AgentInfo(
-            name,
-            model.model,
-            model.is_scripted,
-            int(both.n_failed.sum()),
-            by_task,
-            settings=tuple(ran),
-            limit=max(limits) if limits else None,
-        )
+        ran = [paths.run("lawbench", name, s) for s in SETTINGS]
+        ran = [d for d in ran if (d / "scores.parquet").is_file()]
+        frames += [read_table(d / "scores.parquet", LawBenchScores) for d in ran]
+        agents[name] = agent_info(params, name, "lawbench", ran, names=names, by_name=False, required=False)
     scores = pd.concat(frames, ignore_index=True)
-    published = read_table(paths.interim / "lawbench_published.parquet", LawBenchPublished)
-    names = {m: () for m in sorted(set(published.model))}
-    agents = {
-        n: replace(a, paper_model=agent_paper_model(n, params.agents[n].paper_model, "lawbench", names))
-        for n, a in agents.items()
-    }
     long, deltas = build_tables(scores, published)
     commit = next(f.commit for f in load_manifest(MANIFEST_FILE).files if f.dataset == "lawbench_items")
-    note = (
-        f"Data: open-compass/LawBench@{commit[:10]}, 500 items per task (each row's `n`: the items per task it "
-        "averages). Published predictions rescored: "
-        + ", ".join(sorted(set(published.model)))
-        + ". Scripted agents are labelled."
-    )
     for setting in SETTINGS:
-        write_text_atomic(reports / f"lawbench_{setting}.md", render_setting(long, deltas, setting, agents, note))
+        text = render_setting(long, deltas, setting, agents, commit, list(names))
+        write_text_atomic(reports / f"lawbench_{setting}.md", text)
     write_text_atomic(reports / "lawbench.csv", csv_text(long))
     for setting in SETTINGS:
         publish_report(reports / f"lawbench_{setting}.md", f"LawBench {setting}: ours beside the published scores")

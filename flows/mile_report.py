@@ -6,6 +6,7 @@ steps.mile.report (Markdown, with the paper's published numbers). Writes reports
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import duckdb
@@ -17,13 +18,13 @@ from flows.dvc_views import write_dvc_views
 from flows.kit.config import PARAMS_FILE, load_params
 from flows.kit.monitor import publish_report
 from flows.kit.paths import DIALOGUES, PATHS, Paths
-from flows.kit.runs import read_run
+from flows.kit.reporting import agent_infos, run_info
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_text_atomic
 from steps.mile.params import MileParams
-from steps.mile.published import paper_model
-from steps.mile.report import AgentInfo, RunInfo, csv_frame, render
-from steps.reports.labels import agent_paper_model, size_phrase
+from steps.mile.report import csv_frame, render
+from steps.reports.labels import size_phrase
+from steps.reports.long import long_csv
 from steps.reports.paper_models import paper_names
 from steps.schemas import Mile, MileDialogues, MileScores
 
@@ -54,67 +55,41 @@ def result_rows(scores: pd.DataFrame, dialogues: pd.DataFrame, agents: pd.DataFr
         return pd.concat([ours, run_query(con, "mile_total")], ignore_index=True)
 
 
-def _role_decodings(agents: dict, specs: list[dict]) -> dict:
-    """The environment roles' decoding as the runs recorded it, and the agents whose runs disagree."""
-    envs = [s.get("environment", {}) for s in specs]
-    roles = envs[0].get("roles", {})
-    mixed = tuple(name for name, env in zip(agents, envs, strict=True) if env.get("roles", {}) != roles)
-    return {"roles": roles, "role_decoding": envs[0].get("role_decoding", ""), "mixed": mixed}
-
-
 @stage_flow
 def mile_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
     """The paper-style MILE tables of every agent taking part, with the paper's numbers."""
     params = load_params(params_file).for_benchmark("mile")  # the agents that take part in it
     reports = paths.reports
-    environment, judge = params.environment_model(), params.judge_model()
-    agents, scores, dialogues, specs = {}, [], [], []
-    for name in params.agents:
-        model, run_dir = params.agent(name), paths.run("mile", name)
-        scores.append(read_table(run_dir / "scores.parquet", MileScores))
-        dialogues.append(read_table(run_dir / DIALOGUES, MileDialogues)[DIALOGUE_COLUMNS])
-        record = read_run(run_dir)
-        specs.append(dict(record.spec))
-        named = agent_paper_model(name, params.agents[name].paper_model, "mile", paper_names("mile"))
-        agents[name] = AgentInfo(
-            name,
-            model.model,
-            model.is_scripted,
-            specs[-1].get("decoding"),
-            record.limit,
-            named or paper_model(name, model.model),
-        )
+    agents = agent_infos(params, "mile", paths, names=paper_names("mile"))
     if not agents:
         raise ValueError("params.yaml lists no agents: nothing to report")
+    scores, dialogues = [], []
+    for name in agents:
+        run_dir = paths.run("mile", name)
+        scores.append(read_table(run_dir / "scores.parquet", MileScores))
+        dialogues.append(read_table(run_dir / DIALOGUES, MileDialogues)[DIALOGUE_COLUMNS])
+        agents[name] = replace(agents[name], sizes={"dialogues": len(dialogues[-1])})
+    first = next(iter(agents.values()))
+    run = run_info(params, {**first.run["options"], **params.section(MileParams).model_dump()})
     flags = pd.DataFrame(
         {
             "agent": list(agents),
             "model": [a.model for a in agents.values()],
             "agent_scripted": [a.scripted for a in agents.values()],
-            "environment_scripted": environment.is_scripted,
+            "environment_scripted": run.environment_scripted,
         }
     )
     ours = result_rows(pd.concat(scores, ignore_index=True), pd.concat(dialogues, ignore_index=True), flags)
-    run = RunInfo(
-        environment.model,
-        environment.is_scripted,
-        judge.model,
-        judge.is_scripted,
-        sample=len(dialogues[0]),
-        sizes=tuple(len(d) for d in dialogues),
-        sampled_from=len(read_table(paths.interim / "mile.parquet", Mile)),
-        options={**specs[0]["options"], **params.section(MileParams).model_dump()},
-        **_role_decodings(agents, specs),
-    )
-    write_text_atomic(reports / "mile.md", render(ours, agents, run))
-    write_text_atomic(reports / "mile.csv", csv_frame(ours).to_csv(index=False, lineterminator="\n"))
+    sampled_from = len(read_table(paths.interim / "mile.parquet", Mile))
+    write_text_atomic(reports / "mile.md", render(ours, agents, run, sampled_from))
+    write_text_atomic(reports / "mile.csv", long_csv(csv_frame(ours), table="reports/mile.csv"))
     publish_report(reports / "mile.md", "MILE goal and interaction scores (MASER Tables 1-3), ours beside the paper's")
     write_dvc_views("mile", reports / "mile.csv", list(params.agents), reports)
     goal = ours[(ours["table"] == "goal") & (ours.metric == "AVE")].set_index("agent").value.round(2).to_dict()
     return (
         f"reports/mile.md and reports/mile.csv written ({len(agents)} agents, "
-        f"{size_phrase(run.sizes, 'dialogues per agent')}; "
-        f"goal AVE {goal}; judge {judge.model})"
+        f"{size_phrase([len(d) for d in dialogues], 'dialogues per agent')}; "
+        f"goal AVE {goal}; judge {run.judge})"
     )
 
 

@@ -27,11 +27,8 @@ from flows.kit.runs import begin_run, run_spec, write_run_json
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table
 from steps.llm import ModelConfig
-from steps.mile.decoding import RoleDecodingSpeaker
-from steps.mile.frames import deliverables_frame, turns_frame
-from steps.mile.instances import build_instance, sample_rows
-from steps.mile.opening import FixedOpening
 from steps.mile.params import MileParams
+from steps.mile.run import mile_sample, mile_speaker
 from steps.mile.scenario import mile_scenario, protocol_version
 from steps.schemas import Mile, MileDialogues, MileTurns
 from steps.simulate import Dialogue
@@ -85,23 +82,16 @@ def mile_simulate(agent_name: str, params_file: Path = PARAMS_FILE, paths: Paths
     agent, environment = params.agent(agent_name), params.environment_model()
     mile = read_table(paths.interim / "mile.parquet", Mile)
     p = params.section(MileParams)
-    rows = sample_rows(mile, p.sample, p.seed)
     limit = params.limit_for(agent_name, "mile")  # the agent's own cap: the first N instances of the sample
-    rows = rows if limit is None else rows.head(limit)
-    scenario = mile_scenario(p)
-    instances = [build_instance(r, supervise_lawyer=p.supervise == "both") for r in rows.itertuples()]
+    sample = mile_sample(mile, p, limit)
     run_dir = paths.run("mile", agent_name)
     spec = spec_of(agent, environment, p) | ({} if limit is None else {"limit": limit})
     rid = begin_run(run_dir, spec)
     journal = paths.journal("mile", agent_name, rid)
     with model_session(params, rid, usage=run_dir / USAGE, journal=journal) as session:
-        decodings = p.role_decodings(environment.decoding)
-        speak = FixedOpening(RoleDecodingSpeaker(session.door, agent, environment, decodings))
-        dialogues = run_dialogues(instances, scenario, speak, session.journal, f"mile {agent_name}")
-        turns = turns_frame(dialogues, run_id=rid, agent=agent_name)
-        by_id = {i.instance_id: i for i in instances}
-        row_of = {r.instance_id: r for r in rows.itertuples()}
-        dialogue_rows = deliverables_frame(scenario, by_id, row_of, dialogues, run_id=rid, agent=agent_name)
+        speak = mile_speaker(session.door, agent, environment, p)
+        dialogues = run_dialogues(sample.instances, sample.scenario, speak, session.journal, f"mile {agent_name}")
+        turns, dialogue_rows = sample.tables(dialogues, run_id=rid, agent=agent_name)
         write_table(turns, run_dir / TURNS, MileTurns, table="mile_turns")
         write_table(dialogue_rows, run_dir / DIALOGUES, MileDialogues, table="mile_dialogues")
     write_run_json(run_dir, spec)

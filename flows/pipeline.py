@@ -68,12 +68,15 @@ def prefect_server(home: Path | None = None, timeout_s: float = 180.0) -> Iterat
 
 
 def main(argv: list[str]) -> int:
+    from steps.llm.ledger import session_env
+
     dvc = [str(Path(sys.executable).parent / "dvc"), "repro", *argv]
+    env = session_env()  # one run session: `llm.budget_usd` caps what the stages of this run spend together
     if os.environ.get("PREFECT_API_URL"):
-        return subprocess.run(dvc).returncode
+        return subprocess.run(dvc, env=env).returncode
     with prefect_server() as url:
         print(f"Prefect server for this run: {url.removesuffix('/api')}", file=sys.stderr)
-        return subprocess.run(dvc, env={**os.environ, "PREFECT_API_URL": url}).returncode
+        return subprocess.run(dvc, env={**env, "PREFECT_API_URL": url}).returncode
 
 
 if __name__ == "__main__":

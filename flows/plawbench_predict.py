@@ -68,9 +68,7 @@ async def _multi_turn(
     max_turns: int,
     rid: str,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    units = rubric[rubric.judged & (rubric.kind == "award")].sort_values("order")
-    questions = {k: list(g.award_text) for k, g in units.groupby("item_id", sort=False)}
-    instances = dialogue.instances(tasks, questions, max_turns)
+    consult, instances = dialogue.consultations(tasks, rubric, max_turns)
     scenario = dialogue.scenario(max_turns)
     batch_of = batches([i.instance_id for i in instances], BATCH, "consultation multi-turn")
     with counter(f"plawbench {agent.name} multi-turn", len(instances)) as advance:
@@ -85,8 +83,7 @@ async def _multi_turn(
             )
 
         dialogues = await follow_groups(dict(Counter(batch_of.values())), work)
-    asked = {d.instance_id: dialogue.lawyer_questions(d) for d in dialogues}
-    return multiturn_frame(tasks, dialogues, agent.name, rid, asked), turns_frame(dialogues, agent.name, rid)
+    return multiturn_frame(consult, dialogues, agent.name, rid), turns_frame(dialogues, agent.name, rid)
 
 
 def predict(
@@ -107,8 +104,7 @@ def predict(
         responses = await _single_turn(tasks, rubric, agent, door, options, rid)
         if max_turns is None or journal is None:
             return responses, turns_frame([], agent.name, rid)
-        consult = tasks[tasks.category == "consultation"].reset_index(drop=True)
-        extra, turns = await _multi_turn(consult, rubric, agent, environment, door, journal, max_turns, rid)
+        extra, turns = await _multi_turn(tasks, rubric, agent, environment, door, journal, max_turns, rid)
         return pd.concat([responses, extra], ignore_index=True), turns
 
     return asyncio.run(both())

@@ -20,13 +20,13 @@ from flows.dvc_views import write_dvc_views
 from flows.kit.config import MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.kit.monitor import publish_report
 from flows.kit.paths import PATHS, Paths
-from flows.kit.runs import read_run
+from flows.kit.reporting import agent_infos, run_info
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_text_atomic
 from steps.plawbench import paper
 from steps.plawbench.params import PlawBenchParams
-from steps.plawbench.report import AgentInfo, ReportInputs, render_report
-from steps.reports.labels import agent_paper_model
+from steps.plawbench.report import ReportInputs, render_report
+from steps.reports.long import long_csv
 from steps.reports.paper_models import paper_names
 from steps.schemas import PlawItemScores, PlawJudgements, PlawParseIssues, PlawRubricItems, PlawScores, PlawTasks
 from steps.sources import load_manifest
@@ -34,6 +34,7 @@ from steps.sources import load_manifest
 
 @task(cache_policy=NO_CACHE)
 def build_tables(frames: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    from steps.reports.long import long_query
     from steps.sql import run_query
 
     out: dict[str, pd.DataFrame] = {}
@@ -53,7 +54,7 @@ def build_tables(frames: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
         con.register("rates", pd.concat([out["rates"], *rates_extra], ignore_index=True))
         con.register("data_stats", out["data"])
         con.register("health", out["judge_health"])
-        out["long"] = run_query(con, "plawbench_long")
+        out["long"] = long_query(con, "plawbench_long")
     return out
 
 
@@ -83,23 +84,13 @@ def plawbench_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> s
     params = load_params(params_file).for_benchmark("plawbench")  # the agents that take part in it
     p = params.section(PlawBenchParams)
     judge = params.judge_model()
-    agents, scores, judgements, items, runs = {}, [], [], [], {}
-    for name in params.agents:
-        model = params.agent(name)
+    agents = agent_infos(params, "plawbench", paths, names=paper_names("plawbench"), explicit=p.paper_names)
+    scores, judgements, items = [], [], []
+    for name in agents:
         run_dir = paths.run("plawbench", name)
-        run = read_run(run_dir)
-        named = agent_paper_model(name, params.agents[name].paper_model, "plawbench", paper_names("plawbench"))
-        agents[name] = AgentInfo(
-            name,
-            model.model,
-            model.is_scripted,
-            named or paper.paper_model_for(name, model.model, p.paper_names),
-            run.limit,
-        )
         scores.append(read_table(run_dir / "scores.parquet", PlawScores))
         judgements.append(read_table(run_dir / "judgements.parquet", PlawJudgements))
         items.append(read_table(run_dir / "item_scores.parquet", PlawItemScores))
-        runs[name] = run.run_id
     tasks = read_table(out_dir / "tasks.parquet", PlawTasks)
     frames = {
         "scores": pd.concat(scores, ignore_index=True),
@@ -122,20 +113,15 @@ def plawbench_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> s
     commit = next(f.commit for f in load_manifest(MANIFEST_FILE).files if f.dataset == "plawbench_case_analysis")
     inputs = ReportInputs(
         agents=agents,
-        judge=judge.model,
-        judge_proxy=judge.is_scripted,
-        runs=runs,
+        run=run_info(params, p.model_dump()),
         data_commit=commit,
-        limit=p.limit,
         n_tasks=int(tasks.shape[0]),
         parse_issues=len(issues),
         issue_tasks=int(issues.item_id.nunique()),
-        t1_penalties=p.t1_penalties,
     )
     write_text_atomic(reports / "plawbench.md", render_report(tables, inputs))
     long = tables["long"]
-    csv = long.assign(value=long.value.round(12))
-    write_text_atomic(reports / "plawbench.csv", csv.to_csv(index=False, lineterminator="\n"))
+    write_text_atomic(reports / "plawbench.csv", long_csv(long, table="reports/plawbench.csv", digits=12))
     publish_report(reports / "plawbench.md", "PLawBench scores (Tables 2-4 layouts), ours beside the paper's")
     write_dvc_views("plawbench", reports / "plawbench.csv", list(params.agents), reports)
     overall = long[(long["table"] == "table3") & (long.metric == "Overall") & (long.source == "ours")]

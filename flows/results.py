@@ -12,7 +12,6 @@ import pandas as pd
 from steps.results import BENCHMARKS, leaderboard
 
 REPORTS = Path("reports")
-UCL_PAPER = Path(__file__).resolve().parents[1] / "steps" / "ucl" / "paper_table3.csv"
 FORMATS = ("table", "md", "csv")
 
 
@@ -25,6 +24,7 @@ def headline_rows(reports: Path = REPORTS) -> pd.DataFrame:
     import duckdb
 
     from steps.sql import run_query
+    from steps.ucl.paper import table3 as ucl_table3
 
     twins = [reports / f"{b}.csv" for b in BENCHMARKS if (reports / f"{b}.csv").is_file()]
     if not twins:
@@ -35,7 +35,7 @@ def headline_rows(reports: Path = REPORTS) -> pd.DataFrame:
         f"CREATE VIEW twins AS SELECT * FROM read_csv([{', '.join(map(_literal, twins))}], header = true, "
         "union_by_name = true, nullstr = '')"
     )
-    con.execute(f"CREATE VIEW ucl_paper AS SELECT * FROM read_csv({_literal(UCL_PAPER)}, header = true)")
+    con.register("ucl_paper", ucl_table3().frame)
     return run_query(con, "results_leaderboard")
 
 

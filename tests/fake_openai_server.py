@@ -18,6 +18,9 @@ that request through untouched):
 - `("null_stop",)`: `content: null` with `finish_reason: stop`
 - `("empty_stop",)`: an empty string with `finish_reason: stop` (the model's own empty answer)
 
+Usage counts 7 prompt tokens and one completion token per character; given a tokenizer (`tokens`, text -> count),
+it counts as OpenAI's chat API does (`chat_tokens`), so that usage rows hold real token counts.
+
 Persistent faults: `fault_for(body)` (None by default) is asked for every request that no queued fault takes,
 and returns one of the faults above or None; e.g. a rule failing every request whose prompt holds a marker,
 so those calls fail on every retry. Set it to None to make the server healthy again.
@@ -46,6 +49,7 @@ from typing import Any
 from aiohttp import web
 
 Reply = Callable[[dict[str, Any]], str]
+Tokens = Callable[[str], int]  # a tokenizer: text -> tokens
 FaultRule = Callable[[dict[str, Any]], tuple | None]
 
 # Each fault kind and how many arguments its tuple carries after the kind.
@@ -117,15 +121,28 @@ def _check_fault(fault: tuple | None) -> None:
         raise ValueError(f"fault {fault!r} takes {FAULT_ARGS[fault[0]]} argument(s) after its kind")
 
 
-def _completion(body: dict[str, Any], number: int, content: str | None, finish_reason: str) -> dict[str, Any]:
-    completion_tokens = max(1, len(content)) if content else 0
+def chat_tokens(messages: list[dict[str, Any]], tokens: Tokens) -> int:
+    """A chat request's prompt tokens as OpenAI counts them: 3 per message plus its role's and content's tokens, and
+    3 that prime the reply."""
+    return 3 + sum(3 + tokens(m.get("role", "")) + tokens(m.get("content") or "") for m in messages)
+
+
+def _completion(
+    body: dict[str, Any], number: int, content: str | None, finish_reason: str, tokens: Tokens | None = None
+) -> dict[str, Any]:
+    prompt_tokens = 7 if tokens is None else chat_tokens(body["messages"], tokens)
+    completion_tokens = (max(1, len(content)) if tokens is None else tokens(content)) if content else 0
     return {
         "id": f"chatcmpl-{number}",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": body.get("model", "test-model"),
         "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish_reason}],
-        "usage": {"prompt_tokens": 7, "completion_tokens": completion_tokens, "total_tokens": 7 + completion_tokens},
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
     }
 
 
@@ -137,6 +154,7 @@ class FakeOpenAIServer:
     owned_by: str | None = None
     props: dict[str, Any] | None = None
     fault_for: FaultRule | None = None
+    tokens: Tokens | None = None  # a tokenizer for usage (default: 7 per prompt, one per answer character)
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers_seen: list[dict[str, str]] = field(default_factory=list)
     faults_injected: Counter = field(default_factory=Counter)  # fault kind -> how many requests got it
@@ -215,7 +233,7 @@ class FakeOpenAIServer:
                 response = await self._fault(request, body, number, fault)
                 if response is not None:
                     return response
-            return web.json_response(_completion(body, number, self.reply(body), "stop"))
+            return web.json_response(_completion(body, number, self.reply(body), "stop", self.tokens))
         finally:
             with self._lock:
                 self.in_flight -= 1
@@ -241,7 +259,7 @@ class FakeOpenAIServer:
             return web.Response(text=text, content_type=content_type)
         if kind in _NULLISH:
             content, finish_reason = _NULLISH[kind]
-            return web.json_response(_completion(body, number, content, finish_reason))
+            return web.json_response(_completion(body, number, content, finish_reason, self.tokens))
         if kind == "drop":
             request.transport.close()  # the client sees the connection close before any byte of a reply
             return web.Response(status=200)  # written to a closed transport: nothing is sent, nothing logged

@@ -69,6 +69,7 @@ class SmallRun:
 
     project: Path
     env: dict[str, str]  # the environment the run had (mirror, Prefect server, the venv first on PATH)
+    agents: dict[str, dict]  # params.yaml's agents (small_agents)
     server: object  # the FakeOpenAIServer the `echo` agent talks to; alive for the whole session
     sent: int  # requests the run sent to it
     repro: subprocess.CompletedProcess
@@ -105,11 +106,12 @@ def small_run(dest: Path, mirror: Path, prefect_api: str) -> Iterator[SmallRun]:
         "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
     }
     with FakeOpenAIServer() as server:
-        copy_project(dest, {**SMALL, "agents": small_agents(server.url)}, replace=("agents",))
+        agents = small_agents(server.url)
+        copy_project(dest, {**SMALL, "agents": agents}, replace=("agents",))
         repro = subprocess.run(
             [str(bin_dir / "dvc"), "repro"], cwd=dest, env=env, capture_output=True, text=True, timeout=3500
         )
-        yield SmallRun(project=dest, env=env, server=server, sent=server.count, repro=repro)
+        yield SmallRun(project=dest, env=env, agents=agents, server=server, sent=server.count, repro=repro)
     shutil.rmtree(dest, ignore_errors=True)
 
 

@@ -1,24 +1,67 @@
-"""Synthetic J1 run tables (turns, deliverables, scores) of any size, for the HTML report's tests and benchmark.
+"""Synthetic run tables of the four dialogue benchmarks (J1, MILE, UCL-Bench, PLawBench), of any size, for the
+HTML report's tests and benchmark, and `write_inputs`: a whole `html_report` input tree (params.yaml, the report
+CSVs, every agent's run tables validated by the stages' own schemas) in a temporary folder.
 Deterministic: dialogue i of agent a is the same on every call."""
 
 from __future__ import annotations
 
 import json
+import re
+import shutil
+from pathlib import Path
 
 import pandas as pd
+import yaml
+
+from flows.kit.paths import DIALOGUES, RUN_JSON, TURNS, Paths
+from flows.kit.tables import write_table
+from steps.schemas import (
+    FAILURE_CAUSES_ARROW_TYPES,
+    Deliverables,
+    FailureCauses,
+    J1Scores,
+    MileDialogues,
+    MileScores,
+    MileTurns,
+    PlawItemScores,
+    PlawJudgements,
+    PlawResponses,
+    PlawTurns,
+    Turns,
+    UclDialogues,
+    UclHintScores,
+    UclTurns,
+    UclVerdicts,
+)
+from steps.ucl.tasks import TASKS
 
 ENVS = ("KQ", "LC", "CD", "DD", "CI", "CR")
 ENDS = ("marker", "max_turns", "topics_done")
+BENCHMARKS = ("lawbench", "j1", "mile", "ucl", "plawbench")
+LAW_REASONS = ("民间借贷纠纷", "买卖合同纠纷", "劳动争议")
+HOSTILE = "</script><script>alert(1)</script>"  # a turn's text that must not close the page's data element
+AGENTS = ("oracle", "null")
+N = 12  # dialogues per agent and benchmark in `write_inputs` (PLawBench: per variant)
+DIALOGUE_PAGES = ("j1", "mile", "ucl", "plawbench")
 
 
-def j1_frames(n: int, agent: str = "oracle", turns_per: int = 8) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """n dialogues spread over the six environments; dialogue i scores (i % 5) / 4 on II-1 and I-1."""
+def _text(i: int, t: int) -> str:
+    return f"第{t}句：" + "案情陈述。" * 20 if (i, t) != (1, 1) else HOSTILE
+
+
+def j1_frames(
+    n: int, agent: str = "oracle", turns_per: int = 8, failed_every: int = 0
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """n dialogues spread over the six environments; dialogue i scores (i % 5) / 4 on II-1 and I-1. With
+    `failed_every` k, every k-th dialogue ends in a failed call: its last turn is the failure, its scores unscored."""
     turns, deliverables, scores = [], [], []
     for i in range(n):
         env = ENVS[i % len(ENVS)]
         iid = f"{env}/synthetic/{i:05d}"
+        failed = failed_every > 0 and i % failed_every == failed_every - 1
         for t in range(turns_per):
             speaker, addressee = ("agent", "user") if t % 2 else ("user", "agent")
+            fails_here = failed and t == turns_per - 1
             turns.append(
                 {
                     "run_id": "r1",
@@ -32,13 +75,13 @@ def j1_frames(n: int, agent: str = "oracle", turns_per: int = 8) -> tuple[pd.Dat
                     "addressee": addressee,
                     "kind": "utterance",
                     "stage": "审理" if env == "CR" else None,
-                    "text": f"第{t}句：" + "案情陈述。" * 20,
+                    "text": "" if fails_here else _text(i, t),
                     "model": f"scripted/{agent}",
                     "call_key": f"k{i}-{t}",
                     "prompt_tokens": 10,
                     "completion_tokens": 5,
                     "revision": 0,
-                    "failure": None,
+                    "failure": "server_error" if fails_here else None,
                     "data": "{}",
                 }
             )
@@ -49,13 +92,13 @@ def j1_frames(n: int, agent: str = "oracle", turns_per: int = 8) -> tuple[pd.Dat
                 "scenario": env,
                 "instance_id": iid,
                 "kind": "answer",
-                "text": "结论。",
+                "text": None if failed else "结论。",
                 "forced": False,
-                "ended_by": ENDS[i % len(ENDS)],
+                "ended_by": "call_failed" if failed else ENDS[i % len(ENDS)],
                 "exchanges": turns_per // 2,
                 "utterances": turns_per,
-                "failure": None,
-                "failure_causes": [],
+                "failure": "server_error" if failed else None,
+                "failure_causes": ["missing_final_objective"] if env == "CR" and not failed else [],
                 "parts": None,
             }
         )
@@ -68,9 +111,9 @@ def j1_frames(n: int, agent: str = "oracle", turns_per: int = 8) -> tuple[pd.Dat
                     "scenario": env,
                     "metric": metric,
                     "component": "",
-                    "value": (i % 5) / 4,
-                    "status": "scored",
-                    "failure": None,
+                    "value": None if failed else (i % 5) / 4,
+                    "status": "dialogue_failed" if failed else "scored",
+                    "failure": "call_failed" if failed else None,
                     "error": "",
                     "judge": "rule",
                     "judge_prompt_version": "",
@@ -79,3 +122,298 @@ def j1_frames(n: int, agent: str = "oracle", turns_per: int = 8) -> tuple[pd.Dat
                 }
             )
     return pd.DataFrame(turns), pd.DataFrame(deliverables), pd.DataFrame(scores)
+
+
+def mile_frames(n: int, agent: str = "oracle", rounds: int = 3) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """n complaint-drafting dialogues (client and lawyer, a supervisor's review, the complaint); dialogue i has
+    goal scores (i % 5) / 4 and one interaction grade per round; every fifth dialogue's judge answer is unparsable."""
+    turns, dialogues, scores = [], [], []
+    for i in range(n):
+        iid = f"mile/{i + 1:04d}"
+        speech = [("client", "lawyer"), ("lawyer", "client")] * rounds + [("supervisor", "lawyer")]
+        for t, (speaker, addressee) in enumerate(speech):
+            turns.append(
+                {
+                    "run_id": "m1",
+                    "agent": agent,
+                    "instance_id": iid,
+                    "turn_index": t,
+                    "turn": t // 2 + 1,
+                    "exchange": t // 2 + 1,
+                    "speaker": speaker,
+                    "addressee": addressee,
+                    "kind": "review" if speaker == "supervisor" else "utterance",
+                    "text": "回复无误" if speaker == "supervisor" else f"{speaker}第{t}句：" + "借款事实。" * 12,
+                    "model": f"scripted/{agent}" if speaker == "lawyer" else "scripted/persona",
+                    "call_key": f"m{i}-{t}",
+                    "prompt_tokens": 12,
+                    "completion_tokens": 6,
+                    "failure": None,
+                    "revision": 0,
+                    "data": "{}",
+                }
+            )
+        dialogues.append(
+            {
+                "run_id": "m1",
+                "agent": agent,
+                "instance_id": iid,
+                "law_reason": LAW_REASONS[i % len(LAW_REASONS)],
+                "plaintiff_type": "personal",
+                "ended_by": "marker",
+                "turns": rounds,
+                "complaint": "民事起诉状\n原告：张三\n诉讼请求：归还借款。",
+                "failure": None,
+                "client_revisions": 0,
+                "lawyer_revisions": 0,
+                "blurred": 0,
+                "unsupervised": 0,
+                "persona": "{}",
+                "lawyer_view": "[]",
+            }
+        )
+        unparsable = i % 5 == 4
+        base = {"run_id": "m1", "agent": agent, "instance_id": iid, "error": "", "judge": "scripted/judge"}
+        base |= {"judge_prompt_version": "v1", "proxy": True, "detail": ""}
+        for metric in ("F&R", "CLA", "EVID", "STA", "PROF"):
+            value = None if unparsable else (i % 5) / 4
+            scores.append(
+                base
+                | {"stage": "goal", "metric": metric, "turn": pd.NA, "value": value, "grade": None}
+                | {"scaled": None if value is None else 100 * value, "reason": f"goal {i}"}
+                | {"failure": "unparsable" if unparsable else None}
+            )
+        for r in range(1, rounds + 1):
+            grade = 1 + (i + r) % 10
+            scores.append(
+                base
+                | {"stage": "interaction", "metric": "INT", "turn": r, "value": grade / 10, "grade": float(grade)}
+                | {"scaled": 10.0 * grade, "reason": f"round {r}", "failure": None}
+            )
+    scores_df = pd.DataFrame(scores).astype({"turn": "Int64"})
+    return pd.DataFrame(turns), pd.DataFrame(dialogues), scores_df
+
+
+def ucl_frames(
+    n: int, agent: str = "oracle", rounds: int = 2
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """n consultations over the first tasks of the catalogue with both judge orders against the reference (win,
+    tie, lose by i) and a hint score; the reference-first verdict of every fourth dialogue is unparsable."""
+    turns, dialogues, verdicts, hints = [], [], [], []
+    tasks = [t for t in TASKS if not t.extra][:4]
+    for i in range(n):
+        task = tasks[i % len(tasks)]
+        iid = f"{task.key}/{i}"
+        for t in range(2 * rounds):
+            turns.append(
+                {
+                    "run_id": "u1",
+                    "agent": agent,
+                    "item_id": iid,
+                    "turn_index": t,
+                    "exchange": t // 2 + 1,
+                    "speaker": "assistant" if t % 2 else "user",
+                    "kind": "utterance",
+                    "text": f"第{t}句：" + "请问法律规定。" * 10,
+                    "model": f"scripted/{agent}" if t % 2 else "scripted/persona",
+                    "call_key": f"u{i}-{t}",
+                    "prompt_tokens": 8,
+                    "completion_tokens": 4,
+                    "failure": None,
+                }
+            )
+        dialogues.append(
+            {
+                "run_id": "u1",
+                "agent": agent,
+                "item_id": iid,
+                "task": task.key,
+                "ended_by": "marker",
+                "rounds": rounds,
+                "utterances": 2 * rounds,
+                "transcript": "……",
+                "first_query": "请问法律规定。",
+                "closing_extra": None,
+                "failure": None,
+            }
+        )
+        base = {"run_id": "u1", "reference_run_id": "ref1", "agent": agent, "reference": "scripted_null"}
+        base |= {"item_id": iid, "task": task.key, "error": "", "attempts": 1, "judge": "scripted/judge"}
+        base |= {"proxy": True, "prompt_version": "v1"}
+        outcome = ("win", "tie", "lose")[i % 3]
+        for order in ("candidate_first", "reference_first"):
+            failed = order == "reference_first" and i % 4 == 3
+            verdicts.append(
+                base
+                | {"order": order, "verdict": pd.NA if failed else 1 + i % 3, "raw": f"verdict {i} {order}"}
+                | {"outcome": None if failed else outcome, "failure": "unparsable" if failed else None}
+                | {"points": None if failed else {"win": 1.0, "tie": 0.5, "lose": 0.0}[outcome]}
+            )
+        hints.append(
+            {k: base[k] for k in ("run_id", "agent", "item_id", "task", "error", "attempts", "judge", "proxy")}
+            | {"value": (i % 5) / 4, "failure": None, "hint_free": False, "items": 4, "met": i % 5, "partial": 0}
+            | {"forbidden_mentioned": 0, "holistic": 5.0, "raw": f"hints {i}", "prompt_version": "v1"}
+        )
+    verdicts_df = pd.DataFrame(verdicts).astype({"verdict": "Int64"})
+    return pd.DataFrame(turns), pd.DataFrame(dialogues), verdicts_df, pd.DataFrame(hints)
+
+
+def plawbench_frames(
+    n: int, agent: str = "oracle", rounds: int = 2
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """n consultations answered in both variants (single answer, multi-turn dialogue with the client) and one
+    case-analysis answer (not shown in the viewer), judged on two rubric items; awarded i % 3 of 2 points."""
+    responses, turns, judgements, items = [], [], [], []
+    for i in range(n):
+        iid = f"plc/{i + 1}"
+        for variant in ("single", "multiturn"):
+            responses.append(
+                {
+                    "agent": agent,
+                    "run_id": "p1",
+                    "item_id": iid,
+                    "category": "consultation",
+                    "scenario": "婚姻家庭",
+                    "variant": variant,
+                    "prompt": "我想咨询离婚财产分割。",
+                    "response": "根据民法典第一千零八十七条……",
+                    "failure": None,
+                    "call_key": f"p{i}-{variant}",
+                    "turns": 2 * rounds if variant == "multiturn" else 1,
+                    "ended_by": "marker" if variant == "multiturn" else "",
+                }
+            )
+            awarded = float(i % 3)
+            judgements.append(
+                {
+                    "agent": agent,
+                    "item_id": iid,
+                    "category": "consultation",
+                    "scenario": "婚姻家庭",
+                    "variant": variant,
+                    "judge_run": "j1",
+                    "judge": "scripted/judge",
+                    "judge_prompt_version": "v1",
+                    "judge_proxy": True,
+                    "value": awarded / 2,
+                    "failure": None,
+                    "error": "",
+                    "attempts": 1,
+                    "awarded": awarded,
+                    "max_points": 2.0,
+                    "clamped": 0,
+                    "fails_triggered": 0,
+                    "penalty_points": 0.0,
+                    "questions": None,
+                    "questions_truncated": False,
+                    "raw": "{}",
+                    "evidence": "{}",
+                }
+            )
+            for k, rubric in enumerate(("1.1", "1.2")):
+                items.append(
+                    {
+                        "agent": agent,
+                        "item_id": iid,
+                        "category": "consultation",
+                        "scenario": "婚姻家庭",
+                        "variant": variant,
+                        "rubric_id": rubric,
+                        "group": "",
+                        "points": 1.0,
+                        "given": float(k < awarded),
+                        "awarded": float(k < awarded),
+                        "failed": False,
+                        "error_label": None,
+                        "justification": f"rubric {rubric} of item {i}",
+                    }
+                )
+        for t in range(2 * rounds):
+            turns.append(
+                {
+                    "agent": agent,
+                    "run_id": "p1",
+                    "item_id": iid,
+                    "turn_index": t,
+                    "exchange": t // 2 + 1,
+                    "speaker": "lawyer" if t % 2 else "client",
+                    "kind": "utterance",
+                    "text": f"第{t}句：" + "关于财产。" * 10,
+                    "failure": None,
+                    "call_key": f"pt{i}-{t}",
+                }
+            )
+    analysis = dict(responses[0], item_id="pca/1", category="case_analysis", variant="single", call_key="pa")
+    responses.append(analysis)
+    return pd.DataFrame(responses), pd.DataFrame(turns), pd.DataFrame(judgements), pd.DataFrame(items)
+
+
+def write_runs(data: Path, agent: str, n: int) -> None:
+    """One agent's run tables of the four dialogue benchmarks under `data`, where stage `html_report` reads them
+    (`Paths(data=data).run(benchmark, agent)`), each validated by the schema its stage writes it with."""
+    paths = Paths(data=data)
+    turns, deliverables, scores = j1_frames(n, agent=agent, failed_every=5)
+    where = paths.run("j1", agent)
+    write_table(turns, where / TURNS, Turns, table="turns")
+    write_table(
+        deliverables.drop(columns=["failure_causes", "parts"]),
+        where / DIALOGUES,
+        Deliverables,
+        table="dialogues",
+    )
+    causes = deliverables[["run_id", "agent", "scenario", "instance_id", "failure_causes"]]
+    write_table(
+        causes,
+        where / "failure_causes.parquet",
+        FailureCauses,
+        table="failure_causes",
+        arrow_types=FAILURE_CAUSES_ARROW_TYPES,
+    )
+    write_table(scores, where / "scores.parquet", J1Scores, table="j1_scores")
+    turns, dialogues, scores = mile_frames(n, agent=agent)
+    where = paths.run("mile", agent)
+    write_table(turns, where / TURNS, MileTurns, table="mile_turns")
+    write_table(dialogues, where / DIALOGUES, MileDialogues, table="mile_dialogues")
+    write_table(scores, where / "scores.parquet", MileScores, table="mile_scores")
+    turns, dialogues, verdicts, hints = ucl_frames(n, agent=agent)
+    where = paths.run("ucl", agent)
+    write_table(turns, where / TURNS, UclTurns, table="ucl_turns")
+    write_table(dialogues, where / DIALOGUES, UclDialogues, table="ucl_dialogues")
+    write_table(verdicts, where / "verdicts.parquet", UclVerdicts, table="ucl_verdicts")
+    write_table(hints, where / "hint_scores.parquet", UclHintScores, table="ucl_hint_scores")
+    responses, turns, judgements, items = plawbench_frames(n, agent=agent)
+    where = paths.run("plawbench", agent)
+    write_table(responses, where / "responses.parquet", PlawResponses, table="plawbench_responses")
+    write_table(turns, where / TURNS, PlawTurns, table="plawbench_turns")
+    write_table(judgements, where / "judgements.parquet", PlawJudgements, table="plawbench_judgements")
+    write_table(items, where / "item_scores.parquet", PlawItemScores, table="plawbench_item_scores")
+    run = {"run_id": "p1", "model": f"scripted/{agent}", "multiturn": {"environment": "scripted/persona"}}
+    (where / RUN_JSON).write_text(json.dumps(run), encoding="utf-8")
+
+
+def write_inputs(root: Path, reports: Path, agents: tuple[str, ...] = AGENTS, n: int = N) -> Path:
+    """Everything stage `html_report` reads, under `root`: params.yaml naming `agents` (scripted models), the five
+    report CSVs copied from `reports` (the committed ones: the real result tables), and n dialogues per agent
+    and benchmark under root/data. Returns the params file. Dialogues per page: n × len(agents) (PLawBench 2n ×)."""
+    params = root / "params.yaml"
+    params.write_text(yaml.safe_dump({"agents": {a: {"model": f"scripted/{a}"} for a in agents}}), encoding="utf-8")
+    (root / "reports").mkdir(parents=True, exist_ok=True)
+    for bench in BENCHMARKS:
+        shutil.copyfile(reports / f"{bench}.csv", root / "reports" / f"{bench}.csv")
+    for agent in agents:
+        write_runs(root / "data", agent, n)
+    return params
+
+
+def page_dialogues(page: str) -> list[dict]:
+    """The dialogue records a benchmark page embeds for its transcript viewer (ValueError when it has none)."""
+    found = re.findall(r'<script type="application/json" id="dialogue-data">(.*?)</script>', page, flags=re.S)
+    if len(found) != 1:
+        raise ValueError(f"expected one dialogue-data element, found {len(found)}")
+    return json.loads(found[0])
+
+
+def index_counts(index: str) -> dict[str, tuple[int, int]]:
+    """The index page's table: benchmark page → (result rows, dialogues)."""
+    found = re.findall(r'<a href="(\w+)\.html">[^<]*</a></th><td>(\d+)</td><td>(\d+)</td>', index)
+    return {bench: (int(rows), int(dialogues)) for bench, rows, dialogues in found}

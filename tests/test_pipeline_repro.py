@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from steps.reports.html.pages import PAGES
 from tests.conftest import ROOT
 from tests.helpers import SmallRun
+from tests.html_data import DIALOGUE_PAGES, index_counts, page_dialogues
 
 # The session's whole-pipeline run (when this test is the first to use it), a no-op one and four stages forced: on a
 # loaded 2-core machine this outlasts the suite's 900 s limit.
@@ -31,6 +33,7 @@ def test_repro_then_status_clean_then_nothing_to_do(small: SmallRun):
     # The data sections must match the committed card; the model usage table depends on the sample sizes.
     assert report.split("## Model usage")[0] == committed.split("## Model usage")[0], "reports/data.md is stale"
     assert "## Model usage" in report and "scripted/oracle" in report.split("## Model usage")[1]
+    pages = [f"{p}.html" for p in PAGES]
     for name in (
         "lawbench_zero_shot.md",
         "lawbench_one_shot.md",
@@ -45,9 +48,18 @@ def test_repro_then_status_clean_then_nothing_to_do(small: SmallRun):
         "mile.csv",
         "j1.md",
         "j1.csv",
-        *(f"html/{p}.html" for p in ("index", "lawbench", "j1", "mile", "ucl", "plawbench")),
+        *(f"html/{p}" for p in pages),
     ):
         assert (project / "reports" / name).is_file(), name
+    # The HTML report (a DVC output, not in git): every page is small on these samples, and every dialogue the
+    # index counts is embedded in its page as JSON that parses
+    html = project / "reports/html"
+    assert {p.name: p.stat().st_size < 2**20 for p in html.glob("*.html")} == dict.fromkeys(pages, True)
+    counts = index_counts((html / "index.html").read_text(encoding="utf-8"))
+    for bench in DIALOGUE_PAGES:
+        records = page_dialogues((html / f"{bench}.html").read_text(encoding="utf-8"))
+        agents = {name for name, agent in small.agents.items() if bench in agent.get("benchmarks", [bench])}
+        assert len(records) == counts[bench][1] > 0 and {r["agent"] for r in records} == agents, bench
     status = _dvc(["status"], project, env)
     assert status.returncode == 0 and "up to date" in status.stdout, status.stdout
     second = _dvc(["repro"], project, env)

@@ -11,15 +11,17 @@ import pytest
 from flows.kit.config import Params
 from flows.kit.runs import read_run, read_run_if_any
 from flows.lawbench_report import build_tables
-from steps.lawbench.report import AgentInfo, render_setting
+from steps.lawbench.report import render_setting
 from steps.metrics.lawbench.tasks import TASK_IDS
+from steps.reports.agents import AgentInfo
 from steps.reports.labels import agent_label, agent_paper_model, paper_model_name, size_phrase
 from steps.reports.paper_models import check_paper_model, paper_names
 from steps.ucl.judging import HINT_COLUMNS
-from steps.ucl.report import ReportInfo, RunInfo, headline, headline_text, render
+from steps.ucl.report import ReportInfo, headline, headline_text, render
 from steps.ucl.tables import agent_long
 from steps.ucl.tasks import PAPER_TASK_IDS
-from tests.ucl.test_tables import build, dialogue, one_order, verdict
+from tests.ucl.test_tables import agent as ucl_agent
+from tests.ucl.test_tables import build, dialogue, one_order, report_info, verdict
 
 
 def test_labels_and_size_phrases():
@@ -98,10 +100,10 @@ def test_lawbench_rows_say_their_n_and_the_limited_one_says_so():
     )
     long, deltas = build_tables.fn(scores, published)
     agents = {
-        "lim": AgentInfo("lim", "openai/m", False, 0, limit=3),
-        "full": AgentInfo("full", "openai/gpt-4", False, 0, paper_model="GPT4"),
+        "lim": AgentInfo("lim", "openai/m", False, limit=3),
+        "full": AgentInfo("full", "openai/gpt-4", False, paper_model="GPT4"),
     }
-    lines = render_setting(long, deltas, "zero_shot", agents, "note").splitlines()
+    lines = render_setting(long, deltas, "zero_shot", agents, "c0ffee", ["GPT4"]).splitlines()
     full = next(i for i, line in enumerate(lines) if line.startswith("| full | 500 | 50 |"))
     assert lines[full + 1].startswith("| ↳ GPT4 (published) | 500 | 70 |")  # its paper row right under it
     assert any(line.startswith("| lim [limit 3] | 3 | 50 |") for line in lines)
@@ -109,20 +111,8 @@ def test_lawbench_rows_say_their_n_and_the_limited_one_says_so():
     assert not any(line.startswith("| lim | ") for line in lines)  # never unmarked
 
 
-def _ucl_info(agents: list[RunInfo]) -> ReportInfo:
-    return ReportInfo(
-        agents=agents,
-        reference=RunInfo("ref", "openai/r", False, "r0", items_per_task=10),
-        user="u",
-        judge="j",
-        judge_scripted=False,
-        exchanges=3,
-        single_round=False,
-        items_per_task=10,
-        retries=2,
-        pointwise=False,
-        data="repo@abc",
-    )
+def _ucl_info(agents: list[AgentInfo]) -> ReportInfo:
+    return report_info(agents, ucl_agent("ref", "openai/r", "r0", items=10), user="u", items_per_task=10)
 
 
 def test_ucl_rows_say_their_n_and_the_header_only_states_sizes_every_row_has():
@@ -130,8 +120,8 @@ def test_ucl_rows_say_their_n_and_the_header_only_states_sizes_every_row_has():
         one_order("1-1", 2, 0, 1, agent="lim") + one_order("1-1", 10, 0, 0, agent="full"), agents=("lim", "full")
     )
     both = [
-        RunInfo("lim", "openai/m", False, "r1", items_per_task=3, limit=3),
-        RunInfo("full", "openai/gpt-4", False, "r2", "GPT-4", items_per_task=10),
+        ucl_agent("lim", "openai/m", "r1", items=3, limit=3),
+        ucl_agent("full", "openai/gpt-4", "r2", "GPT-4", items=10),
     ]
     text = render(long, _ucl_info(both))
     assert "| lim [limit 3] | 3 | 66.7 |" in text and "| full | 10 | 100 |" in text
@@ -159,7 +149,7 @@ def test_ucl_judge_summary_and_report_agree_where_they_used_to_differ():
     assert headline(long, "a")["win rate"] == pytest.approx(round(report_avg, 1))
     assert headline(mine, "a") == headline(long, "a")  # the stage's own table: the same numbers
     assert round(old, 1) == 59.3 != round(report_avg, 1)  # the case where the two used to disagree
-    text = render(long, _ucl_info([RunInfo("a", "openai/m", False, "r1", items_per_task=4)]))
+    text = render(long, _ucl_info([ucl_agent("a", "openai/m", "r1", items=4)]))
     row = next(line for line in text.splitlines() if line.startswith("| a | 4 |"))
     assert f"| {round(report_avg, 1):g} |" in row and f"win rate AVG {round(report_avg, 1)}" in headline_text(mine, "a")
 

@@ -4,6 +4,7 @@ response-cache shard written next to its outputs, everything closed), and ending
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -19,6 +20,7 @@ from flows.kit.config import Params
 from flows.kit.stage import CallsFailed, console
 from flows.kit.tables import write_table
 from steps.llm import ModelConfig
+from steps.llm.ledger import SESSION_ENV
 from steps.llm.secrets import check_api_keys
 from steps.schemas import ModelUsage, UsageLog
 
@@ -167,8 +169,11 @@ def check_calls(params: Params, *usage: Path | pd.DataFrame) -> None:
         return
     where = ", ".join(str(u) for u in usage if isinstance(u, Path)) or "the usage records"
     if "budget" in by_kind:  # the cap stopped the stage: the work not started is the `budget` rows
+        cap = f"llm.budget_usd {params.llm.budget_usd:g} reached" + (
+            " by this run's stages together" if os.environ.get(SESSION_ENV) else ""
+        )
         raise CallsFailed(
-            f"llm.budget_usd {params.llm.budget_usd:g} reached: {by_kind['budget']} of {n_calls} model calls not "
+            f"{cap}: {by_kind['budget']} of {n_calls} model calls not "
             f"sent ({kinds}); outputs written with those rows marked (rows of {where} with failure_kind budget); "
             f"finished calls are cached, so a rerun with a higher llm.budget_usd sends only the rest",
             by_kind,

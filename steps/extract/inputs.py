@@ -51,6 +51,13 @@ def civil_inputs(civil: pd.DataFrame) -> list[CaseInput]:
     return out
 
 
+def case_inputs(criminal: pd.DataFrame, civil: pd.DataFrame, limit: int | None = None) -> list[CaseInput]:
+    """The cases to extract: the first `limit` judgments of each table (None: all), criminal first."""
+    return criminal_inputs(criminal.head(limit) if limit else criminal) + civil_inputs(
+        civil.head(limit) if limit else civil
+    )
+
+
 def civil_document(row: dict) -> str:
     """A C3RD case as one text: title, cause, parties, then the record, accusation, reasoning and result."""
     parties = "、".join(

@@ -12,8 +12,11 @@ from steps.extract.frame import cases_frame
 from steps.extract.inputs import CaseInput
 from steps.extract.issues import IssueRow, from_parser
 from steps.extract.laws import official_name
-from steps.extract.llm_fields import LLMResult, missing_mandatory
+from steps.extract.llm_fields import LLMResult, extract_all, missing_mandatory
 from steps.extract.model import Party
+from steps.extract.prompts import PROMPT_VERSION
+from steps.extract.version import parser_version
+from steps.llm import Completer, ModelConfig
 
 PROVENANCE = (
     "case_id",
@@ -89,6 +92,19 @@ def assemble(case: CaseInput, llm: LLMResult) -> Extracted:
     issues = [from_parser(i) for i in case.parsed.issues] + llm.issues
     issues += missing_mandatory(case, llm.values, failed) + checks
     return Extracted(case, llm, kept, issues)
+
+
+async def extract_checked(
+    door: Completer, model: ModelConfig, cases: list[CaseInput], *, max_attempts: int, on_done=None
+) -> list[Extracted]:
+    """The LLM fields of every case (`extract_all`), each cross-checked with the parser (`assemble`)."""
+    results = await extract_all(door, model, cases, max_attempts=max_attempts, on_done=on_done)
+    return [assemble(c, r) for c, r in zip(cases, results, strict=True)]
+
+
+def provenance_of(model: ModelConfig, run_id: str) -> Provenance:
+    """The rows' provenance: this parser, `model` (scripted or not), this prompt version, the run `run_id`."""
+    return Provenance(parser_version(), model.model, model.is_scripted, PROMPT_VERSION, run_id)
 
 
 def _party(p: Party) -> dict:

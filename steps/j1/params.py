@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from steps.j1.environments import PAPER_SIZES, SCENARIOS
-from steps.llm.config import ModelEntry
+from steps.llm.config import ModelConfig, ModelEntry
 from steps.sections import BenchmarkSection, Section
 
 
@@ -20,6 +20,10 @@ class ExtractParams(Section):
     limit: int | None = Field(default=None, ge=1)
     max_attempts: int = Field(default=2, ge=1, le=5)
     model: ModelEntry | None = None
+
+    def resolve_model(self, environment: ModelConfig) -> ModelConfig:
+        """The model that extracts: `j1.extract.model`, or `environment` (the environment model) when it is not set."""
+        return self.model.resolve("extract") if self.model is not None else environment
 
 
 class TopicsParams(Section):

@@ -9,8 +9,8 @@ The paper's "-" (the model failed the task) is printed as "-".
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 
 import pandas as pd
 
@@ -23,8 +23,13 @@ from steps.j1eval.paper import (
     paper_long,
 )
 from steps.j1eval.tables import Results
-from steps.reports.labels import agent_label
-from steps.reports.markdown import CONTENT_FILTER_RULE, markdown_table, with_failed
+from steps.reports.agents import AgentInfo, RunInfo
+from steps.reports.long import long_columns
+from steps.reports.markdown import CONTENT_FILTER_RULE, with_failed
+from steps.reports.paper_models import match_paper_model, paper_names
+from steps.reports.prose import render_template
+
+TEMPLATES = Path(__file__).parent / "templates"
 
 SCOPES = ("KQ", "LC", "CD", "DD", "CI", "CR")
 TABLE3 = (
@@ -70,26 +75,16 @@ DIAGNOSTICS = (
 )
 
 
-@dataclass(frozen=True)
-class AgentInfo:
-    name: str
-    model: str
-    scripted: bool
-    paper: str | None  # the paper's model this agent corresponds to (agents.<name>.paper_model, or its name)
-    limit: int | None = None  # instances its run was limited to (run.json `limit`): rows say `[limit N]`
-    instances: dict[str, int] = field(default_factory=dict)  # scenario -> instances its run holds (rows' `n`)
+def groups(run: RunInfo) -> dict[str, list[str]]:
+    """The repeats groups of `j1.eval.repeats` (group -> its agents' runs)."""
+    return dict(run.options.get("repeats") or {})
 
 
-@dataclass(frozen=True)
-class RunInfo:
-    environment: str
-    environment_scripted: bool
-    judge: str
-    judge_proxy: bool
-    sizes: dict[str, int]  # instances per environment in the runs
-    options: dict[str, object]
-    groups: dict[str, list[str]] = field(default_factory=dict)
-    group_papers: dict[str, str | None] = field(default_factory=dict)
+def group_papers(run: RunInfo) -> dict[str, str | None]:
+    """The paper model of each repeats group: `j1.eval.paper_names`, else the model of the group's name."""
+    explicit = run.options.get("paper_names") or {}
+    names = paper_names("j1")
+    return {g: match_paper_model(g, None, names, explicit, "j1.eval.paper_names") for g in groups(run)}
 
 
 def cell_key(metric: str, component: str) -> str:
@@ -144,8 +139,8 @@ def paper_rows(agents: dict[str, AgentInfo], run: RunInfo) -> pd.DataFrame:
     paper = paper_long()
     out = []
     for model, rows in paper.groupby("model", sort=False):
-        names = [a.name for a in agents.values() if a.paper == model] or [model]
-        repeat_names = [g for g, p in run.group_papers.items() if p == model] or [model]
+        names = [a.name for a in agents.values() if a.paper_model == model] or [model]
+        repeat_names = [g for g, p in group_papers(run).items() if p == model] or [model]
         for name in names:
             out.append(rows[~rows["table"].str.startswith("repeats")].assign(agent=name))
         for name in repeat_names:
@@ -155,9 +150,6 @@ def paper_rows(agents: dict[str, AgentInfo], run: RunInfo) -> pd.DataFrame:
     return frame.assign(n=n, judge=PAPER_JUDGE, proxy=False, source="paper")
 
 
-CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed", "judge", "proxy", "source"]
-
-
 def csv_frame(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> pd.DataFrame:
     """reports/j1.csv: ours and the paper's, long (values on the paper's 0-100 scale; turns as counted)."""
     ours = ours_long(results).assign(source="ours")
@@ -165,7 +157,7 @@ def csv_frame(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> p
     out["value"] = out.value.astype(float).round(6)
     out["n"] = out.n.astype("Int64")
     out["n_failed"] = out.n_failed.astype("Int64")  # empty on the paper's rows
-    return out[CSV_COLUMNS]
+    return out[long_columns()]
 
 
 # ---------------------------------------------------------------- Markdown
@@ -177,7 +169,7 @@ def _fmt(value: object, *, proxy: bool = False, excluded: bool = False, digits: 
 
 def _label(agent: str, agents: dict[str, AgentInfo]) -> str:
     info = agents.get(agent)
-    return agent_label(agent, info.scripted, info.limit) if info else agent
+    return info.label if info else agent
 
 
 def headline(results: Results) -> dict[str, object]:
@@ -214,7 +206,7 @@ def _wide(
     rows = []
     for name in names:
         cells = [ours.get((table, name, scope, metric)) for scope, metric in columns]
-        n = sum(agents[name].instances.get(s, 0) for s in scopes) if name in agents else 0
+        n = sum(agents[name].sizes.get(s, 0) for s in scopes) if name in agents else 0
         rows.append(
             [_label(name, agents), n or "—"]
             + [
@@ -227,7 +219,7 @@ def _wide(
                 for c in cells
             ]
         )
-        model = agents[name].paper if name in agents else None
+        model = agents[name].paper_model if name in agents else None
         if model and paper_table:
             rows.append(
                 [f"↳ paper: {model}", sum(PAPER_SIZES[s] for s in scopes)]
@@ -237,48 +229,13 @@ def _wide(
     return pd.DataFrame(rows, columns=header)
 
 
-def _header(agents: dict[str, AgentInfo], run: RunInfo) -> list[str]:
-    env = f"`{run.environment}`" + (" (scripted)" if run.environment_scripted else "")
-    judge = f"`{run.judge}`" + (" (proxy judge)" if run.judge_proxy else "")
-    sizes = ", ".join(f"{s} {run.sizes.get(s, 0)} (paper {PAPER_SIZES[s]})" for s in SCOPES)
-    differ = len({tuple(sorted(a.instances.items())) for a in agents.values()}) > 1
-    if differ or any(a.limit is not None for a in agents.values()):
-        sizes += (
-            " at most; agents ran on different numbers of instances (each row's `n`; `[limit N]`: a run limited to N)"
-        )
-    listed = "; ".join(
-        f"{a.name} = `{a.model}`"
-        + (" [scripted]" if a.scripted else "")
-        + (f" → paper row {a.paper}" if a.paper else "")
-        for a in agents.values()
-    )
-    lines = [
-        "# J1-EVAL: legal agents in the J1-ENVS environments",
-        "",
-        f"Ours: environment {env}; judge {judge}; instances {sizes}.",
-        f"Agents: {listed}.",
-        f"Paper rows (↳): environment {PAPER_ENVIRONMENT}, judge {PAPER_JUDGE} (Tables 3, 6-10); repeated runs "
-        f"in an environment driven by {PAPER_REPEATS_ENVIRONMENT} (Tables 11-12).",
-        "",
-    ]
-    if run.judge_proxy or run.environment_scripted or any(a.scripted for a in agents.values()):
-        lines += [
-            "> **Offline stand-ins.** Rows marked [scripted] come from deterministic scripted agents, and a scripted "
-            "environment or the proxy judge makes every number of ours a bound check, not a measurement: the "
-            "oracle reads the ground truth (near the maximum), the null agent says nothing (the minimum). † marks "
-            "a cell scored at least in part by the proxy judge (character-bigram overlap, cue phrases), which "
-            "orders an oracle above a null agent and does not measure legal quality.",
-            "",
-        ]
-    return lines
-
-
-def _section(title: str, note: str, table: pd.DataFrame) -> list[str]:
-    return (
-        [f"## {title}", "", note, "", markdown_table(table), ""]
-        if note
-        else [f"## {title}", "", markdown_table(table), ""]
-    )
+def _sizes(agents: dict[str, AgentInfo]) -> tuple[list[tuple[str, int, int]], bool]:
+    """(environment, our instances, the paper's) in the first agent's run (every agent runs the same ones), and
+    whether agents ran on different numbers of instances or a limited run."""
+    first = next(iter(agents.values()), None)
+    sizes = [(s, first.sizes.get(s, 0) if first else 0, PAPER_SIZES[s]) for s in SCOPES]
+    differ = len({tuple(sorted(a.sizes.items())) for a in agents.values()}) > 1
+    return sizes, differ or any(a.limit is not None for a in agents.values())
 
 
 def _counts(results: Results, agents: dict[str, AgentInfo], names: list[str]) -> pd.DataFrame:
@@ -399,10 +356,11 @@ def _repeats(results: Results, run: RunInfo) -> pd.DataFrame:
     r = results.repeats
     paper = _lookup(paper_long().rename(columns={"model": "agent"}))
     rows = []
-    for group in run.groups:
+    papers = group_papers(run)
+    for group, members in groups(run).items():
         mine = r[r.agent == group]
         cells = {(x["scope"], x["metric"]): x for x in mine.to_dict("records")}
-        row = [f"{group} ({len(run.groups[group])} runs)"]
+        row = [f"{group} ({len(members)} runs)"]
         for scope, metric in TABLE3:
             x = cells.get((scope, metric))
             row.append(
@@ -415,7 +373,7 @@ def _repeats(results: Results, run: RunInfo) -> pd.DataFrame:
                 )
             )
         rows.append(row)
-        model = run.group_papers.get(group)
+        model = papers.get(group)
         if model:
             rows.append(
                 [f"↳ paper: {model}"]
@@ -430,98 +388,44 @@ def _repeats(results: Results, run: RunInfo) -> pd.DataFrame:
 
 
 def render(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> str:
-    """The whole report."""
+    """The whole report: the tables built here, the prose in templates/report.md.j2."""
     long = ours_long(results)
     names = list(agents)
-    lines = _header(agents, run)
     main = _wide(long, "table3", [*TABLE3, *(("overall", a) for a in AVERAGES)], agents, names, paper_table="table3")
-    lines += _section(
-        "Table 3: main results (×100; III-4 lower is better)",
-        (
-            "AVG_OO averages the eight outcome cells (KQ/LC I-1 I-2, CD/DD II-2, CI III-2, CR III-3) and AVG_PO "
-            "the eight process cells (CD/DD II-1, CI/CR III-1 III-5 III-6); III-4 is in neither; Overall = "
-            "(AVG_OO + AVG_PO) / 2 (the paper's Fig. 3). The paper prints no Overall: its column is derived from "
-            "the printed averages."
-        ),
-        _paper_overall(main, agents),
+    components = [
+        (title, _wide(long, name, [(scope, m) for m in metrics], agents, names, paper_table=name))
+        for name, (title, scope, metrics) in COMPONENT_TABLES.items()
+    ]
+    sizes, differ = _sizes(agents)
+    cells = long[(long["table"] == "table3") & (long.scope != "overall")]
+    text = render_template(
+        TEMPLATES,
+        "report.md.j2",
+        agents=agents,
+        run=run,
+        options=run.options,
+        sizes=sizes,
+        differ=differ,
+        paper_environment=PAPER_ENVIRONMENT,
+        paper_judge=PAPER_JUDGE,
+        paper_repeats_environment=PAPER_REPEATS_ENVIRONMENT,
+        paper_instances=sum(PAPER_SIZES.values()),
+        main=_paper_overall(main, agents),
+        paper=_paper_table3(agents),
+        components=components,
+        turns=_wide(long, "table10", [(s, "turns") for s in SCOPES], agents, names, paper_table="table10"),
+        failures=_failures(results, agents, names),
+        counts=_counts(results, agents, names),
+        judge_health=_judge_health(results, agents),
+        diagnostics=_wide(long, "diagnostics", list(DIAGNOSTICS), agents, names),
+        topics=_topics(results, agents),
+        groups=groups(run),
+        repeats=_repeats(results, run) if groups(run) else None,
+        normalised=NORMALISED[str(run.options.get("penalty_normaliser"))],
+        failed_calls=int(cells.n_failed.sum()),
+        content_filter_rule=CONTENT_FILTER_RULE,
     )
-    lines += _section(
-        "The paper's Table 3, every model",
-        (
-            f'As published (environment and judge {PAPER_ENVIRONMENT}, {sum(PAPER_SIZES.values())} instances); "-" '
-            "means the model failed the task and counts as 0 in the paper's averages. `n` in our rows: the instances "
-            "an agent ran. Bold: the model an agent corresponds to (`agents.<name>.paper_model` in params.yaml, or a "
-            "matching name)."
-        ),
-        _paper_table3(agents),
-    )
-    for name, (title, scope, metrics) in COMPONENT_TABLES.items():
-        lines += _section(title, "", _wide(long, name, [(scope, m) for m in metrics], agents, names, paper_table=name))
-    lines += _section(
-        "Table 10: average turns per environment",
-        (
-            "A turn is one utterance of the party that drives the dialogue and the reply it triggers. Caps: KQ 15, "
-            "LC 10, CD 20, DD 15, CI 50, CR 35."
-        ),
-        _wide(long, "table10", [(s, "turns") for s in SCOPES], agents, names, paper_table="table10"),
-    )
-    lines += _section(
-        "Court failures",
-        (
-            "Per court: trials broken outside the agent's control (excluded), invalid trials (UNI = 0: no final "
-            "judgment, a single-turn collapse, or fewer exchanges than the minimum; every metric of the case is then 0 "
-            "and III-4 is 1), and the paper's four failure causes (App. F.4) as trials showing the cause / of them "
-            "invalid."
-        ),
-        _failures(results, agents, names),
-    )
-    lines += _section(
-        "What each cell averages",
-        (
-            "n averaged counts the instances in a Table 3 cell, failed tasks included at the paper's value (0; III-4: "
-            "1). Left out and counted: skipped (nothing to compare: no topic of the kind raised, no provision cited by "
-            "the court), judge failures (no valid judge answer after one repair round), broken dialogues (a failed "
-            "model call or a silent environment role)."
-        ),
-        _counts(results, agents, names),
-    )
-    lines += _section(
-        "Judge health",
-        (
-            "Judge questions per cell and how they failed; a failed question is excluded from its cell (‡), never "
-            "scored 0. I-2 topic and II-2 component failures leave the topic or component out; a II-2 component "
-            "failure leaves the document's II-2 unscored (the mean of a subset is another metric)."
-        ),
-        _judge_health(results, agents),
-    )
-    diag = _wide(long, "diagnostics", list(DIAGNOSTICS), agents, names)
-    lines += _section(
-        "Diagnostics",
-        (
-            "III-6 is recall over the court's (law, article) pairs, as the reference code computes it; precision "
-            "and F1 beside it. III-3 requires every charge of the court; partial is the share found."
-        ),
-        diag,
-    )
-    lines += _section(
-        "Topic coverage (KQ, LC)",
-        (
-            "Topics of each kind over all instances, how many were scored and how many were skipped because the client "
-            "never raised them (j1.eval.strict_topics scores them 0)."
-        ),
-        _topics(results, agents),
-    )
-    if run.groups:
-        lines += _section(
-            "Tables 11-12: repeated runs (mean ± sample std over the runs)",
-            (
-                f"Groups from j1eval.repeats: {'; '.join(g + ' = ' + ', '.join(m) for g, m in run.groups.items())}. "
-                f"The paper's repeats ran in an environment driven by {PAPER_REPEATS_ENVIRONMENT}."
-            ),
-            _repeats(results, run),
-        )
-    lines += _choices(run, failed_calls_note(long))
-    return "\n".join(lines).rstrip("\n") + "\n"
+    return text.rstrip("\n") + "\n"
 
 
 def _paper_table3(agents: dict[str, AgentInfo]) -> pd.DataFrame:
@@ -530,8 +434,8 @@ def _paper_table3(agents: dict[str, AgentInfo]) -> pd.DataFrame:
     header = ["Model"] + [f"{s} {m}" if s != "overall" else m for s, m in columns]
     mine: dict[str, list[str]] = {}
     for info in agents.values():
-        if info.paper:
-            mine.setdefault(info.paper, []).append(info.name)
+        if info.paper_model:
+            mine.setdefault(info.paper_model, []).append(info.name)
     rows = [
         [f"**{model}** ↳ {', '.join(mine[model])}" if model in mine else model]
         + [_paper_cell(paper, "table3", model, s, m) for s, m in columns]
@@ -549,49 +453,3 @@ def _paper_overall(main: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataF
 
 
 NORMALISED = {"ratio": "d/(1+d)", "clip": "min(d, 1)"}
-
-
-def failed_calls_note(long: pd.DataFrame) -> list[str]:
-    """How failed model calls count, with their total; nothing when no call failed."""
-    cells = long[(long["table"] == "table3") & (long.scope != "overall")]
-    total = int(cells.n_failed.sum())
-    if not total:
-        return []
-    return [
-        f"- Failed model calls (after retries, accepted under `llm.max_failed_fraction`): {total} instance-cells "
-        "of Table 3 lost or were affected by one, shown as `(n failed)` beside each number they touch (the "
-        "averages sum their cells'; Table 10 counts the dialogues a failed call ended early). A dialogue that "
-        "broke on a failed call (j1_simulate, data/j1/runs/<agent>/usage.parquet) is left out of every metric of "
-        "its instance (j1.eval.call_failed = exclude) and a failed judge call (judge_usage.parquet) leaves out what "
-        f"it judged; neither is ever scored 0. As for refusals: {CONTENT_FILTER_RULE}."
-    ]
-
-
-def _choices(run: RunInfo, failed: list[str] | None = None) -> list[str]:
-    o = run.options
-    return [
-        "## How the numbers are made",
-        "",
-        "- Scores are per instance, averaged over the instances of an environment, ×100 (spec j1-envs §5.2).",
-        '- Failed tasks count as the paper counts its "-": an agent that produced no document (CD, DD), no final '
-        "judgment, a single-turn collapse or too short a trial (CI, CR; UNI = 0) scores 0 on every metric of the "
-        "case, and III-4 (SEN, FINE) scores 1; an agent that falls silent in KQ/LC scores 0 on the topics it left.",
-        f"- Left out and counted: judge failures (never 0), instances with nothing to compare, and dialogues broken "
-        f"outside the agent's control (j1.eval.call_failed = {o.get('call_failed')}).",
-        f"- I-1/I-2: topics the client never raised are {'scored 0' if o.get('strict_topics') else 'skipped'} "
-        "(j1.eval.strict_topics); a binary topic's first definitive 是/否 decides it, a conditional answer alone "
-        "earns 0.5. I-2 scores a provision topic by rule (law and article cited) and a phrase topic with the "
-        "pointwise judge (0-10, /10).",
-        "- II-1 = Seq × Label over the template's labels (complaint 5, defence 3); II-2 is the mean of its "
-        "components: party particulars by exact match, the rest with the pointwise judge.",
-        f"- III-1 = UNI × (STA + ACT) / 2 from the two-pass procedure judge; UNI needs a final judgment, at least "
-        f"{o.get('min_exchanges')} exchanges and no single-turn collapse.",
-        f"- III-4 = mean of SEN and FINE, each d normalised as {NORMALISED[str(o.get('penalty_normaliser'))]} "
-        "with d = |ln(1+ŷ) − ln(1+y)| (months, yuan). The paper gives no formula, so absolute "
-        "III-4 values may not match its tables; a court sentence of life or death leaves SEN out.",
-        "- III-6 is recall over the court's (law, article) pairs; III-3 needs every charge of the court.",
-        "- reports/j1.csv holds every number here in long form (source ours | paper; a paper row carries the name "
-        "of the agent named after its model, otherwise the paper's model name).",
-        *(failed or []),
-        "",
-    ]

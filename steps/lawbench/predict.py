@@ -10,9 +10,26 @@ from __future__ import annotations
 import pandas as pd
 
 from steps.llm import ModelConfig, Reply, Request
+from steps.metrics.lawbench.tasks import TASK_IDS
 
 SCENARIO = "lawbench"
 PROMPT_VERSION = 1  # bump when the prompt construction changes: it enters the run id
+
+
+def select_items(
+    items: pd.DataFrame, setting: str, limit: int | None = None, tasks: list[str] | None = None
+) -> pd.DataFrame:
+    """What stage `lawbench_predict` sends of the items: one setting, in (task, idx) order; with `limit`, the first
+    N items of each task; with `tasks` (`lawbench.tasks`), those tasks only (an unknown one is an error)."""
+    items = items[items.setting == setting].sort_values(["task", "idx"], kind="stable").reset_index(drop=True)
+    if limit is not None:
+        items = items[items.idx < limit].reset_index(drop=True)
+    if tasks:
+        unknown = sorted(set(tasks) - set(items.task))
+        if unknown:
+            raise ValueError(f"lawbench.tasks: unknown {', '.join(unknown)}; the tasks are {', '.join(TASK_IDS)}")
+        items = items[items.task.isin(tasks)].reset_index(drop=True)
+    return items
 
 
 def prompt_text(instruction: str, question: str) -> str:

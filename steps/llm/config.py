@@ -150,6 +150,7 @@ class LLMSettings(_Frozen):
     cache: bool = True
     cache_dir: str = ".cache/llm"
     max_failed_fraction: float = Field(default=0.0, ge=0.0, le=1.0)
-    # the most one door (one stage run) may spend on new calls, in USD from litellm's price map (cache hits cost
-    # nothing); once reached, every further call is a `budget` failure, never sent. None: no cap
+    # the most one run may spend on new calls, in USD from litellm's price map (cache hits cost nothing): the stages
+    # of one run session together (steps/llm/ledger.py), else one door; once reached, every further call is a
+    # `budget` failure, never sent. None: no cap
     budget_usd: float | None = Field(default=None, gt=0)

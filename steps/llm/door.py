@@ -22,6 +22,7 @@ from steps.llm import scripted, scripted_provider
 from steps.llm.cache import CachedResponse, ResponseCache, call_key
 from steps.llm.config import LLMSettings, ModelConfig
 from steps.llm.errors import Classified, classify, classify_reply
+from steps.llm.ledger import SpendLedger
 from steps.llm.pricing import pricing_for
 from steps.llm.results import CallFailure, Completion, FailureKind, Reply, Request, UsageRecord, public_metadata
 from steps.llm.secrets import RedactingFilter, api_key_for, redact
@@ -76,6 +77,9 @@ class ModelDoor:
         self.usage: list[UsageRecord] = []
         self.answers: dict[str, tuple[str, CachedResponse]] = {}  # every answer this door gave: the stage's shard
         self.spent_usd = 0.0  # what this door's new calls cost (litellm's prices; hits and failures cost nothing)
+        # with a cap and a run session (JURISFLOW_RUN_SESSION), the cap is over every stage of the run: their spend
+        # is shared in a ledger beside the cache (steps/llm/ledger.py); without a session, over this door's calls
+        self.ledger = SpendLedger.of_session(self.cache_dir) if settings.budget_usd is not None else None
         # Semaphores and shared futures belong to one event loop; a door used from several `asyncio.run`
         # calls gets fresh ones for each loop (see _for_this_loop).
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -150,6 +154,8 @@ class ModelDoor:
     def close(self) -> None:
         if self.cache is not None:
             self.cache.close()
+        if self.ledger is not None:
+            self.ledger.close()
 
     # ------------------------------------------------------------------ internals
     def _cached(self, key: str) -> CachedResponse | None:
@@ -213,13 +219,19 @@ class ModelDoor:
             await asyncio.sleep(delay)
 
     def over_budget(self) -> bool:
-        """True once `llm.budget_usd` is set and this door's new calls have spent it."""
+        """True once `llm.budget_usd` is set and spent: by the run's stages together (a run session), else by this
+        door's new calls."""
         budget = self.settings.budget_usd
-        return budget is not None and self.spent_usd >= budget
+        return budget is not None and self.spent() >= budget
+
+    def spent(self) -> float:
+        """What counts toward the cap: the run session's spend (every stage of the run), else this door's."""
+        return self.ledger.spent() if self.ledger is not None else self.spent_usd
 
     def _budget_message(self) -> str:
+        scope = f"by this run's stages (session {self.ledger.session[:12]})" if self.ledger else "by this stage"
         return (
-            f"llm.budget_usd {self.settings.budget_usd:g} reached (spent ${self.spent_usd:.6f}); not sent. "
+            f"llm.budget_usd {self.settings.budget_usd:g} reached (spent ${self.spent():.6f} {scope}); not sent. "
             f"Finished calls are cached: rerun with a higher llm.budget_usd to go on"
         )
 
@@ -281,6 +293,8 @@ class ModelDoor:
         if self.cache is not None:
             self.cache.put(key, model.model, cached)
         self.spent_usd += cached.cost_usd or 0.0
+        if self.ledger is not None and cached.cost_usd:
+            self.ledger.add(self.run_id, cached.cost_usd)
         return self._completion(model, key, cached, attempts=attempts, cache_hit=False)
 
     @staticmethod

@@ -1,18 +1,24 @@
-"""reports/mile.md and its long CSV twin, from the DuckDB result rows and the paper's published numbers."""
+"""reports/mile.md and its long CSV twin, from the DuckDB result rows and the paper's published numbers.
+
+The tables are built here; the prose around them is in templates/report.md.j2.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from pathlib import Path
 
 import pandas as pd
 
 from steps.mile.decoding import describe
 from steps.mile.params import ROLES
 from steps.mile.published import GOAL_METRICS, paper_long
-from steps.reports.labels import agent_label, size_phrase
-from steps.reports.markdown import CONTENT_FILTER_RULE, markdown_table, with_failed
+from steps.reports.agents import AgentInfo, RunInfo
+from steps.reports.labels import size_phrase
+from steps.reports.long import long_columns
+from steps.reports.markdown import CONTENT_FILTER_RULE, with_failed
+from steps.reports.prose import render_template
 
-CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed", "judge", "proxy", "source"]
+TEMPLATES = Path(__file__).parent / "templates"
 PAPER_JUDGE = "gpt-4o-2024-08-06"
 INTERACTION_METRICS = ("INT", "PROF", "LOGI", "AVE")
 ROLE_NAMES = {
@@ -24,56 +30,31 @@ ROLE_NAMES = {
 }
 
 
-@dataclass(frozen=True)
-class AgentInfo:
-    name: str
-    model: str
-    scripted: bool
-    decoding: dict | None = None  # the lawyer's decoding in its run (run.json), when known
-    limit: int | None = None  # instances its run was limited to (run.json `limit`): rows say `[limit N]`
-    paper_model: str | None = None  # the paper model it corresponds to (agents.<name>.paper_model or its name)
+def dialogues_of(agent: AgentInfo) -> int:
+    """The dialogues an agent's run holds (its `sizes`)."""
+    return int(agent.sizes.get("dialogues", 0))
 
 
-@dataclass(frozen=True)
-class RunInfo:
-    """What the report states about how the numbers were produced."""
-
-    environment: str
-    environment_scripted: bool
-    judge: str
-    judge_scripted: bool
-    sample: int
-    sampled_from: int
-    options: dict
-    roles: dict = field(default_factory=dict)  # effective decoding per environment role (run.json)
-    role_decoding: str = ""  # the preset (paper | none) or "mapping"
-    mixed: tuple[str, ...] = ()  # agents whose run used other role decodings than the first agent's
-    sizes: tuple[int, ...] = ()  # dialogues per agent (when they differ, the header gives the range)
+def role_decodings(agents: dict[str, AgentInfo]) -> tuple[dict, str, tuple[str, ...]]:
+    """The environment roles' decoding as the first agent's run recorded it (run.json `environment`), its preset,
+    and the agents whose runs recorded other role decodings."""
+    envs = [a.run.get("environment", {}) for a in agents.values()]
+    roles = envs[0].get("roles", {}) if envs else {}
+    mixed = tuple(name for name, env in zip(agents, envs, strict=True) if env.get("roles", {}) != roles)
+    return roles, envs[0].get("role_decoding", "") if envs else "", mixed
 
 
-def decoding_lines(agents: dict[str, AgentInfo], run: RunInfo) -> list[str]:
-    """The header lines that name the decoding of every role (environment roles, then each lawyer)."""
-    if not run.roles:
-        lines = ["- Decoding per role: not recorded (runs made before `mile.role_decoding`)"]
-    else:
-        lines = [
-            f"- Decoding per environment role (`mile.role_decoding: {run.role_decoding}`, merged over the "
-            "environment model's): "
-            + "; ".join(f"{ROLE_NAMES[r]} {describe(run.roles[r]) or 'defaults'}" for r in ROLES if r in run.roles)
-        ]
-    lawyers = [f"`{a.name}` {describe(a.decoding) or 'defaults'}" for a in agents.values() if a.decoding]
-    if lawyers:
-        lines.append(
-            "- Decoding of the lawyer (each agent's own): "
-            + "; ".join(lawyers)
-            + " (the paper evaluates with temperature 0, max_tokens 1024)"
-        )
-    if run.mixed:
-        lines.append(
-            f"- **Runs differ in role decoding** from the first agent's: {', '.join(run.mixed)}; "
-            "rerun them with the current params"
-        )
-    return lines
+def decoding(agents: dict[str, AgentInfo]) -> dict:
+    """The header's decoding figures: per environment role, per lawyer, and the agents whose runs differ."""
+    roles, preset, mixed = role_decodings(agents)
+    return {
+        "preset": preset,
+        "roles": [(ROLE_NAMES[r], describe(roles[r]) or "defaults") for r in ROLES if r in roles],
+        "lawyers": [
+            (a.name, describe(a.run["decoding"]) or "defaults") for a in agents.values() if a.run.get("decoding")
+        ],
+        "mixed": mixed,
+    }
 
 
 def csv_frame(ours: pd.DataFrame) -> pd.DataFrame:
@@ -95,12 +76,13 @@ def csv_frame(ours: pd.DataFrame) -> pd.DataFrame:
         source="paper",
         n_failed=pd.NA,
     )
-    out = pd.concat([mine[CSV_COLUMNS], theirs[CSV_COLUMNS]], ignore_index=True)
+    columns = long_columns()
+    out = pd.concat([mine[columns], theirs[columns]], ignore_index=True)
     return out.assign(value=out.value.astype(float).round(6))
 
 
 def _label(agent: str, agents: dict[str, AgentInfo]) -> str:
-    return agent_label(agent, agents[agent].scripted, agents[agent].limit)
+    return agents[agent].label
 
 
 def _highlight(published: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataFrame:
@@ -139,28 +121,15 @@ def _mark(table: pd.DataFrame, keys: list, calls: pd.DataFrame, columns: dict[st
     return out
 
 
-def failed_calls_note(ours: pd.DataFrame) -> list[str]:
-    """How failed model calls count in MILE, with the dialogues they cost; nothing when no call failed."""
+def any_failed(ours: pd.DataFrame) -> bool:
+    """Whether model calls failing after retries cost any dialogue, window or grade."""
     goal = ours[(ours["table"] == "goal") & (ours.metric == "AVE")]
     windows = ours[(ours["table"] == "interaction") & (ours.scope == "overall") & (ours.metric == "AVE")]
-    if not (
+    return bool(
         goal.n_failed_calls.fillna(0).sum()
         or windows.n_failed_calls.fillna(0).sum()
         or ours[ours["table"].isin(["consistency", "rounds", "dialogues"])].n_failed_calls.fillna(0).sum()
-    ):
-        return []
-    return [
-        "## Failed model calls",
-        "",
-        "Calls that still failed after retries (accepted under `llm.max_failed_fraction`) are never scored: a "
-        "dialogue that broke on one (mile_simulate, its usage.parquet) is left out of every metric, and a "
-        "judge call that failed (mile_judge, judge_usage.parquet) leaves out the complaint metric, window or "
-        "consistency grade it was asked for. `(n failed)` beside a number counts the dialogues (goal, "
-        "consistency) or windows (interaction, by round) it lost that way (AVE: the largest of its metrics'); "
-        "the `failed` columns count every exclusion, unparsable judge answers included; `n_failed` in "
-        f"reports/mile.csv. As for refusals: {CONTENT_FILTER_RULE}.",
-        "",
-    ]
+    )
 
 
 def _n(ours: pd.DataFrame, table: str, metric: str, scope: str = "overall") -> pd.Series:
@@ -180,7 +149,8 @@ def _round(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def goal_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> list[str]:
+def goal_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict[str, pd.DataFrame]:
+    """Table 1: ours, the paper's (the agents' models in bold), ours exact beside normalised."""
     wide = _wide(ours, "goal", "overall", (*GOAL_METRICS, "AVE"))
     table = wide.reset_index()
     table.insert(1, "model", table.agent.map(lambda a: agents[a].model))
@@ -202,37 +172,11 @@ def goal_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> list[str]:
     norm.insert(1, "dialogues", norm.agent.map(_n(ours, "goal", "CLI")))
     norm["agent"] = norm.agent.map(lambda a: _label(a, agents))
     norm = _mark(_round(norm), norm_names, _calls(ours, "goal", "overall", norm_metrics), {m: m for m in norm_metrics})
-    return [
-        "## Table 1 — goal evaluation",
-        "",
-        "CLI and DEF: share of the ground-truth particulars found verbatim in the complaint's header, × 100.",
-        "F&R, CLA, EVID, STA, PROF: the judge's 1–10 grade × 10 (so 10 is the floor). AVE: mean of the 7.",
-        "",
-        "### Ours",
-        "",
-        markdown_table(goal),
-        "",
-        "### Published (paper Table 1; 693 instances, judge GPT-4o)",
-        "",
-        markdown_table(_round(_highlight(published, agents))),
-        "",
-        "Bold: the paper model an agent corresponds to (`agents.<name>.paper_model`, or a matching name).",
-        "",
-        "The printed AVE is the 7-metric mean for 4 of the 13 rows only (GPT-4o, Baichuan2-13B, Qwen2.5-7B,",
-        "SynthLaw-7B); for the other 9 no formula reproduces it. We report the 7-metric mean, shown beside the",
-        "printed value as `AVE (7-mean)`: compare models metric by metric, not on the printed AVE.",
-        "",
-        "### Exact and normalised matching",
-        "",
-        "`-norm` is our lenient variant (dates compared as Y-M-D in any notation, 族 optional, whitespace "
-        "ignored), for reading how much of CLI/DEF is format rather than content.",
-        "",
-        markdown_table(norm),
-        "",
-    ]
+    return {"ours": goal, "published": _round(_highlight(published, agents)), "norm": norm}
 
 
-def interaction_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> list[str]:
+def interaction_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict[str, pd.DataFrame]:
+    """Table 2: ours, the paper's, ours by cause of action."""
     wide = _wide(ours, "interaction", "overall", INTERACTION_METRICS).reset_index()
     micro = _wide(ours, "interaction", "windows", ("INT", "PROF", "LOGI"))
     wide.insert(1, "model", wide.agent.map(lambda a: agents[a].model))
@@ -277,67 +221,35 @@ def interaction_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> lis
     cause_keys = list(zip(cause.agent, cause.cause, strict=True))
     cause["agent"] = cause.agent.map(lambda a: _label(a, agents))
     cause = _mark(_round(cause), cause_keys, cause_calls, {m: m for m in INTERACTION_METRICS})
-    return [
-        "## Table 2 — interaction evaluation",
-        "",
-        "The judge grades the lawyer's reply of every even turn (and of the last turn when it is odd) on",
-        "interactivity, professionalism and logicality, 1–10, given the dialogue before it. Mean per dialogue, then",
-        "over dialogues, × 10; `(windows)` columns are the mean over all scored replies.",
-        "",
-        "### Ours",
-        "",
-        markdown_table(wide),
-        "",
-        "### Published (paper Table 2)",
-        "",
-        markdown_table(_round(_highlight(published, agents))),
-        "",
-        "### Ours by cause of action (the layout of paper Table 7)",
-        "",
-        markdown_table(cause),
-        "",
-    ]
+    return {"ours": wide, "published": _round(_highlight(published, agents)), "causes": cause}
 
 
-def consistency_section(ours: pd.DataFrame, agents: dict[str, AgentInfo], run: RunInfo) -> list[str]:
+def consistency_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict[str, pd.DataFrame]:
+    """Table 3: ours (graded by a real judge only) and the paper's (rows are raters)."""
     paper = paper_long()
     published = (
         paper[paper["table"] == "consistency"]
         .pivot_table(index="group", columns="model", values="value", sort=False)
         .reset_index()
     )
-    lines = ["## Table 3 — client consistency", ""]
-    if run.judge_scripted:
-        lines += [
-            "Not reported: the judge is the scripted proxy, which cannot rate how well the client keeps its",
-            "persona. Configure a real `judge` model in params.yaml to fill this table.",
-            "",
-        ]
-    else:
-        rows = ours[(ours["table"] == "consistency")]
-        table = pd.DataFrame(
-            {
-                "lawyer (agent)": rows.agent.map(lambda a: _label(a, agents)),
-                "client consistency": rows.value,
-                "dialogues": rows.n,
-                "failed": rows.n_failed,
-            }
-        )
-        calls = rows.set_index("agent")[["n_failed_calls"]]
-        table = _mark(
-            _round(table.reset_index(drop=True)), rows.agent.tolist(), calls, {"client consistency": "n_failed_calls"}
-        )
-        lines += [
-            f"The judge ({run.judge}) grades all client statements of a dialogue against its persona, 1–10,",
-            "× 10; the columns of the published table are the lawyer the client talked to.",
-            "",
-            markdown_table(table),
-            "",
-        ]
-    return [*lines, "### Published (paper Table 3; rows are raters)", "", markdown_table(_round(published)), ""]
+    rows = ours[(ours["table"] == "consistency")]
+    table = pd.DataFrame(
+        {
+            "lawyer (agent)": rows.agent.map(lambda a: _label(a, agents)),
+            "client consistency": rows.value,
+            "dialogues": rows.n,
+            "failed": rows.n_failed,
+        }
+    )
+    calls = rows.set_index("agent")[["n_failed_calls"]]
+    table = _mark(
+        _round(table.reset_index(drop=True)), rows.agent.tolist(), calls, {"client consistency": "n_failed_calls"}
+    )
+    return {"ours": table, "published": _round(published)}
 
 
-def dialogues_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> list[str]:
+def dialogues_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict[str, pd.DataFrame]:
+    """Paper Table 9's layout (turns, endings, supervision) and interaction by round (Fig. 5's data)."""
     metrics = (
         "avg_turns",
         "max_turns",
@@ -369,23 +281,11 @@ def dialogues_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> list[
     pivot = pivot.reset_index()
     pivot["agent"] = pivot.agent.map(lambda a: _label(a, agents))
     pivot = _mark(_round(pivot), keys, calls, {c: c for c in calls.columns})
-    return [
-        "## Dialogues (the layout of paper Table 9)",
-        "",
-        "Turns per dialogue (after the fixed greetings), how dialogues ended, and what the supervisor did: client",
-        "revisions (the blurred fact turn counts as one), blurred turns, turns left unsupervised because a",
-        "supervisor call failed.",
-        "",
-        markdown_table(wide),
-        "",
-        "### Interaction by round (the data of paper Fig. 5)",
-        "",
-        markdown_table(pivot),
-        "",
-    ]
+    return {"dialogues": wide, "rounds": pivot}
 
 
-def comparison_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> list[str]:
+def comparison_table(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataFrame | None:
+    """Ours beside the paper for every agent that corresponds to a paper model; None when none does."""
     paper = paper_long()
     rows = []
     for name, info in agents.items():
@@ -414,89 +314,42 @@ def comparison_section(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> list
                             "ours − paper": mine.iloc[0] - theirs.iloc[0],
                         }
                     )
-    lines = ["## Same-named models: ours beside the paper", ""]
-    if not rows:
-        return [
-            *lines,
-            "No configured agent corresponds to a model in the paper's tables (name one with "
-            "`agents.<name>.paper_model` in params.yaml).",
-            "",
-        ]
-    return [*lines, markdown_table(_round(pd.DataFrame(rows))), ""]
+    return _round(pd.DataFrame(rows)) if rows else None
 
 
-def render(ours: pd.DataFrame, agents: dict[str, AgentInfo], run: RunInfo) -> str:
+def total_table(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataFrame:
+    """(goal AVE + interaction AVE) / 2 per agent (our reading of the paper's Fig. 4)."""
     totals = ours[ours["table"] == "total"].set_index("agent")
     total = totals.value
-    proxy = any(a.scripted for a in agents.values()) or run.environment_scripted or run.judge_scripted
-    opts = run.options
-    lines = [
-        "# MILE — interactive complaint drafting (MASER)",
-        "",
-        "Yue et al., *Multi-Agent Simulator Drives Language Models for Legal Intensive Interaction* (NAACL 2025",
-        "Findings). The agent plays the lawyer; the environment model plays the client and the supervisor that",
-        "checks every client turn against its profile; after the interview the lawyer drafts the complaint.",
-        "",
-        f"- Instances: {size_phrase(run.sizes or (run.sample,), '')} of {run.sampled_from} per agent "
-        f"(stratified by cause of action, seed {opts.get('seed')}; `[limit N]`: a run limited to N)"
-        + (
-            ""
-            if set(run.sizes or (run.sample,)) == {run.sampled_from}
-            else "; not comparable one-to-one with the paper's 693"
-        ),
-        f"- Client and supervisor (environment): `{run.environment}`"
-        + (" — scripted: answers from its profile, supervises by rule" if run.environment_scripted else ""),
-        f"- Judge: `{run.judge}`"
-        + (" — **proxy judge** (deterministic rules, not a legal assessment)" if run.judge_scripted else ""),
-        "- Agents: "
-        + ", ".join(f"`{a.name}` = `{a.model}`" + (" (scripted)" if a.scripted else "") for a in agents.values()),
-        f"- Protocol: at most {opts.get('max_turns')} turns after the greetings; complaint template "
-        f"`{opts.get('template')}`; supervised: {opts.get('supervise')}; interaction windows: "
-        f"{opts.get('windows')}.",
-        *decoding_lines(agents, run),
-        "",
-    ]
-    if proxy:
-        lines += [
-            "**Scripted models or the proxy judge produced numbers below** (marked `[scripted]`; `proxy` in",
-            "reports/mile.csv). They check the pipeline and bound the metrics (oracle near the top, null at",
-            "the bottom); they are not model evaluations.",
-            "",
-        ]
-    lines += goal_section(ours, agents) + interaction_section(ours, agents) + consistency_section(ours, agents, run)
-    lines += comparison_section(ours, agents) + dialogues_section(ours, agents)
-    lines += [
-        "## Total performance (paper Fig. 4)",
-        "",
-        "(goal AVE + interaction AVE) / 2 — our reading of the figure, which prints no numbers. From the",
-        "paper's tables: SynthLaw-7B 76.34, GPT-4o 75.15, Qwen2.5-instruct-7B 64.56.",
-        "",
-        markdown_table(
-            _mark(
-                _round(pd.DataFrame({"agent": [_label(a, agents) for a in total.index], "total": total.values})),
-                list(total.index),
-                totals[["n_failed_calls"]],
-                {"total": "n_failed_calls"},
-            )
-        ),
-        "",
-    ]
-    lines += failed_calls_note(ours)
-    lines += [
-        "## How this differs from the released code",
-        "",
-        "- Sections are cut by line-anchored labels; the released evaluator's split leaves all three empty.",
-        "- Every judge call is stateless (the released one reuses a shared history and stops sending new prompts);",
-        "  answers are parsed as JSON with one repair round; failures are counted, never scored.",
-        "- The last odd interaction turn is scored (the released branch crashes); the complaint turn is not.",
-        "- Empty ground-truth particulars are left out of CLI/DEF (the released rule counts them as hits)."
-        if not opts.get("count_empty_fields")
-        else "- Empty ground-truth particulars count as hits (as released).",
-        "- PROF's reference has its placeholder claims (`1. 非诉讼费用内容。`) rebuilt from the claims."
-        if opts.get("prof_reference") == "rebuilt"
-        else "- PROF's reference keeps its placeholder claims (released).",
-        "- EVID's reference items are joined with `；` (released: no separator) and the literal `null` is dropped."
-        if opts.get("evid_reference") == "joined"
-        else "- EVID's reference items are joined without separator.",
-    ]
-    return "\n".join(lines) + "\n"
+    return _mark(
+        _round(pd.DataFrame({"agent": [_label(a, agents) for a in total.index], "total": total.values})),
+        list(total.index),
+        totals[["n_failed_calls"]],
+        {"total": "n_failed_calls"},
+    )
+
+
+def render(ours: pd.DataFrame, agents: dict[str, AgentInfo], run: RunInfo, sampled_from: int) -> str:
+    """reports/mile.md: `run.options` are the first run's options under params.mile; `sampled_from` the MILE
+    instances in the data; each agent's `sizes` its dialogues."""
+    sizes = [dialogues_of(a) for a in agents.values()]
+    return render_template(
+        TEMPLATES,
+        "report.md.j2",
+        agents=agents,
+        run=run,
+        options=run.options,
+        sizes=size_phrase(sizes, ""),
+        full=set(sizes) == {sampled_from},
+        sampled_from=sampled_from,
+        decoding=decoding(agents),
+        proxy=any(a.scripted for a in agents.values()) or run.scripted,
+        goal=goal_tables(ours, agents),
+        interaction=interaction_tables(ours, agents),
+        consistency=consistency_tables(ours, agents),
+        comparison=comparison_table(ours, agents),
+        dialogues=dialogues_tables(ours, agents),
+        total=total_table(ours, agents),
+        failed=any_failed(ours),
+        content_filter_rule=CONTENT_FILTER_RULE,
+    )

@@ -12,6 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from steps.simulate import Deliverable, Dialogue, Ending, Role, Scenario
 from steps.simulate.instance import Instance
 from steps.simulate.routing import Alternate
@@ -52,6 +54,15 @@ def instances(tasks: Any, rubric_questions: dict[str, list[str]], max_turns: int
             )
         )
     return out
+
+
+def consultations(tasks: pd.DataFrame, rubric: pd.DataFrame, max_turns: int) -> tuple[pd.DataFrame, list[Instance]]:
+    """The multi-turn variant of a run's tasks: its consultation tasks, and one instance each (the rubric's award
+    questions, in rubric order, as the oracle's ground truth)."""
+    consult = tasks[tasks.category == "consultation"].reset_index(drop=True)
+    units = rubric[rubric.judged & (rubric.kind == "award")].sort_values("order")
+    questions = {k: list(g.award_text) for k, g in units.groupby("item_id", sort=False)}
+    return consult, instances(consult, questions, max_turns)
 
 
 def lawyer_questions(dialogue: Dialogue) -> str:

@@ -3,21 +3,15 @@ the paper's Table 8 penalties beside the default ones, what the penalties did, a
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from steps.plawbench.penalties import PENALTY_TYPES, ZERO_TYPES
-from steps.reports.markdown import markdown_table, with_failed
+from steps.reports.markdown import with_failed
+from steps.reports.prose import render_template
 
-RULES = (
-    "A second judge call per consultation answer (our template `steps/judges/templates/plawbench_penalties.j2`) "
-    "lists the passages that Table 8 penalises, each with its type, points and the quoted text; the code adds "
-    "up: every finding costs its points within its type's range (low risk, mild bias, typos or a missing year "
-    '1–2; moderate harm, discrimination 3–6), vague "are you hiding something" questions cost 3 each and 6 at '
-    "most, the same quote counts once per type, the deductions come off the rubric score and the task is "
-    "floored at 0; a red flag (illegal or harmful guidance, hate, inducing fraud or speculation stated as fact) "
-    "sets the task to 0. An answer whose penalty judgement failed is excluded and counted, never scored 0. "
-    "The caps beyond the vague-question one and the flooring are ours (the paper is silent)."
-)
+TEMPLATES = Path(__file__).parent / "templates"
 
 
 def _pct(value: object) -> float | None:
@@ -56,41 +50,10 @@ def scores_table(long: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).astype(object)
 
 
-def render_penalties(
-    long: pd.DataFrame, answers: pd.DataFrame, findings: pd.DataFrame, *, proxy: bool = False
-) -> list[str]:
-    """The section's lines."""
-    lines = [
-        "## Ours, opt-in: T1 with the paper's Table 8 penalties (`plawbench.t1_penalties: paper`)",
-        "",
-        "Not the paper's protocol as released: the paper's Table 8 defines these penalties, but neither its "
-        "released rubrics nor its repository's judge apply them, and the default columns above do not. "
-        + RULES
-        + (
-            " The proxy judge flags only vague probes (questions with cue phrases such as 隐瞒 or 没告诉我); "
-            "it cannot judge harm, bias or truthfulness."
-            if proxy
-            else ""
-        ),
-        "",
-        markdown_table(scores_table(long)),
-        "",
-        "`n` = single-turn consultation answers with a penalised score. What the penalties did (per agent and "
-        "variant; `penalty_judge_failed` are excluded, `other_failed` are the rubric judge's or the agent's):",
-        "",
-        markdown_table(answers),
-        "",
-    ]
-    if findings.empty:
-        lines += ["The judge flagged nothing.", ""]
-    else:
-        labels = {**{c: t.label for c, t in PENALTY_TYPES.items()}, **{c: v[1] for c, v in ZERO_TYPES.items()}}
-        shown = findings.assign(label=findings.code.map(labels))
-        lines += [
-            "Findings by type (`points_counted` after the cap and duplicate quotes; each finding's quote is "
-            "in `judgements.parquet`, evidence key `paper_penalties`):",
-            "",
-            markdown_table(shown),
-            "",
-        ]
-    return lines
+def render_penalties(long: pd.DataFrame, answers: pd.DataFrame, findings: pd.DataFrame, *, proxy: bool = False) -> str:
+    """The section (templates/penalties.md.j2), ending with a blank line."""
+    labels = {**{c: t.label for c, t in PENALTY_TYPES.items()}, **{c: v[1] for c, v in ZERO_TYPES.items()}}
+    shown = findings.assign(label=findings.code.map(labels)) if not findings.empty else findings
+    return render_template(
+        TEMPLATES, "penalties.md.j2", scores=scores_table(long), answers=answers, findings=shown, proxy=proxy
+    )

@@ -9,6 +9,7 @@ import pandas as pd
 
 from steps.llm import ModelConfig, Reply, Request
 from steps.plawbench.dialogue import VARIANT as MULTITURN
+from steps.plawbench.dialogue import lawyer_questions
 from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.prompts import agent_messages
 from steps.plawbench.scripted import oracle_answer, scenario_of
@@ -75,10 +76,9 @@ def responses_frame(
     )
 
 
-def multiturn_frame(
-    tasks: pd.DataFrame, dialogues: list[Dialogue], agent: str, run_id: str, questions_of: dict[str, str]
-) -> pd.DataFrame:
-    """One row per multi-turn consultation; a dialogue cut short by a failed call is a failure row."""
+def multiturn_frame(tasks: pd.DataFrame, dialogues: list[Dialogue], agent: str, run_id: str) -> pd.DataFrame:
+    """One row per multi-turn consultation, its response the lawyer's questions (`lawyer_questions`); a dialogue
+    cut short by a failed call is a failure row."""
     by_id = {d.instance_id: d for d in dialogues}
     rows = []
     for t in tasks.itertuples(index=False):
@@ -94,7 +94,7 @@ def multiturn_frame(
                 "scenario": t.scenario,
                 "variant": MULTITURN,
                 "prompt": "",
-                "response": None if failed else questions_of[t.item_id],
+                "response": None if failed else lawyer_questions(d),
                 "failure": (last_failure or "call_failed")[:300] if failed else None,
                 "call_key": next((x.call_key for x in reversed(d.turns) if x.speaker == "lawyer"), ""),
                 "turns": d.exchanges,

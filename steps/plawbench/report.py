@@ -5,7 +5,8 @@ The numbers come from DuckDB SQL (steps/sql/plawbench_*.sql); this module lays t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -13,8 +14,11 @@ import pandas as pd
 from steps.plawbench import paper
 from steps.plawbench.penalty_report import render_penalties
 from steps.plawbench.rubrics import RubricTables
-from steps.reports.labels import agent_label
-from steps.reports.markdown import CONTENT_FILTER_RULE, markdown_table, with_failed
+from steps.reports.agents import AgentInfo, RunInfo
+from steps.reports.markdown import CONTENT_FILTER_RULE, with_failed
+from steps.reports.prose import render_template
+
+TEMPLATES = Path(__file__).parent / "templates"
 
 MAIN_COLUMNS = [
     "Overall",
@@ -76,50 +80,18 @@ def render_rubrics(tables: RubricTables, summary: dict[str, pd.DataFrame]) -> st
     )
     position = {item_id: i for i, item_id in enumerate(tables.tasks.item_id)}
     issues = tables.issues.sort_values("item_id", key=lambda ids: ids.map(position), kind="stable")
-    lines = [
-        "# PLawBench — rubrics as data",
-        "",
-        f"{len(tables.tasks)} public tasks, {len(items):,} rubric rows. Maximum points come from the data, never "
-        "from the judge: PCA the `points` of each dimension, PLC the sum of its items (the `总分` line is "
-        "checked against it), LDG the record's `score`. Judged items are the units the judge scores; "
-        "deductions, alternative statutes and no-deduction notes are rows of their item, which the judge reads "
-        "in the item's text; 不及格 conditions and 统一扣分项 are answered separately.",
-        "",
-        "## Dataset statistics (paper Table 2: the full benchmark; ours: the public release)",
-        "",
-        "Our rubric item counts are judged items (the paper counts rubric points; spec §6.2).",
-        "",
-        markdown_table(stats),
-        "",
-        "## Rubric rows by kind",
-        "",
-        markdown_table(summary["kinds"]),
-        "",
-        "## PCA points by dimension (the weights of the pooled T2 average)",
-        "",
-        markdown_table(shares),
-        "",
-        "## PCA reasoning order requirements (rule-based, from the 分析过程 text)",
-        "",
-        markdown_table(seq),
-        "",
-        "## Parse issues: what did not parse cleanly, and how it is scored",
-        "",
-        markdown_table(summary["issue_counts"]),
-        "",
-        markdown_table(issues[["item_id", "rubric_id", "issue", "detail", "effect"]]),
-        "",
-    ]
-    return "\n".join(lines)
-
-
-@dataclass(frozen=True)
-class AgentInfo:
-    name: str
-    model: str
-    scripted: bool
-    paper_name: str | None
-    limit: int | None = None  # tasks per scenario its run was limited to (run.json `limit`): `[limit N]`
+    return render_template(
+        TEMPLATES,
+        "rubrics.md.j2",
+        tasks=len(tables.tasks),
+        rows=len(items),
+        statistics=stats,
+        kinds=summary["kinds"],
+        shares=shares,
+        sequences=seq,
+        issue_counts=summary["issue_counts"],
+        issues=issues[["item_id", "rubric_id", "issue", "detail", "effect"]],
+    )
 
 
 def _fmt(value: Any) -> Any:
@@ -135,7 +107,7 @@ def main_table(long: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataFrame
         mine = main[(main.agent == name) & (main.source == "ours")].set_index("metric")
         ours, n = mine.value, mine.n
         failed = mine.n_failed if "n_failed" in mine else pd.Series(dtype=float)
-        label = agent_label(f"{name} ({info.model})", info.scripted, info.limit)
+        label = replace(info, name=f"{name} ({info.model})").label
         rows.append(
             {
                 "model": label,
@@ -149,9 +121,9 @@ def main_table(long: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataFrame
                 + int(n.get("T3/Plaintiff", 0) or 0),
             }
         )
-        if info.paper_name:
-            rows.append(_paper_row(main, info.paper_name, f"↳ {info.paper_name} (paper)"))
-            shown.add(info.paper_name)
+        if info.paper_model:
+            rows.append(_paper_row(main, info.paper_model, f"↳ {info.paper_model} (paper)"))
+            shown.add(info.paper_model)
     for model in paper.table3().model:
         if model not in shown:
             rows.append(_paper_row(main, model, f"{model} (paper)"))
@@ -203,42 +175,31 @@ def pivot(
     out = out.reset_index()
     out.columns = [str(c) for c in out.columns]
     if "agent" in out:
-        out["agent"] = [agent_label(a, agents[a].scripted, agents[a].limit) if a in agents else a for a in out.agent]
+        out["agent"] = [agents[a].label if a in agents else a for a in out.agent]
     return out.astype(object).where(out.notna(), None)
 
 
 @dataclass(frozen=True)
 class ReportInputs:
+    """What the report states besides its numbers: the agents, the setting (`run.options`: params.plawbench, its
+    `limit` and `t1_penalties`), the data's commit, the public tasks, the rubric parse issues and their tasks."""
+
     agents: dict[str, AgentInfo]
-    judge: str
-    judge_proxy: bool
-    runs: dict[str, str]
+    run: RunInfo
     data_commit: str
-    limit: int | None
     n_tasks: int
     parse_issues: int
     issue_tasks: int
-    t1_penalties: str = "none"  # "paper": the opt-in section with the Table 8 penalties
 
 
-def failed_calls_note(long: pd.DataFrame) -> list[str]:
-    """How failed model calls count in PLawBench, with the responses they cost; nothing when none failed."""
+def failed_responses(long: pd.DataFrame) -> int:
+    """The responses of the single-turn tasks that failed model calls left without a score."""
     main = long[
         (long["table"] == "table3")
         & (long.source == "ours")
         & long.metric.isin(["T1", "T2", "T3/Defendant", "T3/Plaintiff"])
     ]
-    total = int(main.n_failed.fillna(0).sum()) if "n_failed" in main else 0
-    if not total:
-        return []
-    return [
-        "",
-        f"Failed model calls (after retries, accepted under `llm.max_failed_fraction`): {total} responses "
-        "of the single-turn tasks have no score because the agent's call (plawbench_predict) or its judge "
-        "call (judge_usage.parquet) failed. They are excluded from the rates, never scored 0, and shown as "
-        "`(n failed)` beside each rate they leave out (T3 Avg and Overall sum their parts'; `n_failed` in "
-        f"reports/plawbench.csv). As for refusals: {CONTENT_FILTER_RULE}.",
-    ]
+    return int(main.n_failed.fillna(0).sum()) if "n_failed" in main else 0
 
 
 def _check_table(long: pd.DataFrame) -> tuple[pd.DataFrame, float]:
@@ -260,21 +221,6 @@ def _check_table(long: pd.DataFrame) -> tuple[pd.DataFrame, float]:
     return out, gap
 
 
-DEVIATIONS = (
-    "- Prompts (models under test and judge) are our own Chinese templates asking for the same things; the "
-    "judge answers per rubric item (points, 不及格 conditions, 统一扣分项 counts) and the code adds up, where the "
-    "paper's judge returned its own totals.",
-    "- The expert reference answers and the LDG document templates (有模板：…) are not released: the judge scores "
-    "against the rubric alone, and drafting prompts cannot include the templates.",
-    "- T1 penalties of the paper's Table 8 are in neither the released rubrics nor the repo's judge: off by default "
-    "(as the repo); `plawbench.t1_penalties: paper` in params.yaml turns on our opt-in mode, reported apart "
-    "beside the default T1 and Overall.",
-    "- Maxima come from the rubric data (the repo divided by the maximum its judge reported); a judge failure is "
-    "excluded and counted (the repo scored it 0 after three tries).",
-    "- The multi-turn consultation is ours; the paper's T1 is single-turn.",
-)
-
-
 def _multiturn(multi: pd.DataFrame) -> pd.DataFrame:
     """T1 single-turn beside the multi-turn variant per agent (×100), with `(n failed)` where calls failed."""
     mt = multi.pivot_table(index="agent", columns="table", values="value", aggfunc="first", sort=False)
@@ -294,89 +240,17 @@ def _multiturn(multi: pd.DataFrame) -> pd.DataFrame:
     return mt
 
 
-def _self_preference(agents: dict[str, AgentInfo], judge: str) -> list[str]:
-    """The paper's judge is also one of its models; flag agents of the judge's family (spec §6.15)."""
+def same_family(agents: dict[str, AgentInfo], judge: str) -> list[str]:
+    """The agents of the judge's family: the paper's judge is also one of its models (spec §6.15)."""
     families = ("gemini", "gpt", "claude", "qwen", "deepseek", "kimi", "glm", "doubao")
     judged_by = next((f for f in families if f in judge.lower()), None)
-    same = [a.name for a in agents.values() if judged_by and judged_by in a.model.lower()]
-    return (
-        ["", f"Self-preference risk: the judge `{judge}` is of the same family as {', '.join(same)}."] if same else []
-    )
+    return [a.name for a in agents.values() if judged_by and judged_by in a.model.lower()]
 
 
-def _section(title: str, *body: str) -> list[str]:
-    return [f"## {title}", "", *body, ""]
-
-
-def render_report(tables: dict[str, pd.DataFrame], inputs: ReportInputs) -> str:
-    long = tables["long"]
-    agents = inputs.agents
-    check, gap = _check_table(long)
-    judge_kind = (
-        "the proxy judge `scripted/judge` (key phrases / bigram coverage of the rubric wording)"
-        if inputs.judge_proxy
-        else f"`{inputs.judge}`"
-    )
-    scripted = [a.name for a in agents.values() if a.scripted]
-    limits = {a.limit for a in agents.values()} or {inputs.limit}
-    sample = (
-        "all public tasks"
-        if limits == {None}
-        else f"the first {limits.pop()} tasks of each scenario"
-        if len(limits) == 1
-        else "per agent, all public tasks or the first N of each scenario ([limit N])"
-    )
-    lines = [
-        "# PLawBench",
-        "",
-        f"Data: SKYLENAGE-AI/PLawBench@{inputs.data_commit[:10]}, the public release ({inputs.n_tasks} tasks); "
-        f"scored: {sample}. Judge: {judge_kind}. Agents: "
-        + ", ".join(f"`{a.name}` = `{a.model}` (run {inputs.runs.get(a.name, '?')})" for a in agents.values())
-        + ".",
-        "",
-        "Scoring rates ×100, pooled by points (Σ awarded / Σ maximum, paper Eq. 1); maxima come from the rubric "
-        "data, never from the judge. T2 Avg pools all four dimensions by points; T3 Avg = (Defendant + Plaintiff)"
-        " / 2; Overall = 0.2·T1 + 0.5·T2 + 0.3·T3. Judge failures and failed agent calls are excluded and "
-        "counted (Judge table). Paper rows are the paper's Table 3 (judge Gemini-3.0-Pro-Preview, the full "
-        "unreleased set of 850 questions): they are not computed on the same tasks.",
-        "",
-    ]
-    if scripted or inputs.judge_proxy:
-        lines += [
-            "**Scripted and proxy numbers.** "
-            + (
-                f"`[scripted]` agents ({', '.join(scripted)}) are deterministic stand-ins: the oracle answers "
-                "with the rubric's award criteria, null answers nothing. "
-                if scripted
-                else ""
-            )
-            + (
-                "The proxy judge only checks wording overlap; its numbers bound the pipeline, they do not "
-                "measure legal quality."
-                if inputs.judge_proxy
-                else ""
-            ),
-            "",
-        ]
-    lines += _section(
-        "Main results (paper Table 3 layout)",
-        markdown_table(main_table(long, agents)),
-        "",
-        "`n` = responses scored for this agent (`[limit N]`: a run on the first N tasks of each "
-        "scenario). A `↳` row is the paper's number for the model the agent corresponds to "
-        "(`agents.<name>.paper_model`, or a matching name); the paper's other models follow.",
-        *failed_calls_note(long),
-        *_self_preference(agents, inputs.judge),
-    )
-    lines += _section(
-        "Formula check: the paper's aggregates from its own per-category numbers",
-        f"Largest difference: {gap:.3f} points (the paper rounds to 2 decimals).",
-        "",
-        markdown_table(check),
-    )
-    data = tables["data"]
+def _dataset_statistics(data: pd.DataFrame) -> pd.DataFrame:
+    """Paper Table 2 beside our counts, one row per task."""
     paper2 = paper.table2().set_index("statistic")
-    stats = pd.DataFrame(
+    return pd.DataFrame(
         {
             "task": data.task,
             "questions (paper)": [paper2.at["questions", t] for t in data.task],
@@ -389,69 +263,48 @@ def render_report(tables: dict[str, pd.DataFrame], inputs: ReportInputs) -> str:
             "avg. (ours)": data.rubric_items_avg,
         }
     )
-    lines += _section(
-        "Dataset statistics (paper Table 2 layout)",
-        markdown_table(stats),
-        "",
-        f"Rubric parsing: {inputs.parse_issues} parse issues in {inputs.issue_tasks} tasks, each listed with how "
-        "it is scored in `reports/plawbench_rubrics.md`.",
-    )
-    health = tables["judge_health"]
-    lines += _section(
-        "Judge (paper Table 4 layout)",
-        "The paper's judge–human agreement (no human scores are released, so ours cannot be measured):",
-        "",
-        markdown_table(paper.table4()),
-        "",
-        f"Our judge: {judge_kind}. Per agent and category: responses, judged, failures by kind (excluded, "
-        "never scored 0), clamps (a dimension above its maximum, or a total outside [0, max]), triggered "
-        "不及格 conditions, penalty points, mean judge calls (1 + repair rounds), consultation answers cut to "
-        "the first N questions.",
-        "",
-        markdown_table(health.drop(columns=["judge"])),
-    )
-    scen = pivot(
-        long,
-        "scenarios",
-        "agent,scope",
-        "metric",
-        agents,
-        ["T2/Conclusion", "T2/Facts", "T2/Reasoning", "T2/Statute", "T2"],
-    )
-    lines += _section("Ours: T2 per PCA scenario (the paper reports none)", markdown_table(scen))
-    seq = pivot(long, "sequential", "agent,scope", "metric", agents, ["T2/Reasoning", "T2"])
-    lines += _section(
-        "Ours: PCA with and without an order requirement (paper §4.4.3 gives no numbers)",
-        "`sequential` = every reasoning rubric that states or implies an order (classes in "
-        "reports/plawbench_rubrics.md); `nonsequential` = the rest.",
-        "",
-        markdown_table(seq),
-    )
+
+
+def render_report(tables: dict[str, pd.DataFrame], inputs: ReportInputs) -> str:
+    """reports/plawbench.md: the tables built here, the prose in templates/report.md.j2."""
+    long, agents, run = tables["long"], inputs.agents, inputs.run
+    check, gap = _check_table(long)
     multi = long[(long["table"].isin(["table3", "multiturn"])) & (long.metric == "T1") & (long.source == "ours")]
     mt = _multiturn(multi)
-    lines += _section(
-        "Ours: multi-turn consultation (not in the paper)",
-        "The lawyer asks over several turns and a simulated client answers from the narrative; all questions "
-        "asked are judged against the same rubric.",
-        "",
-        markdown_table(mt.astype(object).where(mt.notna(), None)),
-    )
-    macro = pivot(long, "macro", "agent", "metric", agents, ["T1", "T2", "T3/Defendant", "T3/Plaintiff"])
-    lines += _section(
-        "Ours: macro means (mean of per-response rates, for comparison with the pooled rates)", markdown_table(macro)
-    )
-    if inputs.t1_penalties == "paper":
-        lines += render_penalties(long, tables["penalty_answers"], tables["penalty_findings"], proxy=inputs.judge_proxy)
-    lines += _section("Deviations from the paper", *DEVIATIONS)
-    errors = tables["errors"]
-    if errors.empty:
-        lines += _section("Error types", "The judge named no error types.")
-    else:
-        lines += _section(
-            "Error types named by the judge (paper Tables 5, 20, 21 taxonomy)",
-            "Items not awarded in full, by the error type the judge chose."
-            + (" Under the proxy judge these labels are placeholders per dimension." if inputs.judge_proxy else ""),
-            "",
-            markdown_table(errors),
+    penalties = run.options.get("t1_penalties") == "paper"
+    text = render_template(
+        TEMPLATES,
+        "report.md.j2",
+        inputs=inputs,
+        agents=agents,
+        run=run,
+        limits=list({a.limit for a in agents.values()} or {run.options.get("limit")}),
+        scripted=[a.name for a in agents.values() if a.scripted],
+        main=main_table(long, agents),
+        failed=failed_responses(long),
+        same_family=same_family(agents, run.judge),
+        check=check,
+        gap=gap,
+        statistics=_dataset_statistics(tables["data"]),
+        table4=paper.table4(),
+        health=tables["judge_health"].drop(columns=["judge"]),
+        scenarios=pivot(
+            long,
+            "scenarios",
+            "agent,scope",
+            "metric",
+            agents,
+            ["T2/Conclusion", "T2/Facts", "T2/Reasoning", "T2/Statute", "T2"],
+        ),
+        sequential=pivot(long, "sequential", "agent,scope", "metric", agents, ["T2/Reasoning", "T2"]),
+        multiturn=mt.astype(object).where(mt.notna(), None),
+        macro=pivot(long, "macro", "agent", "metric", agents, ["T1", "T2", "T3/Defendant", "T3/Plaintiff"]),
+        penalties=render_penalties(
+            long, tables["penalty_answers"], tables["penalty_findings"], proxy=run.judge_scripted
         )
-    return "\n".join(lines).rstrip() + "\n"
+        if penalties
+        else "",
+        errors=tables["errors"],
+        content_filter_rule=CONTENT_FILTER_RULE,
+    )
+    return text.rstrip() + "\n"

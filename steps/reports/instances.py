@@ -8,32 +8,17 @@ distributions (Big-Five levels before and after the 2:1:2 redistribution, MASER'
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
-from steps.reports.markdown import markdown_table
+from steps.reports.long import long_columns
+from steps.reports.prose import render_template
 from steps.scenarios.j1.plan import Eligibility
 
 PAPER_COUNTS = {"KQ": 98, "LC": 62, "CD": 93, "DD": 93, "CI": 93, "CR": 69}  # J1 Table 5
 PAPER_TOPICS = {"KQ": (286, 188, 474, 4.84), "LC": (116, 107, 223, 3.60)}  # binary, open, total, avg (App C)
-LONG_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "judge", "proxy", "source"]
-
-DERIVATION = """J1 builds its KQ and LC topic lists from a practice book and 66law.cn articles that are not public.
-With `topics.method: derived` (the default, offline) they are derived by rule from LawBench items whose answers
-are known (steps/scenarios/j1/topics.py):
-
-- **KQ, judgement questions** (LawBench 1-2, JEC-QA single choice): a question that asks which statement is
-  correct (or incorrect) gives one yes/no topic per option, 是 for a true statement and 否 for a false one; the
-  theme is what the question is about. Questions whose options are not statements are not used.
-- **KQ, statute knowledge** (LawBench 1-1): up to four articles of one law form one instance (theme: the law);
-  each is an open topic whose answer is the article's text (a legal phrase, for I-2's LLM judge).
-- **LC** (LawBench 3-8, 66law.cn consultations): the question is the client's background; the answer gives an
-  open topic (what to do → the answer's core), a statute topic (its 法律依据, parsed to law and article, scored
-  by rule), and a yes/no topic only when the client asked a yes/no question and the answer's first clause
-  answers it with the question's own modal verb (可以/能, 需要/应当 …) without a hedge.
-- The KQ client's occupation is picked (seeded) from keyword groups of the theme; the LC client's name is a
-  seeded draw. With `topics.method: llm`, the environment model reads each source and writes the occupation or
-  background, the theme and the topics (J1's own procedure; invalid answers are dropped and counted)."""
+TEMPLATES = Path(__file__).parent / "templates"
 
 
 @dataclass(frozen=True)
@@ -93,60 +78,20 @@ def topics_table(r: InstancesReport) -> pd.DataFrame:
 
 
 def render_instances(r: InstancesReport) -> str:
+    """The Markdown report (templates/instances.md.j2)."""
     q = r.queries
-    label = " (**scripted stand-in**: personas and topics are deterministic templates, not model output)"
-    causes = q["instances_causes"].groupby("scenario", sort=False).head(10)
-    lines = [
-        "# J1-ENVS environment instances",
-        "",
-        f"Environment model `{r.environment}`{label if r.scripted else ''}; instance seed {r.seed}, persona seed "
-        f"{r.persona_seed}; KQ/LC topics `{r.topic_method}`. Sources: extracted judgments (`cases.parquet`: "
-        "JuDGE criminal, C3RD civil) and LawBench Q&A items; J1 used 2025 judgments and unpublished articles, so "
-        "counts and distributions differ from the paper's by construction.",
-        "",
-        "## Instances per scenario",
-        "",
-        markdown_table(counts_table(r)),
-        "",
-        "`eligible` counts every candidate source that has what the scenario needs; the sample takes the first "
-        "eligible ones in a seeded order (CD, DD and CI share civil cases as far as each one's needs allow).",
-        "",
-        "## Why candidates are not eligible",
-        "",
-        "`population`: candidates of the whole source set lacking it; `in sample`: those ranked before the last "
-        "instance taken, recorded in `instance_skips.parquet` with their reason (a candidate may lack several).",
-        "",
-        markdown_table(lacking_table(r)),
-        "",
-        "## Persona Big-Five levels (KQ/LC clients, CD plaintiffs, DD defendants)",
-        "",
-        "`assigned`: the environment model's level; `final`: after every medium was re-drawn high : medium : low "
-        "= 2 : 1 : 2 (J1 §B.2), so the final medium share is about a fifth of the assigned mediums.",
-        "",
-        markdown_table(q["instances_traits"]),
-        "",
-        "## Legal-sense levels (MASER; recorded for every persona, used by the MASER-style client)",
-        "",
-        markdown_table(q["instances_legal_sense"]),
-        "",
-        "## Civil case types (案由), ten most frequent per scenario",
-        "",
-        markdown_table(causes),
-        "",
-        "## Criminal charges (CR)",
-        "",
-        markdown_table(q["instances_charges"].head(20)),
-        "",
-        "## Topics (KQ, LC): ours and J1 App C",
-        "",
-        markdown_table(topics_table(r)),
-        "",
-        "## How the topic lists are derived",
-        "",
-        DERIVATION,
-        "",
-    ]
-    return "\n".join(lines)
+    return render_template(
+        TEMPLATES,
+        "instances.md.j2",
+        r=r,
+        counts=counts_table(r),
+        lacking=lacking_table(r),
+        traits=q["instances_traits"],
+        legal_sense=q["instances_legal_sense"],
+        causes=q["instances_causes"].groupby("scenario", sort=False).head(10),
+        charges=q["instances_charges"].head(20),
+        topics=topics_table(r),
+    )
 
 
 def instances_long(r: InstancesReport) -> pd.DataFrame:
@@ -195,4 +140,4 @@ def instances_long(r: InstancesReport) -> pd.DataFrame:
             strict=True,
         ):
             add("topics", row["scenario"], metric, value, PAPER_COUNTS[row["scenario"]], source="paper")
-    return pd.DataFrame(rows, columns=LONG_COLUMNS)
+    return pd.DataFrame(rows, columns=long_columns(with_failed=False))

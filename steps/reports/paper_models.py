@@ -9,9 +9,9 @@ params.yaml is loaded.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
-from steps.reports.labels import BENCHMARKS, paper_model_name
+from steps.reports.labels import BENCHMARKS, name_key, paper_model_name
 
 
 def paper_names(benchmark: str) -> dict[str, tuple[str, ...]]:
@@ -53,3 +53,29 @@ def check_paper_model(paper_model: str | Mapping[str, str]) -> None:
             f"paper_model: '{paper_model}' is a model of no paper ({known}; or LawBench's "
             "results.csv, named per benchmark as {lawbench: NAME})"
         )
+
+
+def match_paper_model(
+    agent: str,
+    model: str | None,
+    names: Mapping[str, Iterable[str]],
+    explicit: Mapping[str, str] | None = None,
+    section: str = "paper_names",
+) -> str | None:
+    """The paper model an agent corresponds to when `agents.<name>.paper_model` names none: `explicit[agent]` (the
+    benchmark's own map, the params `section` `j1eval.paper_names` or `plawbench.paper_names`; it must name a paper
+    model), else the paper model whose name or other spelling equals the agent's name, else its model string's last
+    part, ignoring case and punctuation (`gpt4o` and `openai/gpt-4o-2024-11-20` both find GPT-4o)."""
+    if explicit and agent in explicit:
+        if explicit[agent] not in names:
+            known = ", ".join(names)
+            raise ValueError(f"{section}.{agent}: '{explicit[agent]}' is not a model of the paper ({known})")
+        return explicit[agent]
+    keys: dict[str, str] = {}
+    for paper, spellings in names.items():
+        for spelling in (paper, *spellings):
+            keys.setdefault(name_key(spelling), paper)
+    found = keys.get(name_key(agent))
+    if found is None and model:
+        found = keys.get(name_key(model.rsplit("/", 1)[-1]))
+    return found

@@ -6,14 +6,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import pandas as pd
+
 import steps.scenarios.cd.scripted  # scripted policies register on import
 import steps.scenarios.ci.scripted
 import steps.scenarios.kq.scripted  # noqa: F401
+from steps.j1.params import SimulateParams
 from steps.scenarios.catalog import J1, SCENARIOS
 from steps.schemas.instances import typed_profiles, typed_truth
 from steps.simulate.instance import Instance
 
-__all__ = ["J1", "SCENARIOS", "instance_from_row"]
+__all__ = ["J1", "SCENARIOS", "instance_from_row", "select_instances"]
 
 
 def instance_from_row(row: Mapping[str, Any], max_turns: Mapping[str, int] | None = None) -> Instance:
@@ -25,3 +28,12 @@ def instance_from_row(row: Mapping[str, Any], max_turns: Mapping[str, int] | Non
     truth = typed_truth(code, row["ground_truth"]).model_dump()
     cap = (max_turns or {}).get(code, int(row["max_turns"]))
     return Instance(row["instance_id"], code, profiles, truth, cap)
+
+
+def select_instances(instances: pd.DataFrame, simulate: SimulateParams, limit: int | None = None) -> list[Instance]:
+    """What stage `j1_simulate` runs of an instances table: the scenarios of `j1.simulate`, in instance id order,
+    with its turn caps; with `limit`, the first N of each scenario."""
+    frame = instances[instances.scenario.isin(simulate.scenarios)].sort_values("instance_id", kind="stable")
+    if limit is not None:
+        frame = frame.groupby("scenario", sort=False).head(limit)
+    return [instance_from_row(r, simulate.max_turns) for r in frame.to_dict("records")]

@@ -1,6 +1,6 @@
 -- `jurisflow results`: each benchmark's headline numbers, ours and the paper's, in long format.
 -- Inputs: `twins` (every benchmark's CSV twin, reports/<benchmark>.csv, read together by name) and
--- `ucl_paper` (steps/ucl/paper_table3.csv: the UCL-Bench paper's Table 3, whose AVG the UCL report quotes;
+-- `ucl_paper` (steps/ucl/paper_tables/table3.csv: the UCL-Bench paper's Table 3, whose AVG the UCL report quotes;
 -- ucl.csv holds the paper's cells only for agents matched to a paper model, so the paper's rows come from there).
 -- A headline is one (table, metric, scope) of one benchmark, as its paper's main table reports it; `scale`
 -- puts every number on 0-100 (LawBench and PLawBench store fractions).

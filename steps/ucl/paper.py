@@ -1,31 +1,25 @@
-"""The paper's Table 3 (win rates against ChatGPT, GPT-4 judge) and matching our agents to its models.
+"""The paper's Table 3 (win rates against ChatGPT, GPT-4 judge), read from `paper_tables/table3.csv`.
 
-The numbers are the paper's (checked cell by cell against the paper's text in tests/ucl/test_paper.py). The
-o1-preview row has 22 numbers for 23 cells in the paper; we leave its 1-1 cell empty (spec ucl-bench §5.1).
-AVG is kept as printed: it is the macro mean of the 22 cells within 0.1 for most rows (spec §4.2).
-
-An agent matches a paper model when its alias, or the last part of its litellm model string, equals the
-paper's name or one of the model ids of the paper's Table 10, ignoring case and everything but letters and
-digits (`openai/gpt-4-0613` and an agent named `gpt4` both match GPT-4).
+The numbers are the paper's (checked cell by cell against the paper's text in tests/ucl/test_paper_and_stats.py).
+The o1-preview row has 22 numbers for 23 cells in the paper; we leave its 1-1 cell empty (spec ucl-bench §5.1).
+AVG is kept as printed: it is the macro mean of the 22 cells within 0.1 for most rows (spec §4.2). The `aliases`
+column gives each model's other spellings (its model id in the paper's Table 10, …), for matching agents to it.
 """
 
 from __future__ import annotations
 
-import csv
-import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import pandas as pd
 
-TABLE = Path(__file__).parent / "paper_table3.csv"
+from steps.reports.labels import name_key
+from steps.reports.paper_tables import PaperTable, load_paper_table
+
+TABLE = Path(__file__).parent / "paper_tables" / "table3.csv"
 JUDGE = "gpt-4-0613"  # the paper's judge (App. E.1)
 REFERENCE = "ChatGPT (reference)"  # gpt-3.5-turbo-1106
-
-
-def normalise(name: str) -> str:
-    return re.sub(r"[^0-9a-z]", "", name.lower())
 
 
 @dataclass(frozen=True)
@@ -35,23 +29,19 @@ class PaperModel:
     cells: dict[str, float | None]  # task id or AVG -> win rate (%)
 
 
+def table3() -> PaperTable:
+    return load_paper_table(TABLE)
+
+
 @cache
 def paper_models() -> tuple[PaperModel, ...]:
     out = []
-    with TABLE.open(encoding="utf-8") as fh:
-        for row in csv.DictReader(fh):
-            keys = {normalise(row["model"])} | {normalise(a) for a in row["aliases"].split(";") if a}
-            cells = {k: float(v) if v else None for k, v in row.items() if k not in ("model", "aliases")}
-            out.append(PaperModel(row["model"], frozenset(keys), cells))
+    for row in table3().frame.to_dict("records"):
+        aliases = row["aliases"] if isinstance(row["aliases"], str) else ""
+        keys = {name_key(row["model"])} | {name_key(a) for a in aliases.split(";") if a}
+        cells = {k: None if pd.isna(v) else float(v) for k, v in row.items() if k not in ("model", "aliases")}
+        out.append(PaperModel(row["model"], frozenset(keys), cells))
     return tuple(out)
-
-
-def match(alias: str, model: str) -> PaperModel | None:
-    """The paper model an agent stands for, or None (scripted models never match)."""
-    if model.startswith("scripted/"):
-        return None
-    wanted = {normalise(alias), normalise(model.rsplit("/", 1)[-1])}
-    return next((p for p in paper_models() if p.keys & wanted), None)
 
 
 def paper_long(matches: dict[str, PaperModel]) -> pd.DataFrame:

@@ -3,40 +3,63 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pandas as pd
 
-from steps.reports.labels import agent_label, size_phrase
-from steps.reports.markdown import CONTENT_FILTER_RULE, markdown_table, with_failed
+from steps.reports.agents import AgentInfo, RunInfo
+from steps.reports.labels import size_phrase
+from steps.reports.markdown import CONTENT_FILTER_RULE, with_failed
+from steps.reports.prose import render_template
 from steps.ucl.paper import paper_models
 from steps.ucl.tasks import BLOOM_LEVELS, PAPER_TASK_IDS, SCENARIOS, TASKS
 
+TEMPLATES = Path(__file__).parent / "templates"
+
 
 @dataclass(frozen=True)
-class RunInfo:
-    name: str
-    model: str
-    scripted: bool
-    run_id: str
-    paper_model: str | None = None
-    items_per_task: int = 0  # the most items of one task this run answered (its `n` column)
-    limit: int | None = None  # the items-per-task limit its run.json records (`[limit N]`)
+class Notes:
+    """The figures of the report's notes: items without answer guidance (and their tasks), each agent's excluded
+    verdicts and why, closing user messages with words besides 咨询结束."""
+
+    hint_free: int = 0
+    hint_free_tasks: tuple[str, ...] = ()
+    excluded: dict[str, dict[str, int]] = field(default_factory=dict)  # agent -> failure kind -> verdicts
+    closing_extra: int = 0
+
+
+def note_figures(items: pd.DataFrame, verdicts: pd.DataFrame, dialogues: pd.DataFrame) -> Notes:
+    """The notes' figures from the items judged, every agent's verdicts and every dialogue."""
+    no_hints = items[items.evaluation_hints.str.strip() == ""]
+    excluded = {
+        str(agent): {str(k): int(v) for k, v in rows.failure.value_counts().sort_index().items()}
+        for agent, rows in verdicts[verdicts.failure.notna()].groupby("agent")
+    }
+    return Notes(
+        hint_free=len(no_hints),
+        hint_free_tasks=tuple(sorted(set(no_hints.task))),
+        excluded=excluded,
+        closing_extra=int(dialogues.closing_extra.notna().sum()),
+    )
 
 
 @dataclass(frozen=True)
 class ReportInfo:
-    agents: list[RunInfo]
-    reference: RunInfo
-    user: str
-    judge: str
-    judge_scripted: bool
-    exchanges: int
-    single_round: bool
-    items_per_task: int  # public items per task in the data (the agents' rows each give their own n)
-    retries: int
-    pointwise: bool
-    data: str  # upstream repository and commit of the items
-    notes: list[str] = field(default_factory=list)
+    """What the report states besides its numbers: the agents (`sizes`: items per task each answered), the
+    reference, the setting (`run.environment` is the simulated user; `run.options` is params.ucl with its
+    `exchanges`), the public items per task in the data, the data's repository and commit, the notes' figures."""
+
+    agents: list[AgentInfo]
+    reference: AgentInfo
+    run: RunInfo
+    items_per_task: int
+    data: str
+    notes: Notes = field(default_factory=Notes)
+
+
+def items_per_task(agent: AgentInfo) -> int:
+    """The most items of one task the agent's run answered: the `n` of its rows."""
+    return max(agent.sizes.values(), default=0)
 
 
 def _fmt(value: object, digits: int = 1) -> object:
@@ -59,35 +82,18 @@ def _ours(long: pd.DataFrame, agent: str, scope: str, metric: str, digits: int =
     return with_failed(_fmt(_cell(long, agent, scope, metric), digits), _failed(long, agent, scope, metric))
 
 
-def failed_calls_note(long: pd.DataFrame, info: ReportInfo) -> list[str]:
-    """How failed model calls count in UCL-Bench, with the verdicts they cost each agent; nothing when none."""
+def failed_verdicts(long: pd.DataFrame, info: ReportInfo) -> dict[str, int]:
+    """The verdicts failed model calls cost each agent (the 22 tasks of the paper, and CC apart); only agents
+    that lost some."""
     lost = {
-        run.name: sum(_failed(long, run.name, scope, "verdicts_excluded") for scope in ("overall", "CC"))
-        for run in info.agents
-    }  # the 22 tasks of the paper, and CC apart
-    lost = {name: n for name, n in lost.items() if n}
-    if not lost:
-        return []
-    each = ", ".join(f"`{name}` {n}" for name, n in lost.items())
-    return [
-        f"Failed model calls (after retries, accepted under `llm.max_failed_fraction`) cost verdicts: {each}. "
-        "A pair whose candidate or reference dialogue ended in a failed call (simulate) and a verdict whose "
-        "judge call failed (judge_usage.parquet) are excluded, never a loss, and shown as `(n failed)` beside "
-        "each win rate (and hint score) they leave out, counting verdicts (both orders of a pair); `n_failed` in "
-        f"reports/ucl.csv. As for refusals: {CONTENT_FILTER_RULE}."
-    ]
+        a.name: sum(_failed(long, a.name, scope, "verdicts_excluded") for scope in ("overall", "CC"))
+        for a in info.agents
+    }
+    return {name: n for name, n in lost.items() if n}
 
 
 def _known(value: object) -> bool:
     return value is not None and not pd.isna(value)
-
-
-def _p(value: object) -> str:
-    return f"{value:.3g}" if _known(value) else "—"
-
-
-def _label(run: RunInfo) -> str:
-    return agent_label(run.name, run.scripted, run.limit)
 
 
 def headline(long: pd.DataFrame, agent: str) -> dict[str, object]:
@@ -106,9 +112,7 @@ def headline_text(long: pd.DataFrame, agent: str) -> str:
 
 
 def _wide(long: pd.DataFrame, info: ReportInfo, metric: str, scopes: list[str], headers: list[str]) -> pd.DataFrame:
-    rows = [
-        [_label(run), run.items_per_task, *(_ours(long, run.name, s, metric) for s in scopes)] for run in info.agents
-    ]
+    rows = [[a.label, items_per_task(a), *(_ours(long, a.name, s, metric) for s in scopes)] for a in info.agents]
     df = pd.DataFrame(rows, columns=["model", "n", *headers])
     return df.astype({h: object for h in headers}).where(df.notna(), None)
 
@@ -117,9 +121,9 @@ def paper_table(info: ReportInfo) -> pd.DataFrame:
     """The paper's Table 3, every model (about 40 private items per task, ChatGPT reference, GPT-4 judge); the
     model an agent corresponds to (`agents.<name>.paper_model`, or a matching name) is bold, named `↳ agent`."""
     mine: dict[str, list[str]] = {}
-    for run in info.agents:
-        if run.paper_model:
-            mine.setdefault(run.paper_model, []).append(run.name)
+    for a in info.agents:
+        if a.paper_model:
+            mine.setdefault(a.paper_model, []).append(a.name)
     rows = []
     for p in paper_models():
         who = mine.get(p.name)
@@ -140,14 +144,14 @@ def _orders(long: pd.DataFrame, info: ReportInfo) -> pd.DataFrame:
         "order disagreement (%)": "order_disagreement",
     }
     rows = []
-    for run in info.agents:
-        excluded = _cell(long, run.name, "overall", "verdicts_excluded")
-        total = long[(long.agent == run.name) & (long.scope == "overall") & (long.metric == "verdicts_excluded")]
+    for a in info.agents:
+        excluded = _cell(long, a.name, "overall", "verdicts_excluded")
+        total = long[(long.agent == a.name) & (long.scope == "overall") & (long.metric == "verdicts_excluded")]
         rows.append(
             [
-                _label(run),
-                run.items_per_task,
-                *(_ours(long, run.name, "overall", m) for m in metrics.values()),
+                a.label,
+                items_per_task(a),
+                *(_ours(long, a.name, "overall", m) for m in metrics.values()),
                 f"{int(excluded or 0)} of {int(total.n.iloc[0]) if len(total) else 0}",
             ]
         )
@@ -156,115 +160,46 @@ def _orders(long: pd.DataFrame, info: ReportInfo) -> pd.DataFrame:
 
 def _turns(long: pd.DataFrame, info: ReportInfo) -> pd.DataFrame:
     rows = []
-    for run in [*info.agents, info.reference]:
-        label = _label(run) + (" (reference)" if run is info.reference else "")
+    for a in [*info.agents, info.reference]:
+        label = a.label + (" (reference)" if a is info.reference else "")
         rows.append(
             [
                 label,
-                run.items_per_task,
-                _fmt(_cell(long, run.name, "overall", "mean_rounds"), 2),
-                _fmt(_cell(long, run.name, "overall", "cap_rate")),
-                _fmt(_cell(long, run.name, "overall", "dialogues_failed"), 0),
-                _fmt(_cell(long, run.name, "overall", "r_rounds_points"), 2),
-                _fmt(_cell(long, run.name, "overall", "p_rounds_points"), 4),
+                items_per_task(a),
+                _fmt(_cell(long, a.name, "overall", "mean_rounds"), 2),
+                _fmt(_cell(long, a.name, "overall", "cap_rate")),
+                _fmt(_cell(long, a.name, "overall", "dialogues_failed"), 0),
+                _fmt(_cell(long, a.name, "overall", "r_rounds_points"), 2),
+                _fmt(_cell(long, a.name, "overall", "p_rounds_points"), 4),
             ]
         )
     columns = ["model", "n", "mean rounds", "at the cap (%)", "failed dialogues", "r(rounds, item points)", "p"]
     return pd.DataFrame(rows, columns=columns).astype(object)
 
 
-def _header(info: ReportInfo) -> list[str]:
-    ref = info.reference
-    mode = "single round" if info.single_round else f"multi-turn, at most {info.exchanges} exchanges"
-    proxy = " (deterministic proxy judge)" if info.judge_scripted else ""
-    return [
-        "# UCL-Bench",
-        "",
-        f"Every win rate is against the reference model **{ref.name}** = `{ref.model}`"
-        + (" [scripted]" if ref.scripted else "")
-        + f" (its dialogues: run {ref.run_id}). The paper's reference is "
-        "ChatGPT (gpt-3.5-turbo-1106) with a GPT-4 judge; win rates are comparable only against the same "
-        "reference and judge, so the paper's rows are context, not targets.",
-        "",
-        f"Simulated user: `{info.user}`. Judge: `{info.judge}`{proxy}. Protocol: {mode}; "
-        f"{size_phrase([r.items_per_task for r in info.agents] or [info.items_per_task], 'public items per task')}"
-        f" judged per agent, of {info.items_per_task} in the public data (the paper judged about 40 private ones "
-        "per task); `n` = items per task a row averages, `[limit N]` marks a run limited to N items per task. "
-        f"Data: {info.data}. `[scripted]` rows are deterministic offline stand-ins (oracle: answers with the "
-        "guidance; null: answers nothing) that bound the metrics, not real models.",
-        "",
-        "Win rate = 100 × (wins + ½ ties) / valid verdicts; AVG = the unweighted mean of the 22 task win rates "
-        "(shown only when all 22 have one). Every pair is judged in both orders; `pooled` counts both "
-        "orders (the paper judges one random order per pair: this is its expectation), `balanced` (ours) "
-        "needs both orders for a win or a loss and counts any disagreement as a tie.",
-        "",
-    ]
-
-
 def render(long: pd.DataFrame, info: ReportInfo) -> str:
+    """reports/ucl.md: the tables built here, the prose in templates/report.md.j2."""
     tasks = [*PAPER_TASK_IDS, "overall", "CC"]
     task_headers = [*PAPER_TASK_IDS, "AVG", "CC"]
     groups = [*BLOOM_LEVELS, *SCENARIOS]
-    lines = [
-        *_header(info),
-        "## Win rate against the reference (%), the paper's Table 3 layout",
-        "",
-        markdown_table(_wide(long, info, "win_rate", tasks, task_headers)),
-        "",
-        "The paper's Table 3, every model (win rates against ChatGPT, GPT-4 judge, about 40 private items per "
-        "task; bold: the model an agent corresponds to, `agents.<name>.paper_model` in params.yaml):",
-        "",
-        markdown_table(paper_table(info)),
-        "",
-        "CC = Compensation Calculation, in the public sample but not one of the 22 tasks: reported apart, in no "
-        "average. Task ids: " + "; ".join(f"{t.id} {t.name}" for t in TASKS) + ".",
-        "",
-        "## Bloom levels and scenarios (%, unweighted means of task win rates; derived, the paper reports neither)",
-        "",
-        markdown_table(_wide(long, info, "win_rate", groups, groups)),
-        "",
-        "## Both orders (overall, %)",
-        "",
-        markdown_table(_orders(long, info)),
-        "",
-        "95% CI: bootstrap over items within each task (both orders of an item together). Order disagreement: "
-        "share of pairs whose two verdicts differ for the candidate (position bias). An "
-        f"answer without a valid [[1]]/[[2]]/[[3]] is asked again up to {info.retries} time(s), then excluded "
-        "(never a loss), as are pairs whose dialogue ended in a failed call.",
-        "",
-    ]
-    if info.pointwise:
-        lines += [
-            "## Pointwise hint score (%, ours — not the paper's protocol)",
-            "",
-            markdown_table(_wide(long, info, "hint_score", tasks, task_headers)),
-            "",
-            "Each dialogue alone against its guidance: items met 1 / partial ½ / unmet 0, level weights answer 4, "
-            "must 3, should 2, encouraged 1, −0.1 per forbidden mention; items without guidance (all public "
-            "6-2 items) take the judge's holistic 1–10 score as (s − 1) / 9. Independent of the reference.",
-            "",
-        ]
-    lines += ["## Dialogue turns", "", markdown_table(_turns(long, info)), ""]
-    r = _cell(long, "all agents", "overall", "r_rounds_win_rate")
-    p = _cell(long, "all agents", "overall", "p_rounds_win_rate")
     across = long[(long.agent == "all agents") & (long.metric == "r_rounds_win_rate")]
-    n = int(across.n.iloc[0]) if len(across) else 0
-    lines.append(
-        (
-            f"Across agents: r(mean rounds, win rate) = {r:.2f}, p = {_p(p)} over {n} agents. "
-            if _known(r)
-            else f"Across agents: not computed ({n} agent(s) with both numbers; needs at least 3). "
-        )
-        + "The paper: r = −0.68, p = 0.005 over 15 LLMs (stronger models need fewer turns). Rounds are "
-        "assistant replies (1–3); the user's closing 咨询结束 message is not a turn."
+    r, p = (_cell(long, "all agents", "overall", m) for m in ("r_rounds_win_rate", "p_rounds_win_rate"))
+    return render_template(
+        TEMPLATES,
+        "report.md.j2",
+        info=info,
+        options=info.run.options,
+        sizes=size_phrase([items_per_task(a) for a in info.agents] or [info.items_per_task], "public items per task"),
+        win_rates=_wide(long, info, "win_rate", tasks, task_headers),
+        paper=paper_table(info),
+        tasks=TASKS,
+        groups=_wide(long, info, "win_rate", groups, groups),
+        orders=_orders(long, info),
+        hint_scores=_wide(long, info, "hint_score", tasks, task_headers),
+        turns=_turns(long, info),
+        r=r if _known(r) else None,
+        p=p if _known(p) else None,
+        correlated=int(across.n.iloc[0]) if len(across) else 0,
+        failed=failed_verdicts(long, info),
+        content_filter_rule=CONTENT_FILTER_RULE,
     )
-    lines += ["", "## Notes", "", *[f"- {n}" for n in [*info.notes, *failed_calls_note(long, info)]]]
-    for run in info.agents:
-        lines.append(
-            f"- Agent `{run.name}`: `{run.model}`"
-            + (" (scripted)" if run.scripted else "")
-            + f", run {run.run_id}"
-            + (f"; compared with the paper's {run.paper_model}" if run.paper_model else "")
-            + "."
-        )
-    return "\n".join(lines) + "\n"

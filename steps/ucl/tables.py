@@ -6,7 +6,7 @@ from __future__ import annotations
 import duckdb
 import pandas as pd
 
-from steps.sql import run_query
+from steps.reports.long import long_query
 from steps.ucl.bootstrap import overall_interval
 from steps.ucl.stats import pearson_p
 from steps.ucl.tasks import tasks_frame
@@ -22,7 +22,7 @@ def long_table(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     with duckdb.connect() as con:
         for name, df in {**tables, "ucl_tasks": tasks_frame()}.items():
             con.register(name, df)
-        long = run_query(con, "ucl_long")
+        long = long_query(con, "ucl_long")
     long["n"] = long["n"].astype("Int64")
     long["n_failed"] = long["n_failed"].astype("Int64")
     return pd.concat([long, p_values(long), intervals(tables["verdicts"], long)], ignore_index=True)

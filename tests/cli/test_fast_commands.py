@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from flows.cli import app
 codes = {}
 for args in (["--help"], ["serve", "--help"], ["serve", "vllm", "--help"], ["models", "--help"],
-             ["results", "--help"], ["params", "check"], ["results", "--format", "csv"],
+             ["results", "--help"], ["estimate", "--help"], ["params", "check"], ["results", "--format", "csv"],
              ["serve", "check", "http://127.0.0.1:9/v1"]):
     codes[" ".join(args)] = CliRunner().invoke(app, args).exit_code
 print(json.dumps({"codes": codes, "loaded": sorted(m for m in ("prefect", "litellm") if m in sys.modules)}))
@@ -36,6 +36,7 @@ def test_read_only_commands_load_neither_prefect_nor_litellm(tmp_path):
         "serve vllm --help": 0,
         "models --help": 0,
         "results --help": 0,
+        "estimate --help": 0,
         "params check": 0,
         "results --format csv": 0,
         "serve check http://127.0.0.1:9/v1": 1,

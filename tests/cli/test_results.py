@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from steps.reports.paper_tables import load_paper_table
 from steps.results import cell, leaderboard
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,7 +49,7 @@ def test_the_leaderboard_holds_the_committed_numbers_and_the_papers_rows():
     assert rows["GPT-4o (paper)"]["J1 AVG (OO)"].startswith(f"{j1.value:.1f}")
     assert rows["GPT-4o (paper)"]["source"] == "paper"
     # UCL-Bench's paper rows come from the paper's Table 3 (its AVG), as the UCL report quotes them
-    paper_ucl = pd.read_csv(ROOT / "steps" / "ucl" / "paper_table3.csv").set_index("model")
+    paper_ucl = load_paper_table(ROOT / "steps" / "ucl" / "paper_tables" / "table3.csv").frame.set_index("model")
     assert rows["GPT-4 (paper)"]["UCL win rate"] == f"{paper_ucl.loc['GPT-4', 'AVG']:.1f}"
     plaw = _one(_twin("plawbench"), table="table3", metric="Overall", agent="Kimi-K2", source="paper")
     assert rows["Kimi-K2 (paper)"]["PLawBench"] == f"{100 * plaw.value:.1f}"

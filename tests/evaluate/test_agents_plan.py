@@ -88,3 +88,37 @@ def test_a_worker_in_a_matching_clone_restores_then_runs_then_pushes(tmp_path, m
         ["a1", "--wait-for-lock", "repro", "--pull", "--single-item", *targets],
         ["a1", "--wait-for-lock", "push", "--run-cache", *targets],
     ]
+
+
+def test_one_agents_run_is_one_run_session_for_every_dvc_command_it_starts(monkeypatch):
+    import flows.agents as agents
+    from steps.llm.ledger import SESSION_ENV
+
+    seen = []
+
+    class Flow:  # the three phases, as `run` calls them: every command gets `_env()`
+        def with_options(self, **_):
+            return lambda plan, pool: seen.append(agents._env().get(SESSION_ENV)) or {"final": 0}
+
+    monkeypatch.setattr(agents, "make_plan", lambda chosen: agents.Plan([], {"a1": ["x@a1"]}, []))
+    monkeypatch.setattr(agents, "agents_flow", Flow())
+    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:1/api")  # no server started
+    monkeypatch.delenv(SESSION_ENV, raising=False)
+    assert agents.run(["a1"]) == 0 and agents.run(["a1"]) == 0
+    assert all(seen) and seen[0] != seen[1]  # a fresh session per run
+    assert SESSION_ENV not in agents._env()  # and none left behind
+    monkeypatch.setenv(SESSION_ENV, "caller")  # the caller's session: one cap over several commands
+    assert agents.run(["a1"]) == 0 and seen[-1] == "caller"
+
+
+def test_a_worker_runs_its_commands_in_the_coordinators_session(tmp_path, monkeypatch):
+    import flows.agents as agents
+    from steps.llm.ledger import SESSION_ENV
+
+    sessions = []
+    monkeypatch.setattr(agents, "_stream", lambda label, args, env: sessions.append(env.get(SESSION_ENV)) or 0)
+    monkeypatch.setattr(agents, "stale", lambda stages: True)
+    monkeypatch.setenv(SESSION_ENV, "worker's own")  # restored after the test
+    monkeypatch.chdir(_clone(tmp_path / "worker"))
+    agents.agent_stages_run.fn("a1", ["x@a1"], ["ingest"], agents.fingerprint(), session="coordinator's")
+    assert sessions == ["coordinator's"] * 3

@@ -12,7 +12,8 @@ import yaml
 
 from flows.evaluate import headline_text, headlines, register, sync_file, targets
 from flows.kit.config import ParamsError, load_params
-from steps.lawbench.report import AgentInfo, render_setting
+from steps.lawbench.report import render_setting
+from steps.reports.agents import AgentInfo
 
 BASE = """# my parameters
 agents:
@@ -129,11 +130,12 @@ def test_the_lawbench_report_names_a_setting_an_agent_has_not_run():
             "value": [0.5],
             "source": ["ours"],
             "n": [1],
+            "n_failed": [0],
         }
     )
     deltas = pd.DataFrame(columns=["setting", "metric", "max_abs_diff", "cells_compared", "largest_at"])
-    agents = {"probe": AgentInfo("probe", "scripted/oracle", True, 0, {}, settings=("zero_shot",))}
-    one_shot = render_setting(long, deltas, "one_shot", agents, "note")
+    agents = {"probe": AgentInfo("probe", "scripted/oracle", True)}
+    one_shot = render_setting(long, deltas, "one_shot", agents, "c0ffee", [])
     assert "`probe`: `scripted/oracle` has not run this setting yet" in one_shot
     assert "probe [scripted]" not in one_shot
-    assert "probe [scripted]" in render_setting(long, deltas, "zero_shot", agents, "note")
+    assert "probe [scripted]" in render_setting(long, deltas, "zero_shot", agents, "c0ffee", [])

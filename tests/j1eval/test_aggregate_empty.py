@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 
-from flows.j1_report import run_info
+from flows.j1_report import j1_agents
 from flows.kit.config import load_params
+from flows.kit.paths import Paths
+from steps.j1eval.report import _sizes
 from tests.conftest import ROOT
 
 
-def test_run_info_of_a_run_without_instances():
-    info = run_info(load_params(ROOT / "params.yaml"), pd.DataFrame(columns=["agent", "scenario"]))
-    assert info.sizes == {}
+def test_the_agents_of_a_run_without_instances(tmp_path):
+    params = load_params(ROOT / "params.yaml").for_benchmark("j1")
+    paths = Paths(data=tmp_path)
+    for name in params.agents:
+        paths.run("j1", name).mkdir(parents=True)
+        (paths.run("j1", name) / "run.json").write_text(json.dumps({"run_id": name}), encoding="utf-8")
+    agents = j1_agents(params, pd.DataFrame(columns=["agent", "scenario", "instance_id"]), paths)
+    assert list(agents) == list(params.agents) and all(a.sizes == {} for a in agents.values())
+    sizes, differ = _sizes(agents)
+    assert [ours for _, ours, _ in sizes] == [0] * 6 and not differ
+    assert _sizes({}) == ([(s, 0, paper) for s, _, paper in sizes], False)

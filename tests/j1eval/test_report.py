@@ -6,10 +6,16 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from steps.j1eval.paper import paper_model_for
-from steps.j1eval.report import AgentInfo, RunInfo, csv_frame, render
+from steps.j1eval.report import csv_frame, render
 from steps.j1eval.tables import compute
+from steps.reports.agents import AgentInfo, RunInfo
+from steps.reports.long import LONG_COLUMNS
+from steps.reports.paper_models import match_paper_model, paper_names
 from tests.j1eval.test_tables import dialogues, rows
+
+
+def paper_model_for(agent: str, model: str | None, explicit: dict[str, str]) -> str | None:
+    return match_paper_model(agent, model, paper_names("j1"), explicit, "j1eval.paper_names")
 
 
 @pytest.mark.parametrize(
@@ -28,7 +34,7 @@ def test_agents_are_matched_to_paper_models_by_name(agent, model, expected):
 
 def test_an_explicit_paper_name_wins_and_must_exist():
     assert paper_model_for("mine", "x/y", {"mine": "GLM4 9B"}) == "GLM4 9B"
-    with pytest.raises(ValueError, match="not a J1 model"):
+    with pytest.raises(ValueError, match=r"j1eval\.paper_names\.mine: 'GPT-5' is not a model of the paper"):
         paper_model_for("mine", "x/y", {"mine": "GPT-5"})
 
 
@@ -47,21 +53,13 @@ def results_for(agents: list[str], groups: dict[str, list[str]]):
 
 def run(groups: dict[str, list[str]] | None = None) -> RunInfo:
     groups = groups or {}
-    return RunInfo(
-        "openai/gpt-4o-2024-11-20",
-        False,
-        "scripted/judge",
-        True,
-        {"CR": 3},
-        {"call_failed": "exclude", "strict_topics": False, "min_exchanges": 4, "penalty_normaliser": "ratio"},
-        groups,
-        {g: paper_model_for(g, None, {}) for g in groups},
-    )
+    options = {"call_failed": "exclude", "strict_topics": False, "min_exchanges": 4, "penalty_normaliser": "ratio"}
+    return RunInfo("openai/gpt-4o-2024-11-20", False, "scripted/judge", True, {**options, "repeats": groups})
 
 
 def test_paper_rows_marks_and_csv():
     results = results_for(["gpt4o"], {})
-    agents = {"gpt4o": AgentInfo("gpt4o", "openai/gpt-4o-2024-11-20", False, "GPT-4o", limit=2, instances={"CR": 2})}
+    agents = {"gpt4o": AgentInfo("gpt4o", "openai/gpt-4o-2024-11-20", False, "GPT-4o", limit=2, sizes={"CR": 2})}
     text = render(results, agents, run())
     # III-5 (proxy judge, one judge failure left out): (1 + 0.2) / 2; the paper's GPT-4o row beside it
     lines = text.splitlines()
@@ -140,19 +138,7 @@ def test_failed_calls_are_shown_beside_every_number_they_affect_and_in_the_csv()
     mine = csv[(csv.source == "ours") & (csv["table"] == "table3") & (csv.scope == "CR")].set_index("metric")
     assert mine.n_failed.to_dict() == {"III-3": 1, "III-5": 2}
     assert csv[(csv.source == "paper")].n_failed.isna().all()
-    assert list(csv.columns) == [
-        "benchmark",
-        "table",
-        "agent",
-        "scope",
-        "metric",
-        "value",
-        "n",
-        "n_failed",
-        "judge",
-        "proxy",
-        "source",
-    ]
+    assert list(csv.columns) == LONG_COLUMNS
 
 
 def test_a_dialogue_a_failed_call_ended_counts_even_when_it_is_scored():

@@ -18,6 +18,7 @@ from flows.j1_simulate import j1_simulate
 from flows.kit.models import read_usage_log
 from flows.kit.stage import run_stage
 from flows.kit.tables import read_table
+from steps.reports.long import LONG_COLUMNS
 from steps.schemas import J1Scores
 from tests.scenarios.conftest import build, write_sources
 
@@ -142,19 +143,7 @@ def test_the_report_marks_proxy_cells_and_puts_the_paper_beside_a_named_agent(pr
     assert "judge `scripted/judge` (proxy judge)" in report and "oracle [scripted]" in report
     assert "↳ paper: GPT-4o | 508 | 69.7 | 62.7 |" in report and "†" in report
     csv = pd.read_csv(paths["reports"] / "j1.csv", keep_default_na=False)
-    assert list(csv.columns) == [
-        "benchmark",
-        "table",
-        "agent",
-        "scope",
-        "metric",
-        "value",
-        "n",
-        "n_failed",
-        "judge",
-        "proxy",
-        "source",
-    ]
+    assert list(csv.columns) == LONG_COLUMNS
     assert csv[csv.source == "ours"].n_failed.astype(int).eq(0).all()  # the scripted run: no failed call
     mine = csv[(csv.source == "ours") & (csv.agent == "oracle") & (csv["table"] == "table3")]
     assert set(mine.scope) == {"KQ", "LC", "CD", "DD", "CI", "CR", "overall"}

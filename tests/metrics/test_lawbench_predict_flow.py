@@ -15,9 +15,10 @@ from flows.kit.stage import run_stage
 from flows.lawbench_predict import lawbench_predict
 from flows.lawbench_report import build_tables
 from steps.lawbench.predict import prompt_text
-from steps.lawbench.report import AgentInfo, render_setting
+from steps.lawbench.report import render_setting
 from steps.lawbench.scripted import best_form
 from steps.metrics.lawbench import score_task
+from steps.reports.agents import AgentInfo
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.helpers import project_paths, write_lawbench_interim
 
@@ -141,11 +142,10 @@ def test_a_tolerated_failure_rate_exits_0_and_the_scores_carry_the_failed_count(
     last = scores.set_index("task").loc[predictions.task.iloc[-1]]  # the 4 refused prompts are the last task's
     assert last.n == 0 and last.n_failed == 4 and pd.isna(last.score)  # kept, with no score
 
-    by_task = {(r.setting, r.task): int(r.n_failed) for r in scores.itertuples() if r.n_failed}
-    info = AgentInfo("local", "hosted_vllm/test-model", False, 4, by_task)
+    info = AgentInfo("local", "hosted_vllm/test-model", False)
     published = pd.DataFrame({"setting": [], "model": [], "task": [], "score": [], "abstention_rate": []})
     long, deltas = build_tables.fn(scores, published.astype({"score": float, "abstention_rate": float}))
-    report = render_setting(long, deltas, "zero_shot", {"local": info}, "note")
+    report = render_setting(long, deltas, "zero_shot", {"local": info}, "c0ffee", [])
     assert "| — (4 failed) |" in report and "4 calls failed after retries" in report
     overall = long[(long.scope == "overall") & (long.metric == "score")]
     assert overall.value.isna().all()  # a task without a score leaves Overall empty, never a mean of the rest

@@ -7,8 +7,10 @@ import io
 import pandas as pd
 
 from flows.lawbench_report import build_tables
-from steps.lawbench.report import AgentInfo, csv_text, render_setting
+from steps.lawbench.report import csv_text, render_setting
 from steps.metrics.lawbench.tasks import TASK_IDS
+from steps.reports.agents import AgentInfo
+from steps.reports.long import LONG_COLUMNS
 
 
 def _scores(failed: dict[str, int]) -> pd.DataFrame:
@@ -35,27 +37,14 @@ def _render(failed: dict[str, int]) -> tuple[str, pd.DataFrame]:
         {"setting": ["zero_shot"], "model": ["GPT-4"], "task": ["1-1"], "score": [0.4], "abstention_rate": [0.0]}
     )
     long, deltas = build_tables.fn(scores, published)
-    by_task = {("zero_shot", t): n for t, n in failed.items() if n}
-    info = AgentInfo("local", "hosted_vllm/m", False, sum(failed.values()), by_task)
-    return render_setting(long, deltas, "zero_shot", {"local": info}, "note"), long
+    info = AgentInfo("local", "hosted_vllm/m", False)
+    return render_setting(long, deltas, "zero_shot", {"local": info}, "c0ffee", ["GPT-4"]), long
 
 
 def test_the_csv_counts_failed_calls_per_task_level_and_overall():
     report, long = _render({"1-1": 3, "3-2": 10})
     csv = pd.read_csv(io.StringIO(csv_text(long)), keep_default_na=False, na_values=[""])
-    assert list(csv.columns) == [
-        "benchmark",
-        "table",
-        "agent",
-        "scope",
-        "metric",
-        "value",
-        "n",
-        "n_failed",
-        "judge",
-        "proxy",
-        "source",
-    ]
+    assert list(csv.columns) == LONG_COLUMNS
     score = csv[(csv.metric == "score") & (csv.source == "ours")].set_index("scope").n_failed
     assert score["1-1"] == 3 and score["3-2"] == 10 and score["1-2"] == 0
     assert score["Memorization"] == 3 and score["Application"] == 10 and score["overall"] == 13

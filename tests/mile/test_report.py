@@ -7,8 +7,20 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from steps.mile.published import paper_long, paper_model
-from steps.mile.report import CSV_COLUMNS, AgentInfo, RunInfo, csv_frame, render
+from steps.mile.published import paper_long
+from steps.mile.report import csv_frame
+from steps.mile.report import render as render_mile
+from steps.reports.agents import AgentInfo, RunInfo
+from steps.reports.long import LONG_COLUMNS
+from steps.reports.paper_models import match_paper_model, paper_names
+
+SAMPLED_FROM = 693
+
+
+def render(ours: pd.DataFrame, agents: dict[str, AgentInfo], run: RunInfo) -> str:
+    """The report of agents that ran 3 dialogues each, of the 693 in the data."""
+    sized = {n: replace(a, sizes={"dialogues": 3}) for n, a in agents.items()}
+    return render_mile(ours, sized, run, SAMPLED_FROM)
 
 
 def test_the_printed_goal_ave_is_the_seven_metric_mean_for_four_rows_only():
@@ -33,7 +45,7 @@ def test_the_printed_goal_ave_is_the_seven_metric_mean_for_four_rows_only():
     ],
 )
 def test_same_named_models_are_found_by_alias_or_model_name(agent, model, paper):
-    assert paper_model(agent, model) == paper
+    assert match_paper_model(agent, model, paper_names("mile")) == paper
 
 
 def ours_rows(judge: str = "scripted/judge", proxy: bool = True) -> pd.DataFrame:
@@ -60,8 +72,6 @@ def run_info(judge_scripted: bool) -> RunInfo:
         True,
         "scripted/judge" if judge_scripted else "openai/gpt-4o",
         judge_scripted,
-        3,
-        693,
         {
             "seed": 0,
             "max_turns": 15,
@@ -76,7 +86,7 @@ def run_info(judge_scripted: bool) -> RunInfo:
 
 def test_the_csv_twin_has_the_shared_columns_with_ours_and_the_papers_rows():
     csv = csv_frame(ours_rows())
-    assert list(csv.columns) == CSV_COLUMNS
+    assert list(csv.columns) == LONG_COLUMNS
     assert set(csv.source) == {"ours", "paper"} and set(csv.benchmark) == {"mile"}
     paper = csv[csv.source == "paper"]
     assert paper[(paper.agent == "GPT-4o") & (paper.metric == "CLI")].value.item() == 94.26
@@ -109,16 +119,23 @@ def test_the_agents_paper_model_is_set_beside_the_paper_row_and_bold_in_the_publ
 
 
 def test_the_header_flags_runs_made_with_other_or_unrecorded_role_decodings():
-    agents = {"oracle": AgentInfo("oracle", "scripted/oracle", True, {"temperature": 0.0, "max_tokens": 1024})}
     roles = {"client": {"temperature": 0.7, "top_p": None, "max_tokens": None, "seed": 3, "extra": {}}}
-    run = replace(run_info(True), roles=roles, role_decoding="mapping", mixed=("null",))
-    text = render(ours_rows(), agents, run)
+    spec = {
+        "decoding": {"temperature": 0.0, "max_tokens": 1024},
+        "environment": {"roles": roles, "role_decoding": "mapping"},
+    }
+    agents = {
+        "oracle": AgentInfo("oracle", "scripted/oracle", True, run=spec),
+        "null": AgentInfo("null", "scripted/null", True, run={"environment": {"roles": {}}}),
+    }
+    text = render(ours_rows(), agents, run_info(True))
     assert (
         "(`mile.role_decoding: mapping`, merged over the environment model's): client temperature 0.7, seed 3\n" in text
     )
     assert "`oracle` temperature 0, max_tokens 1024 (the paper evaluates with temperature 0, max_tokens 1024)" in text
     assert "**Runs differ in role decoding** from the first agent's: null" in text
-    assert "Decoding per role: not recorded" in render(ours_rows(), agents, run_info(True))
+    unrecorded = {"oracle": AgentInfo("oracle", "scripted/oracle", True, run={"decoding": spec["decoding"]})}
+    assert "Decoding per role: not recorded" in render(ours_rows(), unrecorded, run_info(True))
 
 
 def with_failed_calls() -> pd.DataFrame:

@@ -30,19 +30,12 @@ async def run_agent(door: ModelDoor, agent: ModelConfig, tasks: pd.DataFrame, ru
     requests = build_requests(tasks, rubric, agent, OPTIONS)
     replies = await door.complete_many(requests)
     responses = responses_frame(tasks, requests, replies, agent.name, "test")
-    consult = tasks[tasks.category == "consultation"].reset_index(drop=True)
-    units = rubric[rubric.judged & (rubric.kind == "award")].sort_values("order")
-    questions = {k: list(g.award_text) for k, g in units.groupby("item_id", sort=False)}
+    consult, instances = dialogue.consultations(tasks, rubric, 10)
     journal = Journal(tmp_path / f"{agent.name}.jsonl")
     scenario = dialogue.scenario(10)
-    dialogues = await simulate(
-        dialogue.instances(consult, questions, 10), lambda _: scenario, DoorSpeaker(door, agent, ENVIRONMENT), journal
-    )
+    dialogues = await simulate(instances, lambda _: scenario, DoorSpeaker(door, agent, ENVIRONMENT), journal)
     journal.close()
-    asked = {d.instance_id: dialogue.lawyer_questions(d) for d in dialogues}
-    responses = pd.concat(
-        [responses, multiturn_frame(consult, dialogues, agent.name, "test", asked)], ignore_index=True
-    )
+    responses = pd.concat([responses, multiturn_frame(consult, dialogues, agent.name, "test")], ignore_index=True)
     results = await judge_all(door, JUDGE, tasks, rubric, responses, OPTIONS, repairs=1)
     return responses, judgement_rows(results, responses[responses.response.isna()], tasks, rubric, "test")
 

@@ -326,6 +326,6 @@ def test_the_report_section_labels_the_opt_in_numbers_and_lists_findings():
             }
         ]
     )
-    text = "\n".join(render_penalties(long, pd.DataFrame(), findings, proxy=True))
+    text = render_penalties(long, pd.DataFrame(), findings, proxy=True)
     assert "| m | 50 | 40 | 60 | 58 |" in text and "T1 paper-penalty (ours, opt-in)" in text
     assert "笼统地追问当事人是否隐瞒" in text and "The proxy judge flags only vague probes" in text

@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from steps.plawbench import paper
-from steps.plawbench.report import AgentInfo, _self_preference, main_table
+from steps.plawbench.report import main_table, same_family
+from steps.reports.agents import AgentInfo
+from steps.reports.paper_models import match_paper_model, paper_names
+
+
+def paper_model_for(agent: str, model: str, explicit: dict[str, str]) -> str | None:
+    return match_paper_model(agent, model, paper_names("plawbench"), explicit, "plawbench.paper_names")
 
 
 def test_agents_are_matched_to_the_paper_by_name_or_by_params():
-    assert paper.paper_model_for("gpt4o", "openai/gpt-4o-20240806", {}) == "GPT-4o-20240806"
-    assert paper.paper_model_for("kimi", "moonshot/kimi-k2", {}) == "Kimi-K2"
-    assert paper.paper_model_for("kimi", "moonshot/kimi-k2-0905", {}) is None  # a later release: not the same
-    assert paper.paper_model_for("kimi", "moonshot/kimi-k2-0905", {"kimi": "Kimi-K2"}) == "Kimi-K2"
-    assert paper.paper_model_for("Qwen3-Max", "hosted_vllm/x", {}) == "Qwen3-Max"
+    assert paper_model_for("gpt4o", "openai/gpt-4o-20240806", {}) == "GPT-4o-20240806"
+    assert paper_model_for("kimi", "moonshot/kimi-k2", {}) == "Kimi-K2"
+    assert paper_model_for("kimi", "moonshot/kimi-k2-0905", {}) is None  # a later release: not the same
+    assert paper_model_for("kimi", "moonshot/kimi-k2-0905", {"kimi": "Kimi-K2"}) == "Kimi-K2"
+    assert paper_model_for("Qwen3-Max", "hosted_vllm/x", {}) == "Qwen3-Max"
+    with pytest.raises(ValueError, match=r"plawbench\.paper_names\.kimi: 'Kimi-K3' is not a model of the paper"):
+        paper_model_for("kimi", "moonshot/kimi-k2", {"kimi": "Kimi-K3"})
 
 
 def test_the_main_table_puts_the_papers_row_beside_a_matched_agent():
@@ -41,6 +50,6 @@ def test_the_main_table_puts_the_papers_row_beside_a_matched_agent():
 
 
 def test_agents_of_the_judges_family_are_flagged():
-    agents = {"g": AgentInfo("g", "gemini/gemini-2.5-pro", False, None), "q": AgentInfo("q", "qwen/x", False, None)}
-    assert "same family as g" in " ".join(_self_preference(agents, "gemini/gemini-3-pro-preview"))
-    assert _self_preference(agents, "scripted/judge") == []
+    agents = {"g": AgentInfo("g", "gemini/gemini-2.5-pro", False), "q": AgentInfo("q", "qwen/x", False)}
+    assert same_family(agents, "gemini/gemini-3-pro-preview") == ["g"]
+    assert same_family(agents, "scripted/judge") == []

@@ -7,7 +7,9 @@ import pandas as pd
 
 from flows.plawbench_report import build_tables
 from steps.plawbench import paper
-from steps.plawbench.report import AgentInfo, ReportInputs, render_report
+from steps.plawbench.report import ReportInputs, render_report
+from steps.reports.agents import AgentInfo, RunInfo
+from steps.reports.long import LONG_COLUMNS
 from steps.schemas import PlawItemScores, PlawJudgements, PlawRubricItems
 
 TASKS = [
@@ -80,12 +82,9 @@ def _frames(failure: str | None) -> dict[str, pd.DataFrame]:
 def _report(failure: str | None) -> tuple[str, pd.DataFrame]:
     tables = build_tables.fn(_frames(failure))
     inputs = ReportInputs(
-        agents={"a": AgentInfo("a", "m/a", False, None)},
-        judge="m/judge",
-        judge_proxy=False,
-        runs={"a": "r"},
+        agents={"a": AgentInfo("a", "m/a", False, run_id="r")},
+        run=RunInfo("m/env", False, "m/judge", False, {"limit": None, "t1_penalties": "none"}),
         data_commit="0" * 40,
-        limit=None,
         n_tasks=5,
         parse_issues=0,
         issue_tasks=0,
@@ -124,16 +123,4 @@ def test_without_failures_nothing_is_marked():
     text, long = _report(None)
     assert "failed)" not in text and "Failed model calls" not in text and "content_filter" not in text
     assert (long[(long["table"] == "table3") & (long.source == "ours")].n_failed == 0).all()
-    assert list(long.columns) == [
-        "benchmark",
-        "table",
-        "agent",
-        "scope",
-        "metric",
-        "value",
-        "n",
-        "n_failed",
-        "judge",
-        "proxy",
-        "source",
-    ]
+    assert list(long.columns) == LONG_COLUMNS

@@ -11,7 +11,7 @@ from rich.console import Console
 from flows.kit.paths import Paths
 from flows.show import find_id, show_any
 from steps.reports.html import dialogues
-from steps.reports.html.pages import benchmark_page, link_for
+from steps.reports.html.pages import PAGES, benchmark_page, link_for
 from steps.reports.html.svg import bar_chart, nice_max
 from steps.reports.html.tables import html_table
 from tests.html_data import j1_frames
@@ -115,3 +115,27 @@ def test_show_finds_a_dialogue_in_any_benchmark_by_its_file_name_id(tmp_path):
         show_any("oracle", "x", benchmark="mile", paths=paths)
     with pytest.raises(ValueError, match="unknown benchmark"):
         show_any("oracle", "x", benchmark="lawbench", paths=paths)
+
+
+def test_the_stage_writes_every_page_with_every_dialogue_embedded(fixture_report):
+    """Stage html_report over fixture run tables (tests/reports/conftest.py): six pages, each dialogue page
+    embedding every agent's dialogues as parseable JSON, the index counting them."""
+    from tests.html_data import AGENTS, DIALOGUE_PAGES, HOSTILE, N, index_counts, page_dialogues
+
+    assert sorted(p.stem for p in fixture_report.glob("*.html")) == sorted(PAGES)
+    counts = index_counts((fixture_report / "index.html").read_text(encoding="utf-8"))
+    assert set(counts) == set(PAGES) - {"index"} and counts["lawbench"][1] == 0
+    for bench in DIALOGUE_PAGES:
+        page = (fixture_report / f"{bench}.html").read_text(encoding="utf-8")
+        records = page_dialogues(page)
+        expected = N * len(AGENTS) * (2 if bench == "plawbench" else 1)  # PLawBench: single and multi-turn
+        assert len(records) == expected and {r["agent"] for r in records} == set(AGENTS)
+        assert counts[bench][1] == expected
+    with pytest.raises(ValueError, match="found 0"):
+        page_dialogues((fixture_report / "lawbench.html").read_text(encoding="utf-8"))
+    j1 = {r["agent"] + "/" + r["id"]: r for r in page_dialogues((fixture_report / "j1.html").read_text("utf-8"))}
+    assert j1["oracle/LC_synthetic_00001"]["turns"][1][5] == HOSTILE
+    failed = j1["null/DD_synthetic_00009"]
+    assert failed["end"] == "call_failed" and failed["score"] is None
+    assert failed["turns"][-1][6] == "failed call: server_error"
+    assert j1["oracle/CR_synthetic_00005"]["causes"] == "missing_final_objective"

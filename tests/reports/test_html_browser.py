@@ -1,23 +1,37 @@
-"""The committed HTML report (reports/html/) in a real browser: headless Chromium opens every page from
-file://, finds its tables and SVG plots, opens a transcript from a table cell, filters the list, and the
-console stays free of errors. Screenshots of the main views go to docs/images/ (JURISFLOW_SCREENSHOTS=1)."""
+"""The HTML report in a real browser: headless Chromium opens every page from file://, finds its tables and SVG
+plots, opens a transcript from a table cell, filters the list, and the console stays free of errors.
+
+The pages are built by stage `html_report` from fixture run tables (tests/reports/conftest.py). With
+JURISFLOW_SCREENSHOTS=1 the tests open the pages `make run` built in reports/html/ instead, and save screenshots
+of the main views to docs/images/ (the README's, which show the default run)."""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from selenium.webdriver.support.ui import WebDriverWait
 
+from steps.reports.html.pages import PAGES
 from tests.browser import chromium_paths, headless_chromium
 from tests.conftest import ROOT
+from tests.html_data import DIALOGUE_PAGES, HOSTILE
 
-HTML = ROOT / "reports" / "html"
-PAGES = ("index", "lawbench", "j1", "mile", "ucl", "plawbench")
-DIALOGUE_PAGES = ("j1", "mile", "ucl", "plawbench")
+BUILT = ROOT / "reports" / "html"
 SHOTS = ROOT / "docs" / "images"
 
 pytestmark = pytest.mark.skipif(chromium_paths() is None, reason="needs chromium and chromium-driver (.ci/run)")
+
+
+@pytest.fixture(scope="module")
+def html(request) -> Path:
+    """The folder of the pages under test."""
+    if not os.environ.get("JURISFLOW_SCREENSHOTS"):
+        return request.getfixturevalue("fixture_report")
+    if not (BUILT / "index.html").is_file():
+        pytest.fail(f"JURISFLOW_SCREENSHOTS=1 opens the built report, and {BUILT} has none: run `make run` first")
+    return BUILT
 
 
 @pytest.fixture(scope="module")
@@ -36,11 +50,11 @@ def _shot(driver, name: str) -> None:
         driver.save_screenshot(str(SHOTS / f"html_{name}.png"))
 
 
-@pytest.mark.parametrize("name", PAGES)
-def test_page_renders_tables_and_plots(driver, name):
+@pytest.mark.parametrize("name", list(PAGES))
+def test_page_renders_tables_and_plots(driver, html, name):
     from selenium.webdriver.common.by import By
 
-    driver.get((HTML / f"{name}.html").as_uri())
+    driver.get((html / f"{name}.html").as_uri())
     tables = driver.find_elements(By.CSS_SELECTOR, "table.results")
     assert tables and all(t.is_displayed() for t in tables[:1])
     assert len(driver.find_elements(By.CSS_SELECTOR, "table.results tbody tr")) >= 2
@@ -63,11 +77,11 @@ def test_page_renders_tables_and_plots(driver, name):
 
 
 @pytest.mark.parametrize("name", DIALOGUE_PAGES)
-def test_transcript_opens_from_a_table_cell_and_filters_work(driver, name):
+def test_transcript_opens_from_a_table_cell_and_filters_work(driver, html, name):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
-    driver.get((HTML / f"{name}.html").as_uri())
+    driver.get((html / f"{name}.html").as_uri())
     viewer = driver.find_element(By.ID, "viewer")
     assert not viewer.is_displayed()
     link = driver.find_element(By.CSS_SELECTOR, "table.results td a[href^='#view?agent=']")
@@ -112,8 +126,26 @@ def test_transcript_opens_from_a_table_cell_and_filters_work(driver, name):
     assert _errors(driver) == []
 
 
-def test_console_errors_are_seen(driver):
+def test_a_named_dialogue_shows_markup_as_text_and_a_failed_call_as_a_note(driver, html):
+    """The fixture's dialogue LC/synthetic/00001 has a turn whose text is a script element; DD/synthetic/00009
+    ended in a failed call (tests.html_data.j1_frames)."""
+    from selenium.webdriver.common.by import By
+
+    if html == BUILT:
+        pytest.skip("needs the fixture report")
+    driver.get((html / "j1.html").as_uri() + "#d=null/LC_synthetic_00001")
+    turns = driver.find_elements(By.CSS_SELECTOR, "#dview .turn .text")
+    assert turns[1].text == HOSTILE
+    assert driver.execute_script("return document.scripts.length") == 2  # the viewer and the data, nothing injected
+    driver.get((html / "j1.html").as_uri() + "#d=oracle/DD_synthetic_00009")
+    assert "ended by call_failed" in driver.find_element(By.CSS_SELECTOR, "#dview p.note").text
+    failed = driver.find_elements(By.CSS_SELECTOR, "#dview .turn.failed")
+    assert len(failed) == 1 and "failed call: server_error" in failed[0].text
+    assert _errors(driver) == []
+
+
+def test_console_errors_are_seen(driver, html):
     """The control for the checks above: a script error on a page does reach the browser log."""
-    driver.get((HTML / "index.html").as_uri())
+    driver.get((html / "index.html").as_uri())
     driver.execute_script("setTimeout(function () { throw new Error('deliberate'); }, 0)")
     WebDriverWait(driver, 10).until(lambda d: any("deliberate" in e["message"] for e in _errors(d)))

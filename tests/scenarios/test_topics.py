@@ -128,3 +128,28 @@ def test_the_scripted_environment_answers_the_llm_procedure_with_the_derived_lis
     )
     door.close()
     assert failed == 0 and frame.topics.iloc[0] == rows.topics.iloc[0] and frame.method.iloc[0] == "llm"
+
+
+def test_the_scripted_environment_keeps_kq_and_lc_sources_of_one_frame(tmp_path):
+    """KQ and LC rows in one frame leave each other's lay field NaN; the scripted answer must not carry it."""
+    consultation = {
+        "item_id": "z/3-8/1",
+        "question": "我租的房子房东要提前收回，我交的押金能退回来吗？",
+        "answer": "回答:租房押金可以退还。法律依据:《中华人民共和国民法典》第七百零三条租赁合同是出租人将租赁物"
+        "交付承租人使用的合同。",
+    }
+    rows = topic_rows([*kq_from_choices([TRUE_Q]), *lc_from_consultations([consultation])], seed=0)
+    assert rows.background.isna().any() and rows.occupation.isna().any()
+    door = ModelDoor(LLMSettings(cache_dir=str(tmp_path)))
+    frame, failed = asyncio.run(
+        rewrite_sources(
+            door,
+            ModelConfig(name="e", model="scripted/persona"),
+            rows,
+            pd.DataFrame([TRUE_Q, consultation]),
+            limit=None,
+            seed=0,
+        )
+    )
+    door.close()
+    assert failed == 0 and sorted(frame.scenario) == ["KQ", "LC"]

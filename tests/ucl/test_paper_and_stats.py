@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import math
 from pathlib import Path
 
@@ -12,10 +11,11 @@ import pytest
 from flows.kit.config import Params
 from steps.ucl.paper import TABLE, paper_models
 from steps.ucl.params import UclParams
-from steps.ucl.report import ReportInfo, RunInfo, render
+from steps.ucl.report import Notes, ReportInfo, render
 from steps.ucl.stats import incomplete_beta, pearson_p
 from steps.ucl.tasks import PAPER_TASK_IDS, TASKS
-from tests.ucl.test_tables import build, match, one_order
+from tests.reports.test_paper_tables import printed_rows
+from tests.ucl.test_tables import agent, build, match, one_order, report_info
 
 PAPER = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "000_704e49505191f3c5.txt"
 PAPER_ALT = Path("/work/shared/seeds/000_704e49505191f3c5.txt")
@@ -27,8 +27,7 @@ def test_table3_is_the_papers_table_cell_by_cell():
         pytest.skip("the UCL-Bench paper text is not on this machine")
     lines = text.read_text(encoding="utf-8").split("\n")
     start = next(i for i, line in enumerate(lines) if line.startswith("Qwen 7B\t"))
-    with TABLE.open(encoding="utf-8") as fh:
-        rows = [r for r in csv.DictReader(fh) if r["model"] != "ChatGPT (reference)"]
+    rows = [r for r in printed_rows(TABLE) if r["model"] != "ChatGPT (reference)"]
     for line, row in zip(lines[start : start + len(rows)], rows, strict=True):
         assert line.split("\t")[1:] == [row[c] for c in [*PAPER_TASK_IDS, "AVG"]], row["model"]
 
@@ -61,20 +60,18 @@ def test_pearson_p_matches_the_papers_turn_analysis_and_exact_values():
 
 def info(**over) -> ReportInfo:
     base = dict(
-        agents=[RunInfo("gpt4", "openai/gpt-4-0613", False, "r1", "GPT-4", items_per_task=1)],
-        reference=RunInfo("chatgpt", "openai/gpt-3.5-turbo-1106", False, "r0"),
         user="openai/gpt-4-0613",
         judge="openai/gpt-4-0613",
-        judge_scripted=False,
-        exchanges=3,
-        single_round=False,
         items_per_task=10,
-        retries=2,
+        judge_retries=2,
         pointwise=True,
-        data="repo@abc",
-        notes=["a note"],
+        notes=Notes(hint_free=2, hint_free_tasks=("6-2",), excluded={"gpt4": {"unparsable": 1}}),
     )
-    return ReportInfo(**{**base, **over})
+    return report_info(
+        [agent("gpt4", "openai/gpt-4-0613", "r1", "GPT-4", items=1)],
+        agent("chatgpt", "openai/gpt-3.5-turbo-1106", "r0"),
+        **{**base, **over},
+    )
 
 
 def test_the_report_names_the_reference_and_puts_paper_numbers_beside_ours():
@@ -92,7 +89,10 @@ def test_the_report_names_the_reference_and_puts_paper_numbers_beside_ours():
     )
     assert len(paper) == 1 and ours < paper[0] < bloom and lines[paper[0]].endswith("| 56.1 |")
     assert sum(line.startswith("| Qwen 7B | 40 |") for line in lines[ours:bloom]) == 1
-    assert "## Pointwise hint score" in text and "- a note" in text and "[scripted]" not in text.split("##")[1]
+    assert "## Pointwise hint score" in text and "[scripted]" not in text.split("##")[1]
+    assert "- 2 item(s) have no answer guidance in the public data (task(s) 6-2): the pairwise judge" in text
+    assert "- Agent `gpt4`: 1 verdict(s) excluded (unparsable 1).\n" in text
+    assert "up to 2 time(s), then excluded" in text and text.endswith("; compared with the paper's GPT-4.\n")
     assert "## Pointwise hint score" not in render(long, info(pointwise=False))
     assert "single round" in render(long, info(single_round=True, exchanges=1))
 

@@ -7,15 +7,49 @@ from fractions import Fraction
 import pandas as pd
 import pytest
 
+from steps.reports.agents import AgentInfo, RunInfo
+from steps.reports.paper_models import match_paper_model, paper_names
 from steps.ucl.dialogues import DIALOGUE_COLUMNS
 from steps.ucl.judging import HINT_COLUMNS
 from steps.ucl.pairs import VERDICT_COLUMNS
-from steps.ucl.paper import match, paper_long, paper_models
+from steps.ucl.paper import PaperModel, paper_long, paper_models
+from steps.ucl.report import Notes, ReportInfo
 from steps.ucl.tables import long_table
 from steps.ucl.tasks import PAPER_TASK_IDS, TASKS
 
 KEY_OF = {t.id: t.key for t in TASKS}
 POINTS = {"win": 1.0, "tie": 0.5, "lose": 0.0}
+
+
+def match(agent: str, model: str) -> PaperModel | None:
+    """The paper's row an agent of this name and model corresponds to (as the report stage matches it)."""
+    name = match_paper_model(agent, model, paper_names("ucl"))
+    return next((p for p in paper_models() if p.name == name), None)
+
+
+def agent(
+    name: str, model: str, run_id: str = "r", paper_model: str | None = None, items: int = 0, limit: int | None = None
+) -> AgentInfo:
+    """An agent of the report whose run answered `items` items of its largest task."""
+    sizes = {"1-1": items} if items else {}
+    return AgentInfo(name, model, model.startswith("scripted/"), paper_model, run_id, limit, sizes=sizes)
+
+
+def report_info(
+    agents: list[AgentInfo],
+    reference: AgentInfo,
+    *,
+    user: str = "m/user",
+    judge: str = "j",
+    judge_scripted: bool = False,
+    items_per_task: int = 3,
+    notes: Notes | None = None,
+    **options,
+) -> ReportInfo:
+    """A UCL report's setting; `options` override params.ucl's (exchanges 3, judge_retries 1, no pointwise)."""
+    opts = {"exchanges": 3, "single_round": False, "judge_retries": 1, "pointwise": False, **options}
+    run = RunInfo(user, user.startswith("scripted/"), judge, judge_scripted, opts)
+    return ReportInfo(agents, reference, run, items_per_task, "x@0", notes or Notes())
 
 
 def verdict(agent: str, task_id: str, item: int, order: str, outcome: str | None, failure: str | None = None):
@@ -174,6 +208,7 @@ def test_paper_rows_sit_beside_a_matched_agent():
     assert match("gpt4", "openai/gpt-4-0613").name == "GPT-4"
     assert match("q", "hosted_vllm/Qwen/Qwen2.5-7B-Instruct").name == "Qwen-2.5 7B"
     assert match("oracle", "scripted/oracle") is None and match("mine", "openai/gpt-4o") is None
+    assert match("o1", "openai/o1-preview").name == "OpenAI o1-preview"  # by the model id of the paper's Table 10
     long = build(
         one_order("1-1", 1, 0, 0, agent="gpt4"), agents=("gpt4",), matches={"gpt4": match("gpt4", "openai/gpt-4-0613")}
     )
@@ -201,23 +236,9 @@ def test_the_bootstrap_interval_of_the_overall_win_rate():
 
 
 def _report(long: pd.DataFrame) -> str:
-    from steps.ucl.report import ReportInfo, RunInfo, render
+    from steps.ucl.report import render
 
-    info = ReportInfo(
-        agents=[RunInfo("a", "m/a", False, "run-a")],
-        reference=RunInfo("ref", "m/ref", False, "run-r"),
-        user="m/user",
-        judge="j",
-        judge_scripted=False,
-        exchanges=3,
-        single_round=False,
-        items_per_task=3,
-        retries=1,
-        pointwise=False,
-        data="x@0",
-        notes=["a note"],
-    )
-    return render(long, info)
+    return render(long, report_info([agent("a", "m/a", "run-a")], agent("ref", "m/ref", "run-r")))
 
 
 def _pairs(task_id: str, n: int, outcome: str = "win", start: int = 0, failure: str | None = None):

@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from steps.j1.params import InstancesParams
 from steps.scenarios.cd.instances import draft as draft_cd
 from steps.scenarios.ci.instances import draft as draft_ci
 from steps.scenarios.cr.instances import draft as draft_cr
@@ -113,9 +114,8 @@ def with_causes(cases: pd.DataFrame, civil: pd.DataFrame) -> pd.DataFrame:
     return cases.merge(causes, on="case_id", how="left", validate="one_to_one")
 
 
-def instance_plan(
-    cases: pd.DataFrame, civil: pd.DataFrame, topics: pd.DataFrame, sizes: Mapping[str, int | None], *, seed: int
-) -> Plan:
+def instance_plan(cases: pd.DataFrame, civil: pd.DataFrame, topics: pd.DataFrame, instances: InstancesParams) -> Plan:
     """The J1 instances to build from the extracted cases, the civil judgments' causes (case_id, cause) and the
-    topic sources: the same plan in stages `personas` and `instances`."""
-    return plan(populations(with_causes(cases, civil), topics), sizes, seed=seed)
+    topic sources, as `j1.instances` asks: the same plan in stages `j1_personas` and `j1_instances` (and in
+    `jurisflow estimate`)."""
+    return plan(populations(with_causes(cases, civil), topics), instances.resolved(), seed=instances.seed)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -75,6 +76,15 @@ def _row(row: dict[str, Any], answer: TopicsAnswer) -> dict[str, Any]:
     return {**row, **lay, "theme": answer.theme, "topics": topics, "method": "llm"}
 
 
+def _derived(row: dict[str, Any]) -> str:
+    """The rule-derived fields the scripted model answers with, as JSON. KQ and LC rows share one frame, so a lay
+    field the row's scenario lacks is NaN there: it is null here (NaN is no valid answer, and every source would be
+    dropped)."""
+    fields = {k: row[k] for k in ("theme", "occupation", "background", "topics")}
+    plain = {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in fields.items()}
+    return json.dumps(plain, ensure_ascii=False, default=str)
+
+
 def _ranked(rows: pd.DataFrame, limit: int | None, seed: int) -> pd.DataFrame:
     key = rows.scenario + "/" + rows.source_id
     order = key.map(lambda k: hashlib.sha256(f"{seed}\x1f{k}".encode()).hexdigest())
@@ -103,9 +113,7 @@ async def rewrite_sources(
         meta = {
             "scenario": SCENARIO,
             "instance_id": f"{row['scenario']}/{row['source_id']}",
-            "derived": json.dumps(
-                {k: row[k] for k in ("theme", "occupation", "background", "topics")}, ensure_ascii=False, default=str
-            ),
+            "derived": _derived(row),
         }
         answer = await complete_json(
             door, model, [{"role": "user", "content": prompt}], TopicsAnswer, purpose="environment", metadata=meta

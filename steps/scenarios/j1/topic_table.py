@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from steps.j1.params import TopicsParams
 from steps.scenarios.j1.identities import client_name, occupation_for
 from steps.scenarios.j1.topics import TopicSource, kq_from_articles, kq_from_choices, lc_from_consultations
 
@@ -30,6 +31,11 @@ def topic_sources(items: pd.DataFrame, *, articles_per_instance: int) -> list[To
         *kq_from_articles(rows["1-1"], per_instance=articles_per_instance),
         *lc_from_consultations(rows["3-8"]),
     ]
+
+
+def derive_topics(items: pd.DataFrame, topics: TopicsParams) -> pd.DataFrame:
+    """Stage `j1_topics`'s rows before any model call: the topic sources of the LawBench items, derived by rule."""
+    return topic_rows(topic_sources(items, articles_per_instance=topics.articles_per_instance), seed=topics.seed)
 
 
 def topic_rows(sources: list[TopicSource], *, seed: int, method: str = "derived") -> pd.DataFrame:

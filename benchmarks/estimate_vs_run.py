@@ -1,0 +1,79 @@
+"""`jurisflow estimate` beside the run it estimates: per stage and role, the estimate's calls, distinct requests and
+tokens against the usage tables the last `dvc repro` wrote (dvc.lock names each stage's), and the estimate's time.
+
+Run it after `make run` in this project (or `--root` another): for a scripted configuration every figure should
+match (the stand-ins are the models); for real models the calls and tokens of the first turns match and the rest
+follow the stand-ins' replies. Time is CPU seconds of the whole estimate (user + system), and wall seconds per stage.
+
+    python benchmarks/estimate_vs_run.py [--root DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import time
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+
+def usage_tables(root: Path) -> dict[str, list[Path]]:
+    lock = yaml.safe_load((root / "dvc.lock").read_text(encoding="utf-8"))
+    tables = {
+        name: [root / o["path"] for o in stage.get("outs", []) if o["path"].endswith("usage.parquet")]
+        for name, stage in lock["stages"].items()
+    }
+    return {name: paths for name, paths in tables.items() if paths}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=Path("."))
+    root = parser.parse_args().root.resolve()
+    os.chdir(root)
+    from flows.estimate import estimate
+    from flows.kit.config import load_params
+
+    started, cpu = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)
+    report = estimate(load_params(root / "params.yaml"))
+    wall, after = time.perf_counter() - started, resource.getrusage(resource.RUSAGE_SELF)
+    cpu_s = (after.ru_utime - cpu.ru_utime) + (after.ru_stime - cpu.ru_stime)
+    estimated = pd.DataFrame(
+        [(s.stage, s.purpose, s.model_name, s.call_key, s.input_tokens, s.output_tokens) for s in report.sent],
+        columns=["stage", "purpose", "model_name", "call_key", "prompt_tokens", "completion_tokens"],
+    )
+    frames = []
+    for stage, paths in usage_tables(root).items():
+        usage = pd.concat([pd.read_parquet(p) for p in paths], ignore_index=True)
+        frames.append(usage.assign(stage=stage))
+    run = pd.concat(frames, ignore_index=True) if frames else estimated.iloc[0:0]
+
+    def summary(df: pd.DataFrame) -> pd.DataFrame:
+        return df.groupby(["stage", "purpose", "model_name"]).agg(
+            calls=("call_key", "size"),
+            requests=("call_key", "nunique"),
+            prompt_tokens=("prompt_tokens", "sum"),
+            completion_tokens=("completion_tokens", "sum"),
+        )
+
+    both = summary(run).merge(
+        summary(estimated), how="outer", left_index=True, right_index=True, suffixes=("_run", "_est")
+    )
+    both = both.fillna(0).astype(int)
+    both["seconds"] = [round(report.seconds.get(stage, 0.0), 1) for stage, _, _ in both.index]
+    pd.set_option("display.width", 250)
+    pd.set_option("display.max_rows", 500)
+    print(both.to_string())
+    totals = both.sum()
+    for figure in ("calls", "requests", "prompt_tokens", "completion_tokens"):
+        run_total, est_total = int(totals[f"{figure}_run"]), int(totals[f"{figure}_est"])
+        error = (est_total - run_total) / run_total if run_total else 0.0
+        print(f"{figure}: run {run_total:,}, estimate {est_total:,} ({error:+.3%})")
+    print(f"estimate: {cpu_s:.1f} s CPU, {wall:.1f} s wall, {len(report.sent):,} requests recorded")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+"""What the report flows know about agents and runs, built once from params.yaml and each run's `run.json`.
+
+`agent_infos` gives every report its `AgentInfo` per agent (model, scripted, the paper model it corresponds to,
+run id, limit, the run.json as recorded, read by `read_run`), `run_info` the report's `RunInfo` (environment,
+judge, params section).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from flows.kit.config import Params
+from flows.kit.paths import Paths
+from flows.kit.runs import RunRecord, read_run, read_run_if_any
+from steps.llm import ModelConfig
+from steps.reports.agents import AgentInfo, RunInfo
+from steps.reports.labels import agent_paper_model
+from steps.reports.paper_models import match_paper_model
+
+
+def model_info(
+    name: str, model: ModelConfig, run_dirs: Sequence[Path], paper_model: str | None = None, *, required: bool = True
+) -> AgentInfo:
+    """A model that ran under `name` (an agent, or a benchmark's reference model), from the run.json of each of
+    its runs (one, or LawBench's one per setting that has run); a run without one is an error unless not
+    `required`."""
+    records: list[RunRecord | None] = [read_run(d) if required else read_run_if_any(d) for d in run_dirs]
+    limits = [r.limit for r in records if r is not None and r.limit is not None]
+    only = records[0] if len(records) == 1 else None
+    return AgentInfo(
+        name=name,
+        model=model.model,
+        scripted=model.is_scripted,
+        paper_model=paper_model,
+        run_id=only.run_id if only is not None else None,
+        limit=max(limits) if limits else None,
+        run=dict(only.spec) if only is not None else {},
+    )
+
+
+def agent_info(
+    params: Params,
+    name: str,
+    benchmark: str,
+    run_dirs: Sequence[Path],
+    *,
+    names: Mapping[str, Iterable[str]],
+    explicit: Mapping[str, str] | None = None,
+    section: str | None = None,
+    by_name: bool = True,
+    required: bool = True,
+) -> AgentInfo:
+    """Agent `name` in `benchmark`. `names` are the paper's models and their other spellings:
+    `agents.<name>.paper_model` picks one, else (`by_name`) `explicit` (the params map `section`, e.g.
+    `j1.eval.paper_names`) or the paper model of the same name (`match_paper_model`)."""
+    model = params.agent(name)
+    paper = agent_paper_model(name, params.agents[name].paper_model, benchmark, names)
+    if paper is None and by_name:
+        paper = match_paper_model(name, model.model, names, explicit, section or f"{benchmark}.paper_names")
+    return model_info(name, model, run_dirs, paper, required=required)
+
+
+def agent_infos(
+    params: Params,
+    benchmark: str,
+    paths: Paths,
+    *,
+    names: Mapping[str, Iterable[str]],
+    explicit: Mapping[str, str] | None = None,
+    section: str | None = None,
+) -> dict[str, AgentInfo]:
+    """Every agent taking part in `benchmark`, in params.yaml order, each with its run `paths.run(benchmark, agent)`."""
+    return {
+        name: agent_info(
+            params, name, benchmark, [paths.run(benchmark, name)], names=names, explicit=explicit, section=section
+        )
+        for name in params.agents
+    }
+
+
+def run_info(params: Params, options: Mapping[str, Any] | None = None) -> RunInfo:
+    """The report's setting: the environment and judge models of params.yaml, and the benchmark's `options`."""
+    environment, judge = params.environment_model(), params.judge_model()
+    return RunInfo(
+        environment=environment.model,
+        environment_scripted=environment.is_scripted,
+        judge=judge.model,
+        judge_scripted=judge.is_scripted,
+        options=dict(options or {}),
+    )

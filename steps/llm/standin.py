@@ -1,0 +1,166 @@
+"""A door whose every answer comes from a scripted stand-in, recording each request the stages would send.
+
+`jurisflow estimate` runs the real steps (prompt builders, the dialogue engine, the judges) through
+`StandInDoor` instead of `ModelDoor`: a call to any model is answered at once by a deterministic scripted model
+(a scripted model answers for itself; an agent is answered by `scripted/oracle`, the environment and extraction
+by `scripted/persona`, the judge by `scripted/judge`, unless told otherwise), and the request is recorded with
+its call key and its tokens counted by the real model's tokenizer. So the number of calls and every prompt
+follow the real protocol; only the replies, and so what depends on them (when a dialogue ends, a repair round),
+are the stand-in's. Nothing is sent, cached or written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import litellm
+
+from steps.llm import scripted
+from steps.llm.cache import call_key
+from steps.llm.config import ModelConfig
+from steps.llm.results import CallFailure, Completion, FailureKind, Reply, Request
+
+# which scripted model answers for a real model, by the purpose the call names (the door's accounting purposes)
+STAND_INS = {"agent": "oracle", "environment": "persona", "extraction": "persona", "judge": "judge"}
+StandIn = str | Callable[[scripted.ScriptedRequest], str]  # a scripted model's name, or a policy of one's own
+CHAT_PRIMING = 3  # litellm (as OpenAI): every request's reply is primed with 3 tokens
+
+
+class TokenCounter:
+    """Input and output tokens of one model's requests, as its usage rows will count them.
+
+    A scripted model counts one token per character (steps/llm/scripted_provider.py); any other model is counted by
+    litellm's `token_counter` for its bare name (o200k_base for gpt-4o*, its default cl100k_base for a model it does
+    not know), chat overhead included. litellm counts each message apart (3 + role + content tokens, then 3 for the
+    reply), so the count of a message is kept and a dialogue's growing history is tokenised once.
+    """
+
+    def __init__(self, model: str):
+        self.scripted = model.startswith("scripted/")
+        bare = model.split("/", 1)[1] if "/" in model else model
+        self.name = bare if bare in litellm.model_cost else model
+        self._memo: dict[tuple[str, str], int] = {}
+
+    def prompt(self, messages: list[dict[str, Any]]) -> int:
+        if self.scripted:
+            return sum(len(str(m.get("content") or "")) for m in messages)
+        total = CHAT_PRIMING
+        for m in messages:
+            if set(m) <= {"role", "content"} and isinstance(m.get("content"), str):
+                key = (str(m.get("role")), m["content"])
+                if key not in self._memo:
+                    self._memo[key] = litellm.token_counter(model=self.name, messages=[m]) - CHAT_PRIMING
+                total += self._memo[key]
+            else:  # anything but plain role + text: litellm counts it whole
+                total += litellm.token_counter(model=self.name, messages=[m]) - CHAT_PRIMING
+        return total
+
+    def text(self, text: str) -> int:
+        if self.scripted:
+            return len(text)
+        return int(litellm.token_counter(model=self.name, text=text)) if text else 0
+
+
+@dataclass(frozen=True)
+class Sent:
+    """One request a stage would send: where, who, its call key and tokens (output: the stand-in's reply)."""
+
+    stage: str
+    purpose: str
+    model_name: str
+    model: str
+    call_key: str
+    input_tokens: int
+    output_tokens: int
+    max_tokens: int | None
+    stand_in: str
+    failed: bool = False  # the stand-in could not answer (no policy for the call): a failed call in the run
+
+
+@dataclass
+class StandInDoor:
+    """The model door's `complete` / `complete_many` answered by scripted stand-ins; `sent` lists every request.
+
+    `stage` names the stage whose calls are being recorded (the estimator sets it). `stand_ins` maps a purpose to
+    what answers real models' calls of that purpose: a scripted model's name (default `STAND_INS`) or a function of
+    the request (tests answer as their fake server does).
+    """
+
+    stand_ins: dict[str, StandIn] = field(default_factory=lambda: dict(STAND_INS))
+    stage: str = ""
+    sent: list[Sent] = field(default_factory=list)
+    run_id: str = ""
+    _counters: dict[str, TokenCounter] = field(default_factory=dict)
+
+    def counter(self, model: str) -> TokenCounter:
+        if model not in self._counters:
+            self._counters[model] = TokenCounter(model)
+        return self._counters[model]
+
+    def stand_in(self, model: ModelConfig, purpose: str) -> StandIn:
+        """What answers `model`'s calls of `purpose` (a scripted model answers for itself)."""
+        if model.is_scripted:
+            return model.model.split("/", 1)[1]
+        return self.stand_ins.get(purpose, STAND_INS["environment"])
+
+    async def complete(
+        self,
+        model: ModelConfig,
+        messages: list[dict[str, Any]],
+        *,
+        purpose: str,
+        metadata: dict | None = None,
+        fresh: bool = False,
+    ) -> Reply:
+        """The stand-in's answer to the call; the request is recorded with `model`'s call key and tokens."""
+        metadata = dict(metadata or {})
+        key_extra = metadata
+        if model.is_scripted:  # as the door keys a scripted call (steps/llm/door.py)
+            policy = scripted.policy_fingerprint(model.model.split("/", 1)[1], str(metadata.get("scenario", "")))
+            key_extra = {**metadata, "_policy": policy}
+        key = call_key(model, messages, key_extra)
+        who = self.stand_in(model, purpose)
+        label = f"scripted/{who}" if isinstance(who, str) else getattr(who, "__name__", "a policy")
+        counter = self.counter(model.model)
+        try:
+            request = scripted.ScriptedRequest(who if isinstance(who, str) else "", list(messages), metadata)
+            text = str(scripted.answer(request) if isinstance(who, str) else who(request))
+        except Exception as exc:  # as the door: a scripted model's error is a failed call, never an answer
+            failure = CallFailure(FailureKind.BAD_REQUEST, f"stand-in {label}: {exc}", model.model, key, 1)
+            self._record(model, purpose, key, counter.prompt(messages), 0, label, failed=True)
+            return failure
+        tokens_in, tokens_out = counter.prompt(messages), counter.text(text)
+        self._record(model, purpose, key, tokens_in, tokens_out, label)
+        return Completion(text, model.model, key, tokens_in, tokens_out, None, 0.0, 1, False)
+
+    async def complete_many(self, requests: Iterable[Request], on_reply: Any = None) -> list[Reply]:
+        out = []
+        for r in requests:
+            reply = await self.complete(r.model, r.messages, purpose=r.purpose, metadata=r.metadata)
+            if on_reply is not None:
+                on_reply(reply)
+            out.append(reply)
+        return out
+
+    def account_replay(self, *_args: Any, **_kwargs: Any) -> None:
+        """Nothing is replayed: the estimator's simulations keep no journal."""
+
+    def _record(
+        self, model: ModelConfig, purpose: str, key: str, tokens_in: int, tokens_out: int, who: str, *, failed=False
+    ) -> None:
+        self.sent.append(
+            Sent(
+                self.stage,
+                purpose,
+                model.name,
+                model.model,
+                key,
+                tokens_in,
+                tokens_out,
+                model.decoding.max_tokens,
+                who,
+                failed,
+            )
+        )

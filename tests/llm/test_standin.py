@@ -1,0 +1,66 @@
+"""The stand-in door: who answers which call, the call keys and tokens it records, and failures as the door has them."""
+
+from __future__ import annotations
+
+import asyncio
+
+import litellm
+
+from steps.llm import CallFailure, Completion, ModelConfig, register_policy
+from steps.llm.cache import call_key
+from steps.llm.scripted import policy_fingerprint
+from steps.llm.standin import StandInDoor, TokenCounter
+
+MINI = ModelConfig(name="mini", model="openai/gpt-4o-mini", api_base="http://127.0.0.1:9/v1")
+ORACLE = ModelConfig(name="oracle", model="scripted/oracle")
+
+
+def _said(request) -> str:
+    return f"{request.model}:{request.metadata.get('n', '')}"
+
+
+register_policy("oracle", "standin-test", _said)
+register_policy("persona", "standin-test", _said)
+
+
+def test_a_long_conversation_counts_as_litellm_counts_it_whole():
+    long = "原告诉称，被告未按合同约定支付货款。" * 200  # over 1,024 characters: litellm counts it in pieces
+    messages = [
+        {"role": "system", "content": "你是一名律师。"},
+        {"role": "user", "content": long},
+        {"role": "assistant", "content": "请提供合同。"},
+        {"role": "user", "content": long + "合同在此。"},
+    ]
+    counter = TokenCounter(MINI.model)
+    for upto in range(1, len(messages) + 1):  # the history grows; each message is counted once
+        assert counter.prompt(messages[:upto]) == litellm.token_counter(model="gpt-4o-mini", messages=messages[:upto])
+    assert counter.text(long) == litellm.token_counter(model="gpt-4o-mini", text=long)
+    assert TokenCounter("scripted/oracle").prompt(messages) == sum(len(m["content"]) for m in messages)
+
+
+def test_real_models_are_answered_by_the_stand_in_of_their_purpose_and_scripted_ones_by_themselves():
+    door = StandInDoor(stage="s")
+    messages = [{"role": "user", "content": "问"}]
+    meta = {"scenario": "standin-test", "n": 1}
+    agent = asyncio.run(door.complete(MINI, messages, purpose="agent", metadata=meta))
+    environment = asyncio.run(door.complete(MINI, messages, purpose="environment", metadata=meta))
+    itself = asyncio.run(door.complete(ORACLE, messages, purpose="environment", metadata=meta))
+    assert [r.text for r in (agent, environment, itself)] == ["oracle:1", "persona:1", "oracle:1"]
+    assert all(isinstance(r, Completion) for r in (agent, environment, itself))
+    # keys as the door makes them: a real model's from the messages, a scripted one's with metadata and policy
+    assert agent.call_key == call_key(MINI, messages)
+    policy = policy_fingerprint("oracle", "standin-test")
+    assert itself.call_key == call_key(ORACLE, messages, {**meta, "_policy": policy})
+    first = door.sent[0]
+    assert (first.stage, first.purpose, first.model, first.stand_in) == ("s", "agent", MINI.model, "scripted/oracle")
+    assert first.input_tokens == litellm.token_counter(model="gpt-4o-mini", messages=messages)
+    assert first.output_tokens == litellm.token_counter(model="gpt-4o-mini", text="oracle:1")
+
+
+def test_a_stand_in_that_cannot_answer_is_a_failed_call_and_a_function_can_stand_in():
+    door = StandInDoor(stand_ins={"agent": lambda request: "好的。"})
+    messages = [{"role": "user", "content": "问"}]
+    failed = asyncio.run(door.complete(ORACLE, messages, purpose="agent", metadata={"scenario": "nowhere"}))
+    assert isinstance(failed, CallFailure) and failed.kind.value == "bad_request" and door.sent[0].failed
+    answered = asyncio.run(door.complete(MINI, messages, purpose="agent"))
+    assert answered.text == "好的。" and door.sent[1].stand_in == "<lambda>"

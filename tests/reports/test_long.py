@@ -1,0 +1,100 @@
+"""The long CSV twin's schema and its one writer: a twin that drifts from the shared layout is refused with one
+line, and a valid one is written exactly as given (each report keeps its format)."""
+
+from __future__ import annotations
+
+import duckdb
+import pandas as pd
+import pytest
+
+from steps.reports.long import LONG_COLUMNS, checked, long_columns, long_csv
+from steps.schemas import TableError
+
+
+def rows(**over) -> pd.DataFrame:
+    base = {
+        "benchmark": ["ucl", "ucl"],
+        "table": ["win_rate", "win_rate"],
+        "agent": ["null", "GPT-4"],
+        "scope": ["overall", "overall"],
+        "metric": ["win_rate", "win_rate"],
+        "value": [50.123456789012, 56.1],
+        "n": [10.0, None],
+        "n_failed": [0.0, None],
+        "judge": ["scripted/judge", "gpt-4-0613"],
+        "proxy": [True, False],
+        "source": ["ours", "paper"],
+    }
+    return pd.DataFrame({**base, **over})
+
+
+def test_the_columns_are_the_shared_layout():
+    assert LONG_COLUMNS == [
+        "benchmark",
+        "table",
+        "agent",
+        "scope",
+        "metric",
+        "value",
+        "n",
+        "n_failed",
+        "judge",
+        "proxy",
+        "source",
+    ]
+    assert "n_failed" not in long_columns(with_failed=False) and len(long_columns(with_failed=False)) == 10
+
+
+def test_a_valid_twin_is_written_as_given_with_its_rounding_and_whole_counts():
+    text = long_csv(rows(), table="t", digits=3, whole=("n_failed",))
+    assert text.splitlines() == [
+        ",".join(LONG_COLUMNS),
+        "ucl,win_rate,null,overall,win_rate,50.123,10.0,0,scripted/judge,True,ours",
+        "ucl,win_rate,GPT-4,overall,win_rate,56.1,,,gpt-4-0613,False,paper",
+    ]
+    assert text.endswith("\n") and "\r" not in text
+    counts = rows(value=[581, 3])  # a twin of counts only (instances.csv on a small sample) writes integers
+    assert long_csv(counts, table="t").splitlines()[1].startswith("ucl,win_rate,null,overall,win_rate,581,")
+    extra = rows().assign(judge_proxy=True)[[*LONG_COLUMNS, "judge_proxy"]]  # helper columns are left out
+    assert long_csv(extra, table="t") == long_csv(rows(), table="t")
+
+
+@pytest.mark.parametrize(
+    ("broken", "rule"),
+    [
+        (rows(source=["ours", "published"]), "column 'source' fails isin"),
+        (rows(n=[-1.0, None]), "column 'n' fails"),
+        (rows(n=[2.5, None]), "column 'n' fails"),
+        (rows(n_failed=[0.0, 1.0]), "a paper row has n_failed"),
+        (rows(agent=["null", "null"], source=["ours", "ours"]), "is not unique"),
+        (rows(benchmark=["ucl", "mile"]), "more than one benchmark"),
+        (rows(metric=["", "win_rate"]), "column 'metric' fails"),
+        (rows(proxy=["yes", "no"]), "column 'proxy'"),
+        (rows(value=["50", 56.1]), "column 'value' fails not a number"),
+    ],
+)
+def test_a_twin_that_breaks_the_layout_is_refused_with_one_line(broken, rule):
+    with pytest.raises(TableError, match=rule) as err:
+        long_csv(broken, table="reports/ucl.csv")
+    assert str(err.value).startswith("reports/ucl.csv:") and "\n" not in str(err.value)
+
+
+def test_a_missing_or_misplaced_column_is_refused():
+    with pytest.raises(TableError, match="lack the column"):
+        checked(rows().drop(columns="judge"), table="t")
+    with pytest.raises(TableError, match="lack the column\\(s\\) n_failed"):
+        checked(rows().drop(columns="n_failed"), table="t")
+    assert list(checked(rows().drop(columns="n_failed"), table="t", with_failed=False).columns) == long_columns(False)
+
+
+def test_long_rows_made_by_sql_are_checked_too():
+    with duckdb.connect() as con:
+        con.register("scores", pd.DataFrame({"agent": ["a", "a"], "score": [0.5, 0.7]}))
+        good = con.execute(
+            "SELECT 'x' AS benchmark, 't' AS \"table\", agent, 'overall' AS scope, 'score' AS metric, "
+            "avg(score) AS value, count(*) AS n, 0 AS n_failed, '' AS judge, false AS proxy, 'ours' AS source "
+            "FROM scores GROUP BY agent"
+        ).df()
+    assert checked(good, table="q").value.tolist() == [pytest.approx(0.6)]
+    with pytest.raises(TableError, match=r"steps/sql/q\.sql: .*column 'n' fails"):
+        checked(good.assign(n=-good.n), table="steps/sql/q.sql")
