@@ -20,6 +20,22 @@ ROOT = Path(__file__).resolve().parents[1]
 MIRROR = Path(os.environ.get("JURISFLOW_MIRROR", ROOT.parent / "shared" / "data"))
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--cpu-table",
+        metavar="PATH",
+        default=os.environ.get("JURISFLOW_CPU_TABLE"),
+        help="write each test's CPU seconds (own and waited-for children) to PATH, costliest first (tests/cputime.py)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--cpu-table"):
+        from tests.cputime import CpuTable
+
+        config.pluginmanager.register(CpuTable(Path(config.getoption("--cpu-table")).resolve()), "cputime")
+
+
 @pytest.fixture(scope="session")
 def mirror() -> Path:
     """The pinned source mirror; tests that need real data skip when it is absent."""
@@ -43,3 +59,34 @@ def prefect_api(tmp_path_factory) -> str:
 
     with prefect_server(tmp_path_factory.mktemp("prefect-server")) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def small(tmp_path_factory, mirror, prefect_api):
+    """One whole-pipeline `dvc repro` on SMALL samples per session (tests/helpers.py: small_run), shared by the
+    tests that need a finished run: they read it, or change a copy of it."""
+    from tests.helpers import small_run
+
+    with small_run(tmp_path_factory.mktemp("small") / "jurisflow", mirror, prefect_api) as run:
+        yield run
+
+
+# Time for the session's small run (one whole-pipeline `dvc repro`; it outlasted 40 min at a load average of 10).
+SMALL_RUN_TIMEOUT_S = 3600
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests sharing the session's small run: whichever comes first builds it during its set-up, so their timeout
+    covers the run. Under pytest-xdist (`-n 2 --dist loadgroup`), they go to one worker, which builds it once, and
+    the modules with slow tests are handed out first, so that one worker does not end on a long test long after the
+    other finished."""
+    xdist = config.pluginmanager.hasplugin("xdist") and bool(getattr(config.option, "numprocesses", None))
+    for item in items:
+        if "small" in getattr(item, "fixturenames", ()):
+            own = item.get_closest_marker("timeout")
+            item.add_marker(pytest.mark.timeout(SMALL_RUN_TIMEOUT_S + (own.args[0] if own else 900)))
+            if xdist:
+                item.add_marker(pytest.mark.xdist_group("small"))
+    if xdist:
+        slow = {item.path for item in items if item.get_closest_marker("slow")}
+        items.sort(key=lambda item: item.path not in slow)  # stable: modules stay whole and in order

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import http.server
+import os
+import shutil
 import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +24,12 @@ from flows.smoke_real import copy_tracked_files, merged
 
 __all__ = [
     "SMALL",
+    "SmallRun",
     "copy_project",
     "prefect_server",
     "project_paths",
     "sha256_bytes",
+    "small_run",
     "static_server",
     "write_lawbench_interim",
     "write_manifest",
@@ -55,6 +61,59 @@ def copy_project(dest: Path, overrides: dict[str, dict], replace: tuple[str, ...
         params["runs"] = runs_of(params.get("agents"))  # dvc.yaml iterates these lists
     (dest / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True, sort_keys=False), encoding="utf-8")
     subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
+
+
+@dataclass(frozen=True)
+class SmallRun:
+    """A project copy after one `dvc repro` of the whole pipeline on SMALL samples (`small_run`). Tests that only
+    read a finished run use `project`; tests that change it work on `copy_to(...)`."""
+
+    project: Path
+    env: dict[str, str]  # the environment the run had (mirror, Prefect server, the venv first on PATH)
+    agents: dict[str, dict]  # params.yaml's agents (small_agents)
+    server: object  # the FakeOpenAIServer the `echo` agent talks to; alive for the whole session
+    sent: int  # requests the run sent to it
+    repro: subprocess.CompletedProcess
+
+    def finished(self) -> None:
+        """Fail the calling test with the run's output tail unless `dvc repro` succeeded."""
+        assert self.repro.returncode == 0, self.repro.stdout[-3000:] + self.repro.stderr[-3000:]
+
+    def copy_to(self, dest: Path) -> Path:
+        """A copy of the finished project (data, reports, DVC cache, response cache, git) at `dest`."""
+        self.finished()
+        subprocess.run(["cp", "-a", str(self.project), str(dest)], check=True)
+        return dest
+
+
+# The agents of the session's small run: the two scripted ones, and a real (OpenAI-compatible) one on a test server
+# for LawBench and UCL-Bench, so that the tests reusing the run see real requests too.
+def small_agents(url: str) -> dict[str, dict]:
+    echo = {"model": "openai/test-model", "api_base": url, "benchmarks": ["lawbench", "ucl"]}
+    return {"oracle": {"model": "scripted/oracle"}, "null": {"model": "scripted/null"}, "echo": echo}
+
+
+@contextmanager
+def small_run(dest: Path, mirror: Path, prefect_api: str) -> Iterator[SmallRun]:
+    """`dvc repro` of the whole pipeline in a copy of the project at `dest` (SMALL samples, `small_agents`), with
+    its test server alive until the context ends."""
+    from tests.fake_openai_server import FakeOpenAIServer
+
+    bin_dir = Path(sys.executable).parent
+    env = {
+        **os.environ,
+        "JURISFLOW_MIRROR": str(mirror),
+        "PREFECT_API_URL": prefect_api,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+    }
+    with FakeOpenAIServer() as server:
+        agents = small_agents(server.url)
+        copy_project(dest, {**SMALL, "agents": agents}, replace=("agents",))
+        repro = subprocess.run(
+            [str(bin_dir / "dvc"), "repro"], cwd=dest, env=env, capture_output=True, text=True, timeout=3500
+        )
+        yield SmallRun(project=dest, env=env, agents=agents, server=server, sent=server.count, repro=repro)
+    shutil.rmtree(dest, ignore_errors=True)
 
 
 def project_paths(root: Path, interim: Path | None = None) -> Paths:

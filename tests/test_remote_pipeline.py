@@ -1,11 +1,10 @@
 """The whole pipeline through a DVC remote: a fresh clone pulls, `dvc repro` has nothing to do, and `dvc repro -f` of
 every model-calling stage rebuilds every report and output byte for byte with zero model calls (requests at the
 test server for a real agent; the usage log's cache hits for the scripted ones, whose answers the pulled shards
-give since the clone has no response cache of its own)."""
+give since the clone has no response cache of its own). The first run is the session's small run (`small`)."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,8 +13,7 @@ import pytest
 import yaml
 
 from flows.kit.models import read_usage_log
-from tests.fake_openai_server import FakeOpenAIServer
-from tests.helpers import SMALL, copy_project
+from tests.helpers import SmallRun
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(4800)]
 BIN = Path(sys.executable).parent
@@ -38,38 +36,29 @@ def model_stages(project: Path) -> dict[str, list[str]]:
     }
 
 
-def test_a_fresh_clone_pulls_then_rebuilds_every_report_without_a_model_call(tmp_path, mirror, prefect_api):
-    env = {
-        **os.environ,
-        "JURISFLOW_MIRROR": str(mirror),
-        "PREFECT_API_URL": prefect_api,
-        "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
-    }
+def test_a_fresh_clone_pulls_then_rebuilds_every_report_without_a_model_call(tmp_path, small: SmallRun):
+    env = small.env
     remote, first, clone = tmp_path / "remote", tmp_path / "first", tmp_path / "clone"
-    with FakeOpenAIServer() as server:
-        echo = {"model": "openai/test-model", "api_base": server.url, "benchmarks": ["lawbench", "ucl"]}
-        agents = {"oracle": {"model": "scripted/oracle"}, "null": {"model": "scripted/null"}, "echo": echo}
-        copy_project(first, {**SMALL, "agents": agents}, replace=("agents",))
-        sh([BIN / "dvc", "remote", "modify", "--local", "local", "url", remote], first, env)
-        sh([BIN / "dvc", "repro"], first, env)
-        sent = server.count
-        assert sent > 0
-        sh([BIN / "dvc", "push"], first, env)
-        sh(["git", "add", "-A"], first, env)
-        sh([*GIT, "commit", "-qm", "run"], first, env)
+    server, sent = small.server, small.server.count
+    assert small.sent > 0  # the session's run sent the echo agent's calls to the test server
+    small.copy_to(first)  # the finished run (oracle, null, and echo on the test server for LawBench and UCL)
+    sh([BIN / "dvc", "remote", "modify", "--local", "local", "url", remote], first, env)
+    sh([BIN / "dvc", "push"], first, env)
+    sh(["git", "add", "-A"], first, env)
+    sh([*GIT, "commit", "-qm", "run"], first, env)
 
-        sh(["git", "clone", "-q", first, clone], tmp_path, env)
-        sh([BIN / "dvc", "remote", "modify", "--local", "local", "url", remote], clone, env)
-        sh([BIN / "dvc", "pull"], clone, env)
-        assert "up to date" in sh([BIN / "dvc", "status"], clone, env).stdout
-        assert "Running stage" not in sh([BIN / "dvc", "repro"], clone, env).stdout
+    sh(["git", "clone", "-q", first, clone], tmp_path, env)
+    sh([BIN / "dvc", "remote", "modify", "--local", "local", "url", remote], clone, env)
+    sh([BIN / "dvc", "pull"], clone, env)
+    assert "up to date" in sh([BIN / "dvc", "status"], clone, env).stdout
+    assert "Running stage" not in sh([BIN / "dvc", "repro"], clone, env).stdout
 
-        stages = model_stages(clone)
-        expected = {"lawbench_predict@echo-zero_shot", "ucl_simulate@echo", "j1_simulate@oracle", "j1_extract"}
-        assert expected <= set(stages)
-        forced = sh([BIN / "dvc", "repro", "-f"], clone, env)  # every stage, the model-calling ones included
-        assert all(f"Running stage '{name}'" in forced.stdout for name in stages)
-        assert server.count == sent  # the real agent: no request
+    stages = model_stages(clone)
+    expected = {"lawbench_predict@echo-zero_shot", "ucl_simulate@echo", "j1_simulate@oracle", "j1_extract"}
+    assert expected <= set(stages)
+    forced = sh([BIN / "dvc", "repro", "-f"], clone, env)  # every stage, the model-calling ones included
+    assert all(f"Running stage '{name}'" in forced.stdout for name in stages)
+    assert server.count == sent  # the real agent: no request
     replayed = 0
     for name, tables in stages.items():  # the scripted models: every call answered without the model
         for table in tables:

@@ -1,9 +1,8 @@
-"""`jurisflow eval` end to end in a copy of the project: the new agent's LawBench stages and the report run,
-the other agents' stages stay up to date, and the printed numbers are the report's CSV twin's."""
+"""`jurisflow eval` end to end in a copy of the session's finished small run: the new agent's LawBench stages and the
+report run, the other agents' stages stay up to date, and the printed numbers are the report's CSV twin's."""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -12,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.helpers import SMALL, copy_project
+from tests.helpers import SmallRun
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]
 BIN = Path(sys.executable).parent
@@ -30,12 +29,9 @@ def _dvc_status(copy: Path, env: dict, agents: tuple[str, ...]) -> str:
     ).stdout
 
 
-def test_eval_runs_one_agent_and_leaves_the_others_up_to_date(tmp_path, mirror):
-    copy = tmp_path / "project"
-    copy_project(copy, {**SMALL, "llm": {"cache_dir": str(tmp_path / "cache")}})
-    env = {**os.environ, "JURISFLOW_MIRROR": str(mirror), "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
-    with_server = [str(BIN / "python"), "-m", "flows.pipeline"]
-    subprocess.run([*with_server, "lawbench_report"], cwd=copy, env=env, check=True, capture_output=True)
+def test_eval_runs_one_agent_and_leaves_the_others_up_to_date(tmp_path, small: SmallRun):
+    copy = small.copy_to(tmp_path / "project")  # the session's finished small run: every agent's stages ran
+    env = small.env
     assert "up to date" in _dvc_status(copy, env, ("oracle", "null"))
 
     done = subprocess.run(
