@@ -96,7 +96,9 @@ def j1_personas(
     j1 = params.section(J1Params)
     civil = pd.read_parquet(paths.interim / "judgments_civil.parquet", columns=["case_id", "cause"])
     the_plan = instance_plan(cases, civil, topics, j1.instances)
-    rows = _run(plan_personas(door, params.environment_model(), the_plan, seed=j1.personas.seed))
+    rows = _run(
+        plan_personas(door, j1.personas.resolve_model(params.environment_model()), the_plan, seed=j1.personas.seed)
+    )
     return the_plan, scratch.through(rows, Personas, "personas", ARROW_TYPES["personas"])
 
 

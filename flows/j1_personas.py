@@ -43,8 +43,8 @@ def read_plan(params: Params, paths: Paths = PATHS) -> Plan:
 
 @task(cache_policy=NO_CACHE)
 def write_personas(the_plan: Plan, params: Params, usage: Path) -> pd.DataFrame:
-    model = params.environment_model()
-    seed = params.section(J1Params).personas.seed
+    personas = params.section(J1Params).personas
+    model, seed = personas.resolve_model(params.environment_model()), personas.seed
     subjects = sum(d.subject is not None for d in the_plan.drafts)
     rid = run_id(run_spec(model, "personas", prompt_version=PROMPT_VERSION, seed=seed))
     with (
@@ -58,6 +58,7 @@ def write_personas(the_plan: Plan, params: Params, usage: Path) -> pd.DataFrame:
 def j1_personas(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
     """A persona for every lay role of the instances to be built."""
     params = load_params(params_file)
+    personas = params.section(J1Params).personas
     usage = paths.shared("j1") / USAGE
     rows = write_personas(read_plan(params, paths), params, usage)
     out = paths.shared("j1") / "personas.parquet"
@@ -67,7 +68,7 @@ def j1_personas(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
     per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().sort_index().items())
     return (
         f"{len(valid) - failed:,} personas done ({per}), 0 skipped, {failed} failed "
-        f"(model {params.environment.model}, seed {params.section(J1Params).personas.seed})"
+        f"(model {personas.resolve_model(params.environment_model()).model}, seed {personas.seed})"
     )
 
 

@@ -50,6 +50,9 @@ SMALL: dict[str, Any] = {
         # CD/DD/CI/CR without an instance. The scripted extractor builds them (no model call); the tiny model
         # then plays them.
         "extract": {"limit": 5, "max_attempts": 1, "model": {"model": "scripted/persona"}},
+        # The same for the personas of the lay roles: the tiny model's trait levels are rarely valid JSON (every
+        # persona failed in the first run), which would leave KQ, LC, CD and DD without an instance.
+        "personas": {"model": {"model": "scripted/persona"}},
         "instances": {"sizes": dict.fromkeys(known_codes(), 1)},  # every J1 environment
         "simulate": {"max_turns": dict.fromkeys(known_codes(), 2), "transcripts": 1},
         "topics": {"method": "derived"},

@@ -232,3 +232,15 @@ def test_every_parameter_a_stage_lists_is_in_the_shipped_params_file():
                     break
                 node = node[part]
     assert missing == []
+
+
+def test_extract_and_personas_call_the_environment_model_unless_they_name_their_own():
+    from steps.j1.params import J1Params
+
+    raw = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
+    raw["j1"]["personas"]["model"] = {"model": "scripted/persona", "decoding": {"max_tokens": 64}}
+    params = Params.model_validate(raw)
+    j1, environment = params.section(J1Params), params.environment_model()
+    own = j1.personas.resolve_model(environment)
+    assert (own.name, own.model, own.decoding.max_tokens) == ("personas", "scripted/persona", 64)
+    assert j1.extract.resolve_model(environment) == environment

@@ -13,17 +13,22 @@ from steps.scenarios import known_codes
 from steps.sections import BenchmarkSection, Section
 
 
-class ExtractParams(Section):
+class OwnModel(Section):
+    """A stage that calls the environment model unless its section names a model of its own (`model:`)."""
+
+    model: ModelEntry | None = None
+
+    def resolve_model(self, environment: ModelConfig) -> ModelConfig:
+        """The section's own `model`, or `environment` (the environment model) when it is not set."""
+        return self.model.resolve(type(self).__name__.removesuffix("Params").lower()) if self.model else environment
+
+
+class ExtractParams(OwnModel):
     """Stage `j1_extract`: how many judgments per source (None: all), model calls per case (1 + repair rounds),
     and the model that extracts (None: the environment model)."""
 
     limit: int | None = Field(default=None, ge=1)
     max_attempts: int = Field(default=2, ge=1, le=5)
-    model: ModelEntry | None = None
-
-    def resolve_model(self, environment: ModelConfig) -> ModelConfig:
-        """The model that extracts: `j1.extract.model`, or `environment` (the environment model) when it is not set."""
-        return self.model.resolve("extract") if self.model is not None else environment
 
 
 class TopicsParams(Section):
@@ -36,8 +41,9 @@ class TopicsParams(Section):
     seed: int = 0  # the clients' occupations and names
 
 
-class PersonasParams(Section):
-    """Stage `j1_personas`: the seed of the 2:1:2 redistribution, the legal-sense level and the distractors."""
+class PersonasParams(OwnModel):
+    """Stage `j1_personas`: the seed of the 2:1:2 redistribution, the legal-sense level and the distractors, and
+    the model that writes the trait levels and styles (None: the environment model)."""
 
     seed: int = 0
 

@@ -22,8 +22,8 @@ EMPTY_MEANS = {"failure": "ok", "failure_kind": "ok (call succeeded)", "outcome"
 LABEL = (
     "These numbers come from a real but tiny model (SmolLM2-135M-Instruct, Q4_1, on 2 CPU cores) playing the agent, "
     "the environment and the judge on a few items per benchmark (the court environments are built from judgments by "
-    "the scripted extractor). They show that every stage runs on real model "
-    "output and how each output ended; they are never a measure of legal ability."
+    "the scripted extractor, the lay roles' personas by the scripted persona model). They show that every stage "
+    "runs on real model output and how each output ended; they are never a measure of legal ability."
 )
 
 
