@@ -49,7 +49,9 @@ SMALL: dict[str, Any] = {
         # extraction fails on every judgment (recorded per case, llm_status failed), which would leave
         # CD/DD/CI/CR without an instance. The scripted extractor builds them (no model call); the tiny model
         # then plays them.
-        "extract": {"limit": 5, "max_attempts": 1, "model": {"model": "scripted/persona"}},
+        # 15 judgments per source: the first civil one whose plaintiff's evidence is recorded (so CD has an
+        # instance) is the 15th.
+        "extract": {"limit": 15, "max_attempts": 1, "model": {"model": "scripted/persona"}},
         # The same for the personas of the lay roles: the tiny model's trait levels are rarely valid JSON (every
         # persona failed in the first run), which would leave KQ, LC, CD and DD without an instance.
         "personas": {"model": {"model": "scripted/persona"}},
