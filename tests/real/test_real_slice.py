@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 
 import pandas as pd
 import pytest
@@ -76,6 +77,12 @@ def test_one_item_per_benchmark_runs_every_stage_on_real_output_up_to_the_report
         "j1_report",
     ):
         assert stage in exits, f"{stage} did not run: {sorted(exits)}"
+
+    # Every stage reported to the one Prefect server the run started (its state under --out), none to a
+    # temporary server of its own: one completed flow run per stage dvc ran.
+    with sqlite3.connect(out / "prefect" / "prefect.db") as db:
+        states = db.execute("SELECT state_type, count(*) FROM flow_run GROUP BY state_type").fetchall()
+    assert dict(states) == {"COMPLETED": len(exits)}, states
 
     project = out / "jurisflow"
     for name in REPORTS:
