@@ -247,7 +247,7 @@ def params_check(
 ) -> None:
     """Validate a parameters file as every stage does when it loads it: OK and a summary, or the one-line error."""
     from flows.kit.config import ParamsError, load_params, summary
-    from steps.reports.paper_models import check_paper_model
+    from steps.benchmarks import check_paper_model
 
     try:
         params = load_params(file)

@@ -1,8 +1,10 @@
 """Stage `data_report`: the data card `reports/data.md` from the interim tables (DuckDB SQL), with the model usage
 of every stage and the dialogues and judged rows of every benchmark's runs.
 
-dvc.yaml → this flow → steps/sql/data_<table>.sql (one query per table; data_dialogues and data_judged span the
-benchmarks) → steps.reports.data_card.
+dvc.yaml → this flow → each interim table's summary query (steps/sql/data_<table>.sql, or one its benchmark's
+sources.py names; data_dialogues and data_judged span the benchmarks) → steps.reports.data_card. The tables and
+their titles are the benchmarks' own (steps/<benchmark>/sources.py), the judged tables their registrations'
+(steps/<benchmark>/benchmark.py).
 """
 
 from __future__ import annotations
@@ -18,39 +20,34 @@ from flows.kit.monitor import publish_report
 from flows.kit.paths import PATHS, Paths
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import write_text_atomic
+from steps.benchmarks import benchmarks, judged_tables
+from steps.registry import SourceTable
 from steps.reports.data_card import RunsSection, TableSection, render_data_card
 from steps.schemas.judged import Judged
 from steps.sources import load_manifest
+from steps.sources.tables import source_tables
 from steps.sql import register_labelled_union, register_parquet, register_parquet_union, run_query
 
 # Every stage that calls models writes its accounting rows beside its outputs (flows/kit/paths.py).
 USAGE_GLOB = "**/*usage.parquet"  # usage.parquet, judge_usage.parquet, extract_usage.parquet …
 # Every dialogue run (the UCL reference's included) writes turns and dialogues in one schema (steps/schemas/runs.py).
 RUN_GLOB = "**/{table}.parquet"
-# The judged tables of each benchmark's runs (steps/schemas/judged.py is their common base).
-JUDGED = {"j1": ("scores",), "mile": ("scores",), "ucl": ("verdicts", "hint_scores"), "plawbench": ("judgements",)}
 
-TITLES = {
-    "lawbench_items": "LawBench task items",
-    "lawbench_predictions": "LawBench published predictions",
-    "lawbench_published": "LawBench published scores",
-    "lawbench_cilin": "LawBench 2-1 lexicon: Cilin semantic classes",
-    "lawbench_confusions": "LawBench 2-1 lexicon: confusion set",
-    "mile": "MILE instances",
-    "ucl": "UCL-Bench public items",
-    "plawbench_case_analysis": "PLawBench case analysis",
-    "plawbench_consultation": "PLawBench consultation",
-    "plawbench_drafting": "PLawBench document drafting",
-    "judgments_criminal": "JuDGE criminal judgments",
-    "judgments_civil": "C3RD mini civil cases",
-}
+
+def card_tables() -> list[SourceTable]:
+    """The interim tables in the data card's order: each benchmark's in its declared order, the benchmarks in
+    order (`position`), the corpora (J1's judgments) after every benchmark's own data."""
+    declared = source_tables()
+    owners = [*(b for b in benchmarks() if b in declared), *(b for b in declared if b not in benchmarks())]
+    tables = [t for b in owners for t in declared[b]]
+    return [t for t in tables if not t.corpus] + [t for t in tables if t.corpus]
 
 
 def judged_files(paths: Paths) -> list[tuple[dict[str, str], Path]]:
     """Every judged table of every run, labelled with its benchmark and table."""
     return [
         ({"benchmark": bench, "table": table}, path)
-        for bench, tables in JUDGED.items()
+        for bench, tables in judged_tables().items()
         for table in tables
         for path in sorted(paths.runs(bench).glob(f"*/{table}.parquet"))
     ]
@@ -62,13 +59,15 @@ def _count(con: duckdb.DuckDBPyConnection, table: str) -> int:
 
 
 @task(cache_policy=NO_CACHE)
-def summarise(tables: dict[str, Path], usage_files: list[Path]) -> tuple[list[TableSection], TableSection | None]:
+def summarise(
+    tables: list[tuple[SourceTable, Path]], usage_files: list[Path]
+) -> tuple[list[TableSection], TableSection | None]:
     with duckdb.connect() as con:
-        register_parquet(con, tables)
+        register_parquet(con, {t.name: path for t, path in tables})
         sections = []
-        for name in TITLES:
-            rows = _count(con, name)
-            sections.append(TableSection(name, TITLES[name], rows, run_query(con, f"data_{name}")))
+        for t, _ in tables:
+            rows = _count(con, t.name)
+            sections.append(TableSection(t.name, t.title, rows, run_query(con, t.summary or f"data_{t.name}")))
         usage = None
         if usage_files:
             register_parquet_union(con, "model_usage", usage_files)
@@ -97,8 +96,8 @@ def summarise_runs(paths: Paths) -> RunsSection:
 @stage_flow
 def data_report(paths: Paths = PATHS) -> str:
     """Write the data card for every interim table."""
-    tables = {name: paths.interim / f"{name}.parquet" for name in TITLES}
-    missing = [str(p) for p in tables.values() if not p.is_file()]
+    tables = [(t, paths.interim / f"{t.name}.parquet") for t in card_tables()]
+    missing = [str(p) for _, p in tables if not p.is_file()]
     if missing:
         raise FileNotFoundError(f"{missing[0]}: interim table missing; run `dvc repro ingest` first")
     usage_files = sorted(paths.data.glob(USAGE_GLOB))

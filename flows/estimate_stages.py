@@ -54,7 +54,8 @@ def j1_extract(door: StandInDoor, params: Params, scratch: Scratch, paths: Paths
     from steps.extract.inputs import case_inputs
     from steps.extract.records import cases_table, extract_checked, provenance_of
     from steps.j1.params import J1Params
-    from steps.schemas import Cases, JudgmentsCivil, JudgmentsCriminal
+    from steps.j1.sources import JudgmentsCivil, JudgmentsCriminal
+    from steps.schemas import Cases
 
     extract = params.section(J1Params).extract
     criminal = read_table(paths.interim / "judgments_criminal.parquet", JudgmentsCriminal)
@@ -69,9 +70,9 @@ def j1_topics(door: StandInDoor, params: Params, scratch: Scratch, paths: Paths 
     """Stage `j1_topics`: derived by rules (no call), or with `j1.topics.method: llm` rewritten by the environment
     model."""
     from steps.j1.params import J1Params
+    from steps.lawbench.sources import LawBenchItems
     from steps.scenarios.j1.topic_model import rewrite_sources
     from steps.scenarios.j1.topic_table import derive_topics
-    from steps.schemas import LawBenchItems
     from steps.schemas.instances import TopicSources, topics_arrow_types
 
     topics = params.section(J1Params).topics
@@ -155,7 +156,7 @@ def lawbench_predict(door: StandInDoor, params: Params, name: str, setting: str,
     import steps.lawbench.scripted  # noqa: F401  (the scripted oracle)
     from steps.lawbench.params import LawBenchParams
     from steps.lawbench.predict import build_requests, select_items
-    from steps.schemas import LawBenchItems
+    from steps.lawbench.sources import LawBenchItems
 
     items = read_table(paths.interim / "lawbench_items.parquet", LawBenchItems)
     items = select_items(items, setting, params.limit_for(name, "lawbench"), params.section(LawBenchParams).tasks)
@@ -168,12 +169,13 @@ def ucl_simulate(
 ) -> pd.DataFrame:
     """Stage `ucl_simulate@<agent>` (or `ucl_reference` when `name` is None); returns its dialogues table."""
     import steps.ucl.scripted  # noqa: F401  (the scripted user, oracle and proxy judge)
-    from steps.schemas import Ucl, UclDialogues
+    from steps.schemas import UclDialogues
     from steps.simulate.records import RunLabel
     from steps.ucl.dialogues import ucl_tables
     from steps.ucl.instances import build_instances, limit_items
     from steps.ucl.params import UclParams
     from steps.ucl.simulation import simulate_dialogues
+    from steps.ucl.sources import Ucl
 
     ucl = params.section(UclParams)
     assistant = params.agent(name) if name else ucl.reference.resolve_reference()
@@ -187,10 +189,10 @@ def ucl_simulate(
 
 def ucl_judge(door: StandInDoor, params: Params, name: str, dialogues, reference, paths: Paths = PATHS) -> None:
     """Stage `ucl_judge@<agent>`: both judge orders against the reference, and the pointwise hint scores."""
-    from steps.schemas import Ucl
     from steps.ucl.instances import limit_items
     from steps.ucl.judging import RunIds, judge_run
     from steps.ucl.params import UclParams
+    from steps.ucl.sources import Ucl
 
     ucl = params.section(UclParams)
     items = limit_items(read_table(paths.interim / "ucl.parquet", Ucl), params.limit_for(name, "ucl"), ucl.tasks)
@@ -205,7 +207,8 @@ def mile_simulate(door: StandInDoor, params: Params, scratch: Scratch, name: str
     import steps.mile.scripted  # noqa: F401  (the scripted oracle lawyer, client and supervisor)
     from steps.mile.params import MileParams
     from steps.mile.run import mile_sample, mile_speaker
-    from steps.schemas import Mile, MileDialogues, Turns
+    from steps.mile.sources import Mile
+    from steps.schemas import MileDialogues, Turns
     from steps.simulate.records import RunLabel
     from steps.simulate.runner import simulate as run_all
 

@@ -16,7 +16,6 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
 
@@ -28,31 +27,9 @@ from flows.kit.config import BENCHMARKS, PARAMS_FILE, ParamsError, load_params, 
 from flows.kit.paths import PATHS
 from flows.kit.stages import benchmark_targets
 from flows.kit.tables import write_text_atomic
+from steps.benchmarks import benchmark as registration
 
 REPORTS = PATHS.reports
-
-
-@dataclass(frozen=True)
-class Headline:
-    """One headline number of a benchmark: a row of its CSV twin (table, scope, metric), shown × `scale`."""
-
-    label: str
-    table: str
-    scope: str
-    metric: str
-    scale: float = 1.0
-
-
-HEADLINES = {
-    "lawbench": (
-        Headline("LawBench zero-shot Overall", "zero_shot", "overall", "score", 100),
-        Headline("LawBench one-shot Overall", "one_shot", "overall", "score", 100),
-    ),
-    "j1": (Headline("J1-EVAL Overall", "table3", "overall", "Overall"),),
-    "mile": (Headline("MILE goal AVE", "goal", "overall", "AVE"),),
-    "ucl": (Headline("UCL-Bench win rate", "win_rate", "overall", "win_rate"),),
-    "plawbench": (Headline("PLawBench Overall", "table3", "overall", "Overall", 100),),
-}
 
 
 def _yaml() -> YAML:
@@ -183,16 +160,19 @@ def headlines(
     agent: str, benchmarks: list[str], reports: Path = REPORTS
 ) -> list[tuple[str, float | None, int | None, list[tuple[str, float]]]]:
     """(label, ours, n, paper rows [(model, value)], best first) for each headline of the agent's benchmarks,
-    read from the reports' CSV twins; values × the headline's scale."""
+    read from the reports' CSV twins; values × the headline's scale. The headlines are those its registration
+    labels (steps/<benchmark>/benchmark.py)."""
     out = []
-    for benchmark in (b for b in BENCHMARKS if b in benchmarks):
-        path = reports / f"{benchmark}.csv"
+    for name in (b for b in BENCHMARKS if b in benchmarks):
+        path = reports / f"{name}.csv"
         frame = (
             _read_csv(path)
             if path.is_file()
             else pd.DataFrame(columns=["table", "scope", "metric", "agent", "source", "value", "n"])
         )
-        for h in HEADLINES[benchmark]:
+        for h in registration(name).headlines:
+            if h.label is None:
+                continue
             rows = frame[(frame["table"] == h.table) & (frame.scope == h.scope) & (frame.metric == h.metric)]
             ours = rows[(rows.source == "ours") & (rows.agent.astype(str) == agent)]
             paper = rows[rows.source == "paper"].dropna(subset=["value"]).sort_values("value", ascending=False)

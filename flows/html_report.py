@@ -1,9 +1,10 @@
 """Stage `html_report`: the static HTML report, one page per benchmark with plots and a transcript viewer.
 
-dvc.yaml → this flow → steps.reports.html (pages, tables, SVG charts, dialogue records). Reads the same long
-tables as the Markdown reports (reports/{lawbench,j1,mile,ucl,plawbench}.csv) and, for the viewer, every
-configured agent's dialogues under data/ (J1 runs, MILE, UCL-Bench, PLawBench consultations). Writes
-reports/html/*.html: self-contained pages (styles, script and data inlined) that open from disk.
+dvc.yaml → this flow → steps.reports.html (pages, tables, SVG charts, dialogue records). One page per registered
+benchmark (steps/<benchmark>/benchmark.py), from the same long tables as the Markdown reports
+(reports/<benchmark>.csv) and, for the viewer on a dialogue benchmark's page, every configured agent's dialogues
+under data/ (J1 runs, MILE, UCL-Bench, PLawBench consultations). Writes reports/html/*.html: self-contained pages
+(styles, script and data inlined) that open from disk.
 """
 
 from __future__ import annotations
@@ -19,13 +20,13 @@ from flows.kit.config import PARAMS_FILE, Params, load_params
 from flows.kit.paths import PATHS, Paths
 from flows.kit.stage import main
 from flows.kit.tables import write_text_atomic
+from steps.benchmarks import benchmark, names
 from steps.reports.html import dialogues
 from steps.reports.html.pages import benchmark_page, index_page
 from steps.ucl.tasks import TASKS
 
 REPORTS = PATHS.reports
 DATA = PATHS.data
-BENCHMARKS = ("lawbench", "j1", "mile", "ucl", "plawbench")
 
 
 def read_long(path: Path) -> pd.DataFrame:
@@ -44,7 +45,7 @@ def load_dialogues(bench: str, params: Params, data: Path = DATA) -> list[dialog
 @task(cache_policy=NO_CACHE)
 def build_page(bench: str, params: Params, reports: Path, data: Path) -> tuple[str, int, int]:
     df = read_long(reports / f"{bench}.csv")
-    records = None if bench == "lawbench" else load_dialogues(bench, params, data)
+    records = load_dialogues(bench, params, data) if benchmark(bench).dialogues else None
     page = benchmark_page(bench, df, records, list(params.agents))
     write_text_atomic(reports / "html" / f"{bench}.html", page)
     return bench, len(df), len(records or [])
@@ -54,7 +55,7 @@ def build_page(bench: str, params: Params, reports: Path, data: Path) -> tuple[s
 def html_report(params_file: Path = PARAMS_FILE, reports: Path = REPORTS, data: Path = DATA) -> str:
     params = load_params(params_file)
     (reports / "html").mkdir(parents=True, exist_ok=True)
-    built = [build_page(bench, params, reports, data) for bench in BENCHMARKS]
+    built = [build_page(bench, params, reports, data) for bench in names()]
     counts = {bench: (rows, n) for bench, rows, n in built}
     write_text_atomic(reports / "html" / "index.html", index_page(counts))
     size = sum(p.stat().st_size for p in (reports / "html").glob("*.html"))

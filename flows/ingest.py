@@ -1,7 +1,8 @@
 """Stage `ingest`: fetch every pinned source file, verify its sha256, and write the interim tables.
 
-dvc.yaml → this flow → steps.sources (fetch + one loader per dataset) → steps.schemas (validation).
-All tables are built and validated before any is written, so a failure leaves no partial output.
+dvc.yaml → this flow → steps.sources (fetch, verify) → each benchmark's steps/<benchmark>/sources.py (its tables'
+loaders and schemas, found by steps.sources.tables). All tables are built and validated before any is written, so
+a failure leaves no partial output.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from flows.kit.paths import PATHS, Paths
 from flows.kit.progress import track
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import write_table
-from steps.schemas import ARROW_TYPES, SCHEMAS, validate
-from steps.sources import LOADERS, Fetched, Manifest, fetch, http_download, load_manifest
+from steps.schemas import validate
+from steps.sources import Fetched, Manifest, fetch, http_download, load_manifest
 from steps.sources.pinned import check_rows
+from steps.sources.tables import interim_tables
 
 
 @task(cache_policy=NO_CACHE)
@@ -40,16 +42,17 @@ def fetch_sources(manifest: Manifest, params: SourcesParams, downloads: Path) ->
 @task(cache_policy=NO_CACHE)
 def build_table(name: str, files: list[Fetched]) -> pd.DataFrame:
     """Parse one dataset's files into its table and validate it against its schema."""
-    df = LOADERS[name](files)
+    table = interim_tables()[name]
     origin = ", ".join(sorted({f.source.path for f in files})[:3]) + (" …" if len(files) > 3 else "")
-    return validate(df, SCHEMAS[name], table=name, origin=origin)
+    return validate(table.load(files), table.schema, table=name, origin=origin)
 
 
 @stage_flow
 def ingest(paths: Paths = PATHS, manifest_file: Path = MANIFEST_FILE, params_file: Path = PARAMS_FILE) -> str:
     """Fetch, verify and normalise every pinned source into `data/interim/<table>.parquet`."""
     manifest = load_manifest(manifest_file)
-    unknown = sorted({f.dataset for f in manifest.files} - set(LOADERS))
+    known = interim_tables()
+    unknown = sorted({f.dataset for f in manifest.files} - set(known))
     if unknown:
         raise ValueError(f"{manifest_file}: dataset(s) without a loader: {', '.join(unknown)}")
     fetched = fetch_sources(manifest, load_params(params_file).sources, paths.downloads)
@@ -60,7 +63,8 @@ def ingest(paths: Paths = PATHS, manifest_file: Path = MANIFEST_FILE, params_fil
         name: build_table(name, files) for name, files in track(sorted(by_dataset.items()), "parse tables")
     }
     for name, df in tables.items():
-        write_table(df, paths.interim / f"{name}.parquet", SCHEMAS[name], table=name, arrow_types=ARROW_TYPES.get(name))
+        arrow_types = dict(known[name].arrow_types)
+        write_table(df, paths.interim / f"{name}.parquet", known[name].schema, table=name, arrow_types=arrow_types)
     origins = Counter("mirror" if paths.downloads not in f.local.parents else "download" for f in fetched)
     rows = sum(len(df) for df in tables.values())
     return (

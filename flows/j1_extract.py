@@ -33,10 +33,11 @@ from steps.extract.prompts import PROMPT_VERSION
 from steps.extract.records import cases_table, extract_checked, issues_table, provenance_of
 from steps.extract.version import parser_version
 from steps.j1.params import J1Params
+from steps.j1.sources import JudgmentsCivil, JudgmentsCriminal
 from steps.llm import ModelConfig
 from steps.reports.extraction import ExtractionReport, extraction_long, render_extraction
 from steps.reports.long import long_csv
-from steps.schemas import ARROW_TYPES, Cases, ExtractionIssues, JudgmentsCivil, JudgmentsCriminal, validate
+from steps.schemas import ARROW_TYPES, Cases, ExtractionIssues, validate
 from steps.sql import register_parquet, run_query
 
 USAGE = "extract_usage.parquet"  # in data/j1/

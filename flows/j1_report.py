@@ -21,12 +21,13 @@ from flows.kit.paths import DIALOGUES, PATHS, Paths
 from flows.kit.reporting import agent_infos, run_info
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_text_atomic
+from steps.j1.benchmark import BENCHMARK
 from steps.j1.params import J1Params
+from steps.j1eval.paper import paper_names
 from steps.j1eval.report import csv_frame, groups, headline, render
 from steps.j1eval.tables import Results, compute
 from steps.reports.agents import AgentInfo
 from steps.reports.long import long_csv
-from steps.reports.paper_models import paper_names
 from steps.schemas import Dialogues, FailureCauses, J1Scores
 
 
@@ -37,7 +38,7 @@ def j1_agents(params: Params, dialogues: pd.DataFrame, paths: Paths) -> dict[str
     for (agent, scenario), n in dialogues.groupby(["agent", "scenario"]).instance_id.nunique().items():
         counts.setdefault(agent, {})[scenario] = int(n)
     explicit = params.section(J1Params).eval.paper_names
-    agents = agent_infos(params, "j1", paths, names=paper_names("j1"), explicit=explicit, section="j1.eval.paper_names")
+    agents = agent_infos(params, "j1", paths, names=paper_names(), explicit=explicit, section="j1.eval.paper_names")
     return {name: replace(a, sizes=counts.get(name, {})) for name, a in agents.items()}
 
 
@@ -89,7 +90,7 @@ def j1_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
     write_text_atomic(reports / "j1.csv", long_csv(csv_frame(results, agents, run), table="reports/j1.csv"))
     publish_report(reports / "j1.md", "J1-EVAL: the ten metrics per environment (J1 Table 3 layout) and Tables 6-10")
     overall = ", ".join(f"{a} {v}" for a, v in headline(results).items()) or "none"
-    write_dvc_views("j1", reports / "j1.csv", list(params.agents), reports)
+    write_dvc_views(BENCHMARK, reports / "j1.csv", list(params.agents), reports)
     table3 = results.cells[results.cells.component == ""]
     failed, failed_calls = int(table3.n_judge_failed.sum()), int(table3.n_failed.sum())
     paper = sum(a.paper_model is not None for a in agents.values())

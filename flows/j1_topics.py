@@ -22,9 +22,9 @@ from flows.kit.runs import run_id, run_spec
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table
 from steps.j1.params import J1Params
+from steps.lawbench.sources import LawBenchItems
 from steps.scenarios.j1.topic_model import PROMPT_VERSION, rewrite_sources
 from steps.scenarios.j1.topic_table import derive_topics
-from steps.schemas import LawBenchItems
 from steps.schemas.instances import TopicSources, topics_arrow_types
 
 USAGE = "topics_usage.parquet"  # in data/j1/

@@ -25,11 +25,12 @@ from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table
 from steps.lawbench.params import LawBenchParams
 from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_frame, select_items
+from steps.lawbench.sources import LawBenchItems
 from steps.llm import Completer, ModelConfig
 from steps.metrics.lawbench import score_predictions
 from steps.metrics.lawbench.proofread import LexiconFiles, lexicon_tables
 from steps.metrics.lawbench.tasks import SETTINGS
-from steps.schemas import LawBenchItems, LawBenchRunPredictions, LawBenchScores
+from steps.schemas import LawBenchRunPredictions, LawBenchScores
 
 
 def predict(items: pd.DataFrame, agent: ModelConfig, door: Completer) -> pd.DataFrame:

@@ -20,9 +20,11 @@ from flows.kit.paths import PATHS, Paths
 from flows.kit.reporting import agent_info
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_text_atomic
+from steps.lawbench.benchmark import BENCHMARK
 from steps.lawbench.report import csv_text, render_setting, tasks_frame
+from steps.lawbench.sources import LawBenchPublished
 from steps.metrics.lawbench.tasks import SETTINGS
-from steps.schemas import LawBenchPublished, LawBenchScores
+from steps.schemas import LawBenchScores
 from steps.sources import load_manifest
 
 
@@ -66,7 +68,7 @@ def lawbench_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> st
     write_text_atomic(reports / "lawbench.csv", csv_text(long))
     for setting in SETTINGS:
         publish_report(reports / f"lawbench_{setting}.md", f"LawBench {setting}: ours beside the published scores")
-    write_dvc_views("lawbench", reports / "lawbench.csv", list(params.agents), reports)
+    write_dvc_views(BENCHMARK, reports / "lawbench.csv", list(params.agents), reports)
     worst = deltas.max_abs_diff.max() if len(deltas) else float("nan")
     return (
         f"reports/lawbench_zero_shot.md, reports/lawbench_one_shot.md and reports/lawbench.csv written "

@@ -16,9 +16,10 @@ from flows.kit.config import MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.kit.paths import PATHS, Paths
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table, write_text_atomic
+from steps.lawbench.sources import LawBenchPredictions, LawBenchPublished
 from steps.metrics.lawbench import score_predictions
 from steps.metrics.lawbench.proofread import LEXICON_TABLES, LexiconFiles, lexicon_tables
-from steps.schemas import LawBenchPredictions, LawBenchPublished, LawBenchScores
+from steps.schemas import LawBenchScores
 
 PUBLISHED_SCORES = "published_scores.parquet"  # in data/lawbench/
 TOLERANCE = 1e-6

@@ -27,7 +27,8 @@ from steps.llm import Completer, ModelConfig
 from steps.mile.evaluate import Plan, plan_evaluation
 from steps.mile.judging import run_tasks
 from steps.mile.params import MileParams
-from steps.schemas import Mile, MileDialogues, MileScores, Turns
+from steps.mile.sources import Mile
+from steps.schemas import MileDialogues, MileScores, Turns
 
 
 @task(cache_policy=NO_CACHE)

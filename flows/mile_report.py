@@ -21,12 +21,14 @@ from flows.kit.paths import DIALOGUES, PATHS, Paths
 from flows.kit.reporting import agent_infos, run_info
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_text_atomic
+from steps.mile.benchmark import BENCHMARK
 from steps.mile.params import MileParams
+from steps.mile.published import paper_names
 from steps.mile.report import csv_frame, render
+from steps.mile.sources import Mile
 from steps.reports.labels import size_phrase
 from steps.reports.long import long_csv
-from steps.reports.paper_models import paper_names
-from steps.schemas import Mile, MileDialogues, MileScores
+from steps.schemas import MileDialogues, MileScores
 
 QUERIES = ("mile_goal", "mile_interaction", "mile_consistency", "mile_rounds", "mile_dialogues")
 DIALOGUE_COLUMNS = [
@@ -60,7 +62,7 @@ def mile_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
     """The paper-style MILE tables of every agent taking part, with the paper's numbers."""
     params = load_params(params_file).for_benchmark("mile")  # the agents that take part in it
     reports = paths.reports
-    agents = agent_infos(params, "mile", paths, names=paper_names("mile"))
+    agents = agent_infos(params, "mile", paths, names=paper_names())
     if not agents:
         raise ValueError("params.yaml lists no agents: nothing to report")
     scores, dialogues = [], []
@@ -86,7 +88,7 @@ def mile_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
     write_text_atomic(reports / "mile.md", render(ours, agents, run, sampled_from))
     write_text_atomic(reports / "mile.csv", long_csv(csv_frame(ours), table="reports/mile.csv"))
     publish_report(reports / "mile.md", "MILE goal and interaction scores (MASER Tables 1-3), ours beside the paper's")
-    write_dvc_views("mile", reports / "mile.csv", list(params.agents), reports)
+    write_dvc_views(BENCHMARK, reports / "mile.csv", list(params.agents), reports)
     goal = ours[(ours["table"] == "goal") & (ours.metric == "AVE")].set_index("agent").value.round(2).to_dict()
     return (
         f"reports/mile.md and reports/mile.csv written ({len(agents)} agents, "

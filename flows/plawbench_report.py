@@ -24,10 +24,11 @@ from flows.kit.reporting import agent_infos, run_info
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_text_atomic
 from steps.plawbench import paper
+from steps.plawbench.benchmark import BENCHMARK
+from steps.plawbench.paper import paper_names
 from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.report import ReportInputs, render_report
 from steps.reports.long import long_csv
-from steps.reports.paper_models import paper_names
 from steps.schemas import PlawItemScores, PlawJudgements, PlawParseIssues, PlawRubricItems, PlawScores, PlawTasks
 from steps.sources import load_manifest
 
@@ -84,7 +85,7 @@ def plawbench_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> s
     params = load_params(params_file).for_benchmark("plawbench")  # the agents that take part in it
     p = params.section(PlawBenchParams)
     judge = params.judge_model()
-    agents = agent_infos(params, "plawbench", paths, names=paper_names("plawbench"), explicit=p.paper_names)
+    agents = agent_infos(params, "plawbench", paths, names=paper_names(), explicit=p.paper_names)
     scores, judgements, items = [], [], []
     for name in agents:
         run_dir = paths.run("plawbench", name)
@@ -123,7 +124,7 @@ def plawbench_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> s
     long = tables["long"]
     write_text_atomic(reports / "plawbench.csv", long_csv(long, table="reports/plawbench.csv", digits=12))
     publish_report(reports / "plawbench.md", "PLawBench scores (Tables 2-4 layouts), ours beside the paper's")
-    write_dvc_views("plawbench", reports / "plawbench.csv", list(params.agents), reports)
+    write_dvc_views(BENCHMARK, reports / "plawbench.csv", list(params.agents), reports)
     overall = long[(long["table"] == "table3") & (long.metric == "Overall") & (long.source == "ours")]
     summary = ", ".join(f"{r.agent} {r.value * 100:.2f}" for r in overall.itertuples()) or "no complete agent"
     return f"reports/plawbench.md and reports/plawbench.csv written ({len(long):,} long rows); Overall: {summary}"

@@ -17,7 +17,8 @@ from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table, write_text_atomic
 from steps.plawbench.report import render_rubrics
 from steps.plawbench.rubrics import RubricTables, build_rubrics
-from steps.schemas import PlawCaseAnalysis, PlawConsultation, PlawDrafting, PlawParseIssues, PlawRubricItems, PlawTasks
+from steps.plawbench.sources import PlawCaseAnalysis, PlawConsultation, PlawDrafting
+from steps.schemas import PlawParseIssues, PlawRubricItems, PlawTasks
 
 
 @task(cache_policy=NO_CACHE)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from steps.results import BENCHMARKS, leaderboard
+from steps.benchmarks import names, register_headlines
+from steps.results import leaderboard
 
 REPORTS = Path("reports")
 FORMATS = ("table", "md", "csv")
@@ -24,29 +25,28 @@ def headline_rows(reports: Path = REPORTS) -> pd.DataFrame:
     import duckdb
 
     from steps.sql import run_query
-    from steps.ucl.paper import table3 as ucl_table3
 
-    twins = [reports / f"{b}.csv" for b in BENCHMARKS if (reports / f"{b}.csv").is_file()]
+    twins = [reports / f"{b}.csv" for b in names() if (reports / f"{b}.csv").is_file()]
     if not twins:
-        raise FileNotFoundError(f"no benchmark CSV under {reports}/ ({', '.join(BENCHMARKS)}); run `dvc repro` first")
+        raise FileNotFoundError(f"no benchmark CSV under {reports}/ ({', '.join(names())}); run `dvc repro` first")
     con = duckdb.connect()
     # nullstr '' only: the null agent is called `null`
     con.execute(
         f"CREATE VIEW twins AS SELECT * FROM read_csv([{', '.join(map(_literal, twins))}], header = true, "
         "union_by_name = true, nullstr = '')"
     )
-    con.register("ucl_paper", ucl_table3().frame)
+    register_headlines(con)
     return run_query(con, "results_leaderboard")
 
 
 def parse_benchmarks(text: str | None) -> tuple[str, ...]:
     """`lawbench,ucl` → ('lawbench', 'ucl'); every benchmark when empty; an unknown name is a ValueError."""
     if not text:
-        return BENCHMARKS
+        return names()
     wanted = tuple(b.strip().lower() for b in text.split(",") if b.strip())
-    unknown = [b for b in wanted if b not in BENCHMARKS]
+    unknown = [b for b in wanted if b not in names()]
     if unknown:
-        raise ValueError(f"unknown benchmark {', '.join(unknown)}; known: {', '.join(BENCHMARKS)}")
+        raise ValueError(f"unknown benchmark {', '.join(unknown)}; known: {', '.join(names())}")
     return wanted
 
 

@@ -1,7 +1,7 @@
 """`jurisflow show RUN INSTANCE [--benchmark B]`: print one simulated dialogue readably in the terminal.
 
-Every dialogue benchmark: J1, MILE, UCL-Bench and PLawBench consultations, each run in
-data/<benchmark>/runs/<agent>/. RUN is an agent alias (its directory there) or a run id (from a run.json
+Every dialogue benchmark (a registration with `dialogues=True`: J1, MILE, UCL-Bench and PLawBench consultations),
+each run in data/<benchmark>/runs/<agent>/. RUN is an agent alias (its directory there) or a run id (from a run.json
 there); INSTANCE is an instance or item id as in the tables (`CR/judge/000b1a0e-…`), as in transcript file
 names (`CR_judge_000b1a0e-…`), or any unique part of either. Without --benchmark every benchmark the agent
 has a run of is searched. J1 turns show their index, the court stage when known, the speaker and the
@@ -24,12 +24,11 @@ from flows.kit.config import PARAMS_FILE
 from flows.kit.models import read_usage_log
 from flows.kit.paths import DIALOGUES, PATHS, USAGE, Paths
 from flows.kit.runs import read_run_if_any
+from steps.benchmarks import dialogue_benchmarks
 from steps.j1eval.failures import causes_of_rows
 from steps.llm import LLMSettings
 from steps.scenarios.catalog import SCENARIOS
 from steps.simulate.transcript import lines
-
-BENCHMARKS = ("j1", "mile", "ucl", "plawbench")
 
 
 def _cache_dir(params_file: Path = PARAMS_FILE) -> Path:
@@ -116,8 +115,10 @@ def show(run: str, instance: str, runs_dir: Path | None = None, console: Console
 
 def _benchmark_dir(bench: str, run: str, paths: Paths) -> Path | None:
     """The agent directory of a benchmark for an agent alias or run id, or None when it has no run there."""
+    from flows.dialogues import marker as marker_of
+
     root = paths.runs(bench)
-    marker = "responses.parquet" if bench == "plawbench" else DIALOGUES
+    marker = marker_of(bench)
     if (root / run / marker).is_file():
         return root / run
     for spec in sorted(root.glob("*/run.json")):
@@ -131,9 +132,10 @@ def show_any(
 ) -> None:
     """Find the dialogue in every benchmark the run has (or the one named) and print it."""
     console = console or Console()
-    if benchmark is not None and benchmark not in BENCHMARKS:
-        raise ValueError(f"unknown benchmark '{benchmark}'; dialogue benchmarks: {', '.join(BENCHMARKS)}")
-    wanted = [benchmark] if benchmark else list(BENCHMARKS)
+    known = dialogue_benchmarks()
+    if benchmark is not None and benchmark not in known:
+        raise ValueError(f"unknown benchmark '{benchmark}'; dialogue benchmarks: {', '.join(known)}")
+    wanted = [benchmark] if benchmark else list(known)
     where = {b: d for b in wanted if (d := _benchmark_dir(b, run, paths)) is not None}
     if not where:
         raise ValueError(f"no run '{run}' of {' or '.join(wanted)} under {paths.data}; run `dvc repro` first")

@@ -21,13 +21,14 @@ from flows.kit.reporting import agent_infos, model_info, run_info
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_text_atomic
 from steps.reports.long import long_csv
-from steps.reports.paper_models import paper_names
-from steps.schemas import Ucl, UclDialogues, UclHintScores, UclVerdicts
+from steps.schemas import UclDialogues, UclHintScores, UclVerdicts
 from steps.sources import load_manifest
+from steps.ucl.benchmark import BENCHMARK
 from steps.ucl.instances import limit_items
-from steps.ucl.paper import paper_long, paper_models
+from steps.ucl.paper import paper_long, paper_models, paper_names
 from steps.ucl.params import UclParams
 from steps.ucl.report import ReportInfo, headline_text, note_figures, render
+from steps.ucl.sources import Ucl
 from steps.ucl.tables import long_table
 
 
@@ -49,7 +50,7 @@ def ucl_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
     judge, user = params.judge_model(), params.environment_model()
     reference = ucl.reference.resolve_reference()
     verdicts, hints, dialogues = [], [], []
-    infos = agent_infos(params, "ucl", paths, names=paper_names("ucl"))
+    infos = agent_infos(params, "ucl", paths, names=paper_names())
     for name in infos:
         run_dir = paths.run("ucl", name)
         dialogues.append(read_table(run_dir / DIALOGUES, UclDialogues))
@@ -99,7 +100,7 @@ def ucl_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
     write_text_atomic(paths.reports / "ucl.csv", long_csv(long, table="reports/ucl.csv", digits=10))
     publish_report(paths.reports / "ucl.md", "UCL-Bench win rates against the reference model (Table 3 layout)")
     summary = "; ".join(f"{r.name}: {headline_text(long, r.name)}" for r in runs)
-    write_dvc_views("ucl", paths.reports / "ucl.csv", list(params.agents), paths.reports)
+    write_dvc_views(BENCHMARK, paths.reports / "ucl.csv", list(params.agents), paths.reports)
     return (
         f"reports/ucl.md and reports/ucl.csv written ({len(long):,} long rows; {len(runs)} agents vs "
         f"{ref_run.name}; {summary or 'no agent'})"

@@ -1,5 +1,6 @@
 """The leaderboard of `jurisflow results`: the headline numbers of every benchmark (steps/sql/
-results_leaderboard.sql) as one wide table, our agents first, then the papers' models for reference."""
+results_leaderboard.sql, over the registrations' headlines) as one wide table, our agents first, then the papers'
+models for reference."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from typing import TypeGuard
 
 import pandas as pd
 
-BENCHMARKS = ("lawbench", "j1", "mile", "ucl", "plawbench")
 PAPER = "paper"
 
 
@@ -34,12 +34,12 @@ def source_label(source: str, proxy: bool) -> str:
     return "ours, scripted" if source != PAPER and proxy else source
 
 
-def leaderboard(long: pd.DataFrame, benchmarks: tuple[str, ...] = BENCHMARKS, paper: bool = True) -> pd.DataFrame:
-    """One row per agent (ours) and per paper model, one column per headline number of `benchmarks`.
+def leaderboard(long: pd.DataFrame, benchmarks: tuple[str, ...] | None = None, paper: bool = True) -> pd.DataFrame:
+    """One row per agent (ours) and per paper model, one column per headline number of `benchmarks` (None: all).
 
     `long` has the columns of results_leaderboard.sql. Our rows come first (by name); the paper's follow, grouped
     by the first benchmark they appear in and sorted by its number, best first. Cells are text (see `cell`)."""
-    rows = long[long.benchmark.isin(benchmarks)]
+    rows = long if benchmarks is None else long[long.benchmark.isin(benchmarks)]
     if not paper:
         rows = rows[rows.source != PAPER]
     columns = list(rows.sort_values("position").drop_duplicates("column")["column"])

@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from steps.reports.dvc_views import HEADLINES, PLOTS, headline_metrics, plot_tables, read_long_csv
+from steps.benchmarks import benchmark
+from steps.reports.dvc_views import headline_metrics, plot_tables, read_long_csv
 from tests.conftest import ROOT
 
 BENCHMARKS = ["lawbench", "j1", "mile", "ucl", "plawbench"]
@@ -54,10 +55,10 @@ def test_headlines_are_the_csv_rows_of_the_configured_agents_only():
         ],
         columns=COLUMNS,
     )
-    assert headline_metrics("ucl", long, ["null", "absent"]) == {
+    assert headline_metrics(benchmark("ucl"), long, ["null", "absent"]) == {
         "null": {"win_rate": 50.0, "win_rate_balanced": 47.5, "hint_score": None}  # no hint score row: null
     }
-    [plot] = plot_tables("ucl", long, ["null"]).values()
+    [plot] = plot_tables(benchmark("ucl"), long, ["null"]).values()
     assert plot.values.tolist() == [["overall", "null", 50.0], ["1-1", "null", 40.0]]
 
 
@@ -66,7 +67,7 @@ def test_every_benchmark_declares_its_metrics_and_plots_in_dvc_yaml():
     declared = [next(iter(m)) for s in pipeline["stages"].values() for m in s.get("metrics", [])]
     assert sorted(declared) == sorted(f"reports/metrics/{b}.json" for b in BENCHMARKS)
     plots = {next(iter(p)): next(iter(p.values())) for p in pipeline["plots"]}
-    assert set(plots) == {f"reports/plots/{p.name}.csv" for b in BENCHMARKS for p in PLOTS[b]}
+    assert set(plots) == {f"reports/plots/{p.name}.csv" for b in BENCHMARKS for p in benchmark(b).plots}
     outs = {next(iter(o)) if isinstance(o, dict) else o for s in pipeline["stages"].values() for o in s.get("outs", [])}
     assert set(plots) <= outs  # each plot's data is a stage's output, so dvc.lock records it
     for path, spec in plots.items():
@@ -75,25 +76,25 @@ def test_every_benchmark_declares_its_metrics_and_plots_in_dvc_yaml():
     assert (ROOT / ".dvc/plots/bars_by_agent.json").is_file()
 
 
-@pytest.mark.parametrize("benchmark", BENCHMARKS)
-def test_dvc_metrics_show_gives_the_reports_headline_numbers(benchmark):
-    shown = _dvc("metrics", "show")[""]["data"][f"reports/metrics/{benchmark}.json"]["data"]
-    long = read_long_csv(ROOT / "reports" / f"{benchmark}.csv")
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_dvc_metrics_show_gives_the_reports_headline_numbers(name):
+    shown = _dvc("metrics", "show")[""]["data"][f"reports/metrics/{name}.json"]["data"]
+    long = read_long_csv(ROOT / "reports" / f"{name}.csv")
     agents = _agents(long)
     assert set(shown) == set(agents) and agents
     for agent in agents:
-        for h in HEADLINES[benchmark]:
+        for h in benchmark(name).headlines:
             node = shown[agent]
-            for key in h.key:
+            for key in h.path:
                 node = node[key]
             assert node == pytest.approx(_row(long, agent, h.table, h.scope, h.metric)), (agent, h)
 
 
 def test_dvc_plots_show_draws_the_reports_tables_by_agent():
     shown = _dvc("plots", "show")["data"]
-    for benchmark in BENCHMARKS:
-        long = read_long_csv(ROOT / "reports" / f"{benchmark}.csv")
-        for p in PLOTS[benchmark]:
+    for name in BENCHMARKS:
+        long = read_long_csv(ROOT / "reports" / f"{name}.csv")
+        for p in benchmark(name).plots:
             [plot] = shown[f"reports/plots/{p.name}.csv"]
             values = plot["content"]["data"]["values"]
             assert plot["content"]["spec"]["encoding"]["color"]["field"] == "agent"
@@ -104,7 +105,7 @@ def test_dvc_plots_show_draws_the_reports_tables_by_agent():
 
 
 def _scope_and_metric(p, label: str) -> tuple[str, str]:
-    """The CSV row a plot's label stands for (see steps/reports/dvc_views.py: PLOTS)."""
+    """The CSV row a plot's label stands for (see steps/registry.py: Plot)."""
     if p.label == "scope metric":
         scope, metric = label.split(" ", 1)
         return scope, metric

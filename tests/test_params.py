@@ -174,7 +174,7 @@ def test_a_new_benchmark_package_is_a_section_without_an_edit_to_the_config(tmp_
     (tmp_path / "pkg" / "helpers").mkdir()  # a package without params.py is not a benchmark
     (tmp_path / "pkg" / "helpers" / "__init__.py").write_text("", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
-    found = benchmark_sections(tmp_path / "pkg", "pkg")
+    found = benchmark_sections([tmp_path / "pkg"], "pkg")
     assert list(found) == ["newbench"] and found["newbench"]().rounds == 2
 
 

@@ -25,11 +25,12 @@ pytestmark = pytest.mark.slow
 def project(tmp_path_factory, mirror, manifest) -> Path:
     """A working directory with the interim tables lawbench_predict and ucl_simulate read, and scripted agents."""
     from flows.kit.tables import to_arrow, write_parquet_atomic
-    from steps.sources import LOADERS, Fetched
+    from steps.sources import Fetched
+    from steps.ucl.sources import load_ucl
 
     root = tmp_path_factory.mktemp("monitored")
     interim = write_lawbench_interim(mirror, manifest, root / "data" / "interim")
-    ucl = LOADERS["ucl"]([Fetched(f, mirror / f.path) for f in manifest.for_dataset("ucl")])
+    ucl = load_ucl([Fetched(f, mirror / f.path) for f in manifest.for_dataset("ucl")])
     write_parquet_atomic(to_arrow(ucl), interim / "ucl.parquet")
     params = {
         "agents": {"oracle": {"model": "scripted/oracle"}, "null": {"model": "scripted/null"}},

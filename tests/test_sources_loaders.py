@@ -7,18 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from steps.schemas import SCHEMAS, TableError, validate
-from steps.sources import LOADERS, Fetched, SourceFormatError, load_manifest
-from steps.sources.ucl import split_hints
+from steps.schemas import TableError, validate
+from steps.sources import Fetched, SourceFormatError, load_manifest
+from steps.sources.tables import interim_tables
+from steps.ucl.sources import split_hints
 from tests.helpers import sha256_bytes, write_manifest
 
 
 @pytest.fixture(scope="module")
 def tables(manifest, mirror):
     out = {}
-    for name, loader in LOADERS.items():
+    for name, table in interim_tables().items():
         files = [Fetched(f, mirror / f.path) for f in manifest.for_dataset(name)]
-        out[name] = validate(loader(files), SCHEMAS[name], table=name)
+        out[name] = validate(table.load(files), table.schema, table=name)
     return out
 
 
@@ -132,7 +133,7 @@ def test_mile_row_without_plaintiff_names_file_record_and_field(tmp_path, mirror
     bad = _mile_record(mirror, id=2)
     del bad["plaintiff"]
     with pytest.raises(SourceFormatError) as e:
-        LOADERS["mile"](_mile_file(tmp_path, [good, bad]))
+        interim_tables()["mile"].load(_mile_file(tmp_path, [good, bad]))
     assert (
         str(e.value)
         == f"{tmp_path / 'mile/evaluate_data.json'}: record 1 (id 2): required field 'plaintiff' is missing"
@@ -140,9 +141,11 @@ def test_mile_row_without_plaintiff_names_file_record_and_field(tmp_path, mirror
 
 
 def test_mile_schema_violation_names_row_column_and_rule(tmp_path, mirror):
-    df = LOADERS["mile"](_mile_file(tmp_path, [_mile_record(mirror), _mile_record(mirror, id=2, plaintiff="原告张三")]))
+    df = interim_tables()["mile"].load(
+        _mile_file(tmp_path, [_mile_record(mirror), _mile_record(mirror, id=2, plaintiff="原告张三")])
+    )
     with pytest.raises(TableError) as e:
-        validate(df, SCHEMAS["mile"], table="mile", origin="mile/evaluate_data.json")
+        validate(df, interim_tables()["mile"].schema, table="mile", origin="mile/evaluate_data.json")
     msg = str(e.value)
     assert msg.startswith("mile from mile/evaluate_data.json: row 1 (instance_id=mile/2): column 'plaintiff' fails")
     assert "str_startswith" in msg and "原告张三" in msg
@@ -171,8 +174,8 @@ def _lexicon_file(tmp_path: Path, name: str, data: bytes) -> list[Fetched]:
 
 
 def test_lexicon_loaders_keep_the_last_line_and_name_bad_lines(tmp_path):
+    from steps.lawbench.sources import load_cilin, load_confusions
     from steps.metrics.lawbench.proofread.lexicon import cilin_from_table, confusions_from_table
-    from steps.sources.lawbench import load_cilin, load_confusions
 
     cilin = load_cilin(_lexicon_file(tmp_path, "c.txt", "Aa01A01= 人 士\nBa01B02# 士\n".encode("gbk")))
     assert cilin_from_table(cilin) == {"人": ("A", "a", "01"), "士": ("B", "a", "01")}

@@ -3,7 +3,8 @@
 For each stage, the import closure of its `python -m flows.<x>` command is derived from the source (ast: every
 `import` and `from … import`, also those inside functions; the package `__init__.py` files that importing a
 module runs; modules imported by a name built at run time, an f-string such as `f"steps.scenarios.{folder}.env"`
-read as the pattern `steps.scenarios.*.env`), together with the data files that code reads by name (SQL files,
+read as the pattern `steps.scenarios.*.env`; a string naming an object as "module:attribute", as a benchmark's
+registration names its paper's model list), together with the data files that code reads by name (SQL files,
 Jinja templates, YAML, text and CSV tables under steps/ and flows/, matched by the string literals of the
 closure's modules: `"j1_cells"`, `"pointwise.j2"`, and f-strings such as `f"data_{name}"` as patterns). The
 test fails, naming the stage and the
@@ -67,6 +68,9 @@ def imports_of(path: Path) -> tuple[tuple[str, tuple[str, ...] | None], ...]:
 
 
 MODULE_NAME = re.compile(r"^(flows|steps)(\.[\w*]+)+$")
+NAMED_OBJECT = re.compile(
+    r"^((flows|steps)(\.\w+)+):\w+$"
+)  # "steps.ucl.paper:paper_names", as a registration names code
 
 
 @cache
@@ -82,10 +86,13 @@ def _all_modules() -> tuple[str, ...]:
 
 @cache
 def named_modules(path: Path) -> tuple[str, ...]:
-    """The modules a module imports by a name it builds (importlib): its f-strings that read as a module name
-    (`f"steps.scenarios.{folder}.env"`) are patterns matched against every project module."""
-    patterns = [s for s in _literals(path) if "*" in s and MODULE_NAME.match(s)]
-    return tuple(m for m in _all_modules() if any(fnmatch.fnmatchcase(m, p) for p in patterns))
+    """The modules a module imports by a name it builds or writes down (importlib): its f-strings that read as a
+    module name (`f"steps.scenarios.{folder}.env"`) are patterns matched against every project module, and a string
+    naming an object as "module:attribute" (a registration's `"steps.ucl.paper:paper_names"`) names its module."""
+    literals = _literals(path)
+    patterns = [s for s in literals if "*" in s and MODULE_NAME.match(s)]
+    named = {m.group(1) for s in literals if (m := NAMED_OBJECT.match(s))}
+    return tuple(m for m in _all_modules() if m in named or any(fnmatch.fnmatchcase(m, p) for p in patterns))
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -189,7 +196,7 @@ def data_files(code: frozenset[Path]) -> set[Path]:
     found = set()
     for f in _all_data_files():
         if f.suffix == ".sql":
-            keys, patterns = [f.stem], everywhere
+            keys, patterns = [f.stem, f.name], everywhere
         else:
             keys = [f.name, f.relative_to(f.parent.parent).as_posix()]
             patterns = everywhere if names.count(f.name) == 1 else by_package.get(_package_dir(f), set())
@@ -269,6 +276,15 @@ def test_the_closure_finds_imports_packages_and_data_files():
     simulate = closure("flows.j1_simulate")
     assert {"steps/scenarios/kq/env.py", "steps/scenarios/cr/env.py", "steps/scenarios/cd/scripted.py"} <= simulate
     assert "steps/scenarios/cr/instances.py" in simulate
+    # the benchmarks' registrations (f"steps.{folder}.benchmark") and the code they name ("module:function"); the
+    # interim tables' modules (f"steps.{folder}.sources"), found apart, so that ingest needs no registration
+    benchmarks = {f"steps/{b}/benchmark.py" for b in ("lawbench", "j1", "mile", "ucl", "plawbench")}
+    sources = {f"steps/{b}/sources.py" for b in ("lawbench", "j1", "mile", "ucl", "plawbench")}
+    assert benchmarks | sources | {"steps/ucl/paper.py", "steps/j1eval/paper.py"} <= data_report
+    ingest = closure("flows.ingest")
+    assert sources <= ingest and not benchmarks & ingest
+    ucl_report = closure("flows.ucl_report")  # its own registration only
+    assert benchmarks & ucl_report == {"steps/ucl/benchmark.py"} and "steps/mile/sources.py" not in ucl_report
     assert "tests/extract/fixtures/verdicts.json" in closure("flows.j1_extract")
     assert uncovered({"steps/extract/sections.py", "steps/llm/door.py"}, ["steps/llm"]) == ["steps/extract/sections.py"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -31,11 +31,15 @@ S = TypeVar("S", bound=BenchmarkSection)
 
 
 def benchmark_sections(
-    root: Path = Path(steps.__file__).parent, package: str = "steps"
+    roots: Sequence[Path] | None = None, package: str = "steps"
 ) -> dict[str, type[BenchmarkSection]]:
-    """Each benchmark's section model by name: every package under steps/ with a `params.py`, whose `SECTION`
-    validates the section of params.yaml named after the package (in alphabetical order)."""
-    names = sorted(p.parent.name for p in root.glob("*/params.py") if (p.parent / "__init__.py").is_file())
+    """Each benchmark's section model by name: every package under steps/ (every path the package spans, or
+    `roots`) with a `params.py`, whose `SECTION` validates the section of params.yaml named after the package (in
+    alphabetical order)."""
+    roots = roots or [Path(p) for p in steps.__path__]
+    names = sorted(
+        {p.parent.name for root in roots for p in root.glob("*/params.py") if (p.parent / "__init__.py").is_file()}
+    )
     return {name: importlib.import_module(f"{package}.{name}.params").SECTION for name in names}
 
 

@@ -1,6 +1,6 @@
 """Reading any judgment file laid out like the mirror's JuDGE JSON Lines or a C3RD mini JSON file.
 
-The ingest loaders (`steps/sources/judgments.py`) take pinned, verified files; a file given on the command line is
+The ingest loaders (`steps/j1/sources.py`) take pinned, verified files; a file given on the command line is
 not pinned, so it is wrapped in a `SourceFile` that says so (repository `local`, no checksum). The loaders' own
 checks still apply: a malformed line or a missing key ends the run with the file, the line and the rule broken.
 """
@@ -12,10 +12,12 @@ from typing import Literal
 
 import pandas as pd
 
-from steps.sources import LOADERS, Fetched, SourceFile
+from steps.j1.sources import load_civil, load_criminal
+from steps.sources import Fetched, SourceFile
 
 Format = Literal["judge", "c3rd"]
 DATASETS: dict[str, str] = {"judge": "judgments_criminal", "c3rd": "judgments_civil"}
+LOADERS = {"judge": load_criminal, "c3rd": load_civil}
 
 
 def read_judgments(path: Path, fmt: Format) -> pd.DataFrame:
@@ -35,4 +37,4 @@ def read_judgments(path: Path, fmt: Format) -> pd.DataFrame:
         dataset=dataset,
         license="",
     )
-    return LOADERS[dataset]([Fetched(local, path)])
+    return LOADERS[fmt]([Fetched(local, path)])

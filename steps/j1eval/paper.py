@@ -101,3 +101,8 @@ def paper_long() -> pd.DataFrame:
 
 def models() -> list[str]:
     return _frame("table3.csv").model.tolist()
+
+
+def paper_names() -> dict[str, tuple[str, ...]]:
+    """J1 Table 3's models and their other spellings (named in the registration, steps/j1/benchmark.py)."""
+    return {m: ALIASES.get(m, ()) for m in models()}

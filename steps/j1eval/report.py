@@ -21,12 +21,13 @@ from steps.j1eval.paper import (
     PAPER_REPEATS_ENVIRONMENT,
     models,
     paper_long,
+    paper_names,
 )
 from steps.j1eval.tables import Results
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.long import long_columns
 from steps.reports.markdown import CONTENT_FILTER_RULE, with_failed
-from steps.reports.paper_models import match_paper_model, paper_names
+from steps.reports.paper_models import match_paper_model
 from steps.reports.prose import render_template
 from steps.scenarios.catalog import environments, paper_sizes
 
@@ -69,7 +70,7 @@ def groups(run: RunInfo) -> dict[str, list[str]]:
 def group_papers(run: RunInfo) -> dict[str, str | None]:
     """The paper model of each repeats group: `j1.eval.paper_names`, else the model of the group's name."""
     explicit = run.options.get("paper_names") or {}
-    names = paper_names("j1")
+    names = paper_names()
     return {g: match_paper_model(g, None, names, explicit, "j1.eval.paper_names") for g in groups(run)}
 
 

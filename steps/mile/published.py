@@ -50,3 +50,8 @@ def _paper_long() -> pd.DataFrame:
 def paper_long() -> pd.DataFrame:
     """The published numbers as long rows: table, group, model, metric, value."""
     return _paper_long().copy()
+
+
+def paper_names() -> dict[str, tuple[str, ...]]:
+    """The models of MASER's Table 1 and their other spellings (named in the registration)."""
+    return {m: ALIASES.get(m, ()) for m in dict.fromkeys(paper_long().query("table == 'goal'").model)}

@@ -52,3 +52,8 @@ def error_types() -> pd.DataFrame:
 def error_labels(category: str) -> tuple[str, ...]:
     types = _error_types()
     return tuple(types.label[types.category == category])
+
+
+def paper_names() -> dict[str, tuple[str, ...]]:
+    """Table 3's models (named in the registration; no other spellings)."""
+    return {m: () for m in table3().model}

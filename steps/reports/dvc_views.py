@@ -4,6 +4,7 @@
 Metrics: `reports/metrics/<benchmark>.json`, `{agent: {group: {name: value}}}` (DVC shows `oracle.zero_shot.overall`).
 Plots: `reports/plots/<name>.csv` with three columns, the row label, `agent` and the value, drawn by the template
 `.dvc/plots/bars_by_agent.json` (one bar per agent, one panel per revision; see dvc.yaml `plots:`).
+Which numbers and tables: the benchmark's registration (`headlines`, `plots` in steps/<benchmark>/benchmark.py).
 Only the configured agents are kept: the paper's rows (and LawBench's rescored published predictions) stay in
 the reports.
 """
@@ -11,73 +12,10 @@ the reports.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import pandas as pd
 
-
-@dataclass(frozen=True)
-class Headline:
-    """One headline number: the CSV row (`table`, `scope`, `metric`) and where it goes under the agent."""
-
-    table: str
-    scope: str
-    metric: str
-    key: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class PlotTable:
-    """A plot: the rows of one CSV table with these metrics (and scopes), labelled by `label`."""
-
-    name: str
-    table: str
-    metrics: tuple[str, ...] | None  # None: every metric
-    scopes: tuple[str, ...] | None  # None: every scope
-    label: str  # the y column: scope, metric or both ("scope metric")
-    label_name: str
-    value_name: str
-
-
-def _levels(setting: str) -> list[Headline]:
-    return [
-        Headline(setting, scope, "score", (setting, scope))
-        for scope in ("overall", "Memorization", "Understanding", "Application")
-    ]
-
-
-LAWBENCH_TASKS = tuple(f"{level}-{i}" for level, k in ((1, 2), (2, 10), (3, 8)) for i in range(1, k + 1))
-
-HEADLINES: dict[str, list[Headline]] = {
-    "lawbench": [*_levels("zero_shot"), *_levels("one_shot")],
-    "j1": [Headline("table3", "overall", m, (m,)) for m in ("Overall", "AVG_OO", "AVG_PO")],
-    "mile": [
-        Headline("goal", "overall", "AVE", ("goal", "AVE")),
-        Headline("interaction", "overall", "AVE", ("interaction", "AVE")),
-        Headline("consistency", "overall", "CONS", ("consistency", "CONS")),
-        Headline("total", "overall", "AVE", ("total", "AVE")),
-    ],
-    "ucl": [
-        Headline("win_rate", "overall", "win_rate", ("win_rate",)),
-        Headline("win_rate", "overall", "win_rate_balanced", ("win_rate_balanced",)),
-        Headline("hint_score", "overall", "hint_score", ("hint_score",)),
-    ],
-    "plawbench": [Headline("table3", "overall", m, (m,)) for m in ("Overall", "T1", "T2", "T3")],
-}
-
-PLOTS: dict[str, list[PlotTable]] = {
-    "lawbench": [
-        PlotTable(f"lawbench_{s}", s, ("score",), LAWBENCH_TASKS, "scope", "task", "score")
-        for s in ("zero_shot", "one_shot")
-    ],
-    "j1": [PlotTable("j1_table3", "table3", None, None, "scope metric", "metric", "score")],
-    "mile": [
-        PlotTable("mile_goal", "goal", None, ("overall",), "metric", "metric", "score"),
-        PlotTable("mile_interaction", "interaction", None, ("overall",), "metric", "metric", "score"),
-    ],
-    "ucl": [PlotTable("ucl_win_rate", "win_rate", ("win_rate",), None, "scope", "task", "win_rate")],
-    "plawbench": [PlotTable("plawbench_table3", "table3", None, ("overall",), "metric", "score", "rate")],
-}
+from steps.registry import Benchmark
 
 
 def read_long_csv(path) -> pd.DataFrame:
@@ -89,7 +27,7 @@ def _ours(long: pd.DataFrame, agents: list[str]) -> pd.DataFrame:
     return long[(long.source == "ours") & long.agent.isin(agents)]
 
 
-def headline_metrics(benchmark: str, long: pd.DataFrame, agents: list[str]) -> dict:
+def headline_metrics(benchmark: Benchmark, long: pd.DataFrame, agents: list[str]) -> dict:
     """`{agent: {...: value}}` for every configured agent with a row in the CSV twin; a missing or empty number is
     null (e.g. LawBench's Overall when a task has no score)."""
     keys = ["agent", "table", "scope", "metric"]
@@ -97,9 +35,9 @@ def headline_metrics(benchmark: str, long: pd.DataFrame, agents: list[str]) -> d
     out: dict = {}
     for agent in [a for a in agents if a in set(ours.index.get_level_values(0))]:
         node: dict = out.setdefault(agent, {})
-        for h in HEADLINES[benchmark]:
+        for h in benchmark.headlines:
             value = ours.get((agent, h.table, h.scope, h.metric))
-            *groups, name = h.key
+            *groups, name = h.path
             target = node
             for g in groups:
                 target = target.setdefault(g, {})
@@ -107,11 +45,11 @@ def headline_metrics(benchmark: str, long: pd.DataFrame, agents: list[str]) -> d
     return out
 
 
-def plot_tables(benchmark: str, long: pd.DataFrame, agents: list[str]) -> dict[str, pd.DataFrame]:
+def plot_tables(benchmark: Benchmark, long: pd.DataFrame, agents: list[str]) -> dict[str, pd.DataFrame]:
     """Each plot's rows (label, agent, value), in the CSV's row order, agents in their params.yaml order."""
     ours = _ours(long, agents)
     out = {}
-    for p in PLOTS[benchmark]:
+    for p in benchmark.plots:
         rows = ours[ours["table"] == p.table]
         if p.metrics is not None:
             rows = rows[rows.metric.isin(p.metrics)]

@@ -9,8 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-BENCHMARKS = ("lawbench", "j1", "mile", "ucl", "plawbench")
-
 
 def agent_label(name: str, scripted: bool = False, limit: int | None = None) -> str:
     """`name`, then `[scripted]` for an offline stand-in and `[limit N]` for a run limited to N items."""

@@ -1,58 +1,18 @@
-"""The model lists of the papers whose tables the reports reproduce, and an agent's `paper_model` resolved in each.
+"""An agent's paper model when `agents.<name>.paper_model` names none: matched by name in a paper's model list.
 
 `agents.<name>.paper_model` in params.yaml names the paper model an agent corresponds to, whatever the agent is
 called: a string (e.g. `GPT-4o`, matched in every paper ignoring case and punctuation, with each paper's other
-spellings) or a mapping per benchmark (`{j1: GPT-4o, plawbench: GPT-4o-20240806}`). LawBench's list is its
-`results.csv` (data, read by the report stage), so it is checked there; the four others are checked when
-params.yaml is loaded.
+spellings) or a mapping per benchmark (`{j1: GPT-4o, plawbench: GPT-4o-20240806}`). Each paper's list is named in
+its benchmark's registration (`paper_names`, e.g. `steps.ucl.paper:paper_names`) and `jurisflow params check`
+checks the names against them (`steps.benchmarks.check_paper_model`); LawBench's list is its `results.csv` (data,
+read by the report stage), so it is checked there.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from steps.reports.labels import BENCHMARKS, name_key, paper_model_name
-
-
-def paper_names(benchmark: str) -> dict[str, tuple[str, ...]]:
-    """Paper model -> its other spellings, for the benchmarks whose model list is in the code."""
-    if benchmark == "j1":
-        from steps.j1eval.paper import ALIASES, models
-
-        return {m: ALIASES.get(m, ()) for m in models()}
-    if benchmark == "mile":
-        from steps.mile.published import ALIASES, paper_long
-
-        return {m: ALIASES.get(m, ()) for m in dict.fromkeys(paper_long().query("table == 'goal'").model)}
-    if benchmark == "ucl":
-        from steps.ucl.paper import paper_models
-
-        return {p.name: tuple(p.keys) for p in paper_models()}
-    if benchmark == "plawbench":
-        from steps.plawbench.paper import table3
-
-        return {m: () for m in table3().model}
-    raise ValueError(f"no model list in the code for benchmark '{benchmark}'")
-
-
-CHECKED = ("j1", "mile", "ucl", "plawbench")
-
-
-def check_paper_model(paper_model: str | Mapping[str, str]) -> None:
-    """A ValueError unless `paper_model` names a model of some paper (a string) or of each benchmark named."""
-    if isinstance(paper_model, Mapping):
-        for benchmark in paper_model:
-            if benchmark not in BENCHMARKS:
-                raise ValueError(f"paper_model: unknown benchmark '{benchmark}' (one of {', '.join(BENCHMARKS)})")
-            if benchmark in CHECKED:
-                paper_model_name(paper_model, benchmark, paper_names(benchmark))
-        return
-    if not any(paper_model_name(paper_model, b, paper_names(b)) for b in CHECKED):
-        known = "; ".join(f"{b}: {', '.join(paper_names(b))}" for b in CHECKED)
-        raise ValueError(
-            f"paper_model: '{paper_model}' is a model of no paper ({known}; or LawBench's "
-            "results.csv, named per benchmark as {lawbench: NAME})"
-        )
+from steps.reports.labels import name_key
 
 
 def match_paper_model(

@@ -2,10 +2,11 @@
 
 Each schema is strict (no unknown columns), coerces dtypes, and states the rules a row must satisfy.
 `ARROW_TYPES` fixes the Parquet type of list / struct columns so that an empty list is still typed.
-One module per family of tables: `sources` (stage ingest), `lawbench`, `extraction`, `usage`, `instances`
+One module per family of tables: `lawbench`, `extraction`, `usage`, `instances`
 (topics, instances: imported from `steps.schemas.instances` itself, as they load the J1 environments),
 `personas`, `runs` (the turns and dialogues of every dialogue benchmark), `judged` (the base of every judged
-table), `ucl`, `mile`, `plawbench`, `j1eval` (J1-EVAL scores).
+table), `ucl`, `mile`, `plawbench`, `j1eval` (J1-EVAL scores). The interim tables of stage `ingest` are each
+benchmark's own (`steps/<benchmark>/sources.py`, found by `steps.sources.tables`).
 """
 
 from steps.schemas.base import Strict, TableError, is_list_of, is_list_of_dicts_with, validate
@@ -25,26 +26,12 @@ from steps.schemas.plawbench import (
     PlawTasks,
 )
 from steps.schemas.runs import Dialogues, Turns
-from steps.schemas.sources import (
-    SCHEMAS,
-    SOURCE_ARROW_TYPES,
-    JudgmentsCivil,
-    JudgmentsCriminal,
-    LawBenchItems,
-    LawBenchPredictions,
-    LawBenchPublished,
-    Mile,
-    PlawCaseAnalysis,
-    PlawConsultation,
-    PlawDrafting,
-    Ucl,
-)
 from steps.schemas.ucl import UclDialogues, UclHintScores, UclVerdicts
 from steps.schemas.usage import CallCache, ModelUsage, UsageLog
 
-ARROW_TYPES = {**SOURCE_ARROW_TYPES, "cases": CASES_ARROW_TYPES}
-# J1 environments (issues 6, 7): personas; J1-EVAL failure causes (topics and instances: steps.schemas.instances)
-ARROW_TYPES |= {
+# J1's cases and personas, J1-EVAL's failure causes (topics and instances: steps.schemas.instances)
+ARROW_TYPES = {
+    "cases": CASES_ARROW_TYPES,
     "personas": PERSONAS_ARROW_TYPES,
     "failure_causes": FAILURE_CAUSES_ARROW_TYPES,
 }
@@ -55,7 +42,6 @@ __all__ = [
     "FAILURE_CAUSES_ARROW_TYPES",
     "J1_METRICS",
     "PERSONAS_ARROW_TYPES",
-    "SCHEMAS",
     "CallCache",
     "Cases",
     "Dialogues",
@@ -63,21 +49,12 @@ __all__ = [
     "FailureCauses",
     "J1Scores",
     "Judged",
-    "JudgmentsCivil",
-    "JudgmentsCriminal",
-    "LawBenchItems",
-    "LawBenchPredictions",
-    "LawBenchPublished",
     "LawBenchRunPredictions",
     "LawBenchScores",
-    "Mile",
     "MileDialogues",
     "MileScores",
     "ModelUsage",
     "Personas",
-    "PlawCaseAnalysis",
-    "PlawConsultation",
-    "PlawDrafting",
     "PlawItemScores",
     "PlawJudgements",
     "PlawParseIssues",
@@ -88,7 +65,6 @@ __all__ = [
     "Strict",
     "TableError",
     "Turns",
-    "Ucl",
     "UclDialogues",
     "UclHintScores",
     "UclVerdicts",

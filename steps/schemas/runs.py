@@ -10,10 +10,11 @@ import pandas as pd
 import pandera.pandas as pa
 from pandera.typing import Series
 
+from steps import known_benchmarks
 from steps.schemas.base import Strict
 from steps.simulate.model import EndReason, TurnKind
 
-BENCHMARKS = ["j1", "mile", "ucl", "plawbench"]  # the dialogue benchmarks
+BENCHMARKS = known_benchmarks()  # the registered ones, by folder (imported by every dialogue stage: kept light)
 END_REASONS = [reason.value for reason in EndReason]  # the engine's, shared by every simulated benchmark
 TURN_KINDS = [kind.value for kind in TurnKind]
 KEY = ["run_id", "instance_id", "turn_index"]

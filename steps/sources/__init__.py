@@ -1,11 +1,12 @@
-"""Pinned upstream sources: fetching with checksum verification, and one loader per dataset."""
+"""Pinned upstream sources: fetching with checksum verification, and strict readers for the loaders.
+
+Each benchmark's loaders and source schemas are its own (`steps/<benchmark>/sources.py`, found by `tables`)."""
 
 from steps.sources.errors import SourceError, SourceFormatError
-from steps.sources.loaders import LOADERS, Fetched
 from steps.sources.pinned import Manifest, SourceFile, fetch, http_download, load_manifest
+from steps.sources.types import Fetched
 
 __all__ = [
-    "LOADERS",
     "Fetched",
     "Manifest",
     "SourceError",

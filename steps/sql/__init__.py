@@ -1,4 +1,5 @@
-"""The result-table SQL: one `.sql` file per table, run by DuckDB over Parquet views."""
+"""The result-table SQL: one `.sql` file per table, run by DuckDB over Parquet views (a query is named by its file's
+stem here, or given as the path of a .sql file elsewhere, e.g. beside a benchmark's code)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import pandas as pd
 SQL_DIR = Path(__file__).parent
 
 
-def query_text(name: str) -> str:
-    path = SQL_DIR / f"{name}.sql"
+def query_text(name: str | Path) -> str:
+    path = name if isinstance(name, Path) else SQL_DIR / f"{name}.sql"
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such query")
     return path.read_text(encoding="utf-8")
@@ -52,6 +53,6 @@ def register_labelled_union(
     con.execute(f"CREATE OR REPLACE VIEW {name} AS " + " UNION ALL ".join(parts))
 
 
-def run_query(con: duckdb.DuckDBPyConnection, name: str) -> pd.DataFrame:
-    """Run `steps/sql/<name>.sql` and return its result."""
+def run_query(con: duckdb.DuckDBPyConnection, name: str | Path) -> pd.DataFrame:
+    """Run `steps/sql/<name>.sql` (or the .sql file `name`) and return its result."""
     return con.execute(query_text(name)).df()

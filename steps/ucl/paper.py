@@ -52,3 +52,15 @@ def paper_long(matches: dict[str, PaperModel]) -> pd.DataFrame:
         for k, v in p.cells.items()
     ]
     return pd.DataFrame(rows, columns=["agent", "paper_model", "scope", "value"])
+
+
+def paper_names() -> dict[str, tuple[str, ...]]:
+    """Table 3's models and their other spellings (named in the registration)."""
+    return {p.name: tuple(p.keys) for p in paper_models()}
+
+
+def win_rates() -> pd.DataFrame:
+    """Every Table 3 model's AVG win rate, as the leaderboard quotes it (named in the registration): agent, value,
+    judge."""
+    frame = table3().frame
+    return pd.DataFrame({"agent": frame.model, "value": frame["AVG"], "judge": JUDGE})

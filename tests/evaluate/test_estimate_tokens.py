@@ -21,9 +21,8 @@ from flows.kit.stage import run_stage
 from flows.kit.tables import write_table
 from flows.lawbench_predict import lawbench_predict
 from flows.ucl_simulate import ucl_simulate
-from steps.schemas import Ucl
 from steps.sources import Fetched
-from steps.sources.ucl import load_ucl
+from steps.ucl.sources import Ucl, load_ucl
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.helpers import write_lawbench_interim
 

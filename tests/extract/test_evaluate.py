@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from steps.extract.evaluate import micro, score_civil, score_criminal, score_fixture, split_half
-from steps.sources import LOADERS, Fetched
+from steps.sources import Fetched
+from steps.sources.tables import interim_tables
 
 FIXTURE = Path(__file__).parent / "fixtures" / "verdicts.json"
 
@@ -14,7 +15,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "verdicts.json"
 @pytest.fixture(scope="module")
 def judgments(manifest, mirror):
     return {
-        name: LOADERS[name]([Fetched(f, mirror / f.path) for f in manifest.for_dataset(name)])
+        name: interim_tables()[name].load([Fetched(f, mirror / f.path) for f in manifest.for_dataset(name)])
         for name in ("judgments_criminal", "judgments_civil")
     }
 

@@ -14,8 +14,8 @@ from flows.kit.paths import Paths
 from flows.kit.stage import run_stage
 from flows.kit.tables import to_arrow, write_parquet_atomic
 from steps.extract.records import CASE_COLUMNS
-from steps.schemas import ARROW_TYPES
-from steps.sources import LOADERS, Fetched
+from steps.sources import Fetched
+from steps.sources.tables import interim_tables
 from tests.fake_openai_server import FakeOpenAIServer
 
 from .texts import APPEAL, CIVIL_ROW, FIRST_INSTANCE
@@ -150,8 +150,9 @@ def test_a_malformed_file_ends_with_the_file_line_and_rule(tmp_path):
 def interim(mirror, manifest, tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("data") / "interim"
     for name in ("judgments_criminal", "judgments_civil"):
-        frame = LOADERS[name]([Fetched(f, mirror / f.path) for f in manifest.for_dataset(name)])
-        write_parquet_atomic(to_arrow(frame, ARROW_TYPES[name]), folder / f"{name}.parquet")
+        table = interim_tables()[name]
+        frame = table.load([Fetched(f, mirror / f.path) for f in manifest.for_dataset(name)])
+        write_parquet_atomic(to_arrow(frame, dict(table.arrow_types)), folder / f"{name}.parquet")
     return folder
 
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from steps.benchmarks import paper_names
 from steps.j1eval.report import csv_frame, render
 from steps.j1eval.tables import compute
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.long import LONG_COLUMNS
-from steps.reports.paper_models import match_paper_model, paper_names
+from steps.reports.paper_models import match_paper_model
 from tests.j1eval.test_tables import dialogues, rows
 
 

@@ -16,10 +16,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from steps.lawbench.sources import load_cilin, load_confusions
 from steps.metrics.lawbench import TaskScore, read_prediction_tree, score_predictions, score_task
 from steps.metrics.lawbench.proofread import MAX_PATHS, lexicon_tables
 from steps.metrics.lawbench.proofread.fscore import f_beta
-from steps.sources.lawbench import load_cilin, load_confusions
 from steps.sources.types import Fetched
 
 # (setting, model) -> published score, our score, our TP, FP, FN: the cells that depend on the timeout.

@@ -17,10 +17,11 @@ from steps.mile.instances import build_instance
 from steps.mile.opening import FixedOpening
 from steps.mile.params import MileParams
 from steps.mile.scenario import mile_scenario
-from steps.schemas import SCHEMAS, Mile, validate
+from steps.mile.sources import Mile, load_mile
+from steps.schemas import validate
 from steps.simulate.engine import run_dialogue
 from steps.simulate.runner import DoorSpeaker
-from steps.sources import LOADERS, Fetched
+from steps.sources import Fetched
 
 ORACLE = ModelConfig(name="oracle", model="scripted/oracle")
 NULL = ModelConfig(name="null", model="scripted/null")
@@ -32,7 +33,7 @@ JUDGE = ModelConfig(name="judge", model="scripted/judge")
 def mile(manifest, mirror) -> pd.DataFrame:
     """The `mile` table exactly as stage ingest builds it."""
     files = [Fetched(f, mirror / f.path) for f in manifest.for_dataset("mile")]
-    return validate(LOADERS["mile"](files), SCHEMAS["mile"], table="mile")
+    return validate(load_mile(files), Mile, table="mile")
 
 
 @pytest.fixture(scope="session")

@@ -7,12 +7,13 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
+from steps.benchmarks import paper_names
 from steps.mile.published import paper_long
 from steps.mile.report import csv_frame
 from steps.mile.report import render as render_mile
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.long import LONG_COLUMNS
-from steps.reports.paper_models import match_paper_model, paper_names
+from steps.reports.paper_models import match_paper_model
 
 SAMPLED_FROM = 693
 

@@ -3,8 +3,9 @@ from __future__ import annotations
 import pytest
 
 from steps.plawbench.rubrics import RubricTables, build_rubrics
-from steps.schemas import SCHEMAS, validate
-from steps.sources import LOADERS, Fetched
+from steps.schemas import validate
+from steps.sources import Fetched
+from steps.sources.tables import interim_tables
 from tests.judges.conftest import answers, door  # noqa: F401  (the fake-server judge fixtures)
 
 NAMES = ("plawbench_case_analysis", "plawbench_consultation", "plawbench_drafting")
@@ -16,7 +17,8 @@ def sources(manifest, mirror) -> dict:
     out = {}
     for name in NAMES:
         files = [Fetched(f, mirror / f.path) for f in manifest.for_dataset(name)]
-        out[name] = validate(LOADERS[name](files), SCHEMAS[name], table=name)
+        table = interim_tables()[name]
+        out[name] = validate(table.load(files), table.schema, table=name)
     return out
 
 

@@ -18,7 +18,7 @@ from flows.plawbench_judge import plawbench_judge
 from flows.plawbench_predict import plawbench_predict
 from flows.plawbench_report import plawbench_report
 from flows.plawbench_rubrics import plawbench_rubrics
-from steps.schemas import ARROW_TYPES
+from steps.sources.tables import interim_tables
 from tests.conftest import ROOT
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.plawbench.conftest import NAMES
@@ -58,7 +58,9 @@ def project(tmp_path, monkeypatch, sources):
     monkeypatch.chdir(tmp_path)
     shutil.copy(ROOT / "sources.yaml", tmp_path / "sources.yaml")  # the report names the data's commit
     for name in NAMES:
-        write_parquet_atomic(to_arrow(sources[name], ARROW_TYPES.get(name)), Path("data/interim") / f"{name}.parquet")
+        write_parquet_atomic(
+            to_arrow(sources[name], dict(interim_tables()[name].arrow_types)), Path("data/interim") / f"{name}.parquet"
+        )
     agent, judge = Agent(), FakeOpenAIServer(reply=judge_reply).start()
     agent_server = FakeOpenAIServer(reply=agent).start()
     params = {

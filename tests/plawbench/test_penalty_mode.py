@@ -17,7 +17,7 @@ from flows.plawbench_judge import plawbench_judge
 from flows.plawbench_predict import plawbench_predict
 from flows.plawbench_report import plawbench_report
 from flows.plawbench_rubrics import plawbench_rubrics
-from steps.schemas import ARROW_TYPES
+from steps.sources.tables import interim_tables
 from tests.conftest import ROOT
 from tests.plawbench.conftest import NAMES
 
@@ -62,7 +62,8 @@ def both(tmp_path_factory, sources):
         shutil.copy(ROOT / "sources.yaml", tmp / "sources.yaml")
         for name in NAMES:
             write_parquet_atomic(
-                to_arrow(sources[name], ARROW_TYPES.get(name)), Path("data/interim") / f"{name}.parquet"
+                to_arrow(sources[name], dict(interim_tables()[name].arrow_types)),
+                Path("data/interim") / f"{name}.parquet",
             )
         write_params(tmp, "none")
         plawbench_rubrics()

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from steps.benchmarks import paper_names
 from steps.plawbench import paper
 from steps.plawbench.report import main_table, same_family
 from steps.reports.agents import AgentInfo
-from steps.reports.paper_models import match_paper_model, paper_names
+from steps.reports.paper_models import match_paper_model
 
 
 def paper_model_for(agent: str, model: str, explicit: dict[str, str]) -> str | None:

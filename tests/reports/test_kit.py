@@ -11,8 +11,8 @@ import pytest
 from flows.kit.config import Params
 from flows.kit.paths import Paths
 from flows.kit.reporting import agent_info, agent_infos, run_info
+from steps.benchmarks import paper_names
 from steps.reports.agents import AgentInfo
-from steps.reports.paper_models import paper_names
 from steps.reports.prose import oneline, render_template
 
 

@@ -8,7 +8,7 @@ import pytest
 import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL user, oracle and proxy judge)
 from steps.llm import LLMSettings, ModelConfig, ModelDoor
 from steps.sources import Fetched
-from steps.sources.ucl import load_ucl
+from steps.ucl.sources import load_ucl
 
 USER = ModelConfig(name="environment", model="scripted/persona")
 ORACLE = ModelConfig(name="oracle", model="scripted/oracle")

@@ -18,7 +18,7 @@ from flows.kit.tables import write_table
 from flows.ucl_judge import ucl_judge
 from flows.ucl_reference import ucl_reference
 from flows.ucl_simulate import ucl_simulate
-from steps.schemas import Ucl
+from steps.ucl.sources import Ucl
 from steps.ucl.tasks import TASKS
 from tests.fake_openai_server import FakeOpenAIServer
 

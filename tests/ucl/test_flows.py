@@ -18,7 +18,8 @@ from flows.ucl_judge import ucl_judge
 from flows.ucl_reference import ucl_reference
 from flows.ucl_report import ucl_report
 from flows.ucl_simulate import ucl_simulate
-from steps.schemas import Turns, Ucl, UclDialogues, UclHintScores, UclVerdicts
+from steps.schemas import Turns, UclDialogues, UclHintScores, UclVerdicts
+from steps.ucl.sources import Ucl
 
 CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed", "judge", "proxy", "source"]
 

@@ -7,8 +7,9 @@ from fractions import Fraction
 import pandas as pd
 import pytest
 
+from steps.benchmarks import paper_names
 from steps.reports.agents import AgentInfo, RunInfo
-from steps.reports.paper_models import match_paper_model, paper_names
+from steps.reports.paper_models import match_paper_model
 from steps.schemas import UclDialogues
 from steps.ucl.judging import HINT_COLUMNS
 from steps.ucl.pairs import VERDICT_COLUMNS

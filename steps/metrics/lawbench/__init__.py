@@ -2,8 +2,8 @@
 
 The task catalogue (`tasks`) is light and imported at once. The scorers load on first use: they bring numba's
 alignment kernel, pypinyin, cn2an and jieba (about 3 s of CPU), which only the scoring stages need, while every
-stage reaches this package through the LawBench schemas. `folder.py` also reads files through steps.sources,
-which itself imports the task catalogue; importing it lazily keeps that cycle from biting.
+stage reaches this package through the LawBench schemas. `folder.py` also reads files through LawBench's loaders
+(steps.lawbench.sources), which import the task catalogue; importing it lazily keeps that cycle from biting.
 """
 
 from __future__ import annotations

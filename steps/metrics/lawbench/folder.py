@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from steps.lawbench.sources import prediction_rows
 from steps.metrics.lawbench.tasks import SETTINGS, TASK_IDS
-from steps.sources.lawbench import prediction_rows
 from steps.sources.readers import read_json
 
 RESULTS_COLUMNS = ["task", "model_name", "score", "abstention_rate"]

@@ -293,6 +293,39 @@ def plawbench(
     return out
 
 
+def generic(turns: pd.DataFrame, dialogues: pd.DataFrame) -> list[Record]:
+    """Any dialogue benchmark's run tables (turns.parquet, dialogues.parquet), without scores: what the viewer shows
+    of a benchmark that has no record builder of its own (the four above add their judges' scores)."""
+    by_turns = _group(turns, "instance_id", "turn_index")
+    return [
+        {
+            "id": file_id(d["instance_id"]),
+            "iid": d["instance_id"],
+            "agent": d["agent"],
+            "env": d["scenario"],
+            "title": d["instance_id"],
+            "end": _s(d["ended_by"]) or ("failed" if _s(d["failure"]) else ""),
+            "score": None,
+            "causes": "",
+            "turns": [
+                [
+                    t["speaker_label"],
+                    _s(t["addressee"]),
+                    _s(t["stage"]),
+                    _s(t["model"]),
+                    t["kind"],
+                    _s(t["text"]),
+                    _note(t),
+                ]
+                for t in by_turns.get(d["instance_id"], [])
+            ],
+            "scores": [],
+            "result": {"title": f"deliverable: {d['deliverable_kind']}", "text": _s(d["deliverable"])},
+        }
+        for d in dialogues.to_dict("records")
+    ]
+
+
 def to_json(records: list[Record]) -> str:
     """Compact, deterministic JSON safe to embed in a <script> element."""
     text = json.dumps(records, ensure_ascii=False, separators=(",", ":"), sort_keys=True)

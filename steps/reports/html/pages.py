@@ -1,5 +1,9 @@
 """The report's pages: one per benchmark (its result tables in CSV order, ours above the paper's rows, and bar
-charts), a transcript viewer on the dialogue benchmarks' pages, and an index. Everything is inlined."""
+charts), a transcript viewer on the dialogue benchmarks' pages, and an index. Everything is inlined.
+
+The pages are the registrations' (steps/<benchmark>/benchmark.py: `title`, `dialogues`). What follows them here is
+optional presentation (table titles and order, charts, the paper models drawn in charts): a benchmark without it
+gets its CSV tables in order under their own names, and no charts."""
 
 from __future__ import annotations
 
@@ -10,19 +14,13 @@ from urllib.parse import quote
 
 import pandas as pd
 
+from steps.benchmarks import benchmarks
 from steps.reports.html.dialogues import Record, to_json
 from steps.reports.html.svg import bar_chart
 from steps.reports.html.tables import Link, html_table, series
 from steps.scenarios.catalog import codes
 
-PAGES = {
-    "index": "Overview",
-    "lawbench": "LawBench",
-    "j1": "J1-EVAL",
-    "mile": "MILE",
-    "ucl": "UCL-Bench",
-    "plawbench": "PLawBench",
-}
+PAGES = {"index": "Overview", **{name: b.title for name, b in benchmarks().items()}}
 J1_ENVS = codes()  # the J1 environments in the paper's order (their registrations)
 WIDE = 8  # a table with more scopes than this is split into one table per metric
 TITLES = {

@@ -1,9 +1,15 @@
-"""MILE loader: the 693 complaint-drafting instances of MASER (spec maser-mile.md §3.1)."""
+"""MILE's interim table (stage `ingest`): the 693 complaint-drafting instances of MASER (spec maser-mile.md §3.1),
+its loader and schema."""
 
 from __future__ import annotations
 
 import pandas as pd
+import pandera.pandas as pa
+import pyarrow
+from pandera.typing import Series
 
+from steps.registry import SourceTable
+from steps.schemas.base import Strict, is_list_of
 from steps.sources.errors import SourceFormatError
 from steps.sources.readers import read_json, require_keys
 from steps.sources.types import Fetched
@@ -74,3 +80,30 @@ def load_mile(files: list[Fetched]) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
+
+
+class Mile(Strict):
+    instance_id: Series[str] = pa.Field(unique=True)
+    id: Series[int] = pa.Field(ge=1, unique=True)
+    law_reason: Series[str] = pa.Field(str_length={"min_value": 1})
+    plaintiff_type: Series[str] = pa.Field(isin=["personal", "company"])
+    plaintiff: Series[str] = pa.Field(str_startswith="身份：原告")
+    defendant: Series[str] = pa.Field(str_startswith="身份：被告")
+    less: Series[str]
+    case_r_f: Series[str] = pa.Field(str_length={"min_value": 1})
+    claim_substantive: Series[str]
+    claim_costs: Series[str] = pa.Field(str_length={"min_value": 1})
+    evidence: Series[object]
+    law_level: Series[str] = pa.Field(str_length={"min_value": 1})
+    personality: Series[str] = pa.Field(str_length={"min_value": 1})
+    speak_style_tone: Series[str] = pa.Field(str_length={"min_value": 1})
+    speak_style_content: Series[str] = pa.Field(str_length={"min_value": 1})
+    speak_style_interaction: Series[str] = pa.Field(str_length={"min_value": 1})
+    output: Series[str] = pa.Field(str_contains="起诉状")
+
+    @pa.check("evidence", element_wise=True, error="evidence must be a list of strings")
+    def evidence_is_list(cls, value: object) -> bool:
+        return is_list_of(value, str)
+
+
+TABLES = (SourceTable("mile", "MILE instances", load_mile, Mile, {"evidence": pyarrow.list_(pyarrow.string())}),)

@@ -1,12 +1,17 @@
-"""LawBench loaders: task items, published predictions and published scores (spec lawbench.md §3)."""
+"""LawBench's interim tables (stage `ingest`): task items, published predictions and published scores (spec
+lawbench.md §3), and task 2-1's lexicons; each table's loader and schema."""
 
 from __future__ import annotations
 
 from pathlib import PurePosixPath
 
 import pandas as pd
+import pandera.pandas as pa
+from pandera.typing import Series
 
 from steps.metrics.lawbench.tasks import SETTINGS, TASK_IDS
+from steps.registry import SourceTable
+from steps.schemas.base import Strict
 from steps.sources.errors import SourceFormatError
 from steps.sources.readers import read_csv_records, read_json, require_keys
 from steps.sources.types import Fetched
@@ -168,3 +173,65 @@ def load_confusions(files: list[Fetched]) -> pd.DataFrame:
                 raise SourceFormatError(str(f.local), f"line {line_no}", "expected `char confusable …`")
             rows.extend({"line": line_no, "char": head, "confusable": c} for c in others if c)
     return pd.DataFrame(rows, columns=["line", "char", "confusable"])
+
+
+class LawBenchItems(Strict):
+    item_id: Series[str] = pa.Field(unique=True)
+    setting: Series[str] = pa.Field(isin=SETTINGS)
+    task: Series[str] = pa.Field(isin=TASK_IDS)
+    idx: Series[int] = pa.Field(ge=0)
+    instruction: Series[str]
+    question: Series[str]
+    answer: Series[str]
+
+
+class LawBenchPredictions(Strict):
+    setting: Series[str] = pa.Field(isin=SETTINGS)
+    model: Series[str] = pa.Field(str_length={"min_value": 1})
+    task: Series[str] = pa.Field(isin=TASK_IDS)
+    idx: Series[int] = pa.Field(ge=0)
+    prompt: Series[str]
+    prompt_role: Series[str] = pa.Field(nullable=True)
+    prediction: Series[str]
+    reference: Series[str]
+
+    @pa.dataframe_check(error="(setting, model, task, idx) must be unique")
+    def unique_key(cls, df: pd.DataFrame) -> bool:
+        return not df.duplicated(["setting", "model", "task", "idx"]).any()
+
+
+class LawBenchPublished(Strict):
+    setting: Series[str] = pa.Field(isin=SETTINGS)
+    model: Series[str] = pa.Field(str_length={"min_value": 1})
+    task: Series[str] = pa.Field(isin=TASK_IDS)
+    score: Series[float] = pa.Field(ge=-1.0, le=1.0)
+    abstention_rate: Series[float] = pa.Field(ge=0.0, le=1.0)
+
+    @pa.dataframe_check(error="(setting, model, task) must be unique")
+    def unique_key(cls, df: pd.DataFrame) -> bool:
+        return not df.duplicated(["setting", "model", "task"]).any()
+
+
+class LawBenchCilin(Strict):
+    """Task 2-1's semantic classes (cilin.txt): the code of every word, by source line."""
+
+    line: Series[int] = pa.Field(ge=1)
+    code: Series[str] = pa.Field(str_matches=r"^[A-L][a-z]\d\d[A-Z]\d\d[=#@]$")
+    word: Series[str] = pa.Field(str_length={"min_value": 1})
+
+
+class LawBenchConfusions(Strict):
+    """Task 2-1's confusion set (confusion_dict.txt): characters confusable with `char`, by source line."""
+
+    line: Series[int] = pa.Field(ge=1)
+    char: Series[str] = pa.Field(str_length={"max_value": 1})  # "" for upstream's line that starts with a space
+    confusable: Series[str] = pa.Field(str_length={"min_value": 1})
+
+
+TABLES = (
+    SourceTable("lawbench_items", "LawBench task items", load_items, LawBenchItems),
+    SourceTable("lawbench_predictions", "LawBench published predictions", load_predictions, LawBenchPredictions),
+    SourceTable("lawbench_published", "LawBench published scores", load_published, LawBenchPublished),
+    SourceTable("lawbench_cilin", "LawBench 2-1 lexicon: Cilin semantic classes", load_cilin, LawBenchCilin),
+    SourceTable("lawbench_confusions", "LawBench 2-1 lexicon: confusion set", load_confusions, LawBenchConfusions),
+)

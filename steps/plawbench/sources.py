@@ -1,4 +1,5 @@
-"""PLawBench loaders: case analysis (PCA), consultation (PLC) and document drafting (LDG).
+"""PLawBench's interim tables (stage `ingest`): case analysis (PCA), consultation (PLC) and document drafting
+(LDG); each table's loader and schema.
 
 Spec plawbench.md §2. The rubrics are kept as the data gives them: PCA's four scored dimensions as
 structured items with integer points; PLC's and LDG's free-text rubrics as text plus the declared total
@@ -11,7 +12,12 @@ import re
 from pathlib import PurePosixPath
 
 import pandas as pd
+import pandera.pandas as pa
+import pyarrow
+from pandera.typing import Series
 
+from steps.registry import SourceTable
+from steps.schemas.base import Strict, is_list_of_dicts_with
 from steps.sources.errors import SourceFormatError
 from steps.sources.readers import read_json, read_jsonl, require_keys
 from steps.sources.types import Fetched
@@ -109,3 +115,52 @@ def load_drafting(files: list[Fetched]) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
+
+
+class PlawCaseAnalysis(Strict):
+    item_id: Series[str] = pa.Field(unique=True)
+    line: Series[int] = pa.Field(ge=0)
+    label: Series[str] = pa.Field(str_length={"min_value": 1})
+    context: Series[str] = pa.Field(str_length={"min_value": 1})
+    question: Series[str] = pa.Field(str_length={"min_value": 1})
+    rubrics: Series[object]
+    max_points: Series[int] = pa.Field(gt=0)
+
+    @pa.check("rubrics", element_wise=True, error="rubrics must be a list of {tag, criterion, points}")
+    def rubrics_are_items(cls, value: object) -> bool:
+        return bool(value) and is_list_of_dicts_with(value, "tag", "criterion", "points")
+
+
+class PlawConsultation(Strict):
+    item_id: Series[str] = pa.Field(unique=True)
+    id: Series[int] = pa.Field(ge=1)
+    conversation: Series[str] = pa.Field(str_length={"min_value": 1})
+    rubric: Series[str] = pa.Field(str_length={"min_value": 1})
+    declared_total: Series[float] = pa.Field(nullable=True, gt=0)
+
+
+class PlawDrafting(Strict):
+    item_id: Series[str] = pa.Field(unique=True)
+    side: Series[str] = pa.Field(isin=["plaintiff", "defendant"])
+    id: Series[int] = pa.Field(ge=1)
+    tag: Series[str] = pa.Field(str_length={"min_value": 1})
+    conversation: Series[str] = pa.Field(str_length={"min_value": 1})
+    rubric: Series[str] = pa.Field(str_length={"min_value": 1})
+    max_points: Series[float] = pa.Field(gt=0)
+    declared_total: Series[float] = pa.Field(nullable=True, gt=0)
+
+
+_str = pyarrow.string()
+RUBRIC_ITEMS = pyarrow.list_(pyarrow.struct([("tag", _str), ("criterion", _str), ("points", pyarrow.int64())]))
+
+TABLES = (
+    SourceTable(
+        "plawbench_case_analysis",
+        "PLawBench case analysis",
+        load_case_analysis,
+        PlawCaseAnalysis,
+        {"rubrics": RUBRIC_ITEMS},
+    ),
+    SourceTable("plawbench_consultation", "PLawBench consultation", load_consultation, PlawConsultation),
+    SourceTable("plawbench_drafting", "PLawBench document drafting", load_drafting, PlawDrafting),
+)

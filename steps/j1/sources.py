@@ -1,4 +1,5 @@
-"""Judgment loaders: JuDGE full-text criminal judgments and C3RD mini sectioned civil cases.
+"""J1's interim tables (stage `ingest`), the judgments its environments are built from: JuDGE full-text criminal
+judgments and C3RD mini sectioned civil cases; each table's loader and schema.
 
 See `../shared/data/judgments/SOURCES.md`. C3RD files are retrieval queries whose `query_case` and 100
 `ctxs` are case documents; cases recur across files, so they are de-duplicated by CaseId (identical
@@ -11,7 +12,12 @@ import json
 from pathlib import PurePosixPath
 
 import pandas as pd
+import pandera.pandas as pa
+import pyarrow
+from pandera.typing import Series
 
+from steps.registry import SourceTable
+from steps.schemas.base import Strict, is_list_of, is_list_of_dicts_with
 from steps.sources.errors import SourceFormatError
 from steps.sources.readers import read_json, read_jsonl, require_keys
 from steps.sources.types import Fetched
@@ -118,3 +124,71 @@ def load_civil(files: list[Fetched]) -> pd.DataFrame:
             by_id[key] = _civil_row(case, name)
             raw_by_id[key] = canonical
     return pd.DataFrame(list(by_id.values()))
+
+
+class JudgmentsCriminal(Strict):
+    case_id: Series[str] = pa.Field(unique=True)
+    source_id: Series[str] = pa.Field(str_length={"min_value": 1})
+    line: Series[int] = pa.Field(ge=1)
+    full_text: Series[str] = pa.Field(str_length={"min_value": 100})
+    facts: Series[str]
+    articles: Series[object]
+
+    @pa.check("articles", element_wise=True, error="articles must be a list of integers")
+    def articles_are_ints(cls, value: object) -> bool:
+        return is_list_of(value, int)
+
+
+class JudgmentsCivil(Strict):
+    case_id: Series[str] = pa.Field(unique=True)
+    source_id: Series[str] = pa.Field(str_length={"min_value": 1})
+    title: Series[str] = pa.Field(str_length={"min_value": 1})
+    doc_type: Series[str]
+    cause: Series[str]
+    causes: Series[object]
+    procedure: Series[str]
+    case_type: Series[str]
+    categories: Series[object]
+    record: Series[str] = pa.Field(nullable=True)  # CaseRecord is null in 8 mirrored cases
+    accusation: Series[str]
+    reason: Series[str]
+    result: Series[str]
+    keywords: Series[object]
+    legal_basis: Series[object]
+    parties: Series[object]
+    source_files: Series[object]
+
+    @pa.check("causes", "keywords", "source_files", element_wise=True, error="must be a list of strings")
+    def string_lists(cls, value: object) -> bool:
+        return is_list_of(value, str)
+
+    @pa.check("legal_basis", element_wise=True, error="legal_basis must be a list of {law, terms}")
+    def legal_basis_items(cls, value: object) -> bool:
+        return is_list_of_dicts_with(value, "law", "terms")
+
+    @pa.check("parties", element_wise=True, error="parties must be a list of {name, role, ...}")
+    def party_items(cls, value: object) -> bool:
+        return is_list_of_dicts_with(value, "name", "role")
+
+
+_str = pyarrow.string()
+CIVIL_ARROW_TYPES: dict[str, pyarrow.DataType] = {
+    "causes": pyarrow.list_(_str),
+    "categories": pyarrow.list_(pyarrow.struct([("cat_1", _str), ("cat_2", _str), ("case_cause", _str)])),
+    "keywords": pyarrow.list_(_str),
+    "legal_basis": pyarrow.list_(pyarrow.struct([("law", _str), ("terms", _str)])),
+    "parties": pyarrow.list_(pyarrow.struct([("name", _str), ("name_text", _str), ("entity", _str), ("role", _str)])),
+    "source_files": pyarrow.list_(_str),
+}
+
+TABLES = (
+    SourceTable(
+        "judgments_criminal",
+        "JuDGE criminal judgments",
+        load_criminal,
+        JudgmentsCriminal,
+        {"articles": pyarrow.list_(pyarrow.int64())},
+        corpus=True,
+    ),
+    SourceTable("judgments_civil", "C3RD mini civil cases", load_civil, JudgmentsCivil, CIVIL_ARROW_TYPES, corpus=True),
+)

@@ -1,4 +1,5 @@
-"""UCL-Bench loader: 23 task keys x 10 public items, with the evaluation hints split by level.
+"""UCL-Bench's interim table (stage `ingest`): 23 task keys x 10 public items, with the evaluation hints split by
+level; its loader and schema.
 
 Spec ucl-bench.md §2. The pre-filled `role_prompt` / `model_prompt` fields are used as they are (case text
 can contain braces, so the templates are never re-formatted); `legal_prompt.json` is kept as the templates.
@@ -10,7 +11,11 @@ import re
 from pathlib import PurePosixPath
 
 import pandas as pd
+import pandera.pandas as pa
+from pandera.typing import Series
 
+from steps.registry import SourceTable
+from steps.schemas.base import Strict
 from steps.sources.errors import SourceFormatError
 from steps.sources.readers import read_json, require_keys
 from steps.sources.types import Fetched
@@ -111,3 +116,25 @@ def load_ucl(files: list[Fetched]) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
+
+
+class Ucl(Strict):
+    item_id: Series[str] = pa.Field(unique=True)
+    task: Series[str] = pa.Field(str_length={"min_value": 1})
+    id: Series[int] = pa.Field(ge=0)
+    information: Series[str]
+    needs: Series[str] = pa.Field(str_length={"min_value": 1})
+    evaluation_hints: Series[str]
+    hint_answer: Series[str] = pa.Field(nullable=True)
+    hint_must: Series[str] = pa.Field(nullable=True)
+    hint_should: Series[str] = pa.Field(nullable=True)
+    hint_encouraged: Series[str] = pa.Field(nullable=True)
+    hint_forbidden: Series[str] = pa.Field(nullable=True)
+    role_prompt: Series[str] = pa.Field(str_length={"min_value": 1})
+    model_prompt: Series[str] = pa.Field(str_length={"min_value": 1})
+    evaluation_prompt: Series[str] = pa.Field(str_contains="{dialogue1}")
+    role_template: Series[str]
+    model_template: Series[str]
+
+
+TABLES = (SourceTable("ucl", "UCL-Bench public items", load_ucl, Ucl),)

@@ -1,0 +1,114 @@
+"""What a benchmark registers: `BENCHMARK = Benchmark(...)` in `steps/<benchmark>/benchmark.py`, and the interim
+tables of stage `ingest` as `TABLES = (SourceTable(...), ...)` in `steps/<benchmark>/sources.py`.
+
+Both are found on disk (`steps/benchmarks.py`, `steps/sources/tables.py`), as the params section is
+(`steps/<benchmark>/params.py`), so a benchmark is its own folder: the data card, the leaderboard, the HTML
+report, the paper-model check, `jurisflow eval` and `show` derive their lists from the registrations. This module
+holds only the dataclasses and stays light: a registration imports nothing else, and names the code that would
+make it heavy (`"module:function"`, loaded by `resolve` when it is used).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pandera.pandas as pa
+    import pyarrow
+
+    from steps.sources.types import Fetched
+
+
+@dataclass(frozen=True)
+class Headline:
+    """One headline number of a benchmark: the rows (`table`, `scope`, `metric`) of its CSV twin.
+
+    Every headline is in its DVC metrics (`reports/metrics/<benchmark>.json`, under `key`, by default the metric);
+    one with a `column` is a column of `jurisflow results`, one with a `label` a line of `jurisflow eval`'s summary,
+    both × `scale` (100 for a fraction). `paper` names a function ("module:function") giving the paper's numbers
+    for it (columns agent, value, judge) when the CSV twin holds them only for the agents matched to a paper model
+    (UCL-Bench's Table 3 AVG)."""
+
+    table: str
+    metric: str
+    scope: str = "overall"
+    key: tuple[str, ...] = ()
+    column: str | None = None
+    label: str | None = None
+    scale: float = 1.0
+    paper: str | None = None
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Where `dvc metrics` shows the number under the agent (`zero_shot.overall`, `AVG_OO`)."""
+        return self.key or (self.metric,)
+
+
+@dataclass(frozen=True)
+class Plot:
+    """A DVC plot (`reports/plots/<name>.csv`): our rows of one CSV table with these metrics (None: every metric)
+    and scopes (None: every scope), labelled by `label` (`scope`, `metric` or both, "scope metric")."""
+
+    name: str
+    table: str
+    metrics: tuple[str, ...] | None
+    scopes: tuple[str, ...] | None
+    label: str
+    label_name: str
+    value_name: str
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """A benchmark, keyed by its `name`: its package under steps/, its params.yaml section, its stages' prefix,
+    data/<name>/ and reports/<name>.csv.
+
+    `title` names it in the reports (its HTML page); `position` orders the benchmarks (the leaderboard's columns,
+    the pages, the data card). `judged` are the tables each run writes that extend `steps.schemas.judged.Judged`
+    (data/<name>/runs/<agent>/<table>.parquet, counted by the data card). `dialogues`: its runs write the shared
+    turns and dialogues tables (a transcript viewer on its page, `jurisflow show`). `paper_names` names a function
+    ("module:function") giving its paper's models and their other spellings, which `paper_model` is checked
+    against; None when the list is data (LawBench's results.csv, checked by its report stage)."""
+
+    name: str
+    title: str
+    position: int
+    judged: tuple[str, ...] = ()
+    dialogues: bool = False
+    headlines: tuple[Headline, ...] = ()
+    plots: tuple[Plot, ...] = ()
+    paper_names: str | None = None
+
+    def paper_models(self) -> dict[str, tuple[str, ...]]:
+        """Its paper's models and their other spellings ({} when `paper_names` is None)."""
+        return dict(resolve(self.paper_names)()) if self.paper_names else {}
+
+
+@dataclass(frozen=True)
+class SourceTable:
+    """An interim table of stage `ingest`: the files of dataset `name` in sources.yaml, parsed by `load` into
+    data/interim/<name>.parquet, validated by `schema`, with the Parquet types of its nested columns.
+
+    The data card gives it a section titled `title`, summarised by `summary` (a query under steps/sql/, by
+    default `data_<name>`, or the path of a .sql file beside the benchmark's code). A `corpus` is material the
+    benchmark builds its own items from (J1's judgments): the data card lists corpora after every benchmark's
+    data."""
+
+    name: str
+    title: str
+    load: Callable[[list[Fetched]], pd.DataFrame]
+    schema: type[pa.DataFrameModel]
+    arrow_types: Mapping[str, pyarrow.DataType] = field(default_factory=dict)
+    summary: str | Path | None = None
+    corpus: bool = False
+
+
+def resolve(name: str) -> Any:
+    """The object a registration names as "module:attribute" (imported now)."""
+    module, _, attribute = name.partition(":")
+    return getattr(importlib.import_module(module), attribute)
