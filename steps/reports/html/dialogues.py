@@ -62,6 +62,16 @@ def _note(turn: dict) -> str:
     return f"failed call: {turn['failure']}" if isinstance(turn.get("failure"), str) else ""
 
 
+def _shown(turn: dict, speaker: str, addressee: str, stage: str, model: str) -> list[str]:
+    """A turn as the viewer lists it: speaker, addressee, stage, model, kind, text, note."""
+    return [speaker, addressee, stage, model, turn["kind"], _s(turn["text"]), _note(turn)]
+
+
+def _run_turn(turn: dict) -> list[str]:
+    """A row of the shared turns table (steps/schemas/runs.py) as the viewer lists it."""
+    return _shown(turn, turn["speaker_label"], _s(turn["addressee"]), _s(turn["stage"]), _s(turn["model"]))
+
+
 def j1(turns: pd.DataFrame, deliverables: pd.DataFrame, scores: pd.DataFrame | None) -> list[Record]:
     """J1's six environments: turns.parquet, dialogues.parquet and scores.parquet of one agent's run.
 
@@ -91,18 +101,7 @@ def j1(turns: pd.DataFrame, deliverables: pd.DataFrame, scores: pd.DataFrame | N
                 "end": _s(d["ended_by"]) or ("failed" if _s(d["failure"]) else ""),
                 "score": _mean(headline),
                 "causes": causes,
-                "turns": [
-                    [
-                        t["speaker_label"],
-                        _s(t["addressee"]),
-                        _s(t["stage"]),
-                        _s(t["model"]),
-                        t["kind"],
-                        _s(t["text"]),
-                        _note(t),
-                    ]
-                    for t in rows
-                ],
+                "turns": [_run_turn(t) for t in rows],
                 "scores": score_rows,
                 "result": {
                     "title": f"deliverable: {d['deliverable_kind']}"
@@ -140,16 +139,7 @@ def mile(turns: pd.DataFrame, deliverables: pd.DataFrame, scores: pd.DataFrame |
                 "score": _mean(goal),
                 "causes": "",
                 "turns": [
-                    [
-                        t["speaker"],
-                        _s(t["addressee"]),
-                        f"turn {t['paper_turn']}",
-                        _s(t["model"]),
-                        t["kind"],
-                        _s(t["text"]),
-                        _note(t),
-                    ]
-                    for t in rows
+                    _shown(t, t["speaker"], _s(t["addressee"]), f"turn {t['paper_turn']}", _s(t["model"])) for t in rows
                 ],
                 "scores": score_rows,
                 "result": {"title": "complaint", "text": _s(d["deliverable"])},
@@ -202,15 +192,7 @@ def ucl(
                 "score": _mean(points),
                 "causes": "",
                 "turns": [
-                    [
-                        t["speaker"],
-                        "assistant" if t["speaker"] == "user" else "user",
-                        "",
-                        _s(t["model"]),
-                        t["kind"],
-                        _s(t["text"]),
-                        _note(t),
-                    ]
+                    _shown(t, t["speaker"], "assistant" if t["speaker"] == "user" else "user", "", _s(t["model"]))
                     for t in rows
                 ],
                 "scores": score_rows,
@@ -241,15 +223,13 @@ def plawbench(
         if d["variant"] == "multiturn":
             rows = by_turns.get(d["item_id"], [])
             shown = [
-                [
+                _shown(
+                    t,
                     t["speaker"],
                     "client" if t["speaker"] == "lawyer" else "lawyer",
                     "",
                     models.get(t["speaker"], ""),
-                    t["kind"],
-                    _s(t["text"]),
-                    _note(t),
-                ]
+                )
                 for t in rows
             ]
         else:
@@ -307,18 +287,7 @@ def generic(turns: pd.DataFrame, dialogues: pd.DataFrame) -> list[Record]:
             "end": _s(d["ended_by"]) or ("failed" if _s(d["failure"]) else ""),
             "score": None,
             "causes": "",
-            "turns": [
-                [
-                    t["speaker_label"],
-                    _s(t["addressee"]),
-                    _s(t["stage"]),
-                    _s(t["model"]),
-                    t["kind"],
-                    _s(t["text"]),
-                    _note(t),
-                ]
-                for t in by_turns.get(d["instance_id"], [])
-            ],
+            "turns": [_run_turn(t) for t in by_turns.get(d["instance_id"], [])],
             "scores": [],
             "result": {"title": f"deliverable: {d['deliverable_kind']}", "text": _s(d["deliverable"])},
         }
