@@ -13,7 +13,7 @@ from steps.metrics.lawbench.tasks import SETTINGS, TASK_IDS
 from steps.registry import SourceTable
 from steps.schemas.base import Strict
 from steps.sources.errors import SourceFormatError
-from steps.sources.readers import read_csv_records, read_json, require_keys
+from steps.sources.readers import read_csv_records, read_json, read_json_array, require_keys
 from steps.sources.types import Fetched
 
 
@@ -31,9 +31,7 @@ def load_items(files: list[Fetched]) -> pd.DataFrame:
     for f in files:
         label = str(f.local)
         setting, task = _setting_and_task(f.source.path, label)
-        records = read_json(f.local, label)
-        if not isinstance(records, list):
-            raise SourceFormatError(label, "top level", "expected a JSON array of items")
+        records = read_json_array(f.local, label, of="items")
         for idx, rec in enumerate(records):
             require_keys(rec, ["instruction", "question", "answer"], file=label, where=f"item {idx}")
             rows.append(

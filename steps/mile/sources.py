@@ -11,7 +11,7 @@ from pandera.typing import Series
 from steps.registry import SourceTable
 from steps.schemas.base import Strict, is_list_of
 from steps.sources.errors import SourceFormatError
-from steps.sources.readers import read_json, require_keys
+from steps.sources.readers import read_json_array, require_keys
 from steps.sources.types import Fetched
 
 FIELDS = [
@@ -45,9 +45,7 @@ def load_mile(files: list[Fetched]) -> pd.DataFrame:
     rows = []
     for f in files:
         label = str(f.local)
-        records = read_json(f.local, label)
-        if not isinstance(records, list):
-            raise SourceFormatError(label, "top level", "expected a JSON array of instances")
+        records = read_json_array(f.local, label, of="instances")
         for i, rec in enumerate(records):
             where = f"record {i}" + (f" (id {rec.get('id')})" if isinstance(rec, dict) and "id" in rec else "")
             require_keys(rec, FIELDS, file=label, where=where)

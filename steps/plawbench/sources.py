@@ -19,7 +19,7 @@ from pandera.typing import Series
 from steps.registry import SourceTable
 from steps.schemas.base import Strict, is_list_of_dicts_with
 from steps.sources.errors import SourceFormatError
-from steps.sources.readers import read_json, read_jsonl, require_keys
+from steps.sources.readers import read_json_array, read_jsonl, require_keys
 from steps.sources.types import Fetched
 
 _TOTAL = re.compile(r"总分\s*[：:]\s*(\d+(?:\.\d+)?)\s*分?")
@@ -71,9 +71,7 @@ def load_consultation(files: list[Fetched]) -> pd.DataFrame:
     rows = []
     for f in files:
         label = str(f.local)
-        records = read_json(f.local, label)
-        if not isinstance(records, list):
-            raise SourceFormatError(label, "top level", "expected a JSON array")
+        records = read_json_array(f.local, label)
         for i, rec in enumerate(records):
             require_keys(rec, ["id", "conversation", "rubrics"], file=label, where=f"record {i}")
             rows.append(
@@ -97,9 +95,7 @@ def load_drafting(files: list[Fetched]) -> pd.DataFrame:
         side = sides.get(PurePosixPath(f.source.path).name)
         if side is None:
             raise SourceFormatError(label, "path", "not a known drafting file")
-        records = read_json(f.local, label)
-        if not isinstance(records, list):
-            raise SourceFormatError(label, "top level", "expected a JSON array")
+        records = read_json_array(f.local, label)
         for i, rec in enumerate(records):
             require_keys(rec, ["id", "tag", "conversation", "Rubrics", "score"], file=label, where=f"record {i}")
             rows.append(

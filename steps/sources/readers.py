@@ -33,6 +33,15 @@ def read_json(path: Path, label: str | None = None) -> Any:
         raise SourceFormatError(label, f"line {e.lineno} column {e.colno}", f"invalid JSON: {rule}") from None
 
 
+def read_json_array(path: Path, label: str | None = None, of: str = "") -> list[Any]:
+    """A whole-file JSON document that must be an array (`of` names its entries in the error)."""
+    label = label or str(path)
+    value = read_json(path, label)
+    if not isinstance(value, list):
+        raise SourceFormatError(label, "top level", "expected a JSON array" + (f" of {of}" if of else ""))
+    return value
+
+
 def read_jsonl(path: Path, label: str | None = None) -> list[tuple[int, Any]]:
     """Parse JSON Lines; returns (1-based line number, value) pairs and skips blank lines."""
     label = label or str(path)
