@@ -4,7 +4,9 @@ The project is copied (tracked files only, no data/) into a separate folder, its
 sample sizes below and the local llama.cpp server (`jurisflow serve local`) as every model, and `dvc repro
 --keep-going` runs the whole pipeline there, up to the reports. The committed default run is not touched. At the
 end the outcome of every output (scored, or the typed failure with its reason) is counted per stage into
-`reports/real_model.md` of the copy, which is also copied to the given `--report` path.
+`reports/real_model.md` of the copy, which is also copied to the given `--report` path. Every stage reports to one
+Prefect server (as under `make run`: the one PREFECT_API_URL names, else one started for the run) instead of each
+starting a temporary server of its own.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import yaml
 
 from flows.kit.config import runs_of
 from flows.kit.tables import write_text_atomic
+from flows.pipeline import prefect_server
 from steps.llm.local_server import LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER
 from steps.reports.real_model import (
     echo_counts,
@@ -261,6 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     proc, api_base, alias = start_server(args.port, args.out / "server.log")
     repro: subprocess.Popen | None = None
     interrupted = False
+    prefect = contextlib.ExitStack()
     try:
         params = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
         project = args.out / "jurisflow"
@@ -271,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
             LOCAL_KEY_ENV: LOCAL_KEY_PLACEHOLDER,
             "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
         }
+        if not env.get("PREFECT_API_URL"):  # a temporary server per stage costs ~10 s of CPU each on 2 cores
+            env["PREFECT_API_URL"] = prefect.enter_context(prefect_server())
         print(f"dvc repro --keep-going in {project} (log: {args.out / 'dvc.log'})", flush=True)
         (args.out / "dvc.log").write_text("", encoding="utf-8")
         for attempt in range(1, args.attempts + 1):
@@ -290,6 +296,7 @@ def main(argv: list[str] | None = None) -> int:
         interrupted = True
     finally:
         stop_server(proc)
+        prefect.close()
     minutes = (time.monotonic() - started) / 60
     run = {
         "minutes": round(minutes, 1),
