@@ -45,11 +45,14 @@ agents: $(STAMP)
 	$(BIN)/jurisflow agents run --jobs $(JOBS)
 	@$(BIN)/dvc status
 
+# pytest on two workers (pytest-xdist): the tests sharing the session's small run on one of them, the modules with
+# slow tests handed out first (tests/conftest.py). `make test PYTEST_ARGS=` runs the suite in one process.
+PYTEST_ARGS ?= -n 2 --dist loadgroup
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 # ruff, then the type checker (mypy, configured in pyproject.toml: [tool.mypy])
 lint: $(STAMP)

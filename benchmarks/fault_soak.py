@@ -199,10 +199,12 @@ def _outputs(project: Path) -> dict[str, bytes]:
     return files
 
 
-def run_soak(workdir: Path, mirror: Path, *, rate: float = 0.2, seed: int = 7) -> SoakFigures:
+def run_soak(workdir: Path, mirror: Path, *, rate: float = 0.2, seed: int = 7, base: Path | None = None) -> SoakFigures:
     """Build both copies under `workdir`, run them against one test server, and return the figures.
 
     The stages report to one Prefect server whose state lives in `workdir/prefect` (scanned for the key too).
+    With `base` (the test suite's copy of the project after the stages that call no model, tests/helpers.py:
+    base_run), the copies start from it instead of running those stages themselves.
     """
     started = time.perf_counter()
     secret = "sk-soak-" + secrets.token_hex(16)
@@ -219,7 +221,7 @@ def run_soak(workdir: Path, mirror: Path, *, rate: float = 0.2, seed: int = 7) -
             "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
         }
         clean, soak = workdir / "clean", workdir / "soak"
-        copy_project(clean, soak_params(server.url), replace=("agents",))
+        copy_project(clean, soak_params(server.url), replace=("agents",), base=base)
         if _dvc(["repro", "ingest"], clean, env, logs / "ingest.log") != 0:
             raise RuntimeError(f"ingest failed; see {logs / 'ingest.log'}")
         shutil.copytree(clean, soak, symlinks=True)

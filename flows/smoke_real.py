@@ -4,7 +4,9 @@ The project is copied (tracked files only, no data/) into a separate folder, its
 sample sizes below and the local llama.cpp server (`jurisflow serve local`) as every model, and `dvc repro
 --keep-going` runs the whole pipeline there, up to the reports. The committed default run is not touched. At the
 end the outcome of every output (scored, or the typed failure with its reason) is counted per stage into
-`reports/real_model.md` of the copy, which is also copied to the given `--report` path.
+`reports/real_model.md` of the copy, which is also copied to the given `--report` path. Every stage reports to one
+Prefect server (as under `make run`: the one PREFECT_API_URL names, else one started for the run) instead of each
+starting a temporary server of its own.
 """
 
 from __future__ import annotations

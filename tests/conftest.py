@@ -62,31 +62,71 @@ def prefect_api(tmp_path_factory) -> str:
 
 
 @pytest.fixture(scope="session")
-def small(tmp_path_factory, mirror, prefect_api):
-    """One whole-pipeline `dvc repro` on SMALL samples per session (tests/helpers.py: small_run), shared by the
-    tests that need a finished run: they read it, or change a copy of it."""
+def base(tmp_path_factory, mirror, prefect_api):
+    """A project copy on SMALL samples after the stages that call no model and read no parameter a test changes
+    (tests/helpers.py: base_run, BASE_STAGES), built once per session (per worker under xdist); the tests' and the
+    small run's whole-pipeline copies start from it (`copy_project(..., base=base)`)."""
+    from tests.helpers import base_run
+
+    with base_run(tmp_path_factory.mktemp("base") / "jurisflow", mirror, prefect_api) as project:
+        yield project
+
+
+@pytest.fixture(scope="session")
+def small(tmp_path_factory, mirror, prefect_api, base):
+    """One whole-pipeline `dvc repro` on SMALL samples per session (tests/helpers.py: small_run; the base stages in
+    `base`, the others here), shared by the tests that need a finished run: they read it, or change a copy of it."""
     from tests.helpers import small_run
 
-    with small_run(tmp_path_factory.mktemp("small") / "jurisflow", mirror, prefect_api) as run:
+    with small_run(tmp_path_factory.mktemp("small") / "jurisflow", mirror, prefect_api, base) as run:
         yield run
 
 
-# Time for the session's small run (one whole-pipeline `dvc repro`; it outlasted 40 min at a load average of 10).
+# Time for the session's small run (one whole-pipeline `dvc repro`; it outlasted 40 min at a load average of 10)
+# and for the base stages (a few minutes), added to the timeout of the tests that use them: the first builds them.
 SMALL_RUN_TIMEOUT_S = 3600
+BASE_TIMEOUT_S = 900
+
+
+# The test files whose tests use the session's small run. Under pytest-xdist (`-n 2 --dist loadgroup`) they go to one
+# worker (`pytest_xdist_make_scheduler` below), which builds the run once. The grouping goes by file: xdist 3.8 groups
+# by a suffix it adds to each node id, which pytest 9.2's node ids no longer carry. Collection checks the list.
+SMALL_RUN_USERS = (
+    "tests/evaluate/test_estimate_scripted.py",
+    "tests/evaluate/test_eval_command.py",
+    "tests/test_pipeline_repro.py",
+    "tests/test_remote_pipeline.py",
+)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The tests sharing the session's small run: whichever comes first builds it during its set-up, so their timeout
-    covers the run. Under pytest-xdist (`-n 2 --dist loadgroup`), they go to one worker, which builds it once, and
-    the modules with slow tests are handed out first, so that one worker does not end on a long test long after the
-    other finished."""
-    xdist = config.pluginmanager.hasplugin("xdist") and bool(getattr(config.option, "numprocesses", None))
+    """The tests sharing the session's small run or its base stages: whichever comes first builds them during its
+    set-up, so their timeout covers the build. Every test using the small run is in a file of SMALL_RUN_USERS.
+    Under pytest-xdist the modules with slow tests are handed out first, so that one worker does not end on a long
+    test long after the other finished."""
     for item in items:
-        if "small" in getattr(item, "fixturenames", ()):
+        fixtures = getattr(item, "fixturenames", ())  # every fixture the test needs, those of its fixtures too
+        extra = (SMALL_RUN_TIMEOUT_S if "small" in fixtures else 0) + (BASE_TIMEOUT_S if "base" in fixtures else 0)
+        if extra:
             own = item.get_closest_marker("timeout")
-            item.add_marker(pytest.mark.timeout(SMALL_RUN_TIMEOUT_S + (own.args[0] if own else 900)))
-            if xdist:
-                item.add_marker(pytest.mark.xdist_group("small"))
-    if xdist:
+            item.add_marker(pytest.mark.timeout(extra + (own.args[0] if own else 900)))
+        if "small" in fixtures and item.nodeid.split("::")[0] not in SMALL_RUN_USERS:
+            raise pytest.UsageError(f"{item.nodeid} uses the small run: add its file to SMALL_RUN_USERS (conftest)")
+    # the workers collect (a worker's own numprocesses option is unset): their order is the order tests are handed out
+    if hasattr(config, "workerinput") or getattr(config.option, "numprocesses", None):
         slow = {item.path for item in items if item.get_closest_marker("slow")}
         items.sort(key=lambda item: item.path not in slow)  # stable: modules stay whole and in order
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """`--dist loadgroup`: xdist's group scheduler (one unit of work at a time to whichever worker is free), with the
+    tests of SMALL_RUN_USERS as one group."""
+    if config.getoption("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class SmallRunGroup(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "small" if nodeid.split("::")[0] in SMALL_RUN_USERS else super()._split_scope(nodeid)
+
+    return SmallRunGroup(config, log)

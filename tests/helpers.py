@@ -23,11 +23,14 @@ from flows.pipeline import prefect_server
 from flows.smoke_real import copy_tracked_files, merged
 
 __all__ = [
+    "BASE_STAGES",
     "SMALL",
     "SmallRun",
+    "base_run",
     "copy_project",
     "prefect_server",
     "project_paths",
+    "run_env",
     "sha256_bytes",
     "small_run",
     "static_server",
@@ -49,18 +52,59 @@ SMALL: dict[str, dict[str, Any]] = {
 }
 
 
-def copy_project(dest: Path, overrides: dict[str, dict], replace: tuple[str, ...] = ()) -> None:
+def copy_project(
+    dest: Path, overrides: dict[str, dict], replace: tuple[str, ...] = (), base: Path | None = None
+) -> None:
     """Copy the project's tracked and untracked-but-not-ignored files (no data/, no .venv/) to `dest`, merge
     `overrides` into its params.yaml key by key, at every depth (top-level sections named in `replace` are
-    replaced whole), and make it a git repository of its own."""
-    copy_tracked_files(dest)
+    replaced whole), and make it a git repository of its own. With `base` (a `base_run`), the copy is of that
+    project instead, its finished stages included: DVC finds them up to date unless the overrides change them."""
+    if base is None:
+        copy_tracked_files(dest)
+    else:
+        subprocess.run(["cp", "-a", str(base), str(dest)], check=True)
     params = yaml.safe_load((dest / "params.yaml").read_text(encoding="utf-8"))
     for section, values in overrides.items():
         params[section] = values if section in replace else merged(params.get(section), values)
     if "agents" in overrides and "runs" not in overrides:
         params["runs"] = runs_of(params.get("agents"))  # dvc.yaml iterates these lists
     (dest / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
+    if base is None:
+        subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
+
+
+def run_env(mirror: Path, prefect_api: str) -> dict[str, str]:
+    """The environment of a test's `dvc repro`: the mirror, the session's Prefect server, the venv first on PATH."""
+    bin_dir = Path(sys.executable).parent
+    return {
+        **os.environ,
+        "JURISFLOW_MIRROR": str(mirror),
+        "PREFECT_API_URL": prefect_api,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+    }
+
+
+# The stages that call no model and read no parameter a test changes (the sources; LawBench's rescoring of the
+# published predictions, some 50 s of CPU): a session runs them once (`base_run`, the `base` fixture) and the
+# tests' whole-pipeline copies start from there (`copy_project(..., base=...)`) instead of running them again.
+BASE_STAGES = ("ingest", "lawbench_score")
+
+
+@contextmanager
+def base_run(dest: Path, mirror: Path, prefect_api: str) -> Iterator[Path]:
+    """A copy of the project (SMALL samples) at `dest` after `dvc repro` of BASE_STAGES."""
+    copy_project(dest, SMALL)
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "dvc"), "repro", *BASE_STAGES],
+        cwd=dest,
+        env=run_env(mirror, prefect_api),
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    yield dest
+    shutil.rmtree(dest, ignore_errors=True)
 
 
 @dataclass(frozen=True)
@@ -94,23 +138,22 @@ def small_agents(url: str) -> dict[str, dict]:
 
 
 @contextmanager
-def small_run(dest: Path, mirror: Path, prefect_api: str) -> Iterator[SmallRun]:
-    """`dvc repro` of the whole pipeline in a copy of the project at `dest` (SMALL samples, `small_agents`), with
-    its test server alive until the context ends."""
+def small_run(dest: Path, mirror: Path, prefect_api: str, base: Path | None = None) -> Iterator[SmallRun]:
+    """`dvc repro` of the whole pipeline in a copy of the project (or of `base`) at `dest` (SMALL samples,
+    `small_agents`), with its test server alive until the context ends."""
     from tests.fake_openai_server import FakeOpenAIServer
 
-    bin_dir = Path(sys.executable).parent
-    env = {
-        **os.environ,
-        "JURISFLOW_MIRROR": str(mirror),
-        "PREFECT_API_URL": prefect_api,
-        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
-    }
+    env = run_env(mirror, prefect_api)
     with FakeOpenAIServer() as server:
         agents = small_agents(server.url)
-        copy_project(dest, {**SMALL, "agents": agents}, replace=("agents",))
+        copy_project(dest, {**SMALL, "agents": agents}, replace=("agents",), base=base)
         repro = subprocess.run(
-            [str(bin_dir / "dvc"), "repro"], cwd=dest, env=env, capture_output=True, text=True, timeout=3500
+            [str(Path(sys.executable).parent / "dvc"), "repro"],
+            cwd=dest,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=3500,
         )
         yield SmallRun(project=dest, env=env, agents=agents, server=server, sent=server.count, repro=repro)
     shutil.rmtree(dest, ignore_errors=True)

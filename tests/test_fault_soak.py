@@ -11,8 +11,8 @@ from benchmarks.fault_soak import SOAK_MIX, run_soak
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(3600)]
 
 
-def test_a_fifth_of_requests_faulty_loses_nothing_and_leaks_nothing(tmp_path, mirror):
-    figures = run_soak(tmp_path, mirror, rate=0.2, seed=7)
+def test_a_fifth_of_requests_faulty_loses_nothing_and_leaks_nothing(tmp_path, mirror, base):
+    figures = run_soak(tmp_path, mirror, rate=0.2, seed=7, base=base)
     report = str(figures)
     assert figures.clean_rc == 0, report
     # Faults of every kind in the mix were served, and some calls still failed after retries (the refusals).

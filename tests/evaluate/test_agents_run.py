@@ -44,10 +44,12 @@ def locked(project: Path) -> dict:
     return yaml.safe_load((project / "dvc.lock").read_text(encoding="utf-8"))["stages"]
 
 
-def test_two_agents_at_once_leave_what_one_after_the_other_leaves(tmp_path, env):
+def test_two_agents_at_once_leave_what_one_after_the_other_leaves(tmp_path, env, base):
     together, apart = tmp_path / "together", tmp_path / "apart"
-    for project in (together, apart):
-        copy_project(project, {**SMALL, "agents": AGENTS}, replace=("agents",))
+    # `together` starts from nothing (its shared stage, ingest, runs first, on its own); `apart` from the session's
+    # base stages (ingest and LawBench's rescoring, deterministic: their dvc.lock entries are the same either way)
+    copy_project(together, {**SMALL, "agents": AGENTS}, replace=("agents",))
+    copy_project(apart, {**SMALL, "agents": AGENTS}, replace=("agents",), base=base)
     done = sh([BIN / "jurisflow", "agents", "run", "--agents", "a1,a2", "--jobs", "2"], together, env)
     ran = re.findall(r"^\[(\w+)\] Running stage '([^']+)'", done.stdout, flags=re.M)
     assert sorted(s for label, s in ran if label in AGENTS) == sorted(STAGES)  # each agent's in its own process
@@ -61,9 +63,11 @@ def test_two_agents_at_once_leave_what_one_after_the_other_leaves(tmp_path, env)
         assert (together / "reports" / report).read_bytes() == (apart / "reports" / report).read_bytes(), report
 
 
-def test_a_worker_in_another_clone_runs_the_agents_and_the_coordinator_restores_them(tmp_path, env):
+def test_a_worker_in_another_clone_runs_the_agents_and_the_coordinator_restores_them(tmp_path, env, base):
     coordinator, worker_clone, remote = tmp_path / "coordinator", tmp_path / "worker", tmp_path / "remote"
-    copy_project(coordinator, {**SMALL, "agents": AGENTS}, replace=("agents",))
+    # from the session's base stages: the shared stage (ingest) is up to date; the coordinator still pushes it and
+    # the worker pulls it
+    copy_project(coordinator, {**SMALL, "agents": AGENTS}, replace=("agents",), base=base)
     sh(["git", "add", "-A"], coordinator, env)
     sh([*GIT, "commit", "-qm", "agents"], coordinator, env)
     sh(["git", "clone", "-q", coordinator, worker_clone], tmp_path, env)

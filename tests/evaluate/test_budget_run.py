@@ -40,16 +40,17 @@ def _budget_rows(project: Path) -> list[int]:
     return [int((pd.read_parquet(r / "predictions.parquet").failure_kind == "budget").sum()) for r in runs]
 
 
-def test_two_stages_of_one_run_share_the_cap_and_a_rerun_pays_only_the_rest(tmp_path, mirror, prefect_api):
+def test_two_stages_of_one_run_share_the_cap_and_a_rerun_pays_only_the_rest(tmp_path, mirror, prefect_api, base):
     one_call = pricing_for("openai/gpt-4o-mini").cost(7, len(ANSWER))  # the server: 7 prompt tokens, 1 per character
     cache = tmp_path / "cache"
     with FakeOpenAIServer(reply=lambda body: ANSWER) as server:
         agent = {"model": "openai/gpt-4o-mini", "api_base": server.url, "concurrency": 1, "limit": 1}
         project = tmp_path / "jurisflow"
-        copy_project(
+        copy_project(  # from the session's base stages: ingest is done
             project,
             {"agents": {"mini": {**agent, "benchmarks": ["lawbench"]}}, "llm": {"cache_dir": str(cache)}},
             replace=("agents",),
+            base=base,
         )
         env = {
             **os.environ,

@@ -1,13 +1,12 @@
-"""The estimate of a scripted configuration is what a run makes: in a small copy of the project, `dvc repro
-data_report` runs every model-calling stage (the data card reads every usage table); for each stage that dvc.lock
+"""The estimate of a scripted configuration is what a run makes: in the session's finished small run (the `small`
+fixture: every stage ran), for each stage of the scripted agents (oracle, null) and the shared stages that dvc.lock
 records with a usage table, the estimate's calls per role and model, their distinct requests and their tokens
-(scripted models count one token per character) equal the table's. The stage names are DVC's."""
+(scripted models count one token per character) equal the table's. The stage names are DVC's. The run's third agent
+(`echo`, a real model on the test server) is left out of the estimate and of the comparison: the estimate of a real
+model's calls follows stand-ins, not the model."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -17,38 +16,32 @@ import yaml
 from flows.estimate import estimate
 from flows.kit.config import load_params
 from flows.kit.paths import Paths
-from tests.helpers import SMALL, copy_project
+from tests.helpers import SmallRun
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]
-BIN = Path(sys.executable).parent
+pytestmark = [pytest.mark.slow]
+SCRIPTED = ["oracle", "null"]
 
 
-def _usage_tables(project: Path) -> dict[str, list[Path]]:
-    """Stage name -> its usage tables, from dvc.lock."""
+def _usage_tables(project: Path, leave_out: set[str]) -> dict[str, list[Path]]:
+    """Stage name -> its usage tables, from dvc.lock, less the stages of the agents in `leave_out`."""
     lock = yaml.safe_load((project / "dvc.lock").read_text(encoding="utf-8"))
     tables = {
         name: [project / o["path"] for o in stage.get("outs", []) if o["path"].endswith("usage.parquet")]
         for name, stage in lock["stages"].items()
+        if not any(name.endswith(f"@{a}") or f"@{a}-" in name for a in leave_out)
     }
     return {name: paths for name, paths in tables.items() if paths}
 
 
-def test_the_estimate_of_a_scripted_run_is_the_run(tmp_path, mirror, prefect_api):
-    project = tmp_path / "jurisflow"
-    copy_project(project, {**SMALL, "llm": {"cache_dir": str(tmp_path / "cache")}})
-    env = {
-        **os.environ,
-        "JURISFLOW_MIRROR": str(mirror),
-        "PREFECT_API_URL": prefect_api,
-        "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
-    }
-    done = subprocess.run(
-        [str(BIN / "dvc"), "repro", "data_report"], cwd=project, env=env, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-
-    report = estimate(load_params(project / "params.yaml"), paths=Paths(data=project / "data"))
-    tables = _usage_tables(project)
+def test_the_estimate_of_a_scripted_run_is_the_run(tmp_path, small: SmallRun):
+    small.finished()
+    project = small.project
+    assert {name for name, a in small.agents.items() if a["model"].startswith("scripted/")} == set(SCRIPTED)
+    params = load_params(project / "params.yaml")
+    # read-only on the shared run: its data only; anything the estimate would write goes under tmp_path
+    report = estimate(params, agents=SCRIPTED, paths=Paths(data=project / "data", reports=tmp_path, cache=tmp_path))
+    tables = _usage_tables(project, set(small.agents) - set(SCRIPTED))
+    assert any("@oracle" in name for name in tables) and any("@null" in name for name in tables)
     estimated = {s.stage for s in report.sent}
     ran = {name for name, paths in tables.items() if any(len(pd.read_parquet(p)) for p in paths)}
     assert estimated == ran  # the same stages call models, under the same names
