@@ -41,6 +41,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from flows.kit.stage_server import stage_server  # noqa: E402
 from tests.fake_openai_server import FakeOpenAIServer, echo_reply  # noqa: E402
 from tests.helpers import SMALL, copy_project, prefect_server  # noqa: E402
 
@@ -133,9 +134,10 @@ def _dvc(args: list[str], project: Path, env: dict[str, str], log: Path) -> int:
     with log.open("a", encoding="utf-8") as out:
         out.write(f"$ dvc {' '.join(args)}\n")
         out.flush()
-        return subprocess.run(
-            [str(dvc), *args], cwd=project, env=env, stdout=out, stderr=subprocess.STDOUT, timeout=3600
-        ).returncode
+        with stage_server(env, project, log=log.with_suffix(".stages.log")) as served:  # as `make run` forks them
+            return subprocess.run(
+                [str(dvc), *args], cwd=project, env=served, stdout=out, stderr=subprocess.STDOUT, timeout=3600
+            ).returncode
 
 
 def _usage_failures(project: Path) -> Counter:

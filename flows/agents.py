@@ -24,7 +24,7 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -243,11 +243,19 @@ def run(agents: list[str] | None = None, jobs: int = 2, pool: str | None = None)
 
     with _environment(SESSION_ENV, session):
         if os.environ.get("PREFECT_API_URL"):
-            return go()
+            return _with_stage_server(go)
         from flows.pipeline import prefect_server
 
         with prefect_server() as url, _environment("PREFECT_API_URL", url):
-            return go()
+            return _with_stage_server(go)
+
+
+def _with_stage_server(go: Callable[[], int]) -> int:
+    """`go()` with the stages of this clone forked from one warm stage server (flows/kit/stage_server.py)."""
+    from flows.kit.stage_server import ENV_VAR, stage_server
+
+    with stage_server(_env(), Path.cwd()) as served, _environment(ENV_VAR, served[ENV_VAR]):
+        return go()
 
 
 @contextmanager

@@ -140,16 +140,18 @@ def stale_stages() -> list[str]:
 def repro(stage_targets: list[str]) -> int:
     """`dvc repro <targets>` with one Prefect server for every stage (or the one PREFECT_API_URL names), as one run
     session: `llm.budget_usd` caps what its stages spend together (steps/llm/ledger.py)."""
-    from flows.pipeline import prefect_server
+    from flows.kit.stage_server import stage_server
+    from flows.pipeline import ROOT, prefect_server
     from steps.llm.ledger import session_env
 
     bin_dir = Path(sys.executable).parent
     dvc = [str(bin_dir / "dvc"), "repro", *stage_targets]
     env = session_env({**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"})  # stages: python
     if os.environ.get("PREFECT_API_URL"):
-        return subprocess.run(dvc, env=env).returncode
-    with prefect_server() as url:
-        return subprocess.run(dvc, env={**env, "PREFECT_API_URL": url}).returncode
+        with stage_server(env, ROOT) as served:  # the stages forked from one warm process, as in `make run`
+            return subprocess.run(dvc, env=served).returncode
+    with prefect_server() as url, stage_server({**env, "PREFECT_API_URL": url}, ROOT) as served:
+        return subprocess.run(dvc, env=served).returncode
 
 
 def _read_csv(path: Path) -> pd.DataFrame:

@@ -4,6 +4,8 @@ Without PREFECT_API_URL each stage process would start (and stop) a temporary Pr
 10 s per stage on a 2-core machine. This starts one real server for the whole run (its state in PREFECT_HOME,
 so `prefect server start` shows the runs afterwards), runs `dvc repro` with PREFECT_API_URL pointing at it, and
 stops it. With PREFECT_API_URL already set (a server you watch), that server is used and nothing is started.
+The stages are forked from one warm stage server (flows/kit/stage_server.py), which spares each of them the 3-8 s of
+CPU its imports would take.
 
     python -m flows.pipeline [dvc repro arguments ...]
 """
@@ -20,6 +22,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
+
+ROOT = Path(__file__).resolve().parents[1]  # where dvc.yaml is: the stages' working directory
 
 
 def _free_port() -> int:
@@ -68,15 +72,18 @@ def prefect_server(home: Path | None = None, timeout_s: float = 180.0) -> Iterat
 
 
 def main(argv: list[str]) -> int:
+    from flows.kit.stage_server import stage_server
     from steps.llm.ledger import session_env
 
     dvc = [str(Path(sys.executable).parent / "dvc"), "repro", *argv]
     env = session_env()  # one run session: `llm.budget_usd` caps what the stages of this run spend together
     if os.environ.get("PREFECT_API_URL"):
-        return subprocess.run(dvc, env=env).returncode
+        with stage_server(env, ROOT) as served:
+            return subprocess.run(dvc, env=served).returncode
     with prefect_server() as url:
         print(f"Prefect server for this run: {url.removesuffix('/api')}", file=sys.stderr)
-        return subprocess.run(dvc, env={**env, "PREFECT_API_URL": url}).returncode
+        with stage_server({**env, "PREFECT_API_URL": url}, ROOT) as served:
+            return subprocess.run(dvc, env=served).returncode
 
 
 if __name__ == "__main__":

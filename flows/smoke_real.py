@@ -28,6 +28,7 @@ import pandas as pd
 import yaml
 
 from flows.kit.config import runs_of
+from flows.kit.stage_server import stage_server
 from flows.kit.tables import write_text_atomic
 from flows.pipeline import prefect_server
 from steps.llm.local_server import LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER
@@ -225,23 +226,24 @@ def _repro(project: Path, env: dict[str, str], log_path: Path) -> subprocess.Pop
         log.write("\n---- dvc repro attempt\n")
         log.flush()
         command = ["nice", "-n", "10", str(dvc), "repro", "--keep-going"]
-        repro = subprocess.Popen(
-            command, cwd=project, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-        try:
-            repro.wait()
-        finally:  # an interrupted smoke run ends dvc and the stage it is running (dvc starts it in its own group)
-            if repro.poll() is None:
-                import psutil
-
-                stages = psutil.Process(repro.pid).children(recursive=True)
-                os.killpg(repro.pid, signal.SIGTERM)
-                for stage in stages:
-                    with contextlib.suppress(psutil.NoSuchProcess):
-                        stage.terminate()
+        with stage_server(env, project, log=log_path.with_name("stage-server.log"), nice=10) as served:
+            repro = subprocess.Popen(
+                command, cwd=project, env=served, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+            try:
                 repro.wait()
-                psutil.wait_procs(stages, timeout=30)
-    return repro
+            finally:  # an interrupted smoke run ends dvc and the stage it is running (dvc starts it in its own group)
+                if repro.poll() is None:
+                    import psutil
+
+                    stages = psutil.Process(repro.pid).children(recursive=True)
+                    os.killpg(repro.pid, signal.SIGTERM)
+                    for stage in stages:
+                        with contextlib.suppress(psutil.NoSuchProcess):
+                            stage.terminate()
+                    repro.wait()
+                    psutil.wait_procs(stages, timeout=30)
+        return repro
 
 
 def main(argv: list[str] | None = None) -> int:

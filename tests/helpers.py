@@ -19,6 +19,7 @@ import yaml
 
 from flows.kit.config import runs_of
 from flows.kit.paths import Paths
+from flows.kit.stage_server import stage_server
 from flows.pipeline import prefect_server
 from flows.smoke_real import copy_tracked_files, merged
 
@@ -30,6 +31,7 @@ __all__ = [
     "copy_project",
     "prefect_server",
     "project_paths",
+    "repro",
     "run_env",
     "sha256_bytes",
     "small_run",
@@ -84,6 +86,18 @@ def run_env(mirror: Path, prefect_api: str) -> dict[str, str]:
     }
 
 
+def repro(
+    args: list[str], cwd: Path, env: dict[str, str], timeout: float = 1800, log: Path | None = None, **kwargs: Any
+) -> subprocess.CompletedProcess:
+    """`dvc repro ARGS` in `cwd` with its stages forked from a stage server of that folder and environment
+    (flows/kit/stage_server.py; its log to `log`), as `make run` does; output captured as text."""
+    dvc = str(Path(sys.executable).parent / "dvc")
+    with stage_server(env, cwd, log=log) as served:
+        return subprocess.run(
+            [dvc, "repro", *args], cwd=cwd, env=served, capture_output=True, text=True, timeout=timeout, **kwargs
+        )
+
+
 # The stages that call no model and read no parameter a test changes (the sources; LawBench's rescoring of the
 # published predictions, some 50 s of CPU): a session runs them once (`base_run`, the `base` fixture) and the
 # tests' whole-pipeline copies start from there (`copy_project(..., base=...)`) instead of running them again.
@@ -94,14 +108,7 @@ BASE_STAGES = ("ingest", "lawbench_score")
 def base_run(dest: Path, mirror: Path, prefect_api: str) -> Iterator[Path]:
     """A copy of the project (SMALL samples) at `dest` after `dvc repro` of BASE_STAGES."""
     copy_project(dest, SMALL)
-    done = subprocess.run(
-        [str(Path(sys.executable).parent / "dvc"), "repro", *BASE_STAGES],
-        cwd=dest,
-        env=run_env(mirror, prefect_api),
-        capture_output=True,
-        text=True,
-        timeout=1800,
-    )
+    done = repro(list(BASE_STAGES), dest, run_env(mirror, prefect_api))
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     yield dest
     shutil.rmtree(dest, ignore_errors=True)
@@ -118,6 +125,7 @@ class SmallRun:
     server: object  # the FakeOpenAIServer the `echo` agent talks to; alive for the whole session
     sent: int  # requests the run sent to it
     repro: subprocess.CompletedProcess
+    stage_log: str  # the stage server's log (flows/kit/stage_server.py): a line per stage it forked or refused
 
     def finished(self) -> None:
         """Fail the calling test with the run's output tail unless `dvc repro` succeeded."""
@@ -147,15 +155,17 @@ def small_run(dest: Path, mirror: Path, prefect_api: str, base: Path | None = No
     with FakeOpenAIServer() as server:
         agents = small_agents(server.url)
         copy_project(dest, {**SMALL, "agents": agents}, replace=("agents",), base=base)
-        repro = subprocess.run(
-            [str(Path(sys.executable).parent / "dvc"), "repro"],
-            cwd=dest,
+        log = dest.parent / "stage-server.log"
+        done = repro([], dest, env, timeout=3500, log=log)
+        yield SmallRun(
+            project=dest,
             env=env,
-            capture_output=True,
-            text=True,
-            timeout=3500,
+            agents=agents,
+            server=server,
+            sent=server.count,
+            repro=done,
+            stage_log=log.read_text(encoding="utf-8"),
         )
-        yield SmallRun(project=dest, env=env, agents=agents, server=server, sent=server.count, repro=repro)
     shutil.rmtree(dest, ignore_errors=True)
 
 

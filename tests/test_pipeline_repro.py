@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from flows.kit.stage_server import served
 from steps.reports.html.pages import PAGES
 from tests.conftest import ROOT
-from tests.helpers import SmallRun
+from tests.helpers import SmallRun, repro
 from tests.html_data import DIALOGUE_PAGES, index_counts, page_dialogues
 
 # The session's whole-pipeline run (when this test is the first to use it), a no-op one and four stages forced: on a
@@ -27,6 +28,9 @@ def _dvc(args: list[str], cwd: Path, env: dict) -> subprocess.CompletedProcess:
 def test_repro_then_status_clean_then_nothing_to_do(small: SmallRun):
     project, env = small.project, small.env
     small.finished()
+    # every stage was forked from the run's warm stage server, none refused (flows/kit/stage_server.py)
+    ran = small.repro.stdout.count("Running stage")
+    assert ran > 20 and served(small.stage_log) == (ran, 0), small.stage_log[-2000:]
     report = (project / "reports/data.md").read_text(encoding="utf-8")
     assert "| mile | 693 |" in report and "| judgments_civil | 808 |" in report
     committed = (ROOT / "reports/data.md").read_text(encoding="utf-8")
@@ -70,10 +74,8 @@ def test_repro_then_status_clean_then_nothing_to_do(small: SmallRun):
     j1 += [project / "reports/j1.md", project / "reports/j1.csv"]
     j1 += sorted((project / "reports/html").glob("*.html"))  # the HTML report is rebuilt byte for byte
     before = [p.read_bytes() for p in j1]
-    forced = _dvc(
-        ["repro", "--force", "--single-item", "j1_judge@oracle", "j1_judge@null", "j1_report", "html_report"],
-        project,
-        env,
+    forced = repro(
+        ["--force", "--single-item", "j1_judge@oracle", "j1_judge@null", "j1_report", "html_report"], project, env
     )
     assert forced.returncode == 0 and forced.stdout.count("Running stage") == 4, forced.stdout[-3000:]
     assert [p.read_bytes() for p in j1] == before

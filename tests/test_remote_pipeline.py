@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from flows.kit.models import read_usage_log
-from tests.helpers import SmallRun
+from tests.helpers import SmallRun, repro
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(4800)]
 BIN = Path(sys.executable).parent
@@ -56,7 +56,8 @@ def test_a_fresh_clone_pulls_then_rebuilds_every_report_without_a_model_call(tmp
     stages = model_stages(clone)
     expected = {"lawbench_predict@echo-zero_shot", "ucl_simulate@echo", "j1_simulate@oracle", "j1_extract"}
     assert expected <= set(stages)
-    forced = sh([BIN / "dvc", "repro", "-f"], clone, env)  # every stage, the model-calling ones included
+    forced = repro(["-f"], clone, env, timeout=2400)  # every stage, the model-calling ones included
+    assert forced.returncode == 0, forced.stdout[-3000:] + forced.stderr[-3000:]
     assert all(f"Running stage '{name}'" in forced.stdout for name in stages)
     assert server.count == sent  # the real agent: no request
     replayed = 0
