@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.kit.stage_server import ENV_VAR, TERM_GRACE_S, served, stage_server
+from flows.kit.stage_server import ENV_VAR, OFF_VAR, TERM_GRACE_S, served, stage_server
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -154,3 +154,13 @@ def test_a_killed_command_takes_its_stage_with_it(project: Path, tmp_path: Path)
         while _alive(child):
             assert time.monotonic() < deadline, "the stage outlived its command"
             time.sleep(0.1)
+
+
+def test_switched_off_every_command_runs_in_its_own_process(project: Path):
+    with stage_server({**_env(), OFF_VAR: "1"}, project, preload=("json",)) as env:
+        assert ENV_VAR not in env
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "flows.probe", "echo", "0"], cwd=project, env=env, stdout=subprocess.PIPE
+        )
+        out = proc.communicate(timeout=60)[0]
+    assert json.loads(out)["pid"] == proc.pid

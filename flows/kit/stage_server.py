@@ -13,6 +13,7 @@ process, as without a server) unless its environment and working directory are t
 the variables DVC sets per stage (DVC_ROOT, DVC_STAGE) and the shell's bookkeeping may differ, and the child takes the
 command's values. Libraries read their settings from the environment at import (Prefect's profile and API URL,
 litellm's price map), which is why a server serves one environment and one project folder.
+JURISFLOW_NO_STAGE_SERVER=1 runs every stage in a process of its own instead (benchmarks/stage_server.py compares).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ENV_VAR = "JURISFLOW_STAGE_SERVER"
+OFF_VAR = "JURISFLOW_NO_STAGE_SERVER"  # set (non-empty): no server; each stage starts its own interpreter
 
 # What the stages import; the project's own modules that set environment defaults before importing a library
 # (steps.llm sets litellm's local price map) come first, so the server's environment matches a stage's.
@@ -100,9 +102,13 @@ def hand_over(path: str, module: str, args: list[str]) -> int | None:
     payload = json.dumps(request).encode() + b"\n"
     buffer = bytearray()
     with sock:
-        sent = socket.send_fds(sock, [payload], [0, 1, 2])
-        sock.sendall(payload[sent:])
-        reply = _read_line(sock, buffer)
+        try:
+            sent = socket.send_fds(sock, [payload], [0, 1, 2])
+            if sent < len(payload):
+                sock.sendall(payload[sent:])
+            reply = _read_line(sock, buffer)
+        except OSError:  # the server went away before it took the command: nothing ran there
+            return None
         if reply is None or not reply.startswith(b"ok "):
             return None
         pid = int(reply.split()[1])
@@ -113,7 +119,10 @@ def hand_over(path: str, module: str, args: list[str]) -> int | None:
 
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(signum, forward)
-        done = _read_line(sock, buffer)
+        try:
+            done = _read_line(sock, buffer)
+        except OSError:
+            done = None
     if done is None or not done.startswith(b"exit "):
         print(f"error: the stage server lost `python -m {module}` (pid {pid})", file=sys.stderr)
         return 1
@@ -335,6 +344,9 @@ def stage_server(
     `dvc repro` whose stages it serves. Its log (a line per command: forked, refused, exit code) goes to `log`;
     `nice`: the stages' priority increment."""
     env = {k: v for k, v in env.items() if k != ENV_VAR}
+    if env.get(OFF_VAR):  # every stage in a process of its own, as before the server (a comparison, a doubt)
+        yield env
+        return
     with tempfile.TemporaryDirectory(prefix="jurisflow-stages-") as folder:
         path = os.path.join(folder, "stages.sock")  # short: a socket's path is limited to 107 bytes
         log_path = str(log) if log is not None else os.path.join(folder, "stage-server.log")
