@@ -1,4 +1,4 @@
-"""`make run` with and without the warm stage server (flows/kit/stage_server.py), side by side in one run.
+"""`make run` with and without the warm stage server (flows/stage_server.py), side by side in one run.
 
 Two copies of the project (tracked files, no data) each run the whole pipeline on the embedded defaults through
 `python -m flows.pipeline` (its own Prefect server, as `make run`): one with every stage forked from the stage
@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from flows.kit.stage_server import OFF_VAR  # noqa: E402
 from flows.smoke_real import copy_tracked_files  # noqa: E402
+from flows.stage_server import OFF_VAR  # noqa: E402
 
 
 def _children_cpu() -> float:

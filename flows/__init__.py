@@ -10,7 +10,7 @@ Importing this package does two things first, before any flow module (or Prefect
   governed only by the `DO_NOT_TRACK` variable, the server's by the setting prefect.toml also holds (repeated here
   so that it applies whatever the working directory). A value set outside wins.
 - **A warm stage server, when the run has one.** With JURISFLOW_STAGE_SERVER set (`make run` and the tests'
-  pipelines start one: flows/kit/stage_server.py), `python -m flows.<stage> ARGS` is handed to that server, which
+  pipelines start one: flows/stage_server.py), `python -m flows.<stage> ARGS` is handed to that server, which
   forks the stage from a process that has its libraries imported already; the command exits with the stage's code.
   When the server is gone or refuses (another environment or folder), the stage runs here as usual.
 """
@@ -45,9 +45,9 @@ def _hand_to_stage_server() -> None:
     # exactly `python -m flows.<module> ...`: interpreter options (-X importtime, -c ...) keep the process
     if not path or len(argv) < 3 or argv[1] != "-m" or not argv[2].startswith("flows."):
         return
-    if argv[2] == "flows.kit.stage_server":
+    if argv[2] == "flows.stage_server":
         return
-    from flows.kit.stage_server import hand_over
+    from flows.stage_server import hand_over
 
     code = hand_over(path, argv[2], argv[3:])
     if code is None:

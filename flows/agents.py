@@ -251,8 +251,8 @@ def run(agents: list[str] | None = None, jobs: int = 2, pool: str | None = None)
 
 
 def _with_stage_server(go: Callable[[], int]) -> int:
-    """`go()` with the stages of this clone forked from one warm stage server (flows/kit/stage_server.py)."""
-    from flows.kit.stage_server import ENV_VAR, stage_server
+    """`go()` with the stages of this clone forked from one warm stage server (flows/stage_server.py)."""
+    from flows.stage_server import ENV_VAR, stage_server
 
     with stage_server(_env(), Path.cwd()) as served, _environment(ENV_VAR, served[ENV_VAR]):
         return go()

@@ -140,8 +140,8 @@ def stale_stages() -> list[str]:
 def repro(stage_targets: list[str]) -> int:
     """`dvc repro <targets>` with one Prefect server for every stage (or the one PREFECT_API_URL names), as one run
     session: `llm.budget_usd` caps what its stages spend together (steps/llm/ledger.py)."""
-    from flows.kit.stage_server import stage_server
     from flows.pipeline import ROOT, prefect_server
+    from flows.stage_server import stage_server
     from steps.llm.ledger import session_env
 
     bin_dir = Path(sys.executable).parent

@@ -4,7 +4,7 @@ Without PREFECT_API_URL each stage process would start (and stop) a temporary Pr
 10 s per stage on a 2-core machine. This starts one real server for the whole run (its state in PREFECT_HOME,
 so `prefect server start` shows the runs afterwards), runs `dvc repro` with PREFECT_API_URL pointing at it, and
 stops it. With PREFECT_API_URL already set (a server you watch), that server is used and nothing is started.
-The stages are forked from one warm stage server (flows/kit/stage_server.py), which spares each of them the 3-8 s of
+The stages are forked from one warm stage server (flows/stage_server.py), which spares each of them the 3-8 s of
 CPU its imports would take.
 
     python -m flows.pipeline [dvc repro arguments ...]
@@ -72,7 +72,7 @@ def prefect_server(home: Path | None = None, timeout_s: float = 180.0) -> Iterat
 
 
 def main(argv: list[str]) -> int:
-    from flows.kit.stage_server import stage_server
+    from flows.stage_server import stage_server
     from steps.llm.ledger import session_env
 
     dvc = [str(Path(sys.executable).parent / "dvc"), "repro", *argv]

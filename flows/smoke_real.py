@@ -28,9 +28,9 @@ import pandas as pd
 import yaml
 
 from flows.kit.config import runs_of
-from flows.kit.stage_server import stage_server
 from flows.kit.tables import write_text_atomic
 from flows.pipeline import prefect_server
+from flows.stage_server import stage_server
 from steps.llm.local_server import LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER
 from steps.reports.real_model import (
     echo_counts,

@@ -19,9 +19,9 @@ import yaml
 
 from flows.kit.config import runs_of
 from flows.kit.paths import Paths
-from flows.kit.stage_server import stage_server
 from flows.pipeline import prefect_server
 from flows.smoke_real import copy_tracked_files, merged
+from flows.stage_server import stage_server
 
 __all__ = [
     "BASE_STAGES",
@@ -90,7 +90,7 @@ def repro(
     args: list[str], cwd: Path, env: dict[str, str], timeout: float = 1800, log: Path | None = None, **kwargs: Any
 ) -> subprocess.CompletedProcess:
     """`dvc repro ARGS` in `cwd` with its stages forked from a stage server of that folder and environment
-    (flows/kit/stage_server.py; its log to `log`), as `make run` does; output captured as text."""
+    (flows/stage_server.py; its log to `log`), as `make run` does; output captured as text."""
     dvc = str(Path(sys.executable).parent / "dvc")
     with stage_server(env, cwd, log=log) as served:
         return subprocess.run(
@@ -125,7 +125,7 @@ class SmallRun:
     server: object  # the FakeOpenAIServer the `echo` agent talks to; alive for the whole session
     sent: int  # requests the run sent to it
     repro: subprocess.CompletedProcess
-    stage_log: str  # the stage server's log (flows/kit/stage_server.py): a line per stage it forked or refused
+    stage_log: str  # the stage server's log (flows/stage_server.py): a line per stage it forked or refused
 
     def finished(self) -> None:
         """Fail the calling test with the run's output tail unless `dvc repro` succeeded."""

@@ -1,4 +1,4 @@
-"""The warm stage server (flows/kit/stage_server.py) through real processes: a `python -m flows.<module>` command is
+"""The warm stage server (flows/stage_server.py) through real processes: a `python -m flows.<module>` command is
 forked from the server and is that command (arguments, folder, DVC's variables, output, exit code, signals), and a
 command from another environment runs in its own process. The whole pipeline through it: the small run's test."""
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.kit.stage_server import ENV_VAR, OFF_VAR, TERM_GRACE_S, served, stage_server
+from flows.stage_server import ENV_VAR, OFF_VAR, TERM_GRACE_S, served, stage_server
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,13 +39,12 @@ if mode == "sleep":
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A folder with the `flows` package's hand-over (its __init__ and the server) and a probe module."""
-    kit = tmp_path / "proj" / "flows" / "kit"
-    kit.mkdir(parents=True)
-    shutil.copy(ROOT / "flows" / "__init__.py", kit.parent / "__init__.py")
-    (kit / "__init__.py").write_text("", encoding="utf-8")
-    shutil.copy(ROOT / "flows" / "kit" / "stage_server.py", kit / "stage_server.py")
-    (kit.parent / "probe.py").write_text(PROBE, encoding="utf-8")
-    return kit.parent.parent
+    flows = tmp_path / "proj" / "flows"
+    flows.mkdir(parents=True)
+    for name in ("__init__.py", "stage_server.py"):
+        shutil.copy(ROOT / "flows" / name, flows / name)
+    (flows / "probe.py").write_text(PROBE, encoding="utf-8")
+    return flows.parent
 
 
 def _env() -> dict[str, str]:
