@@ -254,7 +254,7 @@ def _with_stage_server(go: Callable[[], int]) -> int:
     """`go()` with the stages of this clone forked from one warm stage server (flows/stage_server.py)."""
     from flows.stage_server import ENV_VAR, stage_server
 
-    with stage_server(_env(), Path.cwd()) as served, _environment(ENV_VAR, served[ENV_VAR]):
+    with stage_server(_env()) as served, _environment(ENV_VAR, served[ENV_VAR]):
         return go()
 
 

@@ -140,7 +140,7 @@ def stale_stages() -> list[str]:
 def repro(stage_targets: list[str]) -> int:
     """`dvc repro <targets>` with one Prefect server for every stage (or the one PREFECT_API_URL names), as one run
     session: `llm.budget_usd` caps what its stages spend together (steps/llm/ledger.py)."""
-    from flows.pipeline import ROOT, prefect_server
+    from flows.pipeline import prefect_server
     from flows.stage_server import stage_server
     from steps.llm.ledger import session_env
 
@@ -148,9 +148,9 @@ def repro(stage_targets: list[str]) -> int:
     dvc = [str(bin_dir / "dvc"), "repro", *stage_targets]
     env = session_env({**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"})  # stages: python
     if os.environ.get("PREFECT_API_URL"):
-        with stage_server(env, ROOT) as served:  # the stages forked from one warm process, as in `make run`
+        with stage_server(env) as served:  # the stages forked from one warm process, as in `make run`
             return subprocess.run(dvc, env=served).returncode
-    with prefect_server() as url, stage_server({**env, "PREFECT_API_URL": url}, ROOT) as served:
+    with prefect_server() as url, stage_server({**env, "PREFECT_API_URL": url}) as served:
         return subprocess.run(dvc, env=served).returncode
 
 

@@ -23,8 +23,6 @@ from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[1]  # where dvc.yaml is: the stages' working directory
-
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -78,11 +76,11 @@ def main(argv: list[str]) -> int:
     dvc = [str(Path(sys.executable).parent / "dvc"), "repro", *argv]
     env = session_env()  # one run session: `llm.budget_usd` caps what the stages of this run spend together
     if os.environ.get("PREFECT_API_URL"):
-        with stage_server(env, ROOT) as served:
+        with stage_server(env) as served:
             return subprocess.run(dvc, env=served).returncode
     with prefect_server() as url:
         print(f"Prefect server for this run: {url.removesuffix('/api')}", file=sys.stderr)
-        with stage_server({**env, "PREFECT_API_URL": url}, ROOT) as served:
+        with stage_server({**env, "PREFECT_API_URL": url}) as served:
             return subprocess.run(dvc, env=served).returncode
 
 

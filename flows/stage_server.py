@@ -65,6 +65,12 @@ START_TIMEOUT_S = 180.0
 TERM_GRACE_S = 10.0
 
 
+def dvc_root(start: Path | None = None) -> Path:
+    """The DVC project holding `start` (default: the working directory): the folder its stages run in."""
+    here = (start or Path.cwd()).resolve()
+    return next((p for p in (here, *here.parents) if (p / ".dvc").is_dir()), here)
+
+
 def _per_command(name: str) -> bool:
     return name in _PER_COMMAND or name.startswith("DVC_")
 
@@ -267,7 +273,7 @@ def serve(path: str, preload: tuple[str, ...] = PRELOAD, nice: int = 0) -> None:
     def reap() -> None:
         while children:
             try:
-                pid, status = os.waitpid(-1, os.WNOHANG)
+                pid, status, usage = os.wait4(-1, os.WNOHANG)
             except ChildProcessError:
                 return
             if pid == 0:
@@ -276,7 +282,8 @@ def serve(path: str, preload: tuple[str, ...] = PRELOAD, nice: int = 0) -> None:
             if child is None:
                 continue
             code = os.waitstatus_to_exitcode(status)  # -N: ended by signal N (the command then ends by it too)
-            print(f"stage server: pid {pid} exited {code}", file=sys.stderr, flush=True)
+            cpu = usage.ru_utime + usage.ru_stime  # the stage's and its waited-for children's
+            print(f"stage server: pid {pid} exited {code} ({cpu:.1f} s CPU)", file=sys.stderr, flush=True)
             selector.unregister(child.conn)
             with contextlib.suppress(OSError):
                 child.conn.setblocking(True)
@@ -334,15 +341,15 @@ def _peek(conn: socket.socket) -> bool:
 @contextlib.contextmanager
 def stage_server(
     env: dict[str, str],
-    cwd: Path | str = ".",
+    cwd: Path | str | None = None,
     log: Path | None = None,
     preload: tuple[str, ...] = PRELOAD,
     nice: int = 0,
     python: str = sys.executable,
 ) -> Iterator[dict[str, str]]:
-    """A stage server for commands run with `env` in `cwd`; yields `env` with JURISFLOW_STAGE_SERVER set, for the
-    `dvc repro` whose stages it serves. Its log (a line per command: forked, refused, exit code) goes to `log`;
-    `nice`: the stages' priority increment."""
+    """A stage server for commands run with `env` in `cwd` (default: `dvc_root()`, where dvc runs the stages);
+    yields `env` with JURISFLOW_STAGE_SERVER set, for the `dvc repro` whose stages it serves. Its log (a line per
+    command: forked, refused, exit code) goes to `log`; `nice`: the stages' priority increment."""
     env = {k: v for k, v in env.items() if k != ENV_VAR}
     if env.get(OFF_VAR):  # every stage in a process of its own, as before the server (a comparison, a doubt)
         yield env
@@ -353,7 +360,7 @@ def stage_server(
         with open(log_path, "w", encoding="utf-8") as out:
             proc = subprocess.Popen(
                 [python, "-m", __name__, path, str(nice), *preload],
-                cwd=cwd,
+                cwd=dvc_root() if cwd is None else cwd,
                 env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=out,
