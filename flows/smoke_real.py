@@ -85,7 +85,7 @@ SMALL: dict[str, Any] = {
 }
 # Profile `slice` (the slow CI test, tests/real/test_real_slice.py): one item or instance per benchmark, every
 # stage still run, up to every report: LawBench task 1-1 in both settings, one J1 criminal-court trial (the
-# environment with the most roles), one MILE instance, one UCL-Bench item, one PLawBench consultation.
+# environment with the most roles), one MILE instance (one turn), one UCL-Bench item, one PLawBench consultation.
 SLICE: dict[str, Any] = {
     **SMALL,
     "lawbench": {"limit": 1, "tasks": ["1-1"]},
@@ -95,6 +95,8 @@ SLICE: dict[str, Any] = {
         "simulate": {"scenarios": ["CR"], "max_turns": {"CR": 2}, "transcripts": 1},
     },
     "ucl": {"limit": 1, "tasks": ["Charge Prediction"], "max_exchanges": 1, "judge_retries": 1},
+    # one client-lawyer turn: MILE's calls were 44 % of the slice's prompt tokens with two (prompts set the cost)
+    "mile": {**SMALL["mile"], "max_turns": 1},
     "plawbench": {
         "limit": 1,
         "scenarios": ["consultation"],

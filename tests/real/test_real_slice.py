@@ -1,9 +1,9 @@
 """Slow: the smallest real-model slice of every benchmark, up to the reports (`smoke_real --profile slice`).
 
 The local SmolLM2-135M (llama.cpp, CPU) plays the agent, every environment role and the judge on one item or
-instance per benchmark: LawBench task 1-1 in both settings, one J1 criminal trial, one MILE instance, one UCL-Bench
-item and one PLawBench consultation. Whatever the model writes, every stage must finish and every output must be
-scored or recorded as a typed failure, and the reports must be written and say what the numbers are.
+instance per benchmark: LawBench task 1-1 in both settings, one J1 criminal trial, one MILE instance (one turn), one
+UCL-Bench item and one PLawBench consultation. Whatever the model writes, every stage must finish and every output
+must be scored or recorded as a typed failure, and the reports must be written and say what the numbers are.
 """
 
 from __future__ import annotations
