@@ -140,18 +140,12 @@ def stale_stages() -> list[str]:
 def repro(stage_targets: list[str]) -> int:
     """`dvc repro <targets>` with one Prefect server for every stage (or the one PREFECT_API_URL names), as one run
     session: `llm.budget_usd` caps what its stages spend together (steps/llm/ledger.py)."""
-    from flows.pipeline import prefect_server
-    from flows.stage_server import stage_server
+    from flows import pipeline
     from steps.llm.ledger import session_env
 
     bin_dir = Path(sys.executable).parent
-    dvc = [str(bin_dir / "dvc"), "repro", *stage_targets]
     env = session_env({**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"})  # stages: python
-    if os.environ.get("PREFECT_API_URL"):
-        with stage_server(env) as served:  # the stages forked from one warm process, as in `make run`
-            return subprocess.run(dvc, env=served).returncode
-    with prefect_server() as url, stage_server({**env, "PREFECT_API_URL": url}) as served:
-        return subprocess.run(dvc, env=served).returncode
+    return pipeline.repro(stage_targets, env)  # as `make run`: one Prefect server, the stages forked
 
 
 def _read_csv(path: Path) -> pd.DataFrame:

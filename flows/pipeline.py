@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import httpx
@@ -69,19 +69,27 @@ def prefect_server(home: Path | None = None, timeout_s: float = 180.0) -> Iterat
             proc.kill()
 
 
-def main(argv: list[str]) -> int:
+def repro(args: list[str], env: dict[str, str], announce: bool = False) -> int:
+    """`dvc repro ARGS` with `env`: every stage reports to one Prefect server (the one PREFECT_API_URL in `env`
+    names, else one started here; `announce` prints its address) and is forked from one stage server."""
     from flows.stage_server import stage_server
+
+    dvc = [str(Path(sys.executable).parent / "dvc"), "repro", *args]
+    with ExitStack() as stack:
+        if not env.get("PREFECT_API_URL"):
+            url = stack.enter_context(prefect_server())
+            if announce:
+                print(f"Prefect server for this run: {url.removesuffix('/api')}", file=sys.stderr)
+            env = {**env, "PREFECT_API_URL": url}
+        served = stack.enter_context(stage_server(env))
+        return subprocess.run(dvc, env=served).returncode
+
+
+def main(argv: list[str]) -> int:
     from steps.llm.ledger import session_env
 
-    dvc = [str(Path(sys.executable).parent / "dvc"), "repro", *argv]
-    env = session_env()  # one run session: `llm.budget_usd` caps what the stages of this run spend together
-    if os.environ.get("PREFECT_API_URL"):
-        with stage_server(env) as served:
-            return subprocess.run(dvc, env=served).returncode
-    with prefect_server() as url:
-        print(f"Prefect server for this run: {url.removesuffix('/api')}", file=sys.stderr)
-        with stage_server({**env, "PREFECT_API_URL": url}) as served:
-            return subprocess.run(dvc, env=served).returncode
+    # one run session: `llm.budget_usd` caps what the stages of this run spend together
+    return repro(argv, session_env(), announce=True)
 
 
 if __name__ == "__main__":
