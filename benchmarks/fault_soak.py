@@ -13,7 +13,11 @@ header), then `dvc repro` again against the healthy server. Figures:
 - files containing the injected key, in both copies, the Prefect home and every log (must be 0);
 - whether the soak copy's finished outputs are byte-identical to the clean copy's (must be).
 
-    python benchmarks/fault_soak.py [--rate 0.2] [--seed 7] [--workdir DIR]
+    python benchmarks/fault_soak.py [--rate 0.2] [--seed 7] [--workdir DIR] [--no-reports]
+
+With --no-reports (the test's setting) the three runs stop at the stages that call a model and what they need
+upstream (every per-agent stage of every benchmark, `dvc repro` of those targets): the report stages call no
+model, and they are a function of the data compared byte for byte.
 
 Content-filter refusals are not in the mix: a provider's filter is deterministic, so a refusal that a healthy
 rerun turns into an answer would measure nothing real (the door's handling of them is tested on its own).
@@ -41,11 +45,13 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from flows.kit.stages import stage_table  # noqa: E402
 from flows.stage_server import stage_server  # noqa: E402
 from tests.fake_openai_server import FakeOpenAIServer, echo_reply  # noqa: E402
 from tests.helpers import SMALL, copy_project, prefect_server  # noqa: E402
 
 KEY_ENV = "SOAK_API_KEY"
+AGENT = "fake"  # the agent under test, on the test server like the environment model and the judge
 # Everything transient or malformed, plus refusals whose body echoes the key (they end a call for good: the
 # healthy rerun must then call again). No content filter (see the module docstring).
 SOAK_MIX: tuple[tuple, ...] = (
@@ -104,6 +110,7 @@ class SoakFigures:
     clean_rc: int
     clean_calls: int
     identical: bool
+    stages_run: list[str] = field(default_factory=list)  # by the clean run, without their @agent suffix
     differing: list[str] = field(default_factory=list)
 
 
@@ -112,7 +119,7 @@ def soak_params(url: str, cache_dir: str = ".cache/llm") -> dict[str, dict]:
     fake = {"model": "openai/test-model", "api_base": url, "api_key_env": KEY_ENV}
     return {
         **SMALL,
-        "agents": {"fake": fake},
+        "agents": {AGENT: fake},
         "environment": dict(fake),
         "judge": dict(fake),
         # A short timeout makes the slow replies time out; short backoffs keep the soak quick.
@@ -129,6 +136,13 @@ def soak_params(url: str, cache_dir: str = ".cache/llm") -> dict[str, dict]:
     }
 
 
+def model_targets(agent: str = AGENT) -> list[str]:
+    """Every per-agent stage of every benchmark for `agent`: the DVC targets whose `dvc repro` runs each stage that
+    calls a model (the per-agent ones, and upstream the environment's and the judge's: extraction, personas, UCL's
+    reference dialogues, PLawBench's rubrics), but no report."""
+    return [target for stage in stage_table().values() if stage.per_agent for target in stage.targets(agent)]
+
+
 def _dvc(args: list[str], project: Path, env: dict[str, str], log: Path) -> int:
     dvc = Path(sys.executable).parent / "dvc"
     with log.open("a", encoding="utf-8") as out:
@@ -138,6 +152,12 @@ def _dvc(args: list[str], project: Path, env: dict[str, str], log: Path) -> int:
             return subprocess.run(
                 [str(dvc), *args], cwd=project, env=served, stdout=out, stderr=subprocess.STDOUT, timeout=3600
             ).returncode
+
+
+def _stages_run(log: Path) -> list[str]:
+    """The stages a `dvc repro` log says it ran, by name (`j1_judge@fake` → `j1_judge`), in order."""
+    names = re.findall(r"^Running stage '([^'@]+)[^']*':", log.read_text(encoding="utf-8"), flags=re.M)
+    return list(dict.fromkeys(names))
 
 
 def _usage_failures(project: Path) -> Counter:
@@ -201,8 +221,12 @@ def _outputs(project: Path) -> dict[str, bytes]:
     return files
 
 
-def run_soak(workdir: Path, mirror: Path, *, rate: float = 0.2, seed: int = 7, base: Path | None = None) -> SoakFigures:
+def run_soak(
+    workdir: Path, mirror: Path, *, rate: float = 0.2, seed: int = 7, base: Path | None = None, reports: bool = True
+) -> SoakFigures:
     """Build both copies under `workdir`, run them against one test server, and return the figures.
+
+    `reports=False` runs every stage that calls a model (`model_targets`) but not the report stages.
 
     The stages report to one Prefect server whose state lives in `workdir/prefect` (scanned for the key too).
     With `base` (the test suite's copy of the project after the stages that call no model, tests/helpers.py:
@@ -228,13 +252,14 @@ def run_soak(workdir: Path, mirror: Path, *, rate: float = 0.2, seed: int = 7, b
             raise RuntimeError(f"ingest failed; see {logs / 'ingest.log'}")
         shutil.copytree(clean, soak, symlinks=True)
 
+        targets = [] if reports else model_targets()
         server.reset_stats()
-        clean_rc = _dvc(["repro"], clean, env, logs / "clean.log")
+        clean_rc = _dvc(["repro", *targets], clean, env, logs / "clean.log")
         clean_calls = server.count
 
         server.reset_stats()
         server.inject_random(rate, seed=seed, mix=SOAK_MIX)
-        faulty_rc = _dvc(["repro", "--keep-going"], soak, env, logs / "faulty.log")
+        faulty_rc = _dvc(["repro", "--keep-going", *targets], soak, env, logs / "faulty.log")
         calls, injected = server.count, dict(server.faults_injected)
         failures = dict(_usage_failures(soak))
         locked_with_failures = _locked_with_failures(soak)
@@ -248,7 +273,7 @@ def run_soak(workdir: Path, mirror: Path, *, rate: float = 0.2, seed: int = 7, b
 
         server.inject_random(0.0)
         server.reset_stats()
-        rerun_rc = _dvc(["repro"], soak, env, logs / "rerun.log")
+        rerun_rc = _dvc(["repro", *targets], soak, env, logs / "rerun.log")
         rerun_calls = server.count
 
     counts_clean = _row_counts(clean)
@@ -272,6 +297,7 @@ def run_soak(workdir: Path, mirror: Path, *, rate: float = 0.2, seed: int = 7, b
         clean_rc=clean_rc,
         clean_calls=clean_calls,
         identical=not differing,
+        stages_run=_stages_run(logs / "clean.log"),
         differing=differing,
     )
 
@@ -281,12 +307,13 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=0.2, help="share of requests given a fault")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--workdir", type=Path, default=None, help="kept after the run (default: a temporary one)")
+    parser.add_argument("--no-reports", action="store_true", help="stop at the stages that call a model")
     parser.add_argument(
         "--mirror", type=Path, default=Path(os.environ.get("JURISFLOW_MIRROR", ROOT.parent / "shared" / "data"))
     )
     args = parser.parse_args()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="jurisflow-soak-"))
-    figures = run_soak(workdir, args.mirror.resolve(), rate=args.rate, seed=args.seed)
+    figures = run_soak(workdir, args.mirror.resolve(), rate=args.rate, seed=args.seed, reports=not args.no_reports)
     print(json.dumps(asdict(figures), indent=2, ensure_ascii=False))
     if args.workdir is None:
         shutil.rmtree(workdir, ignore_errors=True)
