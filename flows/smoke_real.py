@@ -109,7 +109,9 @@ PROFILES: dict[str, dict[str, Any]] = {"small": SMALL, "slice": SLICE}
 # New tokens per call by role: the server decodes 20-60 tokens/s on a shared 2-core machine, and a tiny model
 # greedy-decoding usually runs to the cap, so the caps set most of the run's cost.
 MAX_TOKENS = {"agent": 96, "environment": 64, "judge": 96}
-SLICE_MAX_TOKENS = {"agent": 64, "environment": 48, "judge": 64}
+# The slice (CI) caps lower still: its calls decode about 2,200 tokens at 40-60 ms each on a busy machine, and the
+# tiny model's judge answers were unparsable at 64 as they are at 32 (a cut answer is a typed failure too).
+SLICE_MAX_TOKENS = {"agent": 48, "environment": 32, "judge": 32}
 PROFILE_MAX_TOKENS = {"small": MAX_TOKENS, "slice": SLICE_MAX_TOKENS}
 
 
@@ -167,18 +169,25 @@ def copy_tracked_files(dest: Path) -> None:
             shutil.copy2(src, dest / rel)
 
 
-def copy_project(dest: Path, params: dict[str, Any]) -> None:
+def copy_project(dest: Path, params: dict[str, Any], start: Path | None = None) -> None:
     """Tracked and untracked-but-not-ignored files, without data/ and .venv/, plus the given params.yaml.
 
     Copied over an earlier copy, so that dvc there skips the stages whose inputs did not change: an interrupted
-    smoke run resumes (the response cache outside the copy keeps every answer already received).
+    smoke run resumes (the response cache outside the copy keeps every answer already received). With `start` (a
+    DVC project of this tree, e.g. the test session's copy after the stages that call no model), that folder is
+    copied instead, its finished stages included: dvc finds them up to date unless the new params change them.
     """
-    copy_tracked_files(dest)
+    if start is None:
+        copy_tracked_files(dest)
+    else:
+        dest.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["cp", "-a", f"{start}/.", str(dest)], check=True)
     text = yaml.safe_dump(params, allow_unicode=True, sort_keys=False)
     (dest / "params.yaml").write_text(
         "# The real-model smoke profile (flows/smoke_real.py).\n" + text, encoding="utf-8"
     )
-    subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
+    if not (dest / ".git").exists():
+        subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
 
 
 def start_server(port: int, log_path: Path) -> tuple[subprocess.Popen, str, str]:
@@ -256,6 +265,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--attempts", type=int, default=3, help="dvc repro runs when a signal ends a stage")
     parser.add_argument("--report-only", action="store_true", help="recount the outcomes of the last run only")
     parser.add_argument(
+        "--from",
+        dest="start",
+        type=Path,
+        default=None,
+        help="start from a copy of this DVC project (its finished stages are kept when the profile leaves them be)",
+    )
+    parser.add_argument(
         "--profile",
         choices=sorted(PROFILES),
         default="small",
@@ -279,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
         prefect_api = os.environ.get("PREFECT_API_URL") or stack.enter_context(prefect_server(args.out / "prefect"))
         params = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
         project = args.out / "jurisflow"
-        copy_project(project, real_params(params, api_base, alias, args.out / "llm-cache", args.profile))
+        copy_project(project, real_params(params, api_base, alias, args.out / "llm-cache", args.profile), args.start)
         env = {
             **os.environ,
             "JURISFLOW_MIRROR": mirror,

@@ -3,7 +3,8 @@
 The local SmolLM2-135M (llama.cpp, CPU) plays the agent, every environment role and the judge on one item or
 instance per benchmark: LawBench task 1-1 in both settings, one J1 criminal trial, one MILE instance (one turn), one
 UCL-Bench item and one PLawBench consultation. Whatever the model writes, every stage must finish and every output
-must be scored or recorded as a typed failure, and the reports must be written and say what the numbers are.
+must be scored or recorded as a typed failure, and the reports must be written and say what the numbers are. The
+copy starts from the session's `base` (ingest and LawBench's rescoring done: they call no model).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ REPORTS = (
 )
 
 
-def test_one_item_per_benchmark_runs_every_stage_on_real_output_up_to_the_reports(tmp_path, monkeypatch):
+def test_one_item_per_benchmark_runs_every_stage_on_real_output_up_to_the_reports(tmp_path, monkeypatch, base):
     ensure_local_extra()
     try:
         fetch_model(SMOLLM2_135M, MODEL_CACHE)
@@ -58,6 +59,9 @@ def test_one_item_per_benchmark_runs_every_stage_on_real_output_up_to_the_report
             str(report),
             "--attempts",
             "1",
+            # from the session's copy after the stages that call no model (ingest, LawBench's rescoring)
+            "--from",
+            str(base),
         ]
     )
 
@@ -66,6 +70,7 @@ def test_one_item_per_benchmark_runs_every_stage_on_real_output_up_to_the_report
     assert code == 0 and run["dvc_exit"] == 0 and run["profile"] == "slice", log[-4000:]
     exits = smoke_real.stage_exits(log)
     assert exits and not any(exits.values()), exits
+    assert not {"ingest", "lawbench_score"} & set(exits), exits  # done in `base`, up to date in the copy
     for stage in (
         "lawbench_predict@smollm2_135m-zero_shot",
         "j1_extract",

@@ -124,3 +124,22 @@ def test_the_slice_profile_runs_one_item_per_benchmark_with_lower_caps():
     assert plawbench.scenarios == ["consultation"] and loaded.section(MileParams).sample == 1
     assert real["judge"]["decoding"]["max_tokens"] == SLICE_MAX_TOKENS["judge"]
     assert real["llm"]["max_failed_fraction"] == 1.0  # failures are counted in the report, not a stop
+
+
+def test_a_copy_from_a_started_project_keeps_its_finished_stages_and_git(tmp_path):
+    from flows.smoke_real import copy_project
+
+    start = tmp_path / "base"
+    (start / "data" / "interim").mkdir(parents=True)
+    (start / "data" / "interim" / "done.parquet").write_bytes(b"finished stage output")
+    (start / "dvc.lock").write_text("schema: '2.0'\n", encoding="utf-8")
+    (start / "params.yaml").write_text("old: true\n", encoding="utf-8")
+    (start / ".git").mkdir()
+    (start / ".git" / "marker").write_text("the base's own repository", encoding="utf-8")
+
+    dest = tmp_path / "copy"
+    copy_project(dest, {"new": 1}, start)
+    assert (dest / "data" / "interim" / "done.parquet").read_bytes() == b"finished stage output"
+    assert (dest / "dvc.lock").is_file() and (dest / ".git" / "marker").is_file()  # not re-initialised
+    assert yaml.safe_load((dest / "params.yaml").read_text(encoding="utf-8")) == {"new": 1}
+    assert (start / "params.yaml").read_text(encoding="utf-8") == "old: true\n"  # the start is left as it was
