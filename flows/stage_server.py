@@ -226,14 +226,11 @@ def serve(path: str, preload: tuple[str, ...] = PRELOAD, nice: int = 0) -> None:
         conn, _ = listener.accept()
         conn.settimeout(30)
         try:
-            data, fds, _flags, _addr = socket.recv_fds(conn, 1 << 16, 3)
-            buffer = bytearray(data)
-            while b"\n" not in buffer:
-                chunk = conn.recv(1 << 16)
-                if not chunk:
-                    raise ConnectionError("the command hung up")
-                buffer.extend(chunk)
-            request = json.loads(bytes(buffer).partition(b"\n")[0])
+            data, fds, _flags, _addr = socket.recv_fds(conn, 1 << 16, 3)  # the descriptors come with the first bytes
+            line = _read_line(conn, bytearray(data))
+            if line is None:
+                raise ConnectionError("the command hung up")
+            request = json.loads(line)
         except (OSError, ValueError) as err:
             print(f"stage server: bad request: {err}", file=sys.stderr, flush=True)
             conn.close()
