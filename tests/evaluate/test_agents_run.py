@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -46,14 +47,21 @@ def locked(project: Path) -> dict:
 
 def test_two_agents_at_once_leave_what_one_after_the_other_leaves(tmp_path, env, base):
     together, apart = tmp_path / "together", tmp_path / "apart"
-    # `together` starts from nothing (its shared stage, ingest, runs first, on its own); `apart` from the session's
-    # base stages (ingest and LawBench's rescoring, deterministic: their dvc.lock entries are the same either way)
-    copy_project(together, {**SMALL, "agents": AGENTS}, replace=("agents",))
+    # Both start from the session's base stages (ingest and LawBench's rescoring, deterministic: their dvc.lock entries
+    # are the same either way). `together` has lost ingest's outputs, from the workspace and from DVC's cache and run
+    # cache (whence `dvc repro` would restore them instead of running the stage), so its shared stage runs first, on
+    # its own; it writes the same bytes, so LawBench's rescoring, which reads them, stays up to date.
+    copy_project(together, {**SMALL, "agents": AGENTS}, replace=("agents",), base=base)
+    for out in locked(together)["ingest"]["outs"]:
+        (together / out["path"]).unlink()
+        (together / ".dvc" / "cache" / "files" / "md5" / out["md5"][:2] / out["md5"][2:]).unlink()
+    shutil.rmtree(together / ".dvc" / "cache" / "runs")
     copy_project(apart, {**SMALL, "agents": AGENTS}, replace=("agents",), base=base)
     done = sh([BIN / "jurisflow", "agents", "run", "--agents", "a1,a2", "--jobs", "2"], together, env)
     ran = re.findall(r"^\[(\w+)\] Running stage '([^']+)'", done.stdout, flags=re.M)
     assert sorted(s for label, s in ran if label in AGENTS) == sorted(STAGES)  # each agent's in its own process
     assert {s for label, s in ran if label == "shared"} == {"ingest"}
+    assert "lawbench_score" not in {s for _, s in ran}  # ingest rewrote the bytes it reads
     assert "up to date" in sh([BIN / "dvc", "status", "lawbench_report"], together, env).stdout
     for targets in [[s for s in STAGES if f"@{agent}-" in s] for agent in AGENTS] + [["lawbench_report"]]:
         done = repro(targets, apart, env, timeout=2400)
