@@ -45,7 +45,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from flows.kit.stages import stage_table  # noqa: E402
+from flows.agents import agent_stages  # noqa: E402
+from flows.kit.config import BENCHMARKS  # noqa: E402
+from flows.smoke_real import stage_exits  # noqa: E402
 from flows.stage_server import stage_server  # noqa: E402
 from tests.fake_openai_server import FakeOpenAIServer, echo_reply  # noqa: E402
 from tests.helpers import SMALL, copy_project, prefect_server  # noqa: E402
@@ -140,7 +142,7 @@ def model_targets(agent: str = AGENT) -> list[str]:
     """Every per-agent stage of every benchmark for `agent`: the DVC targets whose `dvc repro` runs each stage that
     calls a model (the per-agent ones, and upstream the environment's and the judge's: extraction, personas, UCL's
     reference dialogues, PLawBench's rubrics), but no report."""
-    return [target for stage in stage_table().values() if stage.per_agent for target in stage.targets(agent)]
+    return agent_stages(agent, list(BENCHMARKS))
 
 
 def _dvc(args: list[str], project: Path, env: dict[str, str], log: Path) -> int:
@@ -156,8 +158,7 @@ def _dvc(args: list[str], project: Path, env: dict[str, str], log: Path) -> int:
 
 def _stages_run(log: Path) -> list[str]:
     """The stages a `dvc repro` log says it ran, by name (`j1_judge@fake` → `j1_judge`), in order."""
-    names = re.findall(r"^Running stage '([^'@]+)[^']*':", log.read_text(encoding="utf-8"), flags=re.M)
-    return list(dict.fromkeys(names))
+    return list(dict.fromkeys(name.split("@")[0] for name in stage_exits(log.read_text(encoding="utf-8"))))
 
 
 def _usage_failures(project: Path) -> Counter:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from dvc.repo import Repo
 
 from tests.helpers import SMALL, copy_project, repro
 
@@ -52,10 +53,11 @@ def test_two_agents_at_once_leave_what_one_after_the_other_leaves(tmp_path, env,
     # cache (whence `dvc repro` would restore them instead of running the stage), so its shared stage runs first, on
     # its own; it writes the same bytes, so LawBench's rescoring, which reads them, stays up to date.
     copy_project(together, {**SMALL, "agents": AGENTS}, replace=("agents",), base=base)
-    for out in locked(together)["ingest"]["outs"]:
-        (together / out["path"]).unlink()
-        (together / ".dvc" / "cache" / "files" / "md5" / out["md5"][:2] / out["md5"][2:]).unlink()
-    shutil.rmtree(together / ".dvc" / "cache" / "runs")
+    with Repo(together) as dvc:
+        for out in locked(together)["ingest"]["outs"]:
+            (together / out["path"]).unlink()
+            Path(dvc.cache.local.oid_to_path(out["md5"])).unlink()
+        shutil.rmtree(dvc.stage_cache.cache_dir)
     copy_project(apart, {**SMALL, "agents": AGENTS}, replace=("agents",), base=base)
     done = sh([BIN / "jurisflow", "agents", "run", "--agents", "a1,a2", "--jobs", "2"], together, env)
     ran = re.findall(r"^\[(\w+)\] Running stage '([^']+)'", done.stdout, flags=re.M)
