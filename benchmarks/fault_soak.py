@@ -46,6 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from flows.agents import agent_stages  # noqa: E402
+from flows.dvc_cli import command as dvc_command  # noqa: E402
 from flows.kit.config import BENCHMARKS  # noqa: E402
 from flows.smoke_real import stage_exits  # noqa: E402
 from flows.stage_server import stage_server  # noqa: E402
@@ -146,13 +147,12 @@ def model_targets(agent: str = AGENT) -> list[str]:
 
 
 def _dvc(args: list[str], project: Path, env: dict[str, str], log: Path) -> int:
-    dvc = Path(sys.executable).parent / "dvc"
     with log.open("a", encoding="utf-8") as out:
         out.write(f"$ dvc {' '.join(args)}\n")
         out.flush()
         with stage_server(env, project, log=log.with_suffix(".stages.log")) as served:  # as `make run` forks them
             return subprocess.run(
-                [str(dvc), *args], cwd=project, env=served, stdout=out, stderr=subprocess.STDOUT, timeout=3600
+                dvc_command(*args), cwd=project, env=served, stdout=out, stderr=subprocess.STDOUT, timeout=3600
             ).returncode
 
 

@@ -45,7 +45,7 @@ def _hand_to_stage_server() -> None:
     # exactly `python -m flows.<module> ...`: interpreter options (-X importtime, -c ...) keep the process
     if not path or len(argv) < 3 or argv[1] != "-m" or not argv[2].startswith("flows."):
         return
-    if argv[2] == "flows.stage_server":
+    if argv[2] in ("flows.stage_server", "flows.dvc_cli"):  # the server itself; DVC, whose stages it serves
         return
     from flows.stage_server import hand_over
 

@@ -35,6 +35,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.task_runners import ThreadPoolTaskRunner
 from prefect.utilities.callables import parameter_schema
 
+from flows.dvc_cli import command as dvc_command
 from flows.kit.config import BENCHMARKS, PARAMS_FILE, ParamsError, load_params
 from flows.kit.stages import stage_table
 from steps.llm.ledger import SESSION_ENV, session_env
@@ -135,7 +136,7 @@ def repro_args(targets: list[str], *, pull: bool = False, single: bool = False) 
     not even checked (DVC takes a write lock on every stage it checks, which fails while another agent's stage
     reads that stage's outputs)."""
     flags = (["--pull"] if pull else []) + (["--single-item"] if single else [])
-    return [_bin("dvc"), "--wait-for-lock", "repro", *flags, *targets]
+    return dvc_command("--wait-for-lock", "repro", *flags, *targets)
 
 
 def stale(stages: list[str]) -> bool:
@@ -153,7 +154,7 @@ def stale(stages: list[str]) -> bool:
 def push_args(targets: list[str] | None = None) -> list[str]:
     """`dvc --wait-for-lock push --run-cache [<targets>]`: the outputs and DVC's record of the runs that made them,
     from which `dvc repro --pull` elsewhere restores a stage instead of running it."""
-    return [_bin("dvc"), "--wait-for-lock", "push", "--run-cache", *(targets or [])]
+    return dvc_command("--wait-for-lock", "push", "--run-cache", *(targets or []))
 
 
 def _env() -> dict[str, str]:

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import httpx
 
+from flows.dvc_cli import command as dvc_command
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -74,7 +76,7 @@ def repro(args: list[str], env: dict[str, str], announce: bool = False) -> int:
     names, else one started here; `announce` prints its address) and is forked from one stage server."""
     from flows.stage_server import stage_server
 
-    dvc = [str(Path(sys.executable).parent / "dvc"), "repro", *args]
+    dvc = dvc_command("repro", *args)
     with ExitStack() as stack:
         if not env.get("PREFECT_API_URL"):
             url = stack.enter_context(prefect_server())

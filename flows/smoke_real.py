@@ -27,6 +27,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
+from flows.dvc_cli import command as dvc_command
 from flows.kit.config import runs_of
 from flows.kit.tables import write_text_atomic
 from flows.pipeline import prefect_server
@@ -232,11 +233,10 @@ def stage_exits(dvc_output: str) -> dict[str, int]:
 
 def _repro(project: Path, env: dict[str, str], log_path: Path) -> subprocess.Popen:
     """`nice -n 10 dvc repro --keep-going` in the copy, appending to the log; its own process group."""
-    dvc = Path(sys.executable).parent / "dvc"
     with log_path.open("a") as log:
         log.write("\n---- dvc repro attempt\n")
         log.flush()
-        command = ["nice", "-n", "10", str(dvc), "repro", "--keep-going"]
+        command = ["nice", "-n", "10", *dvc_command("repro", "--keep-going")]
         with stage_server(env, project, log=log_path.with_name("stage-server.log"), nice=10) as served:
             repro = subprocess.Popen(
                 command, cwd=project, env=served, stdout=log, stderr=subprocess.STDOUT, start_new_session=True

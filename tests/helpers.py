@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from flows.dvc_cli import command as dvc_command
 from flows.kit.config import runs_of
 from flows.kit.paths import Paths
 from flows.pipeline import prefect_server
@@ -91,10 +92,9 @@ def repro(
 ) -> subprocess.CompletedProcess:
     """`dvc repro ARGS` in `cwd` with its stages forked from a stage server of that folder and environment
     (flows/stage_server.py; its log to `log`), as `make run` does; output captured as text."""
-    dvc = str(Path(sys.executable).parent / "dvc")
     with stage_server(env, cwd, log=log) as served:
         return subprocess.run(
-            [dvc, "repro", *args], cwd=cwd, env=served, capture_output=True, text=True, timeout=timeout, **kwargs
+            dvc_command("repro", *args), cwd=cwd, env=served, capture_output=True, text=True, timeout=timeout, **kwargs
         )
 
 
