@@ -53,3 +53,14 @@ def test_ingest_run_is_recorded_by_a_real_server(tmp_path, mirror, prefect_serve
     assert names == ["build_table", "fetch_sources"]
     assert {t.state.type.value for t in task_runs} == {"COMPLETED"}
     assert all(t.flow_run_id == flow_runs[0].id for t in task_runs)
+
+
+def test_a_run_server_records_runs_but_schedules_nothing(prefect_server):
+    """flows/pipeline.py: prefect_server starts without the services a one-run server has no use for."""
+    import httpx
+
+    from flows.pipeline import IDLE_SERVICES
+
+    services = httpx.get(f"{prefect_server}/admin/settings", timeout=30).json()["server"]["services"]
+    assert {name: services[name.lower()]["enabled"] for name in IDLE_SERVICES} == dict.fromkeys(IDLE_SERVICES, False)
+    assert services["task_run_recorder"]["enabled"] and services["event_persister"]["enabled"]  # what the UI shows
