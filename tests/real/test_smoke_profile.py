@@ -143,3 +143,16 @@ def test_a_copy_from_a_started_project_keeps_its_finished_stages_and_git(tmp_pat
     assert (dest / "dvc.lock").is_file() and (dest / ".git" / "marker").is_file()  # not re-initialised
     assert yaml.safe_load((dest / "params.yaml").read_text(encoding="utf-8")) == {"new": 1}
     assert (start / "params.yaml").read_text(encoding="utf-8") == "old: true\n"  # the start is left as it was
+
+
+def test_the_slices_mile_seed_samples_one_of_the_shortest_instances(mirror, manifest):
+    """The slice's cost follows its prompt tokens, and MILE's judges quote the facts and the complaint."""
+    from flows.smoke_real import SLICE
+    from steps.mile.instances import sample_rows
+    from steps.sources import Fetched
+    from steps.sources.tables import interim_tables
+
+    mile = interim_tables()["mile"].load([Fetched(f, mirror / f.path) for f in manifest.for_dataset("mile")])
+    length = mile.case_r_f.str.len() + mile.evidence.str.len() + mile.output.map(str).str.len()
+    (sampled,) = sample_rows(mile, SLICE["mile"]["sample"], SLICE["mile"]["seed"]).instance_id
+    assert length[mile.instance_id == sampled].item() <= length.quantile(0.05)
