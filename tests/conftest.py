@@ -64,10 +64,14 @@ def prefect_api(tmp_path_factory) -> str:
 @pytest.fixture(scope="session")
 def base(tmp_path_factory, mirror, prefect_api):
     """A project copy on SMALL samples after the stages that call no model and read no parameter a test changes
-    (tests/helpers.py: base_run, BASE_STAGES), built once per session (per worker under xdist); the tests' and the
-    small run's whole-pipeline copies start from it (`copy_project(..., base=base)`)."""
-    from tests.helpers import base_run
+    (tests/helpers.py: base_run, BASE_STAGES), built once per session; the tests' and the small run's whole-pipeline
+    copies start from it (`copy_project(..., base=base)`). Under xdist the workers share it: the first to need it
+    builds it (LawBench's rescoring keeps both cores busy) while the other waits (tests/helpers.py: shared_base)."""
+    from tests.helpers import base_run, shared_base
 
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # the workers' temporary folders share a parent for this session
+        yield shared_base(tmp_path_factory.getbasetemp().parent / "base", mirror, prefect_api)
+        return
     with base_run(tmp_path_factory.mktemp("base") / "jurisflow", mirror, prefect_api) as project:
         yield project
 

@@ -35,6 +35,7 @@ __all__ = [
     "repro",
     "run_env",
     "sha256_bytes",
+    "shared_base",
     "small_run",
     "static_server",
     "write_lawbench_interim",
@@ -107,11 +108,31 @@ BASE_STAGES = ("ingest", "lawbench_score")
 @contextmanager
 def base_run(dest: Path, mirror: Path, prefect_api: str) -> Iterator[Path]:
     """A copy of the project (SMALL samples) at `dest` after `dvc repro` of BASE_STAGES."""
+    _build_base(dest, mirror, prefect_api)
+    yield dest
+    shutil.rmtree(dest, ignore_errors=True)
+
+
+def shared_base(folder: Path, mirror: Path, prefect_api: str) -> Path:
+    """`base_run`'s project under `folder`, built by the first process to ask (the others wait on a lock) and kept
+    (pytest removes old temporary folders); a failed build leaves no marker, so the next process tries again."""
+    import fcntl
+
+    folder.mkdir(exist_ok=True)
+    project, built = folder / "jurisflow", folder / "built"
+    with (folder / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not built.exists():
+            shutil.rmtree(project, ignore_errors=True)
+            _build_base(project, mirror, prefect_api)
+            built.touch()
+    return project
+
+
+def _build_base(dest: Path, mirror: Path, prefect_api: str) -> None:
     copy_project(dest, SMALL)
     done = repro(list(BASE_STAGES), dest, run_env(mirror, prefect_api))
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    yield dest
-    shutil.rmtree(dest, ignore_errors=True)
 
 
 @dataclass(frozen=True)
