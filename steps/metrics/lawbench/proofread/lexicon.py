@@ -76,17 +76,20 @@ def read_confusions(path: Path) -> dict[str, frozenset[str]]:
 
 def cilin_from_table(table: pd.DataFrame) -> dict[str, SemanticClass]:
     """The same mapping from ingest's `lawbench_cilin` table (line, code, word): the last line wins."""
-    classes: dict[str, SemanticClass] = {}
-    for code, word in table.sort_values("line", kind="stable")[["code", "word"]].itertuples(index=False):
-        classes[word] = (code[0], code[1], code[2:4])
-    return classes
+    ordered = table.sort_values("line", kind="stable")
+    codes, words = ordered["code"].tolist(), ordered["word"].tolist()  # lists: iterating Arrow-backed columns is slow
+    return {word: (code[0], code[1], code[2:4]) for code, word in zip(codes, words, strict=True)}
 
 
 def confusions_from_table(table: pd.DataFrame) -> dict[str, frozenset[str]]:
     """The same mapping from ingest's `lawbench_confusions` table (line, char, confusable): the last line wins."""
     last_line = table.groupby("char")["line"].transform("max")
     kept = table[table["line"] == last_line]
-    return {char: frozenset(group) for char, group in kept.groupby("char")["confusable"]}
+    confusions: dict[str, set[str]] = {}
+    chars, others = kept["char"].tolist(), kept["confusable"].tolist()  # lists: iterating Arrow-backed ones is slow
+    for char, confusable in zip(chars, others, strict=True):
+        confusions.setdefault(char, set()).add(confusable)
+    return {char: frozenset(confusable) for char, confusable in confusions.items()}
 
 
 def _read_cilin_any(path: Path) -> dict[str, SemanticClass]:
