@@ -76,8 +76,11 @@ def test_a_worker_refuses_a_clone_whose_params_stages_or_commit_differ(tmp_path,
 def test_a_worker_in_a_matching_clone_restores_then_runs_then_pushes(tmp_path, monkeypatch):
     import flows.agents as agents
 
+    from flows.dvc_cli import command
+
     ran = []
-    monkeypatch.setattr(agents, "_stream", lambda label, args, env: ran.append([label, *args[1:]]) or 0)
+    launcher = len(command())  # `python -P -m flows.dvc_cli`, then DVC's arguments
+    monkeypatch.setattr(agents, "_stream", lambda label, args, env: ran.append([label, *args[launcher:]]) or 0)
     monkeypatch.setattr(agents, "stale", lambda stages: True)  # the shared stages are not here yet
     monkeypatch.chdir(_clone(tmp_path / "worker"))
     targets = ["lawbench_predict@a1-zero_shot", "lawbench_predict@a1-one_shot"]
