@@ -15,9 +15,10 @@ from tests.helpers import prefect_server as start_prefect_server
 from tests.helpers import sha256_bytes, write_manifest
 
 
-@pytest.fixture
-def prefect_server(tmp_path):
-    with start_prefect_server(tmp_path / "server-home") as url:
+@pytest.fixture(scope="module")
+def prefect_server(tmp_path_factory):
+    """One server for the module's tests (only the ingest test records runs)."""
+    with start_prefect_server(tmp_path_factory.mktemp("server-home")) as url:
         yield url
 
 
