@@ -75,7 +75,6 @@ def test_a_worker_refuses_a_clone_whose_params_stages_or_commit_differ(tmp_path,
 
 def test_a_worker_in_a_matching_clone_restores_then_runs_then_pushes(tmp_path, monkeypatch):
     import flows.agents as agents
-
     from flows.dvc_cli import command
 
     ran = []
