@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,6 +38,28 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(CpuTable(Path(config.getoption("--cpu-table")).resolve()), "cputime")
 
 
+_SHARED_SERVER: dict[str, Any] = {}  # the xdist controller's Prefect server: its context and URL
+
+
+def pytest_configure_node(node) -> None:
+    """Under xdist, in the controller: one Prefect server for every worker (their `prefect_api`), started when the
+    first worker starts and stopped when the session ends, instead of one per worker."""
+    if "url" not in _SHARED_SERVER:
+        from tests.helpers import prefect_server
+
+        home = Path(tempfile.mkdtemp(prefix="jurisflow-prefect-server-"))
+        context = prefect_server(home)
+        _SHARED_SERVER.update(context=context, url=context.__enter__(), home=home)
+    node.workerinput["prefect_api"] = _SHARED_SERVER["url"]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    context = _SHARED_SERVER.pop("context", None)
+    if context is not None:
+        context.__exit__(None, None, None)
+        shutil.rmtree(_SHARED_SERVER.pop("home"), ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def mirror() -> Path:
     """The pinned source mirror; tests that need real data skip when it is absent."""
@@ -52,9 +76,13 @@ def manifest():
 
 
 @pytest.fixture(scope="session")
-def prefect_api(tmp_path_factory) -> str:
+def prefect_api(request, tmp_path_factory) -> str:
     """One real Prefect server for the tests that run whole pipelines: their stages report to it instead of each
-    starting a temporary server of its own."""
+    starting a temporary server of its own. Under xdist, the controller's (`pytest_configure_node`)."""
+    shared = getattr(request.config, "workerinput", {}).get("prefect_api")
+    if shared:
+        yield shared
+        return
     from tests.helpers import prefect_server
 
     with prefect_server(tmp_path_factory.mktemp("prefect-server")) as url:
