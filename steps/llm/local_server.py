@@ -165,7 +165,11 @@ def _serve(args: argparse.Namespace) -> int:
     if args.chat_template:
         params.chat_template = args.chat_template
     server = xllamacpp.Server(params)
-    print(f"llama.cpp server listening on {server.listening_address}", file=sys.stderr, flush=True)
+    print(
+        f"llama.cpp server listening on {server.listening_address} at niceness {os.nice(0)}",
+        file=sys.stderr,
+        flush=True,
+    )
     received = signal.sigwait({signal.SIGTERM, signal.SIGINT})
     print(f"stopping on {signal.Signals(received).name}", file=sys.stderr, flush=True)
     # The native server's threads end with the process; leave without running its destructor on a live socket.

@@ -59,6 +59,9 @@ def test_one_item_per_benchmark_runs_every_stage_on_real_output_up_to_the_report
             str(report),
             "--attempts",
             "1",
+            # the suite's other workers are no more important than this test (flows/smoke_real.py: NICE)
+            "--nice",
+            "0",
             # from the session's copy after the stages that call no model (ingest, LawBench's rescoring)
             "--from",
             str(base),
@@ -88,6 +91,9 @@ def test_one_item_per_benchmark_runs_every_stage_on_real_output_up_to_the_report
     with sqlite3.connect(out / "prefect" / "prefect.db") as db:
         states = db.execute("SELECT state_type, count(*) FROM flow_run GROUP BY state_type").fetchall()
     assert dict(states) == {"COMPLETED": len(exits)}, states
+
+    # The model server ran at the niceness the test asked for (`--nice 0`), not smoke-real's default
+    assert "at niceness 0" in (out / "server.log").read_text(encoding="utf-8")
 
     project = out / "jurisflow"
     for name in REPORTS:
