@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # dvc runs each stage's `python -m flows.<stage>` with this PATH, i.e. inside the virtual environment.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: run agents test lint install install-local smoke-real lock clean-cache
+.PHONY: run agents test typecheck pytest lint install install-local smoke-real lock clean-cache
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found; install Python 3.11 or run 'make PYTHON=/path/to/python3.11 ...'"; exit 1; }
@@ -45,13 +45,20 @@ agents: $(STAMP)
 	$(BIN)/jurisflow agents run --jobs $(JOBS)
 	@$(BIN)/dvc status
 
-# pytest on two workers (pytest-xdist): the tests sharing the session's small run on one of them, the modules with
-# slow tests handed out first (tests/conftest.py). `make test PYTEST_ARGS=` runs the suite in one process.
-PYTEST_ARGS ?= -n 2 --dist loadgroup
+# pytest on three workers (pytest-xdist) on two cores, since the slow tests wait on servers and stages part of the
+# time: the tests sharing the session's small run on one of them, the modules with slow tests handed out first
+# (tests/conftest.py). `make test PYTEST_ARGS=` runs the suite in one process. The type checker runs beside pytest
+# (its 30 s of CPU fill those waits); `make test` fails when either does.
+PYTEST_ARGS ?= -n 3 --dist loadgroup
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	@$(MAKE) --no-print-directory -j2 typecheck pytest
+
+typecheck: $(STAMP)
 	$(BIN)/mypy
+
+pytest: $(STAMP)
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 # ruff, then the type checker (mypy, configured in pyproject.toml: [tool.mypy])
