@@ -1,9 +1,10 @@
 """CPU seconds per test (`pytest --cpu-table PATH`): the test process's own CPU time plus that of the children it
 waited for during the test (stages run by `dvc` are grandchildren that `dvc` reaps, so they count once `dvc`
 returns). Wall time on a shared machine is noise; CPU time is not. Each process (an xdist worker too) writes its
-rows to PATH (`PATH.<worker>` under xdist) as tab-separated `cpu_s self_s children_s wall_s outcome nodeid`, one
-line as each test ends (an interrupted run keeps what it measured), sorted costliest first when the session ends;
-`python -m tests.cputime PATH...` merges files and sums them per test file."""
+rows to PATH (`PATH.<worker>` under xdist) as tab-separated `cpu_s self_s children_s wall_s started outcome nodeid`
+(`started`: the Unix time the test began, to lay the workers side by side), one line as each test ends (an
+interrupted run keeps what it measured), sorted costliest first when the session ends; `python -m tests.cputime
+PATH...` merges files and sums them per test file."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-HEADER = "cpu_s\tself_s\tchildren_s\twall_s\toutcome\tnodeid"
+HEADER = "cpu_s\tself_s\tchildren_s\twall_s\tstarted\toutcome\tnodeid"
+Row = tuple[float, float, float, float, float, str, str]
 
 
 def _cpu() -> tuple[float, float]:
@@ -26,9 +28,9 @@ def _cpu() -> tuple[float, float]:
     return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
 
 
-def _line(row: tuple[float, float, float, float, str, str]) -> str:
-    cpu, own, children, wall, outcome, nodeid = row
-    return f"{cpu:.2f}\t{own:.2f}\t{children:.2f}\t{wall:.2f}\t{outcome}\t{nodeid}"
+def _line(row: Row) -> str:
+    cpu, own, children, wall, started, outcome, nodeid = row
+    return f"{cpu:.2f}\t{own:.2f}\t{children:.2f}\t{wall:.2f}\t{started:.2f}\t{outcome}\t{nodeid}"
 
 
 @dataclass(eq=False)
@@ -36,18 +38,18 @@ class CpuTable:
     """The pytest plugin: times setup, call and teardown of every test together."""
 
     path: Path
-    rows: list[tuple[float, float, float, float, str, str]] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item, nextitem):
         own, children = _cpu()
-        start = time.perf_counter()
+        started, start = time.time(), time.perf_counter()
         self._outcome = "passed"
         yield
         own_after, children_after = _cpu()
         d_own, d_children = own_after - own, children_after - children
         wall = time.perf_counter() - start
-        row = (d_own + d_children, d_own, d_children, wall, self._outcome, item.nodeid)
+        row = (d_own + d_children, d_own, d_children, wall, started, self._outcome, item.nodeid)
         self.rows.append(row)
         path = self._path(item.config)
         if len(self.rows) == 1:
@@ -78,7 +80,7 @@ class CpuTable:
             return
         total = sum(r[0] for r in self.rows)
         terminalreporter.write_sep("-", f"CPU time: {total:.0f} s over {len(self.rows)} tests (table in {self.path})")
-        for cpu, _, _, wall, _, nodeid in sorted(self.rows, reverse=True)[:15]:
+        for cpu, _, _, wall, _, _, nodeid in sorted(self.rows, reverse=True)[:15]:
             terminalreporter.write_line(f"{cpu:8.1f} s CPU {wall:8.1f} s wall  {nodeid}")
 
 
@@ -90,7 +92,7 @@ def by_file(paths: list[Path]) -> list[tuple[float, float, int, str]]:
     for path in paths:
         for line in path.read_text(encoding="utf-8").splitlines()[1:]:
             parts = line.split("\t")
-            name = parts[5].split("::")[0]
+            name = parts[-1].split("::")[0]
             cpu[name] += float(parts[0])
             wall[name] += float(parts[3])
             count[name] += 1
