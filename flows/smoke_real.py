@@ -86,7 +86,8 @@ SMALL: dict[str, Any] = {
 }
 # Profile `slice` (the slow CI test, tests/real/test_real_slice.py): one item or instance per benchmark, every
 # stage still run, up to every report: LawBench task 1-1 in both settings, one J1 criminal-court trial (the
-# environment with the most roles), one MILE instance (one turn), one UCL-Bench item, one PLawBench consultation.
+# environment with the most roles), one MILE instance (one turn), one UCL-Bench item, one PLawBench consultation
+# (single-turn).
 SLICE: dict[str, Any] = {
     **SMALL,
     "lawbench": {"limit": 1, "tasks": ["1-1"]},
@@ -100,11 +101,13 @@ SLICE: dict[str, Any] = {
     # 70 samples mile/299, whose facts, evidence and complaint are among the shortest (439 characters; seed 0's
     # mile/177 has 1,916), and every MILE judge prompt but one quotes the complaint or the facts
     "mile": {**SMALL["mile"], "max_turns": 1, "seed": 70},
+    # single-turn: the multi-turn consultation (a client role and a second answer and judging of the same item, 20 %
+    # of the slice's prompt tokens) runs in the small profile, `make smoke-real`
     "plawbench": {
         "limit": 1,
         "scenarios": ["consultation"],
         "judge_repairs": 1,
-        "multiturn": {"enabled": True, "max_turns": 1},
+        "multiturn": {"enabled": False},
     },
 }
 PROFILES: dict[str, dict[str, Any]] = {"small": SMALL, "slice": SLICE}

@@ -79,6 +79,7 @@ PRELOAD = (
     "jieba",
     "pypinyin",
     "numba",
+    "openai.resources",  # on a stage's first call to an OpenAI-compatible server: 0.6 s
     "steps.judges",  # pydantic models: 0.3 s (not steps.judges.scripted, which registers a model)
 )
 

@@ -122,6 +122,9 @@ def test_the_slice_profile_runs_one_item_per_benchmark_with_lower_caps():
     assert instance_sizes(j1.instances.sizes) == {"CR": 1} and j1.simulate.scenarios == ["CR"]
     assert ucl.tasks == ["Charge Prediction"] and ucl.limit == 1
     assert plawbench.scenarios == ["consultation"] and loaded.section(MileParams).sample == 1
+    assert not plawbench.multiturn.enabled  # the small profile has it; the slice is one item per benchmark
+    small = Params.model_validate(real_params(params, "http://127.0.0.1:8089/v1", "smollm2-135m", Path("/tmp/c")))
+    assert small.section(PlawBenchParams).multiturn.enabled
     assert real["judge"]["decoding"]["max_tokens"] == SLICE_MAX_TOKENS["judge"]
     assert real["llm"]["max_failed_fraction"] == 1.0  # failures are counted in the report, not a stop
 
