@@ -56,8 +56,26 @@ def pytest_configure_node(node) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     context = _SHARED_SERVER.pop("context", None)
     if context is not None:
+        table = config.pluginmanager.get_plugin("cputime")
+        if table is not None:  # the server's CPU is no test's: note it beside the workers' tables
+            table.note(f"the workers' Prefect server: {_server_cpu(_SHARED_SERVER['url']):.1f} s CPU")
         context.__exit__(None, None, None)
         shutil.rmtree(_SHARED_SERVER.pop("home"), ignore_errors=True)
+
+
+def _server_cpu(url: str) -> float:
+    """CPU seconds of the Prefect server listening at `url` among this process's children, and of its children."""
+    import psutil
+
+    port = url.rsplit(":", 1)[1].split("/")[0]
+    for proc in psutil.Process().children(recursive=True):
+        try:
+            if "--port" in (cmd := proc.cmdline()) and cmd[cmd.index("--port") + 1] == port:
+                times = proc.cpu_times()
+                return times.user + times.system + times.children_user + times.children_system
+        except (psutil.Error, IndexError):
+            continue
+    return float("nan")
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,8 @@ returns). Wall time on a shared machine is noise; CPU time is not. Each process 
 rows to PATH (`PATH.<worker>` under xdist) as tab-separated `cpu_s self_s children_s wall_s started outcome nodeid`
 (`started`: the Unix time the test began, to lay the workers side by side), one line as each test ends (an
 interrupted run keeps what it measured), sorted costliest first when the session ends; `python -m tests.cputime
-PATH...` merges files and sums them per test file."""
+PATH...` merges files and sums them per test file. Lines starting with `#` are notes: each process's total CPU
+at the end of its table, and the xdist controller's Prefect server's in PATH itself (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -72,8 +73,16 @@ class CpuTable:
 
     def pytest_sessionfinish(self, session) -> None:
         if self.rows:  # the xdist controller runs no test
+            own, children = _cpu()
             lines = [HEADER, *(_line(row) for row in sorted(self.rows, reverse=True))]
+            lines.append(f"# this process: {own + children:.1f} s CPU ({own:.1f} own, {children:.1f} children)")
             self._path(session.config).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    def note(self, text: str) -> None:
+        """Append `# text` to PATH (the xdist controller's own file; its tests' rows go to PATH.<worker>)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(f"# {text}\n")
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
         if not self.rows:
@@ -91,6 +100,8 @@ def by_file(paths: list[Path]) -> list[tuple[float, float, int, str]]:
     count: dict[str, int] = defaultdict(int)
     for path in paths:
         for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+            if line.startswith("#"):
+                continue
             parts = line.split("\t")
             name = parts[-1].split("::")[0]
             cpu[name] += float(parts[0])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -171,7 +172,9 @@ def _serve(args: argparse.Namespace) -> int:
         flush=True,
     )
     received = signal.sigwait({signal.SIGTERM, signal.SIGINT})
-    print(f"stopping on {signal.Signals(received).name}", file=sys.stderr, flush=True)
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = used.ru_utime + used.ru_stime
+    print(f"stopping on {signal.Signals(received).name} after {cpu:.1f} s of CPU", file=sys.stderr, flush=True)
     # The native server's threads end with the process; leave without running its destructor on a live socket.
     sys.stderr.flush()
     os._exit(0)

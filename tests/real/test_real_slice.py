@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 
 import pandas as pd
@@ -93,7 +94,8 @@ def test_one_item_per_benchmark_runs_every_stage_on_real_output_up_to_the_report
     assert dict(states) == {"COMPLETED": len(exits)}, states
 
     # The model server ran at the niceness the test asked for (`--nice 0`), not smoke-real's default
-    assert "at niceness 0" in (out / "server.log").read_text(encoding="utf-8")
+    server_log = (out / "server.log").read_text(encoding="utf-8")
+    assert "at niceness 0" in server_log and re.search(r"stopping on SIGTERM after [\d.]+ s of CPU", server_log)
 
     project = out / "jurisflow"
     for name in REPORTS:
