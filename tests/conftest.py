@@ -165,7 +165,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # the workers collect (a worker's own numprocesses option is unset): their order is the order tests are handed out
     if hasattr(config, "workerinput") or getattr(config.option, "numprocesses", None):
         slow = {item.path for item in items if item.get_closest_marker("slow")}
-        items.sort(key=lambda item: item.path not in slow)  # stable: modules stay whole and in order
+        items.sort(key=lambda item: (item.path not in slow, _first(item)))  # stable: modules stay whole, in order
+
+
+# The longest tests, handed out first in this order (each to a worker of its own), so that none of them starts late
+# and ends the session alone: the real-model slice (about 7 min), the fault soak, the small run's group, `agents run`.
+LONGEST_FIRST = (
+    "tests/real/test_real_slice.py",
+    "tests/test_fault_soak.py",
+    *SMALL_RUN_USERS,
+    "tests/evaluate/test_agents_run.py",
+)
+
+
+def _first(item: pytest.Item) -> int:
+    name = item.nodeid.split("::")[0]
+    return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log):
