@@ -45,11 +45,11 @@ agents: $(STAMP)
 	$(BIN)/jurisflow agents run --jobs $(JOBS)
 	@$(BIN)/dvc status
 
-# pytest on four workers (pytest-xdist) on two cores, since the slow tests wait on servers and stages part of the
+# pytest on three workers (pytest-xdist) on two cores, since the slow tests wait on servers and stages part of the
 # time: the tests sharing the session's small run on one of them, the modules with slow tests handed out first
 # (tests/conftest.py). `make test PYTEST_ARGS=` runs the suite in one process. The type checker runs beside pytest
 # (its 30 s of CPU fill those waits); `make test` fails when either does.
-PYTEST_ARGS ?= -n 4 --dist loadgroup
+PYTEST_ARGS ?= -n 3 --dist loadgroup
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
