@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -38,7 +38,9 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(CpuTable(Path(config.getoption("--cpu-table")).resolve()), "cputime")
 
 
-_SHARED_SERVER: dict[str, Any] = {}  # the xdist controller's Prefect server: its context and URL
+# The xdist controller's Prefect server: its URL, and what stops it and removes its folder (first worker to session end)
+_SHARED_SERVER: dict[str, str] = {}
+_SHARED_STOP = contextlib.ExitStack()
 
 
 def pytest_configure_node(node) -> None:
@@ -48,19 +50,17 @@ def pytest_configure_node(node) -> None:
         from tests.helpers import prefect_server
 
         home = Path(tempfile.mkdtemp(prefix="jurisflow-prefect-server-"))
-        context = prefect_server(home)
-        _SHARED_SERVER.update(context=context, url=context.__enter__(), home=home)
+        _SHARED_STOP.callback(shutil.rmtree, home, ignore_errors=True)
+        _SHARED_SERVER["url"] = _SHARED_STOP.enter_context(prefect_server(home))
     node.workerinput["prefect_api"] = _SHARED_SERVER["url"]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    context = _SHARED_SERVER.pop("context", None)
-    if context is not None:
-        table = config.pluginmanager.get_plugin("cputime")
-        if table is not None:  # the server's CPU is no test's: note it beside the workers' tables
-            table.note(f"the workers' Prefect server: {_server_cpu(_SHARED_SERVER['url']):.1f} s CPU")
-        context.__exit__(None, None, None)
-        shutil.rmtree(_SHARED_SERVER.pop("home"), ignore_errors=True)
+    url = _SHARED_SERVER.pop("url", None)
+    table = config.pluginmanager.get_plugin("cputime")
+    if url is not None and table is not None:  # the server's CPU is no test's: note it beside the workers' tables
+        table.note(f"the workers' Prefect server: {_server_cpu(url):.1f} s CPU")
+    _SHARED_STOP.close()
 
 
 def _server_cpu(url: str) -> float:
