@@ -287,8 +287,13 @@ def serve_vllm(
     vllm_bin: str = typer.Option("vllm", help="the vllm executable (install with pip install -e '.\\[vllm]')"),
 ) -> None:
     """Start `vllm serve`, wait until it answers, and print the params.yaml entry that uses it."""
+    import shutil
+
     from steps.llm.vllm import ServeOptions, params_snippet, serve_command, wait_until_ready
 
+    if shutil.which(vllm_bin) is None:  # the missing tool first: a busy port is the lesser news
+        typer.echo(f"error: '{vllm_bin}' not found; install the extra with: pip install -e '.[vllm]'", err=True)
+        raise typer.Exit(1)
     _port_free_or_exit(host, port)
     options = ServeOptions(
         model=model,

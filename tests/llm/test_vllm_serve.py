@@ -101,10 +101,15 @@ def test_serve_vllm_waits_for_the_server_and_prints_the_params(tmp_path):
 
 
 def test_serve_vllm_without_vllm_says_how_to_install(tmp_path):
-    done = subprocess.run(
-        [str(JURISFLOW), "serve", "vllm", "m", "--vllm-bin", str(tmp_path / "missing")], capture_output=True, text=True
-    )
+    """The missing executable is reported whatever the port: CI found 8000 taken, which hid it behind 'in use'."""
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        command = [str(JURISFLOW), "serve", "vllm", "m", "--vllm-bin", str(tmp_path / "missing"), "--port", str(port)]
+        done = subprocess.run(command, capture_output=True, text=True)
     assert done.returncode == 1 and "pip install -e '.[vllm]'" in done.stderr
+    assert "in use" not in done.stderr
 
 
 def test_serve_check_lists_a_running_vllm_server():
@@ -147,9 +152,12 @@ def test_serve_vllm_help_keeps_the_extra_name():
 
 
 def test_serve_vllm_on_a_taken_port_stops_at_once(tmp_path):
+    vllm = tmp_path / "vllm"  # an executable that would leave a mark if it were started
+    vllm.write_text(f"#!/bin/sh\ntouch {tmp_path / 'started'}\n")
+    vllm.chmod(0o755)
     with FakeOpenAIServer(owned_by="vllm") as other:
         done = subprocess.run(
-            [str(JURISFLOW), "serve", "vllm", "m", "--port", str(other.port), "--vllm-bin", str(tmp_path / "no")],
+            [str(JURISFLOW), "serve", "vllm", "m", "--port", str(other.port), "--vllm-bin", str(vllm)],
             capture_output=True,
             text=True,
             timeout=60,
@@ -157,6 +165,7 @@ def test_serve_vllm_on_a_taken_port_stops_at_once(tmp_path):
         assert other.count == 0
     assert done.returncode == 1
     assert f"127.0.0.1:{other.port} is already in use" in done.stderr and "ready" not in done.stdout
+    assert not (tmp_path / "started").exists()
 
 
 def test_serve_check_reports_an_unreachable_server():
