@@ -83,8 +83,10 @@ PRELOAD = (
     "steps.judges",  # pydantic models: 0.3 s (not steps.judges.scripted, which registers a model)
 )
 
-# Variables a stage's command may have that the server's environment lacks, or has with another value.
-_PER_COMMAND = frozenset({ENV_VAR, "_", "SHLVL", "PWD", "OLDPWD"})
+# Variables a stage's command may have that the server's environment lacks, or has with another value. PS1 and PS2:
+# DVC runs a stage's command with `$SHELL -c`, and a non-interactive bash unsets them; a prompt exported by a
+# virtualenv's `activate` made every stage of `make run` refuse the server.
+_PER_COMMAND = frozenset({ENV_VAR, "_", "SHLVL", "PWD", "OLDPWD", "PS1", "PS2"})
 START_TIMEOUT_S = 180.0
 TERM_GRACE_S = 10.0
 

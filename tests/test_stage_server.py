@@ -115,6 +115,22 @@ def test_another_environment_or_folder_runs_in_its_own_process(project: Path, tm
     assert "environment differs: PREFECT_API_URL" in text and "secret-host" not in text  # names, never values
 
 
+def test_a_command_through_a_non_interactive_bash_is_served_with_an_exported_prompt(project: Path, tmp_path: Path):
+    """DVC runs a stage with `$SHELL -c`; bash then unsets PS1, which a virtualenv's `activate` had exported."""
+    log = tmp_path / "server.log"
+    with stage_server({**_env(), "PS1": "(.venv) $ "}, project, log=log, preload=("json",)) as env:
+        done = subprocess.run(
+            ["bash", "-c", f"{sys.executable} -m flows.probe echo 0"],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 0, done.stderr
+    assert served(log.read_text(encoding="utf-8")) == (1, 0)
+
+
 def test_no_server_there_runs_the_command_itself(project: Path, tmp_path: Path):
     done = _run(["echo", "0"], project, {**_env(), ENV_VAR: str(tmp_path / "gone.sock")})
     assert done.returncode == 0, done.stderr
