@@ -193,6 +193,10 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
         return None
     from xdist.scheduler import LoadGroupScheduling
 
+    # Keep the collection's order (LONGEST_FIRST): by default the scheduler hands out the units with the most tests
+    # first, which put LawBench's 80 quick bound checks before the real-model slice.
+    config.option.loadscopereorder = False
+
     class ModuleUnits(LoadGroupScheduling):
         def _split_scope(self, nodeid: str) -> str:
             module = nodeid.split("::")[0]

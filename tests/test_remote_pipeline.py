@@ -1,7 +1,8 @@
 """The whole pipeline through a DVC remote: a fresh clone pulls, `dvc repro` has nothing to do, and `dvc repro -f` of
-every model-calling stage rewrites every output byte for byte with zero model calls (requests at the
-test server for a real agent; the usage log's cache hits for the scripted ones, whose answers the pulled shards
-give since the clone has no response cache of its own). The first run is the session's small run (`small`)."""
+one stage of every model-calling stage definition (the echo agent's where there is one) rewrites its outputs byte for
+byte with zero model calls (requests at the test server for a real agent; the usage log's cache hits for the scripted
+ones, whose answers the pulled shards give since the clone has no response cache of its own). The first run is the
+session's small run (`small`)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,20 @@ def model_stages(project: Path) -> dict[str, list[str]]:
     }
 
 
+def one_of_each(stages: list[str]) -> list[str]:
+    """One stage of each model-calling stage definition: its echo agent's (the real agent, on the test server) where
+    it has one, else its oracle's, else the first. The agents of one definition run the same code on other rows."""
+    by_definition: dict[str, list[str]] = {}
+    for name in stages:
+        by_definition.setdefault(name.split("@")[0], []).append(name)
+    return [min(names, key=_preference) for names in by_definition.values()]
+
+
+def _preference(stage: str) -> int:
+    agent = stage.partition("@")[2]
+    return 0 if agent.startswith("echo") else 1 if agent.startswith("oracle") else 2
+
+
 def test_a_fresh_clone_pulls_then_rebuilds_every_report_without_a_model_call(tmp_path, small: SmallRun):
     env = small.env
     remote, first, clone = tmp_path / "remote", tmp_path / "first", tmp_path / "clone"
@@ -53,10 +68,13 @@ def test_a_fresh_clone_pulls_then_rebuilds_every_report_without_a_model_call(tmp
     assert "up to date" in sh([BIN / "dvc", "status"], clone, env).stdout
     assert "Running stage" not in sh([BIN / "dvc", "repro"], clone, env).stdout
 
-    stages = model_stages(clone)
+    every = model_stages(clone)
+    stages = {name: every[name] for name in one_of_each(list(every))}
     expected = {"lawbench_predict@echo-zero_shot", "ucl_simulate@echo", "j1_simulate@oracle", "j1_extract"}
-    assert expected <= set(stages)
-    # every model-calling stage, and only those (the others call no model; what they read comes out the same bytes)
+    assert expected <= set(stages) and len(stages) < len(every)
+    assert {name.split("@")[0] for name in stages} == {name.split("@")[0] for name in every}
+    # one stage of every model-calling definition, and only those (the others call no model; what they read comes out
+    # the same bytes)
     forced = repro(["-f", "--single-item", *stages], clone, env, timeout=2400)
     assert forced.returncode == 0, forced.stdout[-3000:] + forced.stderr[-3000:]
     assert all(f"Running stage '{name}'" in forced.stdout for name in stages)
