@@ -1,4 +1,6 @@
-"""Every mirrored (setting, model, task) cell of LawBench's results.csv, re-scored from the predictions.
+"""Every mirrored (setting, model, task) cell of LawBench's results.csv, re-scored from the predictions: the scores
+the `lawbench_score` stage wrote in the session's `base` project (tests/helpers.py: BASE_STAGES), which the reports
+put beside the paper's, and the edit counts of the task 2-1 cells that need them, scored here.
 
 Non-2-1 cells reproduce to 2.2e-16. Task 2-1 is scored with LawBench's `cilin.txt` and `confusion_dict.txt`
 read the way the stages read them (ingest's loaders → Parquet tables → the aligner's lexicon); 6 of its 8
@@ -17,7 +19,7 @@ import pandas as pd
 import pytest
 
 from steps.lawbench.sources import load_cilin, load_confusions
-from steps.metrics.lawbench import TaskScore, read_prediction_tree, score_predictions, score_task
+from steps.metrics.lawbench import TaskScore, read_prediction_tree, score_task
 from steps.metrics.lawbench.proofread import MAX_PATHS, lexicon_tables
 from steps.metrics.lawbench.proofread.fscore import f_beta
 from steps.sources.types import Fetched
@@ -83,24 +85,38 @@ def _proofreading(items: pd.DataFrame, lexicon: dict[str, Path], max_paths: int 
 
 
 @pytest.fixture(scope="module")
-def rescored(predictions, published) -> pd.DataFrame:
-    """Batch scores of all non-2-1 cells (2-1 is scored per model below, to keep its edit counts)."""
-    scores = score_predictions(predictions[predictions["task"] != "2-1"], workers=2)
+def stage_scores(base) -> pd.DataFrame:
+    """Every cell as the `lawbench_score` stage scored it (the base project's published_scores.parquet)."""
+    scores = pd.read_parquet(base / "data" / "lawbench" / "published_scores.parquet")
+    return scores.rename(columns={"agent": "model"})
+
+
+@pytest.fixture(scope="module")
+def rescored(stage_scores, published) -> pd.DataFrame:
+    """The stage's non-2-1 cells beside the published ones."""
+    scores = stage_scores[stage_scores["task"] != "2-1"]
     return scores.merge(published, on=["setting", "model", "task"], suffixes=("", "_published"), validate="1:1")
+
+
+# The 2-1 cells whose edit counts the tests below read: the two timeout-dependent ones and zero-shot GPT4.
+COUNTED_2_1 = (*KNOWN_2_1, ("zero_shot", "GPT4"))
 
 
 @pytest.fixture(scope="module")
 def proofreading(predictions, lexicon) -> dict[tuple[str, str], TaskScore]:
-    groups = {key: g for key, g in predictions[predictions["task"] == "2-1"].groupby(["setting", "model"])}
+    """Task 2-1 scored here, with its edit counts, for the cells of COUNTED_2_1."""
+    cells = predictions[predictions["task"] == "2-1"].groupby(["setting", "model"])
+    groups = {key: g for key, g in cells if key in COUNTED_2_1}
     with ProcessPoolExecutor(max_workers=2) as pool:
         scores = pool.map(_proofreading, groups.values(), [lexicon] * len(groups))
         return dict(zip(groups, scores, strict=True))
 
 
-def test_every_published_cell_with_predictions_is_rescored(predictions, published, rescored, proofreading):
+def test_every_published_cell_with_predictions_is_rescored(predictions, published, stage_scores):
     with_predictions = published.merge(predictions[["setting", "model", "task"]].drop_duplicates())
-    assert len(with_predictions) == len(rescored) + len(proofreading) == 144  # 8 (setting, model) pairs x 18 tasks
-    assert (rescored["n"] == 500).all()
+    cells = with_predictions.merge(stage_scores, on=["setting", "model", "task"], validate="1:1")
+    assert len(cells) == len(stage_scores) == 144  # 8 (setting, model) pairs x 18 tasks
+    assert (stage_scores["n"] == 500).all() and (stage_scores["n_failed"] == 0).all()
 
 
 def test_all_non_proofreading_cells_reproduce(rescored):
@@ -113,18 +129,20 @@ def test_all_non_proofreading_cells_reproduce(rescored):
     assert abstention_gap.max() == 0.0
 
 
-def test_proofreading_cells_reproduce_but_the_two_timeout_dependent_ones(published, proofreading):
-    assert len(proofreading) == 8
+def test_proofreading_cells_reproduce_but_the_two_timeout_dependent_ones(published, stage_scores, proofreading):
     cells = published[published["task"] == "2-1"].set_index(["setting", "model"])
-    reproduced = {key for key, result in proofreading.items() if abs(result.score - cells.loc[key, "score"]) <= 1e-6}
-    assert reproduced == set(proofreading) - set(KNOWN_2_1)
-    for key, result in proofreading.items():
-        assert cells.loc[key, "abstention_rate"] == result.abstention_rate == 0.0
+    ours = stage_scores[stage_scores["task"] == "2-1"].set_index(["setting", "model"])
+    assert len(ours) == 8
+    reproduced = {key for key in ours.index if abs(ours.loc[key, "score"] - cells.loc[key, "score"]) <= 1e-6}
+    assert reproduced == set(ours.index) - set(KNOWN_2_1)
+    assert (ours["abstention_rate"] == 0.0).all() and (cells.loc[ours.index, "abstention_rate"] == 0.0).all()
+    for key, result in proofreading.items():  # scored here with their edit counts: the stage's scores
+        assert ours.loc[key, "score"] == result.score and result.abstention_rate == 0.0
         if key in KNOWN_2_1:
-            published_score, ours, tp, fp, fn = KNOWN_2_1[key]
+            published_score, our_score, tp, fp, fn = KNOWN_2_1[key]
             assert cells.loc[key, "score"] == published_score
             counts = (result.score, result.detail["tp"], result.detail["fp"], result.detail["fn"])
-            assert counts == (ours, tp, fp, fn)
+            assert counts == (our_score, tp, fp, fn)
     # The reproduced zero-shot GPT4 cell has exactly the edit counts of the official run (spec §10).
     gpt4 = proofreading[("zero_shot", "GPT4")].detail
     assert (gpt4["tp"], gpt4["fp"], gpt4["fn"]) == (265, 2228, 337)
