@@ -52,9 +52,10 @@ def project(root: Path, instances: Path, server_url: str) -> Path:
     return root
 
 
-def start(root: Path) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PREFECT_HOME": str(root / "prefect")}
-    # a session of its own, so that the kill reaches the flow's ephemeral Prefect server too
+def start(root: Path, prefect_api: str) -> subprocess.Popen:
+    """The stage in a process of its own, reporting to the session's Prefect server (a temporary server per start
+    cost about 8 s of CPU each); a session of its own, so that the kill reaches whatever it started."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PREFECT_HOME": str(root / "prefect"), "PREFECT_API_URL": prefect_api}
     return subprocess.Popen(
         [sys.executable, "-m", "flows.j1_simulate", "oracle"],
         cwd=root,
@@ -78,7 +79,7 @@ def journal_lines(root: Path) -> list[dict]:
 def finish(proc: subprocess.Popen) -> str:
     out, _ = proc.communicate(timeout=600)
     with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGTERM)  # whatever the flow left behind (its Prefect server)
+        os.killpg(proc.pid, signal.SIGTERM)  # whatever the flow left behind
     assert proc.returncode == 0, out[-3000:]
     return out
 
@@ -91,16 +92,16 @@ def _environment_prompts(root: Path, instance_id: str) -> set[str]:
     return {Engine(scenario, instance, None).messages(r)[0]["content"] for r in roles}
 
 
-def test_a_killed_run_resumes_to_the_tables_of_an_uninterrupted_one(tmp_path):
+def test_a_killed_run_resumes_to_the_tables_of_an_uninterrupted_one(tmp_path, prefect_api):
     instances = instances_file(tmp_path / "build")
     with FakeOpenAIServer(reply=lambda body: "好的。", latency_s=0.1) as server:
         reference = project(tmp_path / "reference", instances, server.url)
-        finish(start(reference))
+        finish(start(reference, prefect_api))
         reference_requests = server.count
 
         server.reset_stats()
         interrupted = project(tmp_path / "interrupted", instances, server.url)
-        proc = start(interrupted)
+        proc = start(interrupted, prefect_api)
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
             done = [r for r in journal_lines(interrupted) if r["type"] == "done"]
@@ -118,7 +119,7 @@ def test_a_killed_run_resumes_to_the_tables_of_an_uninterrupted_one(tmp_path):
         assert not (interrupted / "data/j1/runs/oracle/turns.parquet").exists()
 
         sent_before = server.count
-        finish(start(interrupted))
+        finish(start(interrupted, prefect_api))
         resumed = server.requests[sent_before:]
 
     assert len(resumed) == reference_requests - journaled_env  # every journaled call replayed, none re-asked
