@@ -26,6 +26,7 @@ rerun turns into an answer would measure nothing real (the door's handling of th
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -36,6 +37,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -147,13 +149,19 @@ def model_targets(agent: str = AGENT) -> list[str]:
 
 
 def _dvc(args: list[str], project: Path, env: dict[str, str], log: Path) -> int:
+    """`dvc ARGS` in `project` with `env` (a stage server's, from `_served`, or none), appending to `log`."""
     with log.open("a", encoding="utf-8") as out:
         out.write(f"$ dvc {' '.join(args)}\n")
         out.flush()
-        with stage_server(env, project, log=log.with_suffix(".stages.log")) as served:  # as `make run` forks them
-            return subprocess.run(
-                dvc_command(*args), cwd=project, env=served, stdout=out, stderr=subprocess.STDOUT, timeout=3600
-            ).returncode
+        return subprocess.run(
+            dvc_command(*args), cwd=project, env=env, stdout=out, stderr=subprocess.STDOUT, timeout=3600
+        ).returncode
+
+
+def _served(env: dict[str, str], project: Path, log: Path) -> AbstractContextManager[dict[str, str]]:
+    """A stage server for `project`, whose stages are forked from it as `make run` forks them (its start-up, about
+    6 s of CPU, is paid once per copy: the faulty run and the healthy rerun share one)."""
+    return stage_server(env, project, log=log)
 
 
 def _stages_run(log: Path) -> list[str]:
@@ -249,33 +257,37 @@ def run_soak(
         }
         clean, soak = workdir / "clean", workdir / "soak"
         copy_project(clean, soak_params(server.url), replace=("agents",), base=base)
-        if _dvc(["repro", "ingest"], clean, env, logs / "ingest.log") != 0:
-            raise RuntimeError(f"ingest failed; see {logs / 'ingest.log'}")
+        with contextlib.ExitStack() as stack:  # with `base`, ingest is done and `dvc repro ingest` only checks it
+            served = env if base else stack.enter_context(_served(env, clean, logs / "ingest.stages.log"))
+            if _dvc(["repro", "ingest"], clean, served, logs / "ingest.log") != 0:
+                raise RuntimeError(f"ingest failed; see {logs / 'ingest.log'}")
         shutil.copytree(clean, soak, symlinks=True)
 
         targets = [] if reports else model_targets()
         server.reset_stats()
-        clean_rc = _dvc(["repro", *targets], clean, env, logs / "clean.log")
+        with _served(env, clean, logs / "clean.stages.log") as served:
+            clean_rc = _dvc(["repro", *targets], clean, served, logs / "clean.log")
         clean_calls = server.count
 
-        server.reset_stats()
-        server.inject_random(rate, seed=seed, mix=SOAK_MIX)
-        faulty_rc = _dvc(["repro", "--keep-going", *targets], soak, env, logs / "faulty.log")
-        calls, injected = server.count, dict(server.faults_injected)
-        failures = dict(_usage_failures(soak))
-        locked_with_failures = _locked_with_failures(soak)
-        errors = [
-            line
-            for line in (logs / "faulty.log").read_text(encoding="utf-8").splitlines()
-            if line.startswith("ERROR: failed to reproduce")
-        ]
-        failed_stages = sorted({name for line in errors for name in re.findall(r"'([^']+)'", line)})
-        counts_faulty = _row_counts(soak)
+        with _served(env, soak, logs / "soak.stages.log") as served:  # one for the faulty run and the rerun
+            server.reset_stats()
+            server.inject_random(rate, seed=seed, mix=SOAK_MIX)
+            faulty_rc = _dvc(["repro", "--keep-going", *targets], soak, served, logs / "faulty.log")
+            calls, injected = server.count, dict(server.faults_injected)
+            failures = dict(_usage_failures(soak))
+            locked_with_failures = _locked_with_failures(soak)
+            errors = [
+                line
+                for line in (logs / "faulty.log").read_text(encoding="utf-8").splitlines()
+                if line.startswith("ERROR: failed to reproduce")
+            ]
+            failed_stages = sorted({name for line in errors for name in re.findall(r"'([^']+)'", line)})
+            counts_faulty = _row_counts(soak)
 
-        server.inject_random(0.0)
-        server.reset_stats()
-        rerun_rc = _dvc(["repro", *targets], soak, env, logs / "rerun.log")
-        rerun_calls = server.count
+            server.inject_random(0.0)
+            server.reset_stats()
+            rerun_rc = _dvc(["repro", *targets], soak, served, logs / "rerun.log")
+            rerun_calls = server.count
 
     counts_clean = _row_counts(clean)
     rows_lost = sum(max(0, counts_clean.get(name, 0) - n) for name, n in counts_faulty.items())
