@@ -162,9 +162,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.timeout(extra + (own.args[0] if own else 900)))
         if "small" in fixtures and item.nodeid.split("::")[0] not in SMALL_RUN_USERS:
             raise pytest.UsageError(f"{item.nodeid} uses the small run: add its file to SMALL_RUN_USERS (conftest)")
-    # the workers collect (a worker's own numprocesses option is unset): their order is the order tests are handed out
+    # the workers collect (a worker's own numprocesses option is unset): their order is the order tests are handed out.
+    # Modules with a slow test (or that read the session's base) first: handed out whole, a 40-second module that
+    # starts among the last quick ones ends the session alone on one core.
     if hasattr(config, "workerinput") or getattr(config.option, "numprocesses", None):
-        slow = {item.path for item in items if item.get_closest_marker("slow")}
+        slow = {item.path for item in items if item.get_closest_marker("slow") or "base" in _fixtures(item)}
         items.sort(key=lambda item: (item.path not in slow, _first(item)))  # stable: modules stay whole, in order
 
 
@@ -176,6 +178,10 @@ LONGEST_FIRST = (
     *SMALL_RUN_USERS,
     "tests/evaluate/test_agents_run.py",
 )
+
+
+def _fixtures(item: pytest.Item) -> tuple[str, ...]:
+    return tuple(getattr(item, "fixturenames", ()))
 
 
 def _first(item: pytest.Item) -> int:

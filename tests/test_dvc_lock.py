@@ -14,6 +14,8 @@ from dvc.utils.serialize import _yaml
 from flows.dvc_cli import command, parse_lock_for_update
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
+
 # A stage entry with what params and paths can hold: CJK text, nulls, floats, booleans, nesting, empty containers,
 # strings YAML would misread unquoted, and a command longer than the dumper's line width.
 UNUSUAL = {

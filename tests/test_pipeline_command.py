@@ -8,6 +8,9 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
+
+pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
 
 STAGE = """stages:
   where:

@@ -14,6 +14,8 @@ from tests.conftest import ROOT
 from tests.helpers import prefect_server as start_prefect_server
 from tests.helpers import sha256_bytes, write_manifest
 
+pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
+
 
 @pytest.fixture(scope="module")
 def prefect_server(tmp_path_factory):

@@ -9,7 +9,10 @@ from flows.agents import agent_stages, make_plan
 from flows.kit.config import ParamsError
 from tests.conftest import ROOT
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # pygtrie, inside DVC's stage graph
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.filterwarnings("ignore::DeprecationWarning"),  # pygtrie, inside DVC's stage graph
+]
 
 
 @pytest.fixture

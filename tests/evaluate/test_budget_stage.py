@@ -16,6 +16,8 @@ from steps.llm.pricing import pricing_for
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.helpers import project_paths, write_lawbench_interim
 
+pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
+
 
 @pytest.fixture(scope="module")
 def interim(mirror, manifest, tmp_path_factory) -> Path:

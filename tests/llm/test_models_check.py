@@ -8,9 +8,12 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from steps.llm.secrets import NO_KEY
 from tests.fake_openai_server import FakeOpenAIServer
+
+pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "sk-jurisflow-dummy-0123456789abcdefXYZ"

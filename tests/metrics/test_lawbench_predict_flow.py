@@ -22,6 +22,8 @@ from steps.reports.agents import AgentInfo
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.helpers import project_paths, write_lawbench_interim
 
+pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
+
 LIMIT = 4
 FAST_RETRIES = {"backoff_base_s": 0.01, "backoff_max_s": 0.02, "max_attempts": 2}
 

@@ -19,6 +19,8 @@ from flows.mile_simulate import mile_simulate
 from steps.schemas import MileDialogues, MileScores, Turns
 from tests.helpers import project_paths
 
+pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
+
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory, interim):

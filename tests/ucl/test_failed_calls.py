@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pandas as pd
+import pytest
 import yaml
 
 from flows.kit.models import read_usage_log
@@ -21,6 +22,8 @@ from flows.ucl_simulate import ucl_simulate
 from steps.ucl.sources import Ucl
 from steps.ucl.tasks import TASKS
 from tests.fake_openai_server import FakeOpenAIServer
+
+pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
 
 ORACLE = "scripted/oracle"
 ADVICE = "您好，建议您先收集证据，再咨询律师。"

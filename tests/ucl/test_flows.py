@@ -21,6 +21,8 @@ from flows.ucl_simulate import ucl_simulate
 from steps.schemas import Turns, UclDialogues, UclHintScores, UclVerdicts
 from steps.ucl.sources import Ucl
 
+pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
+
 CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed", "judge", "proxy", "source"]
 
 
