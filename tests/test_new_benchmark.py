@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
+
 ROOT = Path(__file__).resolve().parents[1]
 
 PACKAGE = {
@@ -227,8 +229,6 @@ seen["show"] = out.getvalue()
 # the real html_report stage: every benchmark's page (the five from the committed CSV twins), and its own
 from flows.html_report import html_report
 from steps.reports.html.pages import PAGES
-
-pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
 seen["pages"] = PAGES
 seen["html"] = html_report(params_file=project / "params.yaml", reports=paths.reports, data=paths.data)
 page = (paths.reports / "html" / "zz.html").read_text(encoding="utf-8")

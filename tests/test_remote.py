@@ -28,8 +28,6 @@ from flows.kit.config import Params
 from flows.kit.models import open_door, write_usage
 from steps.llm import ModelConfig
 
-pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
-
 params = Params.model_validate({"llm": {"cache_dir": ".cache/llm", "max_attempts": 1}})
 model = ModelConfig(name="m", model="openai/test-model", api_base=sys.argv[1])
 door = open_door(params, run_id="r")

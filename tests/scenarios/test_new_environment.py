@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
+
 ROOT = Path(__file__).resolve().parents[2]
 
 ENV_PY = '''
@@ -156,8 +158,6 @@ import pathlib
 from tests.scenarios.conftest import build, write_sources
 from steps.schemas.instances import topics_arrow_types
 from flows.kit.tables import write_parquet_atomic
-
-pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
 project = write_sources(pathlib.Path(sys.argv[3]) / "project", sizes={"KQ": None, "CR": None, "ZZ": None})
 write_parquet_atomic(to_arrow(pd.DataFrame(fixture["topics"] + topics), topics_arrow_types()),
                      project.processed / "topics.parquet")
