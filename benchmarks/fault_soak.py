@@ -37,7 +37,6 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -149,19 +148,13 @@ def model_targets(agent: str = AGENT) -> list[str]:
 
 
 def _dvc(args: list[str], project: Path, env: dict[str, str], log: Path) -> int:
-    """`dvc ARGS` in `project` with `env` (a stage server's, from `_served`, or none), appending to `log`."""
+    """`dvc ARGS` in `project` with `env` (a stage server's, or none), appending to `log`."""
     with log.open("a", encoding="utf-8") as out:
         out.write(f"$ dvc {' '.join(args)}\n")
         out.flush()
         return subprocess.run(
             dvc_command(*args), cwd=project, env=env, stdout=out, stderr=subprocess.STDOUT, timeout=3600
         ).returncode
-
-
-def _served(env: dict[str, str], project: Path, log: Path) -> AbstractContextManager[dict[str, str]]:
-    """A stage server for `project`, whose stages are forked from it as `make run` forks them (its start-up, about
-    6 s of CPU, is paid once per copy: the faulty run and the healthy rerun share one)."""
-    return stage_server(env, project, log=log)
 
 
 def _stages_run(log: Path) -> list[str]:
@@ -258,18 +251,18 @@ def run_soak(
         clean, soak = workdir / "clean", workdir / "soak"
         copy_project(clean, soak_params(server.url), replace=("agents",), base=base)
         with contextlib.ExitStack() as stack:  # with `base`, ingest is done and `dvc repro ingest` only checks it
-            served = env if base else stack.enter_context(_served(env, clean, logs / "ingest.stages.log"))
+            served = env if base else stack.enter_context(stage_server(env, clean, log=logs / "ingest.stages.log"))
             if _dvc(["repro", "ingest"], clean, served, logs / "ingest.log") != 0:
                 raise RuntimeError(f"ingest failed; see {logs / 'ingest.log'}")
         shutil.copytree(clean, soak, symlinks=True)
 
         targets = [] if reports else model_targets()
         server.reset_stats()
-        with _served(env, clean, logs / "clean.stages.log") as served:
+        with stage_server(env, clean, log=logs / "clean.stages.log") as served:  # forks stages as `make run` does
             clean_rc = _dvc(["repro", *targets], clean, served, logs / "clean.log")
         clean_calls = server.count
 
-        with _served(env, soak, logs / "soak.stages.log") as served:  # one for the faulty run and the rerun
+        with stage_server(env, soak, log=logs / "soak.stages.log") as served:  # one for the faulty run and the rerun
             server.reset_stats()
             server.inject_random(rate, seed=seed, mix=SOAK_MIX)
             faulty_rc = _dvc(["repro", "--keep-going", *targets], soak, served, logs / "faulty.log")
