@@ -81,6 +81,16 @@ PRELOAD = (
     "numba",
     "openai.resources",  # on a stage's first call to an OpenAI-compatible server: 0.6 s
     "steps.judges",  # pydantic models: 0.3 s (not steps.judges.scripted, which registers a model)
+    # on a stage's first model call, scripted ones included: litellm's file-id helpers and its default tokenizer
+    "litellm.proxy.openai_files_endpoints.common_utils",
+    "litellm.main:_get_encoding",
+    # the response cache's shards are looked up in DVC's object cache (flows/kit/call_cache.py: _dvc_cache)
+    "dvc.repo",
+    "dvc.scm",
+    "dvc.lock",
+    # `module:function`: imported, then called. jieba's dictionary: 0.6 s of CPU in every LawBench scoring stage and
+    # again in each of its scoring processes (forked from the stage, so they inherit it too)
+    "steps.metrics.lawbench.rouge:load_dictionary",
 )
 
 # Variables a stage's command may have that the server's environment lacks, or has with another value. PS1 and PS2:
@@ -215,13 +225,17 @@ def _run_child(request: dict, fds: list[int], keep: list[int]) -> None:
 
 
 def serve(path: str, preload: tuple[str, ...] = PRELOAD, nice: int = 0) -> None:
-    """Import `preload`, listen at `path`, fork a child per accepted command until SIGTERM or the parent is gone;
-    `nice`: the priority increment of the server and so of its stages (`nice -n` for a run in the background)."""
+    """Import `preload` (calling the function of each `module:function` entry), listen at `path`, fork a child per
+    accepted command until SIGTERM or the parent is gone; `nice`: the priority increment of the server and so of its
+    stages (`nice -n` for a run in the background)."""
     parent, cwd, env = os.getppid(), os.getcwd(), dict(os.environ)
     if nice:
         os.nice(nice)
-    for name in preload:
-        importlib.import_module(name)
+    for entry in preload:
+        name, _, function = entry.partition(":")
+        module = importlib.import_module(name)
+        if function:
+            getattr(module, function)()
     if threading.active_count() != 1:  # forking a process with threads copies their locks, held or not
         raise RuntimeError(f"the preloads started threads: {threading.enumerate()}")
 

@@ -24,7 +24,8 @@ import json, os, sys, time
 mode = sys.argv[1]
 if mode == "echo":
     print(json.dumps({"pid": os.getpid(), "ppid": os.getppid(), "argv": sys.argv, "cwd": os.getcwd(),
-                      "stage": os.environ.get("DVC_STAGE"), "loaded": "json" in sys.modules}))
+                      "stage": os.environ.get("DVC_STAGE"), "loaded": "json" in sys.modules,
+                      "warmed": getattr(sys.modules.get("flows.warm"), "WARMED", 0)}))
     print("a line on stderr", file=sys.stderr)
     sys.exit(int(sys.argv[2]))
 if mode == "raise":
@@ -87,6 +88,16 @@ def test_a_forked_command_is_the_command(project: Path, tmp_path: Path):
     assert seen["stage"] == "probe@x"  # DVC's per-stage variables reach the stage
     assert "a line on stderr" in err
     assert served(log.read_text(encoding="utf-8")) == (1, 0)
+
+
+def test_a_module_function_entry_is_called_once_in_the_server(project: Path, tmp_path: Path):
+    """`module:function` in the preloads: the server imports the module and calls the function (jieba's dictionary,
+    litellm's tokenizer), and every forked command starts with what it did."""
+    (project / "flows" / "warm.py").write_text("WARMED = 0\n\n\ndef warm():\n    global WARMED\n    WARMED += 1\n")
+    with stage_server(_env(), project, preload=("json", "flows.warm:warm")) as env:
+        first, second = (json.loads(_run(["echo", "0"], project, env).stdout) for _ in range(2))
+    assert first["warmed"] == second["warmed"] == 1
+    assert first["pid"] != second["pid"]
 
 
 def test_an_uncaught_exception_prints_its_traceback_and_fails(project: Path, tmp_path: Path):

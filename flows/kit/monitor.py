@@ -17,6 +17,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable, Hashable, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
@@ -82,6 +83,15 @@ def _task_name(label: str) -> str:
     return re.sub(r"[{}]", "", label)  # task_run_name is a format string: no braces
 
 
+def shared_client() -> AbstractAsyncContextManager[Any]:
+    """One Prefect API client for the task runs started inside it in this event loop (they inherit it through their
+    context), instead of one per task run: each client builds a TLS context from the CA bundle (30 ms of CPU, whether
+    or not the API is https), about 0.6 s of a LawBench stage's 3.7 s with its 20 groups."""
+    from prefect.context import AsyncClientContext
+
+    return AsyncClientContext.get_or_create()
+
+
 async def gather_groups(
     items: Sequence[T],
     group_of: Callable[[T], Hashable],
@@ -109,9 +119,10 @@ async def gather_groups(
         done = await asyncio.gather(*(one(p) for p in groups.values()))
     else:
         group_task = task(name="group", cache_policy=NO_CACHE)(one)
-        done = await asyncio.gather(
-            *(group_task.with_options(task_run_name=_task_name(label(g)))(p) for g, p in groups.items())
-        )
+        async with shared_client():
+            done = await asyncio.gather(
+                *(group_task.with_options(task_run_name=_task_name(label(g)))(p) for g, p in groups.items())
+            )
     out: list[Any] = [None] * len(items)
     for positions, results in zip(groups.values(), done, strict=True):
         for i, r in zip(positions, results, strict=True):
@@ -202,8 +213,9 @@ async def follow_groups(sizes: dict[str, int], work: Callable[[Callable[[str], N
         return sizes[group]
 
     follower = task(name="group", cache_policy=NO_CACHE)(follow)
-    followers = [follower.with_options(task_run_name=_task_name(g))(g) for g in finished]
-    results = await asyncio.gather(running, *followers, return_exceptions=True)
+    async with shared_client():
+        followers = [follower.with_options(task_run_name=_task_name(g))(g) for g in finished]
+        results = await asyncio.gather(running, *followers, return_exceptions=True)
     for r in results:
         if isinstance(r, BaseException):
             raise r

@@ -30,6 +30,12 @@ def _jieba() -> jieba.Tokenizer:
     return jieba.dt
 
 
+def load_dictionary() -> None:
+    """Load jieba's dictionary now (0.6 s of CPU) rather than on the first segmentation: the stage server does, so
+    that the stages it forks start with it."""
+    _jieba()
+
+
 def segment(text: str) -> str:
     """jieba 0.42.1 default segmentation joined by single spaces (whitespace chars become tokens too)."""
     return " ".join(_jieba().cut(text))
