@@ -1,11 +1,12 @@
 """`dvc repro` with DVC's dvc.lock rewrite and with ours (flows/dvc_cli.py), side by side in one run.
 
 Part 1, this project's own dvc.lock: the rewrite DVC does after every stage (read the whole file, change one stage's
-entry, dump it back), N times with DVC's round-trip loader and N times with the C loader; CPU seconds per rewrite and
-whether both wrote the same bytes. Part 2, a whole `dvc repro`: two copies of a generated project with as many
-stages and code dependencies per stage as ours (shell commands, so that DVC's own work is what is measured), one run
-by `dvc repro`, one by `python -m flows.dvc_cli repro`; the CPU time of each (DVC and its stages) and whether their
-dvc.lock files are the same bytes. CPU time rather than wall time: the machine is shared.
+entry, dump it back), N times each with DVC's round-trip loader, with the C loader, and with `LockWriter` (which reuses
+what the previous rewrite wrote); CPU seconds per rewrite and whether all three wrote the same bytes.
+Part 2, a whole `dvc repro`: two copies of a generated project with as many stages and code dependencies per stage
+as ours (shell commands, so that DVC's own work is what is measured), one run by `dvc repro`, one by
+`python -m flows.dvc_cli repro`; the CPU time of each (DVC and its stages) and whether their dvc.lock files are the
+same bytes. CPU time rather than wall time: the machine is shared.
 
     python benchmarks/dvc_lock.py [--rewrites N] [--stages S] [--deps D] [--workdir DIR]
 """
@@ -27,21 +28,24 @@ sys.path.insert(0, str(ROOT))
 
 from dvc.utils.serialize import _yaml  # noqa: E402
 
-from flows.dvc_cli import command, parse_lock_for_update  # noqa: E402
+from flows.dvc_cli import LockWriter, command, parse_lock_for_update  # noqa: E402
 
 
-def rewrites(text: str, n: int, fast: bool) -> tuple[float, str]:
-    """CPU seconds per rewrite of the lock `text` (n rewrites), and the text the last one wrote."""
-    parse = parse_lock_for_update if fast else _yaml.parse_yaml_for_update
-    out = ""
+def rewrites(text: str, n: int, way: str) -> tuple[float, str]:
+    """CPU seconds per rewrite of the lock `text` (n rewrites, each reading what the previous one wrote), and the
+    text the last one wrote. `way`: "dvc" (the round-trip loader), "c-loader" (`parse_lock_for_update`, DVC's dump),
+    "writer" (`LockWriter`, as `python -m flows.dvc_cli` rewrites)."""
+    writer = LockWriter(_yaml._dump)
+    parse = {"dvc": _yaml.parse_yaml_for_update, "c-loader": parse_lock_for_update, "writer": writer.parse}[way]
+    dump = writer.dump if way == "writer" else _yaml._dump
     start = time.process_time()
     for i in range(n):
         data = parse(text, "dvc.lock")
         next(iter(data["stages"].values()))["deps"][0]["md5"] = f"{i:032x}"
         stream = io.StringIO()
-        _yaml._dump(data, stream)
-        out = stream.getvalue()
-    return (time.process_time() - start) / n, out
+        dump(data, stream)
+        text = stream.getvalue()
+    return (time.process_time() - start) / n, text
 
 
 def make_project(root: Path, stages: int, deps: int) -> Path:
@@ -85,10 +89,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     text = (ROOT / "dvc.lock").read_text(encoding="utf-8")
-    theirs, theirs_out = rewrites(text, args.rewrites, fast=False)
-    ours, ours_out = rewrites(text, args.rewrites, fast=True)
+    ways = {way: rewrites(text, args.rewrites, way) for way in ("dvc", "c-loader", "writer")}
     print(f"this project's dvc.lock ({len(text.encode()):,} bytes), CPU per rewrite over {args.rewrites}:")
-    print(f"  DVC's round-trip loader {theirs:.3f} s | C loader {ours:.3f} s | same bytes: {theirs_out == ours_out}")
+    print(
+        f"  DVC's round-trip loader {ways['dvc'][0]:.3f} s | C loader {ways['c-loader'][0]:.3f} s | "
+        f"LockWriter {ways['writer'][0]:.3f} s | same bytes: {len({out for _, out in ways.values()}) == 1}"
+    )
+    theirs_out, ours_out = ways["dvc"][1], ways["writer"][1]
 
     work = Path(args.workdir or tempfile.mkdtemp(prefix="dvc-lock-bench-"))
     dvc = [str(Path(sys.executable).parent / "dvc"), "repro"]

@@ -224,13 +224,8 @@ def _run_child(request: dict, fds: list[int], keep: list[int]) -> None:
             os._exit(code)
 
 
-def serve(path: str, preload: tuple[str, ...] = PRELOAD, nice: int = 0) -> None:
-    """Import `preload` (calling the function of each `module:function` entry), listen at `path`, fork a child per
-    accepted command until SIGTERM or the parent is gone; `nice`: the priority increment of the server and so of its
-    stages (`nice -n` for a run in the background)."""
-    parent, cwd, env = os.getppid(), os.getcwd(), dict(os.environ)
-    if nice:
-        os.nice(nice)
+def _load(preload: tuple[str, ...]) -> None:
+    """Import each module of `preload`, calling the function of each `module:function` entry."""
     for entry in preload:
         name, _, function = entry.partition(":")
         module = importlib.import_module(name)
@@ -238,6 +233,19 @@ def serve(path: str, preload: tuple[str, ...] = PRELOAD, nice: int = 0) -> None:
             getattr(module, function)()
     if threading.active_count() != 1:  # forking a process with threads copies their locks, held or not
         raise RuntimeError(f"the preloads started threads: {threading.enumerate()}")
+
+
+def serve(path: str, preload: tuple[str, ...] = PRELOAD, nice: int = 0) -> None:
+    """Listen at `path`, fork a child per accepted command until SIGTERM or the parent is gone, with `preload`
+    imported (and the function of each `module:function` entry called) before the first; `nice`: the priority
+    increment of the server and so of its stages (`nice -n` for a run in the background).
+
+    The preloads wait for the first command the server takes: they cost 8-10 s of CPU, and a `dvc repro` that finds
+    every stage up to date sends none."""
+    parent, cwd, env = os.getppid(), os.getcwd(), dict(os.environ)
+    if nice:
+        os.nice(nice)
+    loaded = False
 
     wake_r, wake_w = socket.socketpair()
     wake_r.setblocking(False)
@@ -289,6 +297,10 @@ def serve(path: str, preload: tuple[str, ...] = PRELOAD, nice: int = 0) -> None:
             conn.sendall(b"no " + refusal.encode() + b"\n")
             conn.close()
             return
+        nonlocal loaded
+        if not loaded:
+            _load(preload)
+            loaded = True
         sys.stdout.flush()
         sys.stderr.flush()
         keep = [listener.fileno(), wake_r.fileno(), wake_w.fileno(), conn.fileno()]

@@ -32,6 +32,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    shared = getattr(config, "workerinput", {}).get("prefect_api")
+    if shared:  # an xdist worker: every flow it runs, in process or in a subprocess, reports to the session's server
+        # instead of starting a temporary one (each such server took 5-40 s of CPU); tests that need no server at all
+        # remove the variable from their stages' environment
+        os.environ["PREFECT_API_URL"] = shared
     if config.getoption("--cpu-table"):
         from tests.cputime import CpuTable
 

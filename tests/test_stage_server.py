@@ -100,6 +100,21 @@ def test_a_module_function_entry_is_called_once_in_the_server(project: Path, tmp
     assert first["pid"] != second["pid"]
 
 
+def test_a_server_that_takes_no_command_loads_nothing(project: Path, tmp_path: Path):
+    """The preloads wait for the first command (a `dvc repro` with every stage up to date sends none); a refused
+    command does not load them either."""
+    (project / "flows" / "warm.py").write_text(
+        "from pathlib import Path\n\n\ndef warm():\n    Path('warmed').touch()\n"
+    )
+    with stage_server(_env(), project, preload=("flows.warm:warm",)) as env:
+        time.sleep(1)
+        assert _run(["echo", "0"], project, {**env, "OTHER": "1"}).returncode == 0  # refused, run on its own
+    assert not (project / "warmed").exists()
+    with stage_server(_env(), project, preload=("flows.warm:warm",)) as env:
+        assert _run(["echo", "0"], project, env).returncode == 0
+    assert (project / "warmed").exists()
+
+
 def test_an_uncaught_exception_prints_its_traceback_and_fails(project: Path, tmp_path: Path):
     with stage_server(_env(), project, preload=("json",)) as env:
         done = _run(["raise"], project, env)

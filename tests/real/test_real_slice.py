@@ -45,6 +45,7 @@ def test_one_item_per_benchmark_runs_every_stage_on_real_output_up_to_the_report
         raise
     for name, value in key_env().items():
         monkeypatch.setenv(name, value)
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)  # smoke-real starts the run's server, as without one
     monkeypatch.setenv("JURISFLOW_MIRROR", os.environ.get("JURISFLOW_MIRROR", str(smoke_real.ROOT / "../shared/data")))
     out = tmp_path / "slice"
     report = tmp_path / "real_model.md"
