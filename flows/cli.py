@@ -274,6 +274,12 @@ def models_check(
     raise typer.Exit(run_command("models check", check, usage_out=usage_out))
 
 
+def _vllm_missing(vllm_bin: str) -> typer.Exit:
+    """Say the vllm executable is missing and how to install it; the exit to raise."""
+    typer.echo(f"error: '{vllm_bin}' not found; install the extra with: pip install -e '.[vllm]'", err=True)
+    return typer.Exit(1)
+
+
 @serve_app.command("vllm")
 def serve_vllm(
     model: str = typer.Argument(..., help="Hugging Face id or local path of the model, e.g. Qwen/Qwen3-32B"),
@@ -292,8 +298,7 @@ def serve_vllm(
     from steps.llm.vllm import ServeOptions, params_snippet, serve_command, wait_until_ready
 
     if shutil.which(vllm_bin) is None:  # the missing tool first: a busy port is the lesser news
-        typer.echo(f"error: '{vllm_bin}' not found; install the extra with: pip install -e '.[vllm]'", err=True)
-        raise typer.Exit(1)
+        raise _vllm_missing(vllm_bin)
     _port_free_or_exit(host, port)
     options = ServeOptions(
         model=model,
@@ -306,9 +311,8 @@ def serve_vllm(
     )
     try:
         process = subprocess.Popen(serve_command(options))
-    except FileNotFoundError:
-        typer.echo(f"error: '{vllm_bin}' not found; install the extra with: pip install -e '.[vllm]'", err=True)
-        raise typer.Exit(1) from None
+    except FileNotFoundError:  # gone, or not executable, since the check above
+        raise _vllm_missing(vllm_bin) from None
     with _serving(process):
         served = wait_until_ready(options.api_base, timeout_s=ready_timeout, process=process)
         model_id = options.name if options.name in served else served[0]
