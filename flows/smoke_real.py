@@ -122,15 +122,25 @@ PROFILE_MAX_TOKENS = {"small": MAX_TOKENS, "slice": SLICE_MAX_TOKENS}
 # `make smoke-real` runs beside a developer's other work, so the model server, dvc and the stages yield (niceness 10);
 # the slice test passes --nice 0: among the suite's workers a niced server is starved and the slice finishes last.
 NICE = 10
+# The model server's threads. The slice test passes 1: a second thread makes a prompt about 1.8 times quicker on an idle
+# machine but costs 7 % more CPU (9,216 prompt tokens: 83.8 s on two threads, 78.2 s on one), and beside the suite's
+# other workers it seldom has both cores.
+THREADS = 2
 
 
-def model_entry(api_base: str, alias: str, max_tokens: int) -> dict[str, Any]:
+# Calls in flight at once. The slice (CI) sends one at a time: its 32 calls then read 26,638 prompt tokens instead of
+# 28,197 (a call that shares its start with the previous one finds it in the server's one busy slot) and the server
+# spent 246 s of CPU instead of 307 s, on one thread, in the same wall time on an idle machine (2026-11-27).
+PROFILE_CONCURRENCY = {"small": 2, "slice": 1}
+
+
+def model_entry(api_base: str, alias: str, max_tokens: int, concurrency: int = 2) -> dict[str, Any]:
     return {
         "model": f"openai/{alias}",
         "api_base": api_base,
         "api_key_env": LOCAL_KEY_ENV,
         "decoding": {"temperature": 0, "max_tokens": max_tokens, "seed": 0},
-        "concurrency": 2,
+        "concurrency": concurrency,
         "timeout_s": 300,
     }
 
@@ -139,16 +149,16 @@ def real_params(
     params: dict[str, Any], api_base: str, alias: str, cache_dir: Path, profile: str = "small"
 ) -> dict[str, Any]:
     """params.yaml with the local model in every role, the profile's samples, and the door sized for one CPU server."""
-    sample, caps = PROFILES[profile], PROFILE_MAX_TOKENS[profile]
+    sample, caps, calls = PROFILES[profile], PROFILE_MAX_TOKENS[profile], PROFILE_CONCURRENCY[profile]
     out = {**params, **{k: merged(params.get(k), v) for k, v in sample.items()}}
-    out["agents"] = {AGENT: model_entry(api_base, alias, caps["agent"])}
+    out["agents"] = {AGENT: model_entry(api_base, alias, caps["agent"], calls)}
     out["runs"] = runs_of(out["agents"])
-    out["environment"] = model_entry(api_base, alias, caps["environment"])
-    out["judge"] = model_entry(api_base, alias, caps["judge"])
+    out["environment"] = model_entry(api_base, alias, caps["environment"], calls)
+    out["judge"] = model_entry(api_base, alias, caps["judge"], calls)
     # A failed call is counted in the report, not a reason to stop: a stage exits 1 only when every call failed, so
     # the stages after it still meet what the tiny model wrote.
     door = {
-        "concurrency": 2,
+        "concurrency": calls,
         "timeout_s": 300,
         "max_attempts": 2,
         "retry_budget_s": 900,
@@ -199,14 +209,17 @@ def copy_project(dest: Path, params: dict[str, Any], start: Path | None = None) 
         subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
 
 
-def start_server(port: int, log_path: Path, nice: int = NICE) -> tuple[subprocess.Popen, str, str]:
-    """`jurisflow serve local` in the background at niceness `nice`; returns the process, its api_base and the
-    model alias."""
+def start_server(
+    port: int, log_path: Path, nice: int = NICE, threads: int = THREADS
+) -> tuple[subprocess.Popen, str, str]:
+    """`jurisflow serve local` in the background at niceness `nice` on `threads` threads; returns the process, its
+    api_base and the model alias."""
     log = log_path.open("w")
     jurisflow = Path(sys.executable).parent / "jurisflow"
     models = ROOT / ".cache" / "models"
+    options = ["--port", str(port), "--nice", str(nice), "--threads", str(threads), "--cache-dir", str(models)]
     proc = subprocess.Popen(
-        [str(jurisflow), "serve", "local", "--port", str(port), "--nice", str(nice), "--cache-dir", str(models)],
+        [str(jurisflow), "serve", "local", *options],
         stdout=subprocess.PIPE,
         stderr=log,
         text=True,
@@ -280,6 +293,7 @@ def main(argv: list[str] | None = None) -> int:
         default=NICE,
         help=f"niceness of the model server, dvc and the stages (default {NICE}: the run yields to other work)",
     )
+    parser.add_argument("--threads", type=int, default=THREADS, help=f"model server threads (default {THREADS})")
     parser.add_argument(
         "--from",
         dest="start",
@@ -301,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     # SIGTERM ends the run as Ctrl-C does: the `finally` blocks stop dvc and the model server.
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     started = time.monotonic()
-    proc, api_base, alias = start_server(args.port, args.out / "server.log", args.nice)
+    proc, api_base, alias = start_server(args.port, args.out / "server.log", args.nice, args.threads)
     repro: subprocess.Popen | None = None
     interrupted = False
     stack = contextlib.ExitStack()
@@ -332,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
                 break
             print(f"{'the model server' if server_died else 'a stage'} was ended from outside; again ({attempt + 1})")
             if server_died:
-                proc, _, _ = start_server(args.port, args.out / f"server-{attempt + 1}.log", args.nice)
+                proc, _, _ = start_server(args.port, args.out / f"server-{attempt + 1}.log", args.nice, args.threads)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the outputs written so far are still counted
         print("smoke-real interrupted; counting what the finished stages wrote", flush=True)
         interrupted = True

@@ -64,6 +64,9 @@ def test_one_item_per_benchmark_runs_every_stage_on_real_output_up_to_the_report
             # the suite's other workers are no more important than this test (flows/smoke_real.py: NICE)
             "--nice",
             "0",
+            # one thread: 7 % less CPU than two, and among the suite's workers the second seldom gets a core
+            "--threads",
+            "1",
             # from the session's copy after the stages that call no model (ingest, LawBench's rescoring)
             "--from",
             str(base),
@@ -94,9 +97,10 @@ def test_one_item_per_benchmark_runs_every_stage_on_real_output_up_to_the_report
         states = db.execute("SELECT state_type, count(*) FROM flow_run GROUP BY state_type").fetchall()
     assert dict(states) == {"COMPLETED": len(exits)}, states
 
-    # The model server ran at the niceness the test asked for (`--nice 0`), not smoke-real's default
+    # The model server ran at the niceness the test asked for (`--nice 0`), not smoke-real's default,
     server_log = (out / "server.log").read_text(encoding="utf-8")
-    assert "at niceness 0" in server_log and re.search(r"stopping on SIGTERM after [\d.]+ s of CPU", server_log)
+    assert "at niceness 0" in server_log and "n_threads = 1" in server_log  # and on the one thread it asked for
+    assert re.search(r"stopping on SIGTERM after [\d.]+ s of CPU", server_log)
 
     project = out / "jurisflow"
     for name in REPORTS:

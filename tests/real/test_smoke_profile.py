@@ -127,6 +127,9 @@ def test_the_slice_profile_runs_one_item_per_benchmark_with_lower_caps():
     assert small.section(PlawBenchParams).multiturn.enabled
     assert real["judge"]["decoding"]["max_tokens"] == SLICE_MAX_TOKENS["judge"]
     assert real["llm"]["max_failed_fraction"] == 1.0  # failures are counted in the report, not a stop
+    # one call at a time (a call sharing its start with the previous one finds it cached in the server's busy slot)
+    assert real["llm"]["concurrency"] == 1 and {real[role]["concurrency"] for role in ("environment", "judge")} == {1}
+    assert real["agents"]["smollm2_135m"]["concurrency"] == 1
 
 
 def test_a_copy_from_a_started_project_keeps_its_finished_stages_and_git(tmp_path):
