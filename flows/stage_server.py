@@ -241,11 +241,23 @@ def serve(path: str, preload: tuple[str, ...] = PRELOAD, nice: int = 0) -> None:
     increment of the server and so of its stages (`nice -n` for a run in the background).
 
     The preloads wait for the first command the server takes: they cost 8-10 s of CPU, and a `dvc repro` that finds
-    every stage up to date sends none."""
+    every stage up to date sends none. Preloads that fail are reported in the log as the reason each command is
+    refused (the command then runs in its own process, where the same import fails the stage if it needs it)."""
     parent, cwd, env = os.getppid(), os.getcwd(), dict(os.environ)
     if nice:
         os.nice(nice)
-    loaded = False
+    loaded: str | None = ""  # "" not yet; None loaded; else why the preloads failed (every command is then refused)
+
+    def preloaded() -> str | None:
+        """None once the preloads are in (loading them on the first call), else why they could not be."""
+        nonlocal loaded
+        if loaded == "":
+            try:
+                _load(preload)
+                loaded = None
+            except Exception as err:  # a broken import must not end the server: its commands run on their own
+                loaded = f"the preloads failed: {type(err).__name__}: {err}"
+        return loaded
 
     wake_r, wake_w = socket.socketpair()
     wake_r.setblocking(False)
@@ -290,6 +302,8 @@ def serve(path: str, preload: tuple[str, ...] = PRELOAD, nice: int = 0) -> None:
             refusal = f"working directory {request['cwd']} is not {cwd}"
         elif differ := _difference(env, request["env"]):
             refusal = f"environment differs: {', '.join(differ)}"
+        elif (failed := preloaded()) is not None:
+            refusal = failed
         if refusal is not None:
             print(f"stage server: refused {request['module']}: {refusal}", file=sys.stderr, flush=True)
             for fd in fds:
@@ -297,10 +311,6 @@ def serve(path: str, preload: tuple[str, ...] = PRELOAD, nice: int = 0) -> None:
             conn.sendall(b"no " + refusal.encode() + b"\n")
             conn.close()
             return
-        nonlocal loaded
-        if not loaded:
-            _load(preload)
-            loaded = True
         sys.stdout.flush()
         sys.stderr.flush()
         keep = [listener.fileno(), wake_r.fileno(), wake_w.fileno(), conn.fileno()]

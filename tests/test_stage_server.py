@@ -115,6 +115,16 @@ def test_a_server_that_takes_no_command_loads_nothing(project: Path, tmp_path: P
     assert (project / "warmed").exists()
 
 
+def test_preloads_that_fail_refuse_every_command_with_the_reason(project: Path, tmp_path: Path):
+    log = tmp_path / "server.log"
+    with stage_server(_env(), project, log=log, preload=("json", "flows.no_such_module")) as env:
+        runs = [_run(["echo", "0"], project, env) for _ in range(2)]
+    assert all(done.returncode == 0 for done in runs)  # each ran in its own process
+    text = log.read_text(encoding="utf-8")
+    assert served(text) == (0, 2)
+    assert "the preloads failed: ModuleNotFoundError: No module named 'flows.no_such_module'" in text
+
+
 def test_an_uncaught_exception_prints_its_traceback_and_fails(project: Path, tmp_path: Path):
     with stage_server(_env(), project, preload=("json",)) as env:
         done = _run(["raise"], project, env)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
+from flows.kit import yaml_text
 from flows.kit.paths import CALL_CACHE, call_cache_path
 from flows.kit.tables import write_table
 from steps.llm.shards import ShardLayer, shard_frame
@@ -26,7 +27,6 @@ from steps.schemas import CallCache
 if TYPE_CHECKING:
     from steps.llm.door import ModelDoor
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when present: dvc.lock is long
 READ_ATTEMPTS = 10  # reads of a dvc.lock that another process is rewriting, 0.1 s apart (see _read_lock)
 
 log = logging.getLogger(__name__)
@@ -78,7 +78,7 @@ def _read_lock(lock: Path) -> dict:
         if not lock.is_file():
             return {}
         try:
-            found = yaml.load(lock.read_text(encoding="utf-8"), Loader=_LOADER)
+            found = yaml_text.load(lock.read_text(encoding="utf-8"))
         except (yaml.YAMLError, UnicodeDecodeError) as err:
             problem = f"does not parse: {err}"
         else:

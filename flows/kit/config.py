@@ -21,6 +21,7 @@ from pydantic import ConfigDict, Field, ValidationError, field_validator, model_
 from pydantic_core import InitErrorDetails
 
 import steps
+from flows.kit import yaml_text
 from steps.llm import LLMSettings, ModelConfig
 from steps.llm.config import ModelEntry, check_safe_name
 from steps.sections import BenchmarkSection, Section
@@ -220,9 +221,6 @@ def runs_of(agents: dict[str, Any] | None) -> dict[str, list[str]]:
     return {b: [n for n, e in agents.items() if b in ((e or {}).get("benchmarks") or BENCHMARKS)] for b in BENCHMARKS}
 
 
-_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 class ParamsError(ValueError):
     """params.yaml is missing, is not YAML, or breaks a rule; the message is one line naming file, key and rule."""
 
@@ -236,8 +234,8 @@ def load_params(path: Path = PARAMS_FILE) -> Params:
         raise ParamsError(f"{path}: parameters file not found (every stage needs one; see README, Parameters)")
     try:
         text = path.read_text(encoding="utf-8")
-        try:  # libyaml's parser (a tenth of the pure-Python one's 0.1 s); on an error, Python's words and positions
-            data = yaml.load(text, Loader=_FAST_LOADER)
+        try:  # libyaml's parser; on an error, the pure-Python one's words and positions
+            data = yaml_text.load(text)
         except yaml.YAMLError:
             data = yaml.safe_load(text)
     except yaml.YAMLError as err:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import yaml
+from flows.kit import yaml_text
 
 ROOT = Path(__file__).resolve().parents[2]
 DVC_FILE = ROOT / "dvc.yaml"
@@ -81,7 +81,7 @@ def _flow_signature(module_file: Path, name: str) -> tuple[list[str], str]:
 @cache
 def stage_table(dvc_file: Path = DVC_FILE) -> dict[str, Stage]:
     """Every stage of dvc.yaml, in its order."""
-    stages = yaml.load(dvc_file.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    stages = yaml_text.load(dvc_file.read_text(encoding="utf-8"))
     out = {}
     for name, stage in stages["stages"].items():
         words = str(stage["cmd"]).split()
