@@ -447,11 +447,12 @@ def evaluate_agent(
     """Register MODEL as agent AGENT in params.yaml, run its stages and reports with DVC, print its headlines."""
     from flows.evaluate import evaluate
     from flows.kit.config import ParamsError
+    from flows.kit.locks import LockBusyError
 
     chosen = [b.strip() for b in benchmarks.split(",") if b.strip()] if benchmarks else None
     try:
         code = evaluate(agent, model, api_base, api_key_env, chosen, limit)
-    except ParamsError as err:
+    except (ParamsError, LockBusyError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(1) from None
     raise typer.Exit(code)
@@ -462,10 +463,11 @@ def params_sync(file: Path = typer.Option(Path("params.yaml"), "--file", help="t
     """Rewrite the `runs` lists (which agents each benchmark runs) from `agents.<name>.benchmarks`."""
     from flows.evaluate import sync_file
     from flows.kit.config import ParamsError
+    from flows.kit.locks import LockBusyError
 
     try:
         sync_file(file)
-    except ParamsError as err:
+    except (ParamsError, LockBusyError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(1) from None
     typer.echo(f"{file}: runs rewritten from agents")

@@ -88,20 +88,25 @@ def prefect_server(home: Path | None = None, timeout_s: float = 180.0) -> Iterat
             proc.kill()
 
 
-def repro(args: list[str], env: dict[str, str], announce: bool = False) -> int:
-    """`dvc repro ARGS` with `env`: every stage reports to one Prefect server (the one PREFECT_API_URL in `env`
-    names, else one started here; `announce` prints its address) and is forked from one stage server."""
+@contextmanager
+def served(env: dict[str, str], announce: bool = False) -> Iterator[dict[str, str]]:
+    """`env` for `dvc` commands whose stages report to one Prefect server (the one PREFECT_API_URL in `env` names,
+    else one started here for the block; `announce` prints its address) and are forked from one stage server."""
     from flows.stage_server import stage_server
 
-    dvc = dvc_command("repro", *args)
     with ExitStack() as stack:
         if not env.get("PREFECT_API_URL"):
             url = stack.enter_context(prefect_server())
             if announce:
                 print(f"Prefect server for this run: {url.removesuffix('/api')}", file=sys.stderr)
             env = {**env, "PREFECT_API_URL": url}
-        served = stack.enter_context(stage_server(env))
-        return subprocess.run(dvc, env=served).returncode
+        yield stack.enter_context(stage_server(env))
+
+
+def repro(args: list[str], env: dict[str, str], announce: bool = False) -> int:
+    """`dvc repro ARGS` with `env`, its stages served as `served` says."""
+    with served(env, announce) as env_served:
+        return subprocess.run(dvc_command("repro", *args), env=env_served).returncode
 
 
 def main(argv: list[str]) -> int:

@@ -244,3 +244,74 @@ def test_extract_and_personas_call_the_environment_model_unless_they_name_their_
     own = j1.personas.resolve_model(environment)
     assert (own.name, own.model, own.decoding.max_tokens) == ("personas", "scripted/persona", 64)
     assert j1.extract.resolve_model(environment) == environment
+
+
+# issue 35, item 9: what `params check` (and so every stage) used to pass silently
+DUPLICATES = [
+    ("agents:\n  foo:\n    model: scripted/oracle\n  foo:\n    model: scripted/null\n", 4, "agents.foo", 2),
+    ("llm:\n  concurrency: 2\nlawbench:\n  limit: 3\nllm:\n  concurrency: 9\n", 5, "llm", 1),
+    ("llm:\n  concurrency: 2\n  timeout_s: 5\n  concurrency: 9\n", 4, "llm.concurrency", 2),
+    ("agents: {foo: {model: scripted/oracle, model: scripted/null}}\n", 1, "agents.foo.model", 1),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "key", "first"), DUPLICATES)
+def test_a_key_written_twice_is_refused_with_its_line_and_key_path(tmp_path, text, line, key, first):
+    message = _one_line_error(_write(tmp_path, text))
+    assert f": line {line}: duplicate key {key} (first at line {first};" in message
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "# every setting commented out\n# llm:\n#   concurrency: 2\n", "{}\n"])
+def test_an_empty_params_file_is_refused_not_run_on_the_scripted_defaults(tmp_path, text):
+    assert "empty (no section at all)" in _one_line_error(_write(tmp_path, text))
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ("localhost:8000/v1", True),
+        ("127.0.0.1:8000", True),
+        ("ftp://127.0.0.1/v1", True),
+        ("http//127.0.0.1:8000/v1", True),
+        ("http://127.0.0.1:99999/v1", True),
+        ("http://", True),
+        ("http://user:pass@127.0.0.1/v1", False),  # credentials in a URL are never repeated
+        ("http://127.0.0.1/v1?key=abcdefgh", False),
+    ],
+)
+def test_an_api_base_that_is_not_a_url_is_refused_naming_the_key(tmp_path, value, shown):
+    for where, text in (
+        ("agents.foo.api_base", f"{FOO}    api_base: '{value}'\n"),
+        ("judge.api_base", f"judge:\n  model: openai/x\n  api_base: ['http://127.0.0.1:1/v1', '{value}']\n"),
+    ):
+        message = _one_line_error(_write(tmp_path, text))
+        assert f": {where}: " in message and "http(s)://host[:port][/path]" in message
+        assert (value in message) is shown
+
+
+@pytest.mark.parametrize("value", ["http://127.0.0.1:8000/v1", "https://api.deepseek.com", "http://gpu-1.lan:80"])
+def test_urls_load(tmp_path, value):
+    assert load_params(_write(tmp_path, f"{FOO}    api_base: {value}\n")).agents["foo"].api_base == value
+
+
+# issue 35, item 4: a key value where the NAME of its variable belongs
+KEY = "sk-proj-Zq81xVb3KpL0aa7"
+
+
+@pytest.mark.parametrize("value", [KEY, "AbCd3f-9-xyz", "9LIVES", "MY KEY", "a.b"])
+def test_an_api_key_env_that_is_not_a_variable_name_is_refused_without_repeating_it(tmp_path, value):
+    message = _one_line_error(_write(tmp_path, f"{FOO}    api_key_env: '{value}'\n"))
+    assert ": agents.foo.api_key_env: must be the NAME of the environment variable" in message
+    assert value not in message
+    result = CliRunner().invoke(app, ["params", "check", "--file", str(tmp_path / "params.yaml")])
+    assert result.exit_code == 1 and value not in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_params_check_and_a_stage_refuse_a_duplicate_key_and_an_empty_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for text, said in ((DUPLICATES[0][0], "line 4: duplicate key agents.foo"), ("", "empty (no section at all)")):
+        _write(tmp_path, text)
+        for args in (["params", "check"], ["j1_judge", "foo"]):
+            result = CliRunner().invoke(app, args)
+            lines = [line for line in result.output.splitlines() if line.strip()]
+            assert result.exit_code == 1 and len(lines) == 1 and said in lines[0], (args, result.output)

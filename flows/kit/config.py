@@ -226,18 +226,39 @@ class ParamsError(ValueError):
 
 
 def load_params(path: Path = PARAMS_FILE) -> Params:
-    """Read and validate the parameters file (defaults apply to absent sections, never to an absent file).
+    """Read and validate the parameters file (defaults apply to absent sections, never to an absent or empty file).
 
     Any problem raises a ParamsError of one line naming the file and, per problem, the key path and the rule
     (e.g. `params.yaml: agents.foo.concurrency: Input should be greater than or equal to 1`)."""
+    data = read_params_data(path)
+    try:
+        return Params.model_validate(data)
+    except ValidationError as err:
+        problems = [_problem(e) for e in err.errors()]
+        raise ParamsError(f"{path}: " + "; ".join(problems)) from None
+
+
+def read_params_data(path: Path = PARAMS_FILE) -> dict[str, Any]:
+    """The parameters file as a mapping of sections, before validation: a ParamsError of one line when it is
+    missing, not UTF-8, not YAML, holds a key twice in one mapping (with its line), or holds no section at all
+    (an empty file would silently run the scripted defaults)."""
     if not path.is_file():
         raise ParamsError(f"{path}: parameters file not found (every stage needs one; see README, Parameters)")
     try:
         text = path.read_text(encoding="utf-8")
         try:  # libyaml's parser; on an error, the pure-Python one's words and positions
-            data = yaml_text.load(text)
+            data = yaml_text.load(text, unique_keys=True)
+        except yaml_text.DuplicateKeyError:
+            raise
         except yaml.YAMLError:
-            data = yaml.safe_load(text)
+            data = yaml_text.load(text, unique_keys=True, pure=True)
+    except yaml_text.DuplicateKeyError as err:
+        mark = err.problem_mark
+        assert mark is not None
+        raise ParamsError(
+            f"{path}: line {mark.line + 1}: duplicate key {err.key_path(text)} (first at line {err.first_line}; YAML "
+            "would silently keep the last, so one of the two settings is ignored)"
+        ) from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f" line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
@@ -247,11 +268,12 @@ def load_params(path: Path = PARAMS_FILE) -> Params:
         raise ParamsError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
     if data is not None and not isinstance(data, dict):
         raise ParamsError(f"{path}: the top level must be a mapping of sections, got {type(data).__name__}")
-    try:
-        return Params.model_validate(data or {})
-    except ValidationError as err:
-        problems = [_problem(e) for e in err.errors()]
-        raise ParamsError(f"{path}: " + "; ".join(problems)) from None
+    if not data:
+        raise ParamsError(
+            f"{path}: empty (no section at all): refusing to run every stage on the built-in scripted defaults; "
+            "write the sections you mean (see README, Parameters)"
+        )
+    return data
 
 
 def _problem(error: Any) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -12,6 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 # letter, digit or `_` (so never `.`, `..` or a hidden name), at most 64 characters.
 SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
 SCRIPTED_PROVIDER = "scripted"
+# What `api_key_env` must be: the NAME of an environment variable (POSIX portable), never a key value.
+ENV_VAR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
+_LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?"
+_HOST = re.compile(rf"{_LABEL}(\.{_LABEL})*\.?|\[[0-9A-Fa-f:.]+\]")  # a host name, an IPv4 address or [IPv6]
 
 
 def check_safe_name(name: str) -> str:
@@ -21,6 +26,57 @@ def check_safe_name(name: str) -> str:
             f"name {name!r} must be a single path component: 1-64 of A-Z a-z 0-9 _ . - , not starting with '.' or '-'"
         )
     return name
+
+
+def check_api_key_env(value: str | None) -> str | None:
+    """`value` if it is an environment variable's name; else a ValueError that never repeats it (it may be the key)."""
+    if value is not None and not (isinstance(value, str) and ENV_VAR_NAME.fullmatch(value)):
+        raise ValueError(
+            "must be the NAME of the environment variable that holds the key (letters, digits and _, not starting "
+            "with a digit, e.g. DEEPSEEK_API_KEY), never the key itself; the value given is not shown"
+        )
+    return value
+
+
+def check_url(value: str) -> str:
+    """`value` if it is an http(s)://host[:port][/path] URL (no user, password, query or fragment), else a
+    ValueError saying the form (quoting the value unless it holds `@`, `?` or `#`, where credentials would go)."""
+    ok = isinstance(value, str) and not any(c.isspace() for c in value)
+    if ok:
+        try:
+            parts = urlsplit(value)
+            port_ok = parts.port is None or parts.port > 0
+        except ValueError:  # a port that is not a number in 0-65535, a bad [IPv6] literal
+            port_ok = False
+        netloc = parts.netloc.rsplit(":", 1)[0] if port_ok and parts.port is not None else parts.netloc
+        ok = (
+            port_ok
+            and parts.scheme in ("http", "https")
+            and bool(_HOST.fullmatch(netloc))
+            and not parts.query
+            and not parts.fragment
+            and not any(c in value for c in "@?#")
+        )
+    if not ok:
+        if isinstance(value, str) and not any(c in value for c in "@?#"):
+            raise ValueError(f"{value!r} is not a URL of the form http(s)://host[:port][/path]")
+        raise ValueError(
+            "not a URL of the form http(s)://host[:port][/path] (no user, password, query or fragment; the value "
+            "is not shown)"
+        )
+    return value
+
+
+def check_api_base(value: str | list[str] | None) -> str | list[str] | None:
+    """An `api_base`: one URL, or a non-empty list of them (replicas)."""
+    if isinstance(value, list):
+        if not value:
+            raise ValueError("an empty list of replicas; give one URL or several")
+        for url in value:
+            check_url(url)
+    elif value is not None:
+        check_url(value)
+    return value
 
 
 @functools.cache
@@ -43,7 +99,8 @@ def check_model_string(value: str) -> str:
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # hide_input_in_errors: a ValidationError's text never repeats the value refused (an api_key_env given a key)
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
 
 class Decoding(_Frozen):
@@ -91,6 +148,16 @@ class ModelConfig(_Frozen):
     def _safe_name(cls, value: str) -> str:
         return check_safe_name(value)
 
+    @field_validator("api_key_env")
+    @classmethod
+    def _a_variable_name(cls, value: str | None) -> str | None:
+        return check_api_key_env(value)
+
+    @field_validator("api_base")
+    @classmethod
+    def _urls(cls, value: str | list[str] | None) -> str | list[str] | None:
+        return check_api_base(value)
+
     @property
     def provider(self) -> str:
         return self.model.split("/", 1)[0]
@@ -129,6 +196,16 @@ class ModelEntry(_Frozen):
     @classmethod
     def _known_provider(cls, value: str) -> str:
         return check_model_string(value)
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _a_variable_name(cls, value: str | None) -> str | None:
+        return check_api_key_env(value)
+
+    @field_validator("api_base")
+    @classmethod
+    def _urls(cls, value: str | list[str] | None) -> str | list[str] | None:
+        return check_api_base(value)
 
     def resolve(self, name: str) -> ModelConfig:
         return ModelConfig(name=name, **self.model_dump(exclude={"paper_model"}))

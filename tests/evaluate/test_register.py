@@ -4,6 +4,9 @@ report of an agent that has run one setting only."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -139,3 +142,110 @@ def test_the_lawbench_report_names_a_setting_an_agent_has_not_run():
     assert "`probe`: `scripted/oracle` has not run this setting yet" in one_shot
     assert "probe [scripted]" not in one_shot
     assert "probe [scripted]" in render_setting(long, deltas, "zero_shot", agents, "c0ffee", [])
+
+
+# issue 35, item 4: `--api-key-env` given the key itself
+KEY = "sk-proj-Zq81xVb3KpL0aa7"
+BIN = Path(sys.executable).parent
+
+
+def _eval(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(BIN / "jurisflow"), "eval", "--agent", "probe", "--model", "openai/gpt-4o", *args],
+        cwd=cwd,
+        env=env or dict(os.environ),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.mark.parametrize("value", [KEY, "UNSET_JF_TEST_VARIABLE"])
+def test_eval_refuses_a_key_value_or_an_unset_variable_without_writing_or_repeating_it(tmp_path, value):
+    path = _file(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k != "UNSET_JF_TEST_VARIABLE"}
+    done = _eval(tmp_path, "--api-base", "http://127.0.0.1:9/v1", "--api-key-env", value, env=env)
+    assert done.returncode == 1
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: --api-key-env: ") and "nothing was written" in lines[0]
+    assert value not in done.stdout + done.stderr
+    assert path.read_text(encoding="utf-8") == BASE  # params.yaml untouched
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["params.yaml"]  # no lock, no check file, no log
+
+
+def test_register_refuses_a_key_value_too(tmp_path):
+    path = _file(tmp_path)
+    with pytest.raises(ParamsError, match=r"agents\.probe\.api_key_env: must be the NAME") as caught:
+        register(path, "probe", "openai/gpt-4o", api_key_env=KEY)
+    assert KEY not in str(caught.value) and path.read_text(encoding="utf-8") == BASE
+
+
+# issue 35, item 5: concurrent writers of params.yaml
+WRITER = """
+import sys
+from pathlib import Path
+from flows.evaluate import register
+for k in range(int(sys.argv[3])):
+    register(Path(sys.argv[1]), f"{sys.argv[2]}{k}", "scripted/oracle", benchmarks=["lawbench"])
+"""
+
+
+def test_two_processes_registering_at_once_lose_no_agent(tmp_path):
+    path = _file(tmp_path)
+    n = 12
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(path), prefix, str(n)], stderr=subprocess.PIPE, text=True)
+        for prefix in ("a", "b")
+    ]
+    for proc in procs:
+        _, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err
+    params = load_params(path)
+    assert {f"{p}{k}" for p in "ab" for k in range(n)} <= set(params.agents)
+    assert "# the upper bound" in path.read_text(encoding="utf-8")
+
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from flows.kit.locks import one_eval, params_writing
+with one_eval(Path(sys.argv[1]), "first", print) if sys.argv[2] == "eval" else params_writing(Path(sys.argv[1])):
+    print("held", flush=True)
+    time.sleep(float(sys.argv[3]))
+"""
+
+
+def _hold(path: Path, which: str, seconds: float) -> subprocess.Popen:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(path), which, str(seconds)], stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+    return proc
+
+
+def test_a_second_eval_waits_for_the_first_saying_for_whom_before_writing(tmp_path):
+    path = _file(tmp_path)
+    holder = _hold(path, "eval", 4)
+    done = _eval(tmp_path, "--model", "nosuchprovider/x")  # refused once it gets its turn: nothing runs
+    holder.wait(timeout=60)
+    waiting = [line for line in done.stderr.splitlines() if line.startswith("waiting for the other `jurisflow eval`")]
+    assert len(waiting) == 1 and f"(pid {holder.pid}, agent first, since " in waiting[0]
+    assert done.returncode == 1 and "agents.probe.model" in done.stderr
+    assert path.read_text(encoding="utf-8") == BASE
+
+
+def test_a_writer_that_cannot_get_the_params_lock_in_time_refuses_in_one_line(tmp_path):
+    from flows.kit.locks import LockBusyError, params_writing
+
+    path = _file(tmp_path)
+    holder = _hold(path, "params", 30)
+    try:
+        with (
+            pytest.raises(LockBusyError, match=r"another command has been writing it for 1 s") as caught,
+            params_writing(path, wait_s=1.0),
+        ):
+            pass
+        assert "\n" not in str(caught.value)
+    finally:
+        holder.kill()
+        holder.wait()
