@@ -133,13 +133,6 @@ def sync_file(params_file: Path) -> None:
     load_params(params_file)
 
 
-def targets(agent: str, benchmarks: list[str]) -> list[str]:
-    """The DVC stages one agent's evaluation runs, from the table of stages (dvc.yaml): its per-agent stages and
-    its benchmarks' reports (with what they need upstream). The data card (`data_report`) reads every
-    benchmark's outputs, so it is left to `make run`."""
-    return [t for b in BENCHMARKS if b in benchmarks for t in benchmark_targets(b, agent)]
-
-
 @dataclass(frozen=True)
 class Plan:
     """What one eval runs, in order: `first` (the shared stages its stages and reports need, then the agent's own
@@ -166,8 +159,8 @@ def plan(agent: str, benchmarks: list[str]) -> Plan:
 
     table = stage_table()
     chosen = [b for b in BENCHMARKS if b in benchmarks]
-    own = [t for b in chosen for s in table.values() if s.benchmark == b for t in s.targets(agent)]
     reports = [r for b in chosen if (r := f"{b}_report") in table]
+    own = [t for b in chosen for t in benchmark_targets(b, agent) if t not in reports]  # its per-agent stages
 
     def per_agent(name: str) -> bool:
         return "@" in name and table[name.split("@")[0]].per_agent
@@ -203,15 +196,20 @@ def plan(agent: str, benchmarks: list[str]) -> Plan:
 
 
 def stale_stages(stages: list[str] | None = None, env: dict[str, str] | None = None) -> list[str]:
-    """Which of the stages (None: every stage) `dvc status` reports as not up to date."""
+    """Which of the stages (None: every stage) `dvc status` reports as not up to date; when it cannot tell (it
+    failed), all of them, so that nothing is taken as up to date unchecked."""
     if stages == []:
         return []
-    args = dvc_command("--wait-for-lock", "status", "--json", *(stages or []))
-    done = subprocess.run(args, capture_output=True, text=True, env=env)
+    done = subprocess.run(
+        dvc_command("--wait-for-lock", "status", "--json", *(stages or [])), capture_output=True, text=True, env=env
+    )
     try:
-        return sorted(json.loads(done.stdout or "{}"))
+        if done.returncode == 0:
+            return sorted(json.loads(done.stdout or "{}"))
     except ValueError:
-        return list(stages or ["(dvc status failed: " + (done.stderr.strip().splitlines() or ["?"])[-1] + ")"])
+        pass
+    reason = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
+    return [*(stages or []), f"(dvc status failed: {reason})"]
 
 
 def run_plan(agent: str, chosen: Plan, say: Callable[[str], None]) -> tuple[int, list[str]]:

@@ -114,7 +114,7 @@ def stage_table(dvc_file: Path = DVC_FILE) -> dict[str, Stage]:
 
 def benchmark_targets(benchmark: str, agent: str, dvc_file: Path = DVC_FILE) -> list[str]:
     """The DVC targets that evaluate one agent on a benchmark: its per-agent stages (every setting) and the
-    benchmark's report stage, `<benchmark>_report` (which `dvc repro` runs with what it needs upstream)."""
+    benchmark's report stage, `<benchmark>_report` (`jurisflow eval` plans the stages it runs from these)."""
     table = stage_table(dvc_file)
     out = [t for s in table.values() if s.benchmark == benchmark for t in s.targets(agent)]
     return out + ([f"{benchmark}_report"] if f"{benchmark}_report" in table else [])

@@ -13,10 +13,11 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.evaluate import headline_text, headlines, register, sync_file, targets
+from flows.evaluate import headline_text, headlines, plan, register, sync_file
 from flows.kit.config import ParamsError, load_params
 from steps.lawbench.report import render_setting
 from steps.reports.agents import AgentInfo
+from tests.conftest import ROOT
 
 BASE = """# my parameters
 agents:
@@ -88,16 +89,28 @@ def test_runs_that_disagree_with_agents_are_refused_and_sync_rewrites_them(tmp_p
     assert load_params(path).runs["ucl"] == ["oracle", "null"]
 
 
-def test_the_stages_of_one_agent():
-    assert targets("probe", ["lawbench", "ucl"]) == [
-        "lawbench_predict@probe-zero_shot",
-        "lawbench_predict@probe-one_shot",
-        "lawbench_report",
-        "ucl_simulate@probe",
-        "ucl_judge@probe",
-        "ucl_report",
+def test_the_plan_of_one_agent_never_holds_another_agents_stage(monkeypatch):
+    """The shipped dvc.yaml and params.yaml (agents oracle and null): an eval of oracle runs the shared stages and
+    its own, then the reports, which read null's stages: those are checked, never run."""
+    monkeypatch.chdir(ROOT)
+    chosen = plan("oracle", ["lawbench", "ucl"])
+    assert chosen.first == [
+        "ingest",
+        "lawbench_score",
+        "lawbench_predict@oracle-one_shot",
+        "lawbench_predict@oracle-zero_shot",
+        "ucl_reference",
+        "ucl_simulate@oracle",
+        "ucl_judge@oracle",
     ]
-    assert targets("probe", ["j1"]) == ["j1_simulate@probe", "j1_judge@probe", "j1_report"]
+    assert chosen.reports == {"lawbench_report": ["lawbench_report"], "ucl_report": ["ucl_report"]}
+    assert chosen.others == {
+        "lawbench_report": ["lawbench_predict@null-one_shot", "lawbench_predict@null-zero_shot"],
+        "ucl_report": ["ucl_simulate@null", "ucl_judge@null"],
+    }
+    j1 = plan("oracle", ["j1"])
+    assert j1.first[-2:] == ["j1_simulate@oracle", "j1_judge@oracle"] and "@null" not in " ".join(j1.first)
+    assert j1.others == {"j1_report": ["j1_simulate@null", "j1_judge@null"]}
 
 
 def test_headlines_are_the_csv_twin_numbers_beside_the_papers(tmp_path):
