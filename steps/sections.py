@@ -13,9 +13,10 @@ from pydantic import BaseModel, ConfigDict
 
 
 class Section(BaseModel):
-    """A section (or a part of one) of params.yaml: validated once, frozen, unknown keys rejected."""
+    """A section (or a part of one) of params.yaml: validated once, frozen, unknown keys rejected; an error's text
+    never repeats the value refused (a key pasted where the name of its variable belongs)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
 
 class BenchmarkSection(Section):

@@ -315,3 +315,16 @@ def test_params_check_and_a_stage_refuse_a_duplicate_key_and_an_empty_file(tmp_p
             result = CliRunner().invoke(app, args)
             lines = [line for line in result.output.splitlines() if line.strip()]
             assert result.exit_code == 1 and len(lines) == 1 and said in lines[0], (args, result.output)
+
+
+def test_the_validation_error_itself_never_holds_the_key():
+    """Whoever prints pydantic's own error (not the one-line ParamsError) does not print the key either."""
+    from pydantic import ValidationError
+
+    from steps.llm import ModelConfig
+
+    raw = {"agents": {"foo": {"model": "scripted/oracle", "api_key_env": KEY}}}
+    for build in (lambda: Params.model_validate(raw), lambda: ModelConfig(name="x", model="x/y", api_key_env=KEY)):
+        with pytest.raises(ValidationError) as caught:
+            build()
+        assert "api_key_env" in str(caught.value) and KEY not in str(caught.value)
