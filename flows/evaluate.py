@@ -242,8 +242,9 @@ def run_plan(agent: str, chosen: Plan, say: Callable[[str], None]) -> tuple[int,
                 )
                 code = 1
                 continue
-            if repro(stages):
-                return 1, refreshed
+            failed = repro(stages)
+            if failed:
+                return failed, refreshed
             refreshed.append(report)
     return code, refreshed
 
