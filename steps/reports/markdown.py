@@ -30,14 +30,16 @@ def markdown_table(df: pd.DataFrame, *, null: str = "—", grouping: int = 10000
     return "\n".join([header, align, *rows])
 
 
-def with_failed(value: object, n_failed: float | None, *, null: str = "—") -> object:
-    """A table cell with the failed model calls it leaves out beside it (`71.2 (3 failed)`); the value itself,
-    untouched, when none failed (so a report without failures renders exactly as before)."""
-    if n_failed is None or n_failed is pd.NA or (isinstance(n_failed, float) and math.isnan(n_failed)):
-        return value
-    if int(n_failed) == 0:
-        return value
-    return f"{_cell(value, null)} ({int(n_failed)} failed)"
+def _count(n: float | None) -> int:
+    return 0 if n is None or n is pd.NA or (isinstance(n, float) and math.isnan(n)) else int(n)
+
+
+def with_failed(value: object, n_failed: float | None, *, unparsable: float | None = None, null: str = "—") -> object:
+    """A table cell with the failed model calls it leaves out beside it (`71.2 (3 failed)`), and the judge answers
+    that did not parse (`— (3 unparsable)`, `71.2 (1 failed, 2 unparsable)`); the value itself, untouched, when
+    there are neither (so a report without failures renders exactly as before)."""
+    counts = [f"{n} {what}" for n, what in ((_count(n_failed), "failed"), (_count(unparsable), "unparsable")) if n]
+    return f"{_cell(value, null)} ({', '.join(counts)})" if counts else value
 
 
 CONTENT_FILTER_RULE = (
