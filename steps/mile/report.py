@@ -14,7 +14,7 @@ from steps.mile.params import ROLES
 from steps.mile.published import GOAL_METRICS, paper_long
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.labels import size_phrase
-from steps.reports.long import long_columns
+from steps.reports.long import long_columns, value_pivot
 from steps.reports.markdown import CONTENT_FILTER_RULE, with_failed
 from steps.reports.prose import render_template
 
@@ -234,7 +234,7 @@ def interaction_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict
     )
     published = published.reindex(columns=list(INTERACTION_METRICS)).reset_index()
     by_cause = ours[(ours["table"] == "interaction") & ~ours.scope.isin(["overall", "windows"])]
-    cause = by_cause.pivot_table(index=["agent", "scope"], columns="metric", values="value", sort=True)
+    cause = value_pivot(by_cause, ["agent", "scope"], "metric", sort=True)
     cause = cause.reindex(columns=list(INTERACTION_METRICS)).reset_index().rename(columns={"scope": "cause"})
     cause.insert(
         2,
