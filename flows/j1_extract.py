@@ -138,10 +138,12 @@ def j1_extract(params_file: Path = PARAMS_FILE, paths: Paths = PATHS, fixture: P
         evaluate(paths.interim, fixture, show=False),
     )
     write_text_atomic(report, render_extraction(r))
-    csv = long_csv(extraction_long(r), table="reports/extraction.csv", with_failed=False)
+    csv = long_csv(extraction_long(r), table="reports/extraction.csv", with_failed=False, with_unparsable=True)
     write_text_atomic(report.with_suffix(".csv"), csv)
     publish_report(report, "Legal elements extracted from the judgments: coverage, disagreements, parser accuracy")
-    check_calls(params, out_dir / USAGE, judged=[answer_rows(cases_df, issues_df, model.model)])
+    answers = answer_rows(cases_df, issues_df, model.model)
+    answers.attrs["source"] = f"{out_dir / 'extraction_issues.parquet'} with kind invalid"
+    check_calls(params, out_dir / USAGE, judged=[answers])
     return _summary(cases_df, issues_df) + f"; {report} written"
 
 

@@ -7,7 +7,9 @@ LLM fields as `steps.extract.records.answer_rows` gives them) has the columns `j
 them (`judge` is neither `rule` nor empty) and they hold a value or a judge failure; rows left out for another
 reason (a broken dialogue, a failed agent call, nothing to compare) are not answers. An answer whose failure is
 `unparsable` is one the model gave but that held no valid answer after the repair rounds: its calls succeeded, so
-only this tally sees it. (No import from steps/ here: the kit is in every model stage's closure.)
+only this tally sees it. A frame's `attrs["source"]` says where its rows are kept (e.g. "data/j1/
+extraction_issues.parquet with kind invalid"); a path is its own source. (No import from steps/ here: the kit is in
+every model stage's closure.)
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ NOT_A_JUDGE = ("rule", "")
 
 @dataclass(frozen=True)
 class JudgedTally:
-    """The answers of a stage's judged tables, those unparsable, the first one's error and where they are."""
+    """The answers of a stage's judged tables, those unparsable, the first one's error and where they are kept."""
 
     answers: int = 0
     unparsable: int = 0
@@ -55,5 +57,6 @@ def tally(tables: Iterable[Path | pd.DataFrame]) -> JudgedTally:
         n_answers, n_unparsable = n_answers + len(asked), n_unparsable + len(bad)
         if len(bad):
             first = first or str(bad.error.iloc[0] or "")
-            where += [str(table)] if isinstance(table, Path) else []
+            source = f"{table} with failure {UNPARSABLE}" if isinstance(table, Path) else table.attrs.get("source")
+            where += [source] if source else []
     return JudgedTally(n_answers, n_unparsable, first, tuple(where))

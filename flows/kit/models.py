@@ -202,9 +202,9 @@ def check_calls(params: Params, *usage: Path | pd.DataFrame, judged: Iterable[Pa
             f"the failed calls are the rows of {where} with a failure_kind (first: {first}); a rerun retries only them"
         )
     if verdicts.unparsable:
-        tables = ", ".join(verdicts.where) or "the judged rows"
+        tables = ", ".join(verdicts.where) or "the judged rows with failure unparsable"
         tails.append(
-            f"the unparsable answers are the rows of {tables} with failure unparsable (first: "
+            f"the unparsable answers are the rows of {tables} (first: "
             f"{verdicts.first_error[:160]}); they are cached, so a rerun gets the same answers: judge with another "
             f"model or raise llm.max_failed_fraction"
         )
