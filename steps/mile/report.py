@@ -14,8 +14,8 @@ from steps.mile.params import ROLES
 from steps.mile.published import GOAL_METRICS, paper_long
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.labels import size_phrase
-from steps.reports.long import long_columns, value_pivot
-from steps.reports.markdown import CONTENT_FILTER_RULE, with_failed
+from steps.reports.long import long_columns
+from steps.reports.markdown import CONTENT_FILTER_RULE, value_pivot, with_failed
 from steps.reports.prose import render_template
 
 TEMPLATES = Path(__file__).parent / "templates"

@@ -15,8 +15,7 @@ from steps.plawbench import paper
 from steps.plawbench.penalty_report import render_penalties
 from steps.plawbench.rubrics import RubricTables
 from steps.reports.agents import AgentInfo, RunInfo
-from steps.reports.long import value_pivot
-from steps.reports.markdown import CONTENT_FILTER_RULE, with_failed
+from steps.reports.markdown import CONTENT_FILTER_RULE, value_pivot, with_failed
 from steps.reports.prose import render_template
 
 TEMPLATES = Path(__file__).parent / "templates"

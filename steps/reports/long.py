@@ -151,16 +151,3 @@ def long_csv(
         out[column] = out[column].astype("Int64")
     checked_rows = checked(out, table=table, with_failed=with_failed, with_unparsable=with_unparsable)
     return checked_rows.to_csv(index=False, lineterminator="\n")
-
-
-_EMPTIED = -1.0  # a stand-in no reported number takes (rates, scores and counts are ≥ 0)
-
-
-def value_pivot(part: pd.DataFrame, index: list[str], columns: str, *, sort: bool = False) -> pd.DataFrame:
-    """Long rows' `value` as index × columns (the first per cell), like `pivot_table`, except that a number that
-    unparsable judge answers left empty (`n_unparsable` > 0) keeps its row and column, with no value, so that
-    the report can show its count beside `—` instead of dropping it."""
-    lost = part.n_unparsable.fillna(0).gt(0) if "n_unparsable" in part else pd.Series(False, index=part.index)
-    kept = part.assign(value=part.value.astype(float).where(part.value.notna() | ~lost, _EMPTIED))
-    wide = kept.pivot_table(index=index, columns=columns, values="value", aggfunc="first", sort=sort)
-    return wide.mask(wide == _EMPTIED)

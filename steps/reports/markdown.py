@@ -1,4 +1,4 @@
-"""Small, dependency-free Markdown table rendering."""
+"""Small, dependency-free Markdown table rendering, and the cells of report tables."""
 
 from __future__ import annotations
 
@@ -46,3 +46,16 @@ CONTENT_FILTER_RULE = (
     "a content-filter refusal (the provider withheld the completion) is a failed call of kind "
     "`content_filter` and counts like any other; a refusal in words is an answer and is scored"
 )
+
+
+_EMPTIED = -1.0  # a stand-in no reported number takes (rates, scores and counts are ≥ 0)
+
+
+def value_pivot(part: pd.DataFrame, index: list[str], columns: str, *, sort: bool = False) -> pd.DataFrame:
+    """Long rows' `value` as index × columns (the first per cell), like `pivot_table`, except that a number that
+    unparsable judge answers left empty (`n_unparsable` > 0) keeps its row and column, with no value, so that
+    the report can show its count beside `—` instead of dropping it."""
+    lost = part.n_unparsable.fillna(0).gt(0) if "n_unparsable" in part else pd.Series(False, index=part.index)
+    kept = part.assign(value=part.value.astype(float).where(part.value.notna() | ~lost, _EMPTIED))
+    wide = kept.pivot_table(index=index, columns=columns, values="value", aggfunc="first", sort=sort)
+    return wide.mask(wide == _EMPTIED)
