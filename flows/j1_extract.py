@@ -30,7 +30,7 @@ from steps.extract.evaluate import figures
 from steps.extract.files import Format, read_judgments
 from steps.extract.inputs import CaseInput, case_inputs
 from steps.extract.prompts import PROMPT_VERSION
-from steps.extract.records import cases_table, extract_checked, issues_table, provenance_of
+from steps.extract.records import answer_rows, cases_table, extract_checked, issues_table, provenance_of
 from steps.extract.version import parser_version
 from steps.j1.params import J1Params
 from steps.j1.sources import JudgmentsCivil, JudgmentsCriminal
@@ -138,10 +138,12 @@ def j1_extract(params_file: Path = PARAMS_FILE, paths: Paths = PATHS, fixture: P
         evaluate(paths.interim, fixture, show=False),
     )
     write_text_atomic(report, render_extraction(r))
-    csv = long_csv(extraction_long(r), table="reports/extraction.csv", with_failed=False)
+    csv = long_csv(extraction_long(r), table="reports/extraction.csv", with_failed=False, with_unparsable=True)
     write_text_atomic(report.with_suffix(".csv"), csv)
     publish_report(report, "Legal elements extracted from the judgments: coverage, disagreements, parser accuracy")
-    check_calls(params, out_dir / USAGE)
+    answers = answer_rows(cases_df, issues_df, model.model)
+    answers.attrs["source"] = f"{out_dir / 'extraction_issues.parquet'} with kind invalid"
+    check_calls(params, out_dir / USAGE, judged=[answers])
     return _summary(cases_df, issues_df) + f"; {report} written"
 
 
@@ -160,7 +162,8 @@ def extract_file(
     cases = parse(frame, frame.iloc[0:0], limit) if fmt == "judge" else parse(frame.iloc[0:0], frame, limit)
     cases_df, issues_df, usage = extract_cases(cases, params, usage_out)
     write_parquet_atomic(to_arrow(cases_df, ARROW_TYPES["cases"]), Path(out))
-    check_calls(params, Path(usage_out) if usage_out is not None else usage)
+    judged = [answer_rows(cases_df, issues_df, extraction_model(params).model)]
+    check_calls(params, Path(usage_out) if usage_out is not None else usage, judged=judged)
     return _summary(cases_df, issues_df) + f"; {out} written"
 
 

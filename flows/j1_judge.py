@@ -137,7 +137,7 @@ def j1_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: Paths = PA
         rid=rid,
         proxy=proxy,
     )
-    check_calls(params, run_dir / JUDGE_USAGE)
+    check_calls(params, run_dir / JUDGE_USAGE, judged=[run_dir / "scores.parquet"])
     return summary(agent_name, params, valid, calls, hits, rid) + f"; {shown} transcripts"
 
 

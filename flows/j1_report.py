@@ -87,7 +87,9 @@ def j1_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
     results = tables(pd.concat(scores, ignore_index=True), all_dialogues, params)
     run = run_info(params, params.section(J1Params).eval.model_dump())
     write_text_atomic(reports / "j1.md", render(results, agents, run))
-    write_text_atomic(reports / "j1.csv", long_csv(csv_frame(results, agents, run), table="reports/j1.csv"))
+    write_text_atomic(
+        reports / "j1.csv", long_csv(csv_frame(results, agents, run), table="reports/j1.csv", with_unparsable=True)
+    )
     publish_report(reports / "j1.md", "J1-EVAL: the ten metrics per environment (J1 Table 3 layout) and Tables 6-10")
     overall = ", ".join(f"{a} {v}" for a, v in headline(results).items()) or "none"
     write_dvc_views(BENCHMARK, reports / "j1.csv", list(params.agents), reports)

@@ -61,7 +61,7 @@ def mile_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: Paths = 
         f"MILE scores of {agent_name} (mean per metric), judged by {judge_model.model}"
         f"{' (proxy)' if judge_model.is_scripted else ''}; run {rid}",
     )
-    check_calls(params, run_dir / JUDGE_USAGE)
+    check_calls(params, run_dir / JUDGE_USAGE, judged=[run_dir / "scores.parquet"])
     failed = scores[scores.failure.notna() & (scores.failure != "dialogue_failed")]
     return (
         f"{agent_name}: {len(dialogues)} dialogues, {len(plan.tasks):,} judge calls by {judge_model.model} "

@@ -86,7 +86,7 @@ def mile_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
     )
     sampled_from = len(read_table(paths.interim / "mile.parquet", Mile))
     write_text_atomic(reports / "mile.md", render(ours, agents, run, sampled_from))
-    write_text_atomic(reports / "mile.csv", long_csv(csv_frame(ours), table="reports/mile.csv"))
+    write_text_atomic(reports / "mile.csv", long_csv(csv_frame(ours), table="reports/mile.csv", with_unparsable=True))
     publish_report(reports / "mile.md", "MILE goal and interaction scores (MASER Tables 1-3), ours beside the paper's")
     write_dvc_views(BENCHMARK, reports / "mile.csv", list(params.agents), reports)
     goal = ours[(ours["table"] == "goal") & (ours.metric == "AVE")].set_index("agent").value.round(2).to_dict()

@@ -29,7 +29,7 @@ from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table
 from steps.judges.prompts import template_source
 from steps.llm import Completer, ModelConfig
-from steps.plawbench.judging import judge_all, judge_penalties_all, judgement_rows
+from steps.plawbench.judging import judge_all, judge_penalties_all, judgement_rows, penalty_answers
 from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.penalty_judge import TEMPLATE as PENALTY_TEMPLATE
 from steps.plawbench.prompts import templates_version
@@ -112,7 +112,8 @@ def plawbench_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: Pat
         f"PLawBench score of {agent_name} per category (points awarded / possible ×100), judged by "
         f"{judge_model.model}{' (proxy)' if judge_model.is_scripted else ''}; judge run {judge_run}",
     )
-    check_calls(params, run_dir / JUDGE_USAGE)
+    penalties = penalty_answers(scores, judge_model.model)
+    check_calls(params, run_dir / JUDGE_USAGE, judged=[run_dir / "judgements.parquet", penalties])
     failures = judgements.failure.value_counts().to_dict()
     failed = ", ".join(f"{n} {k}" for k, n in sorted(failures.items())) or "none"
     scored = judgements[judgements.value.notna()]

@@ -55,7 +55,7 @@ def build_tables(frames: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
         con.register("rates", pd.concat([out["rates"], *rates_extra], ignore_index=True))
         con.register("data_stats", out["data"])
         con.register("health", out["judge_health"])
-        out["long"] = long_query(con, "plawbench_long")
+        out["long"] = long_query(con, "plawbench_long", with_unparsable=True)
     return out
 
 
@@ -122,7 +122,9 @@ def plawbench_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> s
     )
     write_text_atomic(reports / "plawbench.md", render_report(tables, inputs))
     long = tables["long"]
-    write_text_atomic(reports / "plawbench.csv", long_csv(long, table="reports/plawbench.csv", digits=12))
+    write_text_atomic(
+        reports / "plawbench.csv", long_csv(long, table="reports/plawbench.csv", digits=12, with_unparsable=True)
+    )
     publish_report(reports / "plawbench.md", "PLawBench scores (Tables 2-4 layouts), ours beside the paper's")
     write_dvc_views(BENCHMARK, reports / "plawbench.csv", list(params.agents), reports)
     overall = long[(long["table"] == "table3") & (long.metric == "Overall") & (long.source == "ours")]

@@ -92,7 +92,7 @@ def ucl_judge(agent_name: str, params_file: Path = PARAMS_FILE, paths: Paths = P
         f"UCL-Bench win rate of {agent_name} against {ids.reference} per task and judge order, judged by "
         f"{judge_model.model}{' (proxy)' if judge_model.is_scripted else ''}",
     )
-    check_calls(params, run_dir / JUDGE_USAGE)
+    check_calls(params, run_dir / JUDGE_USAGE, judged=[run_dir / "verdicts.parquet", run_dir / "hint_scores.parquet"])
     valid = verdicts[verdicts.failure.isna()]
     excluded = verdicts.failure.value_counts().to_dict()
     long = agent_long(

@@ -97,7 +97,8 @@ def ucl_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
         notes=note_figures(items, all_verdicts, all_dialogues),
     )
     write_text_atomic(paths.reports / "ucl.md", render(long, info))
-    write_text_atomic(paths.reports / "ucl.csv", long_csv(long, table="reports/ucl.csv", digits=10))
+    csv = long_csv(long, table="reports/ucl.csv", digits=10, with_unparsable=True)
+    write_text_atomic(paths.reports / "ucl.csv", csv)
     publish_report(paths.reports / "ucl.md", "UCL-Bench win rates against the reference model (Table 3 layout)")
     summary = "; ".join(f"{r.name}: {headline_text(long, r.name)}" for r in runs)
     write_dvc_views(BENCHMARK, paths.reports / "ucl.csv", list(params.agents), paths.reports)

@@ -58,3 +58,41 @@ def test_run_stage_turns_failed_calls_into_exit_1_with_one_line(capsys):
     err = capsys.readouterr().err
     assert "failing_stage failed: 1 of 2 model calls failed after retries (rate_limit 1; 50.0%)" in err
     assert "Traceback" not in err
+
+
+def _judged(failures: list[str | None], judge: str = "hosted_vllm/judge") -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "judge": judge,
+            "value": [None if f else 0.5 for f in failures],
+            "failure": failures,
+            "error": [f and "no [[1]], [[2]] or [[3]] in the answer" for f in failures],
+        }
+    )
+
+
+def test_unparsable_judge_answers_count_as_failures_of_their_own_kind(capsys):
+    answers = _judged([None] * 6 + ["unparsable"] * 2 + ["call_failed", "agent_failed"])  # 9 answers, 2 unparsable
+    with pytest.raises(CallsFailed) as caught:
+        check_calls(_params(0.2), _usage([None] * 12), judged=[answers])
+    assert caught.value.by_kind == {"unparsable": 2}
+    message = str(caught.value)
+    assert "2 of 9 judge answers unparsable after the repair rounds (22.2%), > llm.max_failed_fraction 0.2" in message
+    assert "no [[1]], [[2]] or [[3]] in the answer" in message and "a rerun gets the same answers" in message
+    check_calls(_params(0.23), _usage([None] * 12), judged=[answers])
+    assert "accepted: 2 of 9 judge answers unparsable" in capsys.readouterr().err
+
+
+def test_rule_values_and_rows_left_out_are_not_judge_answers():
+    rule = _judged(["unparsable"], judge="rule")  # never a model's answer
+    skipped = _judged([None]).assign(value=None)  # nothing to compare: neither a value nor a failure
+    check_calls(_params(0.0), _usage([None]), judged=[rule, skipped, _judged([None, "dialogue_failed"])])
+
+
+def test_failed_calls_and_unparsable_answers_are_reported_together():
+    with pytest.raises(CallsFailed) as caught:
+        check_calls(_params(0.0), _usage([None, "server"]), judged=[_judged([None, "unparsable"])])
+    assert caught.value.by_kind == {"server": 1, "unparsable": 1}
+    assert "1 of 2 model calls failed after retries (server 1; 50.0%); 1 of 2 judge answers unparsable" in str(
+        caught.value
+    )

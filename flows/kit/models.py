@@ -1,6 +1,6 @@
 """A stage's model session (`model_session`: the door for its run id, its resume journal, its accounting rows and
-response-cache shard written next to its outputs, everything closed), and ending a stage whose calls failed
-(`check_calls`: the one place that decides it)."""
+response-cache shard written next to its outputs, everything closed), and ending a stage whose calls failed or
+whose judge's answers did not parse (`check_calls`: the one place that decides it)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ import pandas as pd
 
 from flows.kit.call_cache import shard_layer, write_call_cache
 from flows.kit.config import Params
+from flows.kit.judged import UNPARSABLE
+from flows.kit.judged import tally as judged_tally
 from flows.kit.stage import CallsFailed, console
 from flows.kit.tables import write_table
 from steps.llm import ModelConfig
@@ -145,26 +147,39 @@ def _records(door: ModelDoor) -> pd.DataFrame:
     return df
 
 
-def check_calls(params: Params, *usage: Path | pd.DataFrame) -> None:
-    """End a stage whose model calls still failed after retries; call it once every output is written.
+def check_calls(params: Params, *usage: Path | pd.DataFrame, judged: Iterable[Path | pd.DataFrame] = ()) -> None:
+    """End a stage whose model calls still failed after retries, or whose judge's answers did not parse; call it
+    once every output is written.
 
     `usage` are the stage's usage tables (paths, or frames when nothing was written): their rows with a
     `failure_kind` are the stage's failure table. The failed fraction is over those rows, i.e. over the calls
-    the stage made (cache hits included). Above `llm.max_failed_fraction`, or when every call failed, this
-    raises `CallsFailed` (exit 1, DVC does not lock the stage); at or below it, the accepted counts are printed.
+    the stage made (cache hits included). `judged` are a judge stage's judged tables (flows/kit/judged.py): their
+    unparsable answers (received, but no valid answer after the repair rounds) are tallied as the kind
+    `unparsable`, as a fraction of the answers. Above `llm.max_failed_fraction` (either fraction), or when every
+    call failed, this raises `CallsFailed` (exit 1, DVC does not lock the stage); at or below it, the accepted
+    counts are printed.
     """
     columns = ["failure_kind", "failure_message"]
     frames = [pd.read_parquet(u, columns=columns) if isinstance(u, Path) else u[columns] for u in usage]
     rows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
-    if rows.failure_kind.isna().all():
+    verdicts = judged_tally(judged)
+    if rows.failure_kind.isna().all() and not verdicts.unparsable:
         return
     failed = rows[rows.failure_kind.notna()]
     by_kind = {str(k): int(n) for k, n in failed.failure_kind.value_counts().sort_index().items()}
     n_failed, n_calls = len(failed), len(rows)
-    fraction, tolerance = n_failed / n_calls, params.llm.max_failed_fraction
+    fraction, tolerance = n_failed / n_calls if n_calls else 0.0, params.llm.max_failed_fraction
     kinds = ", ".join(f"{k} {n}" for k, n in by_kind.items())
-    head = f"{n_failed} of {n_calls} model calls failed after retries ({kinds}; {fraction:.1%})"
-    if n_failed < n_calls and fraction <= tolerance:
+    heads = [f"{n_failed} of {n_calls} model calls failed after retries ({kinds}; {fraction:.1%})"] if n_failed else []
+    if verdicts.unparsable:
+        by_kind[UNPARSABLE] = verdicts.unparsable
+        heads.append(
+            f"{verdicts.unparsable} of {verdicts.answers} judge answers unparsable after the repair rounds "
+            f"({verdicts.share:.1%})"
+        )
+    head = "; ".join(heads)
+    every = n_failed == n_calls > 0
+    if not every and fraction <= tolerance and verdicts.share <= tolerance:
         console.print(f"[yellow]accepted[/]: {head} ≤ llm.max_failed_fraction {tolerance}", soft_wrap=True)
         return
     where = ", ".join(str(u) for u in usage if isinstance(u, Path)) or "the usage records"
@@ -179,14 +194,21 @@ def check_calls(params: Params, *usage: Path | pd.DataFrame) -> None:
             by_kind,
             n_calls,
         )
-    rule = "every call failed" if n_failed == n_calls else f"> llm.max_failed_fraction {tolerance}"
-    first = str(failed.failure_message.iloc[0] or "")[:160]
-    raise CallsFailed(
-        f"{head}, {rule}; outputs written, the failed calls are the rows of {where} with a failure_kind "
-        f"(first: {first}); a rerun retries only them",
-        by_kind,
-        n_calls,
-    )
+    rule = "every call failed" if every else f"> llm.max_failed_fraction {tolerance}"
+    tails = []
+    if n_failed:
+        first = str(failed.failure_message.iloc[0] or "")[:160]
+        tails.append(
+            f"the failed calls are the rows of {where} with a failure_kind (first: {first}); a rerun retries only them"
+        )
+    if verdicts.unparsable:
+        tables = ", ".join(verdicts.where) or "the judged rows with failure unparsable"
+        tails.append(
+            f"the unparsable answers are the rows of {tables} (first: "
+            f"{verdicts.first_error[:160]}); they are cached, so a rerun gets the same answers: judge with another "
+            f"model or raise llm.max_failed_fraction"
+        )
+    raise CallsFailed(f"{head}, {rule}; outputs written, {'; '.join(tails)}", by_kind, n_calls)
 
 
 def _json(value: object) -> str:

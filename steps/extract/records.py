@@ -6,11 +6,11 @@ from dataclasses import asdict, dataclass
 
 import pandas as pd
 
-from steps.extract.answers import LLM_COLUMNS
+from steps.extract.answers import FIELDS, LLM_COLUMNS
 from steps.extract.crosscheck import crosscheck
 from steps.extract.frame import cases_frame
 from steps.extract.inputs import CaseInput
-from steps.extract.issues import IssueRow, from_parser
+from steps.extract.issues import IssueRow, LLMIssue, Stage, from_parser
 from steps.extract.laws import official_name
 from steps.extract.llm_fields import LLMResult, extract_all, missing_mandatory
 from steps.extract.model import Party
@@ -182,3 +182,21 @@ def issues_table(extracted: list[Extracted]) -> pd.DataFrame:
         for i in e.issues
     ]
     return pd.DataFrame(rows, columns=ISSUE_COLUMNS).astype("string")
+
+
+# an LLM-field issue as the judge failure kind the stage's failure tally counts (flows/kit/judged.py): an answer
+# that did not validate after the repair rounds is one the model gave but that could not be read
+_ANSWER_FAILURES = {LLMIssue.CALL_FAILED.value: "call_failed", LLMIssue.INVALID.value: "unparsable"}
+
+
+def answer_rows(cases: pd.DataFrame, issues: pd.DataFrame, model: str) -> pd.DataFrame:
+    """One judged row (`judge`, `value`, `failure`, `error`) per LLM field asked of each case: value 1 when the
+    field's answer validated, else the failure (`call_failed`, or `unparsable` for an `invalid` issue)."""
+    llm = issues[(issues.stage == Stage.LLM.value) & issues.kind.isin(list(_ANSWER_FAILURES))]
+    failed = {(r.case_id, r.field): (_ANSWER_FAILURES[r.kind], r.detail) for r in llm.itertuples(index=False)}
+    rows = []
+    for case_id, kind in zip(cases.case_id, cases.kind, strict=True):
+        for name in FIELDS[kind]:
+            failure, error = failed.get((case_id, name), (None, ""))
+            rows.append({"judge": model, "value": None if failure else 1.0, "failure": failure, "error": error})
+    return pd.DataFrame(rows, columns=["judge", "value", "failure", "error"])

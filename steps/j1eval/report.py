@@ -80,8 +80,8 @@ def cell_key(metric: str, component: str) -> str:
 
 def ours_long(results: Results) -> pd.DataFrame:
     """Every number of ours in the long layout: table, agent, scope, metric, value, n, n_failed (instances that
-    failed model calls left out or affected), judge, proxy, plus the judge-proxy flag and the judge-failure count
-    that the Markdown marks."""
+    failed model calls left out or affected), n_unparsable (those unparsable judge answers did), judge, proxy,
+    plus the judge-proxy flag and the judge-failure count that the Markdown marks."""
     c = results.cells.assign(
         metric=[cell_key(m, k) for m, k in zip(results.cells.metric, results.cells.component, strict=True)]
     )
@@ -94,7 +94,9 @@ def ours_long(results: Results) -> pd.DataFrame:
         table="table3", judge_proxy=results.averages.proxy & (results.averages.judge != "rule"), n_judge_failed=0
     )
     turns = results.turns.assign(table="table10", judge_proxy=False, n_judge_failed=0)
-    failures = results.failures.assign(table="failures", judge_proxy=False, n_judge_failed=0, n_failed=0)
+    failures = results.failures.assign(
+        table="failures", judge_proxy=False, n_judge_failed=0, n_failed=0, n_unparsable=0
+    )
     frames = [cells, averages, turns, failures]
     if len(results.repeats):
         r = results.repeats
@@ -112,6 +114,7 @@ def ours_long(results: Results) -> pd.DataFrame:
         "value",
         "n",
         "n_failed",
+        "n_unparsable",
         "judge",
         "proxy",
         "judge_proxy",
@@ -144,7 +147,8 @@ def csv_frame(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> p
     out["value"] = out.value.astype(float).round(6)
     out["n"] = out.n.astype("Int64")
     out["n_failed"] = out.n_failed.astype("Int64")  # empty on the paper's rows
-    return out[long_columns()]
+    out["n_unparsable"] = out.n_unparsable.astype("Int64")
+    return out[long_columns(with_unparsable=True)]
 
 
 # ---------------------------------------------------------------- Markdown
@@ -200,6 +204,7 @@ def _wide(
                 with_failed(
                     _fmt(c["value"], proxy=bool(c["judge_proxy"]), excluded=c["n_judge_failed"] > 0, digits=digits),
                     c["n_failed"],
+                    unparsable=c["n_unparsable"],
                 )
                 if c
                 else "—"
@@ -357,6 +362,7 @@ def _repeats(results: Results, run: RunInfo) -> pd.DataFrame:
                     f"{x['mean']:.1f} ± {0.0 if pd.isna(x['std']) else x['std']:.1f}"
                     + ("†" if x["proxy"] and x["judge"] != "rule" else ""),
                     x["n_failed"],
+                    unparsable=x["n_unparsable"],
                 )
             )
         rows.append(row)
@@ -411,6 +417,7 @@ def render(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> str:
         repeats=_repeats(results, run) if groups(run) else None,
         normalised=NORMALISED[str(run.options.get("penalty_normaliser"))],
         failed_calls=int(cells.n_failed.sum()),
+        unparsable=int(cells.n_unparsable.sum()),
         content_filter_rule=CONTENT_FILTER_RULE,
     )
     return text.rstrip("\n") + "\n"

@@ -15,7 +15,7 @@ from steps.mile.published import GOAL_METRICS, paper_long
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.labels import size_phrase
 from steps.reports.long import long_columns
-from steps.reports.markdown import CONTENT_FILTER_RULE, with_failed
+from steps.reports.markdown import CONTENT_FILTER_RULE, value_pivot, with_failed
 from steps.reports.prose import render_template
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -59,8 +59,14 @@ def decoding(agents: dict[str, AgentInfo]) -> dict:
 
 def csv_frame(ours: pd.DataFrame) -> pd.DataFrame:
     """Our long rows and the paper's, in the shared layout (values on the paper's 0–100 scale); `n_failed` is the
-    units (dialogues, windows) that failed model calls left out, empty on the paper's rows."""
-    mine = ours.assign(benchmark="mile", source="ours", n_failed=ours.n_failed_calls.astype("Int64"))
+    units (dialogues, windows) that failed model calls left out, `n_unparsable` those whose judge answer did not
+    parse; both empty on the paper's rows."""
+    mine = ours.assign(
+        benchmark="mile",
+        source="ours",
+        n_failed=ours.n_failed_calls.astype("Int64"),
+        n_unparsable=ours.n_unparsable.astype("Int64"),
+    )
     paper = paper_long()
     judge = paper.group.map({"Human": "human"}).fillna(PAPER_JUDGE)
     scope = paper["table"].eq("consistency").map({True: "rater ", False: ""}) + paper.group.where(
@@ -75,8 +81,9 @@ def csv_frame(ours: pd.DataFrame) -> pd.DataFrame:
         proxy=False,
         source="paper",
         n_failed=pd.NA,
+        n_unparsable=pd.NA,
     )
-    columns = long_columns()
+    columns = long_columns(with_unparsable=True)
     out = pd.concat([mine[columns], theirs[columns]], ignore_index=True)
     return out.assign(value=out.value.astype(float).round(6))
 
@@ -102,22 +109,44 @@ def _wide(ours: pd.DataFrame, table: str, scope: str, metrics: tuple[str, ...]) 
     return wide.reindex(columns=list(metrics))
 
 
-def _calls(ours: pd.DataFrame, table: str, scope: str, metrics: tuple[str, ...]) -> pd.DataFrame:
-    """agent × metric: the units of each number that model calls failing after retries left out."""
+def _calls(
+    ours: pd.DataFrame, table: str, scope: str, metrics: tuple[str, ...], count: str = "n_failed_calls"
+) -> pd.DataFrame:
+    """agent × metric: the units of each number that model calls failing after retries left out (`count`
+    n_unparsable: those whose judge answer did not parse)."""
     rows = ours[(ours["table"] == table) & (ours.scope == scope) & ours.metric.isin(metrics)]
-    wide = rows.pivot_table(index="agent", columns="metric", values="n_failed_calls", aggfunc="first", dropna=False)
+    wide = rows.pivot_table(index="agent", columns="metric", values=count, aggfunc="first", dropna=False)
     return wide.reindex(columns=list(metrics))
 
 
-def _mark(table: pd.DataFrame, keys: list, calls: pd.DataFrame, columns: dict[str, str]) -> pd.DataFrame:
-    """`(n failed)` beside each (already rounded) number of `table` whose units failed calls left out; `keys`
-    are the rows' labels in `calls` (an agent, or a tuple for a multi-level index), `columns` maps a table column
-    to its column in `calls`. A column with no failure is left as it is."""
+def _both(ours: pd.DataFrame, table: str, scope: str, metrics: tuple[str, ...]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """`_calls` of the failed calls and of the unparsable judge answers."""
+    return _calls(ours, table, scope, metrics), _calls(ours, table, scope, metrics, "n_unparsable")
+
+
+def _at(counts: pd.DataFrame | None, keys: list, metric: str) -> list:
+    if counts is None:
+        return [0] * len(keys)
+    return [counts.at[k, metric] if k in counts.index and metric in counts.columns else 0 for k in keys]
+
+
+def _mark(
+    table: pd.DataFrame,
+    keys: list,
+    calls: pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame],
+    columns: dict[str, str],
+) -> pd.DataFrame:
+    """`(n failed)` beside each (already rounded) number of `table` whose units failed calls left out, and
+    `(n unparsable)` for those unparsable judge answers left out (`calls` may be the pair of counts `_both`
+    gives); `keys` are the rows' labels in `calls` (an agent, or a tuple for a multi-level index), `columns` maps
+    a table column to its column in `calls`. A column with neither is left as it is."""
+    failed_counts, unparsable_counts = calls if isinstance(calls, tuple) else (calls, None)
     out = table.copy()
     for column, metric in columns.items():
-        failed = [calls.at[k, metric] if k in calls.index and metric in calls.columns else 0 for k in keys]
-        if any(n and not pd.isna(n) for n in failed):
-            out[column] = [with_failed(v, n) for v, n in zip(out[column], failed, strict=True)]
+        failed, unparsable = _at(failed_counts, keys, metric), _at(unparsable_counts, keys, metric)
+        if any(n and not pd.isna(n) for n in [*failed, *unparsable]):
+            cells = zip(out[column], failed, unparsable, strict=True)
+            out[column] = [with_failed(v, n, unparsable=u) for v, n, u in cells]
     return out
 
 
@@ -159,7 +188,7 @@ def goal_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict[str, p
     names = table.agent.tolist()
     table["agent"] = table.agent.map(lambda a: _label(a, agents))
     goal_metrics = (*GOAL_METRICS, "AVE")
-    goal = _mark(_round(table), names, _calls(ours, "goal", "overall", goal_metrics), {m: m for m in goal_metrics})
+    goal = _mark(_round(table), names, _both(ours, "goal", "overall", goal_metrics), {m: m for m in goal_metrics})
     paper = paper_long()
     published = paper[paper["table"] == "goal"].pivot_table(
         index=["group", "model"], columns="metric", values="value", sort=False
@@ -171,7 +200,7 @@ def goal_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict[str, p
     norm_names = norm.agent.tolist()
     norm.insert(1, "dialogues", norm.agent.map(_n(ours, "goal", "CLI")))
     norm["agent"] = norm.agent.map(lambda a: _label(a, agents))
-    norm = _mark(_round(norm), norm_names, _calls(ours, "goal", "overall", norm_metrics), {m: m for m in norm_metrics})
+    norm = _mark(_round(norm), norm_names, _both(ours, "goal", "overall", norm_metrics), {m: m for m in norm_metrics})
     return {"ours": goal, "published": _round(_highlight(published, agents)), "norm": norm}
 
 
@@ -190,13 +219,13 @@ def interaction_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict
     wide = _mark(
         _round(wide),
         names,
-        _calls(ours, "interaction", "overall", INTERACTION_METRICS),
+        _both(ours, "interaction", "overall", INTERACTION_METRICS),
         {m: m for m in INTERACTION_METRICS},
     )
     wide = _mark(
         wide,
         names,
-        _calls(ours, "interaction", "windows", ("INT", "PROF", "LOGI")),
+        _both(ours, "interaction", "windows", ("INT", "PROF", "LOGI")),
         {f"{m} (windows)": m for m in ("INT", "PROF", "LOGI")},
     )
     paper = paper_long()
@@ -205,7 +234,7 @@ def interaction_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict
     )
     published = published.reindex(columns=list(INTERACTION_METRICS)).reset_index()
     by_cause = ours[(ours["table"] == "interaction") & ~ours.scope.isin(["overall", "windows"])]
-    cause = by_cause.pivot_table(index=["agent", "scope"], columns="metric", values="value", sort=True)
+    cause = value_pivot(by_cause, ["agent", "scope"], "metric", sort=True)
     cause = cause.reindex(columns=list(INTERACTION_METRICS)).reset_index().rename(columns={"scope": "cause"})
     cause.insert(
         2,
@@ -215,9 +244,10 @@ def interaction_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict
             for a, s in zip(cause.agent, cause.cause, strict=True)
         ],
     )
-    cause_calls = by_cause.pivot_table(
-        index=["agent", "scope"], columns="metric", values="n_failed_calls", sort=True
-    ).reindex(columns=list(INTERACTION_METRICS))
+    cause_calls = (
+        by_cause.pivot_table(index=["agent", "scope"], columns="metric", values="n_failed_calls", sort=True),
+        by_cause.pivot_table(index=["agent", "scope"], columns="metric", values="n_unparsable", sort=True),
+    )
     cause_keys = list(zip(cause.agent, cause.cause, strict=True))
     cause["agent"] = cause.agent.map(lambda a: _label(a, agents))
     cause = _mark(_round(cause), cause_keys, cause_calls, {m: m for m in INTERACTION_METRICS})
@@ -241,7 +271,11 @@ def consistency_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict
             "failed": rows.n_failed,
         }
     )
-    calls = rows.set_index("agent")[["n_failed_calls"]]
+    counts = rows.set_index("agent")
+    calls = (
+        counts[["n_failed_calls"]],
+        counts[["n_unparsable"]].set_axis(["n_failed_calls"], axis=1),
+    )
     table = _mark(
         _round(table.reset_index(drop=True)), rows.agent.tolist(), calls, {"client consistency": "n_failed_calls"}
     )
@@ -273,14 +307,16 @@ def dialogues_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict[s
         index=["agent", "metric"], columns="turn", values="value"
     )
     pivot.columns = [f"T{c}" for c in pivot.columns]
-    calls = rounds[rounds.metric.isin(["INT", "LOGI"])].pivot_table(
-        index=["agent", "metric"], columns="turn", values="n_failed_calls"
+    calls, unparsable = (
+        rounds[rounds.metric.isin(["INT", "LOGI"])].pivot_table(index=["agent", "metric"], columns="turn", values=count)
+        for count in ("n_failed_calls", "n_unparsable")
     )
     calls.columns = [f"T{c}" for c in calls.columns]
+    unparsable.columns = [f"T{c}" for c in unparsable.columns]
     keys = list(pivot.index)
     pivot = pivot.reset_index()
     pivot["agent"] = pivot.agent.map(lambda a: _label(a, agents))
-    pivot = _mark(_round(pivot), keys, calls, {c: c for c in calls.columns})
+    pivot = _mark(_round(pivot), keys, (calls, unparsable), {c: c for c in calls.columns})
     return {"dialogues": wide, "rounds": pivot}
 
 
@@ -324,7 +360,7 @@ def total_table(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataFram
     return _mark(
         _round(pd.DataFrame({"agent": [_label(a, agents) for a in total.index], "total": total.values})),
         list(total.index),
-        totals[["n_failed_calls"]],
+        (totals[["n_failed_calls"]], totals[["n_unparsable"]].set_axis(["n_failed_calls"], axis=1)),
         {"total": "n_failed_calls"},
     )
 
@@ -351,5 +387,6 @@ def render(ours: pd.DataFrame, agents: dict[str, AgentInfo], run: RunInfo, sampl
         dialogues=dialogues_tables(ours, agents),
         total=total_table(ours, agents),
         failed=any_failed(ours),
+        unparsable=bool(ours.n_unparsable.fillna(0).sum()),
         content_filter_rule=CONTENT_FILTER_RULE,
     )

@@ -309,3 +309,20 @@ def judgement_rows(
 def _frame(rows: list[dict[str, Any]], schema: type[Strict]) -> pd.DataFrame:
     """The rows as a table; no rows (e.g. every judge answer failed) still gives the schema's columns."""
     return pd.DataFrame(rows) if rows else pd.DataFrame(columns=list(schema.to_schema().columns))
+
+
+def penalty_answers(scores: pd.DataFrame, judge: str) -> pd.DataFrame:
+    """The paper-penalty judge's answers (opt-in mode) as judged rows (`judge`, `value`, `failure`, `error`): one
+    per `paper_penalty` score row that the penalty judge was asked for (its rubric judgement succeeded); a
+    `penalty_<kind>` failure is the penalty judge's own `<kind>`. Empty when the mode is off."""
+    rows = scores[scores.dimension == PENALTY_DIMENSION]
+    failure = rows.failure.astype("string")
+    asked = rows[failure.isna() | failure.str.startswith("penalty_", na=False)]
+    return pd.DataFrame(
+        {
+            "judge": judge,
+            "value": asked.awarded,
+            "failure": asked.failure.astype("string").str.removeprefix("penalty_").astype(object),
+            "error": "",
+        }
+    )

@@ -15,7 +15,7 @@ from steps.plawbench import paper
 from steps.plawbench.penalty_report import render_penalties
 from steps.plawbench.rubrics import RubricTables
 from steps.reports.agents import AgentInfo, RunInfo
-from steps.reports.markdown import CONTENT_FILTER_RULE, with_failed
+from steps.reports.markdown import CONTENT_FILTER_RULE, value_pivot, with_failed
 from steps.reports.prose import render_template
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -107,12 +107,13 @@ def main_table(long: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataFrame
         mine = main[(main.agent == name) & (main.source == "ours")].set_index("metric")
         ours, n = mine.value, mine.n
         failed = mine.n_failed if "n_failed" in mine else pd.Series(dtype=float)
+        unparsable = mine.n_unparsable if "n_unparsable" in mine else pd.Series(dtype=float)
         label = replace(info, name=f"{name} ({info.model})").label
         rows.append(
             {
                 "model": label,
                 **{
-                    h: with_failed(_fmt(ours.get(c)), failed.get(c))
+                    h: with_failed(_fmt(ours.get(c)), failed.get(c), unparsable=unparsable.get(c))
                     for h, c in zip(MAIN_HEADERS, MAIN_COLUMNS, strict=True)
                 },
                 "n": int(n.get("T2", 0) or 0)
@@ -153,16 +154,20 @@ def pivot(
         part = part[part.metric.isin(metric_filter)]
     if part.empty:
         return pd.DataFrame()
-    wide = part.pivot_table(index=index.split(","), columns=columns, values="value", aggfunc="first", sort=False)
+    wide = value_pivot(part, index.split(","), columns)
     if metric_filter is not None:
         wide = wide.reindex(columns=[m for m in metric_filter if m in wide.columns])
     out = (wide * 100).round(2).astype(object).where(wide.notna(), None)
     if "n_failed" in part:
-        failed = part.pivot_table(
-            index=index.split(","), columns=columns, values="n_failed", aggfunc="first", sort=False
-        ).reindex(index=wide.index, columns=wide.columns)
+        failed, unparsable = (
+            part.assign(**{count: part.get(count)})
+            .pivot_table(index=index.split(","), columns=columns, values=count, aggfunc="first", sort=False)
+            .reindex(index=wide.index, columns=wide.columns)
+            for count in ("n_failed", "n_unparsable")
+        )
         for col in out.columns:
-            out[col] = [with_failed(v, n) for v, n in zip(out[col], failed[col], strict=True)]
+            cells = zip(out[col], failed[col], unparsable[col], strict=True)
+            out[col] = [with_failed(v, n, unparsable=u) for v, n, u in cells]
     sizes = part.groupby(index.split(","), sort=False).n.agg(["min", "max"]).reindex(wide.index)
     out.insert(
         0,
@@ -192,14 +197,15 @@ class ReportInputs:
     issue_tasks: int
 
 
-def failed_responses(long: pd.DataFrame) -> int:
-    """The responses of the single-turn tasks that failed model calls left without a score."""
+def failed_responses(long: pd.DataFrame, count: str = "n_failed") -> int:
+    """The responses of the single-turn tasks that failed model calls left without a score (`count`
+    n_unparsable: that unparsable judge answers did)."""
     main = long[
         (long["table"] == "table3")
         & (long.source == "ours")
         & long.metric.isin(["T1", "T2", "T3/Defendant", "T3/Plaintiff"])
     ]
-    return int(main.n_failed.fillna(0).sum()) if "n_failed" in main else 0
+    return int(main[count].fillna(0).sum()) if count in main else 0
 
 
 def _check_table(long: pd.DataFrame) -> tuple[pd.DataFrame, float]:
@@ -282,6 +288,7 @@ def render_report(tables: dict[str, pd.DataFrame], inputs: ReportInputs) -> str:
         scripted=[a.name for a in agents.values() if a.scripted],
         main=main_table(long, agents),
         failed=failed_responses(long),
+        unparsable=failed_responses(long, "n_unparsable"),
         same_family=same_family(agents, run.judge),
         check=check,
         gap=gap,

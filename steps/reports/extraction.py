@@ -47,19 +47,31 @@ def _scores(by_half: dict[str, dict], label: str | None = None) -> pd.DataFrame:
 
 
 def coverage_table(coverage: pd.DataFrame) -> pd.DataFrame:
-    """One row per field; per group of cases 'share% (filled/n)', with the failed answers when there are any."""
+    """One row per field; per group of cases 'share% (filled/n)', with the failed calls and the unparsable answers
+    when there are any."""
     if coverage.empty:
         return pd.DataFrame(columns=["field", "source"])
     cells = coverage.assign(
         group=[GROUPS[(k, d)] for k, d in zip(coverage["kind"], coverage["doc"], strict=True)],
         cell=[
-            f"{s:.1%} ({f}/{n})" + (f", {x} failed" if x else "")
-            for s, f, n, x in zip(coverage["share"], coverage["filled"], coverage["n"], coverage["failed"], strict=True)
+            f"{s:.1%} ({f}/{n})" + (f", {x} failed" if x else "") + (f", {u} unparsable" if u else "")
+            for s, f, n, x, u in zip(
+                coverage["share"],
+                coverage["filled"],
+                coverage["n"],
+                coverage["failed"],
+                _unparsable(coverage),
+                strict=True,
+            )
         ],
     )
     wide = cells.pivot_table(index=["position", "field", "source"], columns="group", values="cell", aggfunc="first")
     wide = wide.reindex(columns=[g for g in GROUPS.values() if g in wide.columns]).reset_index()
     return wide.drop(columns="position").fillna("—").reset_index(drop=True)
+
+
+def _unparsable(coverage: pd.DataFrame) -> pd.Series:
+    return coverage["unparsable"] if "unparsable" in coverage else pd.Series(0, index=coverage.index)
 
 
 def accuracy_markdown(f: dict) -> str:
@@ -133,6 +145,7 @@ def extraction_long(r: ExtractionReport) -> pd.DataFrame:
                 "metric": c.field,
                 "value": c.share,
                 "n": c.n,
+                "n_unparsable": int(getattr(c, "unparsable", 0)) if llm else None,
                 "proxy": llm and r.scripted,
             }
         )
@@ -149,4 +162,5 @@ def extraction_long(r: ExtractionReport) -> pd.DataFrame:
                 "proxy": c.stage != "parser" and r.scripted,
             }
         )
-    return pd.DataFrame(rows, columns=long_columns(with_failed=False))
+    out = pd.DataFrame(rows, columns=long_columns(with_failed=False, with_unparsable=True))
+    return out.assign(n_unparsable=out.n_unparsable.astype("Int64"))

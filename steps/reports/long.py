@@ -2,8 +2,10 @@
 check of long rows made by SQL.
 
 One row per reported number. Columns, in order: benchmark, table, agent, scope, metric, value, n, [n_failed,]
-judge, proxy, source. The five benchmark twins have `n_failed` (units that failed model calls left out; empty on
-the paper's rows), the extraction and instances twins do not. Every twin is validated against `LongRows` before
+[n_unparsable,] judge, proxy, source. The five benchmark twins have `n_failed` (units that failed model calls left
+out; empty on the paper's rows), the extraction and instances twins do not; the twins of the LLM-judged benchmarks
+(J1, MILE, UCL-Bench, PLawBench) also have `n_unparsable` (judged units left out because the judge's answer did not
+parse after its repair rounds; empty on the paper's rows). Every twin is validated against `LongRows` before
 it is written, so a report whose rows drift from the shared layout (a column missing or out of order, a number
 twice, a paper row with failed calls) fails its stage with one line instead of writing a file that `jurisflow
 results`, the DVC metrics and plots or a user's script would misread. The schema checks and never coerces: the
@@ -61,6 +63,7 @@ class LongRows(pa.DataFrameModel):
     value: Series[Any] = pa.Field(nullable=True)
     n: Series[Any] = pa.Field(nullable=True)
     n_failed: Series[Any] | None = pa.Field(nullable=True)
+    n_unparsable: Series[Any] | None = pa.Field(nullable=True)
     judge: Series[str] = pa.Field(nullable=True)
     proxy: Series[bool]
     source: Series[str] = pa.Field(isin=list(SOURCES))
@@ -82,6 +85,10 @@ class LongRows(pa.DataFrameModel):
     def n_failed_is_a_count(cls, series: pd.Series) -> bool:
         return _counts(series)
 
+    @pa.check("n_unparsable", error="not a whole, non-negative count")
+    def n_unparsable_is_a_count(cls, series: pd.Series) -> bool:
+        return _counts(series)
+
     @pa.dataframe_check(error="(table, agent, scope, metric, source) is not unique")
     def one_number_per_key(cls, df: pd.DataFrame) -> bool:
         return not df[KEY].fillna("").duplicated().any()
@@ -89,6 +96,10 @@ class LongRows(pa.DataFrameModel):
     @pa.dataframe_check(error="a paper row has n_failed (it counts our failed calls only)")
     def paper_rows_have_no_failed_calls(cls, df: pd.DataFrame) -> bool:
         return "n_failed" not in df or bool(df.n_failed[df.source == "paper"].isna().all())
+
+    @pa.dataframe_check(error="a paper row has n_unparsable (it counts our judge's answers only)")
+    def paper_rows_have_no_unparsable_answers(cls, df: pd.DataFrame) -> bool:
+        return "n_unparsable" not in df or bool(df.n_unparsable[df.source == "paper"].isna().all())
 
     @pa.dataframe_check(error="more than one benchmark in one CSV twin")
     def one_benchmark(cls, df: pd.DataFrame) -> bool:
@@ -98,24 +109,27 @@ class LongRows(pa.DataFrameModel):
 LONG_COLUMNS = list(LongRows.to_schema().columns)
 
 
-def long_columns(with_failed: bool = True) -> list[str]:
-    """The twin's columns in order; the extraction and instances twins have no `n_failed`."""
-    return LONG_COLUMNS if with_failed else [c for c in LONG_COLUMNS if c != "n_failed"]
+def long_columns(with_failed: bool = True, with_unparsable: bool = False) -> list[str]:
+    """The twin's columns in order; the extraction and instances twins have no `n_failed`, and only the twins of
+    LLM-judged benchmarks have `n_unparsable`."""
+    left_out = {"n_failed"} if not with_failed else set()
+    left_out |= {"n_unparsable"} if not with_unparsable else set()
+    return [c for c in LONG_COLUMNS if c not in left_out]
 
 
-def checked(rows: pd.DataFrame, *, table: str, with_failed: bool = True) -> pd.DataFrame:
+def checked(rows: pd.DataFrame, *, table: str, with_failed: bool = True, with_unparsable: bool = False) -> pd.DataFrame:
     """`rows` reduced to the twin's columns (in order) and validated; a missing column or a broken rule is a
     one-line `TableError` naming `table`."""
-    columns = long_columns(with_failed)
+    columns = long_columns(with_failed, with_unparsable)
     missing = [c for c in columns if c not in rows.columns]
     if missing:
         raise TableError(f"{table}: long rows lack the column(s) {', '.join(missing)}")
     return validate(rows[columns], LongRows, table=table)
 
 
-def long_query(con: duckdb.DuckDBPyConnection, name: str) -> pd.DataFrame:
+def long_query(con: duckdb.DuckDBPyConnection, name: str, *, with_unparsable: bool = False) -> pd.DataFrame:
     """Run `steps/sql/<name>.sql`, which makes long rows, and check them against the schema."""
-    return checked(run_query(con, name), table=f"steps/sql/{name}.sql")
+    return checked(run_query(con, name), table=f"steps/sql/{name}.sql", with_unparsable=with_unparsable)
 
 
 def long_csv(
@@ -125,6 +139,7 @@ def long_csv(
     digits: int | None = None,
     whole: Sequence[str] = (),
     with_failed: bool = True,
+    with_unparsable: bool = False,
 ) -> str:
     """The CSV twin's text: the rows in the schema's column order, `value` rounded to `digits` places, the
     `whole` count columns as integers (empty stays empty), checked against the schema before a byte is written.
@@ -134,4 +149,5 @@ def long_csv(
         out["value"] = out["value"].round(digits)
     for column in whole:
         out[column] = out[column].astype("Int64")
-    return checked(out, table=table, with_failed=with_failed).to_csv(index=False, lineterminator="\n")
+    checked_rows = checked(out, table=table, with_failed=with_failed, with_unparsable=with_unparsable)
+    return checked_rows.to_csv(index=False, lineterminator="\n")

@@ -1,4 +1,4 @@
-"""Small, dependency-free Markdown table rendering."""
+"""Small, dependency-free Markdown table rendering, and the cells of report tables."""
 
 from __future__ import annotations
 
@@ -30,17 +30,32 @@ def markdown_table(df: pd.DataFrame, *, null: str = "—", grouping: int = 10000
     return "\n".join([header, align, *rows])
 
 
-def with_failed(value: object, n_failed: float | None, *, null: str = "—") -> object:
-    """A table cell with the failed model calls it leaves out beside it (`71.2 (3 failed)`); the value itself,
-    untouched, when none failed (so a report without failures renders exactly as before)."""
-    if n_failed is None or n_failed is pd.NA or (isinstance(n_failed, float) and math.isnan(n_failed)):
-        return value
-    if int(n_failed) == 0:
-        return value
-    return f"{_cell(value, null)} ({int(n_failed)} failed)"
+def _count(n: float | None) -> int:
+    return 0 if n is None or n is pd.NA or (isinstance(n, float) and math.isnan(n)) else int(n)
+
+
+def with_failed(value: object, n_failed: float | None, *, unparsable: float | None = None, null: str = "—") -> object:
+    """A table cell with the failed model calls it leaves out beside it (`71.2 (3 failed)`), and the judge answers
+    that did not parse (`— (3 unparsable)`, `71.2 (1 failed, 2 unparsable)`); the value itself, untouched, when
+    there are neither (so a report without failures renders exactly as before)."""
+    counts = [f"{n} {what}" for n, what in ((_count(n_failed), "failed"), (_count(unparsable), "unparsable")) if n]
+    return f"{_cell(value, null)} ({', '.join(counts)})" if counts else value
 
 
 CONTENT_FILTER_RULE = (
     "a content-filter refusal (the provider withheld the completion) is a failed call of kind "
     "`content_filter` and counts like any other; a refusal in words is an answer and is scored"
 )
+
+
+_EMPTIED = -1.0  # a stand-in no reported number takes (rates, scores and counts are ≥ 0)
+
+
+def value_pivot(part: pd.DataFrame, index: list[str], columns: str, *, sort: bool = False) -> pd.DataFrame:
+    """Long rows' `value` as index × columns (the first per cell), like `pivot_table`, except that a number that
+    unparsable judge answers left empty (`n_unparsable` > 0) keeps its row and column, with no value, so that
+    the report can show its count beside `—` instead of dropping it."""
+    lost = part.n_unparsable.fillna(0).gt(0) if "n_unparsable" in part else pd.Series(False, index=part.index)
+    kept = part.assign(value=part.value.astype(float).where(part.value.notna() | ~lost, _EMPTIED))
+    wide = kept.pivot_table(index=index, columns=columns, values="value", aggfunc="first", sort=sort)
+    return wide.mask(wide == _EMPTIED)

@@ -1,6 +1,7 @@
 -- Coverage of every field of cases.parquet: how many cases have it filled, by kind and document type
 -- (a civil or criminal 裁定书 is a ruling: it has no claims, evidence or sentence to read). `failed` counts the
--- cases where the model's answer for the field failed (call failed, or invalid after the repair rounds).
+-- cases where the model's call for the field failed, `unparsable` those whose answer for it was invalid after the
+-- repair rounds.
 -- A text is filled when non-empty, a list when it has an item, a number when it is not null.
 WITH fields(field, position, source, criminal, civil) AS (
     VALUES ('court', 1, 'parser', true, true), ('case_number', 2, 'parser', true, true),
@@ -47,13 +48,16 @@ long AS (
     UNPIVOT flags ON COLUMNS(* EXCLUDE (case_id)) INTO NAME field VALUE filled
 ),
 failed AS (
-    SELECT DISTINCT case_id, field FROM extraction_issues
+    SELECT case_id, field, bool_or(kind = 'call_failed') AS call_failed, bool_or(kind = 'invalid') AS invalid
+    FROM extraction_issues
     WHERE stage = 'llm' AND kind IN ('call_failed', 'invalid')
+    GROUP BY case_id, field
 )
 SELECT d.kind, d.doc, l.field, any_value(f.source) AS source, any_value(f.position) AS position,
        count(*) AS n,
        count(*) FILTER (WHERE l.filled) AS filled,
-       count(x.case_id) AS failed,
+       count(*) FILTER (WHERE x.call_failed) AS failed,
+       count(*) FILTER (WHERE x.invalid) AS unparsable,
        round(count(*) FILTER (WHERE l.filled) / count(*), 4) AS share
 FROM long l
 JOIN docs d USING (case_id)

@@ -7,6 +7,8 @@
 -- failure `call_failed`), at the cell's own row or, for a metric, at any of its components and topics; with
 -- j1eval.call_failed = score, a dialogue that a failed call ended is scored as it stands and counted here too.
 -- Inputs: also dialogues (agent, instance_id, ended_by).
+-- n_unparsable counts likewise the instances of a cell whose judge answer did not parse after its repair rounds
+-- (judge_failed, failure `unparsable`), at the cell's own row or, for a metric, at any of its components and topics.
 WITH failed_calls AS (
     SELECT agent, scenario, metric, component, instance_id, status FROM scores
     WHERE (status = 'dialogue_failed' AND starts_with(failure, 'call_failed'))
@@ -15,6 +17,9 @@ WITH failed_calls AS (
     SELECT s.agent, s.scenario, s.metric, s.component, s.instance_id, 'dialogue_failed'
     FROM scores s JOIN dialogues d USING (agent, instance_id)
     WHERE d.ended_by = 'call_failed'
+), unparsable AS (
+    SELECT agent, scenario, metric, component, instance_id FROM scores
+    WHERE status = 'judge_failed' AND failure = 'unparsable'
 ), cells AS (
     SELECT s.agent, s.scenario AS scope, s.metric, s.component,
            100 * avg(s.value) AS value,
@@ -33,6 +38,9 @@ WITH failed_calls AS (
 SELECT c.*,
        (SELECT count(DISTINCT f.instance_id) FROM failed_calls f
         WHERE f.agent = c.agent AND f.scenario = c.scope AND f.metric = c.metric
-          AND (c.component = '' OR f.component = c.component OR f.status = 'dialogue_failed')) AS n_failed
+          AND (c.component = '' OR f.component = c.component OR f.status = 'dialogue_failed')) AS n_failed,
+       (SELECT count(DISTINCT u.instance_id) FROM unparsable u
+        WHERE u.agent = c.agent AND u.scenario = c.scope AND u.metric = c.metric
+          AND (c.component = '' OR u.component = c.component)) AS n_unparsable
 FROM cells c
 ORDER BY c.agent, c.scope, c.metric, c.component

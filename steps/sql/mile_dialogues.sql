@@ -20,6 +20,7 @@ SELECT 'dialogues' AS "table", s.agent, 'overall' AS scope, s.metric, CAST(s.val
        CASE WHEN s.metric IN ('avg_turns', 'max_turns', 'min_turns')
             THEN (SELECT count(*) FROM d WHERE d.agent = s.agent AND d.ended_by = 'call_failed') ELSE 0 END
            AS n_failed_calls,
+       0 AS n_unparsable,
        'none' AS judge,
        a.agent_scripted OR a.environment_scripted AS proxy
 FROM stats s JOIN agents a USING (agent)

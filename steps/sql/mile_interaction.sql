@@ -3,7 +3,8 @@
 -- micro mean over all windows (scope 'windows', n = windows) and the macro means per cause of action (the
 -- layout of the paper's Table 7; scope = law_reason).
 -- n_failed_calls: the windows (and broken dialogues) of the scope that a model call failing after retries left
--- out: the dialogue broke on one, or the judge call failed; AVE takes the largest of its metrics'.
+-- out: the dialogue broke on one, or the judge call failed; n_unparsable: the windows whose judge answer did not
+-- parse after its repair rounds. AVE takes the largest of its metrics' counts.
 -- Inputs: scores, dialogues (law_reason per instance), agents.
 WITH windows AS (
     SELECT s.agent, s.instance_id, d.law_reason, s.metric, s.grade, s.failure, s.judge, s.judge_proxy AS proxy
@@ -18,10 +19,12 @@ WITH windows AS (
            max(judge) FILTER (WHERE judge <> 'rule') AS judge, bool_or(proxy) AS proxy
     FROM windows GROUP BY ALL
 ), calls AS (
-    SELECT agent, law_reason AS scope, metric, count(*) FILTER (WHERE failure IN ('call_failed', 'dialogue_failed')) AS n_failed_calls
+    SELECT agent, law_reason AS scope, metric, count(*) FILTER (WHERE failure IN ('call_failed', 'dialogue_failed')) AS n_failed_calls,
+           count(*) FILTER (WHERE failure = 'unparsable') AS n_unparsable
     FROM windows GROUP BY ALL
     UNION ALL
-    SELECT agent, s.scope, metric, count(*) FILTER (WHERE failure IN ('call_failed', 'dialogue_failed'))
+    SELECT agent, s.scope, metric, count(*) FILTER (WHERE failure IN ('call_failed', 'dialogue_failed')),
+           count(*) FILTER (WHERE failure = 'unparsable')
     FROM windows, (VALUES ('overall'), ('windows')) s(scope) GROUP BY ALL
 ), macro AS (
     SELECT agent, 'overall' AS scope, metric, avg(grade) * 10 AS value, count(*) AS n FROM per_dialogue GROUP BY ALL
@@ -30,16 +33,18 @@ WITH windows AS (
     UNION ALL
     SELECT agent, 'windows' AS scope, metric, avg(grade) * 10, count(*) FROM windows WHERE failure IS NULL GROUP BY ALL
 ), rows AS (
-    SELECT m.agent, m.scope, m.metric, m.value, m.n, f.n_failed, coalesce(c.n_failed_calls, 0) AS n_failed_calls,
-           f.judge, f.proxy OR a.agent_scripted OR a.environment_scripted AS proxy
-    FROM macro m JOIN failed f USING (agent, metric) JOIN agents a USING (agent)
-    LEFT JOIN calls c USING (agent, scope, metric)
+    -- every scope with windows, also one none of whose windows has a grade (no value; its failures counted)
+    SELECT c.agent, c.scope, c.metric, m.value, coalesce(m.n, 0) AS n, f.n_failed, c.n_failed_calls,
+           c.n_unparsable, f.judge, f.proxy OR a.agent_scripted OR a.environment_scripted AS proxy
+    FROM calls c JOIN failed f USING (agent, metric) JOIN agents a USING (agent)
+    LEFT JOIN macro m USING (agent, scope, metric)
 ), ave AS (
     SELECT agent, scope, 'AVE' AS metric, CASE WHEN count(value) = 3 THEN avg(value) END AS value, min(n) AS n,
-           max(n_failed) AS n_failed, max(n_failed_calls) AS n_failed_calls, max(judge) AS judge,
+           max(n_failed) AS n_failed, max(n_failed_calls) AS n_failed_calls, max(n_unparsable) AS n_unparsable,
+           max(judge) AS judge,
            bool_or(proxy) AS proxy
     FROM rows GROUP BY agent, scope
 )
-SELECT 'interaction' AS "table", agent, scope, metric, value, n, n_failed, n_failed_calls, judge, proxy
+SELECT 'interaction' AS "table", agent, scope, metric, value, n, n_failed, n_failed_calls, n_unparsable, judge, proxy
 FROM (SELECT * FROM rows UNION ALL SELECT * FROM ave)
 ORDER BY agent, scope, metric

@@ -6,27 +6,33 @@
 -- paper_penalty_optin T1 rows (plawbench_penalty_rates), `derived` its Overall (source paper_penalty),
 -- `penalty_answers` and `penalty_findings` (plawbench_penalty_answers, plawbench_penalty_findings).
 -- n_failed: the responses behind an ours rate that model calls failing after retries left out (rates'
--- n_failed_calls; T3 and Overall sum their inputs'); NULL elsewhere.
+-- n_failed_calls; T3 and Overall sum their inputs'); n_unparsable likewise, the responses whose judge answer did
+-- not parse after its repair rounds; both NULL elsewhere.
 WITH parts AS (  -- failed calls behind the derived T3 and Overall (default, and with the penalised T1)
     SELECT agent,
            sum(n_failed_calls) FILTER (WHERE "table" = 'table3' AND metric IN ('T3/Defendant', 'T3/Plaintiff')) AS t3,
            sum(n_failed_calls) FILTER (WHERE "table" = 'table3' AND metric IN ('T1', 'T2')) AS t12,
            sum(n_failed_calls) FILTER (WHERE "table" = 'paper_penalty_optin' AND scope = 'overall') AS t1_penalised,
-           sum(n_failed_calls) FILTER (WHERE "table" = 'table3' AND metric = 'T2') AS t2
+           sum(n_failed_calls) FILTER (WHERE "table" = 'table3' AND metric = 'T2') AS t2,
+           sum(n_unparsable) FILTER (WHERE "table" = 'table3' AND metric IN ('T3/Defendant', 'T3/Plaintiff')) AS u3,
+           sum(n_unparsable) FILTER (WHERE "table" = 'table3' AND metric IN ('T1', 'T2')) AS u12,
+           sum(n_unparsable) FILTER (WHERE "table" = 'paper_penalty_optin' AND scope = 'overall') AS u1_penalised,
+           sum(n_unparsable) FILTER (WHERE "table" = 'table3' AND metric = 'T2') AS u2
     FROM rates WHERE scope = 'overall' GROUP BY agent
 ),
 ours AS (
-    SELECT r."table", r.agent, r.scope, r.metric, r.value, r.n, r.n_failed_calls AS n_failed,
+    SELECT r."table", r.agent, r.scope, r.metric, r.value, r.n, r.n_failed_calls AS n_failed, r.n_unparsable,
            a.scripted OR j.proxy AS proxy
     FROM rates r JOIN agents a USING (agent) CROSS JOIN judge_info j
     UNION ALL
     SELECT 'table3', d.agent, 'overall', d.metric, d.value, NULL,
-           CASE d.metric WHEN 'T3' THEN p.t3 ELSE p.t12 + p.t3 END, a.scripted OR j.proxy
+           CASE d.metric WHEN 'T3' THEN p.t3 ELSE p.t12 + p.t3 END,
+           CASE d.metric WHEN 'T3' THEN p.u3 ELSE p.u12 + p.u3 END, a.scripted OR j.proxy
     FROM derived d JOIN agents a USING (agent) LEFT JOIN parts p USING (agent) CROSS JOIN judge_info j
     WHERE d.source = 'ours'
     UNION ALL
     SELECT 'paper_penalty_optin', d.agent, 'overall', d.metric, d.value, NULL, p.t1_penalised + p.t2 + p.t3,
-           a.scripted OR j.proxy
+           p.u1_penalised + p.u2 + p.u3, a.scripted OR j.proxy
     FROM derived d JOIN agents a USING (agent) LEFT JOIN parts p USING (agent) CROSS JOIN judge_info j
     WHERE d.source = 'paper_penalty' AND d.metric = 'Overall'
 ),
@@ -51,35 +57,36 @@ penalty_long AS (
     FROM penalty_answers UNPIVOT (value FOR metric IN (penalised, penalty_judge_failed, other_failed, lowered,
                                                         zeroed, floored, points_deducted))
 )
-SELECT 'plawbench' AS benchmark, o."table", o.agent, o.scope, o.metric, o.value, o.n, o.n_failed,
+SELECT 'plawbench' AS benchmark, o."table", o.agent, o.scope, o.metric, o.value, o.n, o.n_failed, o.n_unparsable,
        (SELECT judge FROM judge_info) AS judge, o.proxy, 'ours' AS source
 FROM ours o
 UNION ALL
-SELECT 'plawbench', 'table3', model, 'overall', metric, value, NULL, NULL, 'Gemini-3.0-Pro-Preview', false, 'paper'
+SELECT 'plawbench', 'table3', model, 'overall', metric, value, NULL, NULL, NULL, 'Gemini-3.0-Pro-Preview', false,
+       'paper'
 FROM paper3
 UNION ALL
-SELECT 'plawbench', 'table3_check', agent, 'overall', metric, value, NULL, NULL, '', false, 'ours'
+SELECT 'plawbench', 'table3_check', agent, 'overall', metric, value, NULL, NULL, NULL, '', false, 'ours'
 FROM derived WHERE source = 'paper'
 UNION ALL
-SELECT 'plawbench', 'table2', '', task, statistic, value, NULL, NULL, '', false, 'ours' FROM stats
+SELECT 'plawbench', 'table2', '', task, statistic, value, NULL, NULL, NULL, '', false, 'ours' FROM stats
 UNION ALL
-SELECT 'plawbench', 'table2', '', task, statistic, value, NULL, NULL, '', false, 'paper' FROM paper_stats
+SELECT 'plawbench', 'table2', '', task, statistic, value, NULL, NULL, NULL, '', false, 'paper' FROM paper_stats
 UNION ALL
-SELECT 'plawbench', 'table4', judge, 'overall', metric, value, NULL, NULL, judge, false, 'paper' FROM paper4
+SELECT 'plawbench', 'table4', judge, 'overall', metric, value, NULL, NULL, NULL, judge, false, 'paper' FROM paper4
 UNION ALL
-SELECT 'plawbench', 'judge', h.agent, h.scope, h.metric, h.value, h.n, NULL, (SELECT judge FROM judge_info),
+SELECT 'plawbench', 'judge', h.agent, h.scope, h.metric, h.value, h.n, NULL, NULL, (SELECT judge FROM judge_info),
        (SELECT proxy FROM judge_info), 'ours'
 FROM health_long h
 UNION ALL
-SELECT 'plawbench', 'errors', e.agent, e.category || '/' || e.paper_category, e.error_type, e.items::DOUBLE, NULL, NULL,
-       (SELECT judge FROM judge_info), (SELECT proxy FROM judge_info), 'ours'
+SELECT 'plawbench', 'errors', e.agent, e.category || '/' || e.paper_category, e.error_type, e.items::DOUBLE,
+       NULL, NULL, NULL, (SELECT judge FROM judge_info), (SELECT proxy FROM judge_info), 'ours'
 FROM errors e
 UNION ALL
-SELECT 'plawbench', 'paper_penalty_optin_judge', agent, scope, metric, value, n, NULL, (SELECT judge FROM judge_info),
-       (SELECT proxy FROM judge_info), 'ours'
+SELECT 'plawbench', 'paper_penalty_optin_judge', agent, scope, metric, value, n, NULL, NULL,
+       (SELECT judge FROM judge_info), (SELECT proxy FROM judge_info), 'ours'
 FROM penalty_long
 UNION ALL
 SELECT 'plawbench', 'paper_penalty_optin_findings', agent, variant || '/' || dimension, code, findings::DOUBLE,
-       answers, NULL, (SELECT judge FROM judge_info), (SELECT proxy FROM judge_info), 'ours'
+       answers, NULL, NULL, (SELECT judge FROM judge_info), (SELECT proxy FROM judge_info), 'ours'
 FROM penalty_findings
-ORDER BY 11 DESC, 2, 3, 4, 5;
+ORDER BY 12 DESC, 2, 3, 4, 5;

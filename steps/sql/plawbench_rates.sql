@@ -6,7 +6,8 @@
 -- multiturn (the multi-turn consultation variant, ours). The opt-in paper-penalty T1 rows (dimension
 -- paper_penalty) are left to plawbench_penalty_rates.
 -- n_failed counts every excluded response (any failure); n_failed_calls those that a model call failing after
--- retries left out (the agent's answer, or the judge call).
+-- retries left out (the agent's answer, or the judge call); n_unparsable those whose judge answer did not parse
+-- after its repair rounds.
 WITH cells AS (
     SELECT s.agent, s.variant, s.item_id, s.awarded, s.max_points, s.failure, t.seq_class, s.scenario,
            CASE s.category WHEN 'consultation' THEN 'T1' WHEN 'case_analysis' THEN 'T2'
@@ -23,25 +24,27 @@ pooled AS (
            avg(awarded / max_points) FILTER (WHERE failure IS NULL) AS macro,
            count(*) FILTER (WHERE failure IS NULL) AS n,
            count(*) FILTER (WHERE failure IS NOT NULL) AS n_failed,
-           count(*) FILTER (WHERE failure IN ('agent_call_failed', 'call_failed', 'penalty_call_failed')) AS n_failed_calls
+           count(*) FILTER (WHERE failure IN ('agent_call_failed', 'call_failed', 'penalty_call_failed')) AS n_failed_calls,
+           count(*) FILTER (WHERE failure IN ('unparsable', 'penalty_unparsable')) AS n_unparsable
     FROM cells
     GROUP BY ALL
 )
 SELECT agent, CASE variant WHEN 'single' THEN 'table3' ELSE 'multiturn' END AS "table",
        CASE variant WHEN 'single' THEN 'overall' ELSE 'consultation_multiturn' END AS scope,
        metric, sum(awarded) / sum(max_points) AS value, sum(n) AS n, sum(n_failed) AS n_failed,
-       sum(n_failed_calls) AS n_failed_calls
+       sum(n_failed_calls) AS n_failed_calls, sum(n_unparsable) AS n_unparsable
 FROM pooled GROUP BY agent, variant, metric
 UNION ALL
 SELECT agent, 'macro', 'overall', metric,
-       sum(macro * n) / nullif(sum(n), 0), sum(n), sum(n_failed), sum(n_failed_calls)
+       sum(macro * n) / nullif(sum(n), 0), sum(n), sum(n_failed), sum(n_failed_calls),
+       sum(n_unparsable)
 FROM pooled WHERE variant = 'single' AND metric NOT LIKE 'T2/%' GROUP BY agent, metric
 UNION ALL
 SELECT agent, 'scenarios', scenario, metric, sum(awarded) / sum(max_points), sum(n), sum(n_failed),
-       sum(n_failed_calls)
+       sum(n_failed_calls), sum(n_unparsable)
 FROM pooled WHERE variant = 'single' AND metric LIKE 'T2%' GROUP BY agent, scenario, metric
 UNION ALL
 SELECT agent, 'sequential', CASE WHEN seq_class = 'nonsequential' THEN 'nonsequential' ELSE 'sequential' END,
-       metric, sum(awarded) / sum(max_points), sum(n), sum(n_failed), sum(n_failed_calls)
+       metric, sum(awarded) / sum(max_points), sum(n), sum(n_failed), sum(n_failed_calls), sum(n_unparsable)
 FROM pooled WHERE variant = 'single' AND metric LIKE 'T2%' GROUP BY ALL
 ORDER BY 1, 2, 3, 4;

@@ -77,9 +77,17 @@ def _failed(long: pd.DataFrame, agent: str, scope: str, metric: str) -> int:
     return int(hit.n_failed.fillna(0).iloc[0]) if len(hit) else 0
 
 
+def _unparsable(long: pd.DataFrame, agent: str, scope: str, metric: str) -> int:
+    """The verdicts (or hint scores) of a number left out because the judge's answer did not parse."""
+    hit = long[(long.agent == agent) & (long.scope == scope) & (long.metric == metric) & (long.source == "ours")]
+    return int(hit.n_unparsable.fillna(0).iloc[0]) if len(hit) else 0
+
+
 def _ours(long: pd.DataFrame, agent: str, scope: str, metric: str, digits: int = 1) -> object:
-    """Our number, rounded, with `(n failed)` beside it when failed calls left some of its verdicts out."""
-    return with_failed(_fmt(_cell(long, agent, scope, metric), digits), _failed(long, agent, scope, metric))
+    """Our number, rounded, with `(n failed)` beside it when failed calls left some of its verdicts out, and
+    `(n unparsable)` when judge answers that did not parse did."""
+    value = _fmt(_cell(long, agent, scope, metric), digits)
+    return with_failed(value, _failed(long, agent, scope, metric), unparsable=_unparsable(long, agent, scope, metric))
 
 
 def failed_verdicts(long: pd.DataFrame, info: ReportInfo) -> dict[str, int]:
@@ -87,6 +95,16 @@ def failed_verdicts(long: pd.DataFrame, info: ReportInfo) -> dict[str, int]:
     that lost some."""
     lost = {
         a.name: sum(_failed(long, a.name, scope, "verdicts_excluded") for scope in ("overall", "CC"))
+        for a in info.agents
+    }
+    return {name: n for name, n in lost.items() if n}
+
+
+def unparsable_verdicts(long: pd.DataFrame, info: ReportInfo) -> dict[str, int]:
+    """The verdicts each agent lost to judge answers that did not parse (as `failed_verdicts`); only agents that
+    lost some."""
+    lost = {
+        a.name: sum(_unparsable(long, a.name, scope, "verdicts_excluded") for scope in ("overall", "CC"))
         for a in info.agents
     }
     return {name: n for name, n in lost.items() if n}
@@ -201,5 +219,6 @@ def render(long: pd.DataFrame, info: ReportInfo) -> str:
         p=p if _known(p) else None,
         correlated=int(across.n.iloc[0]) if len(across) else 0,
         failed=failed_verdicts(long, info),
+        unparsable=unparsable_verdicts(long, info),
         content_filter_rule=CONTENT_FILTER_RULE,
     )

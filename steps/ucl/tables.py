@@ -22,9 +22,10 @@ def long_table(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     with duckdb.connect() as con:
         for name, df in {**tables, "ucl_tasks": tasks_frame()}.items():
             con.register(name, df)
-        long = long_query(con, "ucl_long")
+        long = long_query(con, "ucl_long", with_unparsable=True)
     long["n"] = long["n"].astype("Int64")
     long["n_failed"] = long["n_failed"].astype("Int64")
+    long["n_unparsable"] = long["n_unparsable"].astype("Int64")
     return pd.concat([long, p_values(long), intervals(tables["verdicts"], long)], ignore_index=True)
 
 

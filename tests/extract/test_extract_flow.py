@@ -183,3 +183,33 @@ def test_evaluate_returns_the_three_figures(interim, capsys):
     assert figures["criminal_articles"]["all"]["n_docs"] == 400 and figures["civil_pairs"]["raw"]["all"]["f1"] > 0.9
     assert figures["verdict_fixture"]["all"]["n_defendants"] >= 100
     assert "Civil (law, article) pairs" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_an_extraction_model_answering_prose_fails_the_stage_and_the_coverage_counts_it(interim, tmp_path, capsys):
+    """Answers that never validate (prose, not JSON) count against llm.max_failed_fraction like failed calls; the
+    report's coverage cells and the CSV twin say how many fields they cost."""
+    paths = Paths(data=tmp_path / "data", reports=tmp_path / "reports", cache=tmp_path / ".cache")
+    paths.data.mkdir()
+    (paths.data / "interim").symlink_to(interim)
+    with FakeOpenAIServer(reply=lambda body: "本案事实清楚，证据充分。") as server:
+        environment = {"model": "hosted_vllm/test-model", "api_base": server.url}
+        kwargs = dict(params_file=params_file(tmp_path, environment, limit=2), paths=paths)
+        assert run_stage("j1_extract", j1_extract, **kwargs) == 1
+        err = capsys.readouterr().err
+        usage = pd.read_parquet(paths.shared("j1") / "extract_usage.parquet")
+        assert usage.failure_kind.isna().all()  # every call answered, every answer unusable
+        issues = pd.read_parquet(paths.shared("j1") / "extraction_issues.parquet")
+        invalid = int((issues.kind == "invalid").sum())
+        assert invalid > 0 and f"{invalid} of {invalid} judge answers unparsable after the repair rounds" in err
+        assert f"rows of {paths.shared('j1') / 'extraction_issues.parquet'} with kind invalid" in err
+        doc = yaml.safe_load(kwargs["params_file"].read_text(encoding="utf-8"))
+        doc["llm"]["max_failed_fraction"] = 1.0
+        kwargs["params_file"].write_text(yaml.safe_dump(doc), encoding="utf-8")
+        assert run_stage("j1_extract", j1_extract, **kwargs) == 0
+    text = (paths.reports / "extraction.md").read_text(encoding="utf-8")
+    pleas = next(line for line in text.splitlines() if line.startswith("| pleas | llm |"))
+    assert "0.0% (0/2), 2 unparsable" in pleas
+    long = pd.read_csv(paths.reports / "extraction.csv")
+    coverage = long[(long["table"] == "coverage") & (long.metric == "pleas")]
+    assert coverage.n_unparsable.tolist() == [2]

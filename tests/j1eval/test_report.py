@@ -65,7 +65,7 @@ def test_paper_rows_marks_and_csv():
     # III-5 (proxy judge, one judge failure left out): (1 + 0.2) / 2; the paper's GPT-4o row beside it
     lines = text.splitlines()
     main = next(line for line in lines if line.startswith("| gpt4o [limit 2] | 2 |"))
-    assert "| 60.0†‡ |" in main and "| 60.0 |" in main  # III-5 and III-3 (rule: no mark)
+    assert "| 60.0†‡ (1 unparsable) |" in main and "| 60.0 |" in main  # III-5 and III-3 (rule: no mark)
     paper = lines[lines.index(main) + 1]
     assert paper.startswith("| ↳ paper: GPT-4o | 508 | 69.7 | 62.7 |") and paper.endswith("| 62.2 | 46.8 | 54.5 |")
     # the paper's whole Table 3 is the next section, the agent's model in bold; the header admits the sizes differ
@@ -127,8 +127,8 @@ def test_failed_calls_are_shown_beside_every_number_they_affect_and_in_the_csv()
     agents = {"gpt4o": AgentInfo("gpt4o", "openai/gpt-4o-2024-11-20", False, "GPT-4o")}
     text = render(results, agents, run())
     main = next(line for line in text.splitlines() if line.startswith("| gpt4o |"))
-    # III-5: the broken dialogue and the failed judge call (the unparsable answer is ‡, not a failed call)
-    assert "| 60.0†‡ (2 failed) |" in main and "| 60.0 (1 failed) |" in main  # III-5, III-3
+    # III-5: the broken dialogue and the failed judge call; the unparsable answer (‡) is counted apart
+    assert "| 60.0†‡ (2 failed, 1 unparsable) |" in main and "| 60.0 (1 failed) |" in main  # III-5, III-3
     lines = text.splitlines()
     start = next(i for i, x in enumerate(lines) if x.startswith("## Table 10"))
     turns = next(line for line in lines[start:] if line.startswith("| gpt4o |"))
@@ -138,7 +138,8 @@ def test_failed_calls_are_shown_beside_every_number_they_affect_and_in_the_csv()
     csv = csv_frame(results, agents, run())
     mine = csv[(csv.source == "ours") & (csv["table"] == "table3") & (csv.scope == "CR")].set_index("metric")
     assert mine.n_failed.to_dict() == {"III-3": 1, "III-5": 2}
-    assert csv[(csv.source == "paper")].n_failed.isna().all()
+    assert mine.n_unparsable.to_dict() == {"III-3": 0, "III-5": 1}
+    assert csv[(csv.source == "paper")].n_failed.isna().all() and csv[(csv.source == "paper")].n_unparsable.isna().all()
     assert list(csv.columns) == LONG_COLUMNS
 
 
@@ -156,6 +157,6 @@ def test_without_failed_calls_the_report_has_no_mark_and_no_note():
     agents = {"gpt4o": AgentInfo("gpt4o", "openai/gpt-4o-2024-11-20", False, "GPT-4o")}
     text = render(results, agents, run())
     assert "failed)" not in text and "Failed model calls" not in text and "content_filter" not in text
-    assert "| 60.0†‡ |" in text
+    assert "| 60.0†‡ (1 unparsable) |" in text and "Unparsable judge answers (no valid answer" in text
     csv = csv_frame(results, agents, run())
     assert (csv[csv.source == "ours"].n_failed == 0).all()

@@ -19,8 +19,11 @@ TABLE3 = paper_long()[paper_long()["table"] == "table3"]
 def test_the_averages_reproduce_every_printed_avg_of_table3():
     """AVG_OO / AVG_PO from the paper's 16 cells ("-" counted as 0) give its printed averages to rounding."""
     cells = TABLE3[TABLE3.scope != "overall"].rename(columns={"model": "agent"})
-    cells = cells.assign(component="", n=1, n_failed=0, judge="rule", proxy=False, value=cells.value.fillna(0.0))
-    ours = averages_of(cells[["agent", "scope", "metric", "component", "value", "n", "n_failed", "judge", "proxy"]])
+    cells = cells.assign(
+        component="", n=1, n_failed=0, n_unparsable=0, judge="rule", proxy=False, value=cells.value.fillna(0.0)
+    )
+    columns = ["agent", "scope", "metric", "component", "value", "n", "n_failed", "n_unparsable", "judge", "proxy"]
+    ours = averages_of(cells[columns])
     printed = TABLE3[TABLE3.scope == "overall"].set_index(["model", "metric"]).value
     mine = ours[ours.metric != "Overall"].set_index(["agent", "metric"]).value
     assert len(mine) == 34

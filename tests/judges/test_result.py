@@ -82,3 +82,10 @@ def test_only_a_skipped_j1_row_may_have_neither_a_value_nor_a_failure():
     validate(pd.DataFrame([{**row, "status": "skipped"}]), J1Scores, table="scores")
     with pytest.raises(TableError):
         validate(pd.DataFrame([{**row, "status": "scored"}]), J1Scores, table="scores")
+
+
+def test_the_stage_failure_tally_knows_every_judge_failure_kind():
+    """flows/kit/judged.py names the kinds itself (the kit imports nothing new from steps/): they must agree."""
+    from flows.kit import judged
+
+    assert set(judged.JUDGE_FAILURES) == {k.value for k in JudgeFailure} and judged.UNPARSABLE in judged.JUDGE_FAILURES

@@ -111,6 +111,9 @@ def test_failed_calls_are_counted_per_scope_and_round_apart_from_unparsable_answ
     assert out.loc[("overall", "INT"), "n_failed"] == 3  # every exclusion, the unparsable answer included
     assert out.loc[("windows", "INT"), "n_failed_calls"] == 2 and out.loc[("overall", "AVE"), "n_failed_calls"] == 2
     assert out.loc[("物权纠纷", "INT"), "n_failed_calls"] == 1
-    assert ("侵权责任纠纷", "INT") not in out.index  # nothing scored there: no number to mark
+    broken = out.loc[("侵权责任纠纷", "INT")]  # nothing scored there: no number, its failures still counted
+    assert pd.isna(broken.value) and broken.n == 0 and broken.n_failed_calls == 1 and broken.n_unparsable == 0
+    assert out.loc[("物权纠纷", "INT"), "n_unparsable"] == 1 and out.loc[("overall", "AVE"), "n_unparsable"] == 1
+    assert rounds.loc[("turn 2", "INT"), "n_unparsable"] == 1
     assert rounds.loc[("turn 4", "INT"), "n_failed_calls"] == 1 and rounds.loc[("turn 2", "INT"), "n_failed_calls"] == 0
     assert rounds.loc[("turn 4", "INT"), "value"] == pytest.approx(60.0) and rounds.loc[("turn 4", "INT"), "n"] == 1

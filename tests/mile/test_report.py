@@ -64,7 +64,7 @@ def ours_rows(judge: str = "scripted/judge", proxy: bool = True) -> pd.DataFrame
     rows += [("rounds", "oracle", "turn 2", "INT", 80), ("rounds", "oracle", "turn 2", "LOGI", 80)]
     rows += [("dialogues", "oracle", "overall", m, 3) for m in ("avg_turns", "max_turns", "min_turns")]
     df = pd.DataFrame(rows, columns=["table", "agent", "scope", "metric", "value"])
-    return df.assign(n=3, n_failed=0, n_failed_calls=0, judge=judge, proxy=proxy)
+    return df.assign(n=3, n_failed=0, n_failed_calls=0, n_unparsable=0, judge=judge, proxy=proxy)
 
 
 def run_info(judge_scripted: bool) -> RunInfo:

@@ -106,6 +106,9 @@ def test_stages_record_failures_and_a_rerun_retries_only_them(project):
     health = csv[(csv["table"] == "judge") & (csv.agent == "fake")]
     assert health[(health.scope == "single/case_analysis") & (health.metric == "unparsable")].value.item() == 1
     assert "agent_failed" in Path("reports/plawbench.md").read_text(encoding="utf-8")
+    t2 = csv[(csv["table"] == "table3") & (csv.agent == "fake") & (csv.metric == "T2")]
+    assert t2.n_unparsable.item() == 1 and t2.n_failed.item() == 0  # the unparsable judge answer, counted apart
+    assert "(1 unparsable)" in report and "Unparsable judge answers (no valid answer" in report
 
     project.broken = False  # the agent is back: the rerun retries the failed call, everything else is cached
     second = plawbench_predict("fake")
@@ -116,3 +119,28 @@ def test_stages_record_failures_and_a_rerun_retries_only_them(project):
     plawbench_judge("fake")
     judgements = pd.read_parquet("data/plawbench/runs/fake/judgements.parquet")
     assert judgements.failure.dropna().tolist() == ["unparsable"]
+
+
+def _tolerate(fraction: float) -> None:
+    doc = yaml.safe_load(Path("params.yaml").read_text(encoding="utf-8"))
+    doc["llm"]["max_failed_fraction"] = fraction
+    Path("params.yaml").write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
+
+
+def test_an_unparsable_judge_answer_fails_the_judge_stage_unless_the_tolerance_covers_it(project, capsys):
+    from flows.kit.stage import run_stage
+
+    plawbench_rubrics()
+    plawbench_predict("fake")  # its 2 failed agent calls are accepted (0.2); they are no judge answer
+    _tolerate(0.0)
+    assert run_stage("plawbench_judge", plawbench_judge, agent_name="fake") == 1
+    judgements = pd.read_parquet("data/plawbench/runs/fake/judgements.parquet")
+    asked = judgements[judgements.judge != ""]  # the agent-failed rows were never judged
+    assert (judgements.failure == "unparsable").sum() == 1 and len(asked) == len(judgements) - 2
+    share = 1 / len(asked)
+    assert f"1 of {len(asked)} judge answers unparsable after the repair rounds ({share:.1%})" in (
+        capsys.readouterr().err
+    )
+    assert pd.read_parquet("data/plawbench/runs/fake/judge_usage.parquet").failure_kind.isna().all()
+    _tolerate(share)  # at the tolerance: accepted
+    assert run_stage("plawbench_judge", plawbench_judge, agent_name="fake") == 0

@@ -38,24 +38,26 @@ def test_the_columns_are_the_shared_layout():
         "value",
         "n",
         "n_failed",
+        "n_unparsable",
         "judge",
         "proxy",
         "source",
     ]
     assert "n_failed" not in long_columns(with_failed=False) and len(long_columns(with_failed=False)) == 10
+    assert long_columns(with_unparsable=True) == LONG_COLUMNS and "n_unparsable" not in long_columns()
 
 
 def test_a_valid_twin_is_written_as_given_with_its_rounding_and_whole_counts():
     text = long_csv(rows(), table="t", digits=3, whole=("n_failed",))
     assert text.splitlines() == [
-        ",".join(LONG_COLUMNS),
+        ",".join(long_columns()),
         "ucl,win_rate,null,overall,win_rate,50.123,10.0,0,scripted/judge,True,ours",
         "ucl,win_rate,GPT-4,overall,win_rate,56.1,,,gpt-4-0613,False,paper",
     ]
     assert text.endswith("\n") and "\r" not in text
     counts = rows(value=[581, 3])  # a twin of counts only (instances.csv on a small sample) writes integers
     assert long_csv(counts, table="t").splitlines()[1].startswith("ucl,win_rate,null,overall,win_rate,581,")
-    extra = rows().assign(judge_proxy=True)[[*LONG_COLUMNS, "judge_proxy"]]  # helper columns are left out
+    extra = rows().assign(judge_proxy=True)[[*long_columns(), "judge_proxy"]]  # helper columns are left out
     assert long_csv(extra, table="t") == long_csv(rows(), table="t")
 
 

@@ -18,12 +18,13 @@ from flows.ucl_judge import ucl_judge
 from flows.ucl_reference import ucl_reference
 from flows.ucl_report import ucl_report
 from flows.ucl_simulate import ucl_simulate
+from steps.reports.long import LONG_COLUMNS
 from steps.schemas import Turns, UclDialogues, UclHintScores, UclVerdicts
 from steps.ucl.sources import Ucl
 
 pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
 
-CSV_COLUMNS = ["benchmark", "table", "agent", "scope", "metric", "value", "n", "n_failed", "judge", "proxy", "source"]
+CSV_COLUMNS = LONG_COLUMNS
 
 
 def params_file(tmp_path: Path, **ucl) -> Path:
