@@ -16,6 +16,7 @@ from rich.console import Console
 
 from flows.kit.server_guard import install as install_server_guard
 from flows.kit.tables import OutputError
+from steps.llm.cache import CacheError
 from steps.schemas import TableError
 from steps.sources.errors import SourceError
 
@@ -42,6 +43,7 @@ EXPECTED_ERRORS: tuple[type[Exception], ...] = (
     FileNotFoundError,
     ValueError,
     OutputError,
+    CacheError,
     CallsFailed,
 )
 
