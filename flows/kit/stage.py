@@ -144,7 +144,19 @@ def stage_arguments(flow_fn: Callable[..., Any]) -> list[str]:
 
 
 def run_stage(name: str, flow_fn: Flow[..., Any], **kwargs: Any) -> int:
-    """Validate the parameters, run a flow and turn its final state into an exit code (0 ok, 1 failed)."""
+    """Validate the parameters, run a flow and turn its final state into an exit code (0 ok, 1 failed). A stage
+    DVC runs holds its stage lock meanwhile (flows/kit/stage_lock.py): one process per stage at a time."""
+    from flows.kit.stage_lock import StageRunning, stage_lock
+
+    try:
+        with stage_lock():
+            return _run_stage(name, flow_fn, **kwargs)
+    except StageRunning as err:
+        console.print(f"[bold red]{name} failed[/]: {err}", soft_wrap=True)
+        return 1
+
+
+def _run_stage(name: str, flow_fn: Flow[..., Any], **kwargs: Any) -> int:
     from prefect import tags
 
     from flows.kit.config import ParamsError
