@@ -516,6 +516,17 @@ def agents_worker(
     raise typer.Exit(worker(pool, limit))
 
 
+@app.command("pull")
+def pull_outputs(
+    targets: list[str] = typer.Argument(None, help="outputs, .dvc files or stages (default: everything)"),
+    remote: str | None = typer.Option(None, "--remote", "-r", help="the DVC remote (default: the default remote)"),
+) -> None:
+    """`dvc pull` that hashes every object it downloads and names each one missing or corrupt in the remote."""
+    from flows.remote_pull import main as pull_main
+
+    raise typer.Exit(pull_main(Path.cwd(), targets or [], remote))
+
+
 @app.command("estimate")
 def estimate_run(
     agent: list[str] = typer.Option(None, "--agent", help="an agent name (repeatable; default every agent)"),

@@ -38,13 +38,24 @@ ENDS = ("marker", "max_turns", "topics_done")
 BENCHMARKS = ("lawbench", "j1", "mile", "ucl", "plawbench")
 LAW_REASONS = ("民间借贷纠纷", "买卖合同纠纷", "劳动争议")
 HOSTILE = "</script><script>alert(1)</script>"  # a turn's text that must not close the page's data element
+# Replies that must neither end nor comment out the page's data element, nor turn into other text (issue 35, item 6):
+# J1 dialogue i's turn 1 (an agent's reply) is HOSTILE_TEXTS[i], for the first few dialogues.
+HOSTILE_TEXTS = (
+    "",
+    HOSTILE,
+    "开始<!--<script>之后的一切",
+    "]]><![CDATA[ & ]]>",
+    "&lt;b&gt; &amp; \u2028行\u2029段",
+)
 AGENTS = ("oracle", "null")
 N = 12  # dialogues per agent and benchmark in `write_inputs` (PLawBench: per variant)
 DIALOGUE_PAGES = ("j1", "mile", "ucl", "plawbench")
 
 
 def _text(i: int, t: int) -> str:
-    return f"第{t}句：" + "案情陈述。" * 20 if (i, t) != (1, 1) else HOSTILE
+    if t == 1 and 0 < i < len(HOSTILE_TEXTS):
+        return HOSTILE_TEXTS[i]
+    return f"第{t}句：" + "案情陈述。" * 20
 
 
 def _turn(

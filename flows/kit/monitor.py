@@ -115,16 +115,23 @@ async def gather_groups(
             raise RuntimeError(f"a group returned {len(results)} results for {len(positions)} items")
         return results
 
+    # every group ends before the first error is raised: a group still running when the flow ends would be cut off
+    # (Prefect logs each as crashed, and the answers on their way would be lost)
     if FlowRunContext.get() is None:
-        done = await asyncio.gather(*(one(p) for p in groups.values()))
+        done = await asyncio.gather(*(one(p) for p in groups.values()), return_exceptions=True)
     else:
         group_task = task(name="group", cache_policy=NO_CACHE)(one)
         async with shared_client():
             done = await asyncio.gather(
-                *(group_task.with_options(task_run_name=_task_name(label(g)))(p) for g, p in groups.items())
+                *(group_task.with_options(task_run_name=_task_name(label(g)))(p) for g, p in groups.items()),
+                return_exceptions=True,
             )
     out: list[Any] = [None] * len(items)
+    for result in done:
+        if isinstance(result, BaseException):
+            raise result
     for positions, results in zip(groups.values(), done, strict=True):
+        assert not isinstance(results, BaseException)  # raised above
         for i, r in zip(positions, results, strict=True):
             out[i] = r
     return out

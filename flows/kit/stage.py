@@ -16,6 +16,7 @@ from rich.console import Console
 
 from flows.kit.server_guard import install as install_server_guard
 from flows.kit.tables import OutputError
+from steps.llm.cache import CacheError
 from steps.schemas import TableError
 from steps.sources.errors import SourceError
 
@@ -42,6 +43,7 @@ EXPECTED_ERRORS: tuple[type[Exception], ...] = (
     FileNotFoundError,
     ValueError,
     OutputError,
+    CacheError,
     CallsFailed,
 )
 
@@ -142,7 +144,19 @@ def stage_arguments(flow_fn: Callable[..., Any]) -> list[str]:
 
 
 def run_stage(name: str, flow_fn: Flow[..., Any], **kwargs: Any) -> int:
-    """Validate the parameters, run a flow and turn its final state into an exit code (0 ok, 1 failed)."""
+    """Validate the parameters, run a flow and turn its final state into an exit code (0 ok, 1 failed). A stage
+    DVC runs holds its stage lock meanwhile (flows/kit/stage_lock.py): one process per stage at a time."""
+    from flows.kit.stage_lock import StageRunning, stage_lock
+
+    try:
+        with stage_lock():
+            return _run_stage(name, flow_fn, **kwargs)
+    except StageRunning as err:
+        console.print(f"[bold red]{name} failed[/]: {err}", soft_wrap=True)
+        return 1
+
+
+def _run_stage(name: str, flow_fn: Flow[..., Any], **kwargs: Any) -> int:
     from prefect import tags
 
     from flows.kit.config import ParamsError

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import litellm
 
 from steps.llm import scripted, scripted_provider
-from steps.llm.cache import CachedResponse, ResponseCache, call_key
+from steps.llm.cache import CachedResponse, CacheError, ResponseCache, call_key
 from steps.llm.config import LLMSettings, ModelConfig
 from steps.llm.errors import Classified, classify, classify_reply
 from steps.llm.ledger import SpendLedger
@@ -86,6 +86,7 @@ class ModelDoor:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._bounds: dict[str, asyncio.Semaphore] = {}
         self._inflight: dict[str, asyncio.Future] = {}
+        self._sending = 0  # requests out whose answers are not yet stored (see _settle)
         self._routers: dict[tuple[str, str | None], Any] = {}
         scripted_provider.install()
         _skip_litellm_bookkeeping()
@@ -104,8 +105,18 @@ class ModelDoor:
 
         `fresh=True` skips the cache lookup (the answer is still stored), e.g. to probe an endpoint. A model
         whose `api_key_env` variable is unset raises MissingApiKeyError (a configuration error) before any
-        request is sent; a cached answer needs no key.
+        request is sent; a cached answer needs no key. A response cache that fails raises CacheError once the
+        requests already sent are back and stored (`_settle`), and no new request is sent from then on.
         """
+        try:
+            return await self._complete(model, messages, purpose=purpose, metadata=metadata, fresh=fresh)
+        except CacheError:
+            await self._settle()
+            raise
+
+    async def _complete(
+        self, model: ModelConfig, messages: list[dict[str, Any]], *, purpose: str, metadata: dict | None, fresh: bool
+    ) -> Reply:
         self._for_this_loop()
         metadata = dict(metadata or {})
         key_extra = metadata
@@ -126,6 +137,10 @@ class ModelDoor:
             try:
                 reply = await self._call_with_retries(model, messages, key, metadata, api_key)
                 future.set_result(reply)
+            except CacheError as err:  # the same call's waiters get it too
+                future.set_exception(err)
+                future.exception()  # retrieved: no "never retrieved" warning when nobody waits
+                raise
             finally:
                 self._inflight.pop(key, None)
                 if not future.done():
@@ -172,7 +187,7 @@ class ModelDoor:
     def _for_this_loop(self) -> None:
         loop = asyncio.get_running_loop()
         if loop is not self._loop:
-            self._loop, self._bounds, self._inflight = loop, {}, {}
+            self._loop, self._bounds, self._inflight, self._sending = loop, {}, {}, 0
 
     def _bound(self, model: ModelConfig) -> asyncio.Semaphore:
         endpoint = model.endpoint()
@@ -195,11 +210,17 @@ class ModelDoor:
             attempt += 1
             started = time.perf_counter()
             c: Classified | None
+            sent = False
             try:
                 async with self._bound(model):
                     if self.over_budget():  # checked when the call would go out: nothing is sent past the cap
                         return CallFailure(FailureKind.BUDGET, self._budget_message(), model.model, key, attempt - 1)
+                    if self.cache is not None and self.cache.failed is not None:  # its answer could not be kept
+                        raise CacheError(str(self.cache.failed))
+                    sent, self._sending = True, self._sending + 1
                     response = await self._litellm_call(model, messages, metadata, api_key)
+            except CacheError:
+                raise
             except Exception as exc:  # every failure is classified; none escapes
                 c = classify(exc)
                 if model.is_scripted:  # a scripted policy is deterministic: its errors are not transient
@@ -210,6 +231,9 @@ class ModelDoor:
                     return self._store(model, key, response, time.perf_counter() - started, attempt)
                 if model.is_scripted:
                     return CallFailure(c.kind, c.message, model.model, key, attempt)
+            finally:
+                if sent:  # counted until its answer is stored (the return above runs _store first)
+                    self._sending -= 1
             if not c.retryable or attempt >= self.settings.max_attempts:
                 return CallFailure(c.kind, c.message, model.model, key, attempt)
             delay = self._backoff(attempt, c.retry_after_s)
@@ -218,6 +242,12 @@ class ModelDoor:
                     c.kind, f"retry budget exhausted; last error: {c.message}", model.model, key, attempt
                 )
             await asyncio.sleep(delay)
+
+    async def _settle(self) -> None:
+        """Wait until every request already sent has come back and its answer is stored (the cache's reserve holds
+        them when the disk is full): a cache error ends the run without losing an answer that was paid for."""
+        while self._sending:
+            await asyncio.sleep(0.05)
 
     def over_budget(self) -> bool:
         """True once `llm.budget_usd` is set and spent: by the run's stages together (a run session), else by this

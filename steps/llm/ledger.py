@@ -45,12 +45,18 @@ class SpendLedger:
     """The spend of one run session, per stage run, in a file several processes share."""
 
     def __init__(self, directory: Path, session: str):
-        directory.mkdir(parents=True, exist_ok=True)
+        from steps.llm.cache import CacheError, describe_failure
+
         self.session = session
         self.path = directory / FILE
-        self._db = sqlite3.connect(self.path, timeout=60, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(SCHEMA)
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, timeout=60, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(SCHEMA)
+        except (sqlite3.Error, OSError) as err:
+            cause = describe_failure(directory, err)
+            raise CacheError(f"spend ledger {self.path}: cannot open ({cause}); no call was sent") from None
 
     @classmethod
     def of_session(cls, directory: Path) -> SpendLedger | None:

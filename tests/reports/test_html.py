@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pandas as pd
@@ -81,9 +82,12 @@ def test_j1_records_carry_turns_scores_and_a_headline_without_iii4():
     assert [s[0] for s in r["scores"]] == ["I-1", "II-1", "III-4"] and "evidence 3" in r["scores"][0][3]
 
 
-def test_embedded_json_cannot_close_its_script_element():
-    text = dialogues.to_json([{"text": "</script><script>alert(1)</script>"}])
-    assert "</script>" not in text and "<\\/script>" in text
+def test_embedded_json_cannot_close_or_comment_out_its_script_element():
+    record = {"text": "</script><!--<script>]]>&lt;\u2028\u2029"}
+    text = dialogues.to_json([record])
+    assert not set(text) & set("<>&\u2028\u2029")
+    assert "\\u003c/script\\u003e\\u003c!--\\u003cscript\\u003e]]\\u003e\\u0026lt;\\u2028\\u2029" in text
+    assert json.loads(text) == [record]
 
 
 def test_page_is_self_contained_deterministic_and_links_cells_to_dialogues():

@@ -16,7 +16,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from steps.reports.html.pages import PAGES
 from tests.browser import chromium_paths, headless_chromium
 from tests.conftest import ROOT
-from tests.html_data import DIALOGUE_PAGES, HOSTILE
+from tests.html_data import AGENTS, DIALOGUE_PAGES, ENVS, HOSTILE, HOSTILE_TEXTS, N
 
 BUILT = ROOT / "reports" / "html"
 SHOTS = ROOT / "docs" / "images"
@@ -141,6 +141,58 @@ def test_a_named_dialogue_shows_markup_as_text_and_a_failed_call_as_a_note(drive
     assert "ended by call_failed" in driver.find_element(By.CSS_SELECTOR, "#dview p.note").text
     failed = driver.find_elements(By.CSS_SELECTOR, "#dview .turn.failed")
     assert len(failed) == 1 and "failed call: server_error" in failed[0].text
+    assert _errors(driver) == []
+
+
+# Clicks every listed dialogue in turn, each after the viewer has routed the previous click (the page's hashchange
+# listener runs before this one); returns [the item's key, the title shown, the turns shown] for each.
+OPEN_EACH = """
+var done = arguments[arguments.length - 1], out = [], i = 0;
+var items = Array.prototype.slice.call(document.querySelectorAll("#dlist li"));
+function next() {
+  if (i >= items.length) { done(out); return; }
+  var li = items[i++];
+  window.addEventListener("hashchange", function () {
+    var title = document.querySelector("#dview .dtitle");
+    out.push([li.dataset.key, title ? title.textContent : "", document.querySelectorAll("#dview .turn").length]);
+    next();
+  }, {once: true});
+  li.click();
+}
+next();
+"""
+
+
+@pytest.mark.parametrize("name", DIALOGUE_PAGES)
+def test_every_dialogue_opens_whatever_the_replies_hold(driver, html, name):
+    """Replies holding `</script>`, `<!--<script>`, `]]>`, entities and U+2028/2029 (tests.html_data.HOSTILE_TEXTS,
+    on the J1 page) end nothing: the page's data parses, every dialogue of every page opens, and each reply shows
+    as the literal text the model sent (issue 35, item 6)."""
+    from selenium.webdriver.common.by import By
+
+    if html == BUILT:
+        pytest.skip("needs the fixture report")
+    driver.get_log("browser")  # what earlier tests left in the log is theirs
+    driver.get("about:blank")  # a fresh load: from the same page, a get that changes only the hash reloads nothing
+    driver.get((html / f"{name}.html").as_uri() + "#view")
+    assert driver.find_element(By.ID, "viewer").is_displayed()
+    assert driver.find_elements(By.CSS_SELECTOR, "#dview .dtitle") == []
+    driver.set_script_timeout(60)
+    opened = driver.execute_async_script(OPEN_EACH)
+    assert len(opened) == N * len(AGENTS) * (2 if name == "plawbench" else 1)
+    assert all(title and turns for _, title, turns in opened), [o for o in opened if not (o[1] and o[2])]
+    assert len({key for key, _, _ in opened}) == len(opened)
+    if name == "j1":
+        for agent in AGENTS:
+            for i, text in enumerate(HOSTILE_TEXTS[1:], start=1):
+                driver.get("about:blank")
+                driver.get((html / "j1.html").as_uri() + f"#d={agent}/{ENVS[i % len(ENVS)]}_synthetic_{i:05d}")
+                shown = driver.execute_script(
+                    "return Array.prototype.map.call(document.querySelectorAll('#dview .turn .text'),"
+                    " function (e) { return e.textContent; })"
+                )
+                assert shown[1] == text
+        assert driver.execute_script("return document.scripts.length") == 2  # the viewer and the data
     assert _errors(driver) == []
 
 

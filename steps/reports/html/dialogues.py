@@ -295,7 +295,13 @@ def generic(turns: pd.DataFrame, dialogues: pd.DataFrame) -> list[Record]:
     ]
 
 
+# Characters that a text could use to end or comment out the <script> element the JSON sits in (`</script>`,
+# `<!--<script>`, `]]>`), to be read as an entity, or (U+2028/2029) to end a line in older JavaScript: in the JSON
+# they are \u escapes, which JSON.parse turns back into the same characters.
+_SCRIPT_SAFE = str.maketrans({c: f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"})
+
+
 def to_json(records: list[Record]) -> str:
-    """Compact, deterministic JSON safe to embed in a <script> element."""
-    text = json.dumps(records, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    return text.replace("</", "<\\/")
+    """Compact, deterministic JSON safe to embed in a <script> element: no reply text can end or comment out the
+    element, whatever it holds (`_SCRIPT_SAFE`)."""
+    return json.dumps(records, ensure_ascii=False, separators=(",", ":"), sort_keys=True).translate(_SCRIPT_SAFE)
