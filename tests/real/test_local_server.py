@@ -122,7 +122,12 @@ def test_launcher_passes_the_server_settings_and_sleeps_openmp_when_idle(tmp_pat
         "--cache-ram-mib": str(DEFAULT_CACHE_RAM_MIB),
     }
     assert DEFAULT_CACHE_RAM_MIB == 256, "the prompt cache is bounded by default (llama.cpp's own default: 8192 MiB)"
-    assert launcher_env({"PATH": "/bin"}) == {"PATH": "/bin", "OMP_WAIT_POLICY": "PASSIVE"}
+    assert launcher_env({"PATH": "/bin"}) == {
+        "PATH": "/bin",
+        "OMP_WAIT_POLICY": "PASSIVE",
+        "MALLOC_MMAP_THRESHOLD_": "1048576",
+    }
+    assert launcher_env({"MALLOC_MMAP_THRESHOLD_": "65536"})["MALLOC_MMAP_THRESHOLD_"] == "65536", "a user's own"
     assert o.api_base == "http://127.0.0.1:9123/v1"
 
 
