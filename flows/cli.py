@@ -347,12 +347,19 @@ def serve_local(
     n_parallel: int = typer.Option(2, help="requests decoded at once"),
     threads: int = typer.Option(2, help="CPU threads for decoding and prompt processing"),
     nice: int = typer.Option(10, help="niceness of the server process (it shares the cores)"),
+    cache_ram_mib: int = typer.Option(
+        256, min=0, help="cap of llama.cpp's host-RAM prompt cache in MiB (its own default: 8192); 0 turns it off"
+    ),
     cache_dir: Path = typer.Option(Path(".cache/models"), help="where the verified GGUF file is kept"),
     ready_timeout: float = typer.Option(300, help="seconds to wait for the server to answer"),
 ) -> None:
-    """Fetch and verify a small GGUF model, serve it with llama.cpp (CPU), print the params.yaml entry."""
+    """Fetch and verify a small GGUF model, serve it with llama.cpp (CPU), print its memory budget and the
+    params.yaml entry."""
     import os
 
+    import psutil
+
+    from steps.llm.gguf_header import GGUFError, kv_shape
     from steps.llm.local_server import (
         LOCAL_KEY_ENV,
         LOCAL_KEY_PLACEHOLDER,
@@ -362,6 +369,7 @@ def serve_local(
         fetch_model,
         launcher_command,
         launcher_env,
+        memory_budget,
         params_snippet,
     )
     from steps.llm.vllm import wait_until_ready
@@ -392,10 +400,20 @@ def serve_local(
         threads=threads,
         chat_template=pinned.chat_template,
         nice=nice,
+        cache_ram_mib=cache_ram_mib,
     )
+    try:
+        with path.open("rb") as f:
+            shape = kv_shape(f)
+    except GGUFError as e:
+        typer.echo(f"error: {path}: {e}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(memory_budget(options, path.stat().st_size, shape.bytes_per_token()).describe())
     process = subprocess.Popen(launcher_command(options), env=launcher_env())
     with _serving(process):
         wait_until_ready(options.api_base, timeout_s=ready_timeout, process=process)
+        resident = psutil.Process(process.pid).memory_info().rss / (1 << 20)
+        typer.echo(f"server process {process.pid}: {resident:.0f} MiB resident")
         typer.echo(f"ready: litellm model string openai/{pinned.alias}, api_base {options.api_base}")
         typer.echo(
             "add to params.yaml under agents: (or as environment / judge)\n"

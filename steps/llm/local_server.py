@@ -56,6 +56,12 @@ XLLAMACPP_REQUIREMENT = "xllamacpp==2026.10.11549"
 # snippet names this variable (never a value); `serve local` and `make smoke-real` set it to a placeholder.
 LOCAL_KEY_ENV = "JURISFLOW_LOCAL_API_KEY"
 LOCAL_KEY_PLACEHOLDER = "no-key-local-server"
+# llama.cpp's server keeps the KV state of past prompts in host RAM to restore them later (`--cache-ram`), up to
+# 8192 MiB by default: with an eval's distinct prompts the process grows by the KV size of every prompt (22.5 KiB
+# a token for SmolLM2-135M, ~55 MiB for a 2,400-token prompt) until it holds 8 GiB. 256 MiB keeps ~11k tokens of
+# SmolLM2 (the last few prompts: enough to restore an interleaved dialogue); 0 turns the cache off.
+DEFAULT_CACHE_RAM_MIB = 256
+MIB = 1 << 20
 
 
 class ModelFetchError(RuntimeError):
@@ -117,6 +123,7 @@ class LocalServeOptions:
     threads: int = 2
     chat_template: str = ""
     nice: int = 10  # the server shares the machine's cores: it yields to interactive work
+    cache_ram_mib: int = DEFAULT_CACHE_RAM_MIB  # the host-RAM prompt cache's cap; 0: no prompt cache
 
     @property
     def api_base(self) -> str:
@@ -127,13 +134,58 @@ def launcher_command(o: LocalServeOptions, *, python: str = sys.executable) -> l
     """The child process that holds the server: this module's `main`."""
     cmd = [python, "-m", "steps.llm.local_server", "--model", str(o.model_path), "--alias", o.alias]
     cmd += ["--host", o.host, "--port", str(o.port), "--n-ctx", str(o.n_ctx), "--n-parallel", str(o.n_parallel)]
-    cmd += ["--threads", str(o.threads), "--nice", str(o.nice)]
+    cmd += ["--threads", str(o.threads), "--nice", str(o.nice), "--cache-ram-mib", str(o.cache_ram_mib)]
     return cmd + (["--chat-template", o.chat_template] if o.chat_template else [])
 
 
+# glibc serves a freed block of up to 32 MiB again from the heap (its mmap threshold rises to the largest block
+# freed), and a prompt cache entry of SmolLM2 is 20-30 MiB: entries evicted and allocated in turn left holes that
+# stayed resident, +110 MiB over the cap after 50 prompts. At a fixed 1 MiB threshold each entry is mapped apart and
+# returned to the system when evicted (the process then stayed within 20 MiB of its budget).
+MALLOC_MMAP_THRESHOLD = 1 << 20
+
+
 def launcher_env(base: dict[str, str] | None = None) -> dict[str, str]:
-    """The child's environment: OpenMP threads sleep when idle instead of spinning on the shared cores."""
-    return {**(os.environ if base is None else base), "OMP_WAIT_POLICY": "PASSIVE"}
+    """The child's environment: OpenMP threads sleep when idle instead of spinning on the shared cores, and
+    glibc maps large blocks apart (MALLOC_MMAP_THRESHOLD above)."""
+    env = {**(os.environ if base is None else base), "OMP_WAIT_POLICY": "PASSIVE"}
+    return {"MALLOC_MMAP_THRESHOLD_": str(MALLOC_MMAP_THRESHOLD), **env}
+
+
+@dataclass(frozen=True)
+class MemoryBudget:
+    """What the server process holds in RAM, estimated before it starts: the weights, the KV cache (n_ctx tokens
+    of all slots, f16) and the prompt cache's cap. llama.cpp's compute buffers (tens of MiB) come on top."""
+
+    model_bytes: int
+    kv_bytes: int
+    kv_bytes_per_token: int
+    n_ctx: int
+    prompt_cache_bytes: int
+
+    @property
+    def total_bytes(self) -> int:
+        return self.model_bytes + self.kv_bytes + self.prompt_cache_bytes
+
+    def describe(self) -> str:
+        cap = self.prompt_cache_bytes / MIB
+        cache = f"prompt cache <= {cap:.0f} MiB" if cap else "no prompt cache"
+        return (
+            f"memory budget: model {self.model_bytes / MIB:.0f} MiB + KV cache {self.kv_bytes / MIB:.0f} MiB "
+            f"({self.n_ctx} tokens x {self.kv_bytes_per_token / 1024:.1f} KiB) + {cache} (--cache-ram-mib) "
+            f"= {self.total_bytes / MIB:.0f} MiB, plus llama.cpp's compute buffers"
+        )
+
+
+def memory_budget(o: LocalServeOptions, model_bytes: int, kv_bytes_per_token: int) -> MemoryBudget:
+    """The budget of a server with options `o` for a model of `model_bytes` (see steps/llm/gguf_header.py)."""
+    return MemoryBudget(
+        model_bytes=model_bytes,
+        kv_bytes=o.n_ctx * kv_bytes_per_token,
+        kv_bytes_per_token=kv_bytes_per_token,
+        n_ctx=o.n_ctx,
+        prompt_cache_bytes=max(o.cache_ram_mib, 0) * MIB,
+    )
 
 
 def params_snippet(alias: str, api_base: str) -> str:
@@ -163,6 +215,7 @@ def _serve(args: argparse.Namespace) -> int:
     params.n_parallel = args.n_parallel
     params.cpuparams.n_threads = args.threads
     params.cpuparams_batch.n_threads = args.threads
+    params.cache_ram_mib = args.cache_ram_mib
     if args.chat_template:
         params.chat_template = args.chat_template
     server = xllamacpp.Server(params)
@@ -191,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--nice", type=int, default=0)
     parser.add_argument("--chat-template", default="")
+    parser.add_argument("--cache-ram-mib", type=int, default=DEFAULT_CACHE_RAM_MIB)
     return _serve(parser.parse_args(argv))
 
 

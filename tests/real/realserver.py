@@ -69,8 +69,11 @@ class RunningServer:
 
 
 @contextmanager
-def serve_local(*, n_parallel: int = 2, ready_timeout: float = 600) -> Iterator[RunningServer]:
-    """`jurisflow serve local` on a free port until the block ends; then SIGTERM and a clean exit (code 0)."""
+def serve_local(
+    *, n_parallel: int = 2, ready_timeout: float = 600, extra: tuple[str, ...] = ()
+) -> Iterator[RunningServer]:
+    """`jurisflow serve local` (with `extra` options) on a free port until the block ends; then SIGTERM and a
+    clean exit (code 0)."""
     ensure_local_extra()
     port = free_port()
     log = open(os.devnull, "w")  # noqa: SIM115 - llama.cpp's own log lines go nowhere
@@ -87,6 +90,7 @@ def serve_local(*, n_parallel: int = 2, ready_timeout: float = 600) -> Iterator[
             str(MODEL_CACHE),
             "--ready-timeout",
             str(ready_timeout),
+            *extra,
         ],
         stdout=subprocess.PIPE,
         stderr=log,

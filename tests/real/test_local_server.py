@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import io
+import struct
 import sys
 import textwrap
 import zipfile
@@ -11,7 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from steps.llm.gguf_header import GGUFError, kv_shape, read_metadata
 from steps.llm.local_server import (
+    DEFAULT_CACHE_RAM_MIB,
     LOCAL_KEY_ENV,
     SMOLLM2_135M,
     LocalModel,
@@ -20,6 +24,7 @@ from steps.llm.local_server import (
     fetch_model,
     launcher_command,
     launcher_env,
+    memory_budget,
     params_snippet,
 )
 
@@ -114,8 +119,15 @@ def test_launcher_passes_the_server_settings_and_sleeps_openmp_when_idle(tmp_pat
         "--n-parallel": "2",
         "--threads": "2",
         "--nice": "10",
+        "--cache-ram-mib": str(DEFAULT_CACHE_RAM_MIB),
     }
-    assert launcher_env({"PATH": "/bin"}) == {"PATH": "/bin", "OMP_WAIT_POLICY": "PASSIVE"}
+    assert DEFAULT_CACHE_RAM_MIB == 256, "the prompt cache is bounded by default (llama.cpp's own default: 8192 MiB)"
+    assert launcher_env({"PATH": "/bin"}) == {
+        "PATH": "/bin",
+        "OMP_WAIT_POLICY": "PASSIVE",
+        "MALLOC_MMAP_THRESHOLD_": "1048576",
+    }
+    assert launcher_env({"MALLOC_MMAP_THRESHOLD_": "65536"})["MALLOC_MMAP_THRESHOLD_"] == "65536", "a user's own"
     assert o.api_base == "http://127.0.0.1:9123/v1"
 
 
@@ -129,3 +141,74 @@ def test_params_snippet_is_an_openai_entry_naming_the_key_variable_not_a_key():
             "api_key_env": LOCAL_KEY_ENV,
         }
     }
+
+
+def _gguf(pairs: list[tuple[str, int, object]]) -> io.BytesIO:
+    """A GGUF v3 header holding `pairs` (key, value type, value); 4 is uint32, 8 string, 9 array of strings."""
+
+    def text(t: str) -> bytes:
+        return struct.pack("<Q", len(t.encode())) + t.encode()
+
+    out = b"GGUF" + struct.pack("<IQQ", 3, 0, len(pairs))
+    for key, kind, value in pairs:
+        out += text(key) + struct.pack("<I", kind)
+        if kind == 4:
+            out += struct.pack("<I", value)
+        elif kind == 8:
+            out += text(str(value))
+        elif kind == 9 and isinstance(value, list) and all(isinstance(v, int) for v in value):
+            out += struct.pack("<IQ", 4, len(value)) + b"".join(struct.pack("<I", v) for v in value)
+        else:
+            assert isinstance(value, list)
+            out += struct.pack("<IQ", 8, len(value)) + b"".join(text(v) for v in value)
+    return io.BytesIO(out)
+
+
+SMOLLM2_HEADER = [
+    ("general.architecture", 8, "llama"),
+    ("general.name", 8, "Smollm2 135M"),
+    ("llama.block_count", 4, 30),
+    ("llama.embedding_length", 4, 576),
+    ("llama.attention.head_count", 4, 9),
+    ("llama.attention.head_count_kv", 4, 3),
+    ("tokenizer.ggml.tokens", 9, [f"tok{i}" for i in range(1000)]),
+]
+
+
+def test_the_kv_cache_of_a_token_is_read_from_the_gguf_header():
+    shape = kv_shape(_gguf(SMOLLM2_HEADER))
+    assert (shape.architecture, shape.n_layer, shape.kv_heads) == ("llama", 30, 90)
+    assert (shape.key_length, shape.value_length) == (64, 64), "head width: embedding_length / head_count"
+    assert shape.bytes_per_token() == 30 * 3 * (64 + 64) * 2 == 23_040
+    per_layer = [p for p in SMOLLM2_HEADER if p[0] != "llama.attention.head_count_kv"]
+    per_layer += [("llama.attention.head_count_kv", 9, [3] * 15 + [1] * 15), ("llama.attention.key_length", 4, 32)]
+    shape = kv_shape(_gguf(per_layer))
+    assert (shape.kv_heads, shape.key_length, shape.value_length) == (60, 32, 64)
+    assert read_metadata(_gguf(SMOLLM2_HEADER), {"general.name", "absent"}) == {"general.name": "Smollm2 135M"}
+
+
+@pytest.mark.parametrize(
+    ("header", "message"),
+    [
+        (io.BytesIO(b"PK\x03\x04 a zip"), "not a GGUF file"),
+        (io.BytesIO(_gguf(SMOLLM2_HEADER).getvalue()[:60]), "the GGUF header ends early"),
+        (_gguf([p for p in SMOLLM2_HEADER if p[0] != "llama.block_count"]), "lacks llama.block_count"),
+        (_gguf(SMOLLM2_HEADER[1:]), "names no general.architecture"),
+    ],
+)
+def test_a_header_that_cannot_size_the_kv_cache_says_why(header, message):
+    with pytest.raises(GGUFError, match=message):
+        kv_shape(header)
+
+
+def test_the_memory_budget_adds_weights_kv_cache_and_the_prompt_cache_cap(tmp_path):
+    o = LocalServeOptions(model_path=tmp_path / "m.gguf", alias="tiny", n_ctx=16384)
+    budget = memory_budget(o, model_bytes=SMOLLM2_135M.size, kv_bytes_per_token=23_040)
+    assert budget.kv_bytes == 16384 * 23_040 == 360 << 20
+    assert budget.total_bytes == SMOLLM2_135M.size + (360 << 20) + (256 << 20)
+    assert budget.describe() == (
+        "memory budget: model 94 MiB + KV cache 360 MiB (16384 tokens x 22.5 KiB) + prompt cache <= 256 MiB "
+        "(--cache-ram-mib) = 710 MiB, plus llama.cpp's compute buffers"
+    )
+    off = memory_budget(LocalServeOptions(model_path=o.model_path, alias="tiny", cache_ram_mib=0), 0, 23_040)
+    assert "no prompt cache (--cache-ram-mib)" in off.describe() and off.prompt_cache_bytes == 0
