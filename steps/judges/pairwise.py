@@ -24,6 +24,7 @@ from typing import Any
 from steps.judges.prompts import render, version
 from steps.judges.result import JudgedBy, JudgeFailure, Judgement
 from steps.llm import Completer, ModelConfig
+from steps.llm.reasoning import strip_reasoning
 
 KIND = "pairwise"
 WIN, LOSE, TIE = "win", "lose", "tie"
@@ -33,7 +34,6 @@ SWAPPED = {WIN: LOSE, LOSE: WIN, TIE: TIE}
 REPAIR = "你上一次的回答无法使用：{error}。请重新作答，并在最后只写出 [[1]]、[[2]] 或 [[3]] 中的一个作为结论。"
 
 _VERDICT = re.compile(r"\[\[\s*(\d+)\s*\]\]")
-_THINK = re.compile(r"<think>.*?</think>", re.S)
 
 
 def _lists_options(marks: list[str]) -> bool:
@@ -47,7 +47,7 @@ def parse_verdict(text: str) -> tuple[str | None, JudgeFailure | None, str]:
     do: "…写 [[1]]；…写 [[2]]；…写 [[3]]"), so it concludes nothing and is not read; a line that changes its mind
     ("起初倾向[[2]]，但应为[[1]]") keeps its last verdict.
     """
-    lines = _THINK.sub("", text).splitlines()
+    lines = strip_reasoning(text).splitlines()
     found = [v for line in lines if not _lists_options(marks := _VERDICT.findall(line)) for v in marks]
     if not found:
         if any(_VERDICT.search(line) for line in lines):

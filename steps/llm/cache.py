@@ -28,9 +28,12 @@ CREATE TABLE IF NOT EXISTS responses (
     completion_tokens INTEGER NOT NULL,
     cost_usd REAL,
     latency_s REAL NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    truncated INTEGER NOT NULL DEFAULT 0
 )
 """
+# A cache written before answers cut at max_tokens were marked: its rows were not marked (0).
+ADD_TRUNCATED = "ALTER TABLE responses ADD COLUMN truncated INTEGER NOT NULL DEFAULT 0"
 
 
 def call_key(model: ModelConfig, messages: list[dict[str, Any]], metadata: dict[str, Any] | None = None) -> str:
@@ -58,6 +61,7 @@ class CachedResponse:
     completion_tokens: int
     cost_usd: float | None
     latency_s: float
+    truncated: bool = False  # cut at max_tokens (finish_reason length): replayed as such
 
 
 class ResponseCache:
@@ -70,16 +74,25 @@ class ResponseCache:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(responses)")}
+        if "truncated" not in columns:
+            try:
+                self._db.execute(ADD_TRUNCATED)
+            except sqlite3.OperationalError as err:  # another process added it first
+                if "duplicate column" not in str(err):
+                    raise
 
     def get(self, key: str) -> CachedResponse | None:
         row = self._db.execute(
-            "SELECT text, prompt_tokens, completion_tokens, cost_usd, latency_s FROM responses WHERE key = ?", (key,)
+            "SELECT text, prompt_tokens, completion_tokens, cost_usd, latency_s, truncated FROM responses WHERE key=?",
+            (key,),
         ).fetchone()
-        return CachedResponse(*row) if row else None
+        return CachedResponse(*row[:5], truncated=bool(row[5])) if row else None
 
     def put(self, key: str, model: str, response: CachedResponse) -> None:
         self._db.execute(
-            "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO responses (key, model, text, prompt_tokens, completion_tokens, cost_usd, latency_s,"
+            " created, truncated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 key,
                 model,
@@ -89,6 +102,7 @@ class ResponseCache:
                 response.cost_usd,
                 response.latency_s,
                 time.time(),
+                int(response.truncated),
             ),
         )
 

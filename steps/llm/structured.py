@@ -15,12 +15,12 @@ from pydantic import BaseModel, ValidationError
 
 from steps.llm.completer import Completer
 from steps.llm.config import ModelConfig
+from steps.llm.reasoning import strip_reasoning
 from steps.llm.results import CallFailure, FailureKind
 
 T = TypeVar("T", bound=BaseModel)
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
-_THINK = re.compile(r"<think>.*?</think>", re.S)
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class Structured(Generic[T]):
 
 def extract_json(text: str) -> Any:
     """The JSON object in a model answer: fenced or bare, after any reasoning trace."""
-    text = _THINK.sub("", text).strip()
+    text = strip_reasoning(text)
     fenced = _FENCE.search(text)
     if fenced:
         text = fenced.group(1).strip()
