@@ -70,6 +70,7 @@ class OrderVerdict:
     attempts: int
     call_keys: tuple[str, ...]
     prompt: str = ""
+    truncated: bool = False  # the last answer was cut at max_tokens
 
     @property
     def verdict(self) -> int | None:
@@ -83,23 +84,23 @@ async def ask_verdict(
     """One order: the verdict, with up to `retries` repair rounds when the answer holds none."""
     messages = [{"role": "user", "content": prompt}]
     keys: list[str] = []
-    raw, error = "", ""
+    raw, error, cut = "", "", False
     failure: JudgeFailure | None = JudgeFailure.UNPARSABLE
     for attempt in range(1, retries + 2):
         reply = await door.complete(model, messages, purpose="judge", metadata=metadata)
         keys.append(reply.call_key)
         if not reply.ok:
             return OrderVerdict(None, JudgeFailure.CALL_FAILED, reply.message, raw, attempt, tuple(keys), prompt)
-        raw = reply.text
+        raw, cut = reply.text, reply.truncated
         outcome, failure, error = parse_verdict(raw)
         if failure is None:
-            return OrderVerdict(outcome, None, "", raw, attempt, tuple(keys), prompt)
+            return OrderVerdict(outcome, None, "", raw, attempt, tuple(keys), prompt, cut)
         messages = [
             *messages,
             {"role": "assistant", "content": raw},
             {"role": "user", "content": REPAIR.format(error=error)},
         ]
-    return OrderVerdict(None, failure, error, raw, retries + 1, tuple(keys), prompt)
+    return OrderVerdict(None, failure, error, raw, retries + 1, tuple(keys), prompt, cut)
 
 
 @dataclass(frozen=True)

@@ -87,7 +87,10 @@ class ResponseCache:
             "SELECT text, prompt_tokens, completion_tokens, cost_usd, latency_s, truncated FROM responses WHERE key=?",
             (key,),
         ).fetchone()
-        return CachedResponse(*row[:5], truncated=bool(row[5])) if row else None
+        if row is None:
+            return None
+        text, prompt_tokens, completion_tokens, cost_usd, latency_s, truncated = row
+        return CachedResponse(text, prompt_tokens, completion_tokens, cost_usd, latency_s, bool(truncated))
 
     def put(self, key: str, model: str, response: CachedResponse) -> None:
         self._db.execute(

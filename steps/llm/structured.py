@@ -30,6 +30,7 @@ class Structured(Generic[T]):
     raw: str
     attempts: int  # model calls made (1 + repairs)
     call_keys: tuple[str, ...] = ()
+    truncated: bool = False  # the last answer (`raw`) was cut at max_tokens
 
 
 def extract_json(text: str) -> Any:
@@ -75,15 +76,15 @@ async def complete_json(
     """Call `model` and validate its JSON answer; on failure, show it the error and ask again `repairs` times."""
     keys: list[str] = []
     history = list(messages)
-    raw, error = "", ""
+    raw, error, cut = "", "", False
     for attempt in range(1, repairs + 2):
         reply = await door.complete(model, history, purpose=purpose, metadata=metadata)
         keys.append(reply.call_key)
         if not reply.ok:
             return Structured(None, reply, raw, attempt, tuple(keys))
-        raw = reply.text
+        raw, cut = reply.text, reply.truncated
         try:
-            return Structured(validate_answer(raw, schema), None, raw, attempt, tuple(keys))
+            return Structured(validate_answer(raw, schema), None, raw, attempt, tuple(keys), cut)
         except ValueError as e:
             error = str(e)
         history = [
@@ -98,4 +99,4 @@ async def complete_json(
         keys[-1],
         repairs + 1,
     )
-    return Structured(None, failure, raw, repairs + 1, tuple(keys))
+    return Structured(None, failure, raw, repairs + 1, tuple(keys), cut)
