@@ -315,10 +315,13 @@ class FakeOpenAIServer:
         response = web.StreamResponse(headers={"Content-Type": "application/json"})
         response.content_length = len(data)
         await response.prepare(request)
-        for chunk in chunks:
-            await asyncio.sleep(seconds / len(chunks))
-            await response.write(chunk)
-        await response.write_eof()
+        try:
+            for chunk in chunks:
+                await asyncio.sleep(seconds / len(chunks))
+                await response.write(chunk)
+            await response.write_eof()
+        except ConnectionResetError:  # the client stopped waiting (its timeout): nothing more to send
+            pass
         return response
 
     async def _models(self, request: web.Request) -> web.Response:

@@ -277,7 +277,7 @@ class ModelDoor:
         except TimeoutError:
             if not bound.expired():  # a timeout from below (the transport's): classified as it is
                 raise
-            raise CallTimedOut(f"no whole reply within timeout_s {limit:g} (the reply was still coming)") from None
+            raise CallTimedOut(f"no whole reply within timeout_s {limit:g} (connecting, waiting and reading)") from None
 
     async def _litellm_call(
         self, model: ModelConfig, messages: list[dict[str, Any]], metadata: dict[str, Any], api_key: str | None
