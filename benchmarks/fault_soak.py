@@ -4,8 +4,9 @@ Two copies of the project (small samples, one agent, the environment model and t
 OpenAI-compatible test server on loopback, every key from one environment variable) are built from the same
 `ingest`. The *clean* copy runs `dvc repro` against the healthy server. The *soak* copy runs `dvc repro
 --keep-going` while the server injects faults into a share of the requests (429, 5xx, slow replies beyond the
-timeout, malformed and cut bodies, dropped connections, null content, refusals that echo the Authorization
-header), then `dvc repro` again against the healthy server. Figures:
+timeout, bodies trickled slower than the timeout, malformed, cut and non-UTF-8 bodies, dropped connections, null
+content, content filters with partial text, replies cut off inside their reasoning, refusals that echo the
+Authorization header), then `dvc repro` again against the healthy server. Figures:
 
 - calls made and faults injected by kind (the server's counts), failures recorded by kind (usage rows);
 - rows lost: per-item tables of the faulty run with fewer rows than the clean run's (must be 0);
@@ -19,8 +20,11 @@ With --no-reports (the test's setting) the three runs stop at the stages that ca
 upstream (every per-agent stage of every benchmark, `dvc repro` of those targets): the report stages call no
 model, and they are a function of the data compared byte for byte.
 
-Content-filter refusals are not in the mix: a provider's filter is deterministic, so a refusal that a healthy
-rerun turns into an answer would measure nothing real (the door's handling of them is tested on its own).
+Content filters and replies cut off inside their reasoning are in the mix as faults of the server, not of the
+model: a provider's filter is deterministic, but what the soak measures is the pipeline's handling of one. Neither is
+retried, so each is a recorded failure of the faulty run (kind `content_filter` or `truncated`; its stage exits
+non-zero and is not locked, nothing of it is cached or scored), and the healthy rerun answers it, after which the
+outputs must match the clean run's byte for byte.
 """
 
 from __future__ import annotations
@@ -56,20 +60,24 @@ from tests.helpers import SMALL, copy_project, prefect_server  # noqa: E402
 
 KEY_ENV = "SOAK_API_KEY"
 AGENT = "fake"  # the agent under test, on the test server like the environment model and the judge
-# Everything transient or malformed, plus refusals whose body echoes the key (they end a call for good: the
-# healthy rerun must then call again). No content filter (see the module docstring).
+# Everything transient or malformed, plus what ends a call for good (the healthy rerun must then call again):
+# refusals whose body echoes the key, content filters with partial text, replies cut off inside their reasoning.
 SOAK_MIX: tuple[tuple, ...] = (
     ("429", 0),
     ("500",),
     ("502",),
     ("503",),
     ("slow", 3.0),
+    ("trickle", 4.0),
     ("malformed",),
     ("malformed_truncated",),
     ("malformed_html",),
+    ("bad_utf8",),
     ("drop",),
     ("null_length",),
     ("null_stop",),
+    ("filtered_text",),
+    ("think_cut",),
     ("401",),
 )
 # Tables with one row per item (answer, dialogue, judged item): a failure must be a row, never a missing one.
@@ -126,7 +134,7 @@ def soak_params(url: str, cache_dir: str = ".cache/llm") -> dict[str, dict]:
         "agents": {AGENT: fake},
         "environment": dict(fake),
         "judge": dict(fake),
-        # A short timeout makes the slow replies time out; short backoffs keep the soak quick.
+        # A short timeout makes the slow and trickled replies time out; short backoffs keep the soak quick.
         "llm": {
             "concurrency": 8,
             "timeout_s": 2,

@@ -17,7 +17,7 @@ from flows.dvc_views import write_dvc_views
 from flows.kit.config import MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.kit.monitor import publish_report
 from flows.kit.paths import PATHS, Paths
-from flows.kit.reporting import agent_info
+from flows.kit.reporting import agent_info, truncated_replies
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_text_atomic
 from steps.lawbench.benchmark import BENCHMARK
@@ -63,7 +63,8 @@ def lawbench_report(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> st
     long, deltas = build_tables(scores, published)
     commit = next(f.commit for f in load_manifest(MANIFEST_FILE).files if f.dataset == "lawbench_items")
     for setting in SETTINGS:
-        text = render_setting(long, deltas, setting, agents, commit, list(names))
+        cut = {name: truncated_replies([paths.run("lawbench", name, setting)]) for name in agents}
+        text = render_setting(long, deltas, setting, agents, commit, list(names), cut)
         write_text_atomic(reports / f"lawbench_{setting}.md", text)
     write_text_atomic(reports / "lawbench.csv", csv_text(long))
     for setting in SETTINGS:

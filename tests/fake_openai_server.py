@@ -13,10 +13,18 @@ that request through untouched):
 - `("malformed",)`: HTTP 200 whose body is not JSON; `("malformed_truncated",)`: JSON cut mid-way;
   `("malformed_html",)`: an HTML page; `("malformed_shape",)`: JSON that is not a completion (no choices)
 - `("drop",)`: close the connection without answering
-- `("filtered",)`: HTTP 200 with `content: null` and `finish_reason: content_filter`
+- `("filtered",)`: HTTP 200 with `content: null` and `finish_reason: content_filter`; `("filtered_text",)`: the
+  same with a partial answer; `("filtered_empty",)`: with an empty string
 - `("null_length",)`: `content: null` with `finish_reason: length` (max_tokens spent on reasoning)
 - `("null_stop",)`: `content: null` with `finish_reason: stop`
 - `("empty_stop",)`: an empty string with `finish_reason: stop` (the model's own empty answer)
+- `("think_cut",)`: `finish_reason: length` inside an unclosed `<think>…` (cut off while reasoning);
+  `("think_only",)`: a closed `<think>…</think>` and no answer, `length`; `("reasoning_only",)`: content `""` and
+  the reasoning in the `reasoning_content` field, `length`
+- `("cut",)`: the normal answer with `finish_reason: length` (an answer cut at max_tokens)
+- `("trickle", seconds)`: the normal answer, its body sent a few bytes at a time over `seconds` (every read
+  gets a byte in time: only a limit on the whole call stops it)
+- `("bad_utf8",)`: HTTP 200 whose JSON body holds bytes that are not UTF-8
 
 Usage counts 7 prompt tokens and one completion token per character; given a tokenizer (`tokens`, text -> count),
 it counts as OpenAI's chat API does (`chat_tokens`), so that usage rows hold real token counts.
@@ -68,9 +76,17 @@ FAULT_ARGS: dict[str, int] = {
     "malformed_shape": 0,
     "drop": 0,
     "filtered": 0,
+    "filtered_text": 0,
+    "filtered_empty": 0,
     "null_length": 0,
     "null_stop": 0,
     "empty_stop": 0,
+    "think_cut": 0,
+    "think_only": 0,
+    "reasoning_only": 0,
+    "cut": 0,
+    "trickle": 1,
+    "bad_utf8": 0,
 }
 
 # The default mix of `inject_random`: every transient and every answer-shaped fault, no 400/401/403 (those
@@ -85,8 +101,11 @@ RANDOM_MIX: tuple[tuple, ...] = (
     ("malformed_truncated",),
     ("drop",),
     ("filtered",),
+    ("filtered_text",),
     ("null_length",),
+    ("think_cut",),
     ("null_stop",),
+    ("bad_utf8",),
 )
 
 _MALFORMED_BODIES = {
@@ -101,10 +120,21 @@ _MALFORMED_BODIES = {
 
 _NULLISH = {  # fault kind -> (content, finish_reason) of a 200 reply
     "filtered": (None, "content_filter"),
+    "filtered_text": ("根据您的描述，这起案件", "content_filter"),
+    "filtered_empty": ("", "content_filter"),
     "null_length": (None, "length"),
     "null_stop": (None, "stop"),
     "empty_stop": ("", "stop"),
+    "think_cut": ("<think>用户问的是合同纠纷，先看诉讼时效，再看", "length"),
+    "think_only": ("<think>用户问的是合同纠纷，先看诉讼时效。</think>", "length"),
+    "reasoning_only": ("", "length"),
 }
+REASONING = "用户问的是合同纠纷，先看诉讼时效，再看"  # the `reasoning_content` of `reasoning_only`
+TRICKLE_CHUNK = 16  # bytes per write of a trickled body
+# a completion whose answer holds an invalid UTF-8 sequence (a lone continuation byte, then a truncated lead)
+BAD_UTF8 = b'{"id": "x", "object": "chat.completion", "created": 0, "model": "m", "choices": [{"index": 0, ' + (
+    b'"message": {"role": "assistant", "content": "\xe4\xb8\x80 \x80\xe4"}, "finish_reason": "stop"}]}'
+)
 
 
 def echo_reply(body: dict[str, Any]) -> str:
@@ -259,12 +289,40 @@ class FakeOpenAIServer:
             return web.Response(text=text, content_type=content_type)
         if kind in _NULLISH:
             content, finish_reason = _NULLISH[kind]
-            return web.json_response(_completion(body, number, content, finish_reason, self.tokens))
+            completion = _completion(body, number, content, finish_reason, self.tokens)
+            if kind == "reasoning_only":
+                completion["choices"][0]["message"]["reasoning_content"] = REASONING
+            return web.json_response(completion)
+        if kind == "cut":
+            return web.json_response(_completion(body, number, self.reply(body), "length", self.tokens))
+        if kind == "trickle":
+            return await self._trickle(
+                request, _completion(body, number, self.reply(body), "stop", self.tokens), fault[1]
+            )
+        if kind == "bad_utf8":
+            return web.Response(body=BAD_UTF8, content_type="application/json")
         if kind == "drop":
             if request.transport is not None:  # None once the client has gone
                 request.transport.close()  # the client sees the connection close before any byte of a reply
             return web.Response(status=200)  # written to a closed transport: nothing is sent, nothing logged
         raise ValueError(f"unknown fault {fault!r}")
+
+    @staticmethod
+    async def _trickle(request: web.Request, completion: dict[str, Any], seconds: float) -> web.StreamResponse:
+        """Send `completion` TRICKLE_CHUNK bytes at a time, spread over `seconds`."""
+        data = json.dumps(completion, ensure_ascii=False).encode("utf-8")
+        chunks = [data[i : i + TRICKLE_CHUNK] for i in range(0, len(data), TRICKLE_CHUNK)]
+        response = web.StreamResponse(headers={"Content-Type": "application/json"})
+        response.content_length = len(data)
+        await response.prepare(request)
+        try:
+            for chunk in chunks:
+                await asyncio.sleep(seconds / len(chunks))
+                await response.write(chunk)
+            await response.write_eof()
+        except ConnectionResetError:  # the client stopped waiting (its timeout): nothing more to send
+            pass
+        return response
 
     async def _models(self, request: web.Request) -> web.Response:
         owner = {"owned_by": self.owned_by} if self.owned_by else {}

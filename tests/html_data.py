@@ -80,7 +80,14 @@ def _turn(
     }
     row |= {"turn_index": t, "exchange": t // 2 + 1, "speaker": speaker, "speaker_label": speaker}
     row |= {"addressee": addressee, "kind": "utterance", "stage": None, "paper_turn": None, "text": text}
-    row |= {"model": model, "call_key": key, "prompt_tokens": 8, "completion_tokens": 4, "revision": 0}
+    row |= {
+        "model": model,
+        "call_key": key,
+        "prompt_tokens": 8,
+        "completion_tokens": 4,
+        "truncated": False,
+        "revision": 0,
+    }
     return row | {"failure": None, "data": "{}"} | rest
 
 
@@ -135,6 +142,7 @@ def j1_frames(
                     "judge_prompt_version": "",
                     "judge_proxy": False,
                     "attempts": 0,
+                    "truncated": False,
                     "evidence": json.dumps({"why": f"evidence {i}"}),
                 }
             )
@@ -187,7 +195,7 @@ def mile_frames(n: int, agent: str = "oracle", rounds: int = 3) -> tuple[pd.Data
             "error": "",
             "judge": "scripted/judge",
         }
-        base |= {"judge_prompt_version": "v1", "judge_proxy": True, "attempts": 1, "detail": ""}
+        base |= {"judge_prompt_version": "v1", "judge_proxy": True, "attempts": 1, "truncated": False, "detail": ""}
         for metric in ("F&R", "CLA", "EVID", "STA", "PROF"):
             value = None if unparsable else (i % 5) / 4
             scores.append(
@@ -250,7 +258,7 @@ def ucl_frames(
             "reference": "scripted_null",
         }
         base |= {"item_id": iid, "task": task.key, "error": "", "attempts": 1, "judge": "scripted/judge"}
-        base |= {"judge_proxy": True, "judge_prompt_version": "v1"}
+        base |= {"judge_proxy": True, "judge_prompt_version": "v1", "truncated": False}
         outcome = ("win", "tie", "lose")[i % 3]
         for order in ("candidate_first", "reference_first"):
             failed = order == "reference_first" and i % 4 == 3
@@ -261,7 +269,8 @@ def ucl_frames(
                 | {"value": None if failed else {"win": 1.0, "tie": 0.5, "lose": 0.0}[outcome]}
             )
         hints.append(
-            {k: base[k] for k in ("run_id", "agent", "item_id", "task", "error", "attempts", "judge", "judge_proxy")}
+            {k: base[k] for k in ("run_id", "agent", "item_id", "task", "error", "attempts", "truncated", "judge")}
+            | {"judge_proxy": base["judge_proxy"]}
             | {"value": (i % 5) / 4, "failure": None, "hint_free": False, "items": 4, "met": i % 5, "partial": 0}
             | {"forbidden_mentioned": 0, "holistic": 5.0, "raw": f"hints {i}", "judge_prompt_version": "v1"}
         )
@@ -290,6 +299,7 @@ def plawbench_frames(
                     "response": "根据民法典第一千零八十七条……",
                     "failure": None,
                     "call_key": f"p{i}-{variant}",
+                    "truncated": False,
                     "turns": 2 * rounds if variant == "multiturn" else 1,
                     "ended_by": "marker" if variant == "multiturn" else "",
                 }
@@ -310,6 +320,7 @@ def plawbench_frames(
                     "failure": None,
                     "error": "",
                     "attempts": 1,
+                    "truncated": False,
                     "awarded": awarded,
                     "max_points": 2.0,
                     "clamped": 0,

@@ -1,15 +1,18 @@
 """What the report flows know about agents and runs, built once from params.yaml and each run's `run.json`.
 
 `agent_infos` gives every report its `AgentInfo` per agent (model, scripted, the paper model it corresponds to,
-run id, limit, the run.json as recorded, read by `read_run`), `run_info` the report's `RunInfo` (environment,
-judge, params section).
+run id, limit, the run.json as recorded, read by `read_run`, the replies cut at max_tokens in its usage tables),
+`run_info` the report's `RunInfo` (environment, judge, params section).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+import pandas as pd
 
 from flows.kit.config import Params
 from flows.kit.paths import Paths
@@ -37,7 +40,21 @@ def model_info(
         run_id=only.run_id if only is not None else None,
         limit=max(limits) if limits else None,
         run=dict(only.spec) if only is not None else {},
+        truncated=truncated_replies(run_dirs),
     )
+
+
+def truncated_replies(run_dirs: Sequence[Path]) -> dict[str, int]:
+    """Replies cut at max_tokens by purpose, from the usage tables of `run_dirs` (`*usage.parquet`: the run's calls
+    and its judge's); a table written before they were marked has none."""
+    import pyarrow.parquet as pq
+
+    counts: Counter[str] = Counter()
+    for path in sorted(p for d in run_dirs for p in Path(d).glob("*usage.parquet")):
+        if "truncated" in pq.read_schema(path).names:
+            usage = pd.read_parquet(path, columns=["purpose", "truncated"])
+            counts.update(usage.purpose[usage.truncated])
+    return dict(sorted(counts.items()))
 
 
 def agent_info(

@@ -26,6 +26,7 @@ class ScoreRow:
     judge_prompt_version: str = ""
     judge_proxy: bool = False
     attempts: int = 0
+    truncated: bool = False  # an answer the judge gave was cut at max_tokens
     evidence: dict[str, Any] = field(default_factory=dict)
 
     def record(self) -> dict[str, Any]:
@@ -80,7 +81,13 @@ class Row:
         """
         judged = next((p for p in parts if p.judge != RULE.model), None)
         n_failed = sum(p.status == "judge_failed" for p in parts)
-        base = ScoreRow(self.instance_id, self.scenario, metric, evidence={**evidence, "judge_failed_parts": n_failed})
+        base = ScoreRow(
+            self.instance_id,
+            self.scenario,
+            metric,
+            truncated=any(p.truncated for p in parts),
+            evidence={**evidence, "judge_failed_parts": n_failed},
+        )
         if judged is not None:
             base = replace(
                 base,

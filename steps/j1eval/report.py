@@ -26,7 +26,7 @@ from steps.j1eval.paper import (
 from steps.j1eval.tables import Results
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.long import long_columns
-from steps.reports.markdown import CONTENT_FILTER_RULE, with_failed
+from steps.reports.markdown import CONTENT_FILTER_RULE, truncated_note, with_failed
 from steps.reports.paper_models import match_paper_model
 from steps.reports.prose import render_template
 from steps.scenarios.catalog import environments, paper_sizes
@@ -419,6 +419,7 @@ def render(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> str:
         failed_calls=int(cells.n_failed.sum()),
         unparsable=int(cells.n_unparsable.sum()),
         content_filter_rule=CONTENT_FILTER_RULE,
+        truncated=truncated_note({name: a.truncated for name, a in agents.items()}),
     )
     return text.rstrip("\n") + "\n"
 

@@ -34,6 +34,7 @@ class Asked(Generic[T]):
     raw: str
     attempts: int
     call_keys: tuple[str, ...]
+    truncated: bool = False  # the last answer was cut at max_tokens
 
 
 def classify(raw: str, schema: type[BaseModel]) -> tuple[JudgeFailure, str]:
@@ -70,10 +71,10 @@ async def ask_json(
     messages = [{"role": "user", "content": prompt}]
     result = await complete_json(door, model, messages, schema, purpose=purpose, metadata=metadata, repairs=repairs)
     if result.value is not None:
-        return Asked(result.value, None, "", result.raw, result.attempts, result.call_keys)
+        return Asked(result.value, None, "", result.raw, result.attempts, result.call_keys, result.truncated)
     failure = result.failure
     if failure is not None and failure.message.startswith(_INVALID_ANSWER):
         kind, detail = classify(result.raw, schema)
-        return Asked(None, kind, detail, result.raw, result.attempts, result.call_keys)
+        return Asked(None, kind, detail, result.raw, result.attempts, result.call_keys, result.truncated)
     message = f"{failure.kind.value}: {failure.message}" if failure else "no answer"
     return Asked(None, JudgeFailure.CALL_FAILED, message, result.raw, result.attempts, result.call_keys)

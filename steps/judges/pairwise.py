@@ -24,6 +24,7 @@ from typing import Any
 from steps.judges.prompts import render, version
 from steps.judges.result import JudgedBy, JudgeFailure, Judgement
 from steps.llm import Completer, ModelConfig
+from steps.llm.reasoning import strip_reasoning
 
 KIND = "pairwise"
 WIN, LOSE, TIE = "win", "lose", "tie"
@@ -33,7 +34,6 @@ SWAPPED = {WIN: LOSE, LOSE: WIN, TIE: TIE}
 REPAIR = "你上一次的回答无法使用：{error}。请重新作答，并在最后只写出 [[1]]、[[2]] 或 [[3]] 中的一个作为结论。"
 
 _VERDICT = re.compile(r"\[\[\s*(\d+)\s*\]\]")
-_THINK = re.compile(r"<think>.*?</think>", re.S)
 
 
 def _lists_options(marks: list[str]) -> bool:
@@ -47,7 +47,7 @@ def parse_verdict(text: str) -> tuple[str | None, JudgeFailure | None, str]:
     do: "…写 [[1]]；…写 [[2]]；…写 [[3]]"), so it concludes nothing and is not read; a line that changes its mind
     ("起初倾向[[2]]，但应为[[1]]") keeps its last verdict.
     """
-    lines = _THINK.sub("", text).splitlines()
+    lines = strip_reasoning(text).splitlines()
     found = [v for line in lines if not _lists_options(marks := _VERDICT.findall(line)) for v in marks]
     if not found:
         if any(_VERDICT.search(line) for line in lines):
@@ -70,6 +70,7 @@ class OrderVerdict:
     attempts: int
     call_keys: tuple[str, ...]
     prompt: str = ""
+    truncated: bool = False  # the last answer was cut at max_tokens
 
     @property
     def verdict(self) -> int | None:
@@ -83,23 +84,23 @@ async def ask_verdict(
     """One order: the verdict, with up to `retries` repair rounds when the answer holds none."""
     messages = [{"role": "user", "content": prompt}]
     keys: list[str] = []
-    raw, error = "", ""
+    raw, error, cut = "", "", False
     failure: JudgeFailure | None = JudgeFailure.UNPARSABLE
     for attempt in range(1, retries + 2):
         reply = await door.complete(model, messages, purpose="judge", metadata=metadata)
         keys.append(reply.call_key)
         if not reply.ok:
             return OrderVerdict(None, JudgeFailure.CALL_FAILED, reply.message, raw, attempt, tuple(keys), prompt)
-        raw = reply.text
+        raw, cut = reply.text, reply.truncated
         outcome, failure, error = parse_verdict(raw)
         if failure is None:
-            return OrderVerdict(outcome, None, "", raw, attempt, tuple(keys), prompt)
+            return OrderVerdict(outcome, None, "", raw, attempt, tuple(keys), prompt, cut)
         messages = [
             *messages,
             {"role": "assistant", "content": raw},
             {"role": "user", "content": REPAIR.format(error=error)},
         ]
-    return OrderVerdict(None, failure, error, raw, retries + 1, tuple(keys), prompt)
+    return OrderVerdict(None, failure, error, raw, retries + 1, tuple(keys), prompt, cut)
 
 
 @dataclass(frozen=True)

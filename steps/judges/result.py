@@ -35,6 +35,8 @@ class JudgeCall(Protocol):
     def attempts(self) -> int: ...
     @property
     def call_keys(self) -> tuple[str, ...]: ...
+    @property
+    def truncated(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,7 @@ class Judgement:
     error: str = ""
     attempts: int = 0
     call_keys: tuple[str, ...] = ()
+    truncated: bool = False  # an answer it read was cut at max_tokens (finish_reason length)
 
     def __post_init__(self) -> None:
         if (self.value is None) == (self.failure is None):
@@ -71,7 +74,8 @@ class Judgement:
     def row(self) -> dict[str, Any]:
         """The judged-row columns (`steps.schemas.judged.Judged`) of this judgement."""
         by = JudgedBy(self.judge_model, self.proxy, self.prompt_version)
-        return by.row(self.value, self.failure.value if self.failure else None, self.error, self.attempts)
+        failure = self.failure.value if self.failure else None
+        return by.row(self.value, failure, self.error, self.attempts, truncated=self.truncated)
 
 
 @dataclass(frozen=True)
@@ -104,6 +108,7 @@ class JudgedBy:
             error=failed.error if failed else "",
             attempts=sum(c.attempts for c in calls),
             call_keys=tuple(k for c in calls for k in c.call_keys),
+            truncated=any(c.truncated for c in calls),
         )
 
     def scored(self, value: float, evidence: dict[str, Any] | None = None) -> Judgement:
@@ -111,7 +116,13 @@ class JudgedBy:
         return self.judgement(value, (), evidence)
 
     def row(
-        self, value: float | None = None, failure: str | None = None, error: str = "", attempts: int = 0
+        self,
+        value: float | None = None,
+        failure: str | None = None,
+        error: str = "",
+        attempts: int = 0,
+        *,
+        truncated: bool = False,
     ) -> dict[str, Any]:
         """The judged-row columns of a row no judgement produced (a rule value, an excluded item)."""
         return {
@@ -122,6 +133,7 @@ class JudgedBy:
             "failure": failure,
             "error": error,
             "attempts": attempts,
+            "truncated": truncated,
         }
 
 

@@ -57,7 +57,7 @@ def build_requests(items: pd.DataFrame, model: ModelConfig) -> list[Request]:
 
 
 def predictions_frame(items: pd.DataFrame, replies: list[Reply], model_name: str) -> pd.DataFrame:
-    """The predictions table (same layout as the published one, plus call key and failure columns)."""
+    """The predictions table (same layout as the published one, plus call key, truncation and failure columns)."""
     if len(items) != len(replies):
         raise ValueError(f"{len(items)} items but {len(replies)} replies")
     return pd.DataFrame(
@@ -71,6 +71,7 @@ def predictions_frame(items: pd.DataFrame, replies: list[Reply], model_name: str
             "prediction": [r.text if r.ok else None for r in replies],
             "reference": items.answer.to_numpy(),
             "call_key": [r.call_key for r in replies],
+            "truncated": [r.ok and r.truncated for r in replies],
             "failure_kind": [None if r.ok else r.kind.value for r in replies],
         }
     )

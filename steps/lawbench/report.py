@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
@@ -9,7 +10,7 @@ import pandas as pd
 from steps.metrics.lawbench.tasks import TASK_IDS, TASKS
 from steps.reports.agents import AgentInfo
 from steps.reports.long import long_csv
-from steps.reports.markdown import CONTENT_FILTER_RULE, with_failed
+from steps.reports.markdown import CONTENT_FILTER_RULE, truncated_note, with_failed
 from steps.reports.prose import render_template
 
 LEVEL_COLUMNS = ("Memorization", "Understanding", "Application")
@@ -122,9 +123,11 @@ def render_setting(
     agents: dict[str, AgentInfo],
     commit: str,
     published: list[str],
+    truncated: Mapping[str, Mapping[str, int]] | None = None,
 ) -> str:
     """reports/lawbench_<setting>.md: the tables built here, the prose in templates/report.md.j2 (`commit`: the
-    data's pinned commit; `published`: the models whose published predictions were rescored)."""
+    data's pinned commit; `published`: the models whose published predictions were rescored; `truncated`: each
+    agent's replies cut at max_tokens in this setting, by purpose, else those of `agents`)."""
     score_scopes = [*TASK_IDS, *LEVEL_COLUMNS, "overall"]
     abst = long[(long["table"] == setting) & (long.metric == "abstention_rate")]
     abst_tasks = [t for t in TASK_IDS if (abst[abst.scope == t].value.fillna(0) > 0).any()]
@@ -144,4 +147,5 @@ def render_setting(
         ran=ran,
         failed=failed_by_task(long, setting),
         content_filter_rule=CONTENT_FILTER_RULE,
+        truncated=truncated_note(truncated if truncated is not None else {a: i.truncated for a, i in agents.items()}),
     )

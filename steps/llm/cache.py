@@ -39,9 +39,12 @@ CREATE TABLE IF NOT EXISTS responses (
     completion_tokens INTEGER NOT NULL,
     cost_usd REAL,
     latency_s REAL NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    truncated INTEGER NOT NULL DEFAULT 0
 )
 """
+# A cache written before answers cut at max_tokens were marked: its rows were not marked (0).
+ADD_TRUNCATED = "ALTER TABLE responses ADD COLUMN truncated INTEGER NOT NULL DEFAULT 0"
 
 
 def call_key(model: ModelConfig, messages: list[dict[str, Any]], metadata: dict[str, Any] | None = None) -> str:
@@ -69,6 +72,7 @@ class CachedResponse:
     completion_tokens: int
     cost_usd: float | None
     latency_s: float
+    truncated: bool = False  # cut at max_tokens (finish_reason length): replayed as such
 
 
 RESERVE_BYTES = 8 << 20  # set aside for the answers in flight when the disk fills (32 at once of 250 KB each)
@@ -145,6 +149,13 @@ class ResponseCache:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute(SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(responses)")}
+            if "truncated" not in columns:
+                try:
+                    self._db.execute(ADD_TRUNCATED)
+                except sqlite3.OperationalError as err:  # another process added it first
+                    if "duplicate column" not in str(err):
+                        raise
         except (sqlite3.Error, OSError) as err:
             raise self._error("cannot open", err) from None
         self._reserve = _set_aside(directory)
@@ -152,12 +163,16 @@ class ResponseCache:
     def get(self, key: str) -> CachedResponse | None:
         try:
             row = self._db.execute(
-                "SELECT text, prompt_tokens, completion_tokens, cost_usd, latency_s FROM responses WHERE key = ?",
+                "SELECT text, prompt_tokens, completion_tokens, cost_usd, latency_s, truncated"
+                " FROM responses WHERE key = ?",
                 (key,),
             ).fetchone()
         except sqlite3.Error as err:
             raise self._error("cannot read", err) from None
-        return CachedResponse(*row) if row else None
+        if row is None:
+            return None
+        text, prompt_tokens, completion_tokens, cost_usd, latency_s, truncated = row
+        return CachedResponse(text, prompt_tokens, completion_tokens, cost_usd, latency_s, bool(truncated))
 
     def put(self, key: str, model: str, response: CachedResponse) -> None:
         """Store an answer, committed at once. A full disk frees the reserve for it and marks the cache `failed`;
@@ -176,7 +191,8 @@ class ResponseCache:
 
     def _insert(self, key: str, model: str, response: CachedResponse) -> None:
         self._db.execute(
-            "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO responses (key, model, text, prompt_tokens, completion_tokens, cost_usd, latency_s,"
+            " created, truncated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 key,
                 model,
@@ -186,6 +202,7 @@ class ResponseCache:
                 response.cost_usd,
                 response.latency_s,
                 time.time(),
+                int(response.truncated),
             ),
         )
 

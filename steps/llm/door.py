@@ -13,7 +13,7 @@ import random
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +22,16 @@ import litellm
 from steps.llm import scripted, scripted_provider
 from steps.llm.cache import CachedResponse, CacheError, ResponseCache, call_key
 from steps.llm.config import LLMSettings, ModelConfig
-from steps.llm.errors import Classified, classify, classify_reply
+from steps.llm.errors import (
+    CallTimedOut,
+    Classified,
+    address,
+    classify,
+    classify_reply,
+    is_truncated,
+    unreachable,
+    with_endpoint,
+)
 from steps.llm.ledger import SpendLedger
 from steps.llm.pricing import pricing_for
 from steps.llm.results import CallFailure, Completion, FailureKind, Reply, Request, UsageRecord, public_metadata
@@ -57,6 +66,13 @@ def _skip_litellm_bookkeeping() -> None:
 
     litellm_utils._client_async_logging_helper = _no_success_logging
     litellm_utils.update_response_metadata = lambda *_args, **_kwargs: None
+
+
+@cache
+def _load_sdk() -> None:
+    """Import what the OpenAI SDK imports on its first request (its resource modules: ~1.5 s of CPU), so that the
+    first call's timeout measures the server, not the import."""
+    import openai.resources  # noqa: F401
 
 
 class ModelDoor:
@@ -218,11 +234,13 @@ class ModelDoor:
                     if self.cache is not None and self.cache.failed is not None:  # its answer could not be kept
                         raise CacheError(str(self.cache.failed))
                     sent, self._sending = True, self._sending + 1
-                    response = await self._litellm_call(model, messages, metadata, api_key)
+                    response = await self._attempt(model, messages, metadata, api_key)
             except CacheError:
                 raise
             except Exception as exc:  # every failure is classified; none escapes
                 c = classify(exc)
+                if unreachable(exc) and model.api_base:  # name the address that refused (never a key)
+                    c = with_endpoint(c, _addresses(model))
                 if model.is_scripted:  # a scripted policy is deterministic: its errors are not transient
                     return CallFailure(FailureKind.BAD_REQUEST, c.message, model.model, key, attempt)
             else:
@@ -271,12 +289,32 @@ class ModelDoor:
         jittered = exponential * (0.5 + random.random() / 2)
         return max(retry_after_s, jittered) if retry_after_s is not None else jittered
 
+    def _timeout_s(self, model: ModelConfig) -> float:
+        return model.timeout_s or self.settings.timeout_s
+
+    async def _attempt(
+        self, model: ModelConfig, messages: list[dict[str, Any]], metadata: dict[str, Any], api_key: str | None
+    ):
+        """One request, bounded as a whole by the timeout. The timeout handed to litellm bounds each phase (connect,
+        each read), so a server that sends a byte now and then would hold a call for ever without this bound."""
+        limit = self._timeout_s(model)
+        if not model.is_scripted:
+            _load_sdk()
+        bound = asyncio.timeout(limit)
+        try:
+            async with bound:
+                return await self._litellm_call(model, messages, metadata, api_key)
+        except TimeoutError:
+            if not bound.expired():  # a timeout from below (the transport's): classified as it is
+                raise
+            raise CallTimedOut(f"no whole reply within timeout_s {limit:g} (connecting, waiting and reading)") from None
+
     async def _litellm_call(
         self, model: ModelConfig, messages: list[dict[str, Any]], metadata: dict[str, Any], api_key: str | None
     ):
         kwargs: dict[str, Any] = {
             **model.decoding.as_kwargs(),
-            "timeout": model.timeout_s or self.settings.timeout_s,
+            "timeout": self._timeout_s(model),
             "max_retries": 0,  # the door retries; the OpenAI SDK underneath must not
             "no-log": True,  # no litellm logging callbacks: the door keeps its own accounting
         }
@@ -320,6 +358,7 @@ class ModelDoor:
             completion_tokens=completion_tokens,
             cost_usd=0.0 if model.is_scripted else pricing.cost(prompt_tokens, completion_tokens) if pricing else None,
             latency_s=round(latency, 6),
+            truncated=is_truncated(response),  # an answer cut at max_tokens: kept, scored and counted as such
         )
         if self.cache is not None:
             self.cache.put(key, model.model, cached)
@@ -331,7 +370,16 @@ class ModelDoor:
     @staticmethod
     def _completion(model: ModelConfig, key: str, c: CachedResponse, *, attempts: int, cache_hit: bool) -> Completion:
         return Completion(
-            c.text, model.model, key, c.prompt_tokens, c.completion_tokens, c.cost_usd, c.latency_s, attempts, cache_hit
+            c.text,
+            model.model,
+            key,
+            c.prompt_tokens,
+            c.completion_tokens,
+            c.cost_usd,
+            c.latency_s,
+            attempts,
+            cache_hit,
+            c.truncated,
         )
 
     def account_replay(
@@ -356,6 +404,7 @@ class ModelDoor:
                 None,
                 None,
                 public_metadata(metadata),
+                reply.truncated,
             )
         )
 
@@ -381,6 +430,7 @@ class ModelDoor:
                 cache_hit=hit,
                 failure_kind=None,
                 failure_message=None,
+                truncated=reply.truncated,
             )
         else:
             record = usage(
@@ -398,7 +448,9 @@ class ModelDoor:
         """Remember an answer for the stage's shard (what a fresh run would store: no latency)."""
         self.answers[reply.call_key] = (
             reply.model,
-            CachedResponse(reply.text, reply.prompt_tokens, reply.completion_tokens, reply.cost_usd, 0.0),
+            CachedResponse(
+                reply.text, reply.prompt_tokens, reply.completion_tokens, reply.cost_usd, 0.0, reply.truncated
+            ),
         )
 
 
@@ -413,4 +465,11 @@ def _as_hit(reply: Completion) -> Completion:
         reply.latency_s,
         0,
         True,
+        reply.truncated,
     )
+
+
+def _addresses(model: ModelConfig) -> str:
+    """The server address(es) of `model`, without credentials."""
+    bases = model.api_base if isinstance(model.api_base, list) else [model.api_base or ""]
+    return ", ".join(address(base) for base in bases)

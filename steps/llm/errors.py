@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+import httpx
 import litellm
 
+from steps.llm.reasoning import split_reasoning
 from steps.llm.results import FailureKind
 from steps.llm.secrets import redact
 
-__all__ = ["Classified", "classify", "classify_reply", "redact"]
+__all__ = ["Classified", "classify", "classify_reply", "is_truncated", "redact"]
 
 # What litellm says when a 200 reply could not be read as a completion. It wraps the JSON error into an
 # APIError (hosted_vllm/...) or, through the OpenAI SDK (openai/...), into a 500 InternalServerError that
@@ -76,7 +78,9 @@ def _unreadable_reply(exc: BaseException) -> bool:
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
         seen.add(id(current))
-        if isinstance(current, json.JSONDecodeError) or (current is exc and isinstance(exc, ValueError)):
+        if isinstance(current, json.JSONDecodeError | UnicodeDecodeError):  # not JSON, or not UTF-8 text
+            return True
+        if current is exc and isinstance(exc, ValueError):
             return True
         if any(marker in str(current) for marker in _UNREADABLE_REPLY):
             return True
@@ -84,31 +88,84 @@ def _unreadable_reply(exc: BaseException) -> bool:
     return False
 
 
+class CallTimedOut(TimeoutError):
+    """The whole call (connecting, waiting and reading the reply) took longer than its `timeout_s`."""
+
+
+def unreachable(exc: BaseException) -> bool:
+    """True if the request never reached a server: the connection was refused, or could not be opened."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, httpx.ConnectError | ConnectionRefusedError):
+            return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def with_endpoint(c: Classified, endpoint: str) -> Classified:
+    """`c` with the address the call could not reach in its message (the OpenAI SDK says only "Connection error.").
+    `endpoint` is a server address without credentials (`address`)."""
+    return replace(c, message=f"{c.message} (cannot connect to {endpoint})")
+
+
+def address(api_base: str) -> str:
+    """`api_base` as a message may show it: scheme, host, port and path, never a user, password or query."""
+    if "://" in api_base:
+        try:
+            return str(httpx.URL(api_base).copy_with(username=None, password=None, query=None, fragment=None))
+        except httpx.InvalidURL:
+            pass
+    return api_base.rsplit("@", 1)[-1].split("?", 1)[0].split("#", 1)[0]  # not a URL: no "user:password@", no query
+
+
 def classify_reply(response: Any) -> Classified | None:
     """None if `response` carries an answer; else why it does not (null content is never an answer).
 
-    An empty string is the model's own answer and passes. Null content is typed by `finish_reason`:
-    `content_filter` (the provider refused; deterministic, not retried), `length` (max_tokens ran out before
-    any answer, as with reasoning models; the same parameters would spend them the same way, so it is not
-    retried: raise `decoding.max_tokens`), anything else `null_content` (retried).
+    - `finish_reason: content_filter`: the provider filtered the completion, whatever text came with it ("" or a
+      partial one): a `content_filter` failure (deterministic, not retried), never an answer.
+    - null content: typed by `finish_reason`: `length` (max_tokens ran out before any answer, as with reasoning
+      models; the same parameters would spend them the same way, so not retried: raise `decoding.max_tokens`),
+      anything else `null_content` (retried).
+    - `finish_reason: length` and no answer once the reasoning is removed (an unclosed `<think>…`, only a
+      `<think>…</think>` block, or only `reasoning_content`; steps/llm/reasoning.py): `truncated`, as null content.
+
+    Anything else is an answer; one cut at max_tokens is marked so (`is_truncated`). An empty string, or only
+    reasoning, with any other finish is the model's own empty answer and passes (its readers find no answer in it).
     """
     choices = getattr(response, "choices", None)
     if not choices:
         return Classified(FailureKind.PARSE, True, None, "the reply has no choices")
     choice = choices[0]
-    if choice.message is not None and choice.message.content is not None:
-        return None
     finish_reason = getattr(choice, "finish_reason", None)
     if finish_reason == "content_filter":
         filtered = "the provider filtered the completion (finish_reason content_filter)"
         return Classified(FailureKind.CONTENT_FILTER, False, None, filtered)
-    if finish_reason == "length":
+    message = choice.message
+    content = None if message is None else message.content
+    if content is None and finish_reason != "length":
         return Classified(
-            FailureKind.TRUNCATED,
-            False,
+            FailureKind.NULL_CONTENT,
+            True,
             None,
-            "the reply has no content: max_tokens ran out before any answer (finish_reason length)",
+            f"the reply has no content (finish_reason {json.dumps(finish_reason)})",
         )
-    return Classified(
-        FailureKind.NULL_CONTENT, True, None, f"the reply has no content (finish_reason {json.dumps(finish_reason)})"
-    )
+    if finish_reason == "length":
+        split = split_reasoning(content, getattr(message, "reasoning_content", None))
+        if content is None or not split.answer:
+            what = "no content" if content is None else "no answer once its reasoning is removed"
+            if split.cut_off:
+                what = "no answer: it was cut off inside its reasoning (an unclosed <think>)"
+            return Classified(
+                FailureKind.TRUNCATED,
+                False,
+                None,
+                f"the reply has {what}: max_tokens ran out before any answer (finish_reason length)",
+            )
+    return None
+
+
+def is_truncated(response: Any) -> bool:
+    """True for a reply cut at max_tokens (`finish_reason: length`): an answer, but perhaps not a whole one."""
+    return getattr(response.choices[0], "finish_reason", None) == "length"

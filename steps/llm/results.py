@@ -18,9 +18,9 @@ class FailureKind(StrEnum):
     TIMEOUT = "timeout"
     BAD_REQUEST = "bad_request"
     AUTH = "auth"
-    CONTENT_FILTER = "content_filter"  # the provider refused: a 400 content-policy error or null content
-    PARSE = "parse"  # the server's answer was not a valid completion (not JSON, cut, HTML, no choices)
-    TRUNCATED = "truncated"  # null content with finish_reason length: max_tokens ran out before any answer
+    CONTENT_FILTER = "content_filter"  # the provider refused: a content-policy error, finish_reason content_filter
+    PARSE = "parse"  # the answer was not a readable completion (not JSON, cut, HTML, invalid UTF-8, no choices)
+    TRUNCATED = "truncated"  # finish_reason length and no answer (null, or only reasoning): max_tokens ran out first
     NULL_CONTENT = "null_content"  # null content for any other reason
     BUDGET = "budget"  # not sent: llm.budget_usd was spent (a rerun with a higher budget sends it)
 
@@ -36,6 +36,7 @@ class Completion:
     latency_s: float  # of the call that produced the text (stored with the cached response)
     attempts: int
     cache_hit: bool
+    truncated: bool = False  # cut at max_tokens (finish_reason length): an answer, perhaps not a whole one
 
     @property
     def ok(self) -> Literal[True]:  # a Literal, so `if reply.ok:` narrows a Reply for the type checker
@@ -84,6 +85,7 @@ class UsageRecord:
     failure_kind: str | None
     failure_message: str | None
     metadata: dict[str, Any] = field(default_factory=dict)
+    truncated: bool = False  # the answer was cut at max_tokens (a failure never is: see FailureKind.TRUNCATED)
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,10 @@
 
 A stage writes its shard beside its outputs (a DVC output, so `dvc push` carries it to the remote and `dvc pull`
 brings it to another clone). A shard row is what the SQLite cache stores for a call less what depends on how it
-ran (latency, when it was stored): call key, model, text, tokens, cost. Rows are unique by key and sorted by it,
-so a warm rerun writes the same bytes as a cold one. The key is the call's content (model, endpoint, messages,
-decoding), so shards from different machines never clash: one key is one request.
+ran (latency, when it was stored): call key, model, text, tokens, cost, whether it was cut at max_tokens. Rows
+are unique by key and sorted by it, so a warm rerun writes the same bytes as a cold one. The key is the call's
+content (model, endpoint, messages, decoding), so shards from different machines never clash: one key is one
+request.
 
 `ShardLayer` answers lookups from the shards a callable lists, below the door's SQLite cache: nothing is read
 until the first lookup, then only the key column of every shard (the index), and a shard's other columns once one
@@ -21,7 +22,7 @@ import pandas as pd
 
 from steps.llm.cache import CachedResponse
 
-COLUMNS = ["call_key", "model", "text", "prompt_tokens", "completion_tokens", "cost_usd"]
+COLUMNS = ["call_key", "model", "text", "prompt_tokens", "completion_tokens", "cost_usd", "truncated"]
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +30,7 @@ log = logging.getLogger(__name__)
 def shard_frame(answers: Mapping[str, tuple[str, CachedResponse]]) -> pd.DataFrame:
     """One row per call key (`answers`: key → (model string, answer)), sorted by key."""
     rows = [
-        (key, model, a.text, a.prompt_tokens, a.completion_tokens, a.cost_usd)
+        (key, model, a.text, a.prompt_tokens, a.completion_tokens, a.cost_usd, a.truncated)
         for key, (model, a) in sorted(answers.items())
     ]
     return pd.DataFrame(rows, columns=COLUMNS)
@@ -78,7 +79,12 @@ class ShardLayer:
 
 
 def _read(path: Path) -> dict[str, tuple[str, CachedResponse]]:
-    df = pd.read_parquet(path, columns=COLUMNS)
+    import pyarrow.parquet as pq
+
+    present = set(pq.read_schema(path).names)
+    df = pd.read_parquet(path, columns=[c for c in COLUMNS if c in present])
+    if "truncated" not in df:  # a shard written before answers cut at max_tokens were marked
+        df["truncated"] = False
     return {
         r.call_key: (
             r.model,
@@ -88,6 +94,7 @@ def _read(path: Path) -> dict[str, tuple[str, CachedResponse]]:
                 int(r.completion_tokens),
                 None if pd.isna(r.cost_usd) else float(r.cost_usd),
                 0.0,
+                bool(r.truncated),
             ),
         )
         for r in df.itertuples(index=False)

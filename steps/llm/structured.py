@@ -15,12 +15,12 @@ from pydantic import BaseModel, ValidationError
 
 from steps.llm.completer import Completer
 from steps.llm.config import ModelConfig
+from steps.llm.reasoning import strip_reasoning
 from steps.llm.results import CallFailure, FailureKind
 
 T = TypeVar("T", bound=BaseModel)
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
-_THINK = re.compile(r"<think>.*?</think>", re.S)
 
 
 @dataclass(frozen=True)
@@ -30,11 +30,12 @@ class Structured(Generic[T]):
     raw: str
     attempts: int  # model calls made (1 + repairs)
     call_keys: tuple[str, ...] = ()
+    truncated: bool = False  # the last answer (`raw`) was cut at max_tokens
 
 
 def extract_json(text: str) -> Any:
     """The JSON object in a model answer: fenced or bare, after any reasoning trace."""
-    text = _THINK.sub("", text).strip()
+    text = strip_reasoning(text)
     fenced = _FENCE.search(text)
     if fenced:
         text = fenced.group(1).strip()
@@ -75,15 +76,15 @@ async def complete_json(
     """Call `model` and validate its JSON answer; on failure, show it the error and ask again `repairs` times."""
     keys: list[str] = []
     history = list(messages)
-    raw, error = "", ""
+    raw, error, cut = "", "", False
     for attempt in range(1, repairs + 2):
         reply = await door.complete(model, history, purpose=purpose, metadata=metadata)
         keys.append(reply.call_key)
         if not reply.ok:
             return Structured(None, reply, raw, attempt, tuple(keys))
-        raw = reply.text
+        raw, cut = reply.text, reply.truncated
         try:
-            return Structured(validate_answer(raw, schema), None, raw, attempt, tuple(keys))
+            return Structured(validate_answer(raw, schema), None, raw, attempt, tuple(keys), cut)
         except ValueError as e:
             error = str(e)
         history = [
@@ -98,4 +99,4 @@ async def complete_json(
         keys[-1],
         repairs + 1,
     )
-    return Structured(None, failure, raw, repairs + 1, tuple(keys))
+    return Structured(None, failure, raw, repairs + 1, tuple(keys), cut)

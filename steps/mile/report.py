@@ -15,7 +15,7 @@ from steps.mile.published import GOAL_METRICS, paper_long
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.labels import size_phrase
 from steps.reports.long import long_columns
-from steps.reports.markdown import CONTENT_FILTER_RULE, value_pivot, with_failed
+from steps.reports.markdown import CONTENT_FILTER_RULE, truncated_note, value_pivot, with_failed
 from steps.reports.prose import render_template
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -389,4 +389,5 @@ def render(ours: pd.DataFrame, agents: dict[str, AgentInfo], run: RunInfo, sampl
         failed=any_failed(ours),
         unparsable=bool(ours.n_unparsable.fillna(0).sum()),
         content_filter_rule=CONTENT_FILTER_RULE,
+        truncated=truncated_note({name: a.truncated for name, a in agents.items()}),
     )

@@ -70,6 +70,7 @@ def responses_frame(
             "response": [r.text if r.ok else None for r in replies],
             "failure": [None if r.ok else f"{r.kind.value}: {r.message}"[:300] for r in replies],
             "call_key": [r.call_key for r in replies],
+            "truncated": [r.ok and r.truncated for r in replies],
             "turns": 1,
             "ended_by": "",
         }
@@ -97,6 +98,7 @@ def multiturn_frame(tasks: pd.DataFrame, dialogues: list[Dialogue], agent: str, 
                 "response": None if failed else lawyer_questions(d),
                 "failure": (last_failure or "call_failed")[:300] if failed else None,
                 "call_key": next((x.call_key for x in reversed(d.turns) if x.speaker == "lawyer"), ""),
+                "truncated": not failed and any(x.truncated for x in d.turns if x.speaker == "lawyer"),
                 "turns": d.exchanges,
                 "ended_by": d.ended_by.value if d.ended_by else "",
             }

@@ -15,7 +15,7 @@ from steps.plawbench import paper
 from steps.plawbench.penalty_report import render_penalties
 from steps.plawbench.rubrics import RubricTables
 from steps.reports.agents import AgentInfo, RunInfo
-from steps.reports.markdown import CONTENT_FILTER_RULE, value_pivot, with_failed
+from steps.reports.markdown import CONTENT_FILTER_RULE, truncated_note, value_pivot, with_failed
 from steps.reports.prose import render_template
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -313,5 +313,6 @@ def render_report(tables: dict[str, pd.DataFrame], inputs: ReportInputs) -> str:
         else "",
         errors=tables["errors"],
         content_filter_rule=CONTENT_FILTER_RULE,
+        truncated=truncated_note({name: a.truncated for name, a in agents.items()}),
     )
     return text.rstrip() + "\n"

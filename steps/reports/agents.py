@@ -25,6 +25,7 @@ class AgentInfo:
     limit: int | None = None  # run.json `limit` (the largest of its runs'): the agent's rows say `[limit N]`
     run: Mapping[str, Any] = field(default_factory=dict)  # run.json as recorded (decoding, options …)
     sizes: Mapping[str, int] = field(default_factory=dict)  # units its rows average, per scope (J1 instances …)
+    truncated: Mapping[str, int] = field(default_factory=dict)  # replies cut at max_tokens in its runs, by purpose
 
     @property
     def label(self) -> str:

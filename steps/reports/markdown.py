@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import pandas as pd
 
@@ -43,8 +44,8 @@ def with_failed(value: object, n_failed: float | None, *, unparsable: float | No
 
 
 CONTENT_FILTER_RULE = (
-    "a content-filter refusal (the provider withheld the completion) is a failed call of kind "
-    "`content_filter` and counts like any other; a refusal in words is an answer and is scored"
+    "a content-filter refusal (the provider withheld or cut the completion, whatever text came with it) is a failed "
+    "call of kind `content_filter` and counts like any other; a refusal in words is an answer and is scored"
 )
 
 
@@ -59,3 +60,22 @@ def value_pivot(part: pd.DataFrame, index: list[str], columns: str, *, sort: boo
     kept = part.assign(value=part.value.astype(float).where(part.value.notna() | ~lost, _EMPTIED))
     wide = kept.pivot_table(index=index, columns=columns, values="value", aggfunc="first", sort=sort)
     return wide.mask(wide == _EMPTIED)
+
+
+TRUNCATED_RULE = (
+    "kept and scored as they are, marked `truncated` in the usage, prediction, turn and judged tables; a cut reply "
+    "that holds no answer once its reasoning is removed is a failed call of kind `truncated` (docs/failures.md)"
+)
+
+
+def truncated_note(truncated: Mapping[str, Mapping[str, int]]) -> str:
+    """One sentence counting the replies cut at max_tokens: `truncated` maps each agent to its counts by purpose
+    (agent, dialogue, judge …; `AgentInfo.truncated`)."""
+    total = {name: sum(by_purpose.values()) for name, by_purpose in truncated.items()}
+    if not any(total.values()):
+        return f"No reply was cut at max_tokens; replies cut there are {TRUNCATED_RULE}."
+    counts = ", ".join(
+        f"`{name}` {n}" + (f" ({', '.join(f'{p} {k}' for p, k in sorted(truncated[name].items()) if k)})" if n else "")
+        for name, n in total.items()
+    )
+    return f"Replies cut at max_tokens, by agent (and purpose): {counts}; they are {TRUNCATED_RULE}."

@@ -18,8 +18,8 @@ class Judged(Strict):
 
     `judge` is the judge model ("rule" for a rule value, "" when nothing was judged), `judge_proxy` is True when
     the proxy judge (a scripted model) produced the value, `attempts` counts the judge's calls (repair rounds
-    included). A table whose rows may hold neither a value nor a failure (nothing to compare) says which rows
-    in `unvalued`.
+    included), `truncated` whether an answer it read was cut at max_tokens. A table whose rows may hold neither a
+    value nor a failure (nothing to compare) says which rows in `unvalued`.
     """
 
     judge: Series[str]
@@ -29,6 +29,7 @@ class Judged(Strict):
     failure: Series[str] = pa.Field(nullable=True)
     error: Series[str]
     attempts: Series[int] = pa.Field(ge=0)
+    truncated: Series[bool]  # an answer the judge gave was cut at max_tokens (finish_reason length)
 
     @classmethod
     def unvalued(cls, df: pd.DataFrame) -> pd.Series:

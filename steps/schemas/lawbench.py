@@ -22,6 +22,7 @@ class LawBenchRunPredictions(Strict):
     prediction: Series[str] = pa.Field(nullable=True)
     reference: Series[str]
     call_key: Series[str]
+    truncated: Series[bool]  # the answer was cut at max_tokens (scored as it is, counted in the report)
     failure_kind: Series[str] = pa.Field(nullable=True)
 
     @pa.dataframe_check(error="a row has a prediction and a failure, or neither")

@@ -76,6 +76,7 @@ class PlawResponses(Strict):
     response: Series[str] = pa.Field(nullable=True)
     failure: Series[str] = pa.Field(nullable=True)
     call_key: Series[str]
+    truncated: Series[bool]  # a reply of the agent was cut at max_tokens (kept and judged as it is)
     turns: Series[int] = pa.Field(ge=0)
     ended_by: Series[str]
 

@@ -44,6 +44,7 @@ class Turns(Strict):
     call_key: Series[str]
     prompt_tokens: Series[int] = pa.Field(ge=0)
     completion_tokens: Series[int] = pa.Field(ge=0)
+    truncated: Series[bool]  # the reply was cut at max_tokens (finish_reason length; steps/llm/reasoning.py)
     revision: Series[int] = pa.Field(ge=0)
     failure: Series[str] = pa.Field(nullable=True)
     data: Series[str]  # JSON object: the supervisor's topic check, a review verdict …

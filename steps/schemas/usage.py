@@ -7,6 +7,7 @@ response-cache shard: the answers its calls got, which travel with the stage's o
 
 from __future__ import annotations
 
+import pandas as pd
 import pandera.pandas as pa
 from pandera.typing import Series
 
@@ -26,9 +27,14 @@ class ModelUsage(Strict):
     prompt_tokens: Series[int] = pa.Field(ge=0)
     completion_tokens: Series[int] = pa.Field(ge=0)
     cost_usd: Series[float] = pa.Field(nullable=True, ge=0)
+    truncated: Series[bool]  # an answer cut at max_tokens (finish_reason length); never a failed call
     failure_kind: Series[str] = pa.Field(nullable=True, isin=[kind.value for kind in FailureKind])
     failure_message: Series[str] = pa.Field(nullable=True)
     metadata: Series[str]  # JSON object: instance id, scenario, role, task, setting
+
+    @pa.dataframe_check(error="a failed call is never marked truncated (a reply without an answer is a failure)")
+    def truncated_answers_only(cls, df: pd.DataFrame) -> bool:
+        return not bool((df.truncated & df.failure_kind.notna()).any())
 
 
 class UsageLog(ModelUsage):
@@ -52,3 +58,4 @@ class CallCache(Strict):
     prompt_tokens: Series[int] = pa.Field(ge=0)
     completion_tokens: Series[int] = pa.Field(ge=0)
     cost_usd: Series[float] = pa.Field(nullable=True, ge=0)
+    truncated: Series[bool]  # cut at max_tokens: replayed as such

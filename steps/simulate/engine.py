@@ -175,6 +175,7 @@ class Engine:
             completion_tokens=getattr(reply, "completion_tokens", 0),
             latency_s=getattr(reply, "latency_s", 0.0),
             cache_hit=getattr(reply, "cache_hit", False),
+            truncated=getattr(reply, "truncated", False),
             failure=None if reply is None or reply.ok else f"{reply.kind.value}: {reply.message}",
             revision=revision,
             data=data or {},

@@ -74,6 +74,7 @@ class Turn:
     completion_tokens: int = 0
     latency_s: float = 0.0
     cache_hit: bool = False
+    truncated: bool = False  # the reply was cut at max_tokens (an answer, perhaps not a whole one)
     failure: str | None = None
     revision: int = 0
     data: dict[str, Any] = field(default_factory=dict)  # structured extras (checker fields, review verdicts)

@@ -1,7 +1,7 @@
 """Dialogues as table rows, for every dialogue benchmark: one row per turn (turns.parquet) and one per dialogue
 (dialogues.parquet), the columns of `steps.schemas.runs` (`Turns`, `Dialogues`).
 
-Rows carry only what the dialogue determines (text, routing, model, tokens, call key, failure), so that a
+Rows carry only what the dialogue determines (text, routing, model, tokens, call key, truncation, failure), so that a
 resumed or replayed run writes the same bytes as an uninterrupted one, and no evaluation (the judge stages read
 the deliverables and the transcripts); what a particular process measured (latency, cache hits, attempts, cost)
 is in the run's usage.parquet, joined on `call_key`. A benchmark adds what it needs in a declared way: per turn,
@@ -43,6 +43,7 @@ TURN_COLUMNS = [
     "call_key",
     "prompt_tokens",
     "completion_tokens",
+    "truncated",
     "revision",
     "failure",
     "data",
@@ -113,6 +114,7 @@ def turn_rows(
             "call_key": t.call_key,
             "prompt_tokens": t.prompt_tokens,
             "completion_tokens": t.completion_tokens,
+            "truncated": t.truncated,
             "revision": t.revision,
             "failure": t.failure,
             "data": json.dumps(t.data, ensure_ascii=False, sort_keys=True),

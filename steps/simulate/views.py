@@ -11,16 +11,14 @@ records, drafts sent back for revision and reviews are heard by nobody. A role's
 
 from __future__ import annotations
 
-import re
-
+from steps.llm.reasoning import strip_reasoning
 from steps.simulate.model import Role, Scenario, Turn, TurnKind
-
-_THINK = re.compile(r"<think>.*?</think>", re.S)
 
 
 def clean_utterance(text: str) -> str:
-    """Strip reasoning traces (<think>…</think>) before a reply is routed or scored (spec j1 §9.3-25)."""
-    return _THINK.sub("", text).strip()
+    """Strip reasoning traces (<think>…</think>, steps/llm/reasoning.py) before a reply is routed or scored (spec j1
+    §9.3-25)."""
+    return strip_reasoning(text)
 
 
 def visible(turn: Turn, role: Role) -> bool:

@@ -36,6 +36,7 @@ HINT_COLUMNS = [
     "forbidden_mentioned",
     "holistic",
     "attempts",
+    "truncated",
     "raw",
     "judge",
     "judge_proxy",

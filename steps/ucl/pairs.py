@@ -39,6 +39,7 @@ VERDICT_COLUMNS = [
     "failure",
     "error",
     "attempts",
+    "truncated",
     "raw",
     "judge",
     "judge_proxy",

@@ -9,7 +9,7 @@ import pandas as pd
 
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.labels import size_phrase
-from steps.reports.markdown import CONTENT_FILTER_RULE, with_failed
+from steps.reports.markdown import CONTENT_FILTER_RULE, truncated_note, with_failed
 from steps.reports.prose import render_template
 from steps.ucl.paper import paper_models
 from steps.ucl.tasks import BLOOM_LEVELS, PAPER_TASK_IDS, SCENARIOS, TASKS
@@ -221,4 +221,5 @@ def render(long: pd.DataFrame, info: ReportInfo) -> str:
         failed=failed_verdicts(long, info),
         unparsable=unparsable_verdicts(long, info),
         content_filter_rule=CONTENT_FILTER_RULE,
+        truncated=truncated_note({a.name: a.truncated for a in [*info.agents, info.reference]}),
     )

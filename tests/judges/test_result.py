@@ -28,6 +28,12 @@ def test_a_judgement_keeps_every_call_and_fails_with_the_first_failed_one():
     assert (ok.value, ok.failure, ok.error, ok.attempts) == (0.25, None, "", 2)
 
 
+def test_a_judgement_is_truncated_when_an_answer_it_read_was_cut_at_max_tokens():
+    cut = Asked(0.5, None, "", "{}", 1, ("k",), truncated=True)
+    assert BY.judgement(0.5, [call(), cut]).row()["truncated"] is True
+    assert BY.judgement(0.5, [call(), call()]).row()["truncated"] is False
+
+
 def test_a_judgement_without_a_value_needs_a_failed_call():
     with pytest.raises(ValueError, match="either a value or a failure"):
         BY.judgement(None, [call()])
@@ -51,6 +57,7 @@ def test_rows_have_exactly_the_judged_columns():
         "failure": "call_failed",
         "error": "bad",
         "attempts": 1,
+        "truncated": False,
     }
     assert RULE.row(0.5)["judge"] == "rule" and NOBODY.row(failure="agent_call_failed")["judge"] == ""
     validate(pd.DataFrame([failed.row(), RULE.row(1.0)]), Judged, table="judged")

@@ -51,7 +51,15 @@ def test_the_shard_is_the_same_bytes_cold_and_warm_and_holds_no_failure_or_laten
     cold_shard, warm_shard = tmp_path / "cold" / "call_cache.parquet", tmp_path / "warm" / "call_cache.parquet"
     assert cold_shard.read_bytes() == warm_shard.read_bytes()
     shard = pd.read_parquet(cold_shard)
-    assert list(shard.columns) == ["call_key", "model", "text", "prompt_tokens", "completion_tokens", "cost_usd"]
+    assert list(shard.columns) == [
+        "call_key",
+        "model",
+        "text",
+        "prompt_tokens",
+        "completion_tokens",
+        "cost_usd",
+        "truncated",
+    ]
     assert len(shard) == 3 and shard.call_key.is_monotonic_increasing and shard.call_key.is_unique  # no failure
     assert set(shard.text) == {f"echo: 问题 {i}" for i in range(3)}
 

@@ -77,9 +77,15 @@ def test_auth_errors_echo_the_authorization_header(server):
     ("fault", "content", "finish_reason"),
     [
         ("filtered", None, "content_filter"),
+        ("filtered_text", "根据您的描述，这起案件", "content_filter"),
+        ("filtered_empty", "", "content_filter"),
         ("null_length", None, "length"),
         ("null_stop", None, "stop"),
         ("empty_stop", "", "stop"),
+        ("think_cut", "<think>用户问的是合同纠纷，先看诉讼时效，再看", "length"),
+        ("think_only", "<think>用户问的是合同纠纷，先看诉讼时效。</think>", "length"),
+        ("reasoning_only", "", "length"),
+        ("cut", "echo: hi", "length"),
     ],
 )
 def test_answer_shaped_faults(server, fault, content, finish_reason):
@@ -87,6 +93,23 @@ def test_answer_shaped_faults(server, fault, content, finish_reason):
     status, body = post(server)
     choice = json.loads(body)["choices"][0]
     assert status == 200 and (choice["message"]["content"], choice["finish_reason"]) == (content, finish_reason)
+    assert ("reasoning_content" in choice["message"]) == (fault == "reasoning_only")
+
+
+def test_a_trickled_reply_comes_whole_but_slowly(server):
+    server.inject(("trickle", 1.5))
+    started = time.monotonic()
+    status, body = post(server)
+    assert status == 200 and json.loads(body)["choices"][0]["message"]["content"] == "echo: hi"
+    assert time.monotonic() - started >= 1.4
+
+
+def test_a_reply_that_is_not_utf8(server):
+    server.inject(("bad_utf8",))
+    status, body = post(server)
+    assert status == 200
+    with pytest.raises(UnicodeDecodeError):
+        body.decode("utf-8")
 
 
 def test_random_faults_follow_the_seed_and_are_counted():

@@ -160,3 +160,40 @@ def test_an_agent_whose_every_call_fails_fails_the_stage_whatever_the_tolerance(
         predictions, _ = _run(tmp_path, interim, "ghost", agents, code=1, max_failed_fraction=1.0)
     assert predictions.failure_kind.eq("auth").all()
     assert "80 of 80 model calls failed after retries (auth 80; 100.0%), every call failed" in capsys.readouterr().err
+
+
+def test_cut_and_filtered_replies_are_recorded_and_counted_in_the_report(tmp_path, interim, capsys):
+    """Issue 35: a content-filter finish with text and a reply cut off inside its reasoning are failed calls (exit 1,
+    rerun); an answer cut at max_tokens is scored, marked `truncated` and counted in the report."""
+    from flows.kit.reporting import truncated_replies
+
+    prompts = list(_some_prompts(interim, n_server=5, n_refused=1))[:5]
+    faults = {prompts[0]: "cut", prompts[1]: "cut", prompts[2]: "think_cut", prompts[3]: "filtered_text"}
+    faults[prompts[4]] = "think_only"
+    with FakeOpenAIServer(reply=lambda body: "正确答案：A", fault_for=_failing(faults)) as server:
+        agents = {"local": {"model": "hosted_vllm/test-model", "api_base": server.url}}
+        predictions, scores = _run(tmp_path, interim, "local", agents, code=1)
+        assert "3 of 80 model calls failed after retries (content_filter 1, truncated 2" in capsys.readouterr().err
+        assert server.count == 80  # none of them is retried: the same request would be cut or filtered again
+        run = tmp_path / "data/lawbench/runs/local/zero_shot"
+        usage = pd.read_parquet(run / "usage.parquet")
+        assert usage.failure_kind.value_counts().to_dict() == {"truncated": 2, "content_filter": 1}
+        assert int(usage.truncated.sum()) == 2
+        cut = predictions[predictions.truncated]
+        assert len(cut) == 2 and (cut.prediction == "正确答案：A").all() and cut.failure_kind.isna().all()
+        assert predictions.prediction[predictions.failure_kind.notna()].isna().all()  # never scored as text
+        assert scores.n_failed.sum() == 3
+
+        server.fault_for, _ = None, server.reset_stats()
+        predictions, scores = _run(tmp_path, interim, "local", agents, code=0)
+        assert server.count == 3  # the healthy rerun answers the three failed calls; the cut answers are cached
+        assert int(predictions.truncated.sum()) == 2 and predictions.failure_kind.isna().all()
+
+    info = AgentInfo("local", "hosted_vllm/test-model", False)
+    published = pd.DataFrame({"setting": [], "model": [], "task": [], "score": [], "abstention_rate": []})
+    long, deltas = build_tables.fn(scores, published.astype({"score": float, "abstention_rate": float}))
+    cut_replies = {"local": truncated_replies([run])}
+    report = render_setting(long, deltas, "zero_shot", {"local": info}, "c0ffee", [], cut_replies)
+    assert "Replies cut at max_tokens, by agent (and purpose): `local` 2 (agent 2)" in report
+    clean = render_setting(long, deltas, "zero_shot", {"local": info}, "c0ffee", [], {"local": {}})
+    assert "No reply was cut at max_tokens" in clean

@@ -1,0 +1,54 @@
+"""The one rule that tells a reply's reasoning from its answer.
+
+Reasoning models put their reasoning in the text, between `<think>` and `</think>`, or in a separate field
+(litellm's `reasoning_content`). What remains once the reasoning is removed is the answer; it is the only part
+that is routed, parsed or scored. The forms met in practice, all handled by `split_reasoning`:
+
+- closed blocks, `<think>…</think>answer` (one or several);
+- an unclosed block, `answer? <think>…` to the end: the reply was cut off while reasoning (at max_tokens);
+- only a closing tag, `…</think>answer`: the chat template opened the block in the prompt, so the reply starts
+  inside it;
+- a `reasoning_content` field beside the text (which then holds only the answer).
+
+A reply with no answer is not text to score: cut at max_tokens it is a failed call (steps/llm/errors.py); ended
+by the model itself it is its own empty answer (a dialogue ends on it, `EndReason.EMPTY_REPLY`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+OPEN, CLOSE = "<think>", "</think>"
+_CLOSED = re.compile(r"<think>.*?</think>", re.S)
+
+
+@dataclass(frozen=True)
+class Split:
+    """A reply as reasoning and answer (both stripped). `cut_off`: a reasoning block that never closed."""
+
+    reasoning: str
+    answer: str
+    cut_off: bool = False
+
+
+def split_reasoning(text: str | None, reasoning_content: str | None = None) -> Split:
+    """Split `text` (and litellm's separate `reasoning_content`, if any) into its reasoning and its answer."""
+    text = text or ""
+    parts = [reasoning_content.strip()] if reasoning_content and reasoning_content.strip() else []
+    head, found, rest = text.partition(CLOSE)
+    if found and OPEN not in head:  # the first block closes but opened in the prompt: all before it is reasoning
+        parts.append(head.strip())
+        text = rest
+    parts += [m.group(0)[len(OPEN) : -len(CLOSE)].strip() for m in _CLOSED.finditer(text)]
+    answer = _CLOSED.sub("", text)
+    cut_off = OPEN in answer
+    if cut_off:  # reasoning that never closed runs to the end of the reply
+        answer, _, unclosed = answer.partition(OPEN)
+        parts.append(unclosed.strip())
+    return Split("\n\n".join(p for p in parts if p), answer.strip(), cut_off)
+
+
+def strip_reasoning(text: str | None) -> str:
+    """The answer of `text`: what remains once every reasoning trace is removed (stripped)."""
+    return split_reasoning(text).answer
