@@ -6,7 +6,7 @@ so that comments survive) and dumps it back. Our lock lists every stage's code d
 ruamel's C loader instead and dumped by DVC's own dumper, which writes the same bytes for the same data: a lock DVC
 wrote comes out byte for byte as DVC would write it (tests/test_dvc_lock.py). A lock holding a `#` (a comment, which
 only the round-trip loader keeps) is left to DVC's loader. `make run`, `jurisflow agents run` and the tests'
-pipelines run DVC this way; a plain `dvc repro` does the same work, only slower (benchmarks/dvc_lock.py measures).
+pipelines run DVC this way; a plain `dvc repro` does the same work, only slower (perf/dvc_lock.py measures).
 
 Within one `dvc repro` the rewrites repeat themselves: each reads back the file the previous one wrote and dumps again
 the ~40 stage entries that did not change. `LockWriter` keeps what it wrote: the data behind the last file (handed

@@ -13,7 +13,7 @@ process, as without a server) unless its environment and working directory are t
 the variables DVC sets per stage (DVC_ROOT, DVC_STAGE) and the shell's bookkeeping may differ, and the child takes the
 command's values. Libraries read their settings from the environment at import (Prefect's profile and API URL,
 litellm's price map), which is why a server serves one environment and one project folder.
-JURISFLOW_NO_STAGE_SERVER=1 runs every stage in a process of its own instead (benchmarks/stage_server.py compares).
+JURISFLOW_NO_STAGE_SERVER=1 runs every stage in a process of its own instead (perf/stage_server.py compares).
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""The fault-injection soak (benchmarks/fault_soak.py) as a test: no failed call is an answer, no failed stage is
+"""The fault-injection soak (perf/fault_soak.py) as a test: no failed call is an answer, no failed stage is
 locked, no key is written anywhere, and a healthy rerun ends byte-identical to a run that never saw a fault."""
 
 from __future__ import annotations
 
 import pytest
 
-from benchmarks.fault_soak import SOAK_MIX, run_soak
+from perf.fault_soak import SOAK_MIX, run_soak
 from flows.kit.stages import stage_table
 from tests.helpers import BASE_STAGES
 

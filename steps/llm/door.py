@@ -59,7 +59,7 @@ def _skip_litellm_bookkeeping() -> None:
 
     The door keeps its own accounting and registers no litellm callback, yet litellm builds a standard
     logging payload, redacts it, prices the call and stamps hidden params on every response: about 2.5 ms
-    of CPU per call, half the harness cost (benchmarks/harness_throughput.py). Both hooks are module
+    of CPU per call, half the harness cost (perf/harness_throughput.py). Both hooks are module
     attributes of the pinned litellm (tests/llm/test_door_http.py checks they still exist).
     """
     import litellm.utils as litellm_utils

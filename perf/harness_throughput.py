@@ -6,7 +6,7 @@ to the ideal (concurrency / latency), their ratio, and the harness CPU milliseco
 `--floor`, the same calls are also sent by a bare aiohttp client (no litellm, no cache): the floor that any
 harness on this machine and server could reach, to show how much of the cost is litellm's.
 
-    python benchmarks/harness_throughput.py [--calls 2000] [--latency 0.1] [--levels 1 8 32 128] [--json] [--floor]
+    python perf/harness_throughput.py [--calls 2000] [--latency 0.1] [--levels 1 8 32 128] [--json] [--floor]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Two agents evaluated one after the other vs at once, and the response-cache hit rate on a second clone.
 
-    .venv/bin/python benchmarks/parallel_agents.py [--latency 1.0] [--concurrency 4] [--keep DIR]
+    .venv/bin/python perf/parallel_agents.py [--latency 1.0] [--concurrency 4] [--keep DIR]
 
 One run, side by side, against the fake OpenAI server (tests/fake_openai_server.py) answering after `--latency`
 seconds, in a project copy with the tests' small samples and two agents, `a1` and `a2`, two model names on that

@@ -7,7 +7,7 @@ side: the CPU time of the run (user + sys of everything it started: dvc, the sta
 servers), its wall time and the stages dvc ran; then whether both copies wrote the same bytes (dvc.lock, every
 report). CPU time rather than wall time: the machine is shared. The server's side runs first unless --reverse.
 
-    python benchmarks/stage_server.py [--workdir DIR] [--reverse] [dvc repro arguments, e.g. a stage name]
+    python perf/stage_server.py [--workdir DIR] [--reverse] [dvc repro arguments, e.g. a stage name]
 """
 
 from __future__ import annotations

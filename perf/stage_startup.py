@@ -14,7 +14,7 @@ a byte. This measures, side by side in one run:
 CPU time (user + sys of the child) rather than wall time: the machine is shared and wall time is noisy; the
 minimum over `--repeat` runs is reported. Which heavy libraries a stage loads is listed too.
 
-    python benchmarks/stage_startup.py [--against main] [--repeat 3] [--no-flow]
+    python perf/stage_startup.py [--against main] [--repeat 3] [--no-flow]
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ Authorization header), then `dvc repro` again against the healthy server. Figure
 - files containing the injected key, in both copies, the Prefect home and every log (must be 0);
 - whether the soak copy's finished outputs are byte-identical to the clean copy's (must be).
 
-    python benchmarks/fault_soak.py [--rate 0.2] [--seed 7] [--workdir DIR] [--no-reports]
+    python perf/fault_soak.py [--rate 0.2] [--seed 7] [--workdir DIR] [--no-reports]
 
 With --no-reports (the test's setting) the three runs stop at the stages that call a model and what they need
 upstream (every per-agent stage of every benchmark, `dvc repro` of those targets): the report stages call no

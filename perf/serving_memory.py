@@ -5,8 +5,8 @@ sends distinct prompts from `--parallel` client threads for `--minutes`, reads t
 (psutil) after every reply, and prints the start RSS, the RSS after each `--every` requests, the peak, and the
 growth per 100 requests and per 1000 prompt tokens. Rerun:
 
-    .venv/bin/python benchmarks/serving_memory.py --minutes 5
-    .venv/bin/python benchmarks/serving_memory.py --minutes 5 -- --cache-ram-mib 8192   # llama.cpp's default
+    .venv/bin/python perf/serving_memory.py --minutes 5
+    .venv/bin/python perf/serving_memory.py --minutes 5 -- --cache-ram-mib 8192   # llama.cpp's default
 """
 
 from __future__ import annotations

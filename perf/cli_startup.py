@@ -4,7 +4,7 @@ CPU time, not wall time: on a shared machine the wall clock mostly measures the 
 runs `--repeat` times in the given project (default: this one), and the median is printed. `show` needs a J1
 run under data/j1/runs/ (after `dvc repro`); it is left out when there is none.
 
-    python benchmarks/cli_startup.py [--root DIR] [--repeat 3]
+    python perf/cli_startup.py [--root DIR] [--repeat 3]
 
 Point `--root` at another checkout (with its own .venv) to compare two versions of the code.
 """

@@ -10,7 +10,7 @@ For each level it prints dialogues/minute and model calls/s next to the ideal, t
 milliseconds per turn. Turns inside a dialogue are sequential, so with C dialogues in flight and latency L the
 ideal is C / L calls per second and 60 · C / (L · calls per dialogue) dialogues per minute.
 
-    python benchmarks/simulation_throughput.py [--dialogues 200] [--latency 0.1] [--levels 8 64] [--json]
+    python perf/simulation_throughput.py [--dialogues 200] [--latency 0.1] [--levels 8 64] [--json]
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ filter change; then the same page with its dialogues moved to a side script that
 opening (`<script src>`, the one way a page opened from file:// can load a local file; fetch is refused), the
 alternative the report does not take, for comparison.
 
-    .venv/bin/python benchmarks/html_report.py [--dialogues 500] [--repeat 3]
+    .venv/bin/python perf/html_report.py [--dialogues 500] [--repeat 3]
 
 Prints measurements; asserts nothing.
 """

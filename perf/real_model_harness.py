@@ -8,7 +8,7 @@ Prints calls/s, generated tokens/s and the client's CPU ms per call for each; fo
 time (1 - its calls/s over httpx's: noisy on a shared machine) and its extra CPU over httpx's as a share of the
 wall time (robust to load). The server runs at niceness 10 with 2 threads: the figures move with the machine's load.
 
-    python benchmarks/real_model_harness.py [--calls 6] [--rounds 2] [--max-tokens 64] [--levels 1 2] [--json]
+    python perf/real_model_harness.py [--calls 6] [--rounds 2] [--max-tokens 64] [--levels 1 2] [--json]
 """
 
 from __future__ import annotations
