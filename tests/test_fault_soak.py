@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from perf.fault_soak import SOAK_MIX, run_soak
 from flows.kit.stages import stage_table
+from perf.fault_soak import SOAK_MIX, run_soak
 from tests.helpers import BASE_STAGES
 
 # Three `dvc repro` runs of every stage that calls a model, from the session's base stages (clean, faulty, healthy

@@ -15,8 +15,8 @@ import httpx
 import psutil
 import pytest
 
-from perf.serving_memory import distinct_prompt
 from flows.cli import serve_local as serve_local_command
+from perf.serving_memory import distinct_prompt
 from steps.llm.local_server import DEFAULT_CACHE_RAM_MIB
 from tests.real.realserver import key_env, serve_local
 
