@@ -1,7 +1,7 @@
 """Stage `data_report`: the data card `reports/data.md` from the interim tables (DuckDB SQL), with the model usage
 of every stage and the dialogues and judged rows of every benchmark's runs.
 
-dvc.yaml → this flow → each interim table's summary query (steps/sql/data_<table>.sql, or one its benchmark's
+dvc.yaml → this flow → each interim table's summary query (its benchmark's sql/data_<table>.sql, or one its benchmark's
 sources.py names; data_dialogues and data_judged span the benchmarks) → steps.reports.data_card. The tables and
 their titles are the benchmarks' own (steps/<benchmark>/sources.py), the judged tables their registrations'
 (steps/<benchmark>/benchmark.py).
@@ -67,7 +67,9 @@ def summarise(
         sections = []
         for t, _ in tables:
             rows = _count(con, t.name)
-            sections.append(TableSection(t.name, t.title, rows, run_query(con, t.summary or f"data_{t.name}")))
+            if t.summary is None:
+                raise ValueError(f"interim table {t.name}: its SourceTable names no summary query")
+            sections.append(TableSection(t.name, t.title, rows, run_query(con, t.summary)))
         usage = None
         if usage_files:
             register_parquet_union(con, "model_usage", usage_files)

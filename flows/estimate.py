@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from flows import estimate_stages as st
 from flows.kit.config import BENCHMARKS, Params
 from flows.kit.paths import PATHS, Paths
-from steps.metrics.lawbench.tasks import SETTINGS
+from steps.lawbench.metrics.tasks import SETTINGS
 
 if TYPE_CHECKING:
     from steps.llm.standin import Sent, StandIn

@@ -22,8 +22,9 @@ import pyarrow as pa_arrow
 from flows.kit.config import Params
 from flows.kit.paths import PATHS, Paths
 from flows.kit.tables import read_table, write_table
+from steps.j1.extract.schemas import CASES_ARROW_TYPES
+from steps.j1.personas.schemas import PERSONAS_ARROW_TYPES
 from steps.llm.standin import StandInDoor
-from steps.schemas import ARROW_TYPES
 
 POLICY_VERSION = "estimate"  # stands for the J1 code fingerprint in scripted calls' metadata (steps only read it)
 RUN_ID = "estimate"  # the run id of every table the estimate hands on (never written)
@@ -50,12 +51,12 @@ def _run(coro):
 # ---------------------------------------------------------------- J1-ENVS: extract, topics, personas, instances
 def j1_extract(door: StandInDoor, params: Params, scratch: Scratch, paths: Paths = PATHS) -> pd.DataFrame:
     """Stage `j1_extract`: the LLM fields of every judgment (`j1.extract.limit` per source); the cases table."""
-    import steps.extract.scripted  # noqa: F401  (the scripted extraction policy)
-    from steps.extract.inputs import case_inputs
-    from steps.extract.records import cases_table, extract_checked, provenance_of
+    import steps.j1.extract.scripted  # noqa: F401  (the scripted extraction policy)
+    from steps.j1.extract.inputs import case_inputs
+    from steps.j1.extract.records import cases_table, extract_checked, provenance_of
+    from steps.j1.extract.schemas import Cases
     from steps.j1.params import J1Params
     from steps.j1.sources import JudgmentsCivil, JudgmentsCriminal
-    from steps.schemas import Cases
 
     extract = params.section(J1Params).extract
     criminal = read_table(paths.interim / "judgments_criminal.parquet", JudgmentsCriminal)
@@ -63,17 +64,17 @@ def j1_extract(door: StandInDoor, params: Params, scratch: Scratch, paths: Paths
     model = extract.resolve_model(params.environment_model())
     cases = case_inputs(criminal, civil, extract.limit)
     extracted = _run(extract_checked(door, model, cases, max_attempts=extract.max_attempts))
-    return scratch.through(cases_table(extracted, provenance_of(model, RUN_ID)), Cases, "cases", ARROW_TYPES["cases"])
+    return scratch.through(cases_table(extracted, provenance_of(model, RUN_ID)), Cases, "cases", CASES_ARROW_TYPES)
 
 
 def j1_topics(door: StandInDoor, params: Params, scratch: Scratch, paths: Paths = PATHS) -> pd.DataFrame:
     """Stage `j1_topics`: derived by rules (no call), or with `j1.topics.method: llm` rewritten by the environment
     model."""
+    from steps.j1.envs.common.topic_model import rewrite_sources
+    from steps.j1.envs.common.topic_table import derive_topics
+    from steps.j1.envs.schemas import TopicSources, topics_arrow_types
     from steps.j1.params import J1Params
     from steps.lawbench.sources import LawBenchItems
-    from steps.scenarios.j1.topic_model import rewrite_sources
-    from steps.scenarios.j1.topic_table import derive_topics
-    from steps.schemas.instances import TopicSources, topics_arrow_types
 
     topics = params.section(J1Params).topics
     items = read_table(paths.interim / "lawbench_items.parquet", LawBenchItems)
@@ -88,11 +89,11 @@ def j1_personas(
     door: StandInDoor, params: Params, scratch: Scratch, cases: pd.DataFrame, topics: pd.DataFrame, paths: Paths
 ):
     """Stage `j1_personas`: a persona for every lay role of the planned instances; returns (plan, personas)."""
-    import steps.personas.scripted  # noqa: F401  (the scripted persona policies)
+    import steps.j1.personas.scripted  # noqa: F401  (the scripted persona policies)
+    from steps.j1.envs.common.instance_table import plan_personas
+    from steps.j1.envs.common.plan import instance_plan
     from steps.j1.params import J1Params
-    from steps.scenarios.j1.instance_table import plan_personas
-    from steps.scenarios.j1.plan import instance_plan
-    from steps.schemas import Personas
+    from steps.j1.personas.schemas import Personas
 
     j1 = params.section(J1Params)
     civil = pd.read_parquet(paths.interim / "judgments_civil.parquet", columns=["case_id", "cause"])
@@ -100,14 +101,14 @@ def j1_personas(
     rows = _run(
         plan_personas(door, j1.personas.resolve_model(params.environment_model()), the_plan, seed=j1.personas.seed)
     )
-    return the_plan, scratch.through(rows, Personas, "personas", ARROW_TYPES["personas"])
+    return the_plan, scratch.through(rows, Personas, "personas", PERSONAS_ARROW_TYPES)
 
 
 def j1_instances(params: Params, scratch: Scratch, the_plan, personas: pd.DataFrame) -> pd.DataFrame:
     """Stage `j1_instances` (no model call): the plan's drafts finished with their personas."""
+    from steps.j1.envs.common.instance_table import instance_tables
+    from steps.j1.envs.schemas import Instances, instances_arrow_types
     from steps.j1.params import J1Params
-    from steps.scenarios.j1.instance_table import instance_tables
-    from steps.schemas.instances import Instances, instances_arrow_types
 
     rows, _ = instance_tables(the_plan, personas, seed=params.section(J1Params).instances.seed)
     return scratch.through(rows, Instances, "instances", instances_arrow_types())
@@ -116,9 +117,9 @@ def j1_instances(params: Params, scratch: Scratch, the_plan, personas: pd.DataFr
 # ---------------------------------------------------------------- J1: simulate, judge
 def j1_simulate(door: StandInDoor, params: Params, scratch: Scratch, name: str, instances: pd.DataFrame):
     """Stage `j1_simulate@<agent>`: the agent in the J1 environments; returns (turns, dialogues)."""
+    from steps.j1.envs.common.stages import court_stages
+    from steps.j1.envs.registry import SCENARIOS, select_instances
     from steps.j1.params import J1Params
-    from steps.scenarios.j1.stages import court_stages
-    from steps.scenarios.registry import SCENARIOS, select_instances
     from steps.schemas import Dialogues, Turns
     from steps.simulate.records import RunLabel, run_tables
     from steps.simulate.runner import DoorSpeaker
@@ -141,9 +142,10 @@ def j1_simulate(door: StandInDoor, params: Params, scratch: Scratch, name: str, 
 
 def j1_judge(door: StandInDoor, params: Params, instances: pd.DataFrame, turns, dialogues) -> None:
     """Stage `j1_judge@<agent>`: the J1-EVAL judges over the agent's dialogues."""
-    import steps.judges.scripted  # noqa: F401  (the proxy judge)
+    import steps.j1.eval.scripted  # noqa: F401  (the proxy judge, with J1's kinds)
+    from steps.j1.eval.case import Panel
+    from steps.j1.eval.evaluate import build_cases, evaluate_run
     from steps.j1.params import J1Params
-    from steps.j1eval import Panel, build_cases, evaluate_run
 
     evaluation = params.section(J1Params).eval
     panel = Panel(door, params.judge_model(), evaluation.procedure)
@@ -169,11 +171,11 @@ def ucl_simulate(
 ) -> pd.DataFrame:
     """Stage `ucl_simulate@<agent>` (or `ucl_reference` when `name` is None); returns its dialogues table."""
     import steps.ucl.scripted  # noqa: F401  (the scripted user, oracle and proxy judge)
-    from steps.schemas import UclDialogues
     from steps.simulate.records import RunLabel
     from steps.ucl.dialogues import ucl_tables
     from steps.ucl.instances import build_instances, limit_items
     from steps.ucl.params import UclParams
+    from steps.ucl.schemas import UclDialogues
     from steps.ucl.simulation import simulate_dialogues
     from steps.ucl.sources import Ucl
 
@@ -207,8 +209,9 @@ def mile_simulate(door: StandInDoor, params: Params, scratch: Scratch, name: str
     import steps.mile.scripted  # noqa: F401  (the scripted oracle lawyer, client and supervisor)
     from steps.mile.params import MileParams
     from steps.mile.run import mile_sample, mile_speaker
+    from steps.mile.schemas import MileDialogues
     from steps.mile.sources import Mile
-    from steps.schemas import MileDialogues, Turns
+    from steps.schemas import Turns
     from steps.simulate.records import RunLabel
     from steps.simulate.runner import simulate as run_all
 
@@ -244,7 +247,7 @@ def plawbench_predict(door: StandInDoor, params: Params, scratch: Scratch, name:
     from steps.plawbench import dialogue
     from steps.plawbench.params import PlawBenchParams
     from steps.plawbench.predict import build_requests, multiturn_frame, responses_frame, select_tasks
-    from steps.schemas import PlawResponses, PlawRubricItems, PlawTasks
+    from steps.plawbench.schemas import PlawResponses, PlawRubricItems, PlawTasks
     from steps.simulate.runner import DoorSpeaker
     from steps.simulate.runner import simulate as run_all
 
@@ -270,7 +273,7 @@ def plawbench_predict(door: StandInDoor, params: Params, scratch: Scratch, name:
 
 def plawbench_judge(door: StandInDoor, params: Params, responses, tasks, rubric) -> None:
     """Stage `plawbench_judge@<agent>`: one rubric judgement per response (and, opt-in, the T1 penalties)."""
-    import steps.judges.scripted  # noqa: F401  (the proxy judge)
+    import steps.plawbench.scripted  # noqa: F401  (the proxy judge, with PLawBench's kind)
     from steps.plawbench.judging import judge_all, judge_penalties_all
     from steps.plawbench.params import PlawBenchParams
 

@@ -1,7 +1,7 @@
 """Stage `j1_extract`: judgments → legal elements, one row per case, and the extraction report.
 
-dvc.yaml → this flow → steps.extract (the parser; the LLM fields through steps.llm with the environment model;
-the cross-check) → steps/sql/extraction_*.sql (DuckDB) → steps.reports.extraction. Writes
+dvc.yaml → this flow → steps.j1.extract (the parser; the LLM fields through steps.llm with the environment model;
+the cross-check) → steps/sql/extraction_*.sql (DuckDB) → steps.j1.extract.report. Writes
 data/j1/{cases,extraction_issues,extract_usage}.parquet and reports/extraction.{md,csv}. `extract_file` runs the
 same extraction on any JuDGE- or C3RD-shaped file; `evaluate` returns the parser's accuracy figures.
 """
@@ -17,7 +17,7 @@ import pandas as pd
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
-import steps.extract.scripted  # noqa: F401  (registers the scripted extraction policy)
+import steps.j1.extract.scripted  # noqa: F401  (registers the scripted extraction policy)
 from flows.kit.config import PARAMS_FILE, Params, load_params
 from flows.kit.models import check_calls, model_session, usage_frame
 from flows.kit.monitor import publish_report
@@ -26,22 +26,24 @@ from flows.kit.progress import counter
 from flows.kit.runs import run_id, run_spec
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, to_arrow, write_parquet_atomic, write_text_atomic
-from steps.extract.evaluate import figures
-from steps.extract.files import Format, read_judgments
-from steps.extract.inputs import CaseInput, case_inputs
-from steps.extract.prompts import PROMPT_VERSION
-from steps.extract.records import answer_rows, cases_table, extract_checked, issues_table, provenance_of
-from steps.extract.version import parser_version
+from steps.j1.extract.evaluate import figures
+from steps.j1.extract.files import Format, read_judgments
+from steps.j1.extract.inputs import CaseInput, case_inputs
+from steps.j1.extract.prompts import PROMPT_VERSION
+from steps.j1.extract.records import answer_rows, cases_table, extract_checked, issues_table, provenance_of
+from steps.j1.extract.report import ExtractionReport, extraction_long, render_extraction
+from steps.j1.extract.schemas import CASES_ARROW_TYPES, Cases, ExtractionIssues
+from steps.j1.extract.sql import QUERIES
+from steps.j1.extract.version import parser_version
 from steps.j1.params import J1Params
 from steps.j1.sources import JudgmentsCivil, JudgmentsCriminal
 from steps.llm import ModelConfig
-from steps.reports.extraction import ExtractionReport, extraction_long, render_extraction
 from steps.reports.long import long_csv
-from steps.schemas import ARROW_TYPES, Cases, ExtractionIssues, validate
+from steps.schemas import validate
 from steps.sql import register_parquet, run_query
 
 USAGE = "extract_usage.parquet"  # in data/j1/
-FIXTURE = Path("tests/extract/fixtures/verdicts.json")  # the hand-checked verdicts (see its `_about`)
+FIXTURE = Path("tests/j1/extract/fixtures/verdicts.json")  # the hand-checked verdicts (see its `_about`)
 
 
 def extraction_model(params: Params) -> ModelConfig:
@@ -89,7 +91,7 @@ def summarise(out_dir: Path) -> dict[str, pd.DataFrame]:
             "extraction_model_issues",
             "extraction_parser_issues",
         ]
-        out = {name: run_query(con, name) for name in queries}
+        out = {name: QUERIES.run(con, name) for name in queries}
         if (out_dir / USAGE).is_file():
             register_parquet(con, {"model_usage": out_dir / USAGE})
             out["usage"] = run_query(con, "data_model_usage")
@@ -118,7 +120,7 @@ def j1_extract(params_file: Path = PARAMS_FILE, paths: Paths = PATHS, fixture: P
     limit = params.section(J1Params).extract.limit
     cases = parse(criminal, civil, limit)
     cases_df, issues_df, _ = extract_cases(cases, params, out_dir / USAGE)
-    write_parquet_atomic(to_arrow(cases_df, ARROW_TYPES["cases"]), out_dir / "cases.parquet")
+    write_parquet_atomic(to_arrow(cases_df, CASES_ARROW_TYPES), out_dir / "cases.parquet")
     write_parquet_atomic(to_arrow(issues_df), out_dir / "extraction_issues.parquet")
     model = extraction_model(params)
     queries = summarise(out_dir)
@@ -161,7 +163,7 @@ def extract_file(
     frame = read_judgments(Path(input), fmt)
     cases = parse(frame, frame.iloc[0:0], limit) if fmt == "judge" else parse(frame.iloc[0:0], frame, limit)
     cases_df, issues_df, usage = extract_cases(cases, params, usage_out)
-    write_parquet_atomic(to_arrow(cases_df, ARROW_TYPES["cases"]), Path(out))
+    write_parquet_atomic(to_arrow(cases_df, CASES_ARROW_TYPES), Path(out))
     judged = [answer_rows(cases_df, issues_df, extraction_model(params).model)]
     check_calls(params, Path(usage_out) if usage_out is not None else usage, judged=judged)
     return _summary(cases_df, issues_df) + f"; {out} written"
@@ -175,7 +177,7 @@ def evaluate(interim_dir: Path = PATHS.interim, fixture: Path = FIXTURE, *, show
         raise FileNotFoundError(f"{fixture}: verdict fixture not found")
     result = figures(criminal, civil, json.loads(fixture.read_text(encoding="utf-8")))
     if show:
-        from steps.reports.extraction import accuracy_markdown
+        from steps.j1.extract.report import accuracy_markdown
 
         print(accuracy_markdown(result))
     return result

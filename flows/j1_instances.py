@@ -1,8 +1,8 @@
 """Stage `j1_instances`: J1 environment instances, one row per instance, and the instances report.
 
-dvc.yaml → this flow → steps.scenarios.j1.plan (the seeded sample, each scenario's builder in
-steps/scenarios/<code>/instances.py) → steps.scenarios.j1.built.finish (the persona's style into its role) →
-steps/sql/instances_*.sql (DuckDB) → steps.reports.instances. Writes data/j1/instances.parquet,
+dvc.yaml → this flow → steps.j1.envs.common.plan (the seeded sample, each scenario's builder in
+steps/j1/envs/<code>/instances.py) → steps.j1.envs.common.built.finish (the persona's style into its role) →
+steps/sql/instances_*.sql (DuckDB) → steps.j1.envs.report. Writes data/j1/instances.parquet,
 data/j1/instance_skips.parquet and reports/instances.{md,csv}.
 """
 
@@ -20,15 +20,17 @@ from flows.kit.monitor import publish_report
 from flows.kit.paths import PATHS, Paths
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table, write_text_atomic
+from steps.j1.envs.common.instance_table import instance_tables
+from steps.j1.envs.common.plan import Plan, instance_plan
+from steps.j1.envs.registry import instance_sizes, register_environments
+from steps.j1.envs.report import InstancesReport, instances_long, render_instances
+from steps.j1.envs.schemas import Instances, InstanceSkips, TopicSources, instances_arrow_types
+from steps.j1.envs.sql import QUERIES as SQL
+from steps.j1.extract.schemas import Cases
 from steps.j1.params import J1Params
-from steps.reports.instances import InstancesReport, instances_long, render_instances
+from steps.j1.personas.schemas import Personas
 from steps.reports.long import long_csv
-from steps.scenarios.j1.instance_table import instance_tables
-from steps.scenarios.j1.plan import Plan, instance_plan
-from steps.scenarios.registry import instance_sizes, register_environments
-from steps.schemas import Cases, Personas
-from steps.schemas.instances import Instances, InstanceSkips, TopicSources, instances_arrow_types
-from steps.sql import register_parquet, run_query
+from steps.sql import register_parquet
 
 QUERIES = (
     "instances_counts",
@@ -54,7 +56,7 @@ def summarise(shared: Path) -> dict[str, pd.DataFrame]:
             con, {name: shared / f"{name}.parquet" for name in ("instances", "instance_skips", "personas")}
         )
         register_environments(con)
-        return {name: run_query(con, name) for name in QUERIES}
+        return {name: SQL.run(con, name) for name in QUERIES}
 
 
 @stage_flow

@@ -1,8 +1,8 @@
 """Stage `j1_judge` (one per agent): every instance of the agent's J1 run scored on its scenario's metrics.
 
-dvc.yaml → this flow → steps.j1eval (cases from the run's tables; per scenario the rule metrics of
-steps.metrics.j1, which parse the deliverables, and the judges of steps.judges: pointwise comparison, the
-two-pass procedure judge; the court failure causes, steps.j1eval.failures) → writes
+dvc.yaml → this flow → steps.j1.eval (cases from the run's tables; per scenario the rule metrics of
+steps.j1.eval.metrics, which parse the deliverables, and the judges of steps.judges: pointwise comparison, the
+two-pass procedure judge; the court failure causes, steps.j1.eval.failures) → writes
 data/j1/runs/<agent>/scores.parquet (one row per instance, metric and component), failure_causes.parquet (one
 row per dialogue), judge_usage.parquet, and reports/transcripts/<agent>/*.md (the first
 `j1.simulate.transcripts` dialogues of each scenario, with their failure causes).
@@ -20,7 +20,7 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-import steps.judges.scripted  # noqa: F401  (registers the proxy judge, scripted/judge)
+import steps.j1.eval.scripted  # noqa: F401  (registers the proxy judge, scripted/judge, with J1's kinds)
 from flows.kit.config import PARAMS_FILE, Params, load_params
 from flows.kit.models import check_calls, model_session
 from flows.kit.monitor import publish_table, table_rows
@@ -29,13 +29,14 @@ from flows.kit.progress import counter
 from flows.kit.runs import read_run
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table, write_text_atomic
+from steps.j1.envs.registry import SCENARIOS
+from steps.j1.envs.schemas import Instances
+from steps.j1.eval.case import Case, Panel
+from steps.j1.eval.evaluate import build_cases, evaluate_run, score_frame
+from steps.j1.eval.failures import case_failure_causes, failure_frame
+from steps.j1.eval.schemas import FAILURE_CAUSES_ARROW_TYPES, FailureCauses, J1Scores
 from steps.j1.params import J1Params
-from steps.j1eval import Case, Panel, build_cases, evaluate_run, score_frame
-from steps.j1eval.failures import case_failure_causes, failure_frame
-from steps.scenarios.registry import SCENARIOS
-from steps.schemas import Dialogues, FailureCauses, J1Scores, Turns
-from steps.schemas.instances import Instances
-from steps.schemas.j1eval import FAILURE_CAUSES_ARROW_TYPES
+from steps.schemas import Dialogues, Turns
 from steps.simulate.transcript import lines, markdown
 
 

@@ -1,6 +1,6 @@
 """Stage `j1_personas`: a persona for every lay role of the J1 instances to be built (spec j1-envs §4).
 
-dvc.yaml → this flow → steps.scenarios.j1.plan (which instances, hence which lay roles) → steps.personas
+dvc.yaml → this flow → steps.j1.envs.common.plan (which instances, hence which lay roles) → steps.j1.personas
 (Big-Five levels and behaviour style from the environment model through steps.llm; 2:1:2 redistribution,
 legal-sense level and distractors, seeded). Writes data/j1/personas.parquet (+ personas_usage.parquet).
 """
@@ -14,7 +14,7 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-import steps.personas.scripted  # noqa: F401  (registers the scripted persona policies)
+import steps.j1.personas.scripted  # noqa: F401  (registers the scripted persona policies)
 from flows.kit.config import PARAMS_FILE, Params, load_params
 from flows.kit.models import check_calls, model_session
 from flows.kit.paths import PATHS, Paths
@@ -22,12 +22,13 @@ from flows.kit.progress import counter
 from flows.kit.runs import run_id, run_spec
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table
+from steps.j1.envs.common.instance_table import plan_personas
+from steps.j1.envs.common.plan import Plan, instance_plan
+from steps.j1.envs.schemas import TopicSources
+from steps.j1.extract.schemas import Cases
 from steps.j1.params import J1Params
-from steps.personas.generate import PROMPT_VERSION
-from steps.scenarios.j1.instance_table import plan_personas
-from steps.scenarios.j1.plan import Plan, instance_plan
-from steps.schemas import ARROW_TYPES, Cases, Personas
-from steps.schemas.instances import TopicSources
+from steps.j1.personas.generate import PROMPT_VERSION
+from steps.j1.personas.schemas import PERSONAS_ARROW_TYPES, Personas
 
 USAGE = "personas_usage.parquet"  # in data/j1/
 
@@ -62,7 +63,7 @@ def j1_personas(params_file: Path = PARAMS_FILE, paths: Paths = PATHS) -> str:
     usage = paths.shared("j1") / USAGE
     rows = write_personas(read_plan(params, paths), params, usage)
     out = paths.shared("j1") / "personas.parquet"
-    valid = write_table(rows, out, Personas, table="personas", arrow_types=ARROW_TYPES["personas"])
+    valid = write_table(rows, out, Personas, table="personas", arrow_types=PERSONAS_ARROW_TYPES)
     check_calls(params, usage)
     failed = int(valid.failure.notna().sum())
     per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().sort_index().items())

@@ -1,7 +1,7 @@
 """Stage `j1_report`: the J1-EVAL tables of every agent's scores, with the paper's numbers beside them.
 
 dvc.yaml → this flow → steps/sql/j1_*.sql (DuckDB over every agent's scores.parquet, dialogues.parquet and
-failure_causes.parquet, via steps.j1eval.tables) → steps.j1eval.report (Markdown and the long CSV). Writes
+failure_causes.parquet, via steps.j1.eval.tables) → steps.j1.eval.report (Markdown and the long CSV). Writes
 reports/j1.md and reports/j1.csv.
 """
 
@@ -22,13 +22,14 @@ from flows.kit.reporting import agent_infos, run_info
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_text_atomic
 from steps.j1.benchmark import BENCHMARK
+from steps.j1.eval.paper import paper_names
+from steps.j1.eval.report import csv_frame, groups, headline, render
+from steps.j1.eval.schemas import FailureCauses, J1Scores
+from steps.j1.eval.tables import Results, compute
 from steps.j1.params import J1Params
-from steps.j1eval.paper import paper_names
-from steps.j1eval.report import csv_frame, groups, headline, render
-from steps.j1eval.tables import Results, compute
 from steps.reports.agents import AgentInfo
 from steps.reports.long import long_csv
-from steps.schemas import Dialogues, FailureCauses, J1Scores
+from steps.schemas import Dialogues
 
 
 def j1_agents(params: Params, dialogues: pd.DataFrame, paths: Paths) -> dict[str, AgentInfo]:

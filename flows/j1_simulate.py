@@ -1,8 +1,8 @@
 """Stage `j1_simulate` (one per agent): every instance's dialogue between the agent and the environment roles.
 
-dvc.yaml → this flow → steps.scenarios.registry (the J1 scenarios and their instances) → steps.simulate (the
+dvc.yaml → this flow → steps.j1.envs.registry (the J1 scenarios and their instances) → steps.simulate (the
 engine, many dialogues at once through steps.llm, resumable from the run's journal) →
-steps.scenarios.j1.stages (court-stage hints). Writes data/j1/runs/<agent>/{turns,dialogues,usage}.parquet and
+steps.j1.envs.common.stages (court-stage hints). Writes data/j1/runs/<agent>/{turns,dialogues,usage}.parquet and
 run.json: the dialogues as they went, no evaluation (stage `j1_judge` parses the deliverables, finds the failure
 causes and writes the transcripts). The journal is .cache/journals/j1/<agent>/<run id>.jsonl: a rerun takes
 finished dialogues from it and replays the calls of unfinished ones, so an interrupted run resumes without redoing
@@ -27,11 +27,11 @@ from flows.kit.progress import counter
 from flows.kit.runs import begin_run, run_spec, write_run_json
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table
+from steps.j1.envs.common.stages import court_stages
+from steps.j1.envs.registry import SCENARIOS, environments, select_instances
+from steps.j1.envs.schemas import Instances
 from steps.j1.params import J1Params
-from steps.scenarios.j1.stages import court_stages
-from steps.scenarios.registry import SCENARIOS, environments, select_instances
 from steps.schemas import Dialogues, Turns
-from steps.schemas.instances import Instances
 from steps.simulate.instance import Instance
 from steps.simulate.records import RunLabel, run_tables
 from steps.simulate.runner import DoorSpeaker

@@ -1,7 +1,7 @@
 """Stage `j1_topics`: KQ and LC topic lists (⟨topic, answer⟩, binary or open) from LawBench Q&A items.
 
-dvc.yaml → this flow → steps.scenarios.j1.topic_table (the rules of steps.scenarios.j1.topics; with
-`j1.topics.method: llm`, steps.scenarios.j1.topic_model through the model door). Writes data/j1/topics.parquet
+dvc.yaml → this flow → steps.j1.envs.common.topic_table (the rules of steps.j1.envs.common.topics; with
+`j1.topics.method: llm`, steps.j1.envs.common.topic_model through the model door). Writes data/j1/topics.parquet
 (+ topics_usage.parquet, the model calls).
 """
 
@@ -21,11 +21,11 @@ from flows.kit.progress import counter
 from flows.kit.runs import run_id, run_spec
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table
+from steps.j1.envs.common.topic_model import PROMPT_VERSION, rewrite_sources
+from steps.j1.envs.common.topic_table import derive_topics
+from steps.j1.envs.schemas import TopicSources, topics_arrow_types
 from steps.j1.params import J1Params
 from steps.lawbench.sources import LawBenchItems
-from steps.scenarios.j1.topic_model import PROMPT_VERSION, rewrite_sources
-from steps.scenarios.j1.topic_table import derive_topics
-from steps.schemas.instances import TopicSources, topics_arrow_types
 
 USAGE = "topics_usage.parquet"  # in data/j1/
 

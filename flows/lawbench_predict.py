@@ -1,7 +1,7 @@
 """Stage `lawbench_predict` (one per agent and setting): prompt the agent on all 20 tasks, then score it.
 
 dvc.yaml → this flow → steps.lawbench.predict (prompts as LawBench built them) → steps.llm (the model door)
-→ steps.metrics.lawbench (the 20 scorers). Writes data/lawbench/runs/<agent>/<setting>/{predictions,scores,
+→ steps.lawbench.metrics (the 20 scorers). Writes data/lawbench/runs/<agent>/<setting>/{predictions,scores,
 usage}.parquet and run.json. A rerun replays finished calls from the response cache.
 """
 
@@ -23,14 +23,14 @@ from flows.kit.progress import counter
 from flows.kit.runs import begin_run, run_spec, write_run_json
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table
+from steps.lawbench.metrics import score_predictions
+from steps.lawbench.metrics.proofread import LexiconFiles, lexicon_tables
+from steps.lawbench.metrics.tasks import SETTINGS
 from steps.lawbench.params import LawBenchParams
 from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_frame, select_items
+from steps.lawbench.schemas import LawBenchRunPredictions, LawBenchScores
 from steps.lawbench.sources import LawBenchItems
 from steps.llm import Completer, ModelConfig
-from steps.metrics.lawbench import score_predictions
-from steps.metrics.lawbench.proofread import LexiconFiles, lexicon_tables
-from steps.metrics.lawbench.tasks import SETTINGS
-from steps.schemas import LawBenchRunPredictions, LawBenchScores
 
 
 def predict(items: pd.DataFrame, agent: ModelConfig, door: Completer) -> pd.DataFrame:

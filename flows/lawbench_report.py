@@ -1,6 +1,6 @@
 """Stage `lawbench_report`: the paper-style LawBench tables and their long-format CSV twin.
 
-dvc.yaml → this flow → steps/sql/lawbench_long.sql and lawbench_deltas.sql (DuckDB) → steps.lawbench.report.
+dvc.yaml → this flow → steps/lawbench/sql/lawbench_long.sql and lawbench_deltas.sql (DuckDB) → steps.lawbench.report.
 Reads the rescored published predictions, LawBench's results.csv, and every configured agent's scores.
 """
 
@@ -21,25 +21,25 @@ from flows.kit.reporting import agent_info, truncated_replies
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_text_atomic
 from steps.lawbench.benchmark import BENCHMARK
+from steps.lawbench.metrics.tasks import SETTINGS
 from steps.lawbench.report import csv_text, render_setting, tasks_frame
+from steps.lawbench.schemas import LawBenchScores
 from steps.lawbench.sources import LawBenchPublished
-from steps.metrics.lawbench.tasks import SETTINGS
-from steps.schemas import LawBenchScores
+from steps.lawbench.sql import QUERIES
 from steps.sources import load_manifest
 
 
 @task(cache_policy=NO_CACHE)
 def build_tables(scores: pd.DataFrame, published: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     from steps.reports.long import long_query
-    from steps.sql import run_query
 
     with duckdb.connect() as con:
         con.register("scores", scores)
         con.register("published", published)
         con.register("lawbench_tasks", tasks_frame())
-        long = long_query(con, "lawbench_long")
+        long = long_query(con, QUERIES.path("lawbench_long"))
         con.register("lawbench_long", long)
-        deltas = run_query(con, "lawbench_deltas")
+        deltas = QUERIES.run(con, "lawbench_deltas")
     return long, deltas
 
 

@@ -1,6 +1,6 @@
 """Stage `lawbench_score`: score every published prediction with our scorers and compare with results.csv.
 
-dvc.yaml → this flow → steps.metrics.lawbench. Writes data/lawbench/published_scores.parquet; the
+dvc.yaml → this flow → steps.lawbench.metrics. Writes data/lawbench/published_scores.parquet; the
 comparison with the published numbers is in the summary line and in the reports.
 """
 
@@ -16,10 +16,10 @@ from flows.kit.config import MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.kit.paths import PATHS, Paths
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table, write_text_atomic
+from steps.lawbench.metrics import score_predictions
+from steps.lawbench.metrics.proofread import LEXICON_TABLES, LexiconFiles, lexicon_tables
+from steps.lawbench.schemas import LawBenchScores
 from steps.lawbench.sources import LawBenchPredictions, LawBenchPublished
-from steps.metrics.lawbench import score_predictions
-from steps.metrics.lawbench.proofread import LEXICON_TABLES, LexiconFiles, lexicon_tables
-from steps.schemas import LawBenchScores
 
 PUBLISHED_SCORES = "published_scores.parquet"  # in data/lawbench/
 TOLERANCE = 1e-6
@@ -73,8 +73,8 @@ def score_folder(predictions: Path, out: Path, *, workers: int = 2) -> list[str]
     A single setting folder writes `out`; a folder with zero_shot/ and one_shot/ sub-folders writes one file
     per setting, named `out`'s stem + `_<setting>`.
     """
-    from steps.metrics.lawbench import read_prediction_tree, results_table
-    from steps.metrics.lawbench.tasks import SETTINGS
+    from steps.lawbench.metrics import read_prediction_tree, results_table
+    from steps.lawbench.metrics.tasks import SETTINGS
 
     if not predictions.is_dir():
         raise FileNotFoundError(f"{predictions}: no such folder")

@@ -12,7 +12,7 @@ from flows.kit.paths import DIALOGUES, PATHS, Paths
 from flows.kit.runs import read_run
 from flows.kit.tables import read_table, write_text_atomic
 from steps.mile.export import sft_records, to_jsonl
-from steps.schemas import MileDialogues
+from steps.mile.schemas import MileDialogues
 
 
 def run_directory(run: str, paths: Paths = PATHS) -> Path:

@@ -27,8 +27,9 @@ from steps.llm import Completer, ModelConfig
 from steps.mile.evaluate import Plan, plan_evaluation
 from steps.mile.judging import run_tasks
 from steps.mile.params import MileParams
+from steps.mile.schemas import MileDialogues, MileScores
 from steps.mile.sources import Mile
-from steps.schemas import MileDialogues, MileScores, Turns
+from steps.schemas import Turns
 
 
 @task(cache_policy=NO_CACHE)

@@ -25,10 +25,11 @@ from steps.mile.benchmark import BENCHMARK
 from steps.mile.params import MileParams
 from steps.mile.published import paper_names
 from steps.mile.report import csv_frame, render
+from steps.mile.schemas import MileDialogues, MileScores
 from steps.mile.sources import Mile
+from steps.mile.sql import QUERIES as SQL
 from steps.reports.labels import size_phrase
 from steps.reports.long import long_csv
-from steps.schemas import MileDialogues, MileScores
 
 QUERIES = ("mile_goal", "mile_interaction", "mile_consistency", "mile_rounds", "mile_dialogues")
 DIALOGUE_COLUMNS = [
@@ -46,15 +47,14 @@ DIALOGUE_COLUMNS = [
 
 @task(cache_policy=NO_CACHE)
 def result_rows(scores: pd.DataFrame, dialogues: pd.DataFrame, agents: pd.DataFrame) -> pd.DataFrame:
-    from steps.sql import run_query
 
     with duckdb.connect() as con:
         con.register("scores", scores)
         con.register("dialogues", dialogues)
         con.register("agents", agents)
-        ours = pd.concat([run_query(con, q) for q in QUERIES], ignore_index=True)
+        ours = pd.concat([SQL.run(con, q) for q in QUERIES], ignore_index=True)
         con.register("ours", ours)
-        return pd.concat([ours, run_query(con, "mile_total")], ignore_index=True)
+        return pd.concat([ours, SQL.run(con, "mile_total")], ignore_index=True)
 
 
 @stage_flow

@@ -30,8 +30,9 @@ from steps.llm import ModelConfig
 from steps.mile.params import MileParams
 from steps.mile.run import mile_sample, mile_speaker
 from steps.mile.scenario import mile_scenario, protocol_version
+from steps.mile.schemas import MileDialogues
 from steps.mile.sources import Mile
-from steps.schemas import MileDialogues, Turns
+from steps.schemas import Turns
 from steps.simulate import Dialogue
 from steps.simulate.records import RunLabel
 from steps.simulate.runner import simulate

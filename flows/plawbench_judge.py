@@ -18,7 +18,7 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-import steps.judges.scripted  # noqa: F401  (registers the proxy judge)
+import steps.plawbench.scripted  # noqa: F401  (registers the proxy judge with PLawBench's kind)
 from flows.kit.config import PARAMS_FILE, load_params
 from flows.kit.models import check_calls, model_session
 from flows.kit.monitor import publish_table, table_rows
@@ -33,7 +33,14 @@ from steps.plawbench.judging import judge_all, judge_penalties_all, judgement_ro
 from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.penalty_judge import TEMPLATE as PENALTY_TEMPLATE
 from steps.plawbench.prompts import templates_version
-from steps.schemas import PlawItemScores, PlawJudgements, PlawResponses, PlawRubricItems, PlawScores, PlawTasks
+from steps.plawbench.schemas import (
+    PlawItemScores,
+    PlawJudgements,
+    PlawResponses,
+    PlawRubricItems,
+    PlawScores,
+    PlawTasks,
+)
 
 
 @task(cache_policy=NO_CACHE)

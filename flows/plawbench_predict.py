@@ -32,7 +32,8 @@ from steps.plawbench import dialogue
 from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.predict import PROMPT_VERSION, build_requests, multiturn_frame, responses_frame, select_tasks
 from steps.plawbench.prompts import templates_version
-from steps.schemas import Dialogues, PlawResponses, PlawRubricItems, PlawTasks, Turns
+from steps.plawbench.schemas import PlawResponses, PlawRubricItems, PlawTasks
+from steps.schemas import Dialogues, Turns
 from steps.simulate.journal import Journal
 from steps.simulate.records import RunLabel, run_tables
 from steps.simulate.runner import DoorSpeaker, simulate

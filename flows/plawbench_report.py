@@ -28,34 +28,41 @@ from steps.plawbench.benchmark import BENCHMARK
 from steps.plawbench.paper import paper_names
 from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.report import ReportInputs, render_report
+from steps.plawbench.schemas import (
+    PlawItemScores,
+    PlawJudgements,
+    PlawParseIssues,
+    PlawRubricItems,
+    PlawScores,
+    PlawTasks,
+)
+from steps.plawbench.sql import QUERIES
 from steps.reports.long import long_csv
-from steps.schemas import PlawItemScores, PlawJudgements, PlawParseIssues, PlawRubricItems, PlawScores, PlawTasks
 from steps.sources import load_manifest
 
 
 @task(cache_policy=NO_CACHE)
 def build_tables(frames: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
     from steps.reports.long import long_query
-    from steps.sql import run_query
 
     out: dict[str, pd.DataFrame] = {}
     with duckdb.connect() as con:
         for name, df in frames.items():
             con.register(name, df)
         for name in ("rates", "data", "judge_health", "errors", "penalty_rates", "penalty_answers", "penalty_findings"):
-            out[name] = run_query(con, f"plawbench_{name}")
+            out[name] = QUERIES.run(con, f"plawbench_{name}")
         main_rates = out["rates"][out["rates"]["table"] == "table3"].assign(source="ours")
         paper3 = frames["paper3"].rename(columns={"model": "agent"}).assign(source="paper")
         cols = ["agent", "source", "metric", "value"]
         overall_extra, rates_extra = _penalised_inputs(out, main_rates)
         con.register("rates", pd.concat([main_rates[cols], paper3[cols], *overall_extra], ignore_index=True))
-        out["derived"] = run_query(con, "plawbench_overall")
+        out["derived"] = QUERIES.run(con, "plawbench_overall")
         for name in ("derived", "errors", "penalty_answers", "penalty_findings"):
             con.register(name, out[name])
         con.register("rates", pd.concat([out["rates"], *rates_extra], ignore_index=True))
         con.register("data_stats", out["data"])
         con.register("health", out["judge_health"])
-        out["long"] = long_query(con, "plawbench_long", with_unparsable=True)
+        out["long"] = long_query(con, QUERIES.path("plawbench_long"), with_unparsable=True)
     return out
 
 

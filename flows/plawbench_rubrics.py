@@ -17,8 +17,9 @@ from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table, write_text_atomic
 from steps.plawbench.report import render_rubrics
 from steps.plawbench.rubrics import RubricTables, build_rubrics
+from steps.plawbench.schemas import PlawParseIssues, PlawRubricItems, PlawTasks
 from steps.plawbench.sources import PlawCaseAnalysis, PlawConsultation, PlawDrafting
-from steps.schemas import PlawParseIssues, PlawRubricItems, PlawTasks
+from steps.plawbench.sql import QUERIES
 
 
 @task(cache_policy=NO_CACHE)
@@ -28,13 +29,12 @@ def parse(case_analysis: pd.DataFrame, consultation: pd.DataFrame, drafting: pd.
 
 @task(cache_policy=NO_CACHE)
 def summarise(tables: RubricTables) -> dict[str, pd.DataFrame]:
-    from steps.sql import run_query
 
     with duckdb.connect() as con:
         con.register("tasks", tables.tasks)
         con.register("rubric_items", tables.items)
         con.register("parse_issues", tables.issues)
-        return {name: run_query(con, f"plawbench_{name}") for name in ("data", "kinds", "issue_counts")}
+        return {name: QUERIES.run(con, f"plawbench_{name}") for name in ("data", "kinds", "issue_counts")}
 
 
 @stage_flow

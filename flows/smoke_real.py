@@ -32,6 +32,7 @@ from flows.kit.config import runs_of
 from flows.kit.tables import write_text_atomic
 from flows.pipeline import prefect_server
 from flows.stage_server import stage_server
+from steps.j1.envs import known_codes
 from steps.llm.local_server import LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER
 from steps.reports.real_model import (
     echo_counts,
@@ -40,7 +41,6 @@ from steps.reports.real_model import (
     outcome_section,
     read_stage_tables,
 )
-from steps.scenarios import known_codes
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENT = "smollm2_135m"

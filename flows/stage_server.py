@@ -90,7 +90,7 @@ PRELOAD = (
     "dvc.lock",
     # `module:function`: imported, then called. jieba's dictionary: 0.6 s of CPU in every LawBench scoring stage and
     # again in each of its scoring processes (forked from the stage, so they inherit it too)
-    "steps.metrics.lawbench.rouge:load_dictionary",
+    "steps.lawbench.metrics.rouge:load_dictionary",
 )
 
 # Variables a stage's command may have that the server's environment lacks, or has with another value. PS1 and PS2:

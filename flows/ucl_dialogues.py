@@ -24,13 +24,14 @@ from flows.kit.progress import counter
 from flows.kit.runs import begin_run, run_spec, write_run_json
 from flows.kit.tables import read_table, write_table
 from steps.llm import Completer, ModelConfig
-from steps.schemas import Turns, UclDialogues
+from steps.schemas import Turns
 from steps.simulate.journal import Journal
 from steps.simulate.records import RunLabel
 from steps.ucl.dialogues import ucl_tables
 from steps.ucl.instances import build_instances, limit_items
 from steps.ucl.params import UclParams
 from steps.ucl.scenario import UCL
+from steps.ucl.schemas import UclDialogues
 from steps.ucl.simulation import simulate_dialogues
 from steps.ucl.sources import Ucl
 from steps.ucl.tasks import task_of

@@ -25,11 +25,11 @@ from flows.kit.runs import begin_run, read_run, write_run_json
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_table
 from steps.llm import Completer, ModelConfig
-from steps.schemas import UclDialogues, UclHintScores, UclVerdicts
 from steps.ucl.instances import limit_items
 from steps.ucl.judging import RunIds, judge_run
 from steps.ucl.params import UclParams
 from steps.ucl.report import headline_text
+from steps.ucl.schemas import UclDialogues, UclHintScores, UclVerdicts
 from steps.ucl.sources import Ucl
 from steps.ucl.tables import agent_long
 from steps.ucl.version import protocol_version

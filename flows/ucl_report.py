@@ -1,6 +1,6 @@
 """Stage `ucl_report`: the paper-style UCL-Bench tables (reports/ucl.md) and their long-format CSV twin.
 
-dvc.yaml → this flow → steps/sql/ucl_long.sql (DuckDB) → steps.ucl.report. Reads every configured agent's
+dvc.yaml → this flow → steps/ucl/sql/ucl_long.sql (DuckDB) → steps.ucl.report. Reads every configured agent's
 verdicts, hint scores and dialogues, the reference's dialogues, and the paper's Table 3.
 """
 
@@ -21,13 +21,13 @@ from flows.kit.reporting import agent_infos, model_info, run_info
 from flows.kit.stage import main, stage_flow
 from flows.kit.tables import read_table, write_text_atomic
 from steps.reports.long import long_csv
-from steps.schemas import UclDialogues, UclHintScores, UclVerdicts
 from steps.sources import load_manifest
 from steps.ucl.benchmark import BENCHMARK
 from steps.ucl.instances import limit_items
 from steps.ucl.paper import paper_long, paper_models, paper_names
 from steps.ucl.params import UclParams
 from steps.ucl.report import ReportInfo, headline_text, note_figures, render
+from steps.ucl.schemas import UclDialogues, UclHintScores, UclVerdicts
 from steps.ucl.sources import Ucl
 from steps.ucl.tables import long_table
 

@@ -1,7 +1,8 @@
 """Fault-injection soak: every model-calling stage of the five benchmarks against a server that misbehaves.
 
-Two copies of the project (small samples, one agent, the environment model and the judge all on one
-OpenAI-compatible test server on loopback, every key from one environment variable) are built from the same
+Two copies of the project (small samples, one agent and the environment model on one OpenAI-compatible test
+server on loopback, every key from one environment variable; the judge and the extraction on the offline proxies,
+whose answer formats an echo never meets) are built from the same
 `ingest`. The *clean* copy runs `dvc repro` against the healthy server. The *soak* copy runs `dvc repro
 --keep-going` while the server injects faults into a share of the requests (429, 5xx, slow replies beyond the
 timeout, bodies trickled slower than the timeout, malformed, cut and non-UTF-8 bodies, dropped connections, null
@@ -133,7 +134,10 @@ def soak_params(url: str, cache_dir: str = ".cache/llm") -> dict[str, dict]:
         **SMALL,
         "agents": {AGENT: fake},
         "environment": dict(fake),
-        "judge": dict(fake),
+        # Judges and the extraction answer in formats an echo never meets: their answers would all be unparsable,
+        # which fails a stage by design (docs/failures.md). They stay offline; their calls take the same door.
+        "judge": {"model": "scripted/judge"},
+        "j1": {**SMALL["j1"], "extract": {**SMALL["j1"]["extract"], "model": {"model": "scripted/persona"}}},
         # A short timeout makes the slow and trickled replies time out; short backoffs keep the soak quick.
         "llm": {
             "concurrency": 8,

@@ -28,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from steps.metrics.lawbench import read_prediction_tree, score_predictions, score_task  # noqa: E402
-from steps.metrics.lawbench.proofread import LexiconFiles  # noqa: E402
-from steps.metrics.lawbench.tasks import TASK_IDS  # noqa: E402
+from steps.lawbench.metrics import read_prediction_tree, score_predictions, score_task  # noqa: E402
+from steps.lawbench.metrics.proofread import LexiconFiles  # noqa: E402
+from steps.lawbench.metrics.tasks import TASK_IDS  # noqa: E402
 
 DEFAULT_PREDICTIONS = (
     Path(os.environ.get("JURISFLOW_MIRROR", ROOT.parent / "shared" / "data")) / "lawbench" / "predictions"
@@ -59,11 +59,11 @@ def _sequential(df, lexicon: LexiconFiles) -> dict[str, tuple[int, float]]:
 
 def _alignment_side_by_side(df, lexicon_files: LexiconFiles) -> None:
     """Seconds to fill every 2-1 table of the first (setting, model) with the Python and the compiled loop."""
-    from steps.metrics.lawbench.proofread import load_lexicon
-    from steps.metrics.lawbench.proofread.align import fill_costs
-    from steps.metrics.lawbench.proofread.align_kernel import fill_costs_compiled
-    from steps.metrics.lawbench.proofread.m2 import to_simplified
-    from steps.metrics.lawbench.proofread.sentences import hypothesis_sentence, reference_sentence, source_sentence
+    from steps.lawbench.metrics.proofread import load_lexicon
+    from steps.lawbench.metrics.proofread.align import fill_costs
+    from steps.lawbench.metrics.proofread.align_kernel import fill_costs_compiled
+    from steps.lawbench.metrics.proofread.m2 import to_simplified
+    from steps.lawbench.metrics.proofread.sentences import hypothesis_sentence, reference_sentence, source_sentence
 
     rows = df[df["task"] == "2-1"]
     if rows.empty:

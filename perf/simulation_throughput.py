@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT))
 
 from serving import start_server  # noqa: E402
 
+from steps.j1.envs.registry import SCENARIOS  # noqa: E402
 from steps.llm import LLMSettings, ModelConfig, ModelDoor  # noqa: E402
-from steps.scenarios.registry import SCENARIOS  # noqa: E402
 from steps.simulate.instance import Instance  # noqa: E402
 from steps.simulate.journal import Journal  # noqa: E402
 from steps.simulate.runner import DoorSpeaker, simulate  # noqa: E402

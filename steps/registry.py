@@ -94,8 +94,8 @@ class SourceTable:
     """An interim table of stage `ingest`: the files of dataset `name` in sources.yaml, parsed by `load` into
     data/interim/<name>.parquet, validated by `schema`, with the Parquet types of its nested columns.
 
-    The data card gives it a section titled `title`, summarised by `summary` (a query under steps/sql/, by
-    default `data_<name>`, or the path of a .sql file beside the benchmark's code). A `corpus` is material the
+    The data card gives it a section titled `title`, summarised by `summary` (the path of a .sql file in the
+    benchmark's `sql/` folder; None: the section shows the row count only). A `corpus` is material the
     benchmark builds its own items from (J1's judgments): the data card lists corpora after every benchmark's
     data."""
 
@@ -104,7 +104,7 @@ class SourceTable:
     load: Callable[[list[Fetched]], pd.DataFrame]
     schema: type[pa.DataFrameModel]
     arrow_types: Mapping[str, pyarrow.DataType] = field(default_factory=dict)
-    summary: str | Path | None = None
+    summary: Path | None = None
     corpus: bool = False
 
 

@@ -198,7 +198,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
     """`--dist loadgroup`: xdist's group scheduler (one unit of work at a time to whichever worker is free), with the
     tests of SMALL_RUN_USERS as one unit and every other module as one unit. Whole modules, because a module-scoped
     fixture runs once per worker that takes a test of its module: handed out test by test, the fixtures that build a
-    project or start an interpreter (tests/scenarios/test_new_environment.py, tests/test_new_benchmark.py, LawBench's
+    project or start an interpreter (tests/j1/envs/test_new_environment.py, tests/test_new_benchmark.py, LawBench's
     rescored predictions...) ran on all three workers, about 140 s of CPU paid twice."""
     if config.getoption("dist") != "loadgroup":
         return None

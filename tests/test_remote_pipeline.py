@@ -83,7 +83,7 @@ def test_a_fresh_clone_pulls_then_rebuilds_every_report_without_a_model_call(tmp
     for name, tables in stages.items():  # the scripted models: every call answered without the model
         for table in tables:
             logged = read_usage_log(clone / ".cache/llm", clone / table, last=True)
-            if name == "j1_extract":  # the scripted extractor is recomputed on purpose (steps/extract/llm_fields.py)
+            if name == "j1_extract":  # the scripted extractor is recomputed on purpose (steps/j1/extract/llm_fields.py)
                 assert (logged.model == "scripted/persona").all()
                 continue
             assert logged.cache_hit.all(), f"{name}: {table}: {(~logged.cache_hit).sum()} calls sent"

@@ -14,7 +14,7 @@ def test_whole_modules_are_the_units_and_the_small_runs_users_are_one(pytestconf
     scheduler = pytest_xdist_make_scheduler(pytestconfig, None)
     scope = scheduler._split_scope
     # two tests of one module (and a parametrised one) go together: its module-scoped fixtures run once
-    module = "tests/scenarios/test_new_environment.py"
+    module = "tests/j1/envs/test_new_environment.py"
     assert scope(f"{module}::test_a") == scope(f"{module}::test_b") == scope(f"{module}::test_c[1]") == module
     assert scope("tests/test_new_benchmark.py::test_a") != scope(f"{module}::test_a")
     assert {scope(f"{name}::test_x") for name in SMALL_RUN_USERS} == {"small"}

@@ -152,7 +152,7 @@ def test_mile_schema_violation_names_row_column_and_rule(tmp_path, mirror):
 
 
 def test_lexicon_tables_rebuild_the_upstream_mappings(tables, mirror):
-    from steps.metrics.lawbench.proofread.lexicon import (
+    from steps.lawbench.metrics.proofread.lexicon import (
         cilin_from_table,
         confusions_from_table,
         read_cilin,
@@ -174,8 +174,8 @@ def _lexicon_file(tmp_path: Path, name: str, data: bytes) -> list[Fetched]:
 
 
 def test_lexicon_loaders_keep_the_last_line_and_name_bad_lines(tmp_path):
+    from steps.lawbench.metrics.proofread.lexicon import cilin_from_table, confusions_from_table
     from steps.lawbench.sources import load_cilin, load_confusions
-    from steps.metrics.lawbench.proofread.lexicon import cilin_from_table, confusions_from_table
 
     cilin = load_cilin(_lexicon_file(tmp_path, "c.txt", "Aa01A01= 人 士\nBa01B02# 士\n".encode("gbk")))
     assert cilin_from_table(cilin) == {"人": ("A", "a", "01"), "士": ("B", "a", "01")}

@@ -2,8 +2,8 @@
 
 For each stage, the import closure of its `python -m flows.<x>` command is derived from the source (ast: every
 `import` and `from … import`, also those inside functions; the package `__init__.py` files that importing a
-module runs; modules imported by a name built at run time, an f-string such as `f"steps.scenarios.{folder}.env"`
-read as the pattern `steps.scenarios.*.env`; a string naming an object as "module:attribute", as a benchmark's
+module runs; modules imported by a name built at run time, an f-string such as `f"steps.j1.envs.{folder}.env"`
+read as the pattern `steps.j1.envs.*.env`; a string naming an object as "module:attribute", as a benchmark's
 registration names its paper's model list), together with the data files that code reads by name (SQL files,
 Jinja templates, YAML, text and CSV tables under steps/ and flows/, matched by the string literals of the
 closure's modules: `"j1_cells"`, `"pointwise.j2"`, and f-strings such as `f"data_{name}"` as patterns). The
@@ -33,7 +33,7 @@ NOT_DEPS = {"params.yaml"}  # DVC tracks it by the stages' `params`, not as a fi
 
 
 def module_file(name: str) -> Path | None:
-    """The file of a project module (`steps.extract` → steps/extract/__init__.py), or None."""
+    """The file of a project module (`steps.j1.extract` → steps/j1/extract/__init__.py), or None."""
     if name.split(".")[0] not in PACKAGES:
         return None
     base = ROOT.joinpath(*name.split("."))
@@ -87,7 +87,7 @@ def _all_modules() -> tuple[str, ...]:
 @cache
 def named_modules(path: Path) -> tuple[str, ...]:
     """The modules a module imports by a name it builds or writes down (importlib): its f-strings that read as a
-    module name (`f"steps.scenarios.{folder}.env"`) are patterns matched against every project module, and a string
+    module name (`f"steps.j1.envs.{folder}.env"`) are patterns matched against every project module, and a string
     naming an object as "module:attribute" (a registration's `"steps.ucl.paper:paper_names"`) names its module."""
     literals = _literals(path)
     patterns = [s for s in literals if "*" in s and MODULE_NAME.match(s)]
@@ -261,32 +261,34 @@ def test_the_closure_finds_imports_packages_and_data_files():
         "flows/__init__.py",
         "flows/j1_report.py",
         "steps/__init__.py",
-        "steps/j1eval/__init__.py",
-        "steps/j1eval/tables.py",
+        "steps/j1/eval/__init__.py",
+        "steps/j1/eval/tables.py",
         "steps/sql/__init__.py",
-        "steps/sql/j1_cells.sql",
-        "steps/sql/j1_failures.sql",
+        "steps/j1/eval/sql/j1_cells.sql",
+        "steps/j1/eval/sql/j1_failures.sql",
     } <= aggregate
-    assert "steps/sql/data_mile.sql" not in aggregate  # SQL files are matched by name, not taken wholesale
+    assert "steps/mile/sql/data_mile.sql" not in aggregate  # SQL files are matched by name, not taken wholesale
     data_report = closure("flows.data_report")
-    assert {"steps/sql/data_ucl.sql", "steps/sql/data_model_usage.sql"} <= data_report  # f"data_{name}"
+    assert {"steps/ucl/sql/data_ucl.sql", "steps/sql/data_model_usage.sql"} <= data_report  # f"data_{name}"
     judge = closure("flows.j1_judge")
-    assert {"steps/judges/courts.yaml", "steps/judges/templates/pointwise.j2"} <= judge
-    # imported by a built name only (f"steps.scenarios.{folder}.env", f"…{folder}.scripted") and what they import
+    assert {"steps/j1/eval/courts.yaml", "steps/judges/templates/pointwise.j2"} <= judge
+    # imported by a built name only (f"steps.j1.envs.{folder}.env", f"…{folder}.scripted") and what they import
     simulate = closure("flows.j1_simulate")
-    assert {"steps/scenarios/kq/env.py", "steps/scenarios/cr/env.py", "steps/scenarios/cd/scripted.py"} <= simulate
-    assert "steps/scenarios/cr/instances.py" in simulate
+    assert {"steps/j1/envs/kq/env.py", "steps/j1/envs/cr/env.py", "steps/j1/envs/cd/scripted.py"} <= simulate
+    assert "steps/j1/envs/cr/instances.py" in simulate
     # the benchmarks' registrations (f"steps.{folder}.benchmark") and the code they name ("module:function"); the
     # interim tables' modules (f"steps.{folder}.sources"), found apart, so that ingest needs no registration
     benchmarks = {f"steps/{b}/benchmark.py" for b in ("lawbench", "j1", "mile", "ucl", "plawbench")}
     sources = {f"steps/{b}/sources.py" for b in ("lawbench", "j1", "mile", "ucl", "plawbench")}
-    assert benchmarks | sources | {"steps/ucl/paper.py", "steps/j1eval/paper.py"} <= data_report
+    assert benchmarks | sources | {"steps/ucl/paper.py", "steps/j1/eval/paper.py"} <= data_report
     ingest = closure("flows.ingest")
     assert sources <= ingest and not benchmarks & ingest
     ucl_report = closure("flows.ucl_report")  # its own registration only
     assert benchmarks & ucl_report == {"steps/ucl/benchmark.py"} and "steps/mile/sources.py" not in ucl_report
-    assert "tests/extract/fixtures/verdicts.json" in closure("flows.j1_extract")
-    assert uncovered({"steps/extract/sections.py", "steps/llm/door.py"}, ["steps/llm"]) == ["steps/extract/sections.py"]
+    assert "tests/j1/extract/fixtures/verdicts.json" in closure("flows.j1_extract")
+    assert uncovered({"steps/j1/extract/sections.py", "steps/llm/door.py"}, ["steps/llm"]) == [
+        "steps/j1/extract/sections.py"
+    ]
 
 
 def test_the_simulation_fingerprint_covers_its_code():

@@ -2,7 +2,7 @@
 against `llm.max_failed_fraction` beside its failed calls.
 
 A judged table (J1 and MILE scores, UCL-Bench verdicts and hint scores, PLawBench judgements, the extraction's
-LLM fields as `steps.extract.records.answer_rows` gives them) has the columns `judge`, `value`, `failure` and
+LLM fields as `steps.j1.extract.records.answer_rows` gives them) has the columns `judge`, `value`, `failure` and
 `error` of `steps.schemas.judged.Judged`. Its *answers* are the rows a judge model was asked for: a model judged
 them (`judge` is neither `rule` nor empty) and they hold a value or a judge failure; rows left out for another
 reason (a broken dialogue, a failed agent call, nothing to compare) are not answers. An answer whose failure is

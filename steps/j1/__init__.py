@@ -1,2 +1,2 @@
 """J1-ENVS / J1-EVAL as a benchmark: its section of params.yaml (`params.py`); its environments are under
-steps/scenarios/ (one folder each)."""
+steps/j1/envs/ (one folder each)."""

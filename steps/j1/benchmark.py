@@ -1,5 +1,5 @@
 """J1-ENVS / J1-EVAL's registration (steps/registry.py). Its environments register themselves under
-steps/scenarios/; its interim tables (the judgments they are built from) are in `sources.py`, its params.yaml
+steps/j1/envs/; its interim tables (the judgments they are built from) are in `sources.py`, its params.yaml
 section in `params.py`."""
 
 from steps.registry import Benchmark, Headline, Plot
@@ -16,5 +16,5 @@ BENCHMARK = Benchmark(
         Headline("table3", "AVG_PO", column="J1 AVG (PO)"),
     ),
     plots=(Plot("j1_table3", "table3", None, None, "scope metric", "metric", "score"),),
-    paper_names="steps.j1eval.paper:paper_names",
+    paper_names="steps.j1.eval.paper:paper_names",
 )

@@ -8,8 +8,8 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from steps.j1.envs import known_codes
 from steps.llm.config import ModelConfig, ModelEntry
-from steps.scenarios import known_codes
 from steps.sections import BenchmarkSection, Section
 
 
@@ -50,7 +50,7 @@ class PersonasParams(OwnModel):
 
 class InstancesParams(Section):
     """Stages `j1_personas` and `j1_instances`: instances per scenario (None: every eligible source; "paper":
-    J1's Table 5 counts, `steps.scenarios.registry.instance_sizes` resolves it) and the seed of the sample."""
+    J1's Table 5 counts, `steps.j1.envs.registry.instance_sizes` resolves it) and the seed of the sample."""
 
     seed: int = 0
     sizes: Literal["paper"] | dict[str, int | None] = "paper"

@@ -16,6 +16,7 @@ import pandera.pandas as pa
 import pyarrow
 from pandera.typing import Series
 
+from steps.j1.sql import QUERIES
 from steps.registry import SourceTable
 from steps.schemas.base import Strict, is_list_of, is_list_of_dicts_with
 from steps.sources.errors import SourceFormatError
@@ -189,6 +190,15 @@ TABLES = (
         JudgmentsCriminal,
         {"articles": pyarrow.list_(pyarrow.int64())},
         corpus=True,
+        summary=QUERIES.path("data_judgments_criminal"),
     ),
-    SourceTable("judgments_civil", "C3RD mini civil cases", load_civil, JudgmentsCivil, CIVIL_ARROW_TYPES, corpus=True),
+    SourceTable(
+        "judgments_civil",
+        "C3RD mini civil cases",
+        load_civil,
+        JudgmentsCivil,
+        CIVIL_ARROW_TYPES,
+        corpus=True,
+        summary=QUERIES.path("data_judgments_civil"),
+    ),
 )

@@ -1,4 +1,5 @@
-"""Judge prompts: Jinja templates beside the judges, or supplied by a caller, and their versions.
+"""Judge prompts: Jinja templates beside the judges (or in a benchmark's own `templates/` folder, given as `folder`),
+or supplied by a caller, and their versions.
 
 A prompt version is the template's name with a short hash of its source and of any data rendered into it
 (a checklist, a rubric), so a score row says exactly which wording produced it.
@@ -18,9 +19,9 @@ TEMPLATES = Path(__file__).parent / "templates"
 
 
 @cache
-def _environment() -> jinja2.Environment:
+def _environment(folder: Path = TEMPLATES) -> jinja2.Environment:
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        loader=jinja2.FileSystemLoader(str(folder)),
         undefined=jinja2.StrictUndefined,  # a missing slot is an error, never an empty hole in a prompt
         trim_blocks=True,
         lstrip_blocks=True,
@@ -29,13 +30,14 @@ def _environment() -> jinja2.Environment:
     )
 
 
-def template_source(name: str) -> str:
-    return (TEMPLATES / name).read_text(encoding="utf-8")
+def template_source(name: str, folder: Path = TEMPLATES) -> str:
+    return (folder / name).read_text(encoding="utf-8")
 
 
-def render(template: str, context: dict[str, Any], *, inline: bool = False) -> str:
-    """Render a template file of this package, or (inline=True) a template given as source text."""
-    env = _environment()
+def render(template: str, context: dict[str, Any], *, inline: bool = False, folder: Path = TEMPLATES) -> str:
+    """Render a template file of `folder` (this package's by default), or (inline=True) a template given as source
+    text."""
+    env = _environment(folder)
     compiled = env.from_string(template) if inline else env.get_template(template)
     return compiled.render(**context).strip()
 

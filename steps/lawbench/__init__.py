@@ -1,4 +1,4 @@
 """LawBench as a pipeline: prompts for any model, scripted policies, and the report tables.
 
-The 20 scorers live in `steps/metrics/lawbench/`.
+The 20 scorers live in `steps/lawbench/metrics/`.
 """

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from steps.lawbench.metrics.tasks import TASK_IDS
 from steps.llm import ModelConfig, Reply, Request
-from steps.metrics.lawbench.tasks import TASK_IDS
 
 SCENARIO = "lawbench"
 PROMPT_VERSION = 1  # bump when the prompt construction changes: it enters the run id

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from steps.metrics.lawbench.tasks import TASK_IDS, TASKS
+from steps.lawbench.metrics.tasks import TASK_IDS, TASKS
 from steps.reports.agents import AgentInfo
 from steps.reports.long import long_csv
 from steps.reports.markdown import CONTENT_FILTER_RULE, truncated_note, with_failed

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from steps.lawbench.metrics import ner
 from steps.lawbench.predict import SCENARIO
 from steps.llm import ScriptedRequest, register_policy
-from steps.metrics.lawbench import ner
 
 
 def best_form(task: str, idx: int, reference: str) -> str:

@@ -9,7 +9,8 @@ import pandas as pd
 import pandera.pandas as pa
 from pandera.typing import Series
 
-from steps.metrics.lawbench.tasks import SETTINGS, TASK_IDS
+from steps.lawbench.metrics.tasks import SETTINGS, TASK_IDS
+from steps.lawbench.sql import QUERIES
 from steps.registry import SourceTable
 from steps.schemas.base import Strict
 from steps.sources.errors import SourceFormatError
@@ -227,9 +228,35 @@ class LawBenchConfusions(Strict):
 
 
 TABLES = (
-    SourceTable("lawbench_items", "LawBench task items", load_items, LawBenchItems),
-    SourceTable("lawbench_predictions", "LawBench published predictions", load_predictions, LawBenchPredictions),
-    SourceTable("lawbench_published", "LawBench published scores", load_published, LawBenchPublished),
-    SourceTable("lawbench_cilin", "LawBench 2-1 lexicon: Cilin semantic classes", load_cilin, LawBenchCilin),
-    SourceTable("lawbench_confusions", "LawBench 2-1 lexicon: confusion set", load_confusions, LawBenchConfusions),
+    SourceTable(
+        "lawbench_items", "LawBench task items", load_items, LawBenchItems, summary=QUERIES.path("data_lawbench_items")
+    ),
+    SourceTable(
+        "lawbench_predictions",
+        "LawBench published predictions",
+        load_predictions,
+        LawBenchPredictions,
+        summary=QUERIES.path("data_lawbench_predictions"),
+    ),
+    SourceTable(
+        "lawbench_published",
+        "LawBench published scores",
+        load_published,
+        LawBenchPublished,
+        summary=QUERIES.path("data_lawbench_published"),
+    ),
+    SourceTable(
+        "lawbench_cilin",
+        "LawBench 2-1 lexicon: Cilin semantic classes",
+        load_cilin,
+        LawBenchCilin,
+        summary=QUERIES.path("data_lawbench_cilin"),
+    ),
+    SourceTable(
+        "lawbench_confusions",
+        "LawBench 2-1 lexicon: confusion set",
+        load_confusions,
+        LawBenchConfusions,
+        summary=QUERIES.path("data_lawbench_confusions"),
+    ),
 )

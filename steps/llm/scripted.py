@@ -75,6 +75,10 @@ def policy_fingerprint(model: str, scenario: str) -> str:
         return ""
     path = inspect.getsourcefile(policy)
     content = Path(path).read_bytes() if path else policy.__qualname__.encode()
+    extra = getattr(policy, "sources", None)  # a policy that dispatches to code elsewhere names its files
+    for other in extra() if extra is not None else ():
+        if other != path:
+            content += b"\0" + Path(other).read_bytes()
     return hashlib.sha256(content).hexdigest()[:16]
 
 

@@ -8,6 +8,7 @@ import pandera.pandas as pa
 import pyarrow
 from pandera.typing import Series
 
+from steps.mile.sql import QUERIES
 from steps.registry import SourceTable
 from steps.schemas.base import Strict, is_list_of
 from steps.sources.errors import SourceFormatError
@@ -104,4 +105,13 @@ class Mile(Strict):
         return is_list_of(value, str)
 
 
-TABLES = (SourceTable("mile", "MILE instances", load_mile, Mile, {"evidence": pyarrow.list_(pyarrow.string())}),)
+TABLES = (
+    SourceTable(
+        "mile",
+        "MILE instances",
+        load_mile,
+        Mile,
+        {"evidence": pyarrow.list_(pyarrow.string())},
+        summary=QUERIES.path("data_mile"),
+    ),
+)

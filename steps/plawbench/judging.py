@@ -28,7 +28,8 @@ from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.penalty_judge import PenaltyJudgement, judge_penalties
 from steps.plawbench.prompts import judge_rules, task_input
 from steps.plawbench.questions import first_questions
-from steps.schemas import PlawItemScores, PlawJudgements, PlawScores, Strict
+from steps.plawbench.schemas import PlawItemScores, PlawJudgements, PlawScores
+from steps.schemas import Strict
 
 DIMENSION_CODES = {"C": "conclusion", "F": "facts", "R": "reasoning", "S": "statute"}
 TITLES = {
@@ -216,7 +217,7 @@ def judgement_rows(
     judge_run: str,
     penalties: Penalties | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """(judgements, scores, item_scores) tables (steps/schemas/plawbench.py). `failed` are the responses whose
+    """(judgements, scores, item_scores) tables (steps/plawbench/schemas.py). `failed` are the responses whose
     agent call failed: they get rows with the failure `agent_call_failed` and no score. With `penalties` (the
     paper-penalty mode) each consultation answer also gets a `paper_penalty` score row, without a score when
     its rubric or penalty judgement failed (failure `penalty_<kind>` for the latter)."""

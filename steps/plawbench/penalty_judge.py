@@ -1,6 +1,6 @@
 """Asking the judge for the Table 8 penalties of one consultation answer (opt-in; rules in `penalties`).
 
-One call per answer, our own template (`steps/judges/templates/plawbench_penalties.j2`). The answer is one
+One call per answer, our own template (`steps/plawbench/templates/plawbench_penalties.j2`). The answer is one
 JSON object listing findings (type, points, the quoted text, a reason) and red flags (type, quoted text). It
 is validated like every judge answer: a type outside the lists, points outside the type's range or a quote
 that is not in the answer is out of range, a missing list is unparsable; an invalid answer is shown its error
@@ -11,6 +11,7 @@ and asked again (`repairs` times), then recorded as a judge failure, never score
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -25,6 +26,7 @@ from steps.plawbench.questions import split_questions
 
 KIND = "penalties"
 TEMPLATE = "plawbench_penalties.j2"
+TEMPLATES = Path(__file__).parent / "templates"
 # what the proxy judge takes for a vague "are you hiding something" question (any question containing one)
 VAGUE_CUES = (
     "隐瞒",
@@ -112,12 +114,13 @@ def penalty_prompt(response: str, *, question: str = "") -> str:
             "types": list(PENALTY_TYPES.values()),
             "zero_types": ZERO_TYPES,
         },
+        folder=TEMPLATES,
     )
 
 
 def penalty_version() -> str:
     types = [(t.code, t.dimension, t.low, t.high, t.cap, t.label) for t in PENALTY_TYPES.values()]
-    return version(f"plawbench.{KIND}", template_source(TEMPLATE), types, ZERO_TYPES)
+    return version(f"plawbench.{KIND}", template_source(TEMPLATE, TEMPLATES), types, ZERO_TYPES)
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,14 @@ judge; it is not a model of a good lawyer.
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from collections import Counter
 from typing import Any
 
 import pandas as pd
 
+from steps.judges.scripted import register_proxy
 from steps.llm import ScriptedRequest, register_policy
 from steps.plawbench.dialogue import END, SCENARIO
 from steps.plawbench.prompts import CATEGORIES
@@ -81,3 +83,19 @@ for _category in CATEGORIES:
     register_policy("oracle", scenario_of(_category), _oracle)
 register_policy("oracle", SCENARIO, oracle_lawyer)
 register_policy("persona", SCENARIO, client)
+
+
+# The proxy judge's PLawBench kind (T1 penalties, opt-in): every question holding one of the metadata's
+# `vague_cues` is a vague "are you hiding something" probe (3 points, quoted); nothing else is flagged: the proxy
+# cannot judge harm.
+def penalties(request: ScriptedRequest) -> str:
+    cues = request.metadata["vague_cues"]
+    findings = [
+        {"type": "truth_vague_probe", "points": 3, "quote": q, "reason": "代理：笼统追问是否隐瞒"}
+        for q in request.metadata["questions"]
+        if any(cue in q for cue in cues)
+    ]
+    return json.dumps({"findings": findings, "red_flags": []}, ensure_ascii=False)
+
+
+register_proxy("penalties", penalties)

@@ -16,6 +16,7 @@ import pandera.pandas as pa
 import pyarrow
 from pandera.typing import Series
 
+from steps.plawbench.sql import QUERIES
 from steps.registry import SourceTable
 from steps.schemas.base import Strict, is_list_of_dicts_with
 from steps.sources.errors import SourceFormatError
@@ -156,7 +157,20 @@ TABLES = (
         load_case_analysis,
         PlawCaseAnalysis,
         {"rubrics": RUBRIC_ITEMS},
+        summary=QUERIES.path("data_plawbench_case_analysis"),
     ),
-    SourceTable("plawbench_consultation", "PLawBench consultation", load_consultation, PlawConsultation),
-    SourceTable("plawbench_drafting", "PLawBench document drafting", load_drafting, PlawDrafting),
+    SourceTable(
+        "plawbench_consultation",
+        "PLawBench consultation",
+        load_consultation,
+        PlawConsultation,
+        summary=QUERIES.path("data_plawbench_consultation"),
+    ),
+    SourceTable(
+        "plawbench_drafting",
+        "PLawBench document drafting",
+        load_drafting,
+        PlawDrafting,
+        summary=QUERIES.path("data_plawbench_drafting"),
+    ),
 )

@@ -16,6 +16,7 @@ whose every file is in the J1 simulation's code fingerprint.)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -127,9 +128,9 @@ def checked(rows: pd.DataFrame, *, table: str, with_failed: bool = True, with_un
     return validate(rows[columns], LongRows, table=table)
 
 
-def long_query(con: duckdb.DuckDBPyConnection, name: str, *, with_unparsable: bool = False) -> pd.DataFrame:
-    """Run `steps/sql/<name>.sql`, which makes long rows, and check them against the schema."""
-    return checked(run_query(con, name), table=f"steps/sql/{name}.sql", with_unparsable=with_unparsable)
+def long_query(con: duckdb.DuckDBPyConnection, query: Path, *, with_unparsable: bool = False) -> pd.DataFrame:
+    """Run the query `query` (a .sql file), which makes long rows, and check them against the schema."""
+    return checked(run_query(con, query), table=str(query), with_unparsable=with_unparsable)
 
 
 def long_csv(

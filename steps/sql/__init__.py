@@ -1,5 +1,7 @@
-"""The result-table SQL: one `.sql` file per table, run by DuckDB over Parquet views (a query is named by its file's
-stem here, or given as the path of a .sql file elsewhere, e.g. beside a benchmark's code)."""
+"""The result-table SQL: one `.sql` file per table, run by DuckDB over Parquet views.
+
+The kernel's queries (the data card's shared sections, the leaderboard) are here, named by their file's stem; a
+benchmark keeps its own in its package's `sql/` folder, reached through that folder's `QUERIES` (`Queries`)."""
 
 from __future__ import annotations
 
@@ -56,3 +58,16 @@ def register_labelled_union(
 def run_query(con: duckdb.DuckDBPyConnection, name: str | Path) -> pd.DataFrame:
     """Run `steps/sql/<name>.sql` (or the .sql file `name`) and return its result."""
     return con.execute(query_text(name)).df()
+
+
+class Queries:
+    """The `.sql` files of one folder (a benchmark's `sql/`), by stem."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def path(self, name: str) -> Path:
+        return self.folder / f"{name}.sql"
+
+    def run(self, con: duckdb.DuckDBPyConnection, name: str) -> pd.DataFrame:
+        return run_query(con, self.path(name))

@@ -1,4 +1,4 @@
-"""reports/ucl.md: the paper-style UCL-Bench tables, rendered from the long table of steps/sql/ucl_long.sql."""
+"""reports/ucl.md: the paper-style UCL-Bench tables, rendered from the long table of steps/ucl/sql/ucl_long.sql."""
 
 from __future__ import annotations
 

@@ -19,6 +19,7 @@ from steps.schemas.base import Strict
 from steps.sources.errors import SourceFormatError
 from steps.sources.readers import read_json, require_keys
 from steps.sources.types import Fetched
+from steps.ucl.sql import QUERIES
 
 RECORD_FIELDS = [
     "id",
@@ -137,4 +138,4 @@ class Ucl(Strict):
     model_template: Series[str]
 
 
-TABLES = (SourceTable("ucl", "UCL-Bench public items", load_ucl, Ucl),)
+TABLES = (SourceTable("ucl", "UCL-Bench public items", load_ucl, Ucl, summary=QUERIES.path("data_ucl")),)

@@ -1,4 +1,4 @@
-"""The long result table: steps/sql/ucl_long.sql over the run tables (DuckDB), plus what SQL does not compute:
+"""The long result table: steps/ucl/sql/ucl_long.sql over the run tables (DuckDB), plus what SQL does not compute:
 the p-value of every correlation and the bootstrap interval of every overall win rate."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import pandas as pd
 
 from steps.reports.long import long_query
 from steps.ucl.bootstrap import overall_interval
+from steps.ucl.sql import QUERIES
 from steps.ucl.stats import pearson_p
 from steps.ucl.tasks import tasks_frame
 
@@ -22,7 +23,7 @@ def long_table(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     with duckdb.connect() as con:
         for name, df in {**tables, "ucl_tasks": tasks_frame()}.items():
             con.register(name, df)
-        long = long_query(con, "ucl_long", with_unparsable=True)
+        long = long_query(con, QUERIES.path("ucl_long"), with_unparsable=True)
     long["n"] = long["n"].astype("Int64")
     long["n_failed"] = long["n_failed"].astype("Int64")
     long["n_unparsable"] = long["n_unparsable"].astype("Int64")

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-import steps.judges.scripted  # noqa: F401  (registers the proxy judge)
+import steps.j1.eval.scripted  # noqa: F401  (registers the proxy judge, with J1's court kinds for the procedure tests)
 from steps.llm import LLMSettings, ModelConfig, ModelDoor
 from tests.fake_openai_server import FakeOpenAIServer
 

@@ -7,19 +7,19 @@ import json
 
 import pytest
 
+from steps.j1.eval.courts import court
+from steps.j1.eval.metrics import trial_validity
+from steps.j1.eval.procedure import judge_procedure
 from steps.j1.params import J1ProcedureParams
 from steps.judges import (
     Comparison,
     JudgeFailure,
     Judgement,
     RubricItem,
-    court,
     judge_pairwise,
     judge_pointwise,
-    judge_procedure,
     judge_rubric,
 )
-from steps.metrics.j1 import trial_validity
 from tests.judges.conftest import http_judge, run
 from tests.judges.trials import CRIMINAL_JUDGMENT, CRIMINAL_ORACLE_STEPS, exchanges
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from steps.judges import Comparison, RubricItem, court, judge_pairwise, judge_pointwise, judge_procedure, judge_rubric
+from steps.j1.eval.courts import court
+from steps.j1.eval.metrics import trial_validity
+from steps.j1.eval.procedure import judge_procedure
+from steps.judges import Comparison, RubricItem, judge_pairwise, judge_pointwise, judge_rubric
 from steps.judges.scripted import overlap
-from steps.metrics.j1 import trial_validity
 from tests.judges.conftest import PROXY, run
 from tests.judges.trials import (
     CIVIL_CARELESS_STEPS,

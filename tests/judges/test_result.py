@@ -5,11 +5,15 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from steps.j1.eval.schemas import J1Scores
 from steps.judges.asking import Asked
 from steps.judges.result import NOBODY, RULE, JudgedBy, JudgeFailure
 from steps.llm import ModelConfig
-from steps.schemas import J1Scores, MileScores, PlawJudgements, TableError, UclHintScores, UclVerdicts, validate
+from steps.mile.schemas import MileScores
+from steps.plawbench.schemas import PlawJudgements
+from steps.schemas import TableError, validate
 from steps.schemas.judged import Judged
+from steps.ucl.schemas import UclHintScores, UclVerdicts
 
 BY = JudgedBy("openai/judge", False, "pointwise@1")
 

@@ -13,14 +13,15 @@ from pathlib import Path
 
 import pytest
 
+from steps.j1.eval.courts import court
+from steps.j1.eval.metrics import candidate_reasoning, without_lead
+from steps.j1.eval.procedure import checklist_prompt, labels_prompt, procedure_version
 from steps.j1.params import J1ProcedureParams
-from steps.judges import Comparison, RubricItem, court
+from steps.judges import Comparison, RubricItem
 from steps.judges.pairwise import version as pairwise_version
 from steps.judges.pointwise import pointwise_prompt, pointwise_version
-from steps.judges.procedure import checklist_prompt, labels_prompt, procedure_version
 from steps.judges.prompts import render
 from steps.judges.rubric import rubric_prompt, rubric_version
-from steps.metrics.j1 import candidate_reasoning, without_lead
 from tests.judges.trials import CIVIL_JUDGMENT, CIVIL_ORACLE_STEPS, exchanges
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from steps.metrics.j1.trial import Exchange, group_exchanges
+from steps.j1.eval.metrics.trial import Exchange, group_exchanges
 
 JUDGE, PLAINTIFF, DEFENDANT = "审判长", "原告代理律师", "被告代理律师"
 

@@ -16,7 +16,8 @@ from flows.mile_export import export_sft
 from flows.mile_judge import mile_judge
 from flows.mile_report import mile_report
 from flows.mile_simulate import mile_simulate
-from steps.schemas import MileDialogues, MileScores, Turns
+from steps.mile.schemas import MileDialogues, MileScores
+from steps.schemas import Turns
 from tests.helpers import project_paths
 
 pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from steps.mile.interaction import Utterance, consistency_task, interaction_tasks, scored_turns
-from steps.sql import run_query
+from steps.mile.sql import QUERIES
 
 
 @pytest.mark.parametrize(
@@ -67,7 +67,7 @@ def test_dialogue_means_first_then_the_mean_over_dialogues():
     with duckdb.connect() as con:
         for name, df in (("scores", scores), ("dialogues", dialogues), ("agents", agents)):
             con.register(name, df)
-        out = run_query(con, "mile_interaction").set_index(["scope", "metric"])
+        out = QUERIES.run(con, "mile_interaction").set_index(["scope", "metric"])
     assert out.loc[("overall", "INT"), "value"] == pytest.approx(85.0)  # (70 + 100) / 2
     assert out.loc[("windows", "INT"), "value"] == pytest.approx(80.0)  # (80 + 60 + 100) / 3
     assert out.loc[("overall", "AVE"), "value"] == pytest.approx(85.0)
@@ -105,8 +105,8 @@ def test_failed_calls_are_counted_per_scope_and_round_apart_from_unparsable_answ
     with duckdb.connect() as con:
         for name, df in (("scores", scores), ("dialogues", dialogues), ("agents", agents)):
             con.register(name, df)
-        out = run_query(con, "mile_interaction").set_index(["scope", "metric"])
-        rounds = run_query(con, "mile_rounds").set_index(["scope", "metric"])
+        out = QUERIES.run(con, "mile_interaction").set_index(["scope", "metric"])
+        rounds = QUERIES.run(con, "mile_rounds").set_index(["scope", "metric"])
     assert out.loc[("overall", "INT"), "n_failed_calls"] == 2  # the failed judge call and the broken dialogue
     assert out.loc[("overall", "INT"), "n_failed"] == 3  # every exclusion, the unparsable answer included
     assert out.loc[("windows", "INT"), "n_failed_calls"] == 2 and out.loc[("overall", "AVE"), "n_failed_calls"] == 2

@@ -18,8 +18,9 @@ from steps.mile.interaction import Utterance, interaction_tasks
 from steps.mile.judging import run_tasks
 from steps.mile.oracle import reference_complaint
 from steps.mile.params import MileParams
-from steps.schemas import MileScores, validate
-from steps.sql import run_query
+from steps.mile.schemas import MileScores
+from steps.mile.sql import QUERIES
+from steps.schemas import validate
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.mile.conftest import row_of
 
@@ -122,7 +123,7 @@ def test_goal_means_leave_failures_out_and_count_them():
     with duckdb.connect() as con:
         con.register("scores", scores)
         con.register("agents", agents)
-        goal = run_query(con, "mile_goal").set_index("metric")
+        goal = QUERIES.run(con, "mile_goal").set_index("metric")
     assert goal.loc["CLA", "value"] == pytest.approx(60.0)  # (80 + 40) / 2, not (80 + 0 + 40) / 3
     assert (goal.loc["CLA", "n"], goal.loc["CLA", "n_failed"]) == (2, 1)
     assert goal.loc["AVE", "value"] == pytest.approx((100 + 100 + 60 + 50 * 4) / 7)

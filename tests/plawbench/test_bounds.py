@@ -16,9 +16,9 @@ from steps.plawbench import dialogue
 from steps.plawbench.judging import judge_all, judgement_rows
 from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.predict import build_requests, multiturn_frame, responses_frame, select_tasks
+from steps.plawbench.sql import QUERIES
 from steps.simulate.journal import Journal
 from steps.simulate.runner import DoorSpeaker, simulate
-from steps.sql import run_query
 
 JUDGE = ModelConfig(name="judge", model="scripted/judge")
 ENVIRONMENT = ModelConfig(name="environment", model="scripted/persona")
@@ -44,10 +44,10 @@ def rates_of(scores: pd.DataFrame, tasks: pd.DataFrame) -> dict[tuple[str, str],
     with duckdb.connect() as con:
         con.register("scores", scores)
         con.register("tasks", tasks)
-        rates = run_query(con, "plawbench_rates")
+        rates = QUERIES.run(con, "plawbench_rates")
         main = rates[rates["table"] == "table3"].assign(source="ours")[["agent", "source", "metric", "value"]]
         con.register("rates", main)
-        derived = run_query(con, "plawbench_overall")
+        derived = QUERIES.run(con, "plawbench_overall")
     out = {(r.table, r.metric): r.value for r in rates[rates["table"].isin(["table3", "multiturn"])].itertuples()}
     out |= {("table3", r.metric): r.value for r in derived.itertuples()}
     return out

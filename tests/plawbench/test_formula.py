@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from steps.plawbench import paper
-from steps.sql import run_query
+from steps.plawbench.sql import QUERIES
 
 PER_CATEGORY = ["T1", "T2", "T3/Defendant", "T3/Plaintiff"]
 
@@ -16,7 +16,7 @@ PER_CATEGORY = ["T1", "T2", "T3/Defendant", "T3/Plaintiff"]
 def overall(rates: pd.DataFrame) -> pd.DataFrame:
     with duckdb.connect() as con:
         con.register("rates", rates)
-        return run_query(con, "plawbench_overall")
+        return QUERIES.run(con, "plawbench_overall")
 
 
 def test_overall_and_t3_reproduce_every_row_of_table3_from_its_per_category_numbers():
@@ -77,7 +77,7 @@ def test_rates_pool_by_points_exclude_failures_and_count_them():
     with duckdb.connect() as con:
         con.register("scores", scores)
         con.register("tasks", tasks)
-        rates = run_query(con, "plawbench_rates")
+        rates = QUERIES.run(con, "plawbench_rates")
     main = rates[rates["table"] == "table3"].set_index("metric")
     assert main.at["T1", "value"] == pytest.approx(11 / 24)  # pooled: (10 + 1) / (20 + 4), not (0.5 + 0.25) / 2
     assert (main.at["T1", "n"], main.at["T1", "n_failed"]) == (2, 1)

@@ -17,7 +17,7 @@ from steps.plawbench.drafting_rubric import parse_drafting
 from steps.plawbench.items import rows_frame
 from steps.plawbench.judging import AGENT_FAILED, Prepared, build_rubric, judgement_rows
 from steps.plawbench.params import PlawBenchParams
-from steps.sql import run_query
+from steps.plawbench.sql import QUERIES
 from tests.judges.conftest import http_judge, run
 
 RUBRIC = "\n".join(
@@ -181,7 +181,7 @@ def test_failures_are_rows_without_a_score_and_counted_not_zero(answers, door, r
     with duckdb.connect() as con:
         con.register("scores", scores)
         con.register("tasks", tasks)
-        rates = run_query(con, "plawbench_rates")
+        rates = QUERIES.run(con, "plawbench_rates")
     main = rates[rates["table"] == "table3"].set_index("metric")
     assert main.n.sum() == 0 and main.n_failed.sum() == 2 and main.value.isna().all()
 
@@ -190,7 +190,8 @@ def test_no_judged_items_still_gives_typed_tables():
     """A run whose every rubric judgement failed (e.g. a judge that echoes its prompt) writes empty tables with
     every column, not frames without columns that the stage's schema check refuses (found by the fault soak)."""
     from steps.plawbench.judging import judgement_rows
-    from steps.schemas import PlawItemScores, PlawJudgements, PlawScores, validate
+    from steps.plawbench.schemas import PlawItemScores, PlawJudgements, PlawScores
+    from steps.schemas import validate
 
     tasks = pd.DataFrame({"item_id": ["t1"], "max_points": [10.0]})
     rubric = pd.DataFrame(

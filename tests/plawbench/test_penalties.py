@@ -20,7 +20,7 @@ from steps.plawbench.judging import Prepared, judgement_rows
 from steps.plawbench.penalties import Finding, apply_penalties
 from steps.plawbench.penalty_judge import judge_penalties, penalty_prompt, penalty_schema
 from steps.plawbench.penalty_report import render_penalties
-from steps.sql import run_query
+from steps.plawbench.sql import QUERIES
 from tests.judges.conftest import http_judge, run
 
 ANSWER = (
@@ -176,7 +176,7 @@ def test_a_judge_that_is_down_is_a_call_failure(answers, door):
 
 # ---------------------------------------------------------------- the proxy judge's rule
 def test_the_proxy_flags_only_vague_probes(tmp_path):
-    import steps.judges.scripted  # noqa: F401  (registers the proxy judge)
+    import steps.plawbench.scripted  # noqa: F401  (registers the proxy judge with PLawBench's kind)
 
     door = ModelDoor(LLMSettings(cache_dir=str(tmp_path / "cache")), run_id="t")
     proxy = ModelConfig(name="judge", model="scripted/judge")
@@ -245,10 +245,10 @@ def test_penalised_rows_sit_beside_the_default_and_failures_are_counted(answers,
         con.register("scores", scores)
         con.register("tasks", tasks)
         con.register("judgements", judgements)
-        rates = run_query(con, "plawbench_rates")
-        penalised = run_query(con, "plawbench_penalty_rates")
-        audit = run_query(con, "plawbench_penalty_answers")
-        findings = run_query(con, "plawbench_penalty_findings")
+        rates = QUERIES.run(con, "plawbench_rates")
+        penalised = QUERIES.run(con, "plawbench_penalty_rates")
+        audit = QUERIES.run(con, "plawbench_penalty_answers")
+        findings = QUERIES.run(con, "plawbench_penalty_findings")
     assert rates.set_index(["table", "metric"]).at[("table3", "T1"), "value"] == pytest.approx(18 / 24)
     row = penalised.iloc[0]
     assert (row["table"], row.metric, row.value, row.n, row.n_failed) == ("paper_penalty_optin", "T1", 9 / 12, 1, 2)

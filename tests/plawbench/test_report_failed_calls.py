@@ -8,9 +8,9 @@ import pandas as pd
 from flows.plawbench_report import build_tables
 from steps.plawbench import paper
 from steps.plawbench.report import ReportInputs, render_report
+from steps.plawbench.schemas import PlawItemScores, PlawJudgements, PlawRubricItems
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.long import LONG_COLUMNS
-from steps.schemas import PlawItemScores, PlawJudgements, PlawRubricItems
 
 TASKS = [
     ("plc/1", "consultation", "consultation"),

@@ -106,11 +106,11 @@ def test_an_interrupted_run_reports_what_finished_and_marks_the_stage_it_cut(tmp
 def test_the_slice_profile_runs_one_item_per_benchmark_with_lower_caps():
     from flows.kit.config import Params
     from flows.smoke_real import SLICE_MAX_TOKENS
+    from steps.j1.envs.registry import instance_sizes
     from steps.j1.params import J1Params
     from steps.lawbench.params import LawBenchParams
     from steps.mile.params import MileParams
     from steps.plawbench.params import PlawBenchParams
-    from steps.scenarios.registry import instance_sizes
     from steps.ucl.params import UclParams
 
     params = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))

@@ -19,7 +19,7 @@ PAPERS = {
     "ucl": "000_704e49505191f3c5.txt",
     "mile": "002_9b9ac339e65e3b04.txt",
     "plawbench": "003_5a81e6bb4f26474d.txt",
-    "j1eval": "004_f22df78c8cfe60a7.txt",
+    "j1": "004_f22df78c8cfe60a7.txt",
 }
 
 
@@ -82,15 +82,15 @@ CELLS = [
     ("steps/plawbench/paper_tables/table3.csv", "Table 3:", "GPT-4o-20240806\t", "GPT-4o-20240806"),
     ("steps/plawbench/paper_tables/table3.csv", "Table 3:", "Qwen3-Max\t", "Qwen3-Max"),
     ("steps/plawbench/paper_tables/table4.csv", "Table 4:", "Qwen3-Max\t", "Qwen3-Max"),
-    ("steps/j1eval/paper_tables/table3.csv", "Table 3:", "GPT-4o\t", "GPT-4o"),
-    ("steps/j1eval/paper_tables/table3.csv", "Table 3:", "Chatlaw2 <sub>7B</sub>\t", "Chatlaw2 7B"),
-    ("steps/j1eval/paper_tables/table6.csv", "Table 6:", "Qwen3 <sub>4B</sub>\t", "Qwen3 4B"),
-    ("steps/j1eval/paper_tables/table7.csv", "Table 7:", "Claude-3.7\t", "Claude-3.7"),
-    ("steps/j1eval/paper_tables/table8.csv", "Table 8:", "Deepseek-r1 <sub>671B</sub>\t", "Deepseek-r1 671B"),
-    ("steps/j1eval/paper_tables/table9.csv", "Table 9:", "Qwen3 <sub>32B</sub>\t", "Qwen3 32B"),
-    ("steps/j1eval/paper_tables/table10.csv", "Table 10:", "LawLLM <sub>13B</sub>\t", "LawLLM 13B"),
-    ("steps/j1eval/paper_tables/table11.csv", "Table 11:", "Qwen3 <sub>32B</sub>\t", "Qwen3 32B"),
-    ("steps/j1eval/paper_tables/table12.csv", "Table 12:", "InternLM3-it <sub>8B</sub>\t", "InternLM3-it 8B"),
+    ("steps/j1/eval/paper_tables/table3.csv", "Table 3:", "GPT-4o\t", "GPT-4o"),
+    ("steps/j1/eval/paper_tables/table3.csv", "Table 3:", "Chatlaw2 <sub>7B</sub>\t", "Chatlaw2 7B"),
+    ("steps/j1/eval/paper_tables/table6.csv", "Table 6:", "Qwen3 <sub>4B</sub>\t", "Qwen3 4B"),
+    ("steps/j1/eval/paper_tables/table7.csv", "Table 7:", "Claude-3.7\t", "Claude-3.7"),
+    ("steps/j1/eval/paper_tables/table8.csv", "Table 8:", "Deepseek-r1 <sub>671B</sub>\t", "Deepseek-r1 671B"),
+    ("steps/j1/eval/paper_tables/table9.csv", "Table 9:", "Qwen3 <sub>32B</sub>\t", "Qwen3 32B"),
+    ("steps/j1/eval/paper_tables/table10.csv", "Table 10:", "LawLLM <sub>13B</sub>\t", "LawLLM 13B"),
+    ("steps/j1/eval/paper_tables/table11.csv", "Table 11:", "Qwen3 <sub>32B</sub>\t", "Qwen3 32B"),
+    ("steps/j1/eval/paper_tables/table12.csv", "Table 12:", "InternLM3-it <sub>8B</sub>\t", "InternLM3-it 8B"),
 ]
 
 

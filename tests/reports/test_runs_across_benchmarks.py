@@ -7,11 +7,14 @@ import pandas as pd
 
 from flows.data_report import summarise_runs
 from flows.kit.paths import Paths
+from steps.j1.eval.schemas import J1Scores
 from steps.judges.asking import Asked
 from steps.judges.result import NOBODY, RULE, JudgedBy, JudgeFailure
+from steps.plawbench.schemas import PlawJudgements
 from steps.reports.data_card import RunsSection, runs_section
-from steps.schemas import Dialogues, J1Scores, PlawJudgements, Turns, UclVerdicts, validate
+from steps.schemas import Dialogues, Turns, validate
 from steps.simulate.records import RunLabel, run_tables
+from steps.ucl.schemas import UclVerdicts
 from tests.simulate.test_records import scenario_of, trial
 
 BY = JudgedBy("openai/judge", False, "v1")

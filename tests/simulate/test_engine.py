@@ -133,8 +133,8 @@ def test_reasoning_traces_are_stripped_before_routing():
 
 
 def failure_causes(dialogue, scenario) -> list[str]:
-    """The judge stage's failure causes (steps.j1eval.failures) of a dialogue the engine ran."""
-    from steps.j1eval.failures import failure_causes as causes
+    """The judge stage's failure causes (steps.j1.eval.failures) of a dialogue the engine ran."""
+    from steps.j1.eval.failures import failure_causes as causes
 
     return causes([(t.speaker, t.addressee, t.text) for t in dialogue.utterances()], scenario)
 

@@ -20,13 +20,13 @@ from flows.cli import app
 from flows.j1_judge import write_transcripts
 from flows.j1_simulate import j1_simulate
 from flows.kit.stage import run_stage
-from steps.extract.statutes import find_statutes
-from steps.j1eval.failures import causes_of_rows
-from steps.metrics.j1.crime import predicted_charges
-from steps.metrics.j1.penalty import predicted_sentence
-from steps.scenarios.registry import SCENARIOS
+from steps.j1.envs.registry import SCENARIOS
+from steps.j1.eval.failures import causes_of_rows
+from steps.j1.eval.metrics.crime import predicted_charges
+from steps.j1.eval.metrics.penalty import predicted_sentence
+from steps.j1.extract.statutes import find_statutes
 from tests.fake_openai_server import FakeOpenAIServer
-from tests.scenarios.conftest import build, write_sources
+from tests.j1.envs.conftest import build, write_sources
 
 SECRET = "sk-j1-e2e-do-not-leak"
 TRIAL = (

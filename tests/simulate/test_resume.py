@@ -21,11 +21,11 @@ import pandas as pd
 import pytest
 import yaml
 
-from steps.scenarios.registry import SCENARIOS, instance_from_row
+from steps.j1.envs.registry import SCENARIOS, instance_from_row
 from steps.simulate.engine import Engine
 from tests.conftest import ROOT
 from tests.fake_openai_server import FakeOpenAIServer
-from tests.scenarios.conftest import build, write_sources
+from tests.j1.envs.conftest import build, write_sources
 
 pytestmark = pytest.mark.slow
 COURT = ("CD", "DD", "CI", "CR")

@@ -17,9 +17,9 @@ from typing import Any, get_args, get_origin
 import pytest
 from pydantic import BaseModel
 
+from steps.j1.envs.catalog import environment
+from steps.j1.envs.registry import SCENARIOS
 from steps.llm import CallFailure, Completion, FailureKind
-from steps.scenarios.catalog import environment
-from steps.scenarios.registry import SCENARIOS
 from steps.simulate.engine import run_dialogue
 from steps.simulate.instance import Instance
 from steps.simulate.model import SpeakCall

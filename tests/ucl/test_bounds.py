@@ -8,13 +8,14 @@ import pandas as pd
 import pytest
 
 from steps.llm import LLMSettings, ModelDoor
-from steps.schemas import Turns, UclDialogues, UclHintScores, UclVerdicts, validate
+from steps.schemas import Turns, validate
 from steps.simulate.journal import Journal
 from steps.simulate.records import RunLabel
 from steps.ucl.dialogues import ucl_tables
 from steps.ucl.instances import build_instances
 from steps.ucl.judging import RunIds, judge_run
 from steps.ucl.params import UclParams
+from steps.ucl.schemas import UclDialogues, UclHintScores, UclVerdicts
 from steps.ucl.simulation import simulate_run
 from tests.ucl.conftest import NULL, ORACLE, PROXY, USER
 

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from steps.llm import Completion, ModelConfig
-from steps.schemas import Turns, UclDialogues, validate
+from steps.schemas import Turns, validate
 from steps.simulate import EndReason
 from steps.simulate.journal import Journal
 from steps.simulate.records import RunLabel
@@ -14,6 +14,7 @@ from steps.simulate.runner import simulate
 from steps.ucl.dialogues import ucl_tables
 from steps.ucl.instances import build_instances
 from steps.ucl.scenario import END, UCL
+from steps.ucl.schemas import UclDialogues
 from steps.ucl.simulation import simulate_run
 from steps.ucl.speaking import EMPTY_USER, UclSpeaker
 from tests.fake_openai_server import FakeOpenAIServer

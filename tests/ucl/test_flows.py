@@ -19,7 +19,8 @@ from flows.ucl_reference import ucl_reference
 from flows.ucl_report import ucl_report
 from flows.ucl_simulate import ucl_simulate
 from steps.reports.long import LONG_COLUMNS
-from steps.schemas import Turns, UclDialogues, UclHintScores, UclVerdicts
+from steps.schemas import Turns
+from steps.ucl.schemas import UclDialogues, UclHintScores, UclVerdicts
 from steps.ucl.sources import Ucl
 
 pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules

@@ -9,9 +9,10 @@ import re
 import pandas as pd
 import pytest
 
-from steps.schemas import UclDialogues, UclHintScores, UclVerdicts, validate
+from steps.schemas import validate
 from steps.ucl.judging import RunIds, judge_run
 from steps.ucl.params import UclParams
+from steps.ucl.schemas import UclDialogues, UclHintScores, UclVerdicts
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.judges.conftest import Answers
 from tests.ucl.test_dialogue import PRISON, REAL_CASE, pick

@@ -1,4 +1,4 @@
-"""The result SQL (steps/sql/ucl_long.sql) on hand-computed cases and on the paper's own numbers."""
+"""The result SQL (steps/ucl/sql/ucl_long.sql) on hand-computed cases and on the paper's own numbers."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import pytest
 from steps.benchmarks import paper_names
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.paper_models import match_paper_model
-from steps.schemas import UclDialogues
 from steps.ucl.judging import HINT_COLUMNS
 from steps.ucl.pairs import VERDICT_COLUMNS
 from steps.ucl.paper import PaperModel, paper_long, paper_models
 from steps.ucl.report import Notes, ReportInfo
+from steps.ucl.schemas import UclDialogues
 from steps.ucl.tables import long_table
 from steps.ucl.tasks import PAPER_TASK_IDS, TASKS
 
@@ -279,7 +279,7 @@ def test_failed_calls_are_shown_beside_the_win_rates_they_leave_out_and_in_the_c
     failed_dialogues = long[(long.metric == "dialogues_failed") & (long.scope == "overall") & (long.agent == "a")]
     assert failed_dialogues.n_failed.tolist() == [1]
     text = _report(long)
-    assert "| 85.7 (3 failed) |" in text
+    assert "| 85.7 (3 failed, 2 unparsable) |" in text  # the unparsable ones are counted beside it too
     assert "Failed model calls (after retries, accepted under `llm.max_failed_fraction`) cost verdicts: `a` 3." in text
     assert "`content_filter`" in text
 
@@ -293,7 +293,7 @@ def test_without_failed_calls_nothing_is_marked():
     assert long[long.source == "paper"].n_failed.isna().all()
     text = _report(long)
     assert "failed)" not in text and "Failed model calls" not in text and "content_filter" not in text
-    assert "| 100 |" in text  # the 3-1 win rate, as a plain number
+    assert "| 100 (2 unparsable) |" in text  # the 3-1 win rate, with only its unparsable verdicts counted
 
 
 def test_items_are_limited_per_task_and_to_the_named_tasks():

@@ -15,10 +15,10 @@ from urllib.parse import quote
 import pandas as pd
 
 from steps.benchmarks import benchmarks
+from steps.j1.envs.catalog import codes
 from steps.reports.html.dialogues import Record, to_json
 from steps.reports.html.svg import bar_chart
 from steps.reports.html.tables import Link, html_table, series
-from steps.scenarios.catalog import codes
 
 PAGES = {"index": "Overview", **{name: b.title for name, b in benchmarks().items()}}
 J1_ENVS = codes()  # the J1 environments in the paper's order (their registrations)

@@ -1,0 +1,7 @@
+"""J1-ENVS instance report's queries (DuckDB SQL over its Parquet views), by file stem."""
+
+from pathlib import Path
+
+from steps.sql import Queries
+
+QUERIES = Queries(Path(__file__).parent)

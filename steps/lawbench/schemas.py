@@ -1,0 +1,44 @@
+"""LawBench run tables: an agent's predictions and the per-task scores."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pandera.pandas as pa
+from pandera.typing import Series
+
+from steps.lawbench.metrics.tasks import SETTINGS, TASK_IDS
+from steps.schemas.base import Strict
+
+
+class LawBenchRunPredictions(Strict):
+    """An agent's LawBench predictions: the published layout plus the call key and any failure."""
+
+    setting: Series[str] = pa.Field(isin=SETTINGS)
+    model: Series[str]
+    task: Series[str] = pa.Field(isin=TASK_IDS)
+    idx: Series[int] = pa.Field(ge=0)
+    prompt: Series[str]
+    prompt_role: Series[str] = pa.Field(nullable=True)
+    prediction: Series[str] = pa.Field(nullable=True)
+    reference: Series[str]
+    call_key: Series[str]
+    truncated: Series[bool]  # the answer was cut at max_tokens (scored as it is, counted in the report)
+    failure_kind: Series[str] = pa.Field(nullable=True)
+
+    @pa.dataframe_check(error="a row has a prediction and a failure, or neither")
+    def prediction_xor_failure(cls, df: pd.DataFrame) -> bool:
+        return bool((df.prediction.isna() == df.failure_kind.notna()).all())
+
+
+class LawBenchScores(Strict):
+    """One row per (setting, agent, task): our score, abstention rate and counts."""
+
+    setting: Series[str] = pa.Field(isin=SETTINGS)
+    agent: Series[str]
+    task: Series[str] = pa.Field(isin=TASK_IDS)
+    score: Series[float] = pa.Field(nullable=True, ge=-1.0, le=1.0)
+    abstention_rate: Series[float] = pa.Field(nullable=True, ge=0.0, le=1.0)
+    n: Series[int] = pa.Field(ge=0)
+    n_failed: Series[int] = pa.Field(ge=0)
+    proxy: Series[bool]
+    run_id: Series[str]

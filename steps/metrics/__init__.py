@@ -1,1 +1,0 @@
-"""Rule metrics: LawBench scorers, J1 and MILE rule metrics, shared Chinese text utilities."""

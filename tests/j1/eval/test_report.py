@@ -1,0 +1,162 @@
+"""reports/j1.md and j1.csv: paper rows beside agents named after a paper model, marks for proxy cells and judge
+failures, repeats as mean ± std beside the paper's Tables 11-12."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from steps.benchmarks import paper_names
+from steps.j1.eval.report import csv_frame, render
+from steps.j1.eval.tables import compute
+from steps.reports.agents import AgentInfo, RunInfo
+from steps.reports.long import LONG_COLUMNS
+from steps.reports.paper_models import match_paper_model
+from tests.j1.eval.test_tables import dialogues, rows
+
+
+def paper_model_for(agent: str, model: str | None, explicit: dict[str, str]) -> str | None:
+    return match_paper_model(agent, model, paper_names("j1"), explicit, "j1eval.paper_names")
+
+
+@pytest.mark.parametrize(
+    ("agent", "model", "expected"),
+    [
+        ("gpt4o", "openai/gpt-4o-2024-11-20", "GPT-4o"),
+        ("local", "hosted_vllm/Qwen3-32B", "Qwen3 32B"),
+        ("qwen3_14b", "hosted_vllm/whatever", "Qwen3 14B"),
+        ("claude", "anthropic/claude-3-7-sonnet-20250219", "Claude-3.7"),
+        ("oracle", "scripted/oracle", None),
+    ],
+)
+def test_agents_are_matched_to_paper_models_by_name(agent, model, expected):
+    assert paper_model_for(agent, model, {}) == expected
+
+
+def test_an_explicit_paper_name_wins_and_must_exist():
+    assert paper_model_for("mine", "x/y", {"mine": "GLM4 9B"}) == "GLM4 9B"
+    with pytest.raises(ValueError, match=r"j1eval\.paper_names\.mine: 'GPT-5' is not a model of the paper"):
+        paper_model_for("mine", "x/y", {"mine": "GPT-5"})
+
+
+def results_for(agents: list[str], groups: dict[str, list[str]]):
+    scores, dials = [], []
+    for i, agent in enumerate(agents):
+        values = [(1.0, "scored"), (0.2 + 0.2 * i, "scored"), (None, "judge_failed")]
+        scores += rows(agent, "CR", "III-5", values) + rows(agent, "CR", "III-3", values[:2])
+        dials.append(dialogues(agent, "CR", [3, 4, 5]))
+    table = pd.DataFrame(
+        {"agent": agents, "model": "openai/gpt-4o-2024-11-20", "agent_scripted": False, "environment_scripted": False}
+    )
+    members = pd.DataFrame([(g, a) for g, m in groups.items() for a in m], columns=["group", "agent"]).astype(str)
+    return compute(pd.DataFrame(scores), pd.concat(dials), table, members)
+
+
+def run(groups: dict[str, list[str]] | None = None) -> RunInfo:
+    groups = groups or {}
+    options = {"call_failed": "exclude", "strict_topics": False, "min_exchanges": 4, "penalty_normaliser": "ratio"}
+    return RunInfo("openai/gpt-4o-2024-11-20", False, "scripted/judge", True, {**options, "repeats": groups})
+
+
+def test_paper_rows_marks_and_csv():
+    results = results_for(["gpt4o"], {})
+    agents = {"gpt4o": AgentInfo("gpt4o", "openai/gpt-4o-2024-11-20", False, "GPT-4o", limit=2, sizes={"CR": 2})}
+    text = render(results, agents, run())
+    # III-5 (proxy judge, one judge failure left out): (1 + 0.2) / 2; the paper's GPT-4o row beside it
+    lines = text.splitlines()
+    main = next(line for line in lines if line.startswith("| gpt4o [limit 2] | 2 |"))
+    assert "| 60.0†‡ (1 unparsable) |" in main and "| 60.0 |" in main  # III-5 and III-3 (rule: no mark)
+    paper = lines[lines.index(main) + 1]
+    assert paper.startswith("| ↳ paper: GPT-4o | 508 | 69.7 | 62.7 |") and paper.endswith("| 62.2 | 46.8 | 54.5 |")
+    # the paper's whole Table 3 is the next section, the agent's model in bold; the header admits the sizes differ
+    assert lines[lines.index(paper) + 2] == "## The paper's Table 3, every model"
+    assert sum(line.startswith("| **GPT-4o** ↳ gpt4o | 69.7 |") for line in lines) == 1
+    assert "agents ran on different numbers of instances" in lines[2]
+    assert "## Tables 11-12" not in text
+    csv = csv_frame(results, agents, run())
+    mine = csv[(csv.source == "ours") & (csv.metric == "III-5")].iloc[0]
+    assert (mine.value, mine.n, mine.judge, bool(mine.proxy)) == (60.0, 2, "scripted/judge", True)
+    theirs = csv[(csv.source == "paper") & (csv.agent == "gpt4o") & (csv.metric == "III-5") & (csv.scope == "CR")]
+    assert theirs.value.tolist() == [42.8] and "Claude-3.7" in set(csv.agent)
+
+
+def test_repeats_are_mean_and_std_beside_the_papers_repeats():
+    groups = {"gpt-4o": ["r1", "r2", "r3"]}
+    results = results_for(["r1", "r2", "r3"], groups)
+    agents = {a: AgentInfo(a, "openai/gpt-4o-2024-11-20", False, None) for a in ("r1", "r2", "r3")}
+    text = render(results, agents, run(groups))
+    line = next(x for x in text.splitlines() if x.startswith("| gpt-4o (3 runs) |"))
+    # III-3 per run: (1 + 0.2)/2, (1 + 0.4)/2, (1 + 0.6)/2 → 60, 70, 80: mean 70, sample std 10
+    assert "| 70.0 ± 10.0 |" in line
+    paper = text.splitlines()[text.splitlines().index(line) + 1]
+    assert paper.startswith("| ↳ paper: GPT-4o | 65.7 ± 1.9 | 77.3 ± 0.4 |")
+    csv = csv_frame(results, agents, run(groups))
+    std = csv[(csv["table"] == "repeats_std") & (csv.source == "ours") & (csv.metric == "III-3")]
+    assert std.value.tolist() == [10.0]
+
+
+def _with_failed_calls(agent: str) -> tuple[list[dict], pd.DataFrame]:
+    """CR III-5 over 5 instances: 2 scored, 1 broken by a failed agent call, 1 failed judge call, 1 unparsable
+    judge answer (a judge failure, not a failed call); III-3 on the 2 scored, the broken one left out."""
+    values = [
+        (1.0, "scored"),
+        (0.2, "scored"),
+        (None, "dialogue_failed"),
+        (None, "judge_failed"),
+        (None, "judge_failed"),
+    ]
+    scores = rows(agent, "CR", "III-5", values) + rows(agent, "CR", "III-3", values[:3])
+    for r in scores:
+        if r["instance_id"] == "CR/3" and r["metric"] == "III-5":
+            r["failure"] = "call_failed"  # the judge call itself failed after retries
+    dials = dialogues(agent, "CR", [3, 4, 1, 5, 5])
+    dials.loc[dials.instance_id == "CR/2", "ended_by"] = "call_failed"
+    return scores, dials
+
+
+def _results(scores: list[dict], dials: pd.DataFrame, agent: str):
+    table = pd.DataFrame(
+        {"agent": [agent], "model": "openai/gpt-4o-2024-11-20", "agent_scripted": False, "environment_scripted": False}
+    )
+    return compute(pd.DataFrame(scores), dials, table, pd.DataFrame({"group": [], "agent": []}).astype(str))
+
+
+def test_failed_calls_are_shown_beside_every_number_they_affect_and_in_the_csv():
+    scores, dials = _with_failed_calls("gpt4o")
+    results = _results(scores, dials, "gpt4o")
+    agents = {"gpt4o": AgentInfo("gpt4o", "openai/gpt-4o-2024-11-20", False, "GPT-4o")}
+    text = render(results, agents, run())
+    main = next(line for line in text.splitlines() if line.startswith("| gpt4o |"))
+    # III-5: the broken dialogue and the failed judge call; the unparsable answer (‡) is counted apart
+    assert "| 60.0†‡ (2 failed, 1 unparsable) |" in main and "| 60.0 (1 failed) |" in main  # III-5, III-3
+    lines = text.splitlines()
+    start = next(i for i, x in enumerate(lines) if x.startswith("## Table 10"))
+    turns = next(line for line in lines[start:] if line.startswith("| gpt4o |"))
+    assert "| 3.6 (1 failed) |" in turns  # Table 10: (3 + 4 + 1 + 5 + 5) / 5, one dialogue a failed call ended
+    assert "Failed model calls (after retries, accepted under `llm.max_failed_fraction`): 3 instance-cells" in text
+    assert "`content_filter`" in text
+    csv = csv_frame(results, agents, run())
+    mine = csv[(csv.source == "ours") & (csv["table"] == "table3") & (csv.scope == "CR")].set_index("metric")
+    assert mine.n_failed.to_dict() == {"III-3": 1, "III-5": 2}
+    assert mine.n_unparsable.to_dict() == {"III-3": 0, "III-5": 1}
+    assert csv[(csv.source == "paper")].n_failed.isna().all() and csv[(csv.source == "paper")].n_unparsable.isna().all()
+    assert list(csv.columns) == LONG_COLUMNS
+
+
+def test_a_dialogue_a_failed_call_ended_counts_even_when_it_is_scored():
+    """j1eval.call_failed = score: the broken dialogue is scored as it stands, and still marked."""
+    scores = rows("a", "CR", "III-3", [(1.0, "scored"), (0.0, "scored")])
+    dials = dialogues("a", "CR", [3, 1])
+    dials.loc[dials.instance_id == "CR/1", "ended_by"] = "call_failed"
+    cell = _results(scores, dials, "a").cells.iloc[0]
+    assert (cell.n, cell.n_failed, cell.value) == (2, 1, 50.0)
+
+
+def test_without_failed_calls_the_report_has_no_mark_and_no_note():
+    results = results_for(["gpt4o"], {})  # one unparsable judge answer: ‡, not a failed call
+    agents = {"gpt4o": AgentInfo("gpt4o", "openai/gpt-4o-2024-11-20", False, "GPT-4o")}
+    text = render(results, agents, run())
+    assert "failed)" not in text and "Failed model calls" not in text and "content_filter" not in text
+    assert "| 60.0†‡ (1 unparsable) |" in text and "Unparsable judge answers (no valid answer" in text
+    csv = csv_frame(results, agents, run())
+    assert (csv[csv.source == "ours"].n_failed == 0).all()
