@@ -38,9 +38,10 @@ def test_the_check_fails_when_a_record_changes(tmp_path, monkeypatch):
     for path in (ROOT / "perf" / "results").glob("*.jsonl"):
         (tmp_path / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
     first = sorted(tmp_path.glob("*.jsonl"))[0]
-    lines = first.read_text(encoding="utf-8").splitlines()
-    changed = json.loads(lines[0]) | {"value": "a changed value"}
-    first.write_text("\n".join([json.dumps(changed), *lines[1:]]) + "\n", encoding="utf-8")
+    changed = [
+        json.loads(line) | {"value": "a changed value"} for line in first.read_text(encoding="utf-8").splitlines()
+    ]
+    first.write_text("".join(json.dumps(r) + "\n" for r in changed), encoding="utf-8")
     page = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
     assert write_docs.render(write_docs.read_records(tmp_path)) != page
     assert "a changed value" in write_docs.render(write_docs.read_records(tmp_path))
