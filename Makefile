@@ -11,7 +11,7 @@ export PATH := $(abspath $(BIN)):$(PATH)
 # module it imports that the install did not compile, the project's own among them.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run agents test typecheck pytest lint install install-local smoke-real lock clean-cache
+.PHONY: run agents test typecheck pytest lint install install-local smoke-real lock clean-cache docs perf-docs
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found; install Python 3.11 or run 'make PYTHON=/path/to/python3.11 ...'"; exit 1; }
@@ -76,6 +76,15 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+# The documentation site (mkdocs.yml, docs/) into site/, strict: a broken link or anchor fails the build (not
+# --quiet: mkdocs then drops the warnings that strict mode counts).
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+# docs/performance.md from the perf scripts' records (perf/results/*.jsonl; a script run with --record appends them).
+perf-docs: $(STAMP)
+	$(BIN)/python perf/write_docs.py
 
 # The response cache and the dialogue journals (interrupted simulations resume from them); source downloads stay.
 clean-cache:

@@ -46,14 +46,21 @@ def commands(root: Path) -> dict[str, list[str]]:
 
 
 def main() -> None:
+    from record import add_flag, record
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--repeat", type=int, default=3)
+    add_flag(parser)
     args = parser.parse_args()
     print(f"{'command':<26} {'CPU s (median)':>14}  exit")
+    figures = []
     for name, cmd in commands(args.root.resolve()).items():
         runs = [cpu_seconds(cmd, args.root) for _ in range(args.repeat)]
         print(f"{name:<26} {statistics.median(t for t, _ in runs):>14.2f}  {runs[-1][1]}")
+        figures.append((f"`jurisflow {name}`", f"{statistics.median(t for t, _ in runs):.2f} s"))
+    if args.record:
+        record("Read-only commands (CPU seconds)", figures)
 
 
 if __name__ == "__main__":

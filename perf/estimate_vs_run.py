@@ -32,7 +32,11 @@ def usage_tables(root: Path) -> dict[str, list[Path]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=Path("."))
-    root = parser.parse_args().root.resolve()
+    from record import add_flag, record
+
+    add_flag(parser)
+    args = parser.parse_args()
+    root = args.root.resolve()
     os.chdir(root)
     from flows.estimate import estimate
     from flows.kit.config import load_params
@@ -73,6 +77,21 @@ def main() -> None:
         error = (est_total - run_total) / run_total if run_total else 0.0
         print(f"{figure}: run {run_total:,}, estimate {est_total:,} ({error:+.3%})")
     print(f"estimate: {cpu_s:.1f} s CPU, {wall:.1f} s wall, {len(report.sent):,} requests recorded")
+    if args.record:
+        matches = ", ".join(
+            f"{figure} run {int(totals[f'{figure}_run']):,} / estimate {int(totals[f'{figure}_est']):,}"
+            for figure in ("calls", "requests", "prompt_tokens", "completion_tokens")
+        )
+        record(
+            "jurisflow estimate against a real run",
+            [
+                ("the estimate vs the usage tables the last run wrote", f"{matches} ({len(both)} (stage, role) rows)"),
+                (
+                    "time of the whole estimate",
+                    f"{cpu_s:.1f} s of CPU ({wall:.1f} s wall), {len(report.sent):,} requests",
+                ),
+            ],
+        )
 
 
 if __name__ == "__main__":

@@ -329,10 +329,15 @@ def main() -> None:
     parser.add_argument(
         "--mirror", type=Path, default=Path(os.environ.get("JURISFLOW_MIRROR", ROOT.parent / "shared" / "data"))
     )
+    from record import add_flag, record
+
+    add_flag(parser)
     args = parser.parse_args()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="jurisflow-soak-"))
     figures = run_soak(workdir, args.mirror.resolve(), rate=args.rate, seed=args.seed, reports=not args.no_reports)
     print(json.dumps(asdict(figures), indent=2, ensure_ascii=False))
+    if args.record:
+        record("Fault-injection soak", [(k, json.dumps(v, ensure_ascii=False)) for k, v in asdict(figures).items()])
     if args.workdir is None:
         shutil.rmtree(workdir, ignore_errors=True)
 

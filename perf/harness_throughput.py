@@ -85,7 +85,11 @@ def main() -> None:
     parser.add_argument("--levels", type=int, nargs="+", default=[1, 8, 32, 128])
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--floor", action="store_true", help="also measure a bare aiohttp client")
+    from record import add_flag, record
+
+    add_flag(parser)
     args = parser.parse_args()
+    figures = []
     proc, url = _start_server(args.latency)
     try:
         if not args.json:
@@ -98,6 +102,16 @@ def main() -> None:
                 rows = [_row("door", level, args.latency, asyncio.run(_run(url, level, args.calls, Path(cache_dir))))]
             if args.floor:
                 rows.append(_row("aiohttp", level, args.latency, asyncio.run(_run_floor(url, level, args.calls))))
+            figures.append(
+                (
+                    f"concurrency {level}, test server at {args.latency} s, {args.calls} calls "
+                    f"(ideal {rows[0]['ideal_calls_per_s']} calls/s)",
+                    "; ".join(
+                        f"{r['harness']} {r['calls_per_s']} calls/s, {r['cpu_ms_per_call']} ms CPU per call"
+                        for r in rows
+                    ),
+                )
+            )
             for row in rows:
                 if args.json:
                     print(json.dumps(row), flush=True)
@@ -110,6 +124,8 @@ def main() -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+    if args.record:
+        record("Model door throughput", figures)
 
 
 if __name__ == "__main__":

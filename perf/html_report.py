@@ -42,6 +42,7 @@ OPEN_SIDE = (  # load the side script, then open the viewer (its JSON.parse read
     f"s.src = 'side.js'; s.onload = function () {{ {OPEN} done((performance.now() - t0) / 1000); }};"
     "document.head.appendChild(s);"
 )
+FIGURES: list[tuple[str, str]] = []  # what --record appends: (figure, value)
 FILTER = (
     "var s = document.getElementById('f-score'), t0 = performance.now(); s.value = '100';"
     "s.dispatchEvent(new Event('change')); return (performance.now() - t0) / 1000;"
@@ -61,6 +62,9 @@ def whole_report(out: Path) -> Path:
     size = sum(p.stat().st_size for p in out.glob("*.html"))
     n = sum(d for _, d in counts.values())
     print(f"whole report (current run): {took:.1f} s to build, {size / 1e6:.1f} MB, {n:,} dialogues")
+    FIGURES.append(
+        ("the whole report of the current run", f"built in {took:.1f} s; {size / 1e6:.1f} MB, {n:,} dialogues")
+    )
     return out / "j1.html"
 
 
@@ -74,6 +78,7 @@ def big_page(out: Path, n: int) -> Path:
     path = out / "j1_big.html"
     path.write_text(page, encoding="utf-8")
     print(f"{len(records)}-dialogue J1 page: built in {built:.2f} s, {len(page.encode()) / 1e6:.1f} MB")
+    FIGURES.append((f"a J1 page of {len(records):,} synthetic dialogues", f"built in {built:.2f} s"))
     return path
 
 
@@ -89,9 +94,11 @@ def side_variant(path: Path) -> Path:
     return variant
 
 
-def in_browser(path: Path, repeat: int) -> None:
+def in_browser(path: Path, repeat: int) -> str:
+    """Load, open the viewer, filter (medians), as built and with a side script; the same as one line."""
     med = statistics.median
     side = side_variant(path)
+    summary = []
     with headless_chromium() as driver:
         driver.set_script_timeout(120)
         for label, page, opener in (("embedded", path, OPEN_EMBEDDED), ("side script", side, OPEN_SIDE)):
@@ -107,21 +114,32 @@ def in_browser(path: Path, repeat: int) -> None:
                 f"  {label:<12} ({page.stat().st_size / 1e6:.2f} MB page, median of {repeat}): load "
                 f"{med(loads):.2f} s, open viewer {med(opens):.3f} s, filter {med(filters):.3f} s"
             )
+            summary.append(
+                f"{label} ({page.stat().st_size / 1e6:.2f} MB): loads in {med(loads):.2f} s, "
+                f"viewer {med(opens):.3f} s, filter {med(filters):.3f} s"
+            )
+    return "; ".join(summary)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dialogues", type=int, default=500)
     parser.add_argument("--repeat", type=int, default=3)
+    from record import add_flag, record
+
+    add_flag(parser)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="jurisflow-html-") as tmp:
         if any(Paths(data=ROOT / "data").runs("j1").glob(f"*/{DIALOGUES}")):  # the current run's J1 page has dialogues
             whole = Path(tmp) / "whole"
             whole.mkdir()
-            in_browser(whole_report(whole), args.repeat)
+            FIGURES.append(("the current run's J1 page in Chromium", in_browser(whole_report(whole), args.repeat)))
         big = Path(tmp) / "big"
         big.mkdir()
-        in_browser(big_page(big, args.dialogues), args.repeat)
+        page = big_page(big, args.dialogues)
+        FIGURES.append((f"{FIGURES[-1][0]} in Chromium", in_browser(page, args.repeat)))
+    if args.record:
+        record("HTML report", FIGURES)
 
 
 if __name__ == "__main__":

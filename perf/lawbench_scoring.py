@@ -57,7 +57,7 @@ def _sequential(df, lexicon: LexiconFiles) -> dict[str, tuple[int, float]]:
     return {t: (int(v[0]), v[1]) for t, v in per_task.items()}
 
 
-def _alignment_side_by_side(df, lexicon_files: LexiconFiles) -> None:
+def _alignment_side_by_side(df, lexicon_files: LexiconFiles) -> float | None:
     """Seconds to fill every 2-1 table of the first (setting, model) with the Python and the compiled loop."""
     from steps.lawbench.metrics.proofread import load_lexicon
     from steps.lawbench.metrics.proofread.align import fill_costs
@@ -67,7 +67,7 @@ def _alignment_side_by_side(df, lexicon_files: LexiconFiles) -> None:
 
     rows = df[df["task"] == "2-1"]
     if rows.empty:
-        return
+        return None
     setting, model = rows.iloc[0]["setting"], rows.iloc[0]["model"]
     rows = rows[(rows["setting"] == setting) & (rows["model"] == model)]
     pairs = []
@@ -89,6 +89,7 @@ def _alignment_side_by_side(df, lexicon_files: LexiconFiles) -> None:
     for name, seconds in timings.items():
         print(f"  {name:<12} {seconds:7.2f} s   {len(pairs) / seconds:8.0f} pairs/s")
     print(f"  speed-up     {timings['python loop'] / timings['compiled']:.1f}x")
+    return timings["python loop"] / timings["compiled"]
 
 
 def main() -> None:
@@ -96,6 +97,9 @@ def main() -> None:
     parser.add_argument("--predictions", type=Path, default=DEFAULT_PREDICTIONS)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--no-reference", action="store_true", help="skip the 2-1 alignment side by side")
+    from record import add_flag, record
+
+    add_flag(parser)
     args = parser.parse_args()
 
     df, skipped = read_prediction_tree(args.predictions)
@@ -124,8 +128,17 @@ def main() -> None:
     print(f"\nscore_predictions, {args.workers} workers:")
     print(f"  wall {wall:.1f} s   ideal {ideal:.1f} s (sequential / workers)   efficiency {ideal / wall:.0%}")
     print(f"  {total_items / wall:.0f} items/s   ideal {total_items / ideal:.0f} items/s")
-    if not args.no_reference:
-        _alignment_side_by_side(df, lexicon)
+    speedup = None if args.no_reference else _alignment_side_by_side(df, lexicon)
+    if args.record:
+        figures = [
+            (
+                f"all {total_items:,} predictions rescored, {args.workers} workers",
+                f"{wall:.1f} s wall (ideal {ideal:.1f} s, {ideal / wall:.0%}); {total_seconds:.1f} s in one process",
+            )
+        ]
+        if speedup:
+            figures.append(("task 2-1 alignment, compiled vs the Python loop", f"{speedup:.1f}× faster"))
+        record("LawBench scoring", figures)
 
 
 if __name__ == "__main__":

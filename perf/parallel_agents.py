@@ -86,6 +86,9 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=1.0, help="seconds the server takes per answer")
     parser.add_argument("--concurrency", type=int, default=4, help="calls in flight per agent")
     parser.add_argument("--keep", type=Path, help="work here and keep the copies (default: a temporary directory)")
+    from record import add_flag, record
+
+    add_flag(parser)
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="jurisflow-parallel-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -137,6 +140,7 @@ def main() -> None:
         usage = [Path(u) for u in _usage_tables(clone, forced)]
         hits, calls = shard_hits(clone, usage)
         print(f"clone, forced: {hits} of {calls} calls answered from the pulled shards ({hits / calls:.1%})")
+        forced_hits = f"{hits} of {calls} calls from the pulled shards"
         shutil.rmtree(clone / ".cache" / "llm")  # what follows is answered by the shards alone, or by the server
         params = yaml.safe_load((clone / "params.yaml").read_text(encoding="utf-8"))
         params["agents"]["a1"]["limit"] = SMALL["lawbench"]["limit"] + 2
@@ -146,6 +150,25 @@ def main() -> None:
         rows.append(measure("clone +2", server, lambda: sh([BIN / "dvc", "repro", *grown], clone, env)))
         hits, calls = shard_hits(clone, [Path(u) for u in _usage_tables(clone, grown)])
         print(f"clone, limit +2: {hits} of {calls} calls answered from the pulled shards ({hits / calls:.1%})")
+    if args.record:
+        setting = f"test server, {args.latency} s per answer, {args.concurrency} in flight each"
+        labels = (
+            f"two agents one after the other ({setting}; LawBench and UCL-Bench, small samples)",
+            "the same at once (`jurisflow agents run --jobs 2`)",
+            "a second clone: `dvc pull`, `dvc repro -f` of both agents' stages",
+            "the second clone, response cache emptied, a1's LawBench limit raised by 2",
+        )
+        notes = (
+            "",
+            f"{rows[0]['wall_s'] / rows[1]['wall_s']:.2f}× faster; reports identical: {same}",
+            forced_hits,
+            f"{hits} of {calls} calls from the shards",
+        )
+        figures = []
+        for label, row, note in zip(labels, rows, notes, strict=True):
+            value = f"{row['wall_s']:.1f} s wall; {row['requests']} requests; {row['cpu_s']:.1f} s of CPU"
+            figures.append((label, f"{value}; {note}" if note else value))
+        record("Parallel agents", figures)
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -108,6 +108,9 @@ def main() -> None:
     parser.add_argument("--levels", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--port", type=int, default=8091)
     parser.add_argument("--json", action="store_true")
+    from record import add_flag, record
+
+    add_flag(parser)
     args = parser.parse_args()
     os.environ.setdefault(LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER)
     proc, alias = _serve(args.port)
@@ -139,6 +142,20 @@ def main() -> None:
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(60)
+    if args.record:
+        figures = []
+        for direct, door in zip(rows[::2], rows[1::2], strict=True):
+            figures.append(
+                (
+                    f"concurrency {door['concurrency']} (SmolLM2-135M on `serve local`, "
+                    f"{door['calls']} calls per side)",
+                    f"httpx {direct['calls_per_s']} calls/s ({direct['tokens_per_s']} tokens/s), door "
+                    f"{door['calls_per_s']} ({door['tokens_per_s']}); CPU per call: door {door['cpu_ms_per_call']} ms, "
+                    f"httpx {direct['cpu_ms_per_call']} ms; the door's extra CPU {door['harness_cpu_share']:.2%} of "
+                    "the wall time",
+                )
+            )
+        record("Model door against a real local model", figures)
     if args.json:
         print(json.dumps(rows, indent=2))
         return

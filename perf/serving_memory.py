@@ -80,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--words", type=int, default=300, help="words per prompt (about 4 tokens each)")
     parser.add_argument("--max-tokens", type=int, default=4, help="tokens generated per reply")
     parser.add_argument("--every", type=int, default=10, help="print the RSS after every so many requests")
+    from record import add_flag, record
+
+    add_flag(parser)
     args = parser.parse_args(own)
     # SIGTERM (a `timeout`) ends the run like Ctrl-C: the server is stopped and the figures so far are printed
     signal.signal(signal.SIGTERM, signal.default_int_handler)
@@ -136,6 +139,14 @@ def main(argv: list[str] | None = None) -> int:
     per_100 = grown / max(count, 1) * 100
     per_1k_tokens = grown / max(prompt_tokens, 1) * 1000
     print(f"growth {grown:.0f} MiB: {per_100:.0f} MiB per 100 requests, {per_1k_tokens:.1f} MiB per 1000 prompt tokens")
+    if args.record:
+        prompts = f"{count} distinct prompts of {per_prompt:.0f} tokens, {args.parallel} at a time"
+        figure = f"`serve local {' '.join(extra)}`: {prompts}"
+        value = (
+            f"{start_rss / MIB:.0f} MiB at start, {end_rss / MIB:.0f} at end, peak {peak / MIB:.0f}; "
+            f"+{per_1k_tokens:.1f} MiB per 1,000 prompt tokens"
+        )
+        record("serve local: memory", [(figure, value)])
     return 0
 
 

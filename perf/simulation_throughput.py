@@ -149,7 +149,11 @@ def main() -> None:
     parser.add_argument("--trial", type=int, default=12, help="addressed judge actions before the judgment")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
+    from record import add_flag, record
+
+    add_flag(parser)
     args = parser.parse_args()
+    figures = []
     if args.serve:
         serve(args.serve, args.latency, args.trial)
         return
@@ -163,6 +167,13 @@ def main() -> None:
             with tempfile.TemporaryDirectory() as workdir:
                 raw = asyncio.run(_run(url, level, ci_instances(args.dialogues), Path(workdir)))
             row = _row(level, args.latency, raw)
+            figures.append(
+                (
+                    f"{args.dialogues} CI court dialogues, concurrency {level} "
+                    f"(ideal {row['ideal_dialogues_per_min']} dialogues/min)",
+                    f"{row['dialogues_per_min']} dialogues/min; {row['cpu_ms_per_turn']} ms harness CPU per turn",
+                )
+            )
             if args.json:
                 print(json.dumps(row), flush=True)
             else:
@@ -180,6 +191,8 @@ def main() -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+    if args.record:
+        record("Dialogue engine throughput", figures)
 
 
 if __name__ == "__main__":

@@ -66,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--workdir", type=Path, help="where the two copies go (default: a temporary folder)")
     parser.add_argument("--reverse", action="store_true", help="run the side without the server first")
+    from record import add_flag, record
+
+    add_flag(parser)
     args, targets = parser.parse_known_args(argv)
     with tempfile.TemporaryDirectory(prefix="jurisflow-stage-server-") as tmp:
         work = args.workdir or Path(tmp)
@@ -81,6 +84,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {name} | {f['cpu_s']:.1f} | {f['wall_s']:.1f} | {f['stages']} |")
     saved = figures["no server"]["cpu_s"] - figures["server"]["cpu_s"]  # type: ignore[operator]
     print(f"CPU saved by the server: {saved:.1f} s; dvc.lock and every report identical: {same}")
+    if args.record:
+        rows = [
+            (
+                f"`make run` ({f['stages']} stages), "
+                + ("stages forked from the stage server" if served else "every stage its own interpreter"),
+                f"{f['cpu_s']:.1f} s of CPU, {f['wall_s']:.1f} s wall; the same bytes either way: {same}",
+            )
+            for name, served in sides
+            for f in [figures[name]]
+        ]
+        record("make run with and without the stage server", rows)
     return 0 if same else 1
 
 

@@ -92,13 +92,18 @@ def main() -> None:
     parser.add_argument("--against", default=None, help="a git ref to compare with (e.g. main)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the minimum is reported")
     parser.add_argument("--no-flow", action="store_true", help="skip the empty Prefect flow run")
+    from record import add_flag, record
+
+    add_flag(parser)
     args = parser.parse_args()
+    figures = []
     # A clean environment for the children: no inherited Prefect API, our tree first on sys.path.
     env = {k: v for k, v in os.environ.items() if k not in ("PREFECT_API_URL", "PYTHONPATH")}
     env["PREFECT_SERVER_ANALYTICS_ENABLED"] = "false"
 
     floor, _, _ = best("pass", ROOT, env, args.repeat)
     print(f"python -c pass: {floor:.2f} s CPU (the floor; every figure below includes it)\n")
+    figures.append(("`python -c pass`", f"{floor:.2f} s"))
     print("| library | import CPU s |\n|---|---:|")
     for name in HEAVY:
         module = "pandera.pandas" if name == "pandera" else name
@@ -106,6 +111,7 @@ def main() -> None:
         lib_env = {**env, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
         cpu, _, _ = best(f"import {module}", ROOT, lib_env, args.repeat)
         print(f"| {name} | {cpu:.2f} |")
+        figures.append((f"`import {module}`", f"{cpu:.2f} s"))
 
     modules = stage_modules(ROOT / "dvc.yaml")
     other = None
@@ -129,6 +135,7 @@ def main() -> None:
             print("| " + " | ".join(cells) + " |")
         per_run = ", ".join(f"{t:.1f}" for t in (totals if other else totals[1:]))
         print(f"\nsum over the {len(modules)} stage modules (each once; some run per agent): {per_run} s CPU")
+        figures.append((f"`import flows.<stage>`, the {len(modules)} stage modules together", f"{totals[1]:.1f} s"))
 
     if not args.no_flow:
         sys.path.insert(0, str(ROOT))
@@ -142,6 +149,11 @@ def main() -> None:
             f"\nan empty Prefect flow run against one shared server: {run:.2f} s CPU ({wall:.2f} s wall), "
             f"of which `import prefect` {imp:.2f} s: the engine adds {run - imp:.2f} s CPU per stage process"
         )
+        figures.append(
+            ("an empty Prefect flow run against a shared server", f"{run - imp:.2f} s on top of `import prefect`")
+        )
+    if args.record:
+        record("Stage start-up (CPU seconds)", figures)
 
 
 if __name__ == "__main__":

@@ -15,8 +15,15 @@ LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 
 
 def _tracked_markdown() -> list[Path]:
-    listed = subprocess.run(["git", "ls-files", "*.md"], cwd=ROOT, capture_output=True, text=True, check=True)
-    return [ROOT / p for p in listed.stdout.split()]
+    """Every Markdown file git tracks or would track (new files too, ignored ones not)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "*.md"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return [ROOT / p for p in listed.stdout.split() if (ROOT / p).exists()]
 
 
 def fence_problems(text: str) -> list[str]:
@@ -84,6 +91,19 @@ def link_problems(path: Path) -> list[str]:
 def test_fences_are_closed_and_links_resolve(path):
     text = path.read_text(encoding="utf-8")
     assert fence_problems(text) + link_problems(path) == []
+
+
+def test_the_readme_is_a_manual():
+    """README.md stays a user's manual: at most 250 lines, no dated measurements, no commit hashes (those live in
+    docs/performance.md and CHANGELOG.md), and it leads to the documentation."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 250
+    assert (
+        re.findall(r"(?<![-\w])20\d\d-\d\d-\d\d\b", text) == []
+    )  # a model id's date (gpt-4o-2024-11-20) is no measurement
+    assert re.findall(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b", text) == []
+    for page in ("docs/evaluate.md", "docs/models.md", "docs/results.md", "docs/sharing.md", "docs/architecture.md"):
+        assert f"]({page})" in text, page
 
 
 def test_the_checks_catch_what_they_are_for(tmp_path):
