@@ -166,8 +166,8 @@ seen["interim"] = pd.read_parquet(paths.interim / "zz_items.parquet").item_id.to
 # one agent's run: turns and dialogues in the shared schemas, a judged table
 run = paths.run("zz", "a")
 turn = dict(run_id="r1", agent="a", benchmark="zz", scenario="ZZ", instance_id="zz/1", exchange=0, addressee="user",
-            kind="utterance", stage=None, paper_turn=None, model="scripted/oracle", call_key="k", prompt_tokens=3, truncated=False,
-            completion_tokens=2, revision=0, failure=None, data="{}")
+            kind="utterance", stage=None, paper_turn=None, model="scripted/oracle", call_key="k", prompt_tokens=3,
+            truncated=False, completion_tokens=2, revision=0, failure=None, data="{}")
 turns = pd.DataFrame([dict(turn, turn_index=0, speaker="user", speaker_label="用户", addressee="agent",
                            model="scripted/persona", text="借款到期不还怎么办？"),
                       dict(turn, turn_index=1, speaker="agent", speaker_label="律师", text="可以起诉。")])

@@ -149,8 +149,8 @@ seen["report_sizes"] = PAPER_SIZES.get("ZZ")
 seen["sql_environments"] = environment_table().query("scenario == 'ZZ'").to_dict("records")
 kinds = metric_table().dropna(subset=["average"])
 cells = pd.DataFrame({"agent": "a", "scope": kinds.scenario, "metric": kinds.metric, "component": "",
-                      "value": [0.0 if s == "ZZ" else 1.0 for s in kinds.scenario], "n": 1, "n_failed": 0, "n_unparsable": 0,
-                      "judge": "rule", "proxy": False})
+                      "value": [0.0 if s == "ZZ" else 1.0 for s in kinds.scenario], "n": 1, "n_failed": 0,
+                      "n_unparsable": 0, "judge": "rule", "proxy": False})
 averages = averages_of(cells).set_index("metric").value
 seen["averages"] = {k: round(float(v), 6) for k, v in averages.items()}
 # the real stages j1_personas and j1_instances on the fixture sources, with topic sources of its own
