@@ -19,7 +19,6 @@ from flows.kit.config import MANIFEST_FILE
 from flows.kit.monitor import publish_report
 from flows.kit.paths import PATHS, Paths
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import write_text_atomic
 from steps.benchmarks import benchmarks, judged_tables
 from steps.registry import SourceTable
 from steps.reports.data_card import RunsSection, TableSection, render_data_card
@@ -27,6 +26,7 @@ from steps.schemas.judged import Judged
 from steps.sources import load_manifest
 from steps.sources.tables import source_tables
 from steps.sql import register_labelled_union, register_parquet, register_parquet_union, run_query
+from steps.tables import write_text_atomic
 
 # Every stage that calls models writes its accounting rows beside its outputs (flows/kit/paths.py).
 USAGE_GLOB = "**/*usage.parquet"  # usage.parquet, judge_usage.parquet, extract_usage.parquet …

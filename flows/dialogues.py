@@ -13,8 +13,8 @@ from pathlib import Path
 import pandas as pd
 
 from flows.kit.paths import DIALOGUES, TURNS
-from flows.kit.runs import read_run_if_any
 from steps.reports.html import dialogues
+from steps.runs import read_run_if_any
 
 Reader = Callable[[Path, dict[str, str]], list[dialogues.Record]]
 

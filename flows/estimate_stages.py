@@ -21,10 +21,10 @@ import pyarrow as pa_arrow
 
 from flows.kit.config import Params
 from flows.kit.paths import PATHS, Paths
-from flows.kit.tables import read_table, write_table
 from steps.j1.extract.schemas import CASES_ARROW_TYPES
 from steps.j1.personas.schemas import PERSONAS_ARROW_TYPES
 from steps.llm.standin import StandInDoor
+from steps.tables import read_table, write_table
 
 POLICY_VERSION = "estimate"  # stands for the J1 code fingerprint in scripted calls' metadata (steps only read it)
 RUN_ID = "estimate"  # the run id of every table the estimate hands on (never written)

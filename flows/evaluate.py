@@ -34,8 +34,8 @@ from flows.kit.config import BENCHMARKS, PARAMS_FILE, ParamsError, load_params, 
 from flows.kit.locks import one_eval, params_writing
 from flows.kit.paths import PATHS
 from flows.kit.stages import benchmark_targets, stage_table
-from flows.kit.tables import write_text_atomic
 from steps.benchmarks import benchmark as registration
+from steps.tables import write_text_atomic
 
 REPORTS = PATHS.reports
 

@@ -19,10 +19,10 @@ from flows.dialogues import agent_dialogues
 from flows.kit.config import PARAMS_FILE, Params, load_params
 from flows.kit.paths import PATHS, Paths
 from flows.kit.stage import main
-from flows.kit.tables import write_text_atomic
 from steps.benchmarks import benchmark, names
 from steps.reports.html import dialogues
 from steps.reports.html.pages import benchmark_page, index_page
+from steps.tables import write_text_atomic
 from steps.ucl.tasks import TASKS
 
 REPORTS = PATHS.reports

@@ -18,11 +18,11 @@ from flows.kit.config import MANIFEST_FILE, PARAMS_FILE, SourcesParams, load_par
 from flows.kit.paths import PATHS, Paths
 from flows.kit.progress import track
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import write_table
 from steps.schemas import validate
 from steps.sources import Fetched, Manifest, fetch, http_download, load_manifest
 from steps.sources.pinned import check_rows
 from steps.sources.tables import interim_tables
+from steps.tables import write_table
 
 
 @task(cache_policy=NO_CACHE)

@@ -23,9 +23,7 @@ from flows.kit.models import check_calls, model_session, usage_frame
 from flows.kit.monitor import publish_report
 from flows.kit.paths import PATHS, Paths
 from flows.kit.progress import counter
-from flows.kit.runs import run_id, run_spec
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import read_table, to_arrow, write_parquet_atomic, write_text_atomic
 from steps.j1.extract.evaluate import figures
 from steps.j1.extract.files import Format, read_judgments
 from steps.j1.extract.inputs import CaseInput, case_inputs
@@ -39,8 +37,10 @@ from steps.j1.params import J1Params
 from steps.j1.sources import JudgmentsCivil, JudgmentsCriminal
 from steps.llm import ModelConfig
 from steps.reports.long import long_csv
+from steps.runs import run_id, run_spec
 from steps.schemas import validate
 from steps.sql import register_parquet, run_query
+from steps.tables import read_table, to_arrow, write_parquet_atomic, write_text_atomic
 
 USAGE = "extract_usage.parquet"  # in data/j1/
 FIXTURE = Path("tests/j1/extract/fixtures/verdicts.json")  # the hand-checked verdicts (see its `_about`)

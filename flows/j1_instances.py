@@ -19,7 +19,6 @@ from flows.kit.config import PARAMS_FILE, Params, load_params
 from flows.kit.monitor import publish_report
 from flows.kit.paths import PATHS, Paths
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import read_table, write_table, write_text_atomic
 from steps.j1.envs.common.instance_table import instance_tables
 from steps.j1.envs.common.plan import Plan, instance_plan
 from steps.j1.envs.registry import instance_sizes, register_environments
@@ -31,6 +30,7 @@ from steps.j1.params import J1Params
 from steps.j1.personas.schemas import Personas
 from steps.reports.long import long_csv
 from steps.sql import register_parquet
+from steps.tables import read_table, write_table, write_text_atomic
 
 QUERIES = (
     "instances_counts",

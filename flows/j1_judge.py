@@ -26,9 +26,7 @@ from flows.kit.models import check_calls, model_session
 from flows.kit.monitor import publish_table, table_rows
 from flows.kit.paths import DIALOGUES, JUDGE_USAGE, PATHS, TURNS, Paths, safe_child
 from flows.kit.progress import counter
-from flows.kit.runs import read_run
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import read_table, write_table, write_text_atomic
 from steps.j1.envs.registry import SCENARIOS
 from steps.j1.envs.schemas import Instances
 from steps.j1.eval.case import Case, Panel
@@ -36,8 +34,10 @@ from steps.j1.eval.evaluate import build_cases, evaluate_run, score_frame
 from steps.j1.eval.failures import case_failure_causes, failure_frame
 from steps.j1.eval.schemas import FAILURE_CAUSES_ARROW_TYPES, FailureCauses, J1Scores
 from steps.j1.params import J1Params
+from steps.runs import read_run
 from steps.schemas import Dialogues, Turns
 from steps.simulate.transcript import lines, markdown
+from steps.tables import read_table, write_table, write_text_atomic
 
 
 @task(cache_policy=NO_CACHE)

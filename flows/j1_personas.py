@@ -19,9 +19,7 @@ from flows.kit.config import PARAMS_FILE, Params, load_params
 from flows.kit.models import check_calls, model_session
 from flows.kit.paths import PATHS, Paths
 from flows.kit.progress import counter
-from flows.kit.runs import run_id, run_spec
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import read_table, write_table
 from steps.j1.envs.common.instance_table import plan_personas
 from steps.j1.envs.common.plan import Plan, instance_plan
 from steps.j1.envs.schemas import TopicSources
@@ -29,6 +27,8 @@ from steps.j1.extract.schemas import Cases
 from steps.j1.params import J1Params
 from steps.j1.personas.generate import PROMPT_VERSION
 from steps.j1.personas.schemas import PERSONAS_ARROW_TYPES, Personas
+from steps.runs import run_id, run_spec
+from steps.tables import read_table, write_table
 
 USAGE = "personas_usage.parquet"  # in data/j1/
 

@@ -14,13 +14,10 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.dvc_views import write_dvc_views
 from flows.kit.config import PARAMS_FILE, Params, load_params
 from flows.kit.monitor import publish_report
 from flows.kit.paths import DIALOGUES, PATHS, Paths
-from flows.kit.reporting import agent_infos, run_info
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import read_table, write_text_atomic
 from steps.j1.benchmark import BENCHMARK
 from steps.j1.eval.paper import paper_names
 from steps.j1.eval.report import csv_frame, groups, headline, render
@@ -28,8 +25,11 @@ from steps.j1.eval.schemas import FailureCauses, J1Scores
 from steps.j1.eval.tables import Results, compute
 from steps.j1.params import J1Params
 from steps.reports.agents import AgentInfo
+from steps.reports.dvc_views import write_dvc_views
 from steps.reports.long import long_csv
+from steps.reports.runs import agent_infos, run_info
 from steps.schemas import Dialogues
+from steps.tables import read_table, write_text_atomic
 
 
 def j1_agents(params: Params, dialogues: pd.DataFrame, paths: Paths) -> dict[str, AgentInfo]:

@@ -24,18 +24,18 @@ from flows.kit.models import check_calls, model_session
 from flows.kit.monitor import follow_groups, publish_table
 from flows.kit.paths import DIALOGUES, PATHS, TURNS, USAGE, Paths
 from flows.kit.progress import counter
-from flows.kit.runs import begin_run, run_spec, write_run_json
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import read_table, write_table
 from steps.j1.envs.common.stages import court_stages
 from steps.j1.envs.registry import SCENARIOS, environments, select_instances
 from steps.j1.envs.schemas import Instances
 from steps.j1.params import J1Params
+from steps.runs import begin_run, run_spec, write_run_json
 from steps.schemas import Dialogues, Turns
 from steps.simulate.instance import Instance
 from steps.simulate.records import RunLabel, run_tables
 from steps.simulate.runner import DoorSpeaker
 from steps.simulate.runner import simulate as run_all
+from steps.tables import read_table, write_table
 
 _STEPS = Path(steps.__file__).parent
 # The code that decides a dialogue: the engine, the environments (their registrations load their instance

@@ -18,14 +18,14 @@ from flows.kit.config import PARAMS_FILE, Params, load_params
 from flows.kit.models import check_calls, model_session
 from flows.kit.paths import PATHS, Paths
 from flows.kit.progress import counter
-from flows.kit.runs import run_id, run_spec
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import read_table, write_table
 from steps.j1.envs.common.topic_model import PROMPT_VERSION, rewrite_sources
 from steps.j1.envs.common.topic_table import derive_topics
 from steps.j1.envs.schemas import TopicSources, topics_arrow_types
 from steps.j1.params import J1Params
 from steps.lawbench.sources import LawBenchItems
+from steps.runs import run_id, run_spec
+from steps.tables import read_table, write_table
 
 USAGE = "topics_usage.parquet"  # in data/j1/
 

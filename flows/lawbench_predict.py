@@ -20,9 +20,7 @@ from flows.kit.models import check_calls, model_session
 from flows.kit.monitor import gather_groups, publish_table, table_rows
 from flows.kit.paths import PATHS, USAGE, Paths
 from flows.kit.progress import counter
-from flows.kit.runs import begin_run, run_spec, write_run_json
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import read_table, write_table
 from steps.lawbench.metrics import score_predictions
 from steps.lawbench.metrics.proofread import LexiconFiles, lexicon_tables
 from steps.lawbench.metrics.tasks import SETTINGS
@@ -31,6 +29,8 @@ from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_f
 from steps.lawbench.schemas import LawBenchRunPredictions, LawBenchScores
 from steps.lawbench.sources import LawBenchItems
 from steps.llm import Completer, ModelConfig
+from steps.runs import begin_run, run_spec, write_run_json
+from steps.tables import read_table, write_table
 
 
 def predict(items: pd.DataFrame, agent: ModelConfig, door: Completer) -> pd.DataFrame:

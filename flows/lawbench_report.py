@@ -13,20 +13,20 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.dvc_views import write_dvc_views
 from flows.kit.config import MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.kit.monitor import publish_report
 from flows.kit.paths import PATHS, Paths
-from flows.kit.reporting import agent_info, truncated_replies
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import read_table, write_text_atomic
 from steps.lawbench.benchmark import BENCHMARK
 from steps.lawbench.metrics.tasks import SETTINGS
 from steps.lawbench.report import csv_text, render_setting, tasks_frame
 from steps.lawbench.schemas import LawBenchScores
 from steps.lawbench.sources import LawBenchPublished
 from steps.lawbench.sql import QUERIES
+from steps.reports.dvc_views import write_dvc_views
+from steps.reports.runs import agent_info, truncated_replies
 from steps.sources import load_manifest
+from steps.tables import read_table, write_text_atomic
 
 
 @task(cache_policy=NO_CACHE)

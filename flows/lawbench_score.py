@@ -15,11 +15,11 @@ from prefect.cache_policies import NO_CACHE
 from flows.kit.config import MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.kit.paths import PATHS, Paths
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import read_table, write_table, write_text_atomic
 from steps.lawbench.metrics import score_predictions
 from steps.lawbench.metrics.proofread import LEXICON_TABLES, LexiconFiles, lexicon_tables
 from steps.lawbench.schemas import LawBenchScores
 from steps.lawbench.sources import LawBenchPredictions, LawBenchPublished
+from steps.tables import read_table, write_table, write_text_atomic
 
 PUBLISHED_SCORES = "published_scores.parquet"  # in data/lawbench/
 TOLERANCE = 1e-6

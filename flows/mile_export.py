@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from flows.kit.paths import DIALOGUES, PATHS, Paths
-from flows.kit.runs import read_run
-from flows.kit.tables import read_table, write_text_atomic
 from steps.mile.export import sft_records, to_jsonl
 from steps.mile.schemas import MileDialogues
+from steps.runs import read_run
+from steps.tables import read_table, write_text_atomic
 
 
 def run_directory(run: str, paths: Paths = PATHS) -> Path:

@@ -20,16 +20,16 @@ from flows.kit.models import check_calls, model_session
 from flows.kit.monitor import publish_table, table_rows
 from flows.kit.paths import DIALOGUES, JUDGE_USAGE, PATHS, TURNS, Paths
 from flows.kit.progress import counter
-from flows.kit.runs import read_run
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import read_table, write_table
 from steps.llm import Completer, ModelConfig
 from steps.mile.evaluate import Plan, plan_evaluation
 from steps.mile.judging import run_tasks
 from steps.mile.params import MileParams
 from steps.mile.schemas import MileDialogues, MileScores
 from steps.mile.sources import Mile
+from steps.runs import read_run
 from steps.schemas import Turns
+from steps.tables import read_table, write_table
 
 
 @task(cache_policy=NO_CACHE)

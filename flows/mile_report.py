@@ -14,13 +14,10 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.dvc_views import write_dvc_views
 from flows.kit.config import PARAMS_FILE, load_params
 from flows.kit.monitor import publish_report
 from flows.kit.paths import DIALOGUES, PATHS, Paths
-from flows.kit.reporting import agent_infos, run_info
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import read_table, write_text_atomic
 from steps.mile.benchmark import BENCHMARK
 from steps.mile.params import MileParams
 from steps.mile.published import paper_names
@@ -28,8 +25,11 @@ from steps.mile.report import csv_frame, render
 from steps.mile.schemas import MileDialogues, MileScores
 from steps.mile.sources import Mile
 from steps.mile.sql import QUERIES as SQL
+from steps.reports.dvc_views import write_dvc_views
 from steps.reports.labels import size_phrase
 from steps.reports.long import long_csv
+from steps.reports.runs import agent_infos, run_info
+from steps.tables import read_table, write_text_atomic
 
 QUERIES = ("mile_goal", "mile_interaction", "mile_consistency", "mile_rounds", "mile_dialogues")
 DIALOGUE_COLUMNS = [

@@ -23,19 +23,19 @@ from flows.kit.models import ModelSession, check_calls, model_session
 from flows.kit.monitor import batches, follow_groups, publish_table
 from flows.kit.paths import DIALOGUES, PATHS, TURNS, USAGE, Paths
 from flows.kit.progress import counter
-from flows.kit.runs import begin_run, run_spec, write_run_json
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import read_table, write_table
 from steps.llm import ModelConfig
 from steps.mile.params import MileParams
 from steps.mile.run import mile_sample, mile_speaker
 from steps.mile.scenario import mile_scenario, protocol_version
 from steps.mile.schemas import MileDialogues
 from steps.mile.sources import Mile
+from steps.runs import begin_run, run_spec, write_run_json
 from steps.schemas import Turns
 from steps.simulate import Dialogue
 from steps.simulate.records import RunLabel
 from steps.simulate.runner import simulate
+from steps.tables import read_table, write_table
 
 
 def spec_of(agent: ModelConfig, environment: ModelConfig, p: MileParams) -> dict:

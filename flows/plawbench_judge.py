@@ -24,9 +24,7 @@ from flows.kit.models import check_calls, model_session
 from flows.kit.monitor import publish_table, table_rows
 from flows.kit.paths import JUDGE_USAGE, PATHS, Paths
 from flows.kit.progress import counter
-from flows.kit.runs import begin_run, run_spec, write_run_json
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import read_table, write_table
 from steps.judges.prompts import template_source
 from steps.llm import Completer, ModelConfig
 from steps.plawbench.judging import judge_all, judge_penalties_all, judgement_rows, penalty_answers
@@ -41,6 +39,8 @@ from steps.plawbench.schemas import (
     PlawScores,
     PlawTasks,
 )
+from steps.runs import begin_run, run_spec, write_run_json
+from steps.tables import read_table, write_table
 
 
 @task(cache_policy=NO_CACHE)

@@ -24,19 +24,19 @@ from flows.kit.models import check_calls, model_session
 from flows.kit.monitor import batches, follow_groups, gather_groups, publish_table, table_rows
 from flows.kit.paths import DIALOGUES, PATHS, TURNS, USAGE, Paths
 from flows.kit.progress import counter
-from flows.kit.runs import begin_run, run_spec, write_run_json
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import read_table, write_table
 from steps.llm import Completer, ModelConfig
 from steps.plawbench import dialogue
 from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.predict import PROMPT_VERSION, build_requests, multiturn_frame, responses_frame, select_tasks
 from steps.plawbench.prompts import templates_version
 from steps.plawbench.schemas import PlawResponses, PlawRubricItems, PlawTasks
+from steps.runs import begin_run, run_spec, write_run_json
 from steps.schemas import Dialogues, Turns
 from steps.simulate.journal import Journal
 from steps.simulate.records import RunLabel, run_tables
 from steps.simulate.runner import DoorSpeaker, simulate
+from steps.tables import read_table, write_table
 
 BATCH = 20  # multi-turn consultations per task run in the Prefect UI
 

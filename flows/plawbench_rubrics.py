@@ -14,12 +14,12 @@ from prefect.cache_policies import NO_CACHE
 from flows.kit.monitor import publish_report
 from flows.kit.paths import PATHS, Paths
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import read_table, write_table, write_text_atomic
 from steps.plawbench.report import render_rubrics
 from steps.plawbench.rubrics import RubricTables, build_rubrics
 from steps.plawbench.schemas import PlawParseIssues, PlawRubricItems, PlawTasks
 from steps.plawbench.sources import PlawCaseAnalysis, PlawConsultation, PlawDrafting
 from steps.plawbench.sql import QUERIES
+from steps.tables import read_table, write_table, write_text_atomic
 
 
 @task(cache_policy=NO_CACHE)

@@ -23,11 +23,11 @@ from rich.panel import Panel
 from flows.kit.config import PARAMS_FILE
 from flows.kit.models import read_usage_log
 from flows.kit.paths import DIALOGUES, PATHS, USAGE, Paths
-from flows.kit.runs import read_run_if_any
 from steps.benchmarks import dialogue_benchmarks
 from steps.j1.envs.catalog import SCENARIOS
 from steps.j1.eval.failures import causes_of_rows
 from steps.llm import LLMSettings
+from steps.runs import read_run_if_any
 from steps.simulate.transcript import lines
 
 

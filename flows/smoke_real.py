@@ -29,7 +29,6 @@ import yaml
 
 from flows.dvc_cli import command as dvc_command
 from flows.kit.config import runs_of
-from flows.kit.tables import write_text_atomic
 from flows.pipeline import prefect_server
 from flows.stage_server import stage_server
 from steps.j1.envs import known_codes
@@ -41,6 +40,7 @@ from steps.reports.real_model import (
     outcome_section,
     read_stage_tables,
 )
+from steps.tables import write_text_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENT = "smollm2_135m"

@@ -45,7 +45,7 @@ PRELOAD = (
     "flows.kit.config",
     "flows.kit.models",
     "flows.kit.monitor",
-    "flows.kit.tables",
+    "steps.tables",
     "flows.kit.progress",
     "steps.llm.door",
     "steps.llm.scripted_provider",

@@ -21,12 +21,12 @@ from flows.kit.models import check_calls, model_session
 from flows.kit.monitor import follow_groups, publish_table, table_rows
 from flows.kit.paths import DIALOGUES, TURNS, USAGE, Paths
 from flows.kit.progress import counter
-from flows.kit.runs import begin_run, run_spec, write_run_json
-from flows.kit.tables import read_table, write_table
 from steps.llm import Completer, ModelConfig
+from steps.runs import begin_run, run_spec, write_run_json
 from steps.schemas import Turns
 from steps.simulate.journal import Journal
 from steps.simulate.records import RunLabel
+from steps.tables import read_table, write_table
 from steps.ucl.dialogues import ucl_tables
 from steps.ucl.instances import build_instances, limit_items
 from steps.ucl.params import UclParams

@@ -21,10 +21,10 @@ from flows.kit.models import check_calls, model_session
 from flows.kit.monitor import publish_table, table_rows
 from flows.kit.paths import DIALOGUES, JUDGE_USAGE, PATHS, Paths
 from flows.kit.progress import counter
-from flows.kit.runs import begin_run, read_run, write_run_json
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import read_table, write_table
 from steps.llm import Completer, ModelConfig
+from steps.runs import begin_run, read_run, write_run_json
+from steps.tables import read_table, write_table
 from steps.ucl.instances import limit_items
 from steps.ucl.judging import RunIds, judge_run
 from steps.ucl.params import UclParams

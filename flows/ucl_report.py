@@ -13,15 +13,15 @@ import pandas as pd
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.dvc_views import write_dvc_views
 from flows.kit.config import MANIFEST_FILE, PARAMS_FILE, load_params
 from flows.kit.monitor import publish_report
 from flows.kit.paths import DIALOGUES, PATHS, Paths
-from flows.kit.reporting import agent_infos, model_info, run_info
 from flows.kit.stage import main, stage_flow
-from flows.kit.tables import read_table, write_text_atomic
+from steps.reports.dvc_views import write_dvc_views
 from steps.reports.long import long_csv
+from steps.reports.runs import agent_infos, model_info, run_info
 from steps.sources import load_manifest
+from steps.tables import read_table, write_text_atomic
 from steps.ucl.benchmark import BENCHMARK
 from steps.ucl.instances import limit_items
 from steps.ucl.paper import paper_long, paper_models, paper_names

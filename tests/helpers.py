@@ -223,9 +223,9 @@ def static_server(root: Path) -> Iterator[str]:
 
 def write_lawbench_interim(mirror: Path, manifest, folder: Path) -> Path:
     """What `lawbench_predict` reads from ingest, built from the mirror: the items and the 2-1 lexicon tables."""
-    from flows.kit.tables import to_arrow, write_parquet_atomic
     from steps.sources import Fetched
     from steps.sources.tables import interim_tables
+    from steps.tables import to_arrow, write_parquet_atomic
 
     for dataset in ("lawbench_items", "lawbench_cilin", "lawbench_confusions"):
         frame = interim_tables()[dataset].load([Fetched(f, mirror / f.path) for f in manifest.for_dataset(dataset)])

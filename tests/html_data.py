@@ -14,12 +14,12 @@ import pandas as pd
 import yaml
 
 from flows.kit.paths import DIALOGUES, RUN_JSON, TURNS, Paths
-from flows.kit.tables import write_table
 from steps.j1.eval.schemas import FAILURE_CAUSES_ARROW_TYPES, FailureCauses, J1Scores
 from steps.mile.schemas import MileDialogues, MileScores
 from steps.plawbench.dialogue import SCENARIO as MULTITURN
 from steps.plawbench.schemas import PlawItemScores, PlawJudgements, PlawResponses
 from steps.schemas import Dialogues, Turns
+from steps.tables import write_table
 from steps.ucl.schemas import UclDialogues, UclHintScores, UclVerdicts
 from steps.ucl.tasks import TASKS
 

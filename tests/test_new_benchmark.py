@@ -142,7 +142,7 @@ from rich.console import Console
 from flows.kit.config import BENCHMARKS, Params, ParamsError, load_params
 from flows.kit.paths import Paths
 from flows.kit.stage import run_stage
-from flows.kit.tables import write_table
+from steps.tables import write_table
 from steps.benchmarks import benchmark, check_paper_model, dialogue_benchmarks, judged_tables, names
 from steps.schemas import Dialogues, Turns
 from steps.zz.schemas import ZzScores

@@ -12,10 +12,10 @@ import pandas as pd
 import pytest
 from prefect import flow
 
-import flows.kit.tables as tables
-from flows.kit.runs import begin_run, run_id, write_run_json
+import steps.tables as tables
 from flows.kit.stage import run_stage
-from flows.kit.tables import OutputError, to_arrow, write_parquet_atomic, write_text_atomic
+from steps.runs import begin_run, run_id, write_run_json
+from steps.tables import OutputError, to_arrow, write_parquet_atomic, write_text_atomic
 from tests.helpers import project_paths, write_lawbench_interim
 
 

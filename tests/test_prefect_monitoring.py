@@ -24,8 +24,8 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def project(tmp_path_factory, mirror, manifest) -> Path:
     """A working directory with the interim tables lawbench_predict and ucl_simulate read, and scripted agents."""
-    from flows.kit.tables import to_arrow, write_parquet_atomic
     from steps.sources import Fetched
+    from steps.tables import to_arrow, write_parquet_atomic
     from steps.ucl.sources import load_ucl
 
     root = tmp_path_factory.mktemp("monitored")

@@ -9,13 +9,13 @@ import pandas as pd
 import pytest
 
 from flows.kit.config import Params
-from flows.kit.runs import read_run, read_run_if_any
 from flows.lawbench_report import build_tables
 from steps.benchmarks import check_paper_model, paper_names
 from steps.lawbench.metrics.tasks import TASK_IDS
 from steps.lawbench.report import render_setting
 from steps.reports.agents import AgentInfo
 from steps.reports.labels import agent_label, agent_paper_model, paper_model_name, size_phrase
+from steps.runs import read_run, read_run_if_any
 from steps.ucl.judging import HINT_COLUMNS
 from steps.ucl.report import ReportInfo, headline, headline_text, render
 from steps.ucl.tables import agent_long

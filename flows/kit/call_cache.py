@@ -20,9 +20,9 @@ import yaml
 
 from flows.kit import yaml_text
 from flows.kit.paths import CALL_CACHE, call_cache_path
-from flows.kit.tables import write_table
 from steps.llm.shards import ShardLayer, shard_frame
 from steps.schemas import CallCache
+from steps.tables import write_table
 
 if TYPE_CHECKING:
     from steps.llm.door import ModelDoor

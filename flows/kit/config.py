@@ -1,224 +1,47 @@
-"""Typed parameters: `params.yaml` is validated once, here, into frozen pydantic models.
-
-`Params` holds the shared sections (sources, agents, runs, environment, judge, llm) and one section per
-benchmark. A benchmark's section lives in its own package: `steps/<benchmark>/params.py` defines the model and
-names it `SECTION`; the packages that have one are the benchmarks (found on disk, below), so adding a benchmark
-adds its section without an edit here. A stage reads a section through its model, `params.section(UclParams)`:
-the import names the file its outputs depend on, so `tests/test_stage_deps.py` (a static import closure) puts
-it in the stage's deps, and no stage depends on another benchmark's section.
-"""
+"""`params.yaml` read and validated once, here, into the frozen pydantic models of `steps.params` (`Params`, one
+section per benchmark); every problem is one line naming the file, the key and the rule."""
 
 from __future__ import annotations
 
-import importlib
-import os
-from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import yaml
-from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
-from pydantic_core import InitErrorDetails
+from pydantic import ValidationError
 
-import steps
 from flows.kit import yaml_text
-from steps.llm import LLMSettings, ModelConfig
-from steps.llm.config import ModelEntry, check_safe_name
-from steps.sections import BenchmarkSection, Section
+from steps.params import (
+    BENCHMARKS,
+    SECTIONS,
+    AgentEntry,
+    Params,
+    SourcesParams,
+    benchmark_sections,
+    check_benchmarks,
+    runs_of,
+    smaller,
+)
+
+__all__ = [
+    "BENCHMARKS",
+    "MANIFEST_FILE",
+    "PARAMS_FILE",
+    "SECTIONS",
+    "AgentEntry",
+    "Params",
+    "ParamsError",
+    "SourcesParams",
+    "benchmark_sections",
+    "check_benchmarks",
+    "load_params",
+    "read_params_data",
+    "runs_of",
+    "smaller",
+    "summary",
+]
 
 PARAMS_FILE = Path("params.yaml")
 MANIFEST_FILE = Path("sources.yaml")
-S = TypeVar("S", bound=BenchmarkSection)
-
-
-def benchmark_sections(
-    roots: Sequence[Path] | None = None, package: str = "steps"
-) -> dict[str, type[BenchmarkSection]]:
-    """Each benchmark's section model by name: every package under steps/ (every path the package spans, or
-    `roots`) with a `params.py`, whose `SECTION` validates the section of params.yaml named after the package (in
-    alphabetical order)."""
-    roots = roots or [Path(p) for p in steps.__path__]
-    names = sorted(
-        {p.parent.name for root in roots for p in root.glob("*/params.py") if (p.parent / "__init__.py").is_file()}
-    )
-    return {name: importlib.import_module(f"{package}.{name}.params").SECTION for name in names}
-
-
-SECTIONS = benchmark_sections()
-BENCHMARKS = tuple(SECTIONS)
-
-
-class SourcesParams(Section):
-    mirror: str | None = "../shared/data"
-    download: bool = True
-    timeout_s: float = 60.0
-
-    def mirror_dir(self) -> Path | None:
-        """The mirror directory: JURISFLOW_MIRROR if set, else `mirror` when that directory exists."""
-        env = os.environ.get("JURISFLOW_MIRROR")
-        if env:
-            return Path(env)
-        if self.mirror and Path(self.mirror).is_dir():
-            return Path(self.mirror)
-        return None
-
-
-def check_benchmarks(value: list[str]) -> list[str]:
-    unknown = [b for b in value if b not in BENCHMARKS]
-    if unknown:
-        raise ValueError(
-            f"unknown benchmark(s) {', '.join(map(repr, unknown))}; the benchmarks: {', '.join(BENCHMARKS)}"
-        )
-    return value
-
-
-class AgentEntry(ModelEntry):
-    """An agent under test: a model plus the benchmarks it takes part in (default: all) and its own cap on the
-    units each benchmark sends it (`limit`: LawBench and UCL-Bench items per task, PLawBench tasks per scenario,
-    MILE instances of the sample, J1 instances per scenario; the benchmark's own limit still applies, the
-    smaller wins). Both are the agent's own keys, so changing them reruns only this agent's stages."""
-
-    benchmarks: list[str] = Field(default_factory=lambda: list(BENCHMARKS))
-    limit: int | None = Field(default=None, ge=1)
-
-    @field_validator("benchmarks")
-    @classmethod
-    def _known(cls, value: list[str]) -> list[str]:
-        return check_benchmarks(value)
-
-    def resolve(self, name: str) -> ModelConfig:
-        return ModelConfig(name=name, **self.model_dump(exclude={"benchmarks", "limit", "paper_model"}))
-
-
-def smaller(*limits: int | None) -> int | None:
-    """The smallest of the limits that are set (None when none is)."""
-    present = [n for n in limits if n is not None]
-    return min(present) if present else None
-
-
-class Params(Section):
-    """The whole of params.yaml: the shared sections as fields, each benchmark's section (`SECTIONS`) as an
-    extra field under its name, validated by its own model (absent: its defaults)."""
-
-    model_config = ConfigDict(frozen=True, extra="allow")
-
-    sources: SourcesParams = SourcesParams()
-    agents: dict[str, AgentEntry] = Field(default_factory=dict)
-    # which agents each benchmark's matrix stages run (dvc.yaml iterates these lists): derived from
-    # agents.<name>.benchmarks, written by `jurisflow eval` / `jurisflow params sync`, checked on every load
-    runs: dict[str, list[str]] | None = None
-    environment: ModelEntry = ModelEntry(model="scripted/persona")
-    judge: ModelEntry = ModelEntry(model="scripted/judge")
-    llm: LLMSettings = LLMSettings()
-
-    @model_validator(mode="before")
-    @classmethod
-    def _benchmark_sections(cls, data: Any) -> Any:
-        """Every benchmark's section validated by its model (errors keep their key path); any other key that is
-        not a shared section is an error."""
-        if not isinstance(data, Mapping):
-            return data
-        unknown = [k for k in data if k not in cls.model_fields and k not in SECTIONS]
-        if unknown:
-            raise ValueError(
-                f"unknown section(s) {', '.join(map(repr, unknown))}; the sections: "
-                f"{', '.join([*cls.model_fields, *SECTIONS])}"
-            )
-        out, errors = dict(data), []
-        for name, model in SECTIONS.items():
-            try:
-                out[name] = model.model_validate(data.get(name) or {})
-            except ValidationError as err:
-                errors += [
-                    InitErrorDetails(type=e["type"], loc=(name, *e["loc"]), input=e["input"], ctx=e.get("ctx", {}))
-                    for e in err.errors()
-                ]
-        if errors:
-            raise ValidationError.from_exception_data(cls.__name__, errors)
-        return out
-
-    @field_validator("agents", mode="before")
-    @classmethod
-    def _agent_names_are_paths(cls, value: Any) -> Any:
-        """Agent names become directories (data/<benchmark>/runs/<agent>, reports/transcripts/<agent>): safe
-        components only."""
-        for name in value or {}:
-            try:
-                check_safe_name(name)
-            except ValueError as err:
-                raise ValueError(f"agent {err}") from None
-        return value
-
-    @field_validator("runs")
-    @classmethod
-    def _runs_of_benchmarks(cls, value: dict[str, list[str]] | None) -> dict[str, list[str]] | None:
-        if value is not None:
-            check_benchmarks(list(value))
-        return value
-
-    @model_validator(mode="after")
-    def _runs_agree(self) -> Params:
-        if self.runs is not None and self.runs != self.derived_runs():
-            raise ValueError(
-                f"runs must list, per benchmark, the agents whose `benchmarks` include it: expected "
-                f"{self.derived_runs()}, found {self.runs}; run `jurisflow params sync` to rewrite it"
-            )
-        return self
-
-    @model_validator(mode="after")
-    def _sections_agree_with_agents(self) -> Params:
-        """Each benchmark section's checks against the agents taking part in it (e.g. a UCL reference named like
-        an agent, a J1 repeats group naming an agent that does not run J1)."""
-        for name, agents in self.derived_runs().items():
-            try:
-                self.section_named(name).check_agents(agents)
-            except ValueError as err:
-                raise ValueError(f"{name}.{err}") from None
-        return self
-
-    def section_named(self, name: str) -> BenchmarkSection:
-        """The section of benchmark `name` (prefer `section`, which names the model and so the dependency)."""
-        return (self.__pydantic_extra__ or {})[name]
-
-    def section(self, model: type[S]) -> S:
-        """The benchmark section that `model` validates (e.g. `params.section(UclParams)`)."""
-        for name, known in SECTIONS.items():
-            if known is model:
-                found = self.section_named(name)
-                assert isinstance(found, model)
-                return found
-        raise KeyError(f"{model.__name__} is not the SECTION of any steps/<benchmark>/params.py")
-
-    def derived_runs(self) -> dict[str, list[str]]:
-        """Benchmark → the agents that take part in it, in `agents` order."""
-        return {b: [n for n, e in self.agents.items() if b in e.benchmarks] for b in BENCHMARKS}
-
-    def for_benchmark(self, benchmark: str) -> Params:
-        """These parameters with only the agents that take part in `benchmark` (what its report shows)."""
-        kept = {n: e for n, e in self.agents.items() if benchmark in e.benchmarks}
-        return self.model_copy(update={"agents": kept})
-
-    def limit_for(self, name: str, benchmark: str) -> int | None:
-        """The effective cap of agent `name` on `benchmark`: its own `limit` and the benchmark's, the smaller."""
-        own = self.agents[name].limit if name in self.agents else None
-        return smaller(own, self.section_named(benchmark).shared_limit())
-
-    def agent(self, name: str) -> ModelConfig:
-        if name not in self.agents:
-            raise ValueError(f"unknown agent '{name}'; params.yaml lists: {', '.join(self.agents) or 'none'}")
-        return self.agents[name].resolve(name)
-
-    def environment_model(self) -> ModelConfig:
-        return self.environment.resolve("environment")
-
-    def judge_model(self) -> ModelConfig:
-        return self.judge.resolve("judge")
-
-
-def runs_of(agents: dict[str, Any] | None) -> dict[str, list[str]]:
-    """The `runs` section for raw `agents` entries (as read from YAML): benchmark → the agents taking part."""
-    agents = agents or {}
-    return {b: [n for n, e in agents.items() if b in ((e or {}).get("benchmarks") or BENCHMARKS)] for b in BENCHMARKS}
 
 
 class ParamsError(ValueError):

@@ -20,11 +20,11 @@ from flows.kit.config import Params
 from flows.kit.judged import UNPARSABLE
 from flows.kit.judged import tally as judged_tally
 from flows.kit.stage import CallsFailed, console
-from flows.kit.tables import write_table
 from steps.llm import ModelConfig
 from steps.llm.ledger import SESSION_ENV
 from steps.llm.secrets import check_api_keys
 from steps.schemas import ModelUsage, UsageLog
+from steps.tables import write_table
 
 if TYPE_CHECKING:
     from steps.llm.door import ModelDoor

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any, cast
 from rich.console import Console
 
 from flows.kit.server_guard import install as install_server_guard
-from flows.kit.tables import OutputError
 from steps.llm.cache import CacheError
 from steps.schemas import TableError
 from steps.sources.errors import SourceError
+from steps.tables import OutputError
 
 if TYPE_CHECKING:
     from prefect import Flow, State

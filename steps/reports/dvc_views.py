@@ -11,11 +11,14 @@ the reports.
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import pandas as pd
 
 from steps.registry import Benchmark
+from steps.tables import write_text_atomic
 
 
 def read_long_csv(path) -> pd.DataFrame:
@@ -60,3 +63,18 @@ def plot_tables(benchmark: Benchmark, long: pd.DataFrame, agents: list[str]) -> 
         order = {a: i for i, a in enumerate(agents)}
         out[p.name] = frame.sort_values("agent", key=lambda s: s.map(order), kind="mergesort").reset_index(drop=True)
     return out
+
+
+def write_dvc_views(benchmark: Benchmark, csv_path: Path, agents: list[str], reports: Path) -> list[Path]:
+    """reports/metrics/<benchmark>.json and reports/plots/<name>.csv from the CSV twin at `csv_path`."""
+    long = read_long_csv(csv_path)
+    metrics = reports / "metrics" / f"{benchmark.name}.json"
+    write_text_atomic(
+        metrics, json.dumps(headline_metrics(benchmark, long, agents), indent=2, ensure_ascii=False) + "\n"
+    )
+    written = [metrics]
+    for name, frame in plot_tables(benchmark, long, agents).items():
+        path = reports / "plots" / f"{name}.csv"
+        write_text_atomic(path, frame.to_csv(index=False, lineterminator="\n"))
+        written.append(path)
+    return written

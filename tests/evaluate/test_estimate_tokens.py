@@ -18,10 +18,10 @@ from flows.estimate import estimate
 from flows.kit.config import load_params
 from flows.kit.paths import Paths
 from flows.kit.stage import run_stage
-from flows.kit.tables import write_table
 from flows.lawbench_predict import lawbench_predict
 from flows.ucl_simulate import ucl_simulate
 from steps.sources import Fetched
+from steps.tables import write_table
 from steps.ucl.sources import Ucl, load_ucl
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.helpers import write_lawbench_interim

@@ -165,7 +165,7 @@ def test_an_agent_whose_every_call_fails_fails_the_stage_whatever_the_tolerance(
 def test_cut_and_filtered_replies_are_recorded_and_counted_in_the_report(tmp_path, interim, capsys):
     """Issue 35: a content-filter finish with text and a reply cut off inside its reasoning are failed calls (exit 1,
     rerun); an answer cut at max_tokens is scored, marked `truncated` and counted in the report."""
-    from flows.kit.reporting import truncated_replies
+    from steps.reports.runs import truncated_replies
 
     prompts = list(_some_prompts(interim, n_server=5, n_refused=1))[:5]
     faults = {prompts[0]: "cut", prompts[1]: "cut", prompts[2]: "think_cut", prompts[3]: "filtered_text"}

@@ -11,7 +11,6 @@ import pytest
 import steps.mile.oracle  # registers the scripted lawyer oracle
 import steps.mile.proxy  # registers the proxy judge for MILE
 import steps.mile.scripted  # noqa: F401  (registers the scripted client and supervisor)
-from flows.kit.tables import write_table
 from steps.llm import LLMSettings, ModelConfig, ModelDoor
 from steps.mile.instances import build_instance
 from steps.mile.opening import FixedOpening
@@ -22,6 +21,7 @@ from steps.schemas import validate
 from steps.simulate.engine import run_dialogue
 from steps.simulate.runner import DoorSpeaker
 from steps.sources import Fetched
+from steps.tables import write_table
 
 ORACLE = ModelConfig(name="oracle", model="scripted/oracle")
 NULL = ModelConfig(name="null", model="scripted/null")

@@ -13,7 +13,6 @@ import yaml
 
 from flows.kit.config import load_params
 from flows.kit.models import read_usage_log
-from flows.kit.runs import run_id
 from flows.kit.stage import run_stage
 from flows.mile_simulate import mile_simulate, spec_of
 from steps.llm import Decoding, LLMSettings, ModelConfig, ModelDoor
@@ -23,6 +22,7 @@ from steps.mile.opening import FixedOpening
 from steps.mile.params import ROLES, MileParams, effective_decodings
 from steps.mile.scenario import mile_scenario
 from steps.mile.supervisor import BLUR_INSTRUCTIONS
+from steps.runs import run_id
 from steps.simulate.engine import run_dialogue
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.helpers import project_paths

@@ -11,13 +11,13 @@ import yaml
 
 from flows.kit.models import read_usage_log
 from flows.kit.stage import run_stage
-from flows.kit.tables import read_table
 from flows.mile_export import export_sft
 from flows.mile_judge import mile_judge
 from flows.mile_report import mile_report
 from flows.mile_simulate import mile_simulate
 from steps.mile.schemas import MileDialogues, MileScores
 from steps.schemas import Turns
+from steps.tables import read_table
 from tests.helpers import project_paths
 
 pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules

@@ -12,12 +12,12 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.kit.tables import to_arrow, write_parquet_atomic
 from flows.plawbench_judge import plawbench_judge
 from flows.plawbench_predict import plawbench_predict
 from flows.plawbench_report import plawbench_report
 from flows.plawbench_rubrics import plawbench_rubrics
 from steps.sources.tables import interim_tables
+from steps.tables import to_arrow, write_parquet_atomic
 from tests.conftest import ROOT
 from tests.plawbench.conftest import NAMES
 

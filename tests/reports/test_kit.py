@@ -1,4 +1,4 @@
-"""The report kit: `AgentInfo` built once from params.yaml and run.json (flows/kit/reporting.py), the paper model
+"""The report kit: `AgentInfo` built once from params.yaml and run.json (steps/reports/runs.py), the paper model
 an agent corresponds to, and report prose in templates (one paragraph per line, no silent holes)."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import pytest
 
 from flows.kit.config import Params
 from flows.kit.paths import Paths
-from flows.kit.reporting import agent_info, agent_infos, run_info
 from steps.benchmarks import paper_names
 from steps.reports.agents import AgentInfo
 from steps.reports.prose import oneline, render_template
+from steps.reports.runs import agent_info, agent_infos, run_info
 
 
 def params() -> Params:

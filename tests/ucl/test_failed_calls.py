@@ -15,10 +15,10 @@ import yaml
 from flows.kit.models import read_usage_log
 from flows.kit.paths import Paths
 from flows.kit.stage import run_stage
-from flows.kit.tables import write_table
 from flows.ucl_judge import ucl_judge
 from flows.ucl_reference import ucl_reference
 from flows.ucl_simulate import ucl_simulate
+from steps.tables import write_table
 from steps.ucl.sources import Ucl
 from steps.ucl.tasks import TASKS
 from tests.fake_openai_server import FakeOpenAIServer

@@ -19,11 +19,11 @@ from flows.j1_instances import j1_instances
 from flows.j1_personas import j1_personas
 from flows.kit.paths import Paths
 from flows.kit.stage import run_stage
-from flows.kit.tables import read_table, to_arrow, write_parquet_atomic
 from steps.j1.envs.registry import instance_from_row
 from steps.j1.envs.schemas import Instances, topics_arrow_types
 from steps.j1.extract.schemas import CASES_ARROW_TYPES
 from steps.simulate.instance import Instance
+from steps.tables import read_table, to_arrow, write_parquet_atomic
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ALL = {code: None for code in ("KQ", "LC", "CD", "DD", "CI", "CR")}

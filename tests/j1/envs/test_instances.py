@@ -5,7 +5,6 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from flows.kit.tables import read_table
 from steps.j1.envs.common.built import Draft, Skipped, finish
 from steps.j1.envs.common.oracle_judgment import _term
 from steps.j1.envs.common.plan import plan
@@ -15,6 +14,7 @@ from steps.j1.extract.statutes import find_statutes
 from steps.j1.personas.generate import Persona, Subject
 from steps.reports.long import long_columns
 from steps.simulate.engine import Engine
+from steps.tables import read_table
 from tests.j1.envs.conftest import build, sources, write_sources
 
 AGENT = {"KQ": "agent", "LC": "agent", "CD": "lawyer", "DD": "lawyer", "CI": "judge", "CR": "judge"}

@@ -94,7 +94,7 @@ from steps.j1.envs.catalog import environment_table, metric_table
 from steps.j1.envs.common.plan import plan, pool_of
 from steps.j1.envs.registry import SCENARIOS, instance_from_row, instance_sizes
 from steps.j1.envs.schemas import Instances, instance_errors, instances_arrow_types, typed_truth
-from flows.kit.tables import to_arrow
+from steps.tables import to_arrow
 from steps.llm import LLMSettings, ModelConfig, ModelDoor
 from steps.simulate.engine import run_dialogue
 from steps.simulate.runner import DoorSpeaker
@@ -157,7 +157,7 @@ seen["averages"] = {k: round(float(v), 6) for k, v in averages.items()}
 import pathlib
 from tests.j1.envs.conftest import build, write_sources
 from steps.j1.envs.schemas import topics_arrow_types
-from flows.kit.tables import write_parquet_atomic
+from steps.tables import write_parquet_atomic
 project = write_sources(pathlib.Path(sys.argv[3]) / "project", sizes={"KQ": None, "CR": None, "ZZ": None})
 write_parquet_atomic(to_arrow(pd.DataFrame(fixture["topics"] + topics), topics_arrow_types()),
                      project.processed / "topics.parquet")

@@ -17,9 +17,9 @@ from flows.j1_report import j1_report
 from flows.j1_simulate import j1_simulate
 from flows.kit.models import read_usage_log
 from flows.kit.stage import run_stage
-from flows.kit.tables import read_table
 from steps.j1.eval.schemas import J1Scores
 from steps.reports.long import LONG_COLUMNS
+from steps.tables import read_table
 from tests.j1.envs.conftest import build, write_sources
 
 pytestmark = pytest.mark.slow

@@ -12,10 +12,10 @@ import yaml
 from flows.j1_extract import evaluate, extract_file, j1_extract
 from flows.kit.paths import Paths
 from flows.kit.stage import run_stage
-from flows.kit.tables import to_arrow, write_parquet_atomic
 from steps.j1.extract.records import CASE_COLUMNS
 from steps.sources import Fetched
 from steps.sources.tables import interim_tables
+from steps.tables import to_arrow, write_parquet_atomic
 from tests.fake_openai_server import FakeOpenAIServer
 
 from .texts import APPEAL, CIVIL_ROW, FIRST_INSTANCE

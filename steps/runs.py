@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from flows.kit.paths import RUN_JSON
-from flows.kit.tables import write_text_atomic
 from steps.llm import ModelConfig
+from steps.paths import RUN_JSON
+from steps.tables import write_text_atomic
 
 
 def run_spec(agent: ModelConfig, benchmark: str, **versions: Any) -> dict[str, Any]:

@@ -14,13 +14,13 @@ from typing import Any
 
 import pandas as pd
 
-from flows.kit.config import Params
-from flows.kit.paths import Paths
-from flows.kit.runs import RunRecord, read_run, read_run_if_any
 from steps.llm import ModelConfig
+from steps.params import Params
+from steps.paths import Paths
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.labels import agent_paper_model
 from steps.reports.paper_models import match_paper_model
+from steps.runs import RunRecord, read_run, read_run_if_any
 
 
 def model_info(
