@@ -142,7 +142,7 @@ class StageContext(Protocol):
         path: Path,
         schema: type,
         *,
-        table: str | None = None,
+        table: str,
         arrow_types: Mapping[str, pyarrow.DataType] | None = None,
     ) -> pd.DataFrame: ...
 

@@ -44,7 +44,7 @@ class FlowContext:
         path: Path,
         schema: type,
         *,
-        table: str | None = None,
+        table: str,
         arrow_types: Mapping[str, pyarrow.DataType] | None = None,
     ) -> pd.DataFrame:
         return tables.write_table(df, path, schema, table=table, arrow_types=dict(arrow_types or {}) or None)
