@@ -33,6 +33,7 @@ lawbench_app = typer.Typer(no_args_is_help=True, help="LawBench: score any predi
 extract_app = typer.Typer(help="Legal elements from any judgment file, and the parser's accuracy figures.")
 export_app = typer.Typer(no_args_is_help=True, help="Export simulated dialogues as training data.")
 params_app = typer.Typer(no_args_is_help=True, help="Validate params.yaml without running anything.")
+stages_app = typer.Typer(no_args_is_help=True, help="dvc.yaml from the stage declarations (steps/stages.py).")
 agents_app = typer.Typer(
     no_args_is_help=True, help="Evaluate several agents at once: here, or on Prefect workers in other clones."
 )
@@ -42,6 +43,7 @@ app.add_typer(lawbench_app, name="lawbench")
 app.add_typer(extract_app, name="extract")
 app.add_typer(export_app, name="export")
 app.add_typer(params_app, name="params")
+app.add_typer(stages_app, name="stages")
 app.add_typer(agents_app, name="agents")
 
 STAGES_PANEL = "Stages (dvc.yaml)"
@@ -49,13 +51,11 @@ ARGUMENT_HELP = {"agent_name": "an agent name from params.yaml (agents)"}
 
 
 def run_stage_command(name: str, **arguments: str) -> None:
-    """Run stage `name`'s flow (flows/<name>.py: `<name>()`) with its arguments; exit with its code."""
-    import importlib
-
+    """Run stage `name`'s flow (flows/run.py, from its declaration) with its arguments; exit with its code."""
     from flows.kit.stage import run_stage
+    from flows.run import flow_of
 
-    flow = getattr(importlib.import_module(f"flows.{name}"), name)
-    raise typer.Exit(run_stage(name, flow, **arguments))
+    raise typer.Exit(run_stage(name, flow_of(name), **arguments))
 
 
 def stage_command(stage: Stage) -> Callable[..., None]:
@@ -474,6 +474,22 @@ def evaluate_agent(
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(1) from None
     raise typer.Exit(code)
+
+
+@stages_app.command("write")
+def stages_write() -> None:
+    """Rewrite dvc.yaml from the stage declarations (after adding or changing a stage)."""
+    from flows.dvc_yaml import main as dvc_yaml
+
+    dvc_yaml([])
+
+
+@stages_app.command("check")
+def stages_check() -> None:
+    """Exit 1 when dvc.yaml is not what the stage declarations give."""
+    from flows.dvc_yaml import main as dvc_yaml
+
+    dvc_yaml(["--check"])
 
 
 @params_app.command("sync")

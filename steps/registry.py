@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from steps.stages import Stage
+
 if TYPE_CHECKING:
     import pandas as pd
     import pandera.pandas as pa
@@ -61,6 +63,7 @@ class Plot:
     label: str
     label_name: str
     value_name: str
+    title: str = ""
 
 
 @dataclass(frozen=True)
@@ -73,7 +76,8 @@ class Benchmark:
     (data/<name>/runs/<agent>/<table>.parquet, counted by the data card). `dialogues`: its runs write the shared
     turns and dialogues tables (a transcript viewer on its page, `jurisflow show`). `paper_names` names a function
     ("module:function") giving its paper's models and their other spellings, which `paper_model` is checked
-    against; None when the list is data (LawBench's results.csv, checked by its report stage)."""
+    against; None when the list is data (LawBench's results.csv, checked by its report stage). `stages` are its
+    DVC stages in pipeline order (steps/stages.py), each declared once here."""
 
     name: str
     title: str
@@ -83,6 +87,7 @@ class Benchmark:
     headlines: tuple[Headline, ...] = ()
     plots: tuple[Plot, ...] = ()
     paper_names: str | None = None
+    stages: tuple[Stage, ...] = ()
 
     def paper_models(self) -> dict[str, tuple[str, ...]]:
         """Its paper's models and their other spellings ({} when `paper_names` is None)."""

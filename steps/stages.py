@@ -15,7 +15,7 @@ publishes through its `StageContext`, which the flow (or the estimate) provides.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Awaitable, Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -190,14 +190,14 @@ class StageContext(Protocol):
         group_of: Callable[[T], Hashable],
         run: Callable[[list[T]], Awaitable[list[R]]],
         label: Callable[[Hashable], str],
-    ) -> Awaitable[list[R]]:
+    ) -> Coroutine[Any, Any, list[R]]:
         """Run `run` on each group of `items` concurrently, each group a unit the monitor shows; results in the
         order of `items`."""
         ...
 
     def follow_groups(
         self, sizes: dict[str, int], work: Callable[[Callable[[str], None]], Awaitable[R]]
-    ) -> Awaitable[R]:
+    ) -> Coroutine[Any, Any, R]:
         """Run `work` once, with one unit per group that ends when `work` calls `done(group)` `sizes[group]`
         times."""
         ...

@@ -7,6 +7,7 @@ import errno
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pandera.pandas as pa
@@ -100,3 +101,20 @@ def _plain(value):
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     return value
+
+
+def table_rows(frame: Any, digits: int = 2) -> list[dict[str, Any]]:
+    """A DataFrame as JSON-safe rows (floats rounded, NaN as None) for a table artifact."""
+    import math
+
+    rows = []
+    for row in frame.to_dict("records"):
+        clean = {}
+        for k, v in row.items():
+            if hasattr(v, "item"):
+                v = v.item()
+            if isinstance(v, float):
+                v = None if math.isnan(v) else round(v, digits)
+            clean[str(k)] = v
+        rows.append(clean)
+    return rows

@@ -129,7 +129,7 @@ def test_lawbench_run_is_named_tagged_split_per_task_logged_and_has_its_scores(p
 
 
 def test_ucl_run_has_one_task_run_per_ucl_task_following_its_dialogues(project, prefect_api):
-    done = _stage(project, prefect_api, "flows.ucl_simulate", "null")
+    done = _stage(project, prefect_api, "flows.run", "ucl_simulate", "null")
     assert done.returncode == 0, done.stderr
     seen = _read(prefect_api, "ucl_simulate@null")
     assert {"benchmark:ucl", "agent:null", "model:scripted/null", "scripted", "environment:scripted/persona"} <= set(

@@ -3,7 +3,7 @@ run records, the model door with its accounting, progress bars, Prefect task run
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -104,12 +104,12 @@ class FlowContext:
         group_of: Callable[[T], Hashable],
         run: Callable[[list[T]], Awaitable[list[R]]],
         label: Callable[[Hashable], str],
-    ) -> Awaitable[list[R]]:
+    ) -> Coroutine[Any, Any, list[R]]:
         return monitor.gather_groups(items, group_of, run, label)
 
     def follow_groups(
         self, sizes: dict[str, int], work: Callable[[Callable[[str], None]], Awaitable[R]]
-    ) -> Awaitable[R]:
+    ) -> Coroutine[Any, Any, R]:
         return monitor.follow_groups(sizes, work)
 
     def publish_table(self, key: str, rows: list[dict[str, Any]], description: str) -> None:

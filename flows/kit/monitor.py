@@ -20,6 +20,8 @@ from collections.abc import Awaitable, Callable, Hashable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from steps.tables import table_rows as table_rows  # re-exported for the flows
+
 if TYPE_CHECKING:
     from flows.kit.config import Params
     from steps.llm import ModelConfig
@@ -163,23 +165,6 @@ def publish_markdown(key: str, markdown: str, description: str) -> None:
     from prefect.artifacts import create_markdown_artifact
 
     create_markdown_artifact(markdown, key=_key(key), description=description)
-
-
-def table_rows(frame: Any, digits: int = 2) -> list[dict[str, Any]]:
-    """A DataFrame as JSON-safe rows (floats rounded, NaN as None) for a table artifact."""
-    import math
-
-    rows = []
-    for row in frame.to_dict("records"):
-        clean = {}
-        for k, v in row.items():
-            if hasattr(v, "item"):
-                v = v.item()
-            if isinstance(v, float):
-                v = None if math.isnan(v) else round(v, digits)
-            clean[str(k)] = v
-        rows.append(clean)
-    return rows
 
 
 def publish_report(path: Any, description: str) -> None:

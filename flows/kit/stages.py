@@ -1,16 +1,12 @@
-"""The table of stages is dvc.yaml: every stage, the flow module its `cmd` runs, the arguments it passes, and
-the benchmark whose agents a per-agent stage iterates. The `jurisflow` stage commands and `jurisflow eval`'s
-targets are made from it, so a new stage needs neither a CLI edit nor an eval edit.
-
-Read without importing any flow (no Prefect): the flow function's docstring and required parameters come from
-its module's source (`ast`). Convention (tests/cli/test_stage_commands.py checks it): stage `x` runs
-`python -m flows.x [ARGS]`, flows/x.py defines the flow `x()`, and its parameters without a default are the ARGS
-in order (an agent's name, LawBench's setting).
+"""The table of stages as the `jurisflow` commands and `jurisflow eval` read it: dvc.yaml, which `jurisflow stages
+write` generates from the stage declarations (steps/stages.py; a test keeps it fresh). Reading the file rather than
+the declarations keeps `jurisflow --help` from importing every benchmark: each stage's `cmd` is
+`python -m flows.run <stage> [${item.agent}] [${item.setting}]`, its `desc` the declaration's help, its `matrix` the
+agents (`${runs.<benchmark>}`) and settings it iterates.
 """
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -64,18 +60,7 @@ class Stage:
         return [self.target(agent, **c) for c in combos]
 
 
-def _flow_signature(module_file: Path, name: str) -> tuple[list[str], str]:
-    """The required parameters (no default) of `def name(...)` in a module, and the first paragraph of its
-    docstring (or of the module's)."""
-    tree = ast.parse(module_file.read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name == name:
-            positional = [*node.args.posonlyargs, *node.args.args]
-            required = [a.arg for a in positional[: len(positional) - len(node.args.defaults)]]
-            required += [a.arg for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults, strict=True) if d is None]
-            doc = (ast.get_docstring(node) or ast.get_docstring(tree) or "").split("\n\n")[0]
-            return required, " ".join(doc.split())
-    raise ValueError(f"{module_file}: no flow function `{name}` (stage `{name}` runs flows/{name}.py: `{name}()`)")
+_WHERE = re.compile(r"\s*\[[^\]]*→[^\]]*\]$")  # the declaration's place, at the end of a desc
 
 
 @cache
@@ -85,30 +70,29 @@ def stage_table(dvc_file: Path = DVC_FILE) -> dict[str, Stage]:
     out = {}
     for name, stage in stages["stages"].items():
         words = str(stage["cmd"]).split()
-        if words[:2] != ["python", "-m"] or words[2] != f"flows.{name}":
-            raise ValueError(f"{dvc_file}: stage '{name}' must run `python -m flows.{name}`, not `{stage['cmd']}`")
+        if words[:4] != ["python", "-m", "flows.run", name]:
+            raise ValueError(f"{dvc_file}: stage '{name}' must run `python -m flows.run {name}`, not `{stage['cmd']}`")
         keys = []
-        for word in words[3:]:
+        for word in words[4:]:
             match = _ARGUMENT.match(word)
             if match is None:
                 raise ValueError(f"{dvc_file}: stage '{name}': arguments are matrix items (${{item.key}}): {word}")
             keys.append(match.group(1))
-        parameters, doc = _flow_signature(dvc_file.parent / "flows" / f"{name}.py", name)
-        if len(parameters) != len(keys):
-            raise ValueError(
-                f"{dvc_file}: stage '{name}' passes {len(keys)} argument(s), flows/{name}.py: {name}() requires "
-                f"{len(parameters)} ({', '.join(parameters) or 'none'})"
-            )
         matrix = stage.get("matrix") or {}
         benchmark = None
         if isinstance(matrix.get("agent"), str):
             runs = re.fullmatch(r"\$\{runs\.(\w+)\}", matrix["agent"])
             benchmark = runs.group(1) if runs else None
         arguments = tuple(
-            Argument(p, k, tuple(map(str, matrix[k])) if isinstance(matrix.get(k), list) else ())
-            for p, k in zip(parameters, keys, strict=True)
+            Argument(
+                "agent_name" if k == "agent" else k,
+                k,
+                tuple(map(str, matrix[k])) if isinstance(matrix.get(k), list) else (),
+            )
+            for k in keys
         )
-        out[name] = Stage(name, f"flows.{name}", arguments, benchmark, doc)
+        help_text = _WHERE.sub("", str(stage.get("desc", "")))
+        out[name] = Stage(name, "flows.run", arguments, benchmark, help_text)
     return out
 
 

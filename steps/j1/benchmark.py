@@ -3,6 +3,7 @@ steps/j1/envs/; its interim tables (the judgments they are built from) are in `s
 section in `params.py`."""
 
 from steps.registry import Benchmark, Headline, Plot
+from steps.stages import Stage
 
 BENCHMARK = Benchmark(
     name="j1",
@@ -17,4 +18,162 @@ BENCHMARK = Benchmark(
     ),
     plots=(Plot("j1_table3", "table3", None, None, "scope metric", "metric", "score"),),
     paper_names="steps.j1.eval.paper:paper_names",
+    stages=(
+        Stage(
+            "j1_extract",
+            "steps.j1.stages:extract",
+            "Extract every judgment of the interim tables; write the tables, then the report.",
+            reads=(
+                "data/interim/judgments_criminal.parquet",
+                "data/interim/judgments_civil.parquet",
+            ),
+            writes=(
+                "data/j1/cases.parquet",
+                "data/j1/extraction_issues.parquet",
+                "data/j1/extract_usage.parquet",
+                "data/j1/extract_call_cache.parquet",
+            ),
+            reports=(
+                "reports/extraction.md",
+                "reports/extraction.csv",
+            ),
+            params=(
+                "j1.extract",
+                "environment",
+            ),
+            code=("tests/j1/extract/fixtures/verdicts.json",),
+            calls_models=True,
+        ),
+        Stage(
+            "j1_topics",
+            "steps.j1.stages:topics",
+            "The KQ and LC topic lists.",
+            reads=("data/interim/lawbench_items.parquet",),
+            writes=(
+                "data/j1/topics.parquet",
+                "data/j1/topics_usage.parquet",
+                "data/j1/topics_call_cache.parquet",
+            ),
+            params=(
+                "j1.topics",
+                "environment",
+            ),
+            calls_models=True,
+        ),
+        Stage(
+            "j1_personas",
+            "steps.j1.stages:personas",
+            "A persona for every lay role of the instances to be built.",
+            reads=(
+                "data/j1/cases.parquet",
+                "data/j1/topics.parquet",
+                "data/interim/judgments_civil.parquet",
+            ),
+            writes=(
+                "data/j1/personas.parquet",
+                "data/j1/personas_usage.parquet",
+                "data/j1/personas_call_cache.parquet",
+            ),
+            params=(
+                "j1.personas",
+                "j1.instances",
+                "environment",
+            ),
+            calls_models=True,
+        ),
+        Stage(
+            "j1_instances",
+            "steps.j1.stages:instances",
+            "The instances of the J1 environments, and the instances report.",
+            reads=(
+                "data/j1/cases.parquet",
+                "data/j1/topics.parquet",
+                "data/j1/personas.parquet",
+                "data/interim/judgments_civil.parquet",
+            ),
+            writes=(
+                "data/j1/instances.parquet",
+                "data/j1/instance_skips.parquet",
+            ),
+            reports=(
+                "reports/instances.md",
+                "reports/instances.csv",
+            ),
+            params=(
+                "j1.instances",
+                "j1.personas",
+                "j1.topics",
+                "environment",
+            ),
+        ),
+        Stage(
+            "j1_simulate",
+            "steps.j1.stages:simulate",
+            "Every instance's dialogue between one agent and the environment roles; resumes an interrupted run.",
+            agents="j1",
+            reads=("data/j1/instances.parquet",),
+            writes=(
+                "data/j1/runs/{agent}/run.json",
+                "data/j1/runs/{agent}/turns.parquet",
+                "data/j1/runs/{agent}/dialogues.parquet",
+                "data/j1/runs/{agent}/usage.parquet",
+                "data/j1/runs/{agent}/call_cache.parquet",
+            ),
+            params=(
+                "agents.{agent}",
+                "environment",
+                "j1.simulate",
+            ),
+            calls_models=True,
+        ),
+        Stage(
+            "j1_judge",
+            "steps.j1.stages:judge",
+            "Score one agent's J1 run on the ten metrics (rules and LLM judges), with the court failure causes.",
+            agents="j1",
+            reads=(
+                "data/j1/instances.parquet",
+                "data/j1/runs/{agent}/run.json",
+                "data/j1/runs/{agent}/turns.parquet",
+                "data/j1/runs/{agent}/dialogues.parquet",
+            ),
+            writes=(
+                "data/j1/runs/{agent}/scores.parquet",
+                "data/j1/runs/{agent}/failure_causes.parquet",
+                "data/j1/runs/{agent}/judge_usage.parquet",
+                "data/j1/runs/{agent}/judge_call_cache.parquet",
+            ),
+            reports=("reports/transcripts/{agent}",),
+            params=(
+                "judge",
+                "j1.eval.strict_topics",
+                "j1.eval.penalty_normaliser",
+                "j1.eval.min_exchanges",
+                "j1.eval.call_failed",
+                "j1.eval.procedure",
+                "agents.{agent}",
+                "environment",
+                "j1.simulate.transcripts",
+            ),
+            calls_models=True,
+        ),
+        Stage(
+            "j1_report",
+            "steps.j1.stages:report",
+            "The J1-EVAL tables of every agent taking part, with the paper's numbers beside them.",
+            reads=("data/j1/runs",),
+            reports=(
+                "reports/j1.md",
+                "reports/j1.csv",
+                "reports/plots/j1_table3.csv",
+            ),
+            metrics=("reports/metrics/j1.json",),
+            params=(
+                "agents",
+                "environment",
+                "judge",
+                "j1.eval",
+            ),
+        ),
+    ),
 )

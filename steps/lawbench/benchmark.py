@@ -3,6 +3,7 @@
 `lawbench_report`."""
 
 from steps.registry import Benchmark, Headline, Plot
+from steps.stages import Stage
 
 LEVELS = ("Memorization", "Understanding", "Application")
 TASKS = tuple(f"{level}-{i}" for level, k in ((1, 2), (2, 10), (3, 8)) for i in range(1, k + 1))
@@ -25,5 +26,62 @@ BENCHMARK = Benchmark(
     plots=(
         Plot("lawbench_zero_shot", "zero_shot", ("score",), TASKS, "scope", "task", "score"),
         Plot("lawbench_one_shot", "one_shot", ("score",), TASKS, "scope", "task", "score"),
+    ),
+    stages=(
+        Stage(
+            "lawbench_score",
+            "steps.lawbench.stages:score",
+            "Score every published prediction with our scorers and compare with results.csv.",
+            reads=(
+                "data/interim/lawbench_predictions.parquet",
+                "data/interim/lawbench_published.parquet",
+                "data/interim/lawbench_cilin.parquet",
+                "data/interim/lawbench_confusions.parquet",
+            ),
+            writes=("data/lawbench/published_scores.parquet",),
+        ),
+        Stage(
+            "lawbench_predict",
+            "steps.lawbench.stages:predict",
+            "Prompt one agent on the 20 tasks in one setting (zero_shot or one_shot), then score it.",
+            agents="lawbench",
+            settings=("zero_shot", "one_shot"),
+            reads=(
+                "data/interim/lawbench_items.parquet",
+                "data/interim/lawbench_cilin.parquet",
+                "data/interim/lawbench_confusions.parquet",
+            ),
+            writes=(
+                "data/lawbench/runs/{agent}/{setting}/run.json",
+                "data/lawbench/runs/{agent}/{setting}/predictions.parquet",
+                "data/lawbench/runs/{agent}/{setting}/scores.parquet",
+                "data/lawbench/runs/{agent}/{setting}/usage.parquet",
+                "data/lawbench/runs/{agent}/{setting}/call_cache.parquet",
+            ),
+            params=(
+                "agents.{agent}",
+                "lawbench",
+            ),
+            calls_models=True,
+        ),
+        Stage(
+            "lawbench_report",
+            "steps.lawbench.stages:report",
+            "The paper-style LawBench tables of every agent taking part, beside the published scores rescored.",
+            reads=(
+                "data/lawbench/published_scores.parquet",
+                "data/interim/lawbench_published.parquet",
+                "data/lawbench/runs",
+            ),
+            reports=(
+                "reports/lawbench_zero_shot.md",
+                "reports/lawbench_one_shot.md",
+                "reports/lawbench.csv",
+                "reports/plots/lawbench_zero_shot.csv",
+                "reports/plots/lawbench_one_shot.csv",
+            ),
+            metrics=("reports/metrics/lawbench.json",),
+            params=("agents",),
+        ),
     ),
 )

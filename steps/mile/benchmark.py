@@ -2,6 +2,7 @@
 in `params.py`."""
 
 from steps.registry import Benchmark, Headline, Plot
+from steps.stages import Stage
 
 BENCHMARK = Benchmark(
     name="mile",
@@ -20,4 +21,79 @@ BENCHMARK = Benchmark(
         Plot("mile_interaction", "interaction", None, ("overall",), "metric", "metric", "score"),
     ),
     paper_names="steps.mile.published:paper_names",
+    stages=(
+        Stage(
+            "mile_simulate",
+            "steps.mile.stages:simulate",
+            "Run one agent as the lawyer on the MILE sample; resumes an interrupted run.",
+            agents="mile",
+            reads=("data/interim/mile.parquet",),
+            writes=(
+                "data/mile/runs/{agent}/run.json",
+                "data/mile/runs/{agent}/turns.parquet",
+                "data/mile/runs/{agent}/dialogues.parquet",
+                "data/mile/runs/{agent}/usage.parquet",
+                "data/mile/runs/{agent}/call_cache.parquet",
+            ),
+            params=(
+                "agents.{agent}",
+                "environment",
+                "mile.sample",
+                "mile.seed",
+                "mile.max_turns",
+                "mile.template",
+                "mile.supervise",
+                "mile.style_triggers_revision",
+                "mile.role_decoding",
+            ),
+            calls_models=True,
+        ),
+        Stage(
+            "mile_judge",
+            "steps.mile.stages:judge",
+            "Goal, interaction and client-consistency scores of one agent's MILE run.",
+            agents="mile",
+            reads=(
+                "data/interim/mile.parquet",
+                "data/mile/runs/{agent}/run.json",
+                "data/mile/runs/{agent}/turns.parquet",
+                "data/mile/runs/{agent}/dialogues.parquet",
+            ),
+            writes=(
+                "data/mile/runs/{agent}/scores.parquet",
+                "data/mile/runs/{agent}/judge_usage.parquet",
+                "data/mile/runs/{agent}/judge_call_cache.parquet",
+            ),
+            params=(
+                "judge",
+                "mile.windows",
+                "mile.count_empty_fields",
+                "mile.prof_reference",
+                "mile.evid_reference",
+            ),
+            calls_models=True,
+        ),
+        Stage(
+            "mile_report",
+            "steps.mile.stages:report",
+            "The paper-style MILE tables of every agent taking part, with the paper's numbers.",
+            reads=(
+                "data/interim/mile.parquet",
+                "data/mile/runs",
+            ),
+            reports=(
+                "reports/mile.md",
+                "reports/mile.csv",
+                "reports/plots/mile_goal.csv",
+                "reports/plots/mile_interaction.csv",
+            ),
+            metrics=("reports/metrics/mile.json",),
+            params=(
+                "agents",
+                "environment",
+                "judge",
+                "mile",
+            ),
+        ),
+    ),
 )

@@ -2,6 +2,7 @@
 in `params.py`. Its dialogues are the multi-turn consultations (ours)."""
 
 from steps.registry import Benchmark, Headline, Plot
+from steps.stages import Stage
 
 BENCHMARK = Benchmark(
     name="plawbench",
@@ -15,4 +16,96 @@ BENCHMARK = Benchmark(
     ),
     plots=(Plot("plawbench_table3", "table3", None, ("overall",), "metric", "score", "rate"),),
     paper_names="steps.plawbench.paper:paper_names",
+    stages=(
+        Stage(
+            "plawbench_rubrics",
+            "steps.plawbench.stages:rubrics",
+            "The public tasks and their rubrics as tables, and the parse report.",
+            reads=(
+                "data/interim/plawbench_case_analysis.parquet",
+                "data/interim/plawbench_consultation.parquet",
+                "data/interim/plawbench_drafting.parquet",
+            ),
+            writes=(
+                "data/plawbench/tasks.parquet",
+                "data/plawbench/rubric_items.parquet",
+                "data/plawbench/parse_issues.parquet",
+            ),
+            reports=("reports/plawbench_rubrics.md",),
+        ),
+        Stage(
+            "plawbench_predict",
+            "steps.plawbench.stages:predict",
+            "Ask one agent every task, plus the multi-turn consultations.",
+            agents="plawbench",
+            reads=(
+                "data/plawbench/tasks.parquet",
+                "data/plawbench/rubric_items.parquet",
+            ),
+            writes=(
+                "data/plawbench/runs/{agent}/run.json",
+                "data/plawbench/runs/{agent}/responses.parquet",
+                "data/plawbench/runs/{agent}/turns.parquet",
+                "data/plawbench/runs/{agent}/dialogues.parquet",
+                "data/plawbench/runs/{agent}/usage.parquet",
+                "data/plawbench/runs/{agent}/call_cache.parquet",
+            ),
+            params=(
+                "agents.{agent}",
+                "environment",
+                "plawbench.limit",
+                "plawbench.scenarios",
+                "plawbench.split_system",
+                "plawbench.min_questions",
+                "plawbench.max_questions",
+                "plawbench.multiturn",
+            ),
+            calls_models=True,
+        ),
+        Stage(
+            "plawbench_judge",
+            "steps.plawbench.stages:judge",
+            "Judge one agent's responses item by item with the configured judge.",
+            agents="plawbench",
+            reads=(
+                "data/plawbench/tasks.parquet",
+                "data/plawbench/rubric_items.parquet",
+                "data/plawbench/runs/{agent}/responses.parquet",
+            ),
+            writes=(
+                "data/plawbench/runs/{agent}/judge/run.json",
+                "data/plawbench/runs/{agent}/judgements.parquet",
+                "data/plawbench/runs/{agent}/scores.parquet",
+                "data/plawbench/runs/{agent}/item_scores.parquet",
+                "data/plawbench/runs/{agent}/judge_usage.parquet",
+                "data/plawbench/runs/{agent}/judge_call_cache.parquet",
+            ),
+            params=(
+                "judge",
+                "plawbench.max_questions",
+                "plawbench.judge_repairs",
+                "plawbench.t1_penalties",
+            ),
+            calls_models=True,
+        ),
+        Stage(
+            "plawbench_report",
+            "steps.plawbench.stages:report",
+            "The paper-style PLawBench tables of every agent taking part, with the paper's numbers beside ours.",
+            reads=("data/plawbench",),
+            reports=(
+                "reports/plawbench.md",
+                "reports/plawbench.csv",
+                "reports/plots/plawbench_table3.csv",
+            ),
+            metrics=("reports/metrics/plawbench.json",),
+            params=(
+                "agents",
+                "judge",
+                "plawbench.limit",
+                "plawbench.paper_names",
+                "plawbench.t1_penalties",
+            ),
+        ),
+    ),
 )

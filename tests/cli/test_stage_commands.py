@@ -67,7 +67,7 @@ def test_the_grouped_names_of_before_still_run_their_stage():
 
 def test_the_stage_arguments_are_the_flows_parameters_without_a_default():
     from flows.lawbench_predict import lawbench_predict
-    from flows.ucl_reference import ucl_reference
+    from flows.run import ucl_reference
 
     assert stage_arguments(lawbench_predict) == ["agent_name", "setting"]
     assert stage_arguments(ucl_reference) == []

@@ -15,9 +15,7 @@ import yaml
 from flows.kit.models import read_usage_log
 from flows.kit.paths import Paths
 from flows.kit.stage import run_stage
-from flows.ucl_judge import ucl_judge
-from flows.ucl_reference import ucl_reference
-from flows.ucl_simulate import ucl_simulate
+from flows.run import ucl_judge, ucl_reference, ucl_simulate
 from steps.tables import write_table
 from steps.ucl.sources import Ucl
 from steps.ucl.tasks import TASKS
@@ -104,7 +102,7 @@ def test_a_judge_stage_with_failed_calls_exits_1_and_a_rerun_calls_only_them(tmp
 
 
 def test_accepted_judge_failures_are_shown_beside_the_win_rates_they_leave_out(tmp_path, ucl_items):
-    from flows.ucl_report import ucl_report
+    from flows.run import ucl_report
 
     paths = _paths(tmp_path, ucl_items)
     with FakeOpenAIServer(reply=lambda body: "[[2]]", fault_for=_odd_first_question) as server:

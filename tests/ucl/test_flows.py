@@ -10,13 +10,10 @@ import pandas as pd
 import pytest
 import yaml
 
-import flows.ucl_dialogues as dialogues_module
+import steps.ucl.stages as dialogues_module
 from flows.kit.paths import Paths
 from flows.kit.stage import run_stage
-from flows.ucl_judge import ucl_judge
-from flows.ucl_reference import ucl_reference
-from flows.ucl_report import ucl_report
-from flows.ucl_simulate import ucl_simulate
+from flows.run import ucl_judge, ucl_reference, ucl_report, ucl_simulate
 from steps.reports.long import LONG_COLUMNS
 from steps.schemas import Turns
 from steps.tables import read_table, write_table

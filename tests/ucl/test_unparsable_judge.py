@@ -13,10 +13,7 @@ import pytest
 import yaml
 
 from flows.kit.stage import run_stage
-from flows.ucl_judge import ucl_judge
-from flows.ucl_reference import ucl_reference
-from flows.ucl_report import ucl_report
-from flows.ucl_simulate import ucl_simulate
+from flows.run import ucl_judge, ucl_reference, ucl_report, ucl_simulate
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.ucl.test_failed_calls import ORACLE, _params, _paths
 

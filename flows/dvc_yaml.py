@@ -1,0 +1,168 @@
+"""dvc.yaml, written from the stage declarations (steps/stages.py, steps/pipeline.py):
+
+    jurisflow stages write      (python -m flows.dvc_yaml)          rewrite dvc.yaml
+    jurisflow stages check      (python -m flows.dvc_yaml --check)  exit 1 when dvc.yaml is not what it would write
+
+Why generated rather than hand-written: a stage's body is code (its flow, `jurisflow estimate` and the CLI all
+need it), so the code is the one declaration and dvc.yaml is derived from it, checked in so that `dvc` works
+without jurisflow and reviewed like code. A stage's code deps are coarse: the packages its body imports, found by
+reading the imports (each under steps/ counted as its top-level package, `steps/ucl`, `steps/llm` …; each under
+flows/ as its file, flows/kit as a whole), plus what its declaration adds (`code`), then the data it reads.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+
+from steps.benchmarks import benchmarks
+from steps.pipeline import owner, stages
+from steps.stages import AGENT, SETTING, Stage
+
+ROOT = Path(__file__).resolve().parents[1]
+DVC_FILE = ROOT / "dvc.yaml"
+RUNNER = ("flows.run", "flows.kit.context")  # every stage runs through these
+
+HEADER = """\
+# The pipeline, written by `jurisflow stages write` from the stage declarations: do not edit by hand.
+# A stage is declared in its benchmark's registration (steps/<benchmark>/benchmark.py, `stages`) or among the
+# shared stages (steps/pipeline.py); its body is the "module:function" its `desc` names. Per-agent stages iterate
+# `runs.<benchmark>` in params.yaml: the agents whose `benchmarks` include it.
+"""
+
+
+def _module_file(module: str) -> Path | None:
+    path = ROOT / Path(*module.split("."))
+    if path.with_suffix(".py").is_file():
+        return path.with_suffix(".py")
+    if (path / "__init__.py").is_file():
+        return path / "__init__.py"
+    return None
+
+
+def _imports(module: str) -> set[str]:
+    """The project modules (steps.*, flows.*) that `module` imports anywhere in its file, and their parent packages."""
+    file = _module_file(module)
+    if file is None:
+        return set()
+    found: set[str] = set()
+    package = module if file.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(
+                    package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else [])
+                )
+            names = [base, *(f"{base}.{a.name}" for a in node.names)]
+        for name in names:
+            if name.split(".")[0] in ("steps", "flows") and _module_file(name) is not None:
+                parts = name.split(".")
+                found.update(".".join(parts[: i + 1]) for i in range(len(parts)))
+    return found
+
+
+@cache
+def closure(module: str) -> frozenset[str]:
+    """Every project module `module` imports, directly or not (itself included)."""
+    seen, todo = {module}, [module]
+    while todo:
+        for name in _imports(todo.pop()) - seen:
+            seen.add(name)
+            todo.append(name)
+    return frozenset(m for m in seen if _module_file(m) is not None)
+
+
+def _coarse(module: str) -> str:
+    """The dependency a module counts as: its top-level package under steps/ (or the file of a top-level module),
+    its file under flows/ (flows/kit as a whole)."""
+    parts = module.split(".")
+    file = _module_file(module)
+    assert file is not None
+    if parts[0] == "steps" and len(parts) > 1:
+        top = ROOT / "steps" / parts[1]
+        return f"steps/{parts[1]}" if top.is_dir() else f"steps/{parts[1]}.py"
+    if parts[:2] == ["flows", "kit"]:
+        return "flows/kit"
+    return file.relative_to(ROOT).as_posix()
+
+
+def code_deps(stage: Stage) -> list[str]:
+    """The code a stage depends on, coarse (see the module docstring), sorted."""
+    modules = set().union(*(closure(m) for m in (stage.module, *RUNNER)))
+    return sorted({_coarse(m) for m in modules if m not in ("steps", "flows")} | set(stage.code))
+
+
+def _dvc_path(path: str) -> str:
+    return path.replace(AGENT, "${item.agent}").replace(SETTING, "${item.setting}")
+
+
+def _list(key: str, items: Iterable[str], *, uncached: Iterable[str] = ()) -> list[str]:
+    """`key:` and its items (`uncached`: after them, each with `cache: false`); nothing when there are none."""
+    plain, kept = list(items), list(uncached)
+    if not plain and not kept:
+        return []
+    return [
+        f"    {key}:",
+        *(f"      - {item}" for item in plain),
+        *(line for item in kept for line in (f"      - {item}:", "          cache: false")),
+    ]
+
+
+def stage_text(stage: Stage) -> str:
+    who = owner(stage.name)
+    where = f"steps/{who}/benchmark.py" if who else "steps/pipeline.py"
+    lines = [f"  {stage.name}:", f"    desc: '{stage.help.replace(chr(39), chr(39) * 2)} [{where} → {stage.body}]'"]
+    if stage.per_agent:
+        lines += ["    matrix:", f"      agent: ${{runs.{stage.agents}}}"]
+        if stage.settings:
+            lines.append(f"      setting: [{', '.join(stage.settings)}]")
+    args = " ".join(f"${{item.{a}}}" for a in stage.arguments())
+    lines.append(f"    cmd: python -m flows.run {stage.name}{' ' + args if args else ''}")
+    lines += _list("deps", [*code_deps(stage), *map(_dvc_path, stage.reads)])
+    lines += _list("params", map(_dvc_path, stage.params))
+    lines += _list("outs", map(_dvc_path, stage.writes), uncached=map(_dvc_path, stage.reports))
+    lines += _list("metrics", (), uncached=map(_dvc_path, stage.metrics))
+    return "\n".join(lines)
+
+
+def plots_text() -> str:
+    lines = ["plots:"]
+    for b in benchmarks().values():
+        for p in b.plots:
+            lines += [
+                f"  - reports/plots/{p.name}.csv:",
+                "      template: bars_by_agent",
+                f"      x: {p.value_name}",
+                f"      y: {p.label_name}",
+                f"      title: {p.title or p.name}",
+            ]
+    return "\n".join(lines)
+
+
+def dvc_yaml() -> str:
+    """The text of dvc.yaml."""
+    body = "\n\n".join(stage_text(s) for s in stages().values())
+    return f"{HEADER}stages:\n{body}\n\n{plots_text()}\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    text = dvc_yaml()
+    if "--check" in args:
+        if DVC_FILE.read_text(encoding="utf-8") != text:
+            raise SystemExit(f"{DVC_FILE.name} is not what the stage declarations give: run `jurisflow stages write`")
+        print(f"{DVC_FILE.name} is up to date ({len(stages())} stages)")
+        return
+    DVC_FILE.write_text(text, encoding="utf-8")
+    print(f"{DVC_FILE.name} written ({len(stages())} stages)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""The pipeline's stages in order: the kernel's shared stages around every benchmark's own (its registration's
+`stages`). The shared stages' inputs and outputs are derived from the registrations, so that none names a
+benchmark: `ingest` writes every interim table the benchmarks declare, the data card reads them and every
+benchmark's data, the HTML report reads every CSV twin and the runs of the benchmarks with dialogues."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from steps.benchmarks import benchmarks
+from steps.stages import Stage
+
+
+def _interim() -> tuple[str, ...]:
+    from steps.sources.tables import source_tables
+
+    return tuple(f"data/interim/{t.name}.parquet" for tables in source_tables().values() for t in tables)
+
+
+def first_stages() -> tuple[Stage, ...]:
+    """Before every benchmark's stages: the pinned sources as interim tables."""
+    return (
+        Stage(
+            "ingest",
+            "steps.sources.stage:ingest",
+            "Fetch, verify and normalise every pinned source into `data/interim/<table>.parquet`.",
+            writes=_interim(),
+            params=("sources",),
+        ),
+    )
+
+
+def last_stages() -> tuple[Stage, ...]:
+    """After every benchmark's stages: the data card and the HTML report."""
+    registered = benchmarks().values()
+    return (
+        Stage(
+            "data_report",
+            "steps.reports.stages:data_report",
+            "Write the data card: every interim table, and the runs across benchmarks.",
+            reads=(*_interim(), *(f"data/{b.name}" for b in registered)),
+            reports=("reports/data.md",),
+        ),
+        Stage(
+            "html_report",
+            "steps.reports.stages:html_report",
+            "The static HTML report: one page per benchmark with plots and a transcript viewer.",
+            reads=(
+                *(f"reports/{b.name}.csv" for b in registered),
+                *(f"data/{b.name}/runs" for b in registered if b.dialogues),
+            ),
+            writes=("reports/html",),
+            params=("agents",),
+        ),
+    )
+
+
+@cache
+def stages() -> dict[str, Stage]:
+    """Every stage by name, in pipeline order."""
+    ordered = [*first_stages(), *(s for b in benchmarks().values() for s in b.stages), *last_stages()]
+    out: dict[str, Stage] = {}
+    for s in ordered:
+        if s.name in out:
+            raise ValueError(f"stage {s.name!r} is declared twice")
+        out[s.name] = s
+    return out
+
+
+def stage(name: str) -> Stage:
+    try:
+        return stages()[name]
+    except KeyError:
+        raise KeyError(f"unknown stage {name!r}; the stages: {', '.join(stages())}") from None
+
+
+def owner(name: str) -> str | None:
+    """The benchmark that declares stage `name` (None: a shared stage)."""
+    return next((b.name for b in benchmarks().values() if any(s.name == name for s in b.stages)), None)

@@ -1,0 +1,306 @@
+"""UCL-Bench's stage bodies (declared in steps/ucl/benchmark.py): the reference's and each agent's consultations,
+the judge, the report. Each takes its `StageContext` and returns its one-line summary.
+
+- `reference` / `simulate`: the simulated user consults the reference model / one agent on every item; writes
+  <run>/{turns,dialogues,usage}.parquet and run.json. An interrupted run resumes from its journal
+  (.cache/journals/ucl/<agent or reference>/<run id>.jsonl, outside the DVC outputs), removed once the tables are
+  written; a rerun replays the response cache.
+- `judge`: one agent's dialogues against the reference's in both orders, and each dialogue scored against its own
+  guidance (pointwise, ours); writes <run>/{verdicts,hint_scores,judge_usage}.parquet and judge/run.json.
+- `report`: reports/ucl.md, its CSV twin and the DVC views, from every agent's verdicts (steps/ucl/sql/ucl_long.sql).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import pandas as pd
+
+from steps.llm import Completer, ModelConfig
+from steps.paths import DIALOGUES, JUDGE_USAGE, TURNS, USAGE
+from steps.runs import read_run, run_spec
+from steps.schemas import Turns
+from steps.simulate.journal import Journal
+from steps.simulate.records import RunLabel
+from steps.stages import StageContext
+from steps.tables import table_rows
+from steps.ucl.dialogues import ucl_tables
+from steps.ucl.instances import build_instances, limit_items
+from steps.ucl.params import UclParams
+from steps.ucl.scenario import UCL
+from steps.ucl.schemas import UclDialogues, UclHintScores, UclVerdicts
+from steps.ucl.sources import Ucl
+from steps.ucl.tasks import task_of
+from steps.ucl.version import protocol_version
+
+JUDGE_RUN = "judge"  # <run>/judge/run.json: the judge run's identity
+
+
+# ------------------------------------------------------------------ consultations (reference and agents)
+def reference(ctx: StageContext) -> str:
+    """The simulated user consults the reference model on every item (`ucl.limit` applies)."""
+    ucl = ctx.params.section(UclParams)
+    model = ucl.reference.resolve_reference()
+    return _consult(ctx, model, "reference", ctx.paths.reference("ucl"), "reference", ucl.limit)
+
+
+def simulate(ctx: StageContext) -> str:
+    """The simulated user consults one agent on every item (the agent's own limit applies)."""
+    assert ctx.agent_name is not None
+    agent = ctx.params.agent(ctx.agent_name)
+    limit = ctx.params.limit_for(ctx.agent_name, "ucl")
+    return _consult(ctx, agent, "agent", ctx.paths.run("ucl", ctx.agent_name), ctx.agent_name, limit)
+
+
+def _converse(
+    ctx: StageContext,
+    items: pd.DataFrame,
+    assistant: ModelConfig,
+    user: ModelConfig,
+    exchanges: int,
+    door: Completer,
+    journal: Journal,
+    rid: str,
+) -> tuple[pd.DataFrame, pd.DataFrame, int]:
+    """Every dialogue in one engine call; each UCL task is a unit of the monitor that ends with its last one."""
+    import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL user, oracle and proxy judge)
+    from steps.ucl.simulation import simulate_dialogues
+
+    instances = build_instances(items, max_exchanges=exchanges)
+    resumed = sum(journal.finished(i) is not None for i in instances)
+    label_of = {i: f"{task_of(k).id} {task_of(k).name}" for i, k in zip(items.item_id, items.task, strict=True)}
+    with ctx.counter(f"ucl {assistant.name}", len(instances)) as advance:
+
+        def work(done):
+            def on_done(dialogue) -> None:
+                advance()
+                done(label_of[dialogue.instance_id])
+
+            return simulate_dialogues(door, assistant, user, instances, journal, on_done=on_done)
+
+        dialogues = asyncio.run(ctx.follow_groups(dict(Counter(label_of.values())), work))
+    turns, rows = ucl_tables(dialogues, RunLabel(rid, assistant.name, "ucl"))
+    return turns, rows, resumed
+
+
+def _consult(
+    ctx: StageContext, assistant: ModelConfig, role: str, run_dir: Path, journal_name: str, limit: int | None
+) -> str:
+    """The simulated user consults `assistant` (`role`: agent or reference) on every item; returns the summary."""
+    ucl, user = ctx.params.section(UclParams), ctx.params.environment_model()
+    items = limit_items(ctx.read_table(ctx.paths.interim / "ucl.parquet", Ucl), limit, ucl.tasks)
+    spec = run_spec(
+        assistant,
+        "ucl",
+        role=role,
+        scenario_version=UCL.version,
+        protocol=protocol_version(),
+        user={"model": user.model, "decoding": user.decoding.model_dump()},
+        max_exchanges=ucl.exchanges(),
+        single_round=ucl.single_round,
+        limit=limit,
+        **({"tasks": ucl.tasks} if ucl.tasks else {}),
+    )
+    rid = ctx.begin_run(run_dir, spec)
+    journal = ctx.paths.journal("ucl", journal_name, rid)
+    with ctx.model_session(rid, usage=run_dir / USAGE, journal=journal) as session:
+        assert session.journal is not None
+        turns, dialogues, resumed = _converse(
+            ctx, items, assistant, user, ucl.exchanges(), session.door, session.journal, rid
+        )
+        ctx.write_table(turns, run_dir / TURNS, Turns, table="ucl_turns")
+        ctx.write_table(dialogues, run_dir / DIALOGUES, UclDialogues, table="ucl_dialogues")
+    ctx.write_run_json(run_dir, spec)
+    journal.unlink(missing_ok=True)  # the tables are written: nothing left to resume
+    per_task = (
+        dialogues.groupby("task", sort=True)
+        .agg(
+            dialogues=("instance_id", "size"),
+            mean_rounds=("rounds", "mean"),
+            ended_by_user=("ended_by", lambda e: int((e == "marker").sum())),
+            at_cap=("ended_by", lambda e: int((e == "max_turns").sum())),
+            failed=("failure", lambda f: int(f.notna().sum())),
+        )
+        .reset_index()
+    )
+    ctx.publish_table(
+        f"ucl-simulate-{assistant.name}",
+        table_rows(per_task),
+        f"UCL-Bench dialogues of {assistant.name} ({assistant.model}"
+        f"{', scripted' if assistant.is_scripted else ''}) per task; run {rid}",
+    )
+    ctx.check_calls(run_dir / USAGE)
+    failed = int(dialogues.failure.notna().sum())
+    ended = dialogues.ended_by.value_counts().to_dict()
+    who = f"{assistant.name} ({assistant.model})" + ("" if role == "agent" else ", the reference")
+    return (
+        f"{who}: {len(dialogues):,} dialogues over {dialogues.task.nunique()} tasks, "
+        f"mean {dialogues.rounds[dialogues.failure.isna()].mean():.2f} rounds "
+        f"({ended.get('marker', 0)} ended by the user, {ended.get('max_turns', 0)} at the cap of "
+        f"{ucl.exchanges()}, {ended.get('empty_reply', 0)} by an assistant who said nothing), "
+        f"{resumed} resumed from the journal, {session.hits:,} calls from the cache, "
+        f"{failed} failed; run {rid}"
+    )
+
+
+# ------------------------------------------------------------------ judge
+def judge(ctx: StageContext) -> str:
+    """Judge one agent's dialogues against the reference's in both orders, plus the hint scores."""
+    import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL proxy judge)
+    from steps.ucl.judging import RunIds, judge_run
+    from steps.ucl.report import headline_text
+    from steps.ucl.tables import agent_long
+
+    assert ctx.agent_name is not None
+    agent_name, params, paths = ctx.agent_name, ctx.params, ctx.paths
+    ucl = params.section(UclParams)
+    run_dir, reference_dir = paths.run("ucl", agent_name), paths.reference("ucl")
+    dialogues = ctx.read_table(run_dir / DIALOGUES, UclDialogues)
+    reference_dialogues = ctx.read_table(reference_dir / DIALOGUES, UclDialogues)
+    items = ctx.read_table(paths.interim / "ucl.parquet", Ucl)
+    items = limit_items(items, params.limit_for(agent_name, "ucl"), ucl.tasks)
+    judge_model = params.judge_model()
+    ids = RunIds(
+        agent_name,
+        read_run(ctx.input_path(run_dir)).run_id,
+        ucl.reference.name,
+        read_run(ctx.input_path(reference_dir)).run_id,
+    )
+    judge_spec = {
+        "agent_run": ids.run_id,
+        "reference_run": ids.reference_run_id,
+        "judge": judge_model.model,
+        "decoding": judge_model.decoding.model_dump(),
+        "retries": ucl.judge_retries,
+        "pointwise": ucl.pointwise,
+        "protocol": protocol_version(),
+    }
+    judge_run_id = ctx.begin_run(run_dir / JUDGE_RUN, judge_spec)
+    with ctx.model_session(judge_run_id, usage=run_dir / JUDGE_USAGE) as session:
+
+        def progress(total: int):
+            return ctx.counter(f"ucl judge {ids.agent}", total)
+
+        judged = ctx.task(judge_run, name="judge")
+        verdicts, hints = judged(
+            session.door, judge_model, ucl, items, dialogues, reference_dialogues, ids, progress=progress
+        )
+        ctx.write_table(verdicts, run_dir / "verdicts.parquet", UclVerdicts, table="ucl_verdicts")
+        ctx.write_table(hints, run_dir / "hint_scores.parquet", UclHintScores, table="ucl_hint_scores")
+    ctx.write_run_json(run_dir / JUDGE_RUN, judge_spec)
+    per = (
+        verdicts[verdicts.failure.isna()]
+        .groupby(["task", "order"], sort=True)
+        .agg(win_rate=("value", lambda p: 100 * p.mean()), verdicts=("value", "size"))
+        .reset_index()
+    )
+    ctx.publish_table(
+        f"ucl-judge-{agent_name}",
+        table_rows(per),
+        f"UCL-Bench win rate of {agent_name} against {ids.reference} per task and judge order, judged by "
+        f"{judge_model.model}{' (proxy)' if judge_model.is_scripted else ''}",
+    )
+    ctx.check_calls(run_dir / JUDGE_USAGE, judged=[run_dir / "verdicts.parquet", run_dir / "hint_scores.parquet"])
+    valid = verdicts[verdicts.failure.isna()]
+    excluded = verdicts.failure.value_counts().to_dict()
+    long = agent_long(
+        agent_name,
+        ids.reference,
+        judge_model.model,
+        verdicts,
+        hints,
+        pd.concat([dialogues, reference_dialogues], ignore_index=True),
+    )
+    return (
+        f"{agent_name} vs {ids.reference} judged by {judge_model.model}: {len(valid):,}/{len(verdicts):,} "
+        f"verdicts valid, excluded {excluded or 'none'}; {headline_text(long, agent_name)} (as in reports/ucl.md: "
+        f"means of the 22 task rates, CC apart); {session.hits:,} calls from the cache"
+    )
+
+
+# ------------------------------------------------------------------ report
+def _items_per_task(dialogues: pd.DataFrame) -> dict[str, int]:
+    """task -> the items of it a run answered (its rows' `n` is the most of one task)."""
+    return {str(t): int(n) for t, n in dialogues.groupby("task").instance_id.nunique().items()}
+
+
+def report(ctx: StageContext) -> str:
+    """The paper-style UCL-Bench tables of every agent taking part against the reference."""
+    from steps.reports.dvc_views import write_dvc_views
+    from steps.reports.long import long_csv
+    from steps.reports.runs import agent_infos, model_info, run_info
+    from steps.sources import load_manifest
+    from steps.ucl.benchmark import BENCHMARK
+    from steps.ucl.paper import paper_long, paper_models, paper_names
+    from steps.ucl.report import ReportInfo, headline_text, note_figures, render
+    from steps.ucl.tables import long_table
+
+    params, paths = ctx.params.for_benchmark("ucl"), ctx.paths  # the agents that take part in it
+    ucl = params.section(UclParams)
+    judge_model, user = params.judge_model(), params.environment_model()
+    reference_model = ucl.reference.resolve_reference()
+    verdicts, hints, dialogues = [], [], []
+    infos = agent_infos(params, "ucl", paths, names=paper_names())
+    for name in infos:
+        run_dir = paths.run("ucl", name)
+        dialogues.append(ctx.read_table(run_dir / DIALOGUES, UclDialogues))
+        infos[name] = replace(infos[name], sizes=_items_per_task(dialogues[-1]))
+        verdicts.append(ctx.read_table(run_dir / "verdicts.parquet", UclVerdicts))
+        hints.append(ctx.read_table(run_dir / "hint_scores.parquet", UclHintScores))
+    runs = list(infos.values())
+    matches = {a.name: p for a in runs for p in paper_models() if p.name == a.paper_model}
+    reference_dir = paths.reference("ucl")
+    dialogues.append(ctx.read_table(reference_dir / DIALOGUES, UclDialogues))
+    ref_run = replace(
+        model_info(reference_model.name, reference_model, [reference_dir]), sizes=_items_per_task(dialogues[-1])
+    )
+    scripted_env = user.is_scripted or judge_model.is_scripted or reference_model.is_scripted
+    agents = pd.DataFrame(
+        [
+            {"agent": r.name, "role": "agent", "judge": judge_model.model, "proxy": r.scripted or scripted_env}
+            for r in runs
+        ]
+        + [
+            {
+                "agent": ref_run.name,
+                "role": "reference",
+                "judge": judge_model.model,
+                "proxy": ref_run.scripted or user.is_scripted,
+            }
+        ]
+    )
+    source = ctx.read_table(paths.interim / "ucl.parquet", Ucl)
+    items = limit_items(source, ucl.limit, ucl.tasks)
+    all_verdicts = pd.concat(verdicts, ignore_index=True)
+    all_dialogues = pd.concat(dialogues, ignore_index=True)
+    long: pd.DataFrame = ctx.task(long_table, name="build_long")(
+        {
+            "verdicts": all_verdicts,
+            "hint_scores": pd.concat(hints, ignore_index=True),
+            "dialogues": all_dialogues,
+            "paper": paper_long(matches),
+            "agents": agents,
+        }
+    )
+    commit = next(f.commit for f in load_manifest(Path("sources.yaml")).files if f.dataset == "ucl")
+    info = ReportInfo(
+        agents=runs,
+        reference=ref_run,
+        run=run_info(params, {**ucl.model_dump(), "exchanges": ucl.exchanges()}),
+        items_per_task=int(source.groupby("task").size().max()),  # in the data, unlimited
+        data=f"killerqueen-wonder/UCL-bench@{commit[:10]}",
+        notes=note_figures(items, all_verdicts, all_dialogues),
+    )
+    markdown = render(long, info)
+    ctx.write_text(paths.reports / "ucl.md", markdown)
+    ctx.write_text(paths.reports / "ucl.csv", long_csv(long, table="reports/ucl.csv", digits=10, with_unparsable=True))
+    ctx.publish_markdown("report-ucl", markdown, "UCL-Bench win rates against the reference model (Table 3 layout)")
+    summary = "; ".join(f"{r.name}: {headline_text(long, r.name)}" for r in runs)
+    write_dvc_views(BENCHMARK, paths.reports / "ucl.csv", list(params.agents), paths.reports)
+    return (
+        f"reports/ucl.md and reports/ucl.csv written ({len(long):,} long rows; {len(runs)} agents vs "
+        f"{ref_run.name}; {summary or 'no agent'})"
+    )
