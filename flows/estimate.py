@@ -1,8 +1,10 @@
 """`jurisflow estimate`: what a run will send, per stage and role, before anything is sent (offline, read-only).
 
-Every model-calling stage is run as its flow runs it (flows/estimate_stages.py: the same steps, the dialogue engine
-included) through a `StandInDoor` (steps/llm/standin.py): each call is answered at once by a deterministic
-scripted stand-in and recorded with its call key and its input tokens counted by the real model's tokenizer. So:
+Every stage that calls a model (its declaration says `calls_models`), and the stages between two of them, runs its
+own body (steps/<benchmark>/stages.py, as its flow runs it) with an `EstimateContext`: tables it reads come from the
+project (or from what an earlier estimated stage wrote), tables it writes go to a scratch folder, and every call
+goes to a `StandInDoor` (steps/llm/standin.py), answered at once by a deterministic scripted stand-in and recorded
+with its call key and its input tokens counted by the real model's tokenizer. So:
 
 - exact: the requests of single-turn stages (LawBench, PLawBench single-turn, extraction's first call, persona
   levels, each judge's first call) and, for a scripted configuration, every count (its stand-ins are its models);
@@ -21,23 +23,28 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from flows import estimate_stages as st
 from flows.kit.config import BENCHMARKS, Params
+from flows.kit.context import FlowContext
 from flows.kit.paths import PATHS, Paths
-from steps.lawbench.metrics.tasks import SETTINGS
+from steps import runs, tables
+from steps.pipeline import stages
+from steps.stages import Stage
 
 if TYPE_CHECKING:
-    from steps.llm.standin import Sent, StandIn
+    import pandas as pd
+    import pyarrow
+
+    from steps.llm import ModelConfig
+    from steps.llm.standin import Sent, StandIn, StandInDoor
+    from steps.simulate.journal import Journal
 
 ASSUMED_OUTPUT_TOKENS = 1024  # per request, for the bound, when a real model sets no decoding.max_tokens
-# the benchmarks whose stages `estimate` runs (below, with flows/estimate_stages.py); another is noted, not estimated
-ESTIMATED = ("lawbench", "j1", "mile", "ucl", "plawbench")
 
 
 @dataclass(frozen=True)
@@ -69,25 +76,125 @@ class Report:
     sent: list[Sent] = field(default_factory=list)  # every recorded request, in the order the stages made them
 
 
-class Estimator:
-    """Runs the chosen stages in pipeline order through one `StandInDoor`, timing each."""
+@dataclass(frozen=True)
+class StandInSession:
+    """A model session of the estimate: the stand-in door and a journal in the scratch folder."""
 
-    def __init__(self, scratch: Path, stand_ins: dict[str, StandIn] | None = None):
-        from steps.llm.standin import STAND_INS, StandInDoor
+    door: StandInDoor
+    journal: Journal | None = None
+    calls: int = 0
+    hits: int = 0
 
-        self.door = StandInDoor(dict(stand_ins or STAND_INS))
-        self.scratch = st.Scratch(scratch)
-        self.seconds: dict[str, float] = {}
-        self.agent_of: dict[str, str] = {}
+
+@dataclass
+class EstimateContext(FlowContext):
+    """A stage body's context in the estimate: reads from the project (or the scratch copy an earlier estimated
+    stage wrote), writes to the scratch folder, calls through the stand-in door, checks nothing, shows nothing."""
+
+    door: StandInDoor | None = None
+    scratch: Path = Path(".")
+
+    def _scratch_of(self, path: Path) -> Path:
+        return self.scratch / "files" / Path(path).resolve().relative_to(Path("/"))
+
+    def input_path(self, path: Path) -> Path:
+        copy = self._scratch_of(path)
+        return copy if copy.exists() else path
+
+    def output_path(self, path: Path) -> Path:
+        out = self._scratch_of(path)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        return out
+
+    def read_table(self, path: Path, schema: type) -> pd.DataFrame:
+        return tables.read_table(self.input_path(path), schema)
+
+    def write_table(
+        self,
+        df: pd.DataFrame,
+        path: Path,
+        schema: type,
+        *,
+        table: str,
+        arrow_types: Mapping[str, pyarrow.DataType] | None = None,
+    ) -> pd.DataFrame:
+        return tables.write_table(
+            df, self.output_path(path), schema, table=table, arrow_types=dict(arrow_types or {}) or None
+        )
+
+    def write_text(self, path: Path, text: str) -> None:
+        tables.write_text_atomic(self.output_path(path), text)
+
+    def exists(self, path: Path) -> bool:
+        return self.input_path(path).exists()
+
+    def begin_run(self, directory: Path, spec: dict[str, Any]) -> str:
+        return runs.run_id(spec)
+
+    def write_run_json(self, directory: Path, spec: dict[str, Any]) -> str:
+        return runs.write_run_json(self.output_path(directory), spec)
 
     @contextmanager
-    def stage(self, name: str, agent: str = "") -> Iterator[None]:
-        self.door.stage, self.agent_of[name] = name, agent
-        started = time.perf_counter()
+    def model_session(
+        self,
+        run_id: str,
+        *,
+        usage: Path | None = None,
+        journal: Path | None = None,
+        models: Iterable[ModelConfig] = (),
+    ) -> Iterator[StandInSession]:
+        from steps.simulate.journal import Journal
+
+        assert self.door is not None
+        log = Journal(self.output_path(journal)) if journal is not None else None
         try:
-            yield
+            yield StandInSession(self.door, log)
         finally:
-            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - started
+            if log is not None:
+                log.close()
+
+    def check_calls(self, *usage: Path | pd.DataFrame, judged: Sequence[Path | pd.DataFrame] = ()) -> None:
+        return None  # a call the stand-in could not answer is counted in the estimate's `failed`
+
+    def counter(self, description: str, total: int) -> Any:
+        return nullcontext(lambda *_: None)
+
+    def track(self, items: Iterable[Any], description: str, total: int | None = None) -> Iterator[Any]:
+        return iter(items)
+
+    def task(self, fn: Callable[..., Any], name: str | None = None) -> Callable[..., Any]:
+        return fn
+
+    def publish_table(self, key: str, rows: list[dict[str, Any]], description: str) -> None:
+        return None
+
+    def publish_markdown(self, key: str, markdown: str, description: str) -> None:
+        return None
+
+    def log(self, message: str) -> None:
+        return None
+
+
+def _covers(read: str, written: str) -> bool:
+    """A stage reading `read` (a file or folder) reads what another writes at `written`."""
+    return written == read or written.startswith(read.rstrip("/") + "/") or read.startswith(written.rstrip("/") + "/")
+
+
+def estimated_stages(chosen: Sequence[str]) -> list[Stage]:
+    """The stages the estimate runs for benchmarks `chosen`, in pipeline order: those that call models, and those
+    that read what an estimated stage wrote and write what a later estimated stage reads (J1's instances)."""
+    from steps.pipeline import owner
+
+    ordered = [s for s in stages().values() if owner(s.name) in chosen]
+    run = {s.name for s in ordered if s.calls_models}
+    for i, s in enumerate(ordered):
+        if s.name in run:
+            continue
+        after_model = any(_covers(r, w) for r in s.reads for e in ordered[:i] if e.name in run for w in e.writes)
+        before_model = any(_covers(r, w) for w in s.writes for e in ordered[i + 1 :] if e.calls_models for r in e.reads)
+        if after_model and before_model:
+            run.add(s.name)
+    return [s for s in ordered if s.name in run]
 
 
 def estimate(
@@ -99,55 +206,33 @@ def estimate(
 ) -> Report:
     """The estimate of a run of the chosen agents (default all) on the benchmarks each takes part in, reading the
     item tables where `paths` says the stages find them."""
+    from steps.llm.standin import STAND_INS, StandInDoor
+
     names = agents or list(params.agents)
     chosen = [b for b in BENCHMARKS if b in (benchmarks or BENCHMARKS)]
     taking = {b: [n for n in names if b in params.agents[n].benchmarks] for b in chosen}
+    door = StandInDoor(dict(stand_ins or STAND_INS))
+    seconds: dict[str, float] = {}
+    agent_of: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="jurisflow-estimate-") as tmp:
-        e = Estimator(Path(tmp), stand_ins)
-        door, scratch = e.door, e.scratch
-        for name in taking.get("lawbench", []):
-            for setting in SETTINGS:
-                with e.stage(f"lawbench_predict@{name}-{setting}", name):
-                    st.lawbench_predict(door, params, name, setting, paths)
-        if taking.get("j1"):
-            with e.stage("j1_extract"):
-                cases = st.j1_extract(door, params, scratch, paths)
-            with e.stage("j1_topics"):
-                topics = st.j1_topics(door, params, scratch, paths)
-            with e.stage("j1_personas"):
-                the_plan, personas = st.j1_personas(door, params, scratch, cases, topics, paths)
-            with e.stage("j1_instances"):
-                instances = st.j1_instances(params, scratch, the_plan, personas)
-            for name in taking["j1"]:
-                with e.stage(f"j1_simulate@{name}", name):
-                    turns, made = st.j1_simulate(door, params, scratch, name, instances)
-                with e.stage(f"j1_judge@{name}", name):
-                    st.j1_judge(door, params, instances, turns, made)
-        for name in taking.get("mile", []):
-            with e.stage(f"mile_simulate@{name}", name):
-                turns, made, mile = st.mile_simulate(door, params, scratch, name, paths)
-            with e.stage(f"mile_judge@{name}", name):
-                st.mile_judge(door, params, turns, made, mile)
-        if taking.get("ucl"):
-            with e.stage("ucl_reference"):
-                reference = st.ucl_simulate(door, params, scratch, None, paths)
-            for name in taking["ucl"]:
-                with e.stage(f"ucl_simulate@{name}", name):
-                    dialogues = st.ucl_simulate(door, params, scratch, name, paths)
-                with e.stage(f"ucl_judge@{name}", name):
-                    st.ucl_judge(door, params, name, dialogues, reference, paths)
-        for name in taking.get("plawbench", []):
-            with e.stage(f"plawbench_predict@{name}", name):
-                responses, tasks, rubric = st.plawbench_predict(door, params, scratch, name, paths)
-            with e.stage(f"plawbench_judge@{name}", name):
-                st.plawbench_judge(door, params, responses, tasks, rubric)
-    rows = tally(door.sent, e.seconds, e.agent_of)
-    skipped = [
-        f"no estimate for {b}: its stages are not in flows/estimate_stages.py"
-        for b in taking
-        if b not in ESTIMATED and taking[b]
-    ]
-    return Report(rows, e.seconds, notes(rows, door.stand_ins) + skipped, door.sent)
+        for stage in estimated_stages([b for b, n in taking.items() if n]):
+            from steps.pipeline import owner
+
+            instances: list[tuple[str | None, str | None]] = [(None, None)]
+            if stage.per_agent:
+                agents_here = taking.get(owner(stage.name) or "", [])
+                instances = [(a, s) for a in agents_here for s in (stage.settings or (None,))]
+            for agent, setting in instances:
+                target = stage.target(agent, setting)
+                door.stage, agent_of[target] = target, agent or ""
+                ctx = EstimateContext(params, paths, agent, setting, door=door, scratch=Path(tmp))
+                started = time.perf_counter()
+                try:
+                    stage.run_body(ctx)
+                finally:
+                    seconds[target] = seconds.get(target, 0.0) + time.perf_counter() - started
+    rows = tally(door.sent, seconds, agent_of)
+    return Report(rows, seconds, notes(rows, door.stand_ins), door.sent)
 
 
 def tally(sent: list[Sent], seconds: dict[str, float], agent_of: dict[str, str]) -> list[Estimate]:

@@ -114,7 +114,7 @@ def _consult(
         ctx.write_table(turns, run_dir / TURNS, Turns, table="ucl_turns")
         ctx.write_table(dialogues, run_dir / DIALOGUES, UclDialogues, table="ucl_dialogues")
     ctx.write_run_json(run_dir, spec)
-    journal.unlink(missing_ok=True)  # the tables are written: nothing left to resume
+    ctx.output_path(journal).unlink(missing_ok=True)  # the tables are written: nothing left to resume
     per_task = (
         dialogues.groupby("task", sort=True)
         .agg(
