@@ -1,18 +1,14 @@
-"""Prefect flows, one per DVC stage: read inputs, call steps as tasks, validate, write.
+"""Orchestration: every DVC stage's Prefect flow (flows/run.py, made from its declaration), the pipeline, the CLI.
 
 Importing this package does two things first, before any flow module (or Prefect) is imported:
 
-- **The project's interpreter, whatever the PATH.** Every stage in dvc.yaml runs `python -m flows.<stage>`, so
+- **The project's interpreter, whatever the PATH.** Every stage in dvc.yaml runs `python -m flows.run <stage>`, so
   `python` is whichever one the shell finds first. When that interpreter lacks the project's dependencies (e.g.
   `.venv/bin/dvc repro` from a shell whose PATH does not hold `.venv/bin`), the command is run again, same
   arguments, with the project's `.venv/bin/python`; without a `.venv` it stops with one line saying how to install.
 - **No Prefect telemetry.** Prefect's anonymous usage reporting is switched off: the client's first-run notice is
   governed only by the `DO_NOT_TRACK` variable, the server's by the setting prefect.toml also holds (repeated here
   so that it applies whatever the working directory). A value set outside wins.
-- **A warm stage server, when the run has one.** With JURISFLOW_STAGE_SERVER set (`make run` and the tests'
-  pipelines start one: flows/stage_server.py), `python -m flows.<stage> ARGS` is handed to that server, which
-  forks the stage from a process that has its libraries imported already; the command exits with the stage's code.
-  When the server is gone or refuses (another environment or folder), the stage runs here as usual.
 """
 
 import os
@@ -39,29 +35,6 @@ def _use_project_interpreter() -> None:
     )
 
 
-def _hand_to_stage_server() -> None:
-    path = os.environ.get("JURISFLOW_STAGE_SERVER")
-    argv = getattr(sys, "orig_argv", None) or []
-    # exactly `python -m flows.<module> ...`: interpreter options (-X importtime, -c ...) keep the process
-    if not path or len(argv) < 3 or argv[1] != "-m" or not argv[2].startswith("flows."):
-        return
-    if argv[2] in ("flows.stage_server", "flows.dvc_cli"):  # the server itself; DVC, whose stages it serves
-        return
-    from flows.stage_server import hand_over
-
-    code = hand_over(path, argv[2], argv[3:])
-    if code is None:
-        return
-    sys.stdout.flush()
-    if code < 0:  # the stage was ended by signal -code: so is the command, as DVC would have seen it
-        import signal
-
-        signal.signal(-code, signal.SIG_DFL)
-        os.kill(os.getpid(), -code)
-    os._exit(code if code >= 0 else 1)
-
-
 _use_project_interpreter()
 os.environ.setdefault("DO_NOT_TRACK", "1")
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
-_hand_to_stage_server()

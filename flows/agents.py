@@ -24,7 +24,7 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -244,19 +244,11 @@ def run(agents: list[str] | None = None, jobs: int = 2, pool: str | None = None)
 
     with _environment(SESSION_ENV, session):
         if os.environ.get("PREFECT_API_URL"):
-            return _with_stage_server(go)
+            return go()
         from flows.pipeline import prefect_server
 
         with prefect_server() as url, _environment("PREFECT_API_URL", url):
-            return _with_stage_server(go)
-
-
-def _with_stage_server(go: Callable[[], int]) -> int:
-    """`go()` with the stages of this clone forked from one warm stage server (flows/stage_server.py)."""
-    from flows.stage_server import ENV_VAR, stage_server
-
-    with stage_server(_env()) as served, _environment(ENV_VAR, served[ENV_VAR]):
-        return go()
+            return go()
 
 
 @contextmanager

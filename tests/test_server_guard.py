@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.kit.server_guard import guarded
+from flows.kit.server_guard import _GuardedSubprocess, guarded
 from tests.conftest import ROOT
 
 
@@ -53,7 +53,7 @@ def test_only_python_module_commands_are_guarded():
 # A parent that starts a guarded server (http.server stands in for uvicorn), prints its pid, and waits.
 PARENT = """
 import subprocess, sys, time
-from flows.kit.server_guard import guarded
+from flows.kit.server_guard import _GuardedSubprocess, guarded
 import os
 child = subprocess.Popen(guarded([sys.executable, "-m", "http.server", "0", "--bind", "127.0.0.1"], os.getpid()),
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -124,3 +124,18 @@ def test_killing_a_stage_leaves_no_prefect_server(tmp_path, sig):
         for pid in servers:  # a failing run must not leave its orphan behind either
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_the_patched_prefect_attribute_is_pinned_to_the_prefect_version():
+    """install() replaces one module attribute of Prefect's server module (`subprocess`); it is pinned here so that a
+    Prefect upgrade that moves it fails this test by name instead of leaving killed stages' servers behind."""
+    from importlib.metadata import version
+
+    from prefect.server.api import server
+
+    assert version("prefect") == "3.8.8", (
+        f"prefect {version('prefect')}: check that prefect.server.api.server still starts its temporary server "
+        "through its module attribute `subprocess` (flows/kit/server_guard.py), then update this pin"
+    )
+    assert server.subprocess is subprocess or isinstance(server.subprocess, _GuardedSubprocess)
+    assert hasattr(server.subprocess, "Popen")

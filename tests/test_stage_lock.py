@@ -56,7 +56,7 @@ def project(root: Path, interim: Path, url: str) -> Path:
 def _env(prefect_api: str) -> dict[str, str]:
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "PYTHONPATH": str(ROOT)}
     env |= {"PREFECT_API_URL": prefect_api, "LOCAL_LLM_KEY": "x", "DVC_NO_ANALYTICS": "1"}
-    for name in ("DVC_ROOT", "DVC_STAGE", "JURISFLOW_STAGE_SERVER"):
+    for name in ("DVC_ROOT", "DVC_STAGE"):
         env.pop(name, None)
     return env
 

@@ -50,24 +50,6 @@ for _logger in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy"):  # what litellm l
         logging.getLogger(_logger).addFilter(RedactingFilter())
 
 
-async def _no_success_logging(*_args: Any, **_kwargs: Any) -> None:
-    return None
-
-
-def _skip_litellm_bookkeeping() -> None:
-    """Turn off litellm's per-call success logging and response metadata (idempotent).
-
-    The door keeps its own accounting and registers no litellm callback, yet litellm builds a standard
-    logging payload, redacts it, prices the call and stamps hidden params on every response: about 2.5 ms
-    of CPU per call, half the harness cost (perf/harness_throughput.py). Both hooks are module
-    attributes of the pinned litellm (tests/llm/test_door_http.py checks they still exist).
-    """
-    import litellm.utils as litellm_utils
-
-    litellm_utils._client_async_logging_helper = _no_success_logging
-    litellm_utils.update_response_metadata = lambda *_args, **_kwargs: None
-
-
 @cache
 def _load_sdk() -> None:
     """Import what the OpenAI SDK imports on its first request (its resource modules: ~1.5 s of CPU), so that the
@@ -105,7 +87,6 @@ class ModelDoor:
         self._sending = 0  # requests out whose answers are not yet stored (see _settle)
         self._routers: dict[tuple[str, str | None], Any] = {}
         scripted_provider.install()
-        _skip_litellm_bookkeeping()
 
     # ------------------------------------------------------------------ public API
     async def complete(

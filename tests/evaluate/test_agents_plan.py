@@ -81,7 +81,7 @@ def test_a_worker_in_a_matching_clone_restores_then_runs_then_pushes(tmp_path, m
     from flows.dvc_cli import command
 
     ran = []
-    launcher = len(command())  # `python -P -m flows.dvc_cli`, then DVC's arguments
+    launcher = len(command())  # the dvc executable, then its arguments
     monkeypatch.setattr(agents, "_stream", lambda label, args, env: ran.append([label, *args[launcher:]]) or 0)
     monkeypatch.setattr(agents, "stale", lambda stages: True)  # the shared stages are not here yet
     monkeypatch.chdir(_clone(tmp_path / "worker"))

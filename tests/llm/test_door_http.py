@@ -197,22 +197,6 @@ def test_replicas_are_load_balanced_and_share_cache_entries(fast_settings):
         assert again.cache_hit and a.count + b.count == 40
 
 
-def test_litellm_bookkeeping_hooks_exist_and_are_skipped(server, fast_settings, vllm_model):
-    """The door replaces two litellm module hooks (see door._skip_litellm_bookkeeping); an upgrade that
-    renames them would silently bring back ~2.5 ms of CPU per call, so their presence is pinned here."""
-    import litellm.utils as litellm_utils
-
-    from steps.llm.door import _no_success_logging
-
-    assert callable(litellm_utils._client_async_logging_helper)
-    assert callable(litellm_utils.update_response_metadata)
-    door = ModelDoor(fast_settings)
-    assert litellm_utils._client_async_logging_helper is _no_success_logging
-    reply = asyncio.run(door.complete(vllm_model, [{"role": "user", "content": "hooks"}], purpose="agent"))
-    door.close()
-    assert reply.ok and reply.text and reply.prompt_tokens > 0
-
-
 def test_one_door_serves_several_event_loops(fast_settings):
     """Flows may call asyncio.run more than once with the same door: bounds must not stay on the first loop."""
     door = ModelDoor(fast_settings)
