@@ -56,10 +56,10 @@ agents: $(STAMP)
 	@$(BIN)/dvc status
 
 # pytest on three workers (pytest-xdist) on two cores, since the slow tests wait on servers and stages part of the
-# time: the tests sharing the session's small run on one of them, the modules with slow tests handed out first
-# (tests/conftest.py). `make test PYTEST_ARGS=` runs the suite in one process. The type checker runs beside pytest
-# (its 30 s of CPU fill those waits); `make test` fails when either does.
-PYTEST_ARGS ?= -n 3 --dist loadgroup
+# time; each test file goes whole to one worker (`--dist loadfile`: a module's fixtures are built once), the files with
+# slow tests first (tests/conftest.py). `make test PYTEST_ARGS=` runs the suite in one process. The type checker runs
+# beside pytest; `make test` fails when either does.
+PYTEST_ARGS ?= -n 3 --dist loadfile --no-loadscope-reorder
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

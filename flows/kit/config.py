@@ -66,7 +66,9 @@ def read_params_data(path: Path = PARAMS_FILE) -> dict[str, Any]:
     missing, not UTF-8, not YAML, holds a key twice in one mapping (with its line), or holds no section at all
     (an empty file would silently run the scripted defaults)."""
     if not path.is_file():
-        raise ParamsError(f"{path}: parameters file not found (every stage needs one; see README, Parameters)")
+        raise ParamsError(
+            f"{path}: parameters file not found (every stage needs one; see docs/evaluate.md#the-agents-entry)"
+        )
     try:
         text = path.read_text(encoding="utf-8")
         try:  # libyaml's parser; on an error, the pure-Python one's words and positions
@@ -94,7 +96,7 @@ def read_params_data(path: Path = PARAMS_FILE) -> dict[str, Any]:
     if not data:
         raise ParamsError(
             f"{path}: empty (no section at all): refusing to run every stage on the built-in scripted defaults; "
-            "write the sections you mean (see README, Parameters)"
+            "write the sections you mean (see docs/evaluate.md#the-agents-entry)"
         )
     return data
 

@@ -1,0 +1,286 @@
+"""The one whole-pipeline run of a test session (the `small` fixture: `dvc repro` of every stage on SMALL samples,
+with scripted agents and one real agent on a test server) and what is checked on it. Every other test is a unit or
+stage test.
+
+- `dvc repro` on a copy of the project: runs every stage, leaves `dvc status` clean, then does no work.
+
+- The estimate of a scripted configuration is what a run makes: for each stage of the scripted agents (oracle, null) and
+the shared stages that dvc.lock records with a usage table, the estimate's calls per role and model, their distinct
+requests and their tokens (scripted models count one token per character) equal the table's. The stage names are DVC's.
+The run's third agent (`echo`, a real model on the test server) is left out of the estimate and of the comparison: the
+estimate of a real model's calls follows stand-ins, not the model.
+
+- `jurisflow eval` end to end in a copy of the session's finished small run: the new agent's LawBench stages and the
+report run, the other agents' stages stay up to date, and the printed numbers are the report's CSV twin's.
+
+- The whole pipeline through a DVC remote: a fresh clone pulls, `dvc repro` has nothing to do, and `dvc repro -f` of
+one stage of every model-calling stage definition (the echo agent's where there is one) rewrites its outputs byte for
+byte with zero model calls (requests at the test server for a real agent; the usage log's cache hits for the scripted
+ones, whose answers the pulled shards give since the clone has no response cache of its own).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from flows.estimate import estimate
+from flows.kit.config import load_params
+from flows.kit.models import read_usage_log
+from flows.kit.paths import Paths
+from steps.reports.html.pages import PAGES
+from tests.conftest import ROOT
+from tests.helpers import SmallRun, repro
+from tests.html_data import DIALOGUE_PAGES, index_counts, page_dialogues
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(4800)]
+BIN = Path(sys.executable).parent
+
+
+# ------------------------------------------------------------------ the run, a no-op rerun, four forced stages
+def _dvc(args: list[str], cwd: Path, env: dict) -> subprocess.CompletedProcess:
+    dvc = Path(sys.executable).parent / "dvc"
+    return subprocess.run([str(dvc), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=1800)
+
+
+def test_repro_then_status_clean_then_nothing_to_do(small: SmallRun):
+    project, env = small.project, small.env
+    small.finished()
+    assert small.repro.stdout.count("Running stage") > 20
+    report = (project / "reports/data.md").read_text(encoding="utf-8")
+    assert "| mile | 693 |" in report and "| judgments_civil | 808 |" in report
+    committed = (ROOT / "reports/data.md").read_text(encoding="utf-8")
+    # The data sections must match the committed card; the model usage table depends on the sample sizes.
+    assert report.split("## Model usage")[0] == committed.split("## Model usage")[0], "reports/data.md is stale"
+    assert "## Model usage" in report and "scripted/oracle" in report.split("## Model usage")[1]
+    pages = [f"{p}.html" for p in PAGES]
+    for name in (
+        "lawbench_zero_shot.md",
+        "lawbench_one_shot.md",
+        "lawbench.csv",
+        "extraction.md",
+        "plawbench.md",
+        "plawbench.csv",
+        "plawbench_rubrics.md",
+        "ucl.md",
+        "ucl.csv",
+        "mile.md",
+        "mile.csv",
+        "j1.md",
+        "j1.csv",
+        *(f"html/{p}" for p in pages),
+    ):
+        assert (project / "reports" / name).is_file(), name
+    # The HTML report (a DVC output, not in git): every page is small on these samples, and every dialogue the
+    # index counts is embedded in its page as JSON that parses
+    html = project / "reports/html"
+    assert {p.name: p.stat().st_size < 2**20 for p in html.glob("*.html")} == dict.fromkeys(pages, True)
+    counts = index_counts((html / "index.html").read_text(encoding="utf-8"))
+    for bench in DIALOGUE_PAGES:
+        records = page_dialogues((html / f"{bench}.html").read_text(encoding="utf-8"))
+        agents = {name for name, agent in small.agents.items() if bench in agent.get("benchmarks", [bench])}
+        assert len(records) == counts[bench][1] > 0 and {r["agent"] for r in records} == agents, bench
+    status = _dvc(["status"], project, env)
+    assert status.returncode == 0 and "up to date" in status.stdout, status.stdout
+    second = _dvc(["repro"], project, env)
+    assert second.returncode == 0
+    assert "Running stage" not in second.stdout and "didn't change, skipping" in second.stdout
+    # J1-EVAL: the judge and report stages forced to run again on the warm response cache write the same bytes
+    j1 = [project / "data/j1/runs" / a / "scores.parquet" for a in ("oracle", "null")]
+    j1 += [project / "reports/j1.md", project / "reports/j1.csv"]
+    j1 += sorted((project / "reports/html").glob("*.html"))  # the HTML report is rebuilt byte for byte
+    before = [p.read_bytes() for p in j1]
+    forced = repro(
+        ["--force", "--single-item", "j1_judge@oracle", "j1_judge@null", "j1_report", "html_report"], project, env
+    )
+    assert forced.returncode == 0 and forced.stdout.count("Running stage") == 4, forced.stdout[-3000:]
+    assert [p.read_bytes() for p in j1] == before
+
+
+# ------------------------------------------------------------------ the estimate of the scripted agents is the run
+SCRIPTED = ["oracle", "null"]
+
+
+def _usage_tables(project: Path, leave_out: set[str]) -> dict[str, list[Path]]:
+    """Stage name -> its usage tables, from dvc.lock, less the stages of the agents in `leave_out`."""
+    lock = yaml.safe_load((project / "dvc.lock").read_text(encoding="utf-8"))
+    tables = {
+        name: [project / o["path"] for o in stage.get("outs", []) if o["path"].endswith("usage.parquet")]
+        for name, stage in lock["stages"].items()
+        if not any(name.endswith(f"@{a}") or f"@{a}-" in name for a in leave_out)
+    }
+    return {name: paths for name, paths in tables.items() if paths}
+
+
+def test_the_estimate_of_a_scripted_run_is_the_run(tmp_path, small: SmallRun):
+    small.finished()
+    project = small.project
+    assert {name for name, a in small.agents.items() if a["model"].startswith("scripted/")} == set(SCRIPTED)
+    params = load_params(project / "params.yaml")
+    # read-only on the shared run: its data only; anything the estimate would write goes under tmp_path
+    report = estimate(params, agents=SCRIPTED, paths=Paths(data=project / "data", reports=tmp_path, cache=tmp_path))
+    tables = _usage_tables(project, set(small.agents) - set(SCRIPTED))
+    assert any("@oracle" in name for name in tables) and any("@null" in name for name in tables)
+    estimated = {s.stage for s in report.sent}
+    ran = {name for name, paths in tables.items() if any(len(pd.read_parquet(p)) for p in paths)}
+    assert estimated == ran  # the same stages call models, under the same names
+    for stage, paths in tables.items():
+        usage = pd.concat([pd.read_parquet(p) for p in paths], ignore_index=True)
+        assert usage.failure_kind.isna().all()
+        for (role, name), rows in usage.groupby(["purpose", "model_name"]):
+            sent = [s for s in report.sent if s.stage == stage and s.purpose == role and s.model_name == name]
+            where = f"{stage} {role} {name}"
+            assert len(sent) == len(rows), where
+            assert len({s.call_key for s in sent}) == rows.call_key.nunique(), where
+            if not stage.startswith("j1_simulate@"):  # J1 keys scripted calls with its code fingerprint, not ours
+                assert {s.call_key for s in sent} == set(rows.call_key), where
+            assert sum(s.input_tokens for s in sent) == rows.prompt_tokens.sum(), where
+            assert sum(s.output_tokens for s in sent) == rows.completion_tokens.sum(), where
+    by_row = {(r.stage, r.role, r.model_name): r.calls for r in report.rows}
+    assert sum(by_row.values()) == sum(len(pd.read_parquet(p)) for paths in tables.values() for p in paths)
+
+
+# ------------------------------------------------------------------ `jurisflow eval` of one more agent
+
+
+def _dvc_status(copy: Path, env: dict, agents: tuple[str, ...]) -> str:
+    stages = [f"lawbench_predict@{a}-{s}" for a in agents for s in ("zero_shot", "one_shot")]
+    return subprocess.run(
+        [str(BIN / "dvc"), "status", *stages, "lawbench_report"],
+        cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
+def test_eval_runs_one_agent_and_leaves_the_others_up_to_date(tmp_path, small: SmallRun):
+    copy = small.copy_to(tmp_path / "project")  # the session's finished small run: every agent's stages ran
+    env = small.env
+    assert "up to date" in _dvc_status(copy, env, ("oracle", "null"))
+
+    done = subprocess.run(
+        [
+            str(BIN / "jurisflow"),
+            "eval",
+            "--agent",
+            "probe",
+            "--model",
+            "scripted/oracle",
+            "--benchmarks",
+            "lawbench",
+            "--limit",
+            "2",
+        ],
+        cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    ran = re.findall(r"Running stage '([^']+)'", done.stdout)
+    assert sorted(ran) == ["lawbench_predict@probe-one_shot", "lawbench_predict@probe-zero_shot", "lawbench_report"]
+    # the other agents' stages included: nothing to run for them
+    assert "Data and pipelines are up to date" in _dvc_status(copy, env, ("oracle", "null", "probe"))
+    for setting in ("zero_shot", "one_shot"):
+        run = (copy / "data/lawbench/runs/probe" / setting / "run.json").read_text()
+        assert '"limit": 2' in run  # the agent's own limit (the shared one is 3)
+
+    csv = pd.read_csv(copy / "reports/lawbench.csv", keep_default_na=False, na_values=[""])
+    for setting, label in (("zero_shot", "zero-shot"), ("one_shot", "one-shot")):
+        row = csv[
+            (csv["table"] == setting) & (csv.agent == "probe") & (csv.scope == "overall") & (csv.metric == "score")
+        ].iloc[0]
+        printed = re.search(rf"LawBench {label} Overall\s+([\d.]+) \(n (\d+)\)", done.stdout)
+        assert printed and float(printed.group(1)) == round(row.value * 100, 2) and int(printed.group(2)) == row.n
+    assert "probe" in yaml_agents(copy) and "runs:" in (copy / "params.yaml").read_text()
+
+
+def yaml_agents(copy: Path) -> dict:
+    import yaml
+
+    return yaml.safe_load((copy / "params.yaml").read_text())["agents"]
+
+
+# ------------------------------------------------------------------ a fresh clone through a DVC remote
+GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+
+
+def sh(args: list, cwd: Path, env: dict) -> subprocess.CompletedProcess:
+    done = subprocess.run([str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=2400)
+    assert done.returncode == 0, f"{args}: {done.stdout[-3000:]} {done.stderr[-3000:]}"
+    return done
+
+
+def model_stages(project: Path) -> dict[str, list[str]]:
+    """Every stage of dvc.lock that writes a response-cache shard, with its usage tables."""
+    lock = yaml.safe_load((project / "dvc.lock").read_text(encoding="utf-8"))["stages"]
+    return {
+        name: [o["path"] for o in stage["outs"] if o["path"].endswith("usage.parquet")]
+        for name, stage in lock.items()
+        if any(o["path"].endswith("call_cache.parquet") for o in stage.get("outs", []))
+    }
+
+
+def one_of_each(stages: list[str]) -> list[str]:
+    """One stage of each model-calling stage definition: its echo agent's (the real agent, on the test server) where
+    it has one, else its oracle's, else the first. The agents of one definition run the same code on other rows."""
+    by_definition: dict[str, list[str]] = {}
+    for name in stages:
+        by_definition.setdefault(name.split("@")[0], []).append(name)
+    return [min(names, key=_preference) for names in by_definition.values()]
+
+
+def _preference(stage: str) -> int:
+    agent = stage.partition("@")[2]
+    return 0 if agent.startswith("echo") else 1 if agent.startswith("oracle") else 2
+
+
+def test_a_fresh_clone_pulls_then_rebuilds_every_report_without_a_model_call(tmp_path, small: SmallRun):
+    env = small.env
+    remote, first, clone = tmp_path / "remote", tmp_path / "first", tmp_path / "clone"
+    server, sent = small.server, small.server.count
+    assert small.sent > 0  # the session's run sent the echo agent's calls to the test server
+    small.copy_to(first)  # the finished run (oracle, null, and echo on the test server for LawBench and UCL)
+    sh([BIN / "dvc", "remote", "modify", "--local", "local", "url", remote], first, env)
+    sh([BIN / "dvc", "push"], first, env)
+    sh(["git", "add", "-A"], first, env)
+    sh([*GIT, "commit", "-qm", "run"], first, env)
+
+    sh(["git", "clone", "-q", first, clone], tmp_path, env)
+    sh([BIN / "dvc", "remote", "modify", "--local", "local", "url", remote], clone, env)
+    sh([BIN / "dvc", "pull"], clone, env)
+    assert "up to date" in sh([BIN / "dvc", "status"], clone, env).stdout
+    assert "Running stage" not in sh([BIN / "dvc", "repro"], clone, env).stdout
+
+    every = model_stages(clone)
+    stages = {name: every[name] for name in one_of_each(list(every))}
+    expected = {"lawbench_predict@echo-zero_shot", "ucl_simulate@echo", "j1_simulate@oracle", "j1_extract"}
+    assert expected <= set(stages) and len(stages) < len(every)
+    assert {name.split("@")[0] for name in stages} == {name.split("@")[0] for name in every}
+    # one stage of every model-calling definition, and only those (the others call no model; what they read comes out
+    # the same bytes)
+    forced = repro(["-f", "--single-item", *stages], clone, env, timeout=2400)
+    assert forced.returncode == 0, forced.stdout[-3000:] + forced.stderr[-3000:]
+    assert all(f"Running stage '{name}'" in forced.stdout for name in stages)
+    assert server.count == sent  # the real agent: no request
+    replayed = 0
+    for name, tables in stages.items():  # the scripted models: every call answered without the model
+        for table in tables:
+            logged = read_usage_log(clone / ".cache/llm", clone / table, last=True)
+            if name == "j1_extract":  # the scripted extractor is recomputed on purpose (steps/j1/extract/llm_fields.py)
+                assert (logged.model == "scripted/persona").all()
+                continue
+            assert logged.cache_hit.all(), f"{name}: {table}: {(~logged.cache_hit).sum()} calls sent"
+            replayed += len(logged)
+    assert replayed > 1000
+    # every report, output and dvc.lock entry is the same bytes: git sees nothing to commit, DVC nothing to do
+    assert sh(["git", "status", "--porcelain"], clone, env).stdout == ""
+    assert "up to date" in sh([BIN / "dvc", "status"], clone, env).stdout
