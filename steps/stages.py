@@ -47,7 +47,9 @@ class Stage:
     CSV twins, plot data), `metrics` the DVC metrics files among them. `params` are the params.yaml keys it
     depends on. `code` is what its code deps add to its own package and the kernel packages it imports (found by
     `flows/dvc_yaml.py`). `calls_models`: `jurisflow estimate` runs it (with the stages between it and the stages
-    before it that call models)."""
+    before it that call models). `roles` are the shared model roles it calls besides the agent ("environment",
+    "judge"): its flow run is tagged with their models. `seat` names a function ("module:function", given the
+    `Params`) returning the model a stage that is not per agent runs in the agent's seat (UCL's reference)."""
 
     name: str
     body: str
@@ -61,6 +63,8 @@ class Stage:
     params: tuple[str, ...] = ()
     code: tuple[str, ...] = ()
     calls_models: bool = False
+    roles: tuple[str, ...] = ()
+    seat: str | None = None
 
     @property
     def per_agent(self) -> bool:

@@ -1,31 +1,31 @@
-"""A new benchmark is its own folder plus the three shared files the goal allows (dvc.yaml, params.yaml,
-sources.yaml): a tiny dialogue benchmark `zz` written to a temporary folder (its params section, its registration,
-a loader and schema for a small JSON source with the data card's query beside them, and its paper's model list) is
-picked up, with no other edit, by the config, the real `ingest` stage, the data card (its table, its title, its
-summary query, its runs' dialogues and judged rows), the leaderboard of `jurisflow results` (its column and the
-paper's number), `jurisflow eval`'s headline lines, the DVC metrics and plots, the paper-model check, the run
-tables' schema, `jurisflow show` and the real `html_report` stage (its page, its transcripts, the index).
-
-The folder joins the `steps` package in a fresh interpreter (its `__path__` extended before anything else is
-imported), as a folder under steps/ would; the probe writes only that folder's files and the project's params.yaml
-and sources.yaml, and the repository's `git status` is the same before and after it.
+"""A new benchmark is its own folder plus the three shared files (params.yaml, sources.yaml and the generated
+dvc.yaml): a tiny benchmark `zz` (questions answered by each agent, scored by exact match; a per-agent stage that
+calls models and a report stage, declared once in its registration) is written into a copy of the project, and with
+no other file touched it runs through `dvc repro` (the real ingest and its own stages), the HTML report's flow, `jurisflow
+eval` (a second agent), `jurisflow estimate`, `jurisflow results` and `jurisflow show`. The repository's own
+`git status` is the same before and after.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
+import re
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+import pandas as pd
 import pytest
+import yaml
 
-pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
+from steps.benchmarks import names
+from tests.conftest import ROOT
+from tests.helpers import copy_project, sha256_bytes
 
-ROOT = Path(__file__).resolve().parents[1]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
+BIN = Path(sys.executable).parent
 
 PACKAGE = {
     "__init__.py": '"""ZZ-Bench, a test-only benchmark."""\n',
@@ -42,9 +42,12 @@ PACKAGE = {
         SECTION = ZzParams
     ''',
     "benchmark.py": '''
-        """ZZ-Bench's registration."""
+        """ZZ-Bench's registration: its tables, headline, plot, paper and stages."""
 
         from steps.registry import Benchmark, Headline, Plot
+        from steps.stages import Stage
+
+        RUN = "data/zz/runs/{agent}"
 
         BENCHMARK = Benchmark(
             name="zz",
@@ -58,6 +61,29 @@ PACKAGE = {
             ),
             plots=(Plot("zz_main", "main", ("accuracy",), None, "scope", "task", "accuracy"),),
             paper_names="steps.zz.paper:paper_names",
+            stages=(
+                Stage(
+                    "zz_answer",
+                    "steps.zz.stages:answer",
+                    "Each agent answers every ZZ question; exact match scores it.",
+                    agents="zz",
+                    reads=("data/interim/zz_items.parquet",),
+                    writes=tuple(f"{RUN}/{t}" for t in (
+                        "run.json", "turns.parquet", "dialogues.parquet", "scores.parquet", "usage.parquet",
+                        "call_cache.parquet",
+                    )),
+                    params=("agents.{agent}", "zz"),
+                    calls_models=True,
+                ),
+                Stage(
+                    "zz_report",
+                    "steps.zz.stages:report",
+                    "ZZ-Bench's accuracy of every agent taking part.",
+                    reads=("data/zz/runs",),
+                    reports=("reports/zz.md", "reports/zz.csv"),
+                    params=("agents", "zz"),
+                ),
+            ),
         )
     ''',
     "sources.py": '''
@@ -121,6 +147,98 @@ PACKAGE = {
         class ZzScores(Judged):
             instance_id: Series[str]
     ''',
+    "scripted.py": '''
+        """ZZ-Bench's oracle: the reference answer the stage passes in the call's metadata."""
+
+        from steps.llm import ScriptedRequest, register_policy
+
+
+        def oracle(request: ScriptedRequest) -> str:
+            return str(request.metadata["reference"])
+
+
+        register_policy("oracle", "zz", oracle)
+    ''',
+    "stages.py": '''
+        """ZZ-Bench's stage bodies: `answer` (one agent, every question) and `report` (every agent)."""
+
+        import asyncio
+
+        import pandas as pd
+
+        import steps.zz.scripted  # noqa: F401  (the oracle's policy)
+        from steps.llm import Request
+        from steps.paths import DIALOGUES, TURNS, USAGE
+        from steps.reports.long import long_csv
+        from steps.runs import run_spec
+        from steps.schemas import Dialogues, Turns
+        from steps.stages import StageContext
+        from steps.zz.paper import accuracies
+        from steps.zz.schemas import ZzScores
+        from steps.zz.sources import ZzItems
+
+
+        def answer(ctx: StageContext) -> str:
+            agent = ctx.params.agent(ctx.agent_name)
+            items = ctx.read_table(ctx.paths.interim / "zz_items.parquet", ZzItems)
+            run_dir = ctx.paths.run("zz", agent.name)
+            spec = run_spec(agent, "zz", role="agent")
+            rid = ctx.begin_run(run_dir, spec)
+            requests = [
+                Request(agent, [{"role": "user", "content": q}], "agent",
+                        {"scenario": "zz", "instance_id": i, "reference": a})
+                for i, q, a in zip(items.item_id, items.question, items.answer)
+            ]
+            with ctx.model_session(rid, usage=run_dir / USAGE) as session:
+                with ctx.counter(f"zz {agent.name}", len(requests)) as advance:
+                    replies = asyncio.run(session.door.complete_many(requests, on_reply=lambda _: advance()))
+            turns, dialogues, scores = [], [], []
+            base = dict(run_id=rid, agent=agent.name, benchmark="zz", scenario="ZZ", stage=None, paper_turn=None,
+                        revision=0, data="{}", exchange=0, kind="utterance")
+            for (iid, q, a), reply in zip(zip(items.item_id, items.question, items.answer), replies):
+                failure = None if reply.ok else reply.kind
+                text = reply.text if reply.ok else ""
+                turns.append(dict(base, instance_id=iid, turn_index=0, speaker="user", speaker_label="用户",
+                                  addressee="agent", model="", call_key="", prompt_tokens=0, completion_tokens=0,
+                                  truncated=False, failure=None, text=q))
+                turns.append(dict(base, instance_id=iid, turn_index=1, speaker="agent", speaker_label="律师",
+                                  addressee="user", model=agent.model, call_key=reply.call_key,
+                                  prompt_tokens=reply.prompt_tokens if reply.ok else 0,
+                                  completion_tokens=reply.completion_tokens if reply.ok else 0,
+                                  truncated=bool(reply.ok and reply.truncated), failure=failure, text=text))
+                dialogues.append(dict(run_id=rid, agent=agent.name, benchmark="zz", scenario="ZZ", instance_id=iid,
+                                      ended_by="marker", exchanges=1, utterances=2, deliverable_kind="dialogue",
+                                      deliverable=None, forced=False, failure=failure))
+                scores.append(dict(instance_id=iid, judge="rule", judge_prompt_version="", judge_proxy=False,
+                                   value=None if failure else float(text.strip() == a), failure=failure,
+                                   error="", attempts=0, truncated=False))
+            ctx.write_table(pd.DataFrame(turns), run_dir / TURNS, Turns, table="zz_turns")
+            ctx.write_table(pd.DataFrame(dialogues), run_dir / DIALOGUES, Dialogues, table="zz_dialogues")
+            written = ctx.write_table(pd.DataFrame(scores), run_dir / "scores.parquet", ZzScores, table="zz_scores")
+            ctx.write_run_json(run_dir, spec)
+            ctx.check_calls(run_dir / USAGE)
+            return f"{agent.name}: {len(written)} questions, {int(written.value.sum())} right; run {rid}"
+
+
+        def report(ctx: StageContext) -> str:
+            rows = []
+            for name in ctx.params.derived_runs()["zz"]:
+                scores = ctx.read_table(ctx.paths.run("zz", name) / "scores.parquet", ZzScores)
+                rows.append(dict(benchmark="zz", table="main", agent=name, scope="overall", metric="accuracy",
+                                 value=scores.value.mean(), n=int(scores.value.notna().sum()),
+                                 n_failed=int(scores.failure.notna().sum()), judge="rule",
+                                 proxy=ctx.params.agent(name).is_scripted, source="ours"))
+            for paper in accuracies().itertuples():
+                rows.append(dict(benchmark="zz", table="main", agent=paper.agent, scope="overall",
+                                 metric="accuracy", value=paper.value, n=None, n_failed=None, judge=paper.judge,
+                                 proxy=False, source="paper"))
+            long = pd.DataFrame(rows)
+            ctx.write_text(ctx.paths.reports / "zz.csv", long_csv(long, table="zz", digits=4, whole=("n", "n_failed")))
+            lines = ["# ZZ-Bench", "", "| agent | accuracy | n |", "|---|---|---|"]
+            lines += [f"| {r.agent} | {r.value:.2f} | {r.n} |" for r in long.itertuples() if r.source == "ours"]
+            ctx.write_text(ctx.paths.reports / "zz.md", "\\n".join(lines) + "\\n")
+            return f"reports/zz.md: {len(long[long.source == 'ours'])} agents"
+    ''',
 }
 
 ITEMS = [
@@ -128,223 +246,124 @@ ITEMS = [
     {"id": 2, "question": "何为诉讼时效？", "answer": "三年"},
 ]
 
-# Run in a fresh interpreter with the folder on the package's path; prints what each layer sees, as JSON.
-PROBE = r"""
-import io, json, sys
-from pathlib import Path
-import steps
-steps.__path__.append(sys.argv[1])
-project = Path(sys.argv[2])
 
-import pandas as pd
-from rich.console import Console
-
-from flows.kit.config import BENCHMARKS, Params, ParamsError, load_params
-from flows.kit.paths import Paths
-from flows.kit.stage import run_stage
-from steps.tables import write_table
-from steps.benchmarks import benchmark, check_paper_model, dialogue_benchmarks, judged_tables, names
-from steps.schemas import Dialogues, Turns
-from steps.zz.schemas import ZzScores
-
-seen = {}
-params = load_params(project / "params.yaml")
-seen["config"] = [list(BENCHMARKS), params.section_named("zz").rounds]
-try:
-    Params.model_validate({"zz": {"round": 2}})
-except Exception as e:
-    seen["bad_key"] = str(e).splitlines()[1]
-seen["catalog"] = [list(names()), list(dialogue_benchmarks()), judged_tables()["zz"]]
-
-# the real ingest stage on a sources.yaml that lists the new dataset
-from flows.ingest import ingest
-paths = Paths(data=project / "data", reports=project / "reports", cache=project / ".cache")
-seen["ingest"] = run_stage("ingest", ingest, paths=paths, manifest_file=project / "sources.yaml",
-                           params_file=project / "params.yaml")
-seen["interim"] = pd.read_parquet(paths.interim / "zz_items.parquet").item_id.tolist()
-
-# one agent's run: turns and dialogues in the shared schemas, a judged table
-run = paths.run("zz", "a")
-turn = dict(run_id="r1", agent="a", benchmark="zz", scenario="ZZ", instance_id="zz/1", exchange=0, addressee="user",
-            kind="utterance", stage=None, paper_turn=None, model="scripted/oracle", call_key="k", prompt_tokens=3,
-            truncated=False, completion_tokens=2, revision=0, failure=None, data="{}")
-turns = pd.DataFrame([dict(turn, turn_index=0, speaker="user", speaker_label="用户", addressee="agent",
-                           model="scripted/persona", text="借款到期不还怎么办？"),
-                      dict(turn, turn_index=1, speaker="agent", speaker_label="律师", text="可以起诉。")])
-write_table(turns, run / "turns.parquet", Turns, table="turns")
-dialogue = dict(run_id="r1", agent="a", benchmark="zz", scenario="ZZ", instance_id="zz/1", ended_by="marker",
-                exchanges=1, utterances=2, deliverable_kind="dialogue", deliverable=None, forced=False, failure=None)
-write_table(pd.DataFrame([dialogue]), run / "dialogues.parquet", Dialogues, table="dialogues")
-score = dict(instance_id="zz/1", judge="rule", judge_prompt_version="", judge_proxy=False, value=1.0, failure=None,
-             error="", attempts=0)
-write_table(pd.DataFrame([score]), run / "scores.parquet", ZzScores, table="scores")
-
-# the data card: its table in order, its title and query, its runs' dialogues and judged rows
-from flows.data_report import card_tables, judged_files, summarise, summarise_runs
-order = [t.name for t in card_tables()]
-seen["card_order"] = order[order.index("plawbench_drafting"):]
-zz_items = [(t, paths.interim / "zz_items.parquet") for t in card_tables() if t.name == "zz_items"]
-(section,), _ = summarise.fn(zz_items, [])
-seen["card_section"] = [section.title, section.rows, section.summary.to_dict("records")]
-seen["judged_files"] = [labels for labels, _ in judged_files(paths)]
-runs = summarise_runs.fn(paths)
-seen["card_runs"] = [runs.dialogues[["benchmark", "dialogues", "turns"]].to_dict("records"),
-                     runs.judged[["benchmark", "table", "rows", "valued"]].to_dict("records")]
-
-# its report's CSV twin: the leaderboard, eval's lines, the DVC views
-long = pd.DataFrame([
-    dict(benchmark="zz", table="main", agent="a", scope="overall", metric="accuracy", value=0.75, n=2, n_failed=0,
-         judge="rule", proxy=True, source="ours"),
-    dict(benchmark="zz", table="main", agent="a", scope="easy", metric="accuracy", value=1.0, n=1, n_failed=0,
-         judge="rule", proxy=True, source="ours"),
-    dict(benchmark="zz", table="main", agent="ZZ-Model", scope="overall", metric="accuracy", value=0.4, n=None,
-         n_failed=None, judge="rule", proxy=False, source="paper"),
-])
-paths.reports.mkdir(parents=True, exist_ok=True)
-long.to_csv(paths.reports / "zz.csv", index=False)
-from flows.results import headline_rows, parse_benchmarks
-from steps.results import leaderboard
-board = leaderboard(headline_rows(paths.reports), parse_benchmarks("zz"))
-seen["leaderboard"] = board.to_dict("records")
-from flows.evaluate import headlines
-seen["eval"] = headlines("a", ["zz"], paths.reports)
-from steps.reports.dvc_views import headline_metrics, plot_tables
-seen["metrics"] = headline_metrics(benchmark("zz"), long, ["a"])
-seen["plots"] = {k: v.to_dict("records") for k, v in plot_tables(benchmark("zz"), long, ["a"]).items()}
-
-# the paper-model check knows its paper's models
-check_paper_model("zzm")
-check_paper_model({"zz": "ZZ-Model"})
-try:
-    check_paper_model({"zz": "GPT-4o"})
-except ValueError as e:
-    seen["paper_model"] = str(e)
-
-# jurisflow show finds its dialogue
-from flows.show import show_any
-out = io.StringIO()
-show_any("a", "zz/1", paths=paths, console=Console(file=out, width=200))
-seen["show"] = out.getvalue()
-
-# the real html_report stage: every benchmark's page (the five from the committed CSV twins), and its own
-from flows.html_report import html_report
-from steps.reports.html.pages import PAGES
-seen["pages"] = PAGES
-seen["html"] = html_report(params_file=project / "params.yaml", reports=paths.reports, data=paths.data)
-page = (paths.reports / "html" / "zz.html").read_text(encoding="utf-8")
-index = (paths.reports / "html" / "index.html").read_text(encoding="utf-8")
-seen["page"] = ["<h1>ZZ-Bench</h1>" in page, "Transcripts (1 dialogues)" in page, "可以起诉。" in page,
-                '<a href="zz.html">ZZ-Bench</a>' in index]
-print(json.dumps(seen, ensure_ascii=False, default=str))
-"""
+def _git_status(where: Path) -> str:
+    return subprocess.run(["git", "status", "--porcelain"], cwd=where, capture_output=True, text=True).stdout
 
 
-def _git_status() -> str:
-    done = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True, timeout=60)
-    return done.stdout
+def _run(args: list, cwd: Path, env: dict, timeout: float = 900) -> subprocess.CompletedProcess:
+    done = subprocess.run([str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, f"{args}: {done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done
+
+
+def _jurisflow(args: list, cwd: Path, env: dict) -> subprocess.CompletedProcess:
+    """`jurisflow ARGS` with the copy's own code (the installed command would run the repository's)."""
+    return _run([sys.executable, "-m", "flows.cli", *args], cwd, env)
 
 
 @pytest.fixture(scope="module")
-def probe(tmp_path_factory) -> tuple[dict, list[str]]:
-    from tests.helpers import sha256_bytes, write_manifest
-
-    extra = tmp_path_factory.mktemp("extra")
+def project(tmp_path_factory, mirror, prefect_api) -> dict:
+    """The copy with ZZ-Bench added, after `dvc repro` of its stages and the HTML report, `eval` of a second agent,
+    `estimate`, `results` and `show`; what each printed, and the files the copy's git sees as changed."""
+    before = _git_status(ROOT)
+    dest = tmp_path_factory.mktemp("zz") / "jurisflow"
+    agents = {"a": {"model": "scripted/oracle", "benchmarks": ["zz"]}}
+    runs = {name: [] for name in names()} | {"zz": ["a"]}  # the lists dvc.yaml iterates, as `jurisflow eval` writes
+    copy_project(dest, {"agents": agents, "runs": runs, "zz": {"rounds": 1}}, replace=("agents", "runs"))
+    subprocess.run(["git", "add", "-A"], cwd=dest, check=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "copy"], cwd=dest, check=True)
+    # the folder
     for name, text in PACKAGE.items():
-        (extra / "zz").mkdir(exist_ok=True)
-        (extra / "zz" / name).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
-    project = tmp_path_factory.mktemp("project")
-    mirror = tmp_path_factory.mktemp("mirror")
+        (dest / "steps/zz").mkdir(exist_ok=True)
+        (dest / "steps/zz" / name).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    # sources.yaml: its file, in a mirror that is the real one plus that file
+    extra = tmp_path_factory.mktemp("mirror")
+    for entry in mirror.iterdir():
+        (extra / entry.name).symlink_to(entry)
     data = json.dumps(ITEMS, ensure_ascii=False).encode()
-    (mirror / "zz").mkdir()
-    (mirror / "zz" / "items.json").write_bytes(data)
-    for twin in ("lawbench", "j1", "mile", "ucl", "plawbench"):  # the other pages of the HTML report
-        (project / "reports").mkdir(exist_ok=True)
-        shutil.copy(ROOT / "reports" / f"{twin}.csv", project / "reports" / f"{twin}.csv")
-    # the shared files it touches: sources.yaml (its dataset) and params.yaml (its section; an agent to run it)
-    write_manifest(
-        project / "sources.yaml", [{"path": "zz/items.json", "sha256": sha256_bytes(data), "dataset": "zz_items"}]
+    (extra / "zz").mkdir()
+    (extra / "zz/items.json").write_bytes(data)
+    manifest = yaml.safe_load((dest / "sources.yaml").read_text(encoding="utf-8"))
+    manifest["repos"]["test/zz"] = {"commit": "0" * 40, "license": "MIT"}
+    manifest["files"].append(
+        {
+            "path": "zz/items.json",
+            "repo": "test/zz",
+            "upstream_path": "items.json",
+            "sha256": sha256_bytes(data),
+            "bytes": len(data),
+            "rows": len(ITEMS),
+            "dataset": "zz_items",
+        }
     )
-    (project / "params.yaml").write_text(
-        f"sources:\n  mirror: {mirror}\n  download: false\n"
-        "agents:\n  a:\n    model: scripted/oracle\nzz:\n  rounds: 2\n",
-        encoding="utf-8",
-    )
-    before = _git_status()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("JURISFLOW_MIRROR", None)
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(PROBE), str(extra), str(project)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert _git_status() == before  # no file of the repository changed
-    written = sorted(
-        p.relative_to(extra).as_posix() for p in extra.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1]), written
-
-
-def test_the_benchmark_is_its_folder_and_the_three_shared_files(probe):
-    _, written = probe
-    assert written == sorted(f"zz/{name}" for name in PACKAGE)  # code: its own folder only
-    # and the two shared files the probe's project has beside it: sources.yaml, params.yaml (dvc.yaml: its stages)
-
-
-def test_the_config_and_the_catalog_know_it(probe):
-    seen, _ = probe
-    assert seen["config"] == [["j1", "lawbench", "mile", "plawbench", "ucl", "zz"], 2]
-    assert "zz.round" in seen["bad_key"]
-    assert seen["catalog"] == [
-        ["lawbench", "j1", "mile", "ucl", "plawbench", "zz"],
-        ["j1", "mile", "ucl", "plawbench", "zz"],
-        ["scores"],
-    ]
-
-
-def test_ingest_builds_its_table_with_its_loader_and_schema(probe):
-    seen, _ = probe
-    assert seen["ingest"] == 0 and seen["interim"] == ["zz/1", "zz/2"]
-
-
-def test_the_data_card_describes_its_table_and_its_runs(probe):
-    seen, _ = probe
-    assert seen["card_order"] == ["plawbench_drafting", "zz_items", "judgments_criminal", "judgments_civil"]
-    assert seen["card_section"] == ["ZZ-Bench items", 2, [{"items": 2, "question_max": 10}]]
-    assert seen["judged_files"] == [{"benchmark": "zz", "table": "scores"}]
-    dialogues, judged = seen["card_runs"]
-    assert dialogues == [{"benchmark": "zz", "dialogues": 1, "turns": 2}]
-    assert judged == [{"benchmark": "zz", "table": "scores", "rows": 1, "valued": 1}]
-
-
-def test_the_leaderboard_eval_and_dvc_views_take_its_headline(probe):
-    seen, _ = probe
-    assert seen["leaderboard"] == [
-        {"agent": "a", "source": "ours, scripted", "ZZ accuracy": "75.0 (n 2)"},
-        {"agent": "ZZ-Model (paper)", "source": "paper", "ZZ accuracy": "50.0"},  # from its paper function
-    ]
-    assert seen["eval"] == [["ZZ accuracy", 75.0, 2, [["ZZ-Model", 40.0]]]]  # eval reads the CSV twin's paper rows
-    assert seen["metrics"] == {"a": {"accuracy": 0.75}}
-    assert seen["plots"] == {
-        "zz_main": [
-            {"task": "overall", "agent": "a", "accuracy": 0.75},
-            {"task": "easy", "agent": "a", "accuracy": 1.0},
-        ]
+    (dest / "sources.yaml").write_text(yaml.safe_dump(manifest, allow_unicode=True, sort_keys=False), "utf-8")
+    env = {
+        **os.environ,
+        "JURISFLOW_MIRROR": str(extra),
+        "PREFECT_API_URL": prefect_api,
+        "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
     }
+    seen: dict = {}
+    seen["stages"] = _run([sys.executable, "-m", "flows.dvc_yaml"], dest, env).stdout
+    seen["repro"] = _run([BIN / "dvc", "repro", "zz_report"], dest, env).stdout
+    # the HTML report's flow (its DVC stage would want every benchmark's runs, which this copy did not make)
+    seen["html"] = _run([sys.executable, "-m", "flows.run", "html_report"], dest, env).stdout
+    seen["eval"] = _jurisflow(["eval", "--agent", "b", "--model", "scripted/null", "--benchmarks", "zz"], dest, env)
+    seen["estimate"] = _jurisflow(["estimate", "--benchmarks", "zz"], dest, env).stdout
+    seen["results"] = _jurisflow(["results", "--benchmark", "zz", "--format", "csv"], dest, env).stdout
+    seen["show"] = _jurisflow(["show", "a", "zz/1"], dest, env).stdout
+    seen["changed"] = sorted(
+        line[3:] for line in _git_status(dest).splitlines() if not line[3:].startswith(("data/", ".cache/"))
+    )
+    seen["project"] = dest
+    assert _git_status(ROOT) == before  # no file of the repository changed
+    return seen
 
 
-def test_the_paper_model_check_knows_its_paper(probe):
-    seen, _ = probe
-    assert "paper_model.zz: 'GPT-4o' is not a model of the zz paper (ZZ-Model)" in seen["paper_model"]
+def test_the_benchmark_is_its_folder_and_the_three_shared_files(project):
+    assert project["stages"].startswith("dvc.yaml written")
+    # beside its folder: the three shared files, and the outputs of its stages (reports, dvc.lock)
+    assert project["changed"] == [
+        "dvc.lock",
+        "dvc.yaml",
+        "params.yaml",
+        "reports/zz.csv",
+        "reports/zz.md",
+        "sources.yaml",
+        "steps/zz/",
+    ]
+    stage = yaml.safe_load((project["project"] / "dvc.yaml").read_text(encoding="utf-8"))["stages"]["zz_answer"]
+    assert stage["cmd"] == "python -m flows.run zz_answer ${item.agent}" and "steps/zz" in stage["deps"]
 
 
-def test_show_and_the_html_report_show_its_dialogue(probe):
-    seen, _ = probe
-    assert "zz/1" in seen["show"] and "可以起诉。" in seen["show"]
-    assert list(seen["pages"]) == ["index", "lawbench", "j1", "mile", "ucl", "plawbench", "zz"]
-    assert seen["pages"]["zz"] == "ZZ-Bench"
-    assert seen["html"].startswith("reports/html/: 7 pages written")
-    assert seen["page"] == [True, True, True, True]
+def test_dvc_repro_runs_ingest_its_stages_and_the_html_report(project):
+    ran = re.findall(r"Running stage '([^']+)'", project["repro"])
+    assert ran == ["ingest", "zz_answer@a", "zz_report"]
+    interim = pd.read_parquet(project["project"] / "data/interim/zz_items.parquet")
+    assert interim.item_id.tolist() == ["zz/1", "zz/2"]
+    assert "pages written" in project["html"]
+    page = (project["project"] / "reports/html/zz.html").read_text(encoding="utf-8")
+    index = (project["project"] / "reports/html/index.html").read_text(encoding="utf-8")
+    assert "<h1>ZZ-Bench</h1>" in page and "起诉" in page and '<a href="zz.html">ZZ-Bench</a>' in index
+
+
+def test_eval_adds_an_agent_runs_its_stage_and_prints_the_headline(project):
+    done = project["eval"]
+    ran = re.findall(r"Running stage '([^']+)'", done.stdout)
+    assert sorted(ran) == ["zz_answer@b", "zz_report"]
+    assert re.search(r"ZZ accuracy\s+0\.0 \(n 2\)", done.stdout), done.stdout[-2000:]
+    csv = pd.read_csv(project["project"] / "reports/zz.csv")
+    ours = csv[csv.source == "ours"].set_index("agent").value.to_dict()
+    assert ours == {"a": 1.0, "b": 0.0}  # the oracle answers with the reference, the null agent says nothing
+
+
+def test_the_estimate_counts_its_calls(project):
+    rows = [line for line in project["estimate"].splitlines() if "zz_answer" in line]
+    assert len(rows) == 2 and all(re.search(r"\b2\b", r) for r in rows), project["estimate"]
+
+
+def test_results_and_show_read_it(project):
+    board = project["results"]
+    assert "ZZ accuracy" in board and "ZZ-Model" in board and "100.0 (n 2)" in board
+    assert "zz/1" in project["show"] and "起诉" in project["show"]

@@ -25,27 +25,41 @@ from steps.tables import table_rows as table_rows  # re-exported for the flows
 if TYPE_CHECKING:
     from flows.kit.config import Params
     from steps.llm import ModelConfig
+    from steps.stages import Stage
 
 T = TypeVar("T")
 R = TypeVar("R")
 
-# stage → benchmark tag: a stage is named `<benchmark>_<step>` (flows/<stage>.py), except these
-_BENCHMARK = {"ingest": "data", "data_report": "data"}
-_ENVIRONMENT = ("j1_simulate", "mile_simulate", "ucl_simulate", "plawbench_predict", "j1_extract")
-
 
 def benchmark_of(stage: str) -> str:
-    return _BENCHMARK.get(stage) or stage.split("_", 1)[0]
+    """The benchmark tag of a stage: the benchmark that declares it, or "shared" (steps/pipeline.py)."""
+    from steps.pipeline import owner
+
+    return owner(stage) or "shared"
+
+
+def _declared(stage: str) -> Stage | None:
+    """The stage's declaration (None for a flow run that is no declared stage, e.g. a test's)."""
+    from steps.pipeline import stage as declared_stage
+
+    try:
+        return declared_stage(stage)
+    except KeyError:
+        return None
 
 
 def describe(
     stage: str, params: Params | None, agent_name: str | None = None, setting: str | None = None
 ) -> tuple[str, list[str]]:
-    """The flow run's name and tags (stage `ucl_reference` is tagged with the reference model)."""
+    """The flow run's name and tags: the stage's benchmark, its agent (or the model its declaration seats there),
+    the agent's model, and the models of the shared roles it calls (its declaration's `roles`)."""
+    from steps.registry import resolve
+
+    declared = _declared(stage)
+    roles = declared.roles if declared is not None else ()
     agent: ModelConfig | None = None
-    if stage == "ucl_reference" and params is not None:
-        # the kit imports no benchmark, so UCL's section is a BaseModel here
-        agent = params.section_named("ucl").reference.resolve_reference()  # type: ignore[attr-defined]
+    if declared is not None and declared.seat is not None and params is not None:
+        agent = resolve(declared.seat)(params)
     elif agent_name is not None and params is not None and agent_name in params.agents:
         agent = params.agent(agent_name)
     who = agent.name if agent is not None else agent_name
@@ -57,9 +71,9 @@ def describe(
         tags.append(f"setting:{setting}")
     if agent is not None:
         tags += [f"model:{agent.model}", "scripted" if agent.is_scripted else "real"]
-    if params is not None and stage in _ENVIRONMENT:
+    if params is not None and "environment" in roles:
         tags.append(f"environment:{params.environment_model().model}")
-    if params is not None and stage.endswith("_judge"):
+    if params is not None and "judge" in roles:
         tags.append(f"judge:{params.judge_model().model}")
     return name, tags
 

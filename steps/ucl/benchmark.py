@@ -46,6 +46,8 @@ BENCHMARK = Benchmark(
                 "ucl.tasks",
             ),
             calls_models=True,
+            roles=("environment",),
+            seat="steps.ucl.params:reference_model",
         ),
         Stage(
             "ucl_simulate",
@@ -69,6 +71,7 @@ BENCHMARK = Benchmark(
                 "ucl.tasks",
             ),
             calls_models=True,
+            roles=("environment",),
         ),
         Stage(
             "ucl_judge",
@@ -99,6 +102,7 @@ BENCHMARK = Benchmark(
                 "agents.{agent}",
             ),
             calls_models=True,
+            roles=("judge",),
         ),
         Stage(
             "ucl_report",

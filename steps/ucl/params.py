@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from pydantic import Field, field_validator
 
 from steps.llm.config import ModelConfig, ModelEntry, check_safe_name
 from steps.sections import BenchmarkSection, check_subset
+
+if TYPE_CHECKING:
+    from steps.params import Params
 
 
 class UclReference(ModelEntry):
@@ -54,3 +58,8 @@ class UclParams(BenchmarkSection):
 
 
 SECTION = UclParams
+
+
+def reference_model(params: Params) -> ModelConfig:
+    """The model in the agent's seat of stage `ucl_reference` (its flow run is tagged with it)."""
+    return params.section(UclParams).reference.resolve_reference()
