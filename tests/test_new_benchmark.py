@@ -1,9 +1,9 @@
-"""A new benchmark is its own folder plus the three shared files (params.yaml, sources.yaml and the generated
-dvc.yaml): a tiny benchmark `zz` (questions answered by each agent, scored by exact match; a per-agent stage that
-calls models and a report stage, declared once in its registration) is written into a copy of the project, and with
-no other file touched it runs through `dvc repro` (the real ingest and its own stages), the HTML report's flow, `jurisflow
-eval` (a second agent), `jurisflow estimate`, `jurisflow results` and `jurisflow show`. The repository's own
-`git status` is the same before and after.
+"""A new benchmark is its own folder plus the three shared files (params.yaml, sources.yaml and the generated dvc.yaml):
+a tiny benchmark `zz` (questions answered by each agent, scored by exact match; a per-agent stage that calls models
+and a report stage, declared once in its registration) is written into a copy of the project, and with no other file
+touched it runs through `dvc repro` (the real ingest and its own stages), the HTML report's flow, `jurisflow eval` (a
+second agent), `jurisflow estimate`, `jurisflow results` and `jurisflow show`. The repository's own `git status` is
+the same before and after.
 """
 
 from __future__ import annotations
