@@ -157,10 +157,10 @@ except Exception as e:
 seen["catalog"] = [list(names()), list(dialogue_benchmarks()), judged_tables()["zz"]]
 
 # the real ingest stage on a sources.yaml that lists the new dataset
-from flows.ingest import ingest
-paths = Paths(data=project / "data", reports=project / "reports", cache=project / ".cache")
-seen["ingest"] = run_stage("ingest", ingest, paths=paths, manifest_file=project / "sources.yaml",
-                           params_file=project / "params.yaml")
+from flows.run import ingest
+paths = Paths(data=project / "data", reports=project / "reports", cache=project / ".cache",
+              manifest=project / "sources.yaml")
+seen["ingest"] = run_stage("ingest", ingest, paths=paths, params_file=project / "params.yaml")
 seen["interim"] = pd.read_parquet(paths.interim / "zz_items.parquet").item_id.tolist()
 
 # one agent's run: turns and dialogues in the shared schemas, a judged table
@@ -180,14 +180,14 @@ score = dict(instance_id="zz/1", judge="rule", judge_prompt_version="", judge_pr
 write_table(pd.DataFrame([score]), run / "scores.parquet", ZzScores, table="scores")
 
 # the data card: its table in order, its title and query, its runs' dialogues and judged rows
-from flows.data_report import card_tables, judged_files, summarise, summarise_runs
+from steps.reports.stages import card_tables, judged_files, summarise, summarise_runs
 order = [t.name for t in card_tables()]
 seen["card_order"] = order[order.index("plawbench_drafting"):]
 zz_items = [(t, paths.interim / "zz_items.parquet") for t in card_tables() if t.name == "zz_items"]
-(section,), _ = summarise.fn(zz_items, [])
+(section,), _ = summarise(zz_items, [])
 seen["card_section"] = [section.title, section.rows, section.summary.to_dict("records")]
 seen["judged_files"] = [labels for labels, _ in judged_files(paths)]
-runs = summarise_runs.fn(paths)
+runs = summarise_runs(paths)
 seen["card_runs"] = [runs.dialogues[["benchmark", "dialogues", "turns"]].to_dict("records"),
                      runs.judged[["benchmark", "table", "rows", "valued"]].to_dict("records")]
 
@@ -227,10 +227,10 @@ show_any("a", "zz/1", paths=paths, console=Console(file=out, width=200))
 seen["show"] = out.getvalue()
 
 # the real html_report stage: every benchmark's page (the five from the committed CSV twins), and its own
-from flows.html_report import html_report
+from flows.run import html_report
 from steps.reports.html.pages import PAGES
 seen["pages"] = PAGES
-seen["html"] = html_report(params_file=project / "params.yaml", reports=paths.reports, data=paths.data)
+seen["html"] = html_report(params_file=project / "params.yaml", paths=paths)
 page = (paths.reports / "html" / "zz.html").read_text(encoding="utf-8")
 index = (paths.reports / "html" / "index.html").read_text(encoding="utf-8")
 seen["page"] = ["<h1>ZZ-Bench</h1>" in page, "Transcripts (1 dialogues)" in page, "可以起诉。" in page,
