@@ -176,7 +176,7 @@ dialogue = dict(run_id="r1", agent="a", benchmark="zz", scenario="ZZ", instance_
                 exchanges=1, utterances=2, deliverable_kind="dialogue", deliverable=None, forced=False, failure=None)
 write_table(pd.DataFrame([dialogue]), run / "dialogues.parquet", Dialogues, table="dialogues")
 score = dict(instance_id="zz/1", judge="rule", judge_prompt_version="", judge_proxy=False, value=1.0, failure=None,
-             error="", attempts=0)
+             error="", attempts=0, truncated=False)
 write_table(pd.DataFrame([score]), run / "scores.parquet", ZzScores, table="scores")
 
 # the data card: its table in order, its title and query, its runs' dialogues and judged rows
