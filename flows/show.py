@@ -115,7 +115,7 @@ def show(run: str, instance: str, runs_dir: Path | None = None, console: Console
 
 def _benchmark_dir(bench: str, run: str, paths: Paths) -> Path | None:
     """The agent directory of a benchmark for an agent alias or run id, or None when it has no run there."""
-    from flows.dialogues import marker as marker_of
+    from steps.reports.html.viewer import marker as marker_of
 
     root = paths.runs(bench)
     marker = marker_of(bench)
@@ -164,7 +164,7 @@ def _ids(bench: str, folder: Path) -> list[str]:
 
 
 def _records(bench: str, folder: Path) -> list[dict]:
-    from flows.dialogues import agent_dialogues
+    from steps.reports.html.viewer import agent_dialogues
 
     return agent_dialogues(bench, folder)
 

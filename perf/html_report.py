@@ -24,12 +24,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from flows.html_report import load_dialogues, read_long  # noqa: E402
 from flows.kit.config import load_params  # noqa: E402
 from flows.kit.paths import DIALOGUES, Paths  # noqa: E402
 from steps.benchmarks import benchmark, names  # noqa: E402
-from steps.reports.html import dialogues  # noqa: E402
+from steps.j1.page import dialogue_records as j1_records  # noqa: E402
 from steps.reports.html.pages import benchmark_page, index_page  # noqa: E402
+from steps.reports.stages import load_dialogues, read_long  # noqa: E402
 from tests.browser import headless_chromium  # noqa: E402
 from tests.html_data import j1_frames  # noqa: E402
 
@@ -54,7 +54,9 @@ def whole_report(out: Path) -> Path:
     start, counts = time.perf_counter(), {}
     for bench in names():
         df = read_long(ROOT / "reports" / f"{bench}.csv")
-        records = load_dialogues(bench, params, ROOT / "data") if benchmark(bench).dialogues else None
+        records = (
+            load_dialogues(bench, params.agents, Paths(data=ROOT / "data")) if benchmark(bench).dialogues else None
+        )
         (out / f"{bench}.html").write_text(benchmark_page(bench, df, records, list(params.agents)), encoding="utf-8")
         counts[bench] = (len(df), len(records or []))
     (out / "index.html").write_text(index_page(counts), encoding="utf-8")
@@ -71,7 +73,7 @@ def whole_report(out: Path) -> Path:
 def big_page(out: Path, n: int) -> Path:
     records = []
     for agent in ("oracle", "null"):
-        records += dialogues.j1(*j1_frames(n // 2, agent=agent))
+        records += j1_records(*j1_frames(n // 2, agent=agent))
     start = time.perf_counter()
     page = benchmark_page("j1", read_long(ROOT / "reports" / "j1.csv"), records, ["oracle", "null"])
     built = time.perf_counter() - start

@@ -62,6 +62,7 @@ class Paths:
     data: Path = Path("data")
     reports: Path = Path("reports")
     cache: Path = Path(".cache")
+    manifest: Path = Path("sources.yaml")  # the pinned sources (ingest reads it, the data card lists it)
 
     @property
     def interim(self) -> Path:

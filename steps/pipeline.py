@@ -17,6 +17,13 @@ def _interim() -> tuple[str, ...]:
     return tuple(f"data/interim/{t.name}.parquet" for tables in source_tables().values() for t in tables)
 
 
+def _registered_code() -> tuple[str, ...]:
+    """Every benchmark's package: a shared stage runs the code its registrations name (ingest the loaders, the data
+    card the summary queries, the HTML report the pages' charts and the transcript readers), which its body does
+    not import."""
+    return tuple(f"steps/{name}" for name in benchmarks())
+
+
 def first_stages() -> tuple[Stage, ...]:
     """Before every benchmark's stages: the pinned sources as interim tables."""
     return (
@@ -26,6 +33,7 @@ def first_stages() -> tuple[Stage, ...]:
             "Fetch, verify and normalise every pinned source into `data/interim/<table>.parquet`.",
             writes=_interim(),
             params=("sources",),
+            code=_registered_code(),
         ),
     )
 
@@ -40,6 +48,7 @@ def last_stages() -> tuple[Stage, ...]:
             "Write the data card: every interim table, and the runs across benchmarks.",
             reads=(*_interim(), *(f"data/{b.name}" for b in registered)),
             reports=("reports/data.md",),
+            code=_registered_code(),
         ),
         Stage(
             "html_report",
@@ -51,6 +60,7 @@ def last_stages() -> tuple[Stage, ...]:
             ),
             writes=("reports/html",),
             params=("agents",),
+            code=_registered_code(),
         ),
     )
 

@@ -67,6 +67,29 @@ class Plot:
 
 
 @dataclass(frozen=True)
+class Page:
+    """How the HTML report presents a benchmark's page (steps/reports/html/pages.py); all optional: without it the
+    page has its CSV tables in CSV order under their own names, and no charts.
+
+    `titles` names tables (table, title), `table_order` puts tables first (the others keep their CSV order after
+    them), `primary` is the metric shown first when a wide table is split per metric, `paper_in_plots` the paper's
+    agents drawn in charts beside ours, `markdown` the Markdown twin under reports/ the page's note names (None:
+    <benchmark>.md). Functions ("module:function"): `scope_order` () -> the scopes in the order the tables list
+    them (J1's environments); `charts` (df, chart) -> the page's charts, each `chart(title, table, categories,
+    key, **filters)`; `link` (href, envs, agent, scope, metric) -> the viewer link of one of our table cells
+    (None: a cell whose scope is an environment of the viewer's records links to them)."""
+
+    titles: tuple[tuple[str, str], ...] = ()
+    table_order: tuple[str, ...] = ()
+    primary: str | None = None
+    paper_in_plots: tuple[str, ...] = ()
+    markdown: str | None = None
+    scope_order: str | None = None
+    charts: str | None = None
+    link: str | None = None
+
+
+@dataclass(frozen=True)
 class Benchmark:
     """A benchmark, keyed by its `name`: its package under steps/, its params.yaml section, its stages' prefix,
     data/<name>/ and reports/<name>.csv.
@@ -77,7 +100,11 @@ class Benchmark:
     turns and dialogues tables (a transcript viewer on its page, `jurisflow show`). `paper_names` names a function
     ("module:function") giving its paper's models and their other spellings, which `paper_model` is checked
     against; None when the list is data (LawBench's results.csv, checked by its report stage). `stages` are its
-    DVC stages in pipeline order (steps/stages.py), each declared once here."""
+    DVC stages in pipeline order (steps/stages.py), each declared once here. `page` is its HTML page's
+    presentation; `dialogue_reader` ("module:function", (run folder, paper_ids) -> viewer records) reads one
+    agent's run for the transcript viewer and `jurisflow show` (None: the shared turns and dialogues tables alone;
+    `paper_ids`: label records with the paper's ids, UCL-Bench's task ids), from a run folder holding
+    `dialogue_marker`."""
 
     name: str
     title: str
@@ -88,6 +115,9 @@ class Benchmark:
     plots: tuple[Plot, ...] = ()
     paper_names: str | None = None
     stages: tuple[Stage, ...] = ()
+    page: Page = Page()
+    dialogue_reader: str | None = None
+    dialogue_marker: str = "dialogues.parquet"
 
     def paper_models(self) -> dict[str, tuple[str, ...]]:
         """Its paper's models and their other spellings ({} when `paper_names` is None)."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from flows.data_report import card_tables
 from flows.kit.config import BENCHMARKS
 from steps import known_benchmarks
 from steps.benchmarks import (
@@ -19,6 +18,7 @@ from steps.benchmarks import (
     names,
     paper_headline_table,
 )
+from steps.reports.stages import card_tables
 from steps.sources.tables import interim_tables
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 
-from flows.ingest import ingest
 from flows.kit.stage import run_stage
+from flows.run import ingest
 from tests.helpers import project_paths, sha256_bytes, write_manifest
 
 
@@ -44,7 +45,7 @@ def test_ingest_writes_validated_tables(tmp_path, mirror, monkeypatch):
         {"mile/evaluate_data.json": "mile", "plawbench/public_legal_consultation_18.json": "plawbench_consultation"},
     )
     out = tmp_path / "data" / "interim"
-    code = run_stage("ingest", ingest, paths=project_paths(tmp_path), manifest_file=manifest, params_file=params)
+    code = run_stage("ingest", ingest, paths=replace(project_paths(tmp_path), manifest=manifest), params_file=params)
     assert code == 0
     assert len(pd.read_parquet(out / "mile.parquet")) == 693
     assert len(pd.read_parquet(out / "plawbench_consultation.parquet")) == 18
@@ -67,7 +68,7 @@ def test_a_broken_file_fails_the_stage_and_writes_nothing(tmp_path, mirror, monk
         {"mile/evaluate_data.json": "mile", "plawbench/practical_case_analysis_250.jsonl": "plawbench_case_analysis"},
     )
     out = tmp_path / "data" / "interim"
-    code = run_stage("ingest", ingest, paths=project_paths(tmp_path), manifest_file=manifest, params_file=params)
+    code = run_stage("ingest", ingest, paths=replace(project_paths(tmp_path), manifest=manifest), params_file=params)
     assert code == 1
     err = capsys.readouterr().err
     assert "practical_case_analysis_250.jsonl: line 7 column" in err and "invalid JSON Lines record" in err
@@ -80,7 +81,7 @@ def test_a_schema_violation_fails_the_stage(tmp_path, mirror, monkeypatch, capsy
     records[4]["plaintiff_type"] = "robot"
     files = {"mile/evaluate_data.json": json.dumps(records, ensure_ascii=False).encode()}
     manifest, params = _project(tmp_path, mirror, files, {"mile/evaluate_data.json": "mile"})
-    code = run_stage("ingest", ingest, paths=project_paths(tmp_path), manifest_file=manifest, params_file=params)
+    code = run_stage("ingest", ingest, paths=replace(project_paths(tmp_path), manifest=manifest), params_file=params)
     assert code == 1
     err = capsys.readouterr().err
     assert "row 4 (instance_id=mile/5): column 'plaintiff_type' fails isin" in err.replace("\n", "")
@@ -93,7 +94,7 @@ def test_missing_mirror_file_fails_with_fix(tmp_path, mirror, monkeypatch, capsy
         tmp_path, mirror, {"mile/evaluate_data.json": b"[]"}, {"mile/evaluate_data.json": "mile"}
     )
     (tmp_path / "mirror/mile/evaluate_data.json").unlink()
-    code = run_stage("ingest", ingest, paths=project_paths(tmp_path), manifest_file=manifest, params_file=params)
+    code = run_stage("ingest", ingest, paths=replace(project_paths(tmp_path), manifest=manifest), params_file=params)
     assert code == 1
     err = capsys.readouterr().err.replace("\n", "")
     assert "mile/evaluate_data.json: not in the mirror" in err and "downloads are disabled" in err

@@ -45,7 +45,7 @@ def test_ingest_run_is_recorded_by_a_real_server(tmp_path, mirror, prefect_serve
     env = {**os.environ, "PREFECT_API_URL": prefect_server, "PYTHONPATH": str(ROOT)}
     env.pop("JURISFLOW_MIRROR", None)
     done = subprocess.run(
-        [sys.executable, "-m", "flows.ingest"], cwd=project, env=env, capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "flows.run", "ingest"], cwd=project, env=env, capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr
     assert "ingest: 1 tables written (693 rows)" in done.stderr.replace("\n", "")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 import yaml
 
-from flows.ingest import ingest
 from flows.kit.stage import run_stage
+from flows.run import ingest
 from steps.sources import SourceError, load_manifest
 from steps.sources.readers import count_rows
 from tests.conftest import ROOT
@@ -29,7 +31,9 @@ def test_a_jsonl_cut_at_a_line_boundary_fails_ingest_naming_file_and_rows(tmp_pa
     params = tmp_path / "params.yaml"
     params.write_text(f"sources:\n  mirror: {fake}\n  download: false\n", encoding="utf-8")
     out = tmp_path / "data" / "interim"
-    assert run_stage("ingest", ingest, paths=project_paths(tmp_path), manifest_file=manifest, params_file=params) == 1
+    assert (
+        run_stage("ingest", ingest, paths=replace(project_paths(tmp_path), manifest=manifest), params_file=params) == 1
+    )
     err = " ".join(capsys.readouterr().err.split())
     assert f"{fake / CASES}: expected 250 rows (sources.yaml {CASES}), found 119" in err
     assert not out.exists() or not any(out.iterdir())
@@ -45,7 +49,9 @@ def test_the_same_file_with_its_rows_ingests(tmp_path, mirror, monkeypatch):
     manifest = write_manifest(tmp_path / "sources.yaml", [entry])
     params = tmp_path / "params.yaml"
     params.write_text(f"sources:\n  mirror: {fake}\n  download: false\n", encoding="utf-8")
-    assert run_stage("ingest", ingest, paths=project_paths(tmp_path), manifest_file=manifest, params_file=params) == 0
+    assert (
+        run_stage("ingest", ingest, paths=replace(project_paths(tmp_path), manifest=manifest), params_file=params) == 0
+    )
 
 
 def test_count_rows_per_format(tmp_path):

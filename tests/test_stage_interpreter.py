@@ -81,7 +81,12 @@ def test_a_bare_python_without_a_venv_stops_with_one_line(tmp_path):
     project = _flows_copy(tmp_path, with_venv=False)
     bare = _bare_python(tmp_path) / "python"
     done = subprocess.run(
-        [str(bare), "-m", "flows.ingest"], cwd=project, env=_bare_env(), capture_output=True, text=True, timeout=120
+        [str(bare), "-m", "flows.run", "ingest"],
+        cwd=project,
+        env=_bare_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 1
     assert done.stderr.strip().startswith("error: ") and "lacks jurisflow's dependencies" in done.stderr

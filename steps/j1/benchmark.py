@@ -2,12 +2,27 @@
 steps/j1/envs/; its interim tables (the judgments they are built from) are in `sources.py`, its params.yaml
 section in `params.py`."""
 
-from steps.registry import Benchmark, Headline, Plot
+from steps.registry import Benchmark, Headline, Page, Plot
 from steps.stages import Stage
 
 BENCHMARK = Benchmark(
     name="j1",
     title="J1-EVAL",
+    page=Page(
+        titles=(
+            ("table3", "Table 3: the ten metrics per environment (×100; III-4 lower is better)"),
+            ("table6", "Table 6: CD document score components"),
+            ("table7", "Table 7: DD document components"),
+            ("table8", "Table 8: CI procedure components"),
+            ("table9", "Table 9: CR procedure and penalties"),
+            ("table10", "Table 10: average turns per environment"),
+        ),
+        table_order=("table3", "table6", "table7", "table8", "table9", "table10"),
+        paper_in_plots=("GPT-4o",),
+        scope_order="steps.j1.page:scope_order",
+        charts="steps.j1.page:charts",
+    ),
+    dialogue_reader="steps.j1.page:records",
     position=2,
     judged=("scores",),
     dialogues=True,

@@ -2,7 +2,7 @@
 `sources.py`, its params.yaml section in `params.py`. Its paper's models are data (results.csv), checked by
 `lawbench_report`."""
 
-from steps.registry import Benchmark, Headline, Plot
+from steps.registry import Benchmark, Headline, Page, Plot
 from steps.stages import Stage
 
 LEVELS = ("Memorization", "Understanding", "Application")
@@ -18,6 +18,16 @@ def _setting(setting: str, column: str, label: str) -> tuple[Headline, ...]:
 BENCHMARK = Benchmark(
     name="lawbench",
     title="LawBench",
+    page=Page(
+        titles=(
+            ("zero_shot", "Zero-shot scores per task (LawBench appendix tables)"),
+            ("one_shot", "One-shot scores per task (LawBench appendix tables)"),
+        ),
+        primary="score",
+        paper_in_plots=("GPT4",),
+        markdown="lawbench_zero_shot.md",
+        charts="steps.lawbench.page:charts",
+    ),
     position=1,
     headlines=(
         *_setting("zero_shot", "LawBench 0-shot", "LawBench zero-shot Overall"),

@@ -1,12 +1,24 @@
 """MILE / MASER's registration (steps/registry.py). Its interim table is in `sources.py`, its params.yaml section
 in `params.py`."""
 
-from steps.registry import Benchmark, Headline, Plot
+from steps.registry import Benchmark, Headline, Page, Plot
 from steps.stages import Stage
 
 BENCHMARK = Benchmark(
     name="mile",
     title="MILE",
+    page=Page(
+        titles=(
+            ("goal", "Goal scores (MASER Table 1)"),
+            ("interaction", "Interaction scores (MASER Table 2)"),
+            ("consistency", "Judge consistency (MASER Table 3)"),
+        ),
+        table_order=("goal", "interaction", "consistency", "total", "dialogues", "rounds"),
+        paper_in_plots=("GPT-4o",),
+        charts="steps.mile.page:charts",
+        link="steps.mile.page:link",
+    ),
+    dialogue_reader="steps.mile.page:records",
     position=3,
     judged=("scores",),
     dialogues=True,

@@ -1,12 +1,25 @@
 """PLawBench's registration (steps/registry.py). Its interim tables are in `sources.py`, its params.yaml section
 in `params.py`. Its dialogues are the multi-turn consultations (ours)."""
 
-from steps.registry import Benchmark, Headline, Plot
+from steps.registry import Benchmark, Headline, Page, Plot
 from steps.stages import Stage
 
 BENCHMARK = Benchmark(
     name="plawbench",
     title="PLawBench",
+    page=Page(
+        titles=(
+            ("table2", "Table 2: the data"),
+            ("table3", "Table 3: scores by task type"),
+            ("table4", "Table 4: judge agreement (paper)"),
+        ),
+        table_order=("table3", "table2", "table4", "scenarios", "sequential", "multiturn", "macro", "errors", "judge"),
+        paper_in_plots=("GPT-4o-20240806",),
+        charts="steps.plawbench.page:charts",
+        link="steps.plawbench.page:link",
+    ),
+    dialogue_reader="steps.plawbench.page:records",
+    dialogue_marker="responses.parquet",
     position=5,
     judged=("judgements",),
     dialogues=True,

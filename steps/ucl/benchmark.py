@@ -2,12 +2,23 @@
 `params.py`. The leaderboard quotes the paper's Table 3 for every paper model (ucl.csv holds the paper's cells only
 for the agents matched to one)."""
 
-from steps.registry import Benchmark, Headline, Plot
+from steps.registry import Benchmark, Headline, Page, Plot
 from steps.stages import Stage
 
 BENCHMARK = Benchmark(
     name="ucl",
     title="UCL-Bench",
+    page=Page(
+        titles=(
+            ("win_rate", "Win rates against the reference model per task (UCL-Bench Table 3 layout)"),
+            ("hint_score", "Pointwise hint score per task (ours)"),
+            ("turns", "Dialogue turns"),
+        ),
+        table_order=("win_rate", "hint_score", "turns"),
+        primary="win_rate",
+        charts="steps.ucl.page:charts",
+    ),
+    dialogue_reader="steps.ucl.page:records",
     position=4,
     judged=("verdicts", "hint_scores"),
     dialogues=True,

@@ -11,6 +11,7 @@ from rich.console import Console
 
 from flows.kit.paths import Paths
 from flows.show import find_id, show_any
+from steps.j1.page import dialogue_records as j1_records
 from steps.reports.html import dialogues
 from steps.reports.html.pages import PAGES, benchmark_page, link_for
 from steps.reports.html.svg import bar_chart, nice_max
@@ -74,7 +75,7 @@ def test_file_ids_are_the_transcript_file_names():
 
 def test_j1_records_carry_turns_scores_and_a_headline_without_iii4():
     turns, deliverables, scores = j1_frames(7)
-    records = dialogues.j1(turns, deliverables, scores)
+    records = j1_records(turns, deliverables, scores)
     assert [r["id"] for r in records[:2]] == ["KQ_synthetic_00000", "LC_synthetic_00001"]
     r = records[3]  # (3 % 5) / 4 = 0.75 on I-1 and II-1; III-4 (lower is better) is not in the headline
     assert r["score"] == 75.0 and r["env"] == "DD" and r["end"] == "marker"
@@ -92,7 +93,7 @@ def test_embedded_json_cannot_close_or_comment_out_its_script_element():
 
 def test_page_is_self_contained_deterministic_and_links_cells_to_dialogues():
     turns, deliverables, scores = j1_frames(12)
-    records = dialogues.j1(turns, deliverables, scores)
+    records = j1_records(turns, deliverables, scores)
     page = benchmark_page("j1", LONG, records, ["oracle", "null"])
     assert page == benchmark_page("j1", LONG, records, ["oracle", "null"])
     assert not re.search(r"(src|href)=\"(https?:)?//", page), "nothing may come from the network"

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pandas as pd
 
-from flows.data_report import summarise_runs
 from flows.kit.paths import Paths
 from steps.j1.eval.schemas import J1Scores
 from steps.judges.asking import Asked
 from steps.judges.result import NOBODY, RULE, JudgedBy, JudgeFailure
 from steps.plawbench.schemas import PlawJudgements
 from steps.reports.data_card import RunsSection, runs_section
+from steps.reports.stages import summarise_runs
 from steps.schemas import Dialogues, Turns, validate
 from steps.simulate.records import RunLabel, run_tables
 from steps.ucl.schemas import UclVerdicts
@@ -67,7 +67,7 @@ def test_dialogues_and_judged_rows_are_counted_per_benchmark_in_one_query_each(t
         paths.run("plawbench", "oracle", "judgements.parquet"),
     )
 
-    runs = summarise_runs.fn(paths)
+    runs = summarise_runs(paths)
 
     per = runs.dialogues.groupby("benchmark")[["dialogues", "turns", "failed_calls", "marker", "call_failed"]].sum()
     assert per.dialogues.to_dict() == {"j1": 2, "ucl": 1}
@@ -90,4 +90,4 @@ def test_dialogues_and_judged_rows_are_counted_per_benchmark_in_one_query_each(t
 
 def test_no_runs_no_section(tmp_path):
     paths = Paths(data=tmp_path / "data", reports=tmp_path / "reports", cache=tmp_path / ".cache")
-    assert summarise_runs.fn(paths) == RunsSection() and runs_section(RunsSection()) == ""
+    assert summarise_runs(paths) == RunsSection() and runs_section(RunsSection()) == ""

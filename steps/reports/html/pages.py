@@ -1,9 +1,9 @@
 """The report's pages: one per benchmark (its result tables in CSV order, ours above the paper's rows, and bar
 charts), a transcript viewer on the dialogue benchmarks' pages, and an index. Everything is inlined.
 
-The pages are the registrations' (steps/<benchmark>/benchmark.py: `title`, `dialogues`). What follows them here is
-optional presentation (table titles and order, charts, the paper models drawn in charts): a benchmark without it
-gets its CSV tables in order under their own names, and no charts."""
+The pages are the registrations' (steps/<benchmark>/benchmark.py: `title`, `dialogues`), and so is their optional
+presentation (`page`: table titles and order, charts, the paper models drawn in charts, cell links): a benchmark
+without it gets its CSV tables in order under their own names, and no charts."""
 
 from __future__ import annotations
 
@@ -14,43 +14,14 @@ from urllib.parse import quote
 
 import pandas as pd
 
-from steps.benchmarks import benchmarks
-from steps.j1.envs.catalog import codes
+from steps.benchmarks import benchmark, benchmarks
+from steps.registry import resolve
 from steps.reports.html.dialogues import Record, to_json
 from steps.reports.html.svg import bar_chart
 from steps.reports.html.tables import Link, html_table, series
 
 PAGES = {"index": "Overview", **{name: b.title for name, b in benchmarks().items()}}
-J1_ENVS = codes()  # the J1 environments in the paper's order (their registrations)
 WIDE = 8  # a table with more scopes than this is split into one table per metric
-TITLES = {
-    ("lawbench", "zero_shot"): "Zero-shot scores per task (LawBench appendix tables)",
-    ("lawbench", "one_shot"): "One-shot scores per task (LawBench appendix tables)",
-    ("j1", "table3"): "Table 3: the ten metrics per environment (×100; III-4 lower is better)",
-    ("j1", "table6"): "Table 6: CD document score components",
-    ("j1", "table7"): "Table 7: DD document components",
-    ("j1", "table8"): "Table 8: CI procedure components",
-    ("j1", "table9"): "Table 9: CR procedure and penalties",
-    ("j1", "table10"): "Table 10: average turns per environment",
-    ("mile", "goal"): "Goal scores (MASER Table 1)",
-    ("mile", "interaction"): "Interaction scores (MASER Table 2)",
-    ("mile", "consistency"): "Judge consistency (MASER Table 3)",
-    ("ucl", "win_rate"): "Win rates against the reference model per task (UCL-Bench Table 3 layout)",
-    ("ucl", "hint_score"): "Pointwise hint score per task (ours)",
-    ("ucl", "turns"): "Dialogue turns",
-    ("plawbench", "table2"): "Table 2: the data",
-    ("plawbench", "table3"): "Table 3: scores by task type",
-    ("plawbench", "table4"): "Table 4: judge agreement (paper)",
-}
-# the paper's main tables first, then ours (any table not named keeps its CSV order after these)
-TABLE_ORDER = {
-    "j1": ["table3", "table6", "table7", "table8", "table9", "table10"],
-    "mile": ["goal", "interaction", "consistency", "total", "dialogues", "rounds"],
-    "ucl": ["win_rate", "hint_score", "turns"],
-    "plawbench": ["table3", "table2", "table4", "scenarios", "sequential", "multiturn", "macro", "errors", "judge"],
-}
-PRIMARY = {"lawbench": "score", "ucl": "win_rate"}  # for split tables, the metric shown first
-PAPER_IN_PLOTS = {"lawbench": ["GPT4"], "j1": ["GPT-4o"], "mile": ["GPT-4o"], "plawbench": ["GPT-4o-20240806"]}
 
 
 def asset(name: str) -> str:
@@ -59,15 +30,16 @@ def asset(name: str) -> str:
 
 def _tables(df: pd.DataFrame, bench: str, link: Link | None) -> str:
     out = []
-    order = TABLE_ORDER.get(bench, [])
+    presented = benchmark(bench).page
+    order, titles = list(presented.table_order), dict(presented.titles)
     groups = sorted(df.groupby("table", sort=False), key=lambda g: order.index(g[0]) if g[0] in order else len(order))
     for table, rows in groups:
-        title = TITLES.get((bench, table), f"{table}")
+        title = titles.get(table, f"{table}")
         scopes = list(dict.fromkeys(rows.scope.fillna("")))
         out.append(f'<h2 id="t-{escape(str(table))}">{escape(title)}</h2>')
         if len(scopes) > WIDE:
             metrics = list(dict.fromkeys(rows.metric.fillna("")))
-            primary = PRIMARY.get(bench)
+            primary = presented.primary
             metrics.sort(key=lambda m: m != primary)
             for i, metric in enumerate(metrics):
                 body = html_table(rows[rows.metric == metric], link=link, caption=metric)
@@ -90,7 +62,7 @@ def _chart(
     rows = df[df.table == table]
     for column, value in filters.items():
         rows = rows[rows[column] == value]
-    paper = [a for a in PAPER_IN_PLOTS.get(bench, []) if a in set(rows[rows.source == "paper"].agent)]
+    paper = [a for a in benchmark(bench).page.paper_in_plots if a in set(rows[rows.source == "paper"].agent)]
     data = series(rows, categories, key, paper_agents=paper)
     if not data or not categories:
         return ""
@@ -98,50 +70,13 @@ def _chart(
 
 
 def charts(bench: str, df: pd.DataFrame) -> str:
-    """The page's plots, drawn from the same long table as its result tables."""
-    out: list[str] = []
-    metric = lambda r: r.metric  # noqa: E731
-    scope = lambda r: r.scope  # noqa: E731
-    if bench == "lawbench":
-        for setting in ("zero_shot", "one_shot"):
-            tasks = list(dict.fromkeys(df[df.table == setting].scope.dropna()))
-            out.append(
-                _chart(
-                    df,
-                    bench,
-                    f"LawBench {setting.replace('_', '-')} score per task",
-                    setting,
-                    tasks,
-                    scope,
-                    metric="score",
-                )
-            )
-    elif bench == "j1":
-        t3 = df[df.table == "table3"]
-        for env in J1_ENVS:
-            metrics = list(dict.fromkeys(t3[t3.scope == env].metric))
-            out.append(_chart(df, bench, f"J1 {env}: metrics (×100)", "table3", metrics, metric, scope=env))
-    elif bench == "mile":
-        for table in ("goal", "interaction"):
-            rows = df[(df.table == table) & (df.scope == "overall")]
-            metrics = [m for m in dict.fromkeys(rows.metric) if not m.endswith("-norm")]
-            out.append(_chart(df, bench, f"MILE {table} dimensions", table, metrics, metric, scope="overall"))
-    elif bench == "ucl":
-        for table, m in (("win_rate", "win_rate"), ("hint_score", "hint_score")):
-            tasks = list(dict.fromkeys(df[(df.table == table) & (df.metric == m)].scope))
-            out.append(_chart(df, bench, f"UCL-Bench {m.replace('_', ' ')} per task", table, tasks, scope, metric=m))
-    elif bench == "plawbench":
-        out.append(_chart(df, bench, "PLawBench by task type", "table3", ["T1", "T2", "T3", "Overall"], metric))
-        out.append(
-            _chart(
-                df,
-                bench,
-                "PLawBench T2 dimensions",
-                "table3",
-                ["T2/Facts", "T2/Statute", "T2/Reasoning", "T2/Conclusion"],
-                metric,
-            )
-        )
+    """The page's plots, drawn from the same long table as its result tables (its registration's `page.charts`)."""
+    hook = benchmark(bench).page.charts
+
+    def chart(title: str, table: str, categories: list[str], key: Callable[[object], str], **filters: str) -> str:
+        return _chart(df, bench, title, table, categories, key, **filters)
+
+    out: list[str] = resolve(hook)(df, chart) if hook else []
     return f'<div class="charts">{"".join(c for c in out if c)}</div>'
 
 
@@ -155,14 +90,15 @@ def link_for(bench: str, records: list[Record]) -> Link | None:
     def href(agent: str, env: str = "") -> str:
         return "#view?agent=" + quote(agent) + (f"&env={quote(env)}" if env else "")
 
+    hook = benchmark(bench).page.link
+    cell = resolve(hook) if hook else None
+
     def link(agent: str, scope: str, metric: str) -> str | None:
         if agent not in agents:
             return None
-        if bench == "plawbench":
-            return href(agent, "multiturn" if scope == "consultation_multiturn" else "") if metric == "T1" else None
-        if scope in envs:
-            return href(agent, scope)
-        return href(agent) if bench == "mile" and scope == "overall" else None
+        if cell is not None:
+            return cell(href, envs, agent, scope, metric)
+        return href(agent, scope) if scope in envs else None
 
     return link
 
@@ -209,15 +145,17 @@ NOTE = (
 
 
 def ordered(df: pd.DataFrame, bench: str, agents: list[str]) -> pd.DataFrame:
-    """Our agents in params.yaml order (then any others), the paper's rows after them; J1's environments in the
-    paper's order (KQ, LC, CD, DD, CI, CR, overall). Stable: otherwise the CSV order."""
+    """Our agents in params.yaml order (then any others), the paper's rows after them; the scopes in the order the
+    registration's `page.scope_order` gives (J1's environments in the paper's order: KQ, LC, CD, DD, CI, CR,
+    overall). Stable: otherwise the CSV order."""
     rank = {a: i for i, a in enumerate(agents)}
-    env = {e: i for i, e in enumerate(J1_ENVS)}
+    hook = benchmark(bench).page.scope_order
+    env = {e: i for i, e in enumerate(resolve(hook)())} if hook else None
     keys = pd.DataFrame(
         {
             "source": (df.source != "ours").astype(int),
             "agent": [rank.get(a, len(rank)) if s == "ours" else 0 for a, s in zip(df.agent, df.source, strict=True)],
-            "scope": [env.get(s, len(env)) if bench == "j1" else 0 for s in df.scope],
+            "scope": [env.get(s, len(env)) if env is not None else 0 for s in df.scope],
         },
         index=df.index,
     )
@@ -228,7 +166,7 @@ def benchmark_page(
     bench: str, df: pd.DataFrame, records: list[Record] | None = None, agents: list[str] | None = None
 ) -> str:
     df = ordered(df, bench, agents or [])
-    md = {"lawbench": "lawbench_zero_shot.md"}.get(bench, f"{bench}.md")
+    md = benchmark(bench).page.markdown or f"{bench}.md"
     body = charts(bench, df) + _tables(df, bench, link_for(bench, records or []))
     if records is not None:
         body += viewer(records)
