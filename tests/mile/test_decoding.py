@@ -14,13 +14,14 @@ import yaml
 from flows.kit.config import load_params
 from flows.kit.models import read_usage_log
 from flows.kit.stage import run_stage
-from flows.mile_simulate import mile_simulate, spec_of
+from flows.run import mile_simulate
 from steps.llm import Decoding, LLMSettings, ModelConfig, ModelDoor
 from steps.mile.decoding import RoleDecodingSpeaker
 from steps.mile.instances import build_instance
 from steps.mile.opening import FixedOpening
 from steps.mile.params import ROLES, MileParams, effective_decodings
 from steps.mile.scenario import mile_scenario
+from steps.mile.stages import spec_of
 from steps.mile.supervisor import BLUR_INSTRUCTIONS
 from steps.runs import run_id
 from steps.simulate.engine import run_dialogue

@@ -12,9 +12,7 @@ import yaml
 from flows.kit.models import read_usage_log
 from flows.kit.stage import run_stage
 from flows.mile_export import export_sft
-from flows.mile_judge import mile_judge
-from flows.mile_report import mile_report
-from flows.mile_simulate import mile_simulate
+from flows.run import mile_judge, mile_report, mile_simulate
 from steps.mile.schemas import MileDialogues, MileScores
 from steps.schemas import Turns
 from steps.tables import read_table

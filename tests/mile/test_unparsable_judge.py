@@ -9,9 +9,7 @@ import pytest
 import yaml
 
 from flows.kit.stage import run_stage
-from flows.mile_judge import mile_judge
-from flows.mile_report import mile_report
-from flows.mile_simulate import mile_simulate
+from flows.run import mile_judge, mile_report, mile_simulate
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.helpers import project_paths
 

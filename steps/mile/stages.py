@@ -1,0 +1,245 @@
+"""MILE / MASER's stage bodies (declared in steps/mile/benchmark.py): each agent's complaint-drafting dialogues, their
+scores, the report. Each takes its `StageContext` and returns its one-line summary.
+
+- `simulate`: the agent plays the lawyer; the `environment` model plays the client and the supervisor, each role
+  with its own decoding (`mile.role_decoding`, steps/mile/decoding.py; run.json records the effective decoding per
+  role). Writes <run>/{turns,dialogues,usage}.parquet and run.json. The journal
+  (.cache/journals/mile/<agent>/<run id>.jsonl, outside the DVC outputs) lets an interrupted run resume.
+- `judge`: goal, interaction and client-consistency scores (steps.mile.evaluate plans them, steps.mile.judging and
+  steps.mile.matching score them); writes <run>/{scores,judge_usage}.parquet.
+- `report`: reports/mile.md (MASER Tables 1-3 with the paper's numbers), its CSV twin and the DVC views, from every
+  agent's scores and dialogues (steps/mile/sql/mile_*.sql).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from dataclasses import replace
+
+import duckdb
+import pandas as pd
+
+from steps.llm import Completer, ModelConfig
+from steps.mile.params import MileParams
+from steps.mile.schemas import MileDialogues, MileScores
+from steps.mile.sources import Mile
+from steps.paths import DIALOGUES, JUDGE_USAGE, TURNS, USAGE
+from steps.runs import read_run, run_spec
+from steps.schemas import Turns
+from steps.simulate import Dialogue
+from steps.simulate.records import RunLabel
+from steps.stages import ModelSession, StageContext
+from steps.tables import batches, table_rows
+
+BATCH = 20  # dialogues per unit the monitor shows
+
+
+# ------------------------------------------------------------------ simulate
+def spec_of(agent: ModelConfig, environment: ModelConfig, p: MileParams) -> dict:
+    """What changes the dialogues: the agent, the environment model and the effective decoding of each of its
+    roles (`roles`; the lawyer's is the agent's `decoding`), the protocol options and the sample."""
+    from steps.mile.scenario import mile_scenario, protocol_version
+
+    roles = {role: d.model_dump() for role, d in p.role_decodings(environment.decoding).items()}
+    preset = p.role_decoding if isinstance(p.role_decoding, str) else "mapping"
+    return run_spec(
+        agent,
+        "mile",
+        environment={
+            "model": environment.model,
+            "decoding": environment.decoding.model_dump(),
+            "role_decoding": preset,
+            "roles": roles,
+        },
+        scenario_version=mile_scenario().version,
+        protocol=protocol_version(),
+        options=p.protocol(),
+        sample=p.sample,
+    )
+
+
+def _dialogues(ctx: StageContext, instances, scenario, speak, journal, label: str) -> list[Dialogue]:
+    """Every dialogue in one engine call; each batch of BATCH dialogues is a unit of the monitor that ends with its
+    last dialogue."""
+    from steps.simulate.runner import simulate as run_engine
+
+    batch_of = batches([i.instance_id for i in instances], BATCH)
+    with ctx.counter(label, len(instances)) as advance:
+
+        def work(done):
+            def on_done(dialogue: Dialogue) -> None:
+                advance()
+                done(batch_of[dialogue.instance_id])
+
+            return run_engine(instances, lambda _: scenario, speak, journal, on_done=on_done)
+
+        return asyncio.run(ctx.follow_groups(dict(Counter(batch_of.values())), work))
+
+
+def simulate(ctx: StageContext) -> str:
+    """Run one agent as the lawyer on the MILE sample; resumes an interrupted run."""
+    import steps.mile.oracle  # registers the scripted oracle lawyer
+    import steps.mile.scripted  # noqa: F401  (registers the scripted client and supervisor)
+    from steps.mile.run import mile_sample, mile_speaker
+
+    assert ctx.agent_name is not None
+    agent_name, params, paths = ctx.agent_name, ctx.params, ctx.paths
+    agent, environment = params.agent(agent_name), params.environment_model()
+    mile = ctx.read_table(paths.interim / "mile.parquet", Mile)
+    p = params.section(MileParams)
+    limit = params.limit_for(agent_name, "mile")  # the agent's own cap: the first N instances of the sample
+    sample = mile_sample(mile, p, limit)
+    run_dir = paths.run("mile", agent_name)
+    spec = spec_of(agent, environment, p) | ({} if limit is None else {"limit": limit})
+    rid = ctx.begin_run(run_dir, spec)
+    journal = paths.journal("mile", agent_name, rid)
+    with ctx.model_session(rid, usage=run_dir / USAGE, journal=journal) as session:
+        speak = mile_speaker(session.door, agent, environment, p)
+        dialogues = _dialogues(ctx, sample.instances, sample.scenario, speak, session.journal, f"mile {agent_name}")
+        turns, dialogue_rows = sample.tables(dialogues, RunLabel(rid, agent_name, "mile"))
+        ctx.write_table(turns, run_dir / TURNS, Turns, table="mile_turns")
+        ctx.write_table(dialogue_rows, run_dir / DIALOGUES, MileDialogues, table="mile_dialogues")
+    ctx.write_run_json(run_dir, spec)
+    ended = dialogue_rows.ended_by.fillna("-").value_counts().sort_index()
+    ctx.publish_table(
+        f"mile-simulate-{agent_name}",
+        [{"ended by": str(k), "dialogues": int(v)} for k, v in ended.items()]
+        + [{"ended by": "client revisions (total)", "dialogues": int(dialogue_rows.client_revisions.sum())}],
+        f"MILE complaint-drafting dialogues of {agent_name} ({agent.model}"
+        f"{', scripted' if agent.is_scripted else ''}); run {rid}",
+    )
+    ctx.check_calls(run_dir / USAGE)
+    return _simulate_summary(agent_name, agent, dialogue_rows, session, rid)
+
+
+def _simulate_summary(name: str, agent: ModelConfig, d: pd.DataFrame, session: ModelSession, rid: str) -> str:
+    ended = d.ended_by.value_counts().to_dict()
+    return (
+        f"{name} ({agent.model}): {len(d)} dialogues ({ended.get('marker', 0)} ended by the lawyer, "
+        f"{ended.get('max_turns', 0)} at the turn cap, {ended.get('empty_reply', 0)} by a lawyer who said "
+        f"nothing, {ended.get('call_failed', 0)} failed), "
+        f"{int(d.client_revisions.sum())} client revisions, {session.calls:,} calls "
+        f"({session.hits:,} from the cache); run {rid}"
+    )
+
+
+# ------------------------------------------------------------------ judge
+def judge(ctx: StageContext) -> str:
+    """Goal, interaction and client-consistency scores of one agent's MILE run."""
+    import steps.mile.proxy  # noqa: F401  (registers the proxy judge for MILE's judge kinds)
+    from steps.mile.evaluate import Plan, plan_evaluation
+    from steps.mile.judging import run_tasks
+
+    assert ctx.agent_name is not None
+    agent_name, params, paths = ctx.agent_name, ctx.params, ctx.paths
+    judge_model = params.judge_model()
+    run_dir = paths.run("mile", agent_name)
+    rid = read_run(ctx.input_path(run_dir)).run_id
+    turns = ctx.read_table(run_dir / TURNS, Turns)
+    dialogues = ctx.read_table(run_dir / DIALOGUES, MileDialogues)
+    mile = ctx.read_table(paths.interim / "mile.parquet", Mile)
+    plan = plan_evaluation(mile, dialogues, turns, params.section(MileParams))
+
+    def judge_all(plan: Plan, door: Completer, model: ModelConfig, label: str) -> list[dict]:
+        with ctx.counter(label, len(plan.tasks)) as advance:
+            return asyncio.run(run_tasks(door, model, plan.tasks, on_done=advance))
+
+    with ctx.model_session(rid, usage=run_dir / JUDGE_USAGE) as session:
+        judged = ctx.task(judge_all, name="judge")(plan, session.door, judge_model, f"mile judge {agent_name}")
+        columns = list(MileScores.to_schema().columns)
+        scores = pd.DataFrame(plan.rows + judged).assign(run_id=rid, agent=agent_name)[columns]
+        ctx.write_table(scores, run_dir / "scores.parquet", MileScores, table="mile_scores")
+    ok = scores[scores.failure.isna()]
+    per = ok.groupby(["stage", "metric"], sort=True).agg(mean=("value", "mean"), n=("value", "size")).reset_index()
+    ctx.publish_table(
+        f"mile-judge-{agent_name}",
+        table_rows(per),
+        f"MILE scores of {agent_name} (mean per metric), judged by {judge_model.model}"
+        f"{' (proxy)' if judge_model.is_scripted else ''}; run {rid}",
+    )
+    ctx.check_calls(run_dir / JUDGE_USAGE, judged=[run_dir / "scores.parquet"])
+    failed = scores[scores.failure.notna() & (scores.failure != "dialogue_failed")]
+    return (
+        f"{agent_name}: {len(dialogues)} dialogues, {len(plan.tasks):,} judge calls by {judge_model.model} "
+        f"({session.hits:,} from the cache), {len(scores):,} score rows, {len(failed)} judge failures, "
+        f"{int((scores.failure == 'dialogue_failed').sum())} rows of failed dialogues; run {rid}"
+    )
+
+
+# ------------------------------------------------------------------ report
+QUERIES = ("mile_goal", "mile_interaction", "mile_consistency", "mile_rounds", "mile_dialogues")
+DIALOGUE_COLUMNS = [
+    "agent",
+    "instance_id",
+    "law_reason",
+    "ended_by",
+    "turns",
+    "client_revisions",
+    "lawyer_revisions",
+    "blurred",
+    "unsupervised",
+]
+
+
+def result_rows(scores: pd.DataFrame, dialogues: pd.DataFrame, agents: pd.DataFrame) -> pd.DataFrame:
+    """Our rows of every table (steps/mile/sql/mile_*.sql over every agent's scores and dialogues)."""
+    from steps.mile.sql import QUERIES as SQL
+
+    with duckdb.connect() as con:
+        con.register("scores", scores)
+        con.register("dialogues", dialogues)
+        con.register("agents", agents)
+        ours = pd.concat([SQL.run(con, q) for q in QUERIES], ignore_index=True)
+        con.register("ours", ours)
+        return pd.concat([ours, SQL.run(con, "mile_total")], ignore_index=True)
+
+
+def report(ctx: StageContext) -> str:
+    """The paper-style MILE tables of every agent taking part, with the paper's numbers."""
+    from steps.mile.benchmark import BENCHMARK
+    from steps.mile.published import paper_names
+    from steps.mile.report import csv_frame, render
+    from steps.reports.dvc_views import write_dvc_views
+    from steps.reports.labels import size_phrase
+    from steps.reports.long import long_csv
+    from steps.reports.runs import agent_infos, run_info
+
+    params, paths = ctx.params.for_benchmark("mile"), ctx.paths  # the agents that take part in it
+    reports = paths.reports
+    agents = agent_infos(params, "mile", paths, names=paper_names())
+    if not agents:
+        raise ValueError("params.yaml lists no agents: nothing to report")
+    scores, dialogues = [], []
+    for name in agents:
+        run_dir = paths.run("mile", name)
+        scores.append(ctx.read_table(run_dir / "scores.parquet", MileScores))
+        dialogues.append(ctx.read_table(run_dir / DIALOGUES, MileDialogues)[DIALOGUE_COLUMNS])
+        agents[name] = replace(agents[name], sizes={"dialogues": len(dialogues[-1])})
+    first = next(iter(agents.values()))
+    run = run_info(params, {**first.run["options"], **params.section(MileParams).model_dump()})
+    flags = pd.DataFrame(
+        {
+            "agent": list(agents),
+            "model": [a.model for a in agents.values()],
+            "agent_scripted": [a.scripted for a in agents.values()],
+            "environment_scripted": run.environment_scripted,
+        }
+    )
+    ours: pd.DataFrame = ctx.task(result_rows, name="result_rows")(
+        pd.concat(scores, ignore_index=True), pd.concat(dialogues, ignore_index=True), flags
+    )
+    sampled_from = len(ctx.read_table(paths.interim / "mile.parquet", Mile))
+    markdown = render(ours, agents, run, sampled_from)
+    ctx.write_text(reports / "mile.md", markdown)
+    ctx.write_text(reports / "mile.csv", long_csv(csv_frame(ours), table="reports/mile.csv", with_unparsable=True))
+    ctx.publish_markdown(
+        "report-mile", markdown, "MILE goal and interaction scores (MASER Tables 1-3), ours beside the paper's"
+    )
+    write_dvc_views(BENCHMARK, ctx.input_path(reports / "mile.csv"), list(params.agents), ctx.output_path(reports))
+    goal = ours[(ours["table"] == "goal") & (ours.metric == "AVE")].set_index("agent").value.round(2).to_dict()
+    return (
+        f"reports/mile.md and reports/mile.csv written ({len(agents)} agents, "
+        f"{size_phrase([len(d) for d in dialogues], 'dialogues per agent')}; "
+        f"goal AVE {goal}; judge {run.judge})"
+    )
