@@ -38,16 +38,13 @@ from steps.stages import StageContext
 from steps.tables import table_rows
 
 _STEPS = Path(steps.__file__).parent
-# The code that decides a dialogue: the engine, the environments (their registrations load their instance
-# builders, hence the personas package), the model door, the schemas and what they import from elsewhere under
-# steps/.
+# The code that decides a dialogue: the engine, the environments (with their instance builders and personas), the
+# model door, the schemas and what they import from elsewhere under steps/.
 CODE = (
     _STEPS / "__init__.py",
     _STEPS / "sections.py",
     _STEPS / "j1",
     _STEPS / "simulate",
-    _STEPS / "scenarios",
-    _STEPS / "personas",
     _STEPS / "llm",
     _STEPS / "schemas",
     _STEPS / "sources" / "__init__.py",
