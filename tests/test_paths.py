@@ -8,8 +8,12 @@ import os
 import pandas as pd
 import pytest
 
-from flows.j1_judge import write_transcripts
+from flows.kit.context import FlowContext
 from flows.kit.paths import Paths, safe_child
+from steps.j1.eval.stages import write_transcripts
+from steps.params import Params
+
+CTX = FlowContext(Params(), Paths())  # writes where it is told
 
 
 @pytest.mark.parametrize("name", ["..", ".", "", "a/b", "/etc", "../x", "a\\b", "a\0b", ".git", "-rf", "x" * 65])
@@ -44,7 +48,7 @@ def test_the_transcript_cleanup_cannot_delete_outside_the_agents_folder(tmp_path
     empty = pd.DataFrame(columns=["scenario", "instance_id"])
     for agent in ("..", ".", "../..", "oracle/.."):
         with pytest.raises(ValueError, match="refusing"):
-            write_transcripts.fn(empty, empty, transcripts, 2, agent=agent, rid="r", proxy=True)
+            write_transcripts(CTX, empty, empty, transcripts, 2, agent=agent, rid="r", proxy=True)
     assert all(path.is_file() for path in keep)
 
 
@@ -55,7 +59,7 @@ def test_the_transcript_cleanup_clears_only_the_agents_own_folder(tmp_path):
     (transcripts / "null" / "old.md").write_text("old\n", encoding="utf-8")
     (transcripts / "oracle" / "kept.md").write_text("kept\n", encoding="utf-8")
     empty = pd.DataFrame(columns=["scenario", "instance_id"])
-    assert write_transcripts.fn(empty, empty, transcripts, 2, agent="null", rid="r", proxy=True) == 0
+    assert write_transcripts(CTX, empty, empty, transcripts, 2, agent="null", rid="r", proxy=True) == 0
     assert not (transcripts / "null" / "old.md").exists() and (transcripts / "oracle" / "kept.md").is_file()
 
 

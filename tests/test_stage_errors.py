@@ -77,7 +77,7 @@ def test_a_stage_process_prints_its_expected_error_once(tmp_path):
     (tmp_path / "prefect.toml").write_bytes((ROOT / "prefect.toml").read_bytes())
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PREFECT_HOME": str(tmp_path / "prefect-home")}
     done = subprocess.run(
-        [sys.executable, "-m", "flows.j1_judge", "nobody"],
+        [sys.executable, "-m", "flows.run", "j1_judge", "nobody"],
         cwd=tmp_path,
         env=env,
         capture_output=True,

@@ -123,7 +123,7 @@ BENCHMARK = Benchmark(
         ),
         Stage(
             "j1_simulate",
-            "steps.j1.stages:simulate",
+            "steps.j1.eval.stages:simulate",
             "Every instance's dialogue between one agent and the environment roles; resumes an interrupted run.",
             agents="j1",
             reads=("data/j1/instances.parquet",),
@@ -143,7 +143,7 @@ BENCHMARK = Benchmark(
         ),
         Stage(
             "j1_judge",
-            "steps.j1.stages:judge",
+            "steps.j1.eval.stages:judge",
             "Score one agent's J1 run on the ten metrics (rules and LLM judges), with the court failure causes.",
             agents="j1",
             reads=(
@@ -174,7 +174,7 @@ BENCHMARK = Benchmark(
         ),
         Stage(
             "j1_report",
-            "steps.j1.stages:report",
+            "steps.j1.eval.stages:report",
             "The J1-EVAL tables of every agent taking part, with the paper's numbers beside them.",
             reads=("data/j1/runs",),
             reports=(

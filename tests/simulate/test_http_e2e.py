@@ -17,14 +17,17 @@ import yaml
 from typer.testing import CliRunner
 
 from flows.cli import app
-from flows.j1_judge import write_transcripts
-from flows.j1_simulate import j1_simulate
+from flows.kit.context import FlowContext
 from flows.kit.stage import run_stage
+from flows.run import j1_simulate
 from steps.j1.envs.registry import SCENARIOS
 from steps.j1.eval.failures import causes_of_rows
 from steps.j1.eval.metrics.crime import predicted_charges
 from steps.j1.eval.metrics.penalty import predicted_sentence
+from steps.j1.eval.stages import write_transcripts
 from steps.j1.extract.statutes import find_statutes
+from steps.params import Params
+from steps.paths import Paths
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.j1.envs.conftest import build, write_sources
 
@@ -137,7 +140,9 @@ def test_show_prints_the_dialogue_with_speakers_addressees_and_stages(run_dir, m
     # the judge stage's transcripts of the same run (stage `j1_judge` writes them with the failure causes)
     turns = pd.read_parquet(root / "data/j1/runs/court/turns.parquet")
     deliverables = pd.read_parquet(root / "data/j1/runs/court/dialogues.parquet").assign(failure_causes=[[], []])
-    assert write_transcripts.fn(turns, deliverables, root / "transcripts", 2, agent="court", rid="r", proxy=False) == 2
+    ctx = FlowContext(Params(), Paths())
+    shown = write_transcripts(ctx, turns, deliverables, root / "transcripts", 2, agent="court", rid="r", proxy=False)
+    assert shown == 2
     transcripts = list((root / "transcripts/court").glob("*.md"))
     page = transcripts[0].read_text(encoding="utf-8")
     assert len(transcripts) == 2 and "**[1] 审判长 → 被告人**" in page and "failure causes: none" in page

@@ -57,7 +57,7 @@ def start(root: Path, prefect_api: str) -> subprocess.Popen:
     cost about 8 s of CPU each); a session of its own, so that the kill reaches whatever it started."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PREFECT_HOME": str(root / "prefect"), "PREFECT_API_URL": prefect_api}
     return subprocess.Popen(
-        [sys.executable, "-m", "flows.j1_simulate", "oracle"],
+        [sys.executable, "-m", "flows.run", "j1_simulate", "oracle"],
         cwd=root,
         env=env,
         stdout=subprocess.PIPE,

@@ -6,10 +6,10 @@ import json
 
 import pandas as pd
 
-from flows.j1_report import j1_agents
 from flows.kit.config import load_params
 from flows.kit.paths import Paths
 from steps.j1.eval.report import _sizes
+from steps.j1.eval.stages import j1_agents
 from tests.conftest import ROOT
 
 

@@ -12,11 +12,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.j1_judge import j1_judge
-from flows.j1_report import j1_report
-from flows.j1_simulate import j1_simulate
 from flows.kit.models import read_usage_log
 from flows.kit.stage import run_stage
+from flows.run import j1_judge, j1_report, j1_simulate
 from steps.j1.eval.schemas import J1Scores
 from steps.reports.long import LONG_COLUMNS
 from steps.tables import read_table

@@ -8,10 +8,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.j1_judge import j1_judge
-from flows.j1_report import j1_report
-from flows.j1_simulate import j1_simulate
 from flows.kit.stage import run_stage
+from flows.run import j1_judge, j1_report, j1_simulate
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.j1.envs.conftest import build, write_sources
 
