@@ -58,6 +58,7 @@ BENCHMARK = Benchmark(
                 "j1.topics",
                 "environment",
             ),
+            code=("steps/lawbench/sources.py",),  # the schema of the LawBench items it reads
             calls_models=True,
         ),
         Stage(
