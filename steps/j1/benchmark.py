@@ -58,7 +58,7 @@ BENCHMARK = Benchmark(
                 "j1.topics",
                 "environment",
             ),
-            code=("steps/lawbench/sources.py",),  # the schema of the LawBench items it reads
+            code=("steps/lawbench",),  # the schema of the LawBench items it reads (steps/lawbench/sources.py)
             calls_models=True,
         ),
         Stage(

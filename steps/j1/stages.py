@@ -220,7 +220,7 @@ def topics(ctx: StageContext) -> str:
     from steps.j1.envs.schemas import TopicSources, topics_arrow_types
     from steps.sources.tables import interim_tables
 
-    schema = interim_tables()["lawbench_items"].schema  # LawBench's (steps/lawbench/sources.py, a declared code dep)
+    schema = interim_tables()["lawbench_items"].schema  # steps/lawbench/sources.py (a code dep)
     out_dir, method = ctx.paths.shared("j1"), ctx.params.section(J1Params).topics.method
     items = ctx.read_table(ctx.paths.interim / "lawbench_items.parquet", schema)
     derived = ctx.task(derive_topics, name="derive")(items, ctx.params.section(J1Params).topics)

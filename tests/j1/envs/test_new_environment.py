@@ -22,7 +22,7 @@ import pytest
 
 pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]  # the project (this file is tests/j1/envs/…)
 
 ENV_PY = '''
 """ZZ, a test-only environment: KQ's protocol with a four-turn cap, built from its own topic sources."""
