@@ -158,7 +158,7 @@ def extract(
     if ctx.invoked_subcommand is not None:
         return
     if evaluate:
-        from flows.j1_extract import evaluate as evaluate_parser
+        from flows.extract_judgments import evaluate as evaluate_parser
 
         try:
             evaluate_parser()
@@ -177,7 +177,7 @@ def extract_judgments(
     limit: int | None = typer.Option(None, help="only the first N judgments"),
 ) -> None:
     """Extract the legal elements of any judgment file (parser + the environment model, cross-checked)."""
-    from flows.j1_extract import extract_file as flow
+    from flows.extract_judgments import extract_file as flow
     from flows.kit.stage import run_stage
 
     raise typer.Exit(run_stage("extract judgments", flow, input=input, fmt=fmt, out=out, limit=limit))

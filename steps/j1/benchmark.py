@@ -73,6 +73,7 @@ BENCHMARK = Benchmark(
                 "j1.topics",
                 "environment",
             ),
+            code=("steps/lawbench",),  # the schema of the LawBench items it reads (steps/lawbench/sources.py)
             calls_models=True,
         ),
         Stage(

@@ -15,10 +15,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.j1_instances import j1_instances
-from flows.j1_personas import j1_personas
 from flows.kit.paths import Paths
 from flows.kit.stage import run_stage
+from flows.run import j1_instances, j1_personas
 from steps.j1.envs.registry import instance_from_row
 from steps.j1.envs.schemas import Instances, topics_arrow_types
 from steps.j1.extract.schemas import CASES_ARROW_TYPES

@@ -9,9 +9,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.j1_extract import evaluate, extract_file, j1_extract
+from flows.extract_judgments import evaluate, extract_file
 from flows.kit.paths import Paths
 from flows.kit.stage import run_stage
+from flows.run import j1_extract
 from steps.j1.extract.records import CASE_COLUMNS
 from steps.sources import Fetched
 from steps.sources.tables import interim_tables
