@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -118,3 +118,8 @@ def table_rows(frame: Any, digits: int = 2) -> list[dict[str, Any]]:
             clean[str(k)] = v
         rows.append(clean)
     return rows
+
+
+def batches(ids: Sequence[str], size: int, noun: str = "dialogues") -> dict[str, str]:
+    """Each id's batch label, `size` ids per batch in order: `dialogues 1-20`, `dialogues 21-40` ..."""
+    return {x: f"{noun} {i // size * size + 1}-{min(len(ids), (i // size + 1) * size)}" for i, x in enumerate(ids)}

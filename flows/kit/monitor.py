@@ -20,7 +20,8 @@ from collections.abc import Awaitable, Callable, Hashable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from steps.tables import table_rows as table_rows  # re-exported for the flows
+from steps.tables import batches as batches  # both re-exported for the flows
+from steps.tables import table_rows as table_rows
 
 if TYPE_CHECKING:
     from flows.kit.config import Params
@@ -137,11 +138,6 @@ async def gather_groups(
         for i, r in zip(positions, results, strict=True):
             out[i] = r
     return out
-
-
-def batches(ids: Sequence[str], size: int, noun: str = "dialogues") -> dict[str, str]:
-    """Each id's batch label, `size` ids per batch in order: `dialogues 1-20`, `dialogues 21-40` ..."""
-    return {x: f"{noun} {i // size * size + 1}-{min(len(ids), (i // size + 1) * size)}" for i, x in enumerate(ids)}
 
 
 def _key(text: str) -> str:
