@@ -241,6 +241,7 @@ def judge(ctx: StageContext) -> str:
     from steps.judges.prompts import template_source
     from steps.plawbench.judging import penalty_answers
     from steps.plawbench.penalty_judge import TEMPLATE as PENALTY_TEMPLATE
+    from steps.plawbench.penalty_judge import TEMPLATES as PENALTY_TEMPLATES
     from steps.plawbench.prompts import templates_version
 
     assert ctx.agent_name is not None
@@ -252,7 +253,7 @@ def judge(ctx: StageContext) -> str:
     responses = ctx.read_table(run_dir / "responses.parquet", PlawResponses)
     # the penalty mode enters the run id only when on, so that the default run id is what it always was
     extra = (
-        {"t1_penalties": p.t1_penalties, "penalty_template": template_source(PENALTY_TEMPLATE)}
+        {"t1_penalties": p.t1_penalties, "penalty_template": template_source(PENALTY_TEMPLATE, PENALTY_TEMPLATES)}
         if p.t1_penalties != "none"
         else {}
     )
