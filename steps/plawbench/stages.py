@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pandas as pd
@@ -269,7 +271,7 @@ def judge(ctx: StageContext) -> str:
     judge_run = ctx.begin_run(run_dir / "judge", spec)
     with ctx.model_session(judge_run, usage=run_dir / JUDGE_USAGE) as session:
         judgements, scores, items = ctx.task(_judge_responses, name="judge")(
-            ctx, tasks, rubric, responses, judge_model, session.door, p, judge_run
+            tasks, rubric, responses, judge_model, session.door, p, judge_run, counter=ctx.counter
         )
         ctx.write_table(judgements, run_dir / "judgements.parquet", PlawJudgements, table="plawbench_judgements")
         ctx.write_table(scores, run_dir / "scores.parquet", PlawScores, table="plawbench_scores")
@@ -303,7 +305,6 @@ def judge(ctx: StageContext) -> str:
 
 
 def _judge_responses(
-    ctx: StageContext,
     tasks: pd.DataFrame,
     rubric: pd.DataFrame,
     responses: pd.DataFrame,
@@ -311,6 +312,8 @@ def _judge_responses(
     door: Completer,
     options: PlawBenchParams,
     judge_run: str,
+    *,
+    counter: Callable[[str, int], AbstractContextManager[Callable[..., None]]],
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Every answered response judged (and, opt-in, the consultations' paper penalties): the judgement, score and
     item-score rows, with a row without a score for every failed agent call."""
@@ -319,14 +322,14 @@ def _judge_responses(
     repairs = options.judge_repairs
     todo = int(responses.response.notna().sum())
     agent = responses.agent.iloc[0] if len(responses) else ""
-    with ctx.counter(f"plawbench judge {agent}", todo) as advance:
+    with counter(f"plawbench judge {agent}", todo) as advance:
         results = asyncio.run(
             judge_all(door, judge_model, tasks, rubric, responses, options, repairs=repairs, on_done=advance)
         )
     penalties = None
     if options.t1_penalties == "paper":
         consulted = sum(r.category == "consultation" and j.ok for r, _, j in results)
-        with ctx.counter(f"plawbench T1 penalties {agent}", consulted) as advance:
+        with counter(f"plawbench T1 penalties {agent}", consulted) as advance:
             penalties = asyncio.run(
                 judge_penalties_all(door, judge_model, tasks, results, repairs=repairs, on_done=advance)
             )
