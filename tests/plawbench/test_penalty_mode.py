@@ -12,10 +12,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.plawbench_judge import plawbench_judge
-from flows.plawbench_predict import plawbench_predict
-from flows.plawbench_report import plawbench_report
-from flows.plawbench_rubrics import plawbench_rubrics
+from flows.run import plawbench_judge, plawbench_predict, plawbench_report, plawbench_rubrics
 from steps.sources.tables import interim_tables
 from steps.tables import to_arrow, write_parquet_atomic
 from tests.conftest import ROOT

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from flows.plawbench_report import build_tables
 from steps.plawbench import paper
 from steps.plawbench.report import ReportInputs, render_report
 from steps.plawbench.schemas import PlawItemScores, PlawJudgements, PlawRubricItems
+from steps.plawbench.stages import build_tables
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.long import LONG_COLUMNS
 
@@ -80,7 +80,7 @@ def _frames(failure: str | None) -> dict[str, pd.DataFrame]:
 
 
 def _report(failure: str | None) -> tuple[str, pd.DataFrame]:
-    tables = build_tables.fn(_frames(failure))
+    tables = build_tables(_frames(failure))
     inputs = ReportInputs(
         agents={"a": AgentInfo("a", "m/a", False, run_id="r")},
         run=RunInfo("m/env", False, "m/judge", False, {"limit": None, "t1_penalties": "none"}),
