@@ -1,20 +1,18 @@
 """`jurisflow show RUN INSTANCE [--benchmark B]`: print one simulated dialogue readably in the terminal.
 
-Every dialogue benchmark (a registration with `dialogues=True`: J1, MILE, UCL-Bench and PLawBench consultations),
-each run in data/<benchmark>/runs/<agent>/. RUN is an agent alias (its directory there) or a run id (from a run.json
-there); INSTANCE is an instance or item id as in the tables (`CR/judge/000b1a0e-…`), as in transcript file
-names (`CR_judge_000b1a0e-…`), or any unique part of either. Without --benchmark every benchmark the agent
-has a run of is searched. J1 turns show their index, the court stage when known, the speaker and the
-addressee, the text, and the model call behind it (tokens; latency or cache hit from the usage log under
-`llm.cache_dir`), under a header naming the court failure causes (read from the turns as the judge stage reads
-them); the other benchmarks' turns show speaker → addressee and model, then the scores with the judge's reasons.
+Every dialogue benchmark (a registration with `dialogues=True`), each run in data/<benchmark>/runs/<agent>/. RUN is
+an agent alias (its directory there) or a run id (from a run.json there); INSTANCE is an instance or item id as in
+the tables (`CR/judge/000b1a0e-…`), as in transcript file names (`CR_judge_000b1a0e-…`), or any unique part of
+either. Without --benchmark every benchmark the agent has a run of is searched. A benchmark whose registration
+names a `show` function prints its own lines (J1: the court stage of each turn and the model call behind it, from
+the usage log under `llm.cache_dir`); the others print the transcript viewer's record: speaker → addressee and
+model, then the scores with the judge's reasons.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pandas as pd
 import yaml
 from rich.console import Console
 from rich.markup import escape
@@ -22,13 +20,12 @@ from rich.panel import Panel
 
 from flows.kit.config import PARAMS_FILE
 from flows.kit.models import read_usage_log
-from flows.kit.paths import DIALOGUES, PATHS, USAGE, Paths
+from flows.kit.paths import PATHS, USAGE, Paths
+from steps.benchmarks import benchmark as registration
 from steps.benchmarks import dialogue_benchmarks
-from steps.j1.envs.catalog import SCENARIOS
-from steps.j1.eval.failures import causes_of_rows
 from steps.llm import LLMSettings
+from steps.registry import resolve
 from steps.runs import read_run_if_any
-from steps.simulate.transcript import lines
 
 
 def _cache_dir(params_file: Path = PARAMS_FILE) -> Path:
@@ -48,22 +45,6 @@ def _run_id(directory: Path) -> str | None:
     return record.run_id if record is not None else None
 
 
-def run_dir(run: str, runs_dir: Path | None = None) -> Path:
-    """The directory of a J1 run (under `runs_dir`, default data/j1/runs) given by agent alias or run id."""
-    runs_dir = runs_dir or PATHS.runs("j1")
-    if (runs_dir / run / "turns.parquet").is_file():
-        return runs_dir / run
-    for spec in sorted(runs_dir.glob("*/run.json")):
-        if _run_id(spec.parent) == run:
-            return spec.parent
-    known = ", ".join(p.parent.name for p in sorted(runs_dir.glob("*/turns.parquet"))) or "none"
-    raise ValueError(f"no run '{run}' under {runs_dir} (agents with runs: {known}); run `dvc repro` first")
-
-
-def find_instance(deliverables: pd.DataFrame, instance: str) -> str:
-    return find_id(deliverables.instance_id.tolist(), instance)
-
-
 def find_id(ids: list[str], instance: str) -> str:
     """The id meant by `instance`: an exact id, an id as written in file names, or a unique part of either."""
     from steps.reports.html.dialogues import file_id
@@ -79,38 +60,6 @@ def find_id(ids: list[str], instance: str) -> str:
     if not matches:
         raise ValueError(f"no instance matching '{instance}' in this run ({len(ids)} instances, e.g. {ids[0]})")
     raise ValueError(f"'{instance}' matches {len(matches)} instances, e.g. {', '.join(matches[:3])}; be more precise")
-
-
-def show(run: str, instance: str, runs_dir: Path | None = None, console: Console | None = None) -> None:
-    console = console or Console()
-    where = run_dir(run, runs_dir)
-    deliverables = pd.read_parquet(where / DIALOGUES)
-    iid = find_instance(deliverables, instance)
-    d = deliverables[deliverables.instance_id == iid].iloc[0].to_dict()
-    turns = pd.read_parquet(where / "turns.parquet")
-    turns = turns[turns.instance_id == iid].sort_values("turn_index").to_dict("records")
-    calls = read_usage_log(_cache_dir(), where / USAGE, last=True).drop_duplicates("call_key")
-    usage = {r["call_key"]: r for r in calls.to_dict("records")}
-    # role -> label as the turns wrote it (every role that is addressed also speaks)
-    labels = {t["speaker"]: t["speaker_label"] for t in turns}
-    scenario = SCENARIOS.get(d["scenario"])
-    causes = (", ".join(causes_of_rows(turns, scenario)) if scenario else "") or "none"
-    console.print(
-        f"[bold]{escape(iid)}[/]  agent [cyan]{d['agent']}[/], run {d['run_id']}: ended by "
-        f"[bold]{d['ended_by']}[/] after {d['exchanges']} exchanges; failure causes: {causes}"
-    )
-    for line in lines(turns, labels, usage):
-        to = f" → {escape(line.addressee)}" if line.addressee else ""
-        stage = f"[magenta]{escape(line.stage)}[/] " if line.stage else ""
-        kind = "" if line.kind == "utterance" else f" [yellow]({line.kind})[/]"
-        console.print(f"[dim]{line.turn_index:>3}[/] {stage}[bold]{escape(line.speaker)}{to}[/]{kind}")
-        if line.text and line.kind != "check":
-            console.print("      " + escape(line.text).replace("\n", "\n      "))
-        if line.note:
-            console.print(f"      [dim]{escape(line.note)}[/]")
-    text = d["deliverable"] if isinstance(d["deliverable"], str) else "(none)"
-    title = f"deliverable: {d['deliverable_kind']}" + (" (asked for after the turn cap)" if d["forced"] else "")
-    console.print(Panel(escape(text), title=title))
 
 
 def _benchmark_dir(bench: str, run: str, paths: Paths) -> Path | None:
@@ -151,16 +100,26 @@ def show_any(
     if len(found) > 1:
         raise ValueError(f"'{instance}' is in {', '.join(found)}; add --benchmark")
     bench, iid = next(iter(found.items()))
-    if bench == "j1":
-        show(run, iid, runs_dir=paths.runs("j1"), console=console)
+    printer = registration(bench).show
+    if printer is not None:
+        calls = read_usage_log(_cache_dir(), where[bench] / USAGE, last=True).drop_duplicates("call_key")
+        usage = {r["call_key"]: r for r in calls.to_dict("records")}
+        for line in resolve(printer)(where[bench], iid, usage):
+            console.print(line)
         return
     print_record(bench, iid, where[bench], console)
 
 
+def _key(records: list[dict]) -> str:
+    """The field that names a record: its instance id, or its title where an instance has several records (an
+    item asked in more than one variant)."""
+    ids = [r["iid"] for r in records]
+    return "iid" if len(set(ids)) == len(ids) else "title"
+
+
 def _ids(bench: str, folder: Path) -> list[str]:
-    if bench == "j1":
-        return pd.read_parquet(folder / DIALOGUES, columns=["instance_id"]).instance_id.tolist()
-    return [r["iid"] if bench != "plawbench" else r["title"] for r in _records(bench, folder)]
+    records = _records(bench, folder)
+    return [r[_key(records)] for r in records]
 
 
 def _records(bench: str, folder: Path) -> list[dict]:
@@ -170,8 +129,9 @@ def _records(bench: str, folder: Path) -> list[dict]:
 
 
 def print_record(bench: str, iid: str, folder: Path, console: Console) -> None:
-    """A MILE, UCL-Bench or PLawBench dialogue: header, scores with the judge's reasons, turns, deliverable."""
-    record = next(r for r in _records(bench, folder) if (r["title"] if bench == "plawbench" else r["iid"]) == iid)
+    """A dialogue as the transcript viewer records it: header, scores with the judge's reasons, turns, deliverable."""
+    records = _records(bench, folder)
+    record = next(r for r in records if r[_key(records)] == iid)
     score = "—" if record["score"] is None else f"{record['score']:.1f}"
     console.print(
         f"[bold]{escape(record['title'])}[/]  {bench}, agent [cyan]{escape(record['agent'])}[/], "

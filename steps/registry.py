@@ -104,7 +104,8 @@ class Benchmark:
     presentation; `dialogue_reader` ("module:function", (run folder, paper_ids) -> viewer records) reads one
     agent's run for the transcript viewer and `jurisflow show` (None: the shared turns and dialogues tables alone;
     `paper_ids`: label records with the paper's ids, UCL-Bench's task ids), from a run folder holding
-    `dialogue_marker`."""
+    `dialogue_marker`. `show` ("module:function", (run folder, instance id, usage rows by call key) -> lines of
+    rich markup) prints one dialogue for `jurisflow show` (None: the viewer's record)."""
 
     name: str
     title: str
@@ -118,6 +119,7 @@ class Benchmark:
     page: Page = Page()
     dialogue_reader: str | None = None
     dialogue_marker: str = "dialogues.parquet"
+    show: str | None = None
 
     def paper_models(self) -> dict[str, tuple[str, ...]]:
         """Its paper's models and their other spellings ({} when `paper_names` is None)."""

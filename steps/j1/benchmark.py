@@ -23,6 +23,7 @@ BENCHMARK = Benchmark(
         charts="steps.j1.page:charts",
     ),
     dialogue_reader="steps.j1.page:records",
+    show="steps.j1.show:dialogue_lines",
     position=2,
     judged=("scores",),
     dialogues=True,
