@@ -30,7 +30,7 @@ import yaml
 from flows.dvc_cli import command as dvc_command
 from flows.kit.config import runs_of
 from flows.pipeline import prefect_server
-from steps.j1.envs import known_codes
+from steps.benchmarks import benchmarks
 from steps.llm.local_server import LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER
 from steps.reports.real_model import (
     echo_counts,
@@ -43,73 +43,18 @@ from steps.tables import write_text_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENT = "smollm2_135m"
-# Profile `small` (`make smoke-real`): the smallest samples that still run every benchmark's every path. Turn caps
-# are low because a tiny model rarely ends a dialogue by itself; every output is capped at max_tokens (repetition
-# up to the cap is common).
-SMALL: dict[str, Any] = {
-    "lawbench": {"limit": 1},  # 1 item per task, 20 tasks, both settings
-    "j1": {
-        # Building the court environments from judgments is data preparation, not a benchmark: the tiny model's
-        # extraction fails on every judgment (recorded per case, llm_status failed), which would leave
-        # CD/DD/CI/CR without an instance. The scripted extractor builds them (no model call); the tiny model
-        # then plays them.
-        # 15 judgments per source: the first civil one whose plaintiff's evidence is recorded (so CD has an
-        # instance) is the 15th.
-        "extract": {"limit": 15, "max_attempts": 1, "model": {"model": "scripted/persona"}},
-        # The same for the personas of the lay roles: the tiny model's trait levels are rarely valid JSON (every
-        # persona failed in the first run), which would leave KQ, LC, CD and DD without an instance.
-        "personas": {"model": {"model": "scripted/persona"}},
-        "instances": {"sizes": dict.fromkeys(known_codes(), 1)},  # every J1 environment
-        "simulate": {"max_turns": dict.fromkeys(known_codes(), 2), "transcripts": 1},
-        "topics": {"method": "derived"},
-    },
-    # UCL-Bench and PLawBench prompts are the longest (a UCL judge reads about 2,200 tokens, a PLawBench rubric
-    # judge 3,400-7,500): 1 item of three UCL tasks (a prediction, a concept, a consultation) and 1 task of three
-    # PLawBench scenarios, one per task type; the case analysis from 法律时效敏感度, whose rubrics and facts are the
-    # shortest (its first task, pca/220: 15 rubric rows, 308 characters, against 36 rows for 婚姻家事's pca/2).
-    # No judge repair: every tiny-model rubric answer was unparsable and so was its repair (the slice profile
-    # keeps one repair, so that path still meets real output in CI); a repair is as long as the judging itself.
-    "ucl": {
-        "limit": 1,
-        "tasks": ["Charge Prediction", "Legal Concept Understanding", "Legal Issue Consultation"],
-        "max_exchanges": 1,
-        "judge_retries": 1,
-    },
-    "mile": {"sample": 1, "max_turns": 2, "role_decoding": "none"},
-    "plawbench": {
-        "limit": 1,
-        "scenarios": ["consultation", "法律时效敏感度", "plaintiff"],
-        "judge_repairs": 0,
-        "multiturn": {"enabled": True, "max_turns": 1},
-    },
-}
-# Profile `slice` (the slow CI test, tests/real/test_real_slice.py): one item or instance per benchmark, every
-# stage still run, up to every report: LawBench task 1-1 in both settings, one J1 criminal-court trial (the
-# environment with the most roles), one MILE instance (one turn), one UCL-Bench item, one PLawBench consultation
-# (single-turn).
-SLICE: dict[str, Any] = {
-    **SMALL,
-    "lawbench": {"limit": 1, "tasks": ["1-1"]},
-    "j1": {
-        **SMALL["j1"],
-        "instances": {"sizes": {"CR": 1}},
-        "simulate": {"scenarios": ["CR"], "max_turns": {"CR": 2}, "transcripts": 1},
-    },
-    "ucl": {"limit": 1, "tasks": ["Charge Prediction"], "max_exchanges": 1, "judge_retries": 1},
-    # one client-lawyer turn: MILE's calls were 44 % of the slice's prompt tokens with two (prompts set the cost); seed
-    # 70 samples mile/299, whose facts, evidence and complaint are among the shortest (439 characters; seed 0's
-    # mile/177 has 1,916), and every MILE judge prompt but one quotes the complaint or the facts
-    "mile": {**SMALL["mile"], "max_turns": 1, "seed": 70},
-    # single-turn: the multi-turn consultation (a client role and a second answer and judging of the same item, 20 %
-    # of the slice's prompt tokens) runs in the small profile, `make smoke-real`
-    "plawbench": {
-        "limit": 1,
-        "scenarios": ["consultation"],
-        "judge_repairs": 1,
-        "multiturn": {"enabled": False},
-    },
-}
-PROFILES: dict[str, dict[str, Any]] = {"small": SMALL, "slice": SLICE}
+# The samples of each profile come from the registrations (`smoke`: steps/<benchmark>/smoke.py). Profile `small`
+# (`make smoke-real`): the smallest samples that still run every benchmark's every path; turn caps are low because a
+# tiny model rarely ends a dialogue by itself, and every output is capped at max_tokens (repetition up to the cap is
+# common). Profile `slice` (the slow CI test, tests/real/test_real_slice.py): one item or instance per benchmark,
+# every stage still run, up to every report.
+PROFILE_NAMES = ("small", "slice")
+
+
+def profile_sections(profile: str) -> dict[str, dict[str, Any]]:
+    """Benchmark → its params.yaml section overrides in `profile`."""
+    return {name: b.smoke_profile(profile) for name, b in benchmarks().items()}
+
 
 # New tokens per call by role: the server decodes 20-60 tokens/s on a shared 2-core machine, and a tiny model
 # greedy-decoding usually runs to the cap, so the caps set most of the run's cost.
@@ -148,7 +93,7 @@ def real_params(
     params: dict[str, Any], api_base: str, alias: str, cache_dir: Path, profile: str = "small"
 ) -> dict[str, Any]:
     """params.yaml with the local model in every role, the profile's samples, and the door sized for one CPU server."""
-    sample, caps, calls = PROFILES[profile], PROFILE_MAX_TOKENS[profile], PROFILE_CONCURRENCY[profile]
+    sample, caps, calls = profile_sections(profile), PROFILE_MAX_TOKENS[profile], PROFILE_CONCURRENCY[profile]
     out = {**params, **{k: merged(params.get(k), v) for k, v in sample.items()}}
     out["agents"] = {AGENT: model_entry(api_base, alias, caps["agent"], calls)}
     out["runs"] = runs_of(out["agents"])
@@ -301,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--profile",
-        choices=sorted(PROFILES),
+        choices=sorted(PROFILE_NAMES),
         default="small",
         help="small: a few items of every task and environment; slice: one item per benchmark",
     )

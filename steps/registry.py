@@ -105,7 +105,8 @@ class Benchmark:
     agent's run for the transcript viewer and `jurisflow show` (None: the shared turns and dialogues tables alone;
     `paper_ids`: label records with the paper's ids, UCL-Bench's task ids), from a run folder holding
     `dialogue_marker`. `show` ("module:function", (run folder, instance id, usage rows by call key) -> lines of
-    rich markup) prints one dialogue for `jurisflow show` (None: the viewer's record)."""
+    rich markup) prints one dialogue for `jurisflow show` (None: the viewer's record). `smoke` ("module:function",
+    () -> {profile: section overrides}) gives its samples in the real-model runs (flows/smoke_real.py)."""
 
     name: str
     title: str
@@ -120,6 +121,12 @@ class Benchmark:
     dialogue_reader: str | None = None
     dialogue_marker: str = "dialogues.parquet"
     show: str | None = None
+    smoke: str | None = None
+
+    def smoke_profile(self, profile: str) -> dict[str, Any]:
+        """Its params.yaml section overrides in the real-model profile `profile` (`make smoke-real`: `small`; the
+        slice test: `slice`); {} when its registration names none (it runs on its defaults)."""
+        return dict(resolve(self.smoke)().get(profile, {})) if self.smoke else {}
 
     def paper_models(self) -> dict[str, tuple[str, ...]]:
         """Its paper's models and their other spellings ({} when `paper_names` is None)."""

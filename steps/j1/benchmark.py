@@ -8,6 +8,7 @@ from steps.stages import Stage
 BENCHMARK = Benchmark(
     name="j1",
     title="J1-EVAL",
+    smoke="steps.j1.smoke:profiles",
     page=Page(
         titles=(
             ("table3", "Table 3: the ten metrics per environment (×100; III-4 lower is better)"),

@@ -18,6 +18,7 @@ def _setting(setting: str, column: str, label: str) -> tuple[Headline, ...]:
 BENCHMARK = Benchmark(
     name="lawbench",
     title="LawBench",
+    smoke="steps.lawbench.smoke:profiles",
     page=Page(
         titles=(
             ("zero_shot", "Zero-shot scores per task (LawBench appendix tables)"),

@@ -7,6 +7,7 @@ from steps.stages import Stage
 BENCHMARK = Benchmark(
     name="mile",
     title="MILE",
+    smoke="steps.mile.smoke:profiles",
     page=Page(
         titles=(
             ("goal", "Goal scores (MASER Table 1)"),

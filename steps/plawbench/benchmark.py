@@ -7,6 +7,7 @@ from steps.stages import Stage
 BENCHMARK = Benchmark(
     name="plawbench",
     title="PLawBench",
+    smoke="steps.plawbench.smoke:profiles",
     page=Page(
         titles=(
             ("table2", "Table 2: the data"),

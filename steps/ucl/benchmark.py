@@ -8,6 +8,7 @@ from steps.stages import Stage
 BENCHMARK = Benchmark(
     name="ucl",
     title="UCL-Bench",
+    smoke="steps.ucl.smoke:profiles",
     page=Page(
         titles=(
             ("win_rate", "Win rates against the reference model per task (UCL-Bench Table 3 layout)"),

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from flows.smoke_real import AGENT, MAX_TOKENS, SMALL, real_params, stage_exits
+from flows.smoke_real import AGENT, MAX_TOKENS, profile_sections, real_params, stage_exits
 from steps.llm import ModelConfig
 from steps.llm.local_server import LOCAL_KEY_ENV
 from steps.reports.real_model import LABEL, StageTable, outcome_counts, outcome_section, read_stage_tables
@@ -28,16 +28,18 @@ def test_real_params_put_the_local_model_in_every_role_and_keep_every_other_sett
         assert config.decoding.max_tokens == MAX_TOKENS[role] and config.decoding.temperature == 0
     assert real["j1"]["instances"]["sizes"] == dict.fromkeys(["KQ", "LC", "CD", "DD", "CI", "CR"], 1)
     assert real["j1"]["simulate"]["scenarios"] == params["j1"]["simulate"]["scenarios"], "merged, not replaced"
-    assert real["mile"]["max_turns"] == SMALL["mile"]["max_turns"] and real["mile"]["template"] == "eval"
+    assert real["mile"]["max_turns"] == profile_sections("small")["mile"]["max_turns"]
+    assert real["mile"]["template"] == "eval"
     assert real["llm"]["cache_dir"] == "/tmp/cache" and real["llm"]["concurrency"] == 2
     assert params["agents"] != real["agents"], "the committed params are not modified"
 
 
 def test_stage_exits_mark_the_stages_dvc_failed_with_keep_going():
     log = (
-        "Running stage 'ingest':\n> python -m flows.ingest\n"
-        "Running stage 'j1_judge@smollm2_135m':\n> python -m flows.j1_judge smollm2_135m\n"
-        "ERROR: failed to reproduce 'j1_judge@smollm2_135m': failed to run: python -m flows.j1_judge, exited with 1\n"
+        "Running stage 'ingest':\n> python -m flows.run ingest\n"
+        "Running stage 'j1_judge@smollm2_135m':\n> python -m flows.run j1_judge smollm2_135m\n"
+        "ERROR: failed to reproduce 'j1_judge@smollm2_135m': failed to run: python -m flows.run j1_judge "
+        "smollm2_135m, exited with 1\n"
         "Running stage 'mile_simulate@smollm2_135m':\n"
     )
     assert stage_exits(log) == {"ingest": 0, "j1_judge@smollm2_135m": 1, "mile_simulate@smollm2_135m": 0}
@@ -153,7 +155,9 @@ def test_a_copy_from_a_started_project_keeps_its_finished_stages_and_git(tmp_pat
 
 def test_the_slices_mile_seed_samples_one_of_the_shortest_instances(mirror, manifest):
     """The slice's cost follows its prompt tokens, and MILE's judges quote the facts and the complaint."""
-    from flows.smoke_real import SLICE
+    from flows.smoke_real import profile_sections
+
+    SLICE = profile_sections("slice")
     from steps.mile.instances import sample_rows
     from steps.sources import Fetched
     from steps.sources.tables import interim_tables

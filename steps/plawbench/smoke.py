@@ -1,0 +1,28 @@
+"""PLawBench's samples for `make smoke-real` (profile `small`) and the real-model slice test (profile `slice`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def profiles() -> dict[str, dict[str, Any]]:
+    """Profile → this benchmark's params.yaml section overrides. A rubric judge reads 3,400-7,500 tokens: 1 task of
+    three scenarios, one per task type; the case analysis from 法律时效敏感度, whose rubrics and facts are the shortest
+    (its first task, pca/220: 15 rubric rows, 308 characters, against 36 rows for 婚姻家事's pca/2). No judge repair
+    in `small` (every tiny-model rubric answer was unparsable and so was its repair; the slice keeps one, so that
+    path still meets real output in CI). The slice is single-turn: the multi-turn consultation (20 % of its prompt
+    tokens) runs in `small`."""
+    return {
+        "small": {
+            "limit": 1,
+            "scenarios": ["consultation", "法律时效敏感度", "plaintiff"],
+            "judge_repairs": 0,
+            "multiturn": {"enabled": True, "max_turns": 1},
+        },
+        "slice": {
+            "limit": 1,
+            "scenarios": ["consultation"],
+            "judge_repairs": 1,
+            "multiturn": {"enabled": False},
+        },
+    }
