@@ -202,9 +202,9 @@ def export_sft(
 def show(
     run: str = typer.Argument(..., help="an agent name (data/<benchmark>/runs/<agent>) or a run id"),
     instance: str = typer.Argument(..., help="an instance or item id (as in tables or file names), or a unique part"),
-    benchmark: str = typer.Option(None, "--benchmark", "-b", help="j1, mile, ucl or plawbench (default: search all)"),
+    benchmark: str = typer.Option(None, "--benchmark", "-b", help="a dialogue benchmark (default: search all)"),
 ) -> None:
-    """Print one simulated dialogue of J1, MILE, UCL-Bench or PLawBench: every turn, the scores, the ending."""
+    """Print one simulated dialogue of a dialogue benchmark: every turn, the scores, the ending."""
     from flows.show import show_any
 
     try:
@@ -217,7 +217,7 @@ def show(
 @app.command("results")
 def results_command(
     benchmark: str | None = typer.Option(
-        None, "--benchmark", "-b", help="lawbench, j1, mile, ucl or plawbench; a comma-separated list (default: all)"
+        None, "--benchmark", "-b", help="benchmark names, comma-separated (default: all)"
     ),
     fmt: str = typer.Option("table", "--format", help="table (the terminal), md or csv"),
     paper: bool = typer.Option(True, "--paper/--no-paper", help="list the papers' models below ours"),
@@ -459,7 +459,7 @@ def evaluate_agent(
     model: str = typer.Option(..., help="a litellm model string, e.g. hosted_vllm/Qwen3-32B or scripted/oracle"),
     api_base: str | None = typer.Option(None, help="the server's OpenAI-compatible base URL"),
     api_key_env: str | None = typer.Option(None, help="the NAME of the environment variable holding the key"),
-    benchmarks: str | None = typer.Option(None, help="comma-separated: lawbench,j1,mile,ucl,plawbench (default all)"),
+    benchmarks: str | None = typer.Option(None, help="benchmark names, comma-separated (default: all)"),
     limit: int | None = typer.Option(None, min=1, help="the agent's own cap (items per task, instances …)"),
 ) -> None:
     """Register MODEL as agent AGENT in params.yaml, run its stages and reports with DVC, print its headlines."""
@@ -564,7 +564,7 @@ def pull_outputs(
 @app.command("estimate")
 def estimate_run(
     agent: list[str] = typer.Option(None, "--agent", help="an agent name (repeatable; default every agent)"),
-    benchmarks: str | None = typer.Option(None, help="comma-separated: lawbench,j1,mile,ucl,plawbench (default all)"),
+    benchmarks: str | None = typer.Option(None, help="benchmark names, comma-separated (default: all)"),
     file: Path = typer.Option(Path("params.yaml"), "--file", help="the parameters file"),
 ) -> None:
     """Calls, tokens and cost a run will send, per stage and role (offline: scripted stand-ins answer every call)."""

@@ -420,7 +420,7 @@ def main(file: Path, agents: list[str] | None, benchmarks: str | None) -> int:
             raise ParamsError(f"unknown benchmark(s) {', '.join(wrong)}; expected {', '.join(BENCHMARKS)}")
         report = estimate(params, agents, chosen)
     except (ParamsError, FileNotFoundError, ValueError) as err:
-        hint = " (the estimate reads the item tables: run `dvc repro ingest plawbench_rubrics` first)"
+        hint = " (the estimate reads what the stages before the first model call write: run `dvc repro` of those first)"
         print(f"error: {err}{hint if isinstance(err, FileNotFoundError) else ''}", file=sys.stderr)
         return 1
     out = console()
