@@ -3,7 +3,6 @@ command is a stage, and each takes its flow's required parameters (an agent, Law
 
 from __future__ import annotations
 
-import importlib
 import inspect
 
 import pytest
@@ -11,9 +10,10 @@ import typer
 from typer.testing import CliRunner
 
 from flows.cli import STAGES_PANEL, app
-from flows.kit.stage import stage_arguments
 from flows.kit.stages import stage_table
-from tests.test_stage_deps import stages
+from flows.run import flow_of
+from steps.pipeline import stage as declared
+from steps.pipeline import stages
 
 STAGES = stage_table()
 
@@ -35,11 +35,12 @@ def test_every_stage_of_dvc_yaml_has_its_command_and_every_stage_command_is_a_st
 @pytest.mark.parametrize("name", sorted(STAGES))
 def test_a_stage_command_takes_its_flows_required_parameters(name):
     stage, command = STAGES[name], _commands()[name]
-    flow = getattr(importlib.import_module(f"flows.{name}"), name)  # flows/<stage>.py defines <stage>()
+    flow = flow_of(name)  # flows/run.py, from the stage's declaration
     assert flow.name == name
-    assert [a.parameter for a in stage.arguments] == stage_arguments(flow)
-    assert [p.name for p in command.params if p.param_type_name == "argument"] == stage_arguments(flow)
-    assert inspect.getdoc(flow.fn) or inspect.getdoc(importlib.import_module(f"flows.{name}"))
+    arguments = ["agent_name" if a == "agent" else a for a in declared(name).arguments()]
+    assert [a.parameter for a in stage.arguments] == arguments
+    assert [p.name for p in command.params if p.param_type_name == "argument"] == arguments
+    assert inspect.getdoc(flow.fn)
 
 
 def test_matrix_values_become_choices_and_the_help_names_the_dvc_stage():
@@ -65,12 +66,9 @@ def test_the_grouped_names_of_before_still_run_their_stage():
     assert not commands["lawbench"].commands["score"].hidden  # a command of its own: scores any folder
 
 
-def test_the_stage_arguments_are_the_flows_parameters_without_a_default():
-    from flows.lawbench_predict import lawbench_predict
-    from flows.run import ucl_reference
-
-    assert stage_arguments(lawbench_predict) == ["agent_name", "setting"]
-    assert stage_arguments(ucl_reference) == []
+def test_the_stage_arguments_are_the_declarations_matrix_keys():
+    assert declared("lawbench_predict").arguments() == ("agent", "setting")
+    assert declared("ucl_reference").arguments() == ()
 
 
 def test_eval_runs_a_benchmarks_per_agent_stages_and_its_report():
