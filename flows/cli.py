@@ -138,7 +138,7 @@ def lawbench_score_folder(
 
     A folder holding zero_shot/ and one_shot/ sub-folders writes one CSV per setting (OUT's name + _<setting>).
     """
-    from flows.lawbench_score import score_folder
+    from flows.lawbench_folder import score_folder
     from steps.sources.errors import SourceError
 
     try:

@@ -39,7 +39,7 @@ DEFAULT_PREDICTIONS = (
 
 def _lexicon() -> LexiconFiles:
     """Task 2-1's pinned lexicon files (mirror first, then the upstream download), read from the project root."""
-    from flows.lawbench_score import pinned_lexicon
+    from flows.lawbench_folder import pinned_lexicon
 
     return pinned_lexicon(ROOT / "params.yaml", ROOT / "sources.yaml")
 

@@ -80,19 +80,20 @@ def test_run_json_is_written_last_and_never_beside_an_earlier_runs_outputs(tmp_p
 def test_a_stage_that_fails_after_a_parameter_change_leaves_no_new_run_json_beside_old_outputs(
     tmp_path, interim, monkeypatch
 ):
-    from flows import lawbench_predict as stage
+    import steps.lawbench.stages as body
+    from flows.run import lawbench_predict
 
     paths = project_paths(tmp_path, interim)
     args = {"agent_name": "oracle", "setting": "zero_shot", "paths": paths}
-    assert run_stage("lawbench_predict", stage.lawbench_predict, params_file=_params(tmp_path, 2), **args) == 0
+    assert run_stage("lawbench_predict", lawbench_predict, params_file=_params(tmp_path, 2), **args) == 0
     run = paths.run("lawbench", "oracle", "zero_shot")
     old_rid = json.loads((run / "run.json").read_text(encoding="utf-8"))["run_id"]
 
     def disk_full(*a, **k):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(stage, "score", disk_full)  # the predictions are written, then the disk fills
-    assert run_stage("lawbench_predict", stage.lawbench_predict, params_file=_params(tmp_path, 3), **args) == 1
+    monkeypatch.setattr(body, "score_run", disk_full)  # the predictions are written, then the disk fills
+    assert run_stage("lawbench_predict", lawbench_predict, params_file=_params(tmp_path, 3), **args) == 1
     scores_rid = set(pd.read_parquet(run / "scores.parquet").run_id)
     assert scores_rid == {old_rid}
     assert not (run / "run.json").exists() or json.loads((run / "run.json").read_text())["run_id"] == old_rid

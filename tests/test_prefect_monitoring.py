@@ -89,7 +89,7 @@ def _read(api: str, run_name: str) -> dict:
 
 
 def test_lawbench_run_is_named_tagged_split_per_task_logged_and_has_its_scores(project, prefect_api):
-    done = _stage(project, prefect_api, "flows.lawbench_predict", "oracle", "zero_shot")
+    done = _stage(project, prefect_api, "flows.run", "lawbench_predict", "oracle", "zero_shot")
     assert done.returncode == 0, done.stderr
     seen = _read(prefect_api, "lawbench_predict@oracle-zero_shot")
     run = seen["run"]
@@ -147,7 +147,7 @@ def test_ucl_run_has_one_task_run_per_ucl_task_following_its_dialogues(project, 
 
 
 def test_a_failed_stage_logs_its_one_line_at_error(project, prefect_api):
-    done = _stage(project, prefect_api, "flows.lawbench_predict", "oracle", "two_shot")
+    done = _stage(project, prefect_api, "flows.run", "lawbench_predict", "oracle", "two_shot")
     assert done.returncode == 1
     assert "unknown setting 'two_shot'" in done.stderr
     seen = _read(prefect_api, "lawbench_predict@oracle-two_shot")

@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 
 from flows.kit.config import Params
-from flows.lawbench_report import build_tables
 from steps.benchmarks import check_paper_model, paper_names
 from steps.lawbench.metrics.tasks import TASK_IDS
 from steps.lawbench.report import render_setting
+from steps.lawbench.stages import build_tables
 from steps.reports.agents import AgentInfo
 from steps.reports.labels import agent_label, agent_paper_model, paper_model_name, size_phrase
 from steps.runs import read_run, read_run_if_any
@@ -98,7 +98,7 @@ def test_lawbench_rows_say_their_n_and_the_limited_one_says_so():
     published = pd.DataFrame(
         {"setting": "zero_shot", "model": "GPT4", "task": list(TASK_IDS), "score": 0.7, "abstention_rate": 0.0}
     )
-    long, deltas = build_tables.fn(scores, published)
+    long, deltas = build_tables(scores, published)
     agents = {
         "lim": AgentInfo("lim", "openai/m", False, limit=3),
         "full": AgentInfo("full", "openai/gpt-4", False, paper_model="GPT4"),

@@ -44,7 +44,7 @@ def project(root: Path, interim: Path, url: str) -> Path:
         "lawbench": {"limit": 1},
     }
     (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
-    stage = {"cmd": "python -m flows.lawbench_predict a zero_shot", "deps": ["params.yaml"]}
+    stage = {"cmd": "python -m flows.run lawbench_predict a zero_shot", "deps": ["params.yaml"]}
     stage["outs"] = ["data/lawbench/runs/a/zero_shot"]
     (root / "dvc.yaml").write_text(yaml.safe_dump({"stages": {"lawbench_predict": stage}}), encoding="utf-8")
     (root / ".gitignore").write_text("/.cache/\n/data/interim/\n", encoding="utf-8")
@@ -65,7 +65,7 @@ def stage_processes(root: Path) -> list[psutil.Process]:
     """The running processes of the stage in project `root`."""
     found = []
     for p in psutil.process_iter(["cmdline", "cwd"]):
-        if p.info["cwd"] == str(root) and "flows.lawbench_predict" in " ".join(p.info["cmdline"] or []):
+        if p.info["cwd"] == str(root) and "flows.run lawbench_predict" in " ".join(p.info["cmdline"] or []):
             found.append(p)
     return found
 

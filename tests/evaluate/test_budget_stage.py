@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from flows.kit.stage import run_stage
-from flows.lawbench_predict import lawbench_predict
+from flows.run import lawbench_predict
 from steps.llm.pricing import pricing_for
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.helpers import project_paths, write_lawbench_interim

@@ -18,8 +18,7 @@ from flows.estimate import estimate
 from flows.kit.config import load_params
 from flows.kit.paths import Paths
 from flows.kit.stage import run_stage
-from flows.lawbench_predict import lawbench_predict
-from flows.run import ucl_simulate
+from flows.run import lawbench_predict, ucl_simulate
 from steps.sources import Fetched
 from steps.tables import write_table
 from steps.ucl.sources import Ucl, load_ucl

@@ -12,12 +12,12 @@ import yaml
 
 from flows.kit.models import read_usage_log
 from flows.kit.stage import run_stage
-from flows.lawbench_predict import lawbench_predict
-from flows.lawbench_report import build_tables
+from flows.run import lawbench_predict
 from steps.lawbench.metrics import score_task
 from steps.lawbench.predict import prompt_text
 from steps.lawbench.report import render_setting
 from steps.lawbench.scripted import best_form
+from steps.lawbench.stages import build_tables
 from steps.reports.agents import AgentInfo
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.helpers import project_paths, write_lawbench_interim
@@ -146,7 +146,7 @@ def test_a_tolerated_failure_rate_exits_0_and_the_scores_carry_the_failed_count(
 
     info = AgentInfo("local", "hosted_vllm/test-model", False)
     published = pd.DataFrame({"setting": [], "model": [], "task": [], "score": [], "abstention_rate": []})
-    long, deltas = build_tables.fn(scores, published.astype({"score": float, "abstention_rate": float}))
+    long, deltas = build_tables(scores, published.astype({"score": float, "abstention_rate": float}))
     report = render_setting(long, deltas, "zero_shot", {"local": info}, "c0ffee", [])
     assert "| — (4 failed) |" in report and "4 calls failed after retries" in report
     overall = long[(long.scope == "overall") & (long.metric == "score")]
@@ -191,7 +191,7 @@ def test_cut_and_filtered_replies_are_recorded_and_counted_in_the_report(tmp_pat
 
     info = AgentInfo("local", "hosted_vllm/test-model", False)
     published = pd.DataFrame({"setting": [], "model": [], "task": [], "score": [], "abstention_rate": []})
-    long, deltas = build_tables.fn(scores, published.astype({"score": float, "abstention_rate": float}))
+    long, deltas = build_tables(scores, published.astype({"score": float, "abstention_rate": float}))
     cut_replies = {"local": truncated_replies([run])}
     report = render_setting(long, deltas, "zero_shot", {"local": info}, "c0ffee", [], cut_replies)
     assert "Replies cut at max_tokens, by agent (and purpose): `local` 2 (agent 2)" in report

@@ -6,9 +6,9 @@ import io
 
 import pandas as pd
 
-from flows.lawbench_report import build_tables
 from steps.lawbench.metrics.tasks import TASK_IDS
 from steps.lawbench.report import csv_text, render_setting
+from steps.lawbench.stages import build_tables
 from steps.reports.agents import AgentInfo
 from steps.reports.long import long_columns
 
@@ -36,7 +36,7 @@ def _render(failed: dict[str, int]) -> tuple[str, pd.DataFrame]:
     published = pd.DataFrame(
         {"setting": ["zero_shot"], "model": ["GPT-4"], "task": ["1-1"], "score": [0.4], "abstention_rate": [0.0]}
     )
-    long, deltas = build_tables.fn(scores, published)
+    long, deltas = build_tables(scores, published)
     info = AgentInfo("local", "hosted_vllm/m", False)
     return render_setting(long, deltas, "zero_shot", {"local": info}, "c0ffee", ["GPT-4"]), long
 

@@ -1,5 +1,5 @@
-"""A response cache that cannot be written ends a real stage (`python -m flows.lawbench_predict`, the test server over
-HTTP) with one line naming the database and the cause, and loses no answer it received (issue 35, item 8).
+"""A response cache that cannot be written ends a real stage (`python -m flows.run lawbench_predict`, the test server
+over HTTP) with one line naming the database and the cause, and loses no answer it received (issue 35, item 8).
 
 The faults are real: a read-only mount, and a file system that fills during the run (a small tmpfs), each mounted
 over the cache folder in a private mount namespace (`unshare --user --map-root-user --mount`), which stops writes
@@ -69,7 +69,7 @@ def project(root: Path, interim: Path, server: FakeOpenAIServer, cache: Path, co
 def stage(root: Path, prefect_api: str, setup: str = "", after: str = "") -> subprocess.CompletedProcess:
     """Run the stage in `root`; with `setup`, in a private user and mount namespace after the shell lines `setup`
     (and `after` once the stage has ended, keeping its exit code)."""
-    command = [sys.executable, "-m", "flows.lawbench_predict", "a", "zero_shot"]
+    command = [sys.executable, "-m", "flows.run", "lawbench_predict", "a", "zero_shot"]
     if setup:
         script = f'set -e; {setup}; set +e; "$@"; code=$?; {after or ":"}; exit $code'
         command = ["unshare", "-rm", "sh", "-c", script, "sh", *command]

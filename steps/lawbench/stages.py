@@ -1,0 +1,221 @@
+"""LawBench's stage bodies (declared in steps/lawbench/benchmark.py): the published predictions rescored, each
+agent's predictions in one setting, the report. Each takes its `StageContext` and returns its one-line summary.
+
+- `score`: every published prediction scored with our scorers (steps.lawbench.metrics); writes
+  data/lawbench/published_scores.parquet; the comparison with results.csv is in the summary line and the reports.
+- `predict` (per agent and setting): the agent prompted on the 20 tasks as LawBench built the prompts
+  (steps.lawbench.predict), then scored; writes <run>/{predictions,scores,usage}.parquet and run.json. A rerun
+  replays finished calls from the response cache.
+- `report`: reports/lawbench_{zero_shot,one_shot}.md, reports/lawbench.csv and the DVC views, from the rescored
+  published predictions, results.csv and every agent's scores (steps/lawbench/sql/lawbench_long.sql and
+  lawbench_deltas.sql, DuckDB).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pandas as pd
+
+from steps.lawbench.metrics import score_predictions
+from steps.lawbench.metrics.proofread import LexiconFiles, lexicon_tables
+from steps.lawbench.metrics.tasks import SETTINGS
+from steps.lawbench.params import LawBenchParams
+from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_frame, select_items
+from steps.lawbench.schemas import LawBenchRunPredictions, LawBenchScores
+from steps.lawbench.sources import LawBenchItems, LawBenchPredictions, LawBenchPublished
+from steps.llm import Completer, ModelConfig
+from steps.paths import USAGE
+from steps.runs import run_spec
+from steps.stages import StageContext
+from steps.tables import table_rows
+
+PUBLISHED_SCORES = "published_scores.parquet"  # in data/lawbench/
+TOLERANCE = 1e-6
+
+
+def _lexicon(ctx: StageContext) -> LexiconFiles:
+    """Task 2-1's lexicon files: ingest's two tables (a missing one is the one-line error to run ingest)."""
+    files = lexicon_tables(ctx.paths.interim)
+    return LexiconFiles(
+        cilin_path=ctx.input_path(files["cilin_path"]), confusion_path=ctx.input_path(files["confusion_path"])
+    )
+
+
+# ------------------------------------------------------------------ published predictions
+def score_published(predictions: pd.DataFrame, proofread_paths: LexiconFiles) -> pd.DataFrame:
+    scores = score_predictions(predictions, **proofread_paths).rename(columns={"model": "agent"})
+    return scores.assign(n_failed=0, proxy=False, run_id="published")[list(LawBenchScores.to_schema().columns)]
+
+
+def compare(scores: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
+    """Join ours and published by (setting, model, task); one row per cell with both differences."""
+    merged = scores.merge(
+        published.rename(columns={"model": "agent"}),
+        on=["setting", "agent", "task"],
+        how="inner",
+        suffixes=("", "_published"),
+        validate="one_to_one",
+    )
+    merged["score_diff"] = (merged.score - merged.score_published).abs()
+    merged["abstention_diff"] = (merged.abstention_rate - merged.abstention_rate_published).abs()
+    return merged
+
+
+def score(ctx: StageContext) -> str:
+    """Score every published prediction with our scorers and compare with results.csv."""
+    paths = ctx.paths
+    proofread_paths = _lexicon(ctx)
+    predictions = ctx.read_table(paths.interim / "lawbench_predictions.parquet", LawBenchPredictions)
+    published = ctx.read_table(paths.interim / "lawbench_published.parquet", LawBenchPublished)
+    scores: pd.DataFrame = ctx.task(score_published)(predictions, proofread_paths)
+    ctx.write_table(scores, paths.shared("lawbench") / PUBLISHED_SCORES, LawBenchScores, table="lawbench_scores")
+    cells = compare(scores, published)
+    off = cells[(cells.score_diff > TOLERANCE) | (cells.abstention_diff > TOLERANCE)]
+    return (
+        f"{len(scores)} (setting, model, task) cells scored; {len(cells) - len(off)} of {len(cells)} match "
+        f"results.csv within {TOLERANCE:g} (max |Δscore| {cells.score_diff.max():.2g}, "
+        f"max |Δabstention| {cells.abstention_diff.max():.2g}); {len(off)} differ"
+    )
+
+
+# ------------------------------------------------------------------ an agent's predictions
+def _predict(ctx: StageContext, items: pd.DataFrame, agent: ModelConfig, door: Completer) -> pd.DataFrame:
+    """Every item, one unit of the monitor per LawBench task (`1-1 zero_shot` ...), all in one event loop: the
+    door's per-endpoint bound is shared by the 20 tasks as it was by one call over all items."""
+    requests = build_requests(items, agent)
+    setting = items.setting.iloc[0] if len(items) else ""
+    with ctx.counter(f"lawbench {agent.name} {setting}", len(requests)) as advance:
+        replies = asyncio.run(
+            ctx.gather_groups(
+                requests,
+                lambda r: r.metadata["task"],
+                lambda group: door.complete_many(group, on_reply=advance),
+                label=lambda task_id: f"{task_id} {setting}",
+            )
+        )
+    return predictions_frame(items, replies, agent.name)
+
+
+def score_run(predictions: pd.DataFrame, agent: ModelConfig, rid: str, proofread_paths: LexiconFiles) -> pd.DataFrame:
+    """Score the successful predictions; failed calls are counted per task, never scored as empty answers."""
+    ok = predictions[predictions.failure_kind.isna()]
+    scores = score_predictions(ok, contiguous=False, **proofread_paths)
+    failed = predictions[predictions.failure_kind.notna()].groupby(["setting", "task"]).size().rename("n_failed")
+    # outer: a task whose every call failed keeps its row (no score, n 0) and its failed count
+    scores = scores.merge(failed.reset_index(), on=["setting", "task"], how="outer", validate="one_to_one")
+    return scores.assign(
+        agent=agent.name,
+        n=scores.n.fillna(0).astype(int),
+        n_failed=scores.n_failed.fillna(0).astype(int),
+        proxy=agent.is_scripted,
+        run_id=rid,
+    )[list(LawBenchScores.to_schema().columns)]
+
+
+def predict(ctx: StageContext) -> str:
+    """Prompt one agent on the 20 tasks in one setting (zero_shot or one_shot), then score it."""
+    import steps.lawbench.scripted  # noqa: F401  (registers the scripted LawBench policies)
+
+    agent_name, setting, params, paths = ctx.agent_name, ctx.setting, ctx.params, ctx.paths
+    assert agent_name is not None and setting is not None
+    if setting not in SETTINGS:
+        raise ValueError(f"unknown setting '{setting}'; expected one of {', '.join(SETTINGS)}")
+    agent = params.agent(agent_name)
+    limit = params.limit_for(agent_name, "lawbench")  # the agent's own limit and lawbench.limit, the smaller
+    lawbench = params.section(LawBenchParams)
+    items = ctx.read_table(paths.interim / "lawbench_items.parquet", LawBenchItems)
+    items = select_items(items, setting, limit, lawbench.tasks)
+    subset = {"tasks": lawbench.tasks} if lawbench.tasks else {}  # in the run's identity only when set
+    run_dir = paths.run("lawbench", agent_name, setting)
+    spec = run_spec(agent, "lawbench", setting=setting, prompt_version=PROMPT_VERSION, limit=limit, **subset)
+    rid = ctx.begin_run(run_dir, spec)
+    with ctx.model_session(rid, usage=run_dir / USAGE) as session:
+        predictions = _predict(ctx, items, agent, session.door)
+        ctx.write_table(
+            predictions, run_dir / "predictions.parquet", LawBenchRunPredictions, table="lawbench_predictions"
+        )
+        scores: pd.DataFrame = ctx.task(score_run, name="score")(predictions, agent, rid, _lexicon(ctx))
+        ctx.write_table(scores, run_dir / "scores.parquet", LawBenchScores, table="lawbench_scores")
+    ctx.write_run_json(run_dir, spec)
+    ctx.publish_table(
+        f"lawbench-{agent_name}-{setting}",
+        table_rows(
+            scores[["task", "score", "abstention_rate", "n", "n_failed"]].assign(
+                score=100 * scores.score, abstention_rate=100 * scores.abstention_rate
+            )
+        ),
+        f"LawBench {setting}, {agent_name} ({agent.model}{', scripted' if agent.is_scripted else ''}): "
+        f"score and abstention rate per task (×100); run {rid}",
+    )
+    ctx.check_calls(run_dir / USAGE)
+    n_failed = int(predictions.failure_kind.notna().sum())
+    return (
+        f"{agent_name} ({agent.model}) {setting}: {len(predictions):,} items over {scores.task.nunique()} tasks, "
+        f"{session.hits:,} from the cache, {n_failed} failed calls; run {rid}"
+    )
+
+
+# ------------------------------------------------------------------ report
+def build_tables(scores: pd.DataFrame, published: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The long table (steps/lawbench/sql/lawbench_long.sql) and ours against the published per cell
+    (lawbench_deltas.sql)."""
+    import duckdb
+
+    from steps.lawbench.report import tasks_frame
+    from steps.lawbench.sql import QUERIES
+    from steps.reports.long import long_query
+
+    with duckdb.connect() as con:
+        con.register("scores", scores)
+        con.register("published", published)
+        con.register("lawbench_tasks", tasks_frame())
+        long = long_query(con, QUERIES.path("lawbench_long"))
+        con.register("lawbench_long", long)
+        deltas = QUERIES.run(con, "lawbench_deltas")
+    return long, deltas
+
+
+def report(ctx: StageContext) -> str:
+    """The paper-style LawBench tables of every agent taking part, beside the published scores rescored."""
+    from steps.lawbench.benchmark import BENCHMARK
+    from steps.lawbench.report import csv_text, render_setting
+    from steps.reports.dvc_views import write_dvc_views
+    from steps.reports.runs import agent_info, truncated_replies
+    from steps.sources import load_manifest
+
+    params, paths = ctx.params.for_benchmark("lawbench"), ctx.paths  # the agents that take part in it
+    reports = paths.reports
+    frames = [ctx.read_table(paths.shared("lawbench") / PUBLISHED_SCORES, LawBenchScores)]
+    published = ctx.read_table(paths.interim / "lawbench_published.parquet", LawBenchPublished)
+    names = {m: () for m in sorted(set(published.model))}  # the paper's models: those of its results.csv
+    agents = {}
+    for name in params.agents:
+        # a setting not run yet for this agent (e.g. `dvc repro lawbench_predict@<agent>-zero_shot` alone) is
+        # left out of that setting's table and named in its notes
+        ran = [paths.run("lawbench", name, s) for s in SETTINGS]
+        ran = [d for d in ran if ctx.exists(d / "scores.parquet")]
+        frames += [ctx.read_table(d / "scores.parquet", LawBenchScores) for d in ran]
+        dirs = [ctx.input_path(d) for d in ran]
+        agents[name] = agent_info(params, name, "lawbench", dirs, names=names, by_name=False, required=False)
+    scores = pd.concat(frames, ignore_index=True)
+    long, deltas = ctx.task(build_tables)(scores, published)
+    manifest = load_manifest(ctx.input_path(Path("sources.yaml")))
+    commit = next(f.commit for f in manifest.files if f.dataset == "lawbench_items")
+    markdown = {}
+    for setting in SETTINGS:
+        cut = {name: truncated_replies([ctx.input_path(paths.run("lawbench", name, setting))]) for name in agents}
+        markdown[setting] = render_setting(long, deltas, setting, agents, commit, list(names), cut)
+        ctx.write_text(reports / f"lawbench_{setting}.md", markdown[setting])
+    ctx.write_text(reports / "lawbench.csv", csv_text(long))
+    for setting in SETTINGS:
+        ctx.publish_markdown(
+            f"report-lawbench_{setting}", markdown[setting], f"LawBench {setting}: ours beside the published scores"
+        )
+    write_dvc_views(BENCHMARK, ctx.input_path(reports / "lawbench.csv"), list(params.agents), ctx.output_path(reports))
+    worst = deltas.max_abs_diff.max() if len(deltas) else float("nan")
+    return (
+        f"reports/lawbench_zero_shot.md, reports/lawbench_one_shot.md and reports/lawbench.csv written "
+        f"({len(long):,} long rows; {len(agents)} agents; largest |ours − published| {worst:.2g})"
+    )
