@@ -41,33 +41,11 @@ def flow_of(name: str) -> Any:
         params = load_params(params_file)
         if agent_name is not None:
             params.agent(agent_name)  # an unknown agent is a clear error
-        if _legacy(name) is not None:  # not yet declared as a body: the stage's own flow module (transitional)
-            kwargs: dict[str, Any] = {"params_file": params_file, "paths": paths}
-            kwargs |= {"agent_name": agent_name} if agent_name is not None else {}
-            kwargs |= {"setting": setting} if setting is not None else {}
-            return _legacy(name)(**kwargs)
         return declared.run_body(FlowContext(params, paths, agent_name, setting))
 
     body.__name__ = body.__qualname__ = name
     body.__doc__ = declared.help
     return stage_flow(body)
-
-
-def _legacy(name: str) -> Any:
-    """The function of flows/<name>.py, where a stage's body is not declared yet (transitional)."""
-    import importlib
-    import importlib.util
-
-    declared = stage(name)
-    module, _, function = declared.body.partition(":")
-    try:
-        if hasattr(importlib.import_module(module), function):
-            return None
-    except ImportError:
-        pass
-    if importlib.util.find_spec(f"flows.{name}") is None:
-        return None
-    return getattr(importlib.import_module(f"flows.{name}"), name).fn
 
 
 def run(name: str, *args: str, **kwargs: Any) -> int:

@@ -82,7 +82,7 @@ SLEEPY_STAGE = """
 import sys, time
 from pathlib import Path
 from prefect import flow
-from flows.kit.stage import main
+from flows.kit.stage import run_stage
 
 @flow
 def sleepy(marker: str) -> str:
@@ -90,7 +90,7 @@ def sleepy(marker: str) -> str:
     time.sleep(600)
     return "slept"
 
-main(sleepy)
+sys.exit(run_stage("sleepy", sleepy, marker=sys.argv[1]))
 """
 
 

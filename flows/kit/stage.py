@@ -136,13 +136,6 @@ def stage_flow(fn: Callable[..., str]) -> Any:
     return flow(name=name)(logged)
 
 
-def stage_arguments(flow_fn: Callable[..., Any]) -> list[str]:
-    """The parameters a stage's command gives its flow, in order: the flow's parameters without a default (an
-    agent's name, LawBench's setting); the others (paths, the params file) keep their defaults."""
-    fn = getattr(flow_fn, "fn", flow_fn)
-    return [n for n, p in inspect.signature(fn).parameters.items() if p.default is inspect.Parameter.empty]
-
-
 def run_stage(name: str, flow_fn: Flow[..., Any], **kwargs: Any) -> int:
     """Validate the parameters, run a flow and turn its final state into an exit code (0 ok, 1 failed). A stage
     DVC runs holds its stage lock meanwhile (flows/kit/stage_lock.py): one process per stage at a time."""
@@ -198,13 +191,3 @@ def run_command(name: str, fn: Callable[..., str], **kwargs: Any) -> int:
         return 1
     console.print(f"[bold green]{name}[/]: {summary}", soft_wrap=True)
     return 0
-
-
-def main(flow_fn: Any, argv: list[str] | None = None) -> None:
-    """`python -m flows.<stage> [ARGS]` (dvc.yaml's `cmd`): the stage's flow, its required parameters
-    (`stage_arguments`) from the command line; exits 0 or 1."""
-    args = sys.argv[1:] if argv is None else argv
-    names = stage_arguments(flow_fn)
-    if len(args) != len(names):
-        sys.exit(f"usage: python -m flows.{flow_fn.name} {' '.join(n.upper() for n in names)}".rstrip())
-    sys.exit(run_stage(flow_fn.name, flow_fn, **dict(zip(names, args, strict=True))))
