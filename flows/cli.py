@@ -1,10 +1,11 @@
 """The `jurisflow` command: one command per pipeline stage, made from the table of stages (dvc.yaml; see
-flows/kit/stages.py), and the commands that are not stages (serve, params, models, show, results, eval,
-estimate, lawbench score, extract judgments, export sft).
+flows/kit/stages.py), the commands that are not stages (serve, params, models, show, results, eval, estimate,
+agents, pull), and each benchmark's own commands (`jurisflow <benchmark> <command>`, from its registration;
+flows/commands.py).
 
 `jurisflow <stage> [AGENT] [SETTING]` runs the stage's flow here, as `dvc repro <stage>[@AGENT[-SETTING]]` runs it
-in the pipeline (without DVC's bookkeeping). The stage names of before the uniform names still work, hidden
-(`jurisflow ucl simulate AGENT`, `jurisflow lawbench predict AGENT SETTING` ...; README, Stages).
+in the pipeline (without DVC's bookkeeping). The grouped stage names of before still work, hidden
+(`jurisflow <benchmark> <step> AGENT` for `<benchmark>_<step>`).
 """
 
 from __future__ import annotations
@@ -29,9 +30,6 @@ models_app = typer.Typer(no_args_is_help=True, help="Check the models configured
 serve_app = typer.Typer(
     no_args_is_help=True, help="Serve local models (vLLM, or llama.cpp on CPU) or check a running server."
 )
-lawbench_app = typer.Typer(no_args_is_help=True, help="LawBench: score any prediction folder (results.csv layout).")
-extract_app = typer.Typer(help="Legal elements from any judgment file, and the parser's accuracy figures.")
-export_app = typer.Typer(no_args_is_help=True, help="Export simulated dialogues as training data.")
 params_app = typer.Typer(no_args_is_help=True, help="Validate params.yaml without running anything.")
 stages_app = typer.Typer(no_args_is_help=True, help="dvc.yaml from the stage declarations (steps/stages.py).")
 agents_app = typer.Typer(
@@ -39,9 +37,6 @@ agents_app = typer.Typer(
 )
 app.add_typer(models_app, name="models")
 app.add_typer(serve_app, name="serve")
-app.add_typer(lawbench_app, name="lawbench")
-app.add_typer(extract_app, name="extract")
-app.add_typer(export_app, name="export")
 app.add_typer(params_app, name="params")
 app.add_typer(stages_app, name="stages")
 app.add_typer(agents_app, name="agents")
@@ -83,15 +78,27 @@ def stage_command(stage: Stage) -> Callable[..., None]:
 
 
 def add_stage_commands(stages: dict[str, Stage]) -> None:
-    """One command per stage, named like it; and, hidden, the grouped names of before (`ucl simulate` for
-    `ucl_simulate` ...) where the group is a benchmark and the name is not taken by another command."""
-    groups: dict[str, typer.Typer] = {"lawbench": lawbench_app}
-    taken = {("lawbench", "score")}  # `lawbench score --predictions ...` scores a folder, it is not a stage
+    """One command per stage, named like it; each benchmark's own commands (its registration's `commands`) in its
+    group, `jurisflow <benchmark> <command>`; and, hidden in the same groups, the grouped stage names of before
+    (`ucl simulate` for `ucl_simulate` ...) where the name is not taken by a command of the benchmark's own."""
+    from flows.commands import cli_command
+    from steps.benchmarks import benchmarks
+
+    groups: dict[str, typer.Typer] = {}
+    taken: set[tuple[str, str]] = set()
+    for name, registered in benchmarks().items():
+        if not registered.commands:
+            continue
+        groups[name] = typer.Typer(no_args_is_help=True, help=f"{registered.title}: its own commands.")
+        app.add_typer(groups[name], name=name)
+        for own in registered.commands:
+            groups[name].command(own.name)(cli_command(name, own))
+            taken.add((name, own.name))
     for stage in stages.values():
         command = stage_command(stage)
         app.command(stage.name, rich_help_panel=STAGES_PANEL)(command)
         group, _, step = stage.name.partition("_")
-        if not step or group in ("data", "html") or (group, step) in taken:
+        if not step or group not in benchmarks() or (group, step) in taken:
             continue
         if group not in groups:
             groups[group] = typer.Typer(no_args_is_help=True, help=f"The {group} stages (`jurisflow {group}_...`).")
@@ -122,80 +129,6 @@ def _serving(process: subprocess.Popen) -> Iterator[None]:
                 process.wait(30)
             except subprocess.TimeoutExpired:
                 process.kill()
-
-
-@lawbench_app.command("score")
-def lawbench_score_folder(
-    predictions: Path = typer.Option(
-        ...,
-        "--predictions",
-        help="a folder laid out like LawBench's predictions/<setting>/: one sub-folder per model, <task>.json inside",
-    ),
-    out: Path = typer.Option(..., "--out", help="CSV to write: task,model_name,score,abstention_rate"),
-    workers: int = typer.Option(2, help="worker processes (groups of one model and task run in parallel)"),
-) -> None:
-    """Score any LawBench-style prediction folder into LawBench's results.csv layout.
-
-    A folder holding zero_shot/ and one_shot/ sub-folders writes one CSV per setting (OUT's name + _<setting>).
-    """
-    from flows.lawbench_folder import score_folder
-    from steps.sources.errors import SourceError
-
-    try:
-        for line in score_folder(predictions, out, workers=workers):
-            typer.echo(line)
-    except (OSError, ValueError, SourceError) as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(1) from None
-
-
-@extract_app.callback(invoke_without_command=True)
-def extract(
-    ctx: typer.Context,
-    evaluate: bool = typer.Option(False, "--evaluate", help="print the parser's accuracy figures instead"),
-) -> None:
-    """Extract every mirrored judgment (stage `j1_extract`), or with --evaluate print the accuracy figures."""
-    if ctx.invoked_subcommand is not None:
-        return
-    if evaluate:
-        from flows.extract_judgments import evaluate as evaluate_parser
-
-        try:
-            evaluate_parser()
-        except (OSError, ValueError) as e:
-            typer.echo(f"error: {e}", err=True)
-            raise typer.Exit(1) from None
-        return
-    run_stage_command("j1_extract")
-
-
-@extract_app.command("judgments")
-def extract_judgments(
-    input: Path = typer.Option(..., "--input", help="a JuDGE-style JSON Lines file or a C3RD mini JSON file"),
-    fmt: str = typer.Option(..., "--format", help="judge or c3rd"),
-    out: Path = typer.Option(..., "--out", help="Parquet file to write (the columns of cases.parquet)"),
-    limit: int | None = typer.Option(None, help="only the first N judgments"),
-) -> None:
-    """Extract the legal elements of any judgment file (parser + the environment model, cross-checked)."""
-    from flows.extract_judgments import extract_file as flow
-    from flows.kit.stage import run_stage
-
-    raise typer.Exit(run_stage("extract judgments", flow, input=input, fmt=fmt, out=out, limit=limit))
-
-
-@export_app.command("sft")
-def export_sft(
-    run: str = typer.Argument(..., help="an agent name (data/mile/runs/<agent>) or a MILE run directory"),
-    out: Path = typer.Option(..., "--out", help="JSON Lines file to write (OpenAI chat-messages format)"),
-) -> None:
-    """Write a MILE/MASER run's dialogues as chat-format SFT data, from the lawyer's point of view."""
-    from flows.mile_export import export_sft as export
-
-    try:
-        typer.echo(export(run, out))
-    except (OSError, ValueError) as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(1) from None
 
 
 @app.command()

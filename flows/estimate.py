@@ -85,6 +85,12 @@ class StandInSession:
     calls: int = 0
     hits: int = 0
 
+    def usage(self) -> pd.DataFrame:
+        """Nothing to check: the estimate checks no calls."""
+        import pandas as pd
+
+        return pd.DataFrame()
+
 
 @dataclass
 class EstimateContext(FlowContext):

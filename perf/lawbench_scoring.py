@@ -39,9 +39,13 @@ DEFAULT_PREDICTIONS = (
 
 def _lexicon() -> LexiconFiles:
     """Task 2-1's pinned lexicon files (mirror first, then the upstream download), read from the project root."""
-    from flows.lawbench_folder import pinned_lexicon
+    from dataclasses import replace
 
-    return pinned_lexicon(ROOT / "params.yaml", ROOT / "sources.yaml")
+    from flows.kit.config import load_params
+    from flows.kit.paths import PATHS
+    from steps.lawbench.commands import pinned_lexicon
+
+    return pinned_lexicon(load_params(ROOT / "params.yaml"), replace(PATHS, manifest=ROOT / "sources.yaml"))
 
 
 def _sequential(df, lexicon: LexiconFiles) -> dict[str, tuple[int, float]]:

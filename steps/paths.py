@@ -91,5 +91,5 @@ class Paths:
 
     @property
     def downloads(self) -> Path:
-        """Pinned source files downloaded from upstream (ingest, lawbench score)."""
+        """Pinned source files downloaded from upstream (ingest, and commands that score or read pinned files)."""
         return self.cache / "sources"

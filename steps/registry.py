@@ -90,6 +90,18 @@ class Page:
 
 
 @dataclass(frozen=True)
+class Command:
+    """A command of a benchmark's own, `jurisflow <benchmark> <name>`: `function` ("module:function") takes a
+    `StageContext` and the command's options (typed; `typing.Annotated` with a `typer.Option` or `typer.Argument`
+    for their help) and returns the lines to print. With `flow`, it runs as a Prefect flow (a run in the UI, its
+    model calls checked like a stage's); otherwise it is called directly."""
+
+    name: str
+    function: str
+    flow: bool = False
+
+
+@dataclass(frozen=True)
 class Benchmark:
     """A benchmark, keyed by its `name`: its package under steps/, its params.yaml section, its stages' prefix,
     data/<name>/ and reports/<name>.csv.
@@ -106,7 +118,8 @@ class Benchmark:
     `paper_ids`: label records with the paper's ids, UCL-Bench's task ids), from a run folder holding
     `dialogue_marker`. `show` ("module:function", (run folder, instance id, usage rows by call key) -> lines of
     rich markup) prints one dialogue for `jurisflow show` (None: the viewer's record). `smoke` ("module:function",
-    () -> {profile: section overrides}) gives its samples in the real-model runs (flows/smoke_real.py)."""
+    () -> {profile: section overrides}) gives its samples in the real-model runs (flows/smoke_real.py).
+    `commands` are its own CLI commands (`jurisflow <name> ...`), beside its stages'."""
 
     name: str
     title: str
@@ -122,6 +135,7 @@ class Benchmark:
     dialogue_marker: str = "dialogues.parquet"
     show: str | None = None
     smoke: str | None = None
+    commands: tuple[Command, ...] = ()
 
     def smoke_profile(self, profile: str) -> dict[str, Any]:
         """Its params.yaml section overrides in the real-model profile `profile` (`make smoke-real`: `small`; the

@@ -127,6 +127,10 @@ class ModelSession(Protocol):
     @property
     def hits(self) -> int: ...
 
+    def usage(self) -> pd.DataFrame:
+        """The calls so far as the tracked usage table (what `check_calls` reads where no usage file is written)."""
+        ...
+
 
 class StageContext(Protocol):
     """Everything a stage body does besides computing: given by the flow that runs it (flows/kit/context.py) or by

@@ -58,6 +58,10 @@ class ModelSession:
         """Calls answered from the response cache (or replayed from the journal)."""
         return sum(u.cache_hit for u in self.door.usage)
 
+    def usage(self) -> pd.DataFrame:
+        """The calls so far as the tracked usage table."""
+        return usage_frame(self.door)
+
 
 @contextmanager
 def model_session(

@@ -2,13 +2,17 @@
 steps/j1/envs/; its interim tables (the judgments they are built from) are in `sources.py`, its params.yaml
 section in `params.py`."""
 
-from steps.registry import Benchmark, Headline, Page, Plot
+from steps.registry import Benchmark, Command, Headline, Page, Plot
 from steps.stages import Stage
 
 BENCHMARK = Benchmark(
     name="j1",
     title="J1-EVAL",
     smoke="steps.j1.smoke:profiles",
+    commands=(
+        Command("extract-judgments", "steps.j1.commands:extract_judgments", flow=True),
+        Command("parser-accuracy", "steps.j1.commands:parser_accuracy"),
+    ),
     page=Page(
         titles=(
             ("table3", "Table 3: the ten metrics per environment (×100; III-4 lower is better)"),

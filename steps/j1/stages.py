@@ -4,7 +4,7 @@ Each takes its `StageContext` and returns its one-line summary.
 - `extract`: judgments → legal elements, one row per case (steps.j1.extract: the parser; the LLM fields from the
   environment model, cross-checked), and the extraction report (steps/sql/extraction_*.sql). Writes
   data/j1/{cases,extraction_issues,extract_usage}.parquet and reports/extraction.{md,csv}. `extract_cases` is
-  also what `jurisflow extract judgments` runs on any JuDGE- or C3RD-shaped file (flows/extract_judgments.py).
+  also what `jurisflow j1 extract-judgments` runs on any JuDGE- or C3RD-shaped file (steps/j1/commands.py).
 - `topics`: the KQ and LC topic lists from LawBench Q&A items (steps.j1.envs.common.topic_table; with
   `j1.topics.method: llm`, J1's procedure through the model door). Writes data/j1/topics.parquet (+ topics_usage).
 - `personas`: a persona for every lay role of the instances to be built (steps.j1.envs.common.plan, then
@@ -94,7 +94,7 @@ def extract_cases(
 
 
 def extract_summary(cases: pd.DataFrame, issues: pd.DataFrame) -> str:
-    """The one-line summary of an extraction (the stage's and `jurisflow extract judgments`')."""
+    """The one-line summary of an extraction (the stage's and `jurisflow j1 extract-judgments`')."""
     kinds = cases["kind"].value_counts()
     stages = issues["stage"].value_counts()
     failed = int(issues["kind"].isin(["call_failed", "invalid"]).sum())

@@ -2,7 +2,7 @@
 `sources.py`, its params.yaml section in `params.py`. Its paper's models are data (results.csv), checked by
 `lawbench_report`."""
 
-from steps.registry import Benchmark, Headline, Page, Plot
+from steps.registry import Benchmark, Command, Headline, Page, Plot
 from steps.stages import Stage
 
 LEVELS = ("Memorization", "Understanding", "Application")
@@ -19,6 +19,7 @@ BENCHMARK = Benchmark(
     name="lawbench",
     title="LawBench",
     smoke="steps.lawbench.smoke:profiles",
+    commands=(Command("score", "steps.lawbench.commands:score"),),
     page=Page(
         titles=(
             ("zero_shot", "Zero-shot scores per task (LawBench appendix tables)"),

@@ -1,13 +1,14 @@
 """MILE / MASER's registration (steps/registry.py). Its interim table is in `sources.py`, its params.yaml section
 in `params.py`."""
 
-from steps.registry import Benchmark, Headline, Page, Plot
+from steps.registry import Benchmark, Command, Headline, Page, Plot
 from steps.stages import Stage
 
 BENCHMARK = Benchmark(
     name="mile",
     title="MILE",
     smoke="steps.mile.smoke:profiles",
+    commands=(Command("export-sft", "steps.mile.commands:export_sft"),),
     page=Page(
         titles=(
             ("goal", "Goal scores (MASER Table 1)"),

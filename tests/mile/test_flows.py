@@ -9,11 +9,14 @@ import pandas as pd
 import pytest
 import yaml
 
+from flows.kit.context import FlowContext
 from flows.kit.models import read_usage_log
 from flows.kit.stage import run_stage
-from flows.mile_export import export_sft
 from flows.run import mile_judge, mile_report, mile_simulate
+from steps.mile.commands import export_sft as export_command
 from steps.mile.schemas import MileDialogues, MileScores
+from steps.params import Params
+from steps.paths import Paths
 from steps.schemas import Turns
 from steps.tables import read_table
 from tests.helpers import project_paths
@@ -88,6 +91,12 @@ def test_run_json_and_the_report_name_the_decoding_of_every_role(project):
     lawyer = next(line for line in md.splitlines() if line.startswith("- Decoding of the lawyer (each agent's own): "))
     assert "`oracle` temperature 0" in lawyer and "`null` temperature 0" in lawyer
     assert "Runs differ" not in md
+
+
+def export_sft(run: str, out: Path, paths=None) -> str:
+    """`jurisflow mile export-sft RUN --out OUT`'s line."""
+    (line,) = export_command(FlowContext(Params(), paths or Paths()), run, out)
+    return line
 
 
 def test_the_sft_export_is_chat_format_from_the_lawyers_point_of_view(project, tmp_path):

@@ -1,4 +1,5 @@
-"""The `j1_extract` stage and `extract_file` end to end: files in, validated Parquet and the report out."""
+"""The `j1_extract` stage and `jurisflow j1 extract-judgments` (`extract_file`, its flow) end to end: files in,
+validated Parquet and the report out; `jurisflow j1 parser-accuracy`."""
 
 from __future__ import annotations
 
@@ -9,17 +10,23 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.extract_judgments import evaluate, extract_file
+from flows.commands import command_flow
+from flows.kit.context import FlowContext
 from flows.kit.paths import Paths
 from flows.kit.stage import run_stage
 from flows.run import j1_extract
+from steps.benchmarks import benchmark
+from steps.j1.commands import parser_accuracy, parser_accuracy_figures
 from steps.j1.extract.records import CASE_COLUMNS
+from steps.params import Params
 from steps.sources import Fetched
 from steps.sources.tables import interim_tables
 from steps.tables import to_arrow, write_parquet_atomic
 from tests.fake_openai_server import FakeOpenAIServer
 
 from .texts import APPEAL, CIVIL_ROW, FIRST_INSTANCE
+
+extract_file = command_flow("j1", next(c for c in benchmark("j1").commands if c.name == "extract-judgments"))
 
 
 def params_file(tmp_path: Path, environment: dict | None = None, **extract_params) -> Path:
@@ -124,7 +131,7 @@ def test_a_failing_real_model_leaves_the_parser_fields_and_one_issue_per_field(t
             fmt="judge",
             out=out,
             params_file=params_file(tmp_path, environment),
-            usage_out=usage,
+            usage=usage,
         )
     assert code == 1  # every call failed: the outputs are written, the stage is not done
     assert "2 of 2 model calls failed after retries (server 2; 100.0%), every call failed" in capsys.readouterr().err
@@ -179,11 +186,12 @@ def test_the_stage_on_the_mirror_writes_tables_and_report_and_reruns_identically
     assert first == {n: (out / f"{n}.parquet").read_bytes() for n in ("cases", "extraction_issues")}
 
 
-def test_evaluate_returns_the_three_figures(interim, capsys):
-    figures = evaluate(interim)
+def test_the_parser_accuracy_command_gives_the_three_figures(interim):
+    ctx = FlowContext(Params(), Paths(data=interim.parent))
+    figures = parser_accuracy_figures(ctx)
     assert figures["criminal_articles"]["all"]["n_docs"] == 400 and figures["civil_pairs"]["raw"]["all"]["f1"] > 0.9
     assert figures["verdict_fixture"]["all"]["n_defendants"] >= 100
-    assert "Civil (law, article) pairs" in capsys.readouterr().out
+    assert "Civil (law, article) pairs" in parser_accuracy(ctx)[0]
 
 
 @pytest.mark.slow
