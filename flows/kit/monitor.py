@@ -20,9 +20,6 @@ from collections.abc import Awaitable, Callable, Hashable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from steps.tables import batches as batches  # re-exported for the flows
-from steps.tables import table_rows as table_rows
-
 if TYPE_CHECKING:
     from flows.kit.config import Params
     from steps.llm import ModelConfig
