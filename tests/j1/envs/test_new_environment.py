@@ -22,7 +22,7 @@ import pytest
 
 pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
 
-ROOT = Path(__file__).resolve().parents[3]  # the project (this file is tests/j1/envs/…)
+ROOT = Path(__file__).resolve().parents[3]
 
 ENV_PY = '''
 """ZZ, a test-only environment: KQ's protocol with a four-turn cap, built from its own topic sources."""
@@ -88,7 +88,8 @@ from steps.j1.eval.evaluate import evaluate_case, evaluator_of, metrics_of
 from steps.j1.eval.report import PAPER_SIZES, SCOPES, TABLE3
 from steps.j1.eval.tables import averages_of
 from steps.llm.scripted import policy_for
-from steps.reports.html.pages import J1_ENVS
+from steps.benchmarks import benchmark
+from steps.registry import resolve
 from steps.j1.envs import known_codes
 from steps.j1.envs.catalog import environment_table, metric_table
 from steps.j1.envs.common.plan import plan, pool_of
@@ -100,7 +101,7 @@ from steps.simulate.engine import run_dialogue
 from steps.simulate.runner import DoorSpeaker
 import asyncio
 
-seen = {"known_codes": known_codes(), "scopes": list(SCOPES), "html": list(J1_ENVS)}
+seen = {"known_codes": known_codes(), "scopes": list(SCOPES), "html": list(resolve(benchmark("j1").page.scope_order)())}
 params = J1Params.model_validate(
     {"instances": {"sizes": {"ZZ": 1}}, "simulate": {"scenarios": ["ZZ"], "max_turns": {"ZZ": 3}}}
 )
