@@ -11,7 +11,7 @@ export PATH := $(abspath $(BIN)):$(PATH)
 # module it imports that the install did not compile, the project's own among them.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run agents test typecheck pytest lint install install-local smoke-real lock clean-cache docs perf-docs
+.PHONY: run agents test test-e2e typecheck pytest lint install install-local smoke-real lock clean-cache docs perf-docs
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found; install Python 3.11 or run 'make PYTHON=/path/to/python3.11 ...'"; exit 1; }
@@ -59,11 +59,16 @@ agents: $(STAMP)
 # time; each test file goes whole to one worker (`--dist loadfile`: a module's fixtures are built once), the files with
 # slow tests first (tests/conftest.py). `make test PYTEST_ARGS=` runs the suite in one process. The type checker runs
 # beside pytest; `make test` fails when either does.
-PYTEST_ARGS ?= -n 3 --dist loadfile --no-loadscope-reorder
+PYTEST_ARGS ?= -n 3 --dist loadfile --no-loadscope-reorder -m "not e2e" --durations=15
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	@$(MAKE) --no-print-directory -j2 typecheck pytest
+
+# The tests that run whole pipelines of their own (the fault soak, concurrent and budgeted evals, several agents at
+# once, the real-model slice): about 25 minutes more on two cores, so not part of `make test`.
+test-e2e: $(STAMP)
+	$(BIN)/python -m pytest -q -n 3 --dist loadfile --no-loadscope-reorder -m e2e --durations=15
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -11,7 +11,7 @@ from tests.helpers import BASE_STAGES
 
 # Three `dvc repro` runs of every stage that calls a model, from the session's base stages (clean, faulty, healthy
 # rerun); the report stages, which call none, are left out (`reports=False`).
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(3600)]
+pytestmark = [pytest.mark.slow, pytest.mark.e2e, pytest.mark.timeout(3600)]
 
 
 def test_a_fifth_of_requests_faulty_loses_nothing_and_leaks_nothing(tmp_path, mirror, base):

@@ -303,12 +303,14 @@ def project(tmp_path_factory, mirror, prefect_api) -> dict:
         "JURISFLOW_MIRROR": str(extra),
         "PREFECT_API_URL": prefect_api,
         "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
+        "COLUMNS": "200",
     }
     seen: dict = {}
     seen["stages"] = _run([sys.executable, "-m", "flows.dvc_yaml"], dest, env).stdout
     seen["repro"] = _run([BIN / "dvc", "repro", "zz_report"], dest, env).stdout
     # the HTML report's flow (its DVC stage would want every benchmark's runs, which this copy did not make)
-    seen["html"] = _run([sys.executable, "-m", "flows.run", "html_report"], dest, env).stdout
+    html = _run([sys.executable, "-m", "flows.run", "html_report"], dest, env)
+    seen["html"] = html.stdout + html.stderr  # the summary line goes to stderr
     seen["eval"] = _jurisflow(["eval", "--agent", "b", "--model", "scripted/null", "--benchmarks", "zz"], dest, env)
     seen["estimate"] = _jurisflow(["estimate", "--benchmarks", "zz"], dest, env).stdout
     seen["results"] = _jurisflow(["results", "--benchmark", "zz", "--format", "csv"], dest, env).stdout
@@ -352,7 +354,7 @@ def test_eval_adds_an_agent_runs_its_stage_and_prints_the_headline(project):
     done = project["eval"]
     ran = re.findall(r"Running stage '([^']+)'", done.stdout)
     assert sorted(ran) == ["zz_answer@b", "zz_report"]
-    assert re.search(r"ZZ accuracy\s+0\.0 \(n 2\)", done.stdout), done.stdout[-2000:]
+    assert re.search(r"ZZ accuracy\s+0\.00 \(n 2\)", done.stdout), done.stdout[-2000:]
     csv = pd.read_csv(project["project"] / "reports/zz.csv")
     ours = csv[csv.source == "ours"].set_index("agent").value.to_dict()
     assert ours == {"a": 1.0, "b": 0.0}  # the oracle answers with the reference, the null agent says nothing

@@ -78,6 +78,10 @@ def describe(
 
 def run_logger() -> logging.Logger | logging.LoggerAdapter | None:
     """The current flow or task run's logger, or None outside a run (a step called on its own, a test)."""
+    import sys
+
+    if "prefect" not in sys.modules:
+        return None
     from prefect.context import FlowRunContext, TaskRunContext
     from prefect.logging import get_run_logger
 
@@ -106,6 +110,17 @@ def shared_client() -> AbstractAsyncContextManager[Any]:
     return AsyncClientContext.get_or_create()
 
 
+def in_flow_run() -> bool:
+    """Whether this runs inside a Prefect flow run; without Prefect loaded it cannot (nothing is imported to ask)."""
+    import sys
+
+    if "prefect" not in sys.modules:
+        return False
+    from prefect.context import FlowRunContext
+
+    return FlowRunContext.get() is not None
+
+
 async def gather_groups(
     items: Sequence[T],
     group_of: Callable[[T], Hashable],
@@ -115,10 +130,6 @@ async def gather_groups(
     """Run `run` on each group of `items` (in first-seen order) as one Prefect task run named `label(group)`, all
     concurrently in this event loop; `run` returns one result per item, and the results come back in the order of
     `items`. Outside a flow run the groups run the same way without task runs."""
-    from prefect import task
-    from prefect.cache_policies import NO_CACHE
-    from prefect.context import FlowRunContext
-
     groups: dict[Hashable, list[int]] = {}
     for i, item in enumerate(items):
         groups.setdefault(group_of(item), []).append(i)
@@ -131,9 +142,12 @@ async def gather_groups(
 
     # every group ends before the first error is raised: a group still running when the flow ends would be cut off
     # (Prefect logs each as crashed, and the answers on their way would be lost)
-    if FlowRunContext.get() is None:
+    if not in_flow_run():
         done = await asyncio.gather(*(one(p) for p in groups.values()), return_exceptions=True)
     else:
+        from prefect import task
+        from prefect.cache_policies import NO_CACHE
+
         group_task = task(name="group", cache_policy=NO_CACHE)(one)
         async with shared_client():
             done = await asyncio.gather(
@@ -186,10 +200,6 @@ async def follow_groups(sizes: dict[str, int], work: Callable[[Callable[[str], N
     """Run `work` once, as it is (its concurrency, journal and order untouched), with one Prefect task run per
     group that follows it: `work` calls the given `done(group)` once per finished item, and the group's task run
     ends when its `sizes[group]` items are done (or fails with `work`'s error). Returns `work`'s result."""
-    from prefect import task
-    from prefect.cache_policies import NO_CACHE
-    from prefect.context import FlowRunContext
-
     loop = asyncio.get_running_loop()
     finished = {g: loop.create_future() for g, n in sizes.items() if n}
     counts = dict.fromkeys(sizes, 0)
@@ -200,8 +210,10 @@ async def follow_groups(sizes: dict[str, int], work: Callable[[Callable[[str], N
             finished[group].set_result(None)
 
     running = asyncio.ensure_future(work(done))
-    if FlowRunContext.get() is None:
+    if not in_flow_run():
         return await running
+    from prefect import task
+    from prefect.cache_policies import NO_CACHE
 
     async def follow(group: str) -> int:
         await asyncio.wait({finished[group], running}, return_when=asyncio.FIRST_COMPLETED)

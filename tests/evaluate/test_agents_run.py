@@ -19,7 +19,7 @@ from dvc.repo import Repo
 
 from tests.helpers import SMALL, copy_project, repro
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(3600)]
+pytestmark = [pytest.mark.slow, pytest.mark.e2e, pytest.mark.timeout(3600)]
 BIN = Path(sys.executable).parent
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
 AGENTS = {a: {"model": "scripted/oracle", "benchmarks": ["lawbench"], "limit": 2} for a in ("a1", "a2")}

@@ -20,7 +20,7 @@ from steps.llm.pricing import pricing_for
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.helpers import copy_project
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]
+pytestmark = [pytest.mark.slow, pytest.mark.e2e, pytest.mark.timeout(2400)]
 BIN = Path(sys.executable).parent
 ANSWER = "正确答案：A"
 STAGES = ["lawbench_predict@mini-zero_shot", "lawbench_predict@mini-one_shot"]

@@ -142,4 +142,4 @@ def test_bad_input_is_one_line(tmp_path, monkeypatch, capsys):
     assert lines[0] == f"error: unknown agent(s) nobody; {path} lists: o"
     assert lines[1] == "error: unknown benchmark(s) lawbnch; expected j1, lawbench, mile, plawbench, ucl"
     assert lines[2].startswith("error: data/interim/lawbench_items.parquet: table not found") and len(lines) == 3
-    assert "dvc repro ingest plawbench_rubrics" in lines[2]
+    assert "run `dvc repro` of those first" in lines[2]

@@ -21,7 +21,7 @@ import yaml
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.helpers import copy_project, run_env
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]
+pytestmark = [pytest.mark.slow, pytest.mark.e2e, pytest.mark.timeout(2400)]
 BIN = Path(sys.executable).parent
 SETTINGS = ("zero_shot", "one_shot")
 

@@ -21,7 +21,7 @@ from flows import smoke_real
 from steps.llm.local_server import SMOLLM2_135M, ModelFetchError, fetch_model
 from tests.real.realserver import MODEL_CACHE, ensure_local_extra, free_port, key_env
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(3600)]
+pytestmark = [pytest.mark.slow, pytest.mark.e2e, pytest.mark.timeout(3600)]
 
 BENCHMARK_STAGES = ("lawbench", "ucl", "mile", "plawbench", "j1")  # data/<benchmark> of each benchmark's runs
 REPORTS = (
