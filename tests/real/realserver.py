@@ -37,7 +37,17 @@ def skip_if_unreachable(output: str) -> None:
 
 
 def ensure_local_extra() -> None:
-    """Install xllamacpp (the `[local]` extra's one package, pinned as in constraints.txt) if it is absent."""
+    """Install xllamacpp (the `[local]` extra's one package, pinned as in constraints.txt) if it is absent. One
+    process at a time (a lock beside the environment): a worker importing the library while another writes it
+    dies of a bus error."""
+    import fcntl
+
+    with (Path(sys.prefix) / ".local-extra.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _install_local_extra()
+
+
+def _install_local_extra() -> None:
     try:
         import xllamacpp  # noqa: F401
 
