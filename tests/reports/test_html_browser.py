@@ -134,7 +134,13 @@ def test_a_named_dialogue_shows_markup_as_text_and_a_failed_call_as_a_note(drive
     if html == BUILT:
         pytest.skip("needs the fixture report")
     driver.get((html / "j1.html").as_uri() + "#d=null/LC_synthetic_00001")
-    turns = driver.find_elements(By.CSS_SELECTOR, "#dview .turn .text")
+    # the viewer renders the dialogue after the page's script has run: wait for its turns
+    turns = WebDriverWait(driver, 10).until(
+        lambda d: (
+            d.find_elements(By.CSS_SELECTOR, "#dview .turn .text")[1:]
+            and d.find_elements(By.CSS_SELECTOR, "#dview .turn .text")
+        )
+    )
     assert turns[1].text == HOSTILE
     assert driver.execute_script("return document.scripts.length") == 2  # the viewer and the data, nothing injected
     driver.get((html / "j1.html").as_uri() + "#d=oracle/DD_synthetic_00009")
