@@ -62,10 +62,12 @@ def _env(prefect_api: str) -> dict[str, str]:
 
 
 def stage_processes(root: Path) -> list[psutil.Process]:
-    """The running processes of the stage in project `root`."""
+    """The running Python processes of the stage in project `root` (not the shell `dvc` starts it with: `sh -c` under
+    dash, CI's `/bin/sh` when `SHELL` is unset, stays as the stage's parent instead of exec-ing it)."""
     found = []
     for p in psutil.process_iter(["cmdline", "cwd"]):
-        if p.info["cwd"] == str(root) and "flows.run lawbench_predict" in " ".join(p.info["cmdline"] or []):
+        argv = p.info["cmdline"] or []
+        if p.info["cwd"] == str(root) and argv[1:4] == ["-m", "flows.run", "lawbench_predict"]:
             found.append(p)
     return found
 
