@@ -71,14 +71,17 @@ PROXIES: dict[str, Policy] = {"pointwise": pointwise, "rubric": rubric, "pairwis
 
 def register_proxy(kind: str, proxy: Policy) -> None:
     """Add a benchmark's own judge kind (J1's court stages and checklist, PLawBench's penalties) to the proxy; its
-    module enters the proxy's fingerprint (`proxy_sources`), so editing it never replays its old answers."""
+    module enters the fingerprint of that kind's calls (`proxy_sources`), so editing it never replays their old answers."""
     PROXIES[kind] = proxy
     policy_fingerprint.cache_clear()
 
 
-def proxy_sources() -> list[str]:
-    """The source files of every registered proxy kind (see `steps.llm.scripted.policy_fingerprint`)."""
-    return sorted({path for f in PROXIES.values() if (path := inspect.getsourcefile(f))})
+def proxy_sources(kind: str) -> list[str]:
+    """The source file of the proxy answering judge `kind` (see `steps.llm.scripted.policy_fingerprint`): a call's key
+    changes with the code that answers it, not with the other kinds registered in the process."""
+    proxy = PROXIES.get(kind)
+    path = inspect.getsourcefile(proxy) if proxy is not None else None
+    return [path] if path else []
 
 
 def proxy_judge(request: ScriptedRequest) -> str:

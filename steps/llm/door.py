@@ -118,7 +118,7 @@ class ModelDoor:
         metadata = dict(metadata or {})
         key_extra = metadata
         if model.is_scripted:  # a scripted answer is a function of the messages, the metadata and the policy code
-            policy = scripted.policy_fingerprint(model.model.split("/", 1)[1], str(metadata.get("scenario", "")))
+            policy = scripted.fingerprint_of(model.model, metadata)
             key_extra = {**metadata, "_policy": policy}
         key = call_key(model, messages, key_extra)
         cached = self._cached(key) if not fresh else None

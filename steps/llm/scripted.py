@@ -63,11 +63,14 @@ def policy_for(model: str, scenario: str) -> Policy:
 
 
 @lru_cache(maxsize=256)
-def policy_fingerprint(model: str, scenario: str) -> str:
+def policy_fingerprint(model: str, scenario: str, kind: str = "") -> str:
     """A short hash of the source file that defines the policy answering (model, scenario).
 
     It enters the cache key of scripted calls, so that editing a policy never serves its old answers from
-    the response cache (policies that call helpers elsewhere should pass a version in their metadata).
+    the response cache (policies that call helpers elsewhere should pass a version in their metadata). A policy
+    that dispatches on the request's `kind` (the proxy judge on its judge kind) names the files of that kind with
+    a `sources(kind)` attribute: the key of a call depends on the code that answers it, never on what else happens
+    to be registered in the process.
     """
     try:
         policy = policy_for(model, scenario)
@@ -75,11 +78,17 @@ def policy_fingerprint(model: str, scenario: str) -> str:
         return ""
     path = inspect.getsourcefile(policy)
     content = Path(path).read_bytes() if path else policy.__qualname__.encode()
-    extra = getattr(policy, "sources", None)  # a policy that dispatches to code elsewhere names its files
-    for other in extra() if extra is not None else ():
+    extra = getattr(policy, "sources", None)
+    for other in extra(kind) if extra is not None else ():
         if other != path:
             content += b"\0" + Path(other).read_bytes()
     return hashlib.sha256(content).hexdigest()[:16]
+
+
+def fingerprint_of(model: str, metadata: dict) -> str:
+    """`policy_fingerprint` of a call to scripted `model` ("scripted/<name>") with these call metadata."""
+    name = model.split("/", 1)[1]
+    return policy_fingerprint(name, str(metadata.get("scenario", "")), str(metadata.get("judge_kind", "")))
 
 
 def answer(request: ScriptedRequest) -> str:

@@ -118,7 +118,7 @@ class StandInDoor:
         metadata = dict(metadata or {})
         key_extra = metadata
         if model.is_scripted:  # as the door keys a scripted call (steps/llm/door.py)
-            policy = scripted.policy_fingerprint(model.model.split("/", 1)[1], str(metadata.get("scenario", "")))
+            policy = scripted.fingerprint_of(model.model, metadata)
             key_extra = {**metadata, "_policy": policy}
         key = call_key(model, messages, key_extra)
         who = self.stand_in(model, purpose)

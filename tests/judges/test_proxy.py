@@ -105,3 +105,19 @@ def test_rubric_rewards_key_phrases(door):
         round(4 * 7 / 9, 2) / 4
     )
     assert run(judge_rubric(door, PROXY, response="", items=unphrased)).value == 0.0
+
+
+def test_a_calls_key_depends_on_the_kind_that_answers_it_not_on_the_kinds_registered_beside_it():
+    # A stage registers only its benchmark's kinds, the estimate every benchmark's: the same call must get the
+    # same key in both (the proxy's fingerprint once covered every registered kind, and the keys differed).
+    from steps.judges import scripted as proxy
+    from steps.llm.scripted import fingerprint_of
+
+    model, meta = "scripted/judge", {"scenario": "any", "judge_kind": "pointwise"}
+    before = fingerprint_of(model, meta)
+    proxy.register_proxy("test-extra-kind", lambda request: "[[3]]")
+    try:
+        assert fingerprint_of(model, meta) == before
+        assert fingerprint_of(model, {**meta, "judge_kind": "rubric"}) != before  # rubric_proxy.py enters its keys
+    finally:
+        del proxy.PROXIES["test-extra-kind"]
