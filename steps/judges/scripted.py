@@ -71,7 +71,7 @@ PROXIES: dict[str, Policy] = {"pointwise": pointwise, "rubric": rubric, "pairwis
 
 def register_proxy(kind: str, proxy: Policy) -> None:
     """Add a benchmark's own judge kind (J1's court stages and checklist, PLawBench's penalties) to the proxy; its
-    module enters the fingerprint of that kind's calls (`proxy_sources`), so editing it never replays their old answers."""
+    module enters the fingerprint of that kind's calls (`proxy_sources`): editing it never replays their old answers."""
     PROXIES[kind] = proxy
     policy_fingerprint.cache_clear()
 
