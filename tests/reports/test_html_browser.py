@@ -169,6 +169,10 @@ next();
 """
 
 
+SHOWN_TURNS = """return Array.prototype.map.call(document.querySelectorAll('#dview .turn .text'),
+  function (e) { return e.textContent; })"""
+
+
 @pytest.mark.parametrize("name", DIALOGUE_PAGES)
 def test_every_dialogue_opens_whatever_the_replies_hold(driver, html, name):
     """Replies holding `</script>`, `<!--<script>`, `]]>`, entities and U+2028/2029 (tests.html_data.HOSTILE_TEXTS,
@@ -193,9 +197,9 @@ def test_every_dialogue_opens_whatever_the_replies_hold(driver, html, name):
             for i, text in enumerate(HOSTILE_TEXTS[1:], start=1):
                 driver.get("about:blank")
                 driver.get((html / "j1.html").as_uri() + f"#d={agent}/{ENVS[i % len(ENVS)]}_synthetic_{i:05d}")
-                shown = driver.execute_script(
-                    "return Array.prototype.map.call(document.querySelectorAll('#dview .turn .text'),"
-                    " function (e) { return e.textContent; })"
+                # the viewer routes the link after the load event: wait until it shows the turns
+                shown = WebDriverWait(driver, 30).until(
+                    lambda d: d.execute_script(SHOWN_TURNS)[1:] and d.execute_script(SHOWN_TURNS)
                 )
                 assert shown[1] == text
         assert driver.execute_script("return document.scripts.length") == 2  # the viewer and the data
