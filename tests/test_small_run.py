@@ -4,7 +4,7 @@ stage test.
 
 - `dvc repro` on a copy of the project: runs every stage, leaves `dvc status` clean, then does no work.
 
-- The estimate of a scripted configuration is what a run makes: for each stage of the scripted agents (oracle, null) and
+- The estimate of a scripted configuration is what a run makes: for each stage of the scripted agent (oracle) and
 the shared stages that dvc.lock records with a usage table, the estimate's calls per role and model, their distinct
 requests and their tokens (scripted models count one token per character) equal the table's. The stage names are DVC's.
 The run's third agent (`echo`, a real model on the test server) is left out of the estimate and of the comparison: the
@@ -92,19 +92,17 @@ def test_repro_then_status_clean_then_nothing_to_do(small: SmallRun):
     assert second.returncode == 0
     assert "Running stage" not in second.stdout and "didn't change, skipping" in second.stdout
     # J1-EVAL: the judge and report stages forced to run again on the warm response cache write the same bytes
-    j1 = [project / "data/j1/runs" / a / "scores.parquet" for a in ("oracle", "null")]
+    j1 = [project / "data/j1/runs/oracle/scores.parquet"]
     j1 += [project / "reports/j1.md", project / "reports/j1.csv"]
     j1 += sorted((project / "reports/html").glob("*.html"))  # the HTML report is rebuilt byte for byte
     before = [p.read_bytes() for p in j1]
-    forced = repro(
-        ["--force", "--single-item", "j1_judge@oracle", "j1_judge@null", "j1_report", "html_report"], project, env
-    )
-    assert forced.returncode == 0 and forced.stdout.count("Running stage") == 4, forced.stdout[-3000:]
+    forced = repro(["--force", "--single-item", "j1_judge@oracle", "j1_report", "html_report"], project, env)
+    assert forced.returncode == 0 and forced.stdout.count("Running stage") == 3, forced.stdout[-3000:]
     assert [p.read_bytes() for p in j1] == before
 
 
 # ------------------------------------------------------------------ the estimate of the scripted agents is the run
-SCRIPTED = ["oracle", "null"]
+SCRIPTED = ["oracle"]
 
 
 def _usage_tables(project: Path, leave_out: set[str]) -> dict[str, list[Path]]:
@@ -126,7 +124,7 @@ def test_the_estimate_of_a_scripted_run_is_the_run(tmp_path, small: SmallRun):
     # read-only on the shared run: its data only; anything the estimate would write goes under tmp_path
     report = estimate(params, agents=SCRIPTED, paths=Paths(data=project / "data", reports=tmp_path, cache=tmp_path))
     tables = _usage_tables(project, set(small.agents) - set(SCRIPTED))
-    assert any("@oracle" in name for name in tables) and any("@null" in name for name in tables)
+    assert any("@oracle" in name for name in tables)
     estimated = {s.stage for s in report.sent}
     ran = {name for name, paths in tables.items() if any(len(pd.read_parquet(p)) for p in paths)}
     assert estimated == ran  # the same stages call models, under the same names
@@ -165,7 +163,7 @@ def _dvc_status(copy: Path, env: dict, agents: tuple[str, ...]) -> str:
 def test_eval_runs_one_agent_and_leaves_the_others_up_to_date(tmp_path, small: SmallRun):
     copy = small.copy_to(tmp_path / "project")  # the session's finished small run: every agent's stages ran
     env = small.env
-    assert "up to date" in _dvc_status(copy, env, ("oracle", "null"))
+    assert "up to date" in _dvc_status(copy, env, ("oracle", "echo"))
 
     done = subprocess.run(
         [
@@ -189,7 +187,7 @@ def test_eval_runs_one_agent_and_leaves_the_others_up_to_date(tmp_path, small: S
     ran = re.findall(r"Running stage '([^']+)'", done.stdout)
     assert sorted(ran) == ["lawbench_predict@probe-one_shot", "lawbench_predict@probe-zero_shot", "lawbench_report"]
     # the other agents' stages included: nothing to run for them
-    assert "Data and pipelines are up to date" in _dvc_status(copy, env, ("oracle", "null", "probe"))
+    assert "Data and pipelines are up to date" in _dvc_status(copy, env, ("oracle", "echo", "probe"))
     for setting in ("zero_shot", "one_shot"):
         run = (copy / "data/lawbench/runs/probe" / setting / "run.json").read_text()
         assert '"limit": 2' in run  # the agent's own limit (the shared one is 3)
@@ -235,7 +233,7 @@ def test_a_fresh_clone_pulls_then_replays_model_stages_without_a_model_call(tmp_
     remote, first, clone = tmp_path / "remote", tmp_path / "first", tmp_path / "clone"
     server, sent = small.server, small.server.count
     assert small.sent > 0  # the session's run sent the echo agent's calls to the test server
-    small.copy_to(first)  # the finished run (oracle, null, and echo on the test server for LawBench and UCL)
+    small.copy_to(first)  # the finished run (oracle, and echo on the test server for LawBench and UCL)
     sh([BIN / "dvc", "remote", "modify", "--local", "local", "url", remote], first, env)
     sh([BIN / "dvc", "push"], first, env)
     sh(["git", "add", "-A"], first, env)
