@@ -164,6 +164,8 @@ def apply(data: CommentedMap, agent: str, model: str | None, settings: Settings)
     if not isinstance(data.get("agents"), dict):
         data["agents"] = CommentedMap()
     agents = data["agents"]
+    if not agents:
+        agents.fa.set_block_style()  # `agents: {}` given its first agent: a block, as every other section
     entry = agents.get(agent)
     existed = isinstance(entry, dict)
     if not existed:

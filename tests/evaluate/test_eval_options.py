@@ -95,6 +95,14 @@ def test_an_eval_that_changes_nothing_leaves_the_file_byte_identical(tmp_path):
     assert entry["api_base"] == "http://127.0.0.1:8088/v1"
 
 
+def test_the_first_agent_of_an_empty_section_is_written_as_a_block(tmp_path):
+    path = _file(tmp_path, "agents: {}\nlawbench:\n  limit: null\n")
+    register(path, "probe", "scripted/oracle", Settings(benchmarks=["lawbench"], max_tokens=8))
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("agents:\n  probe:\n    model: scripted/oracle\n    benchmarks: [lawbench]\n")
+    assert "    decoding: {max_tokens: 8}\n" in text and "  limit: null\n" in text
+
+
 def test_a_new_role_model_drops_the_old_endpoint_and_keeps_its_decoding(tmp_path):
     base = SHIPPED.replace(
         "judge:\n  model: scripted/judge\n",
