@@ -25,7 +25,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     import pandas as pd
     import pyarrow
 
+    from flows.evaluate import Settings as EvalSettings
     from steps.llm import ModelConfig
     from steps.llm.standin import Sent, StandIn, StandInDoor
     from steps.simulate.journal import Journal
@@ -408,27 +409,10 @@ HEADER = ("stage", "role", "model", *FIGURES, "s", "note")
 MODEL_HEADER = ("name", "model", "role", *FIGURES)
 
 
-def main(file: Path, agents: list[str] | None, benchmarks: str | None) -> int:
-    """`jurisflow estimate`: print the estimate table and what its figures are; 1 with one line on bad input."""
-    import sys
-
-    from flows.kit.config import ParamsError, load_params
+def show(report: Report) -> None:
+    """Print the estimate: the table per stage, the table per model, and what the figures are."""
     from flows.terminal import console, table
 
-    try:
-        params = load_params(file)
-        unknown = [a for a in agents or [] if a not in params.agents]
-        if unknown:
-            raise ParamsError(f"unknown agent(s) {', '.join(unknown)}; {file} lists: {', '.join(params.agents)}")
-        chosen = [b.strip() for b in benchmarks.split(",") if b.strip()] if benchmarks else None
-        wrong = [b for b in chosen or [] if b not in BENCHMARKS]
-        if wrong:
-            raise ParamsError(f"unknown benchmark(s) {', '.join(wrong)}; expected {', '.join(BENCHMARKS)}")
-        report = estimate(params, agents, chosen)
-    except (ParamsError, FileNotFoundError, ValueError) as err:
-        hint = " (the estimate reads what the stages before the first model call write: run `dvc repro` of those first)"
-        print(f"error: {err}{hint if isinstance(err, FileNotFoundError) else ''}", file=sys.stderr)
-        return 1
     out = console()
     grid = table(*HEADER, title="per stage")
     for row in render(report):
@@ -440,4 +424,51 @@ def main(file: Path, agents: list[str] | None, benchmarks: str | None) -> int:
     out.print(models)
     for line in report.notes:
         out.print(f"- {line}", soft_wrap=True)
+
+
+def main(
+    file: Path,
+    agents: list[str] | None,
+    benchmarks: str | None,
+    model: str | None = None,
+    settings: EvalSettings | None = None,
+) -> int:
+    """`jurisflow estimate`: print the estimate table and what its figures are; 1 with one line on bad input. With
+    `model`, the estimate of `jurisflow eval --agent AGENT --model MODEL` with `settings` (one agent, new or not):
+    its parameters are built in memory, as the eval would write them, and the file is not touched."""
+    import sys
+
+    from flows.kit.config import ParamsError, load_params
+
+    try:
+        chosen = [b.strip() for b in benchmarks.split(",") if b.strip()] if benchmarks else None
+        wrong = [b for b in chosen or [] if b not in BENCHMARKS]
+        if wrong:
+            raise ParamsError(f"unknown benchmark(s) {', '.join(wrong)}; expected {', '.join(BENCHMARKS)}")
+        if model is not None:
+            from flows.evaluate import Settings, chosen_benchmarks, preview
+
+            if len(agents or []) != 1:
+                raise ParamsError("--model estimates one agent as `jurisflow eval` would add it: give one --agent")
+            settings = replace(settings or Settings(), benchmarks=chosen)
+            chosen = chosen_benchmarks(chosen)
+            params = preview(file, (agents or [])[0], model, settings)
+        else:
+            if settings is not None:
+                raise ParamsError(
+                    "--api-base, --limit, --max-tokens … describe an eval: give --model (and one --agent) too"
+                )
+            params = load_params(file)
+        unknown = [a for a in agents or [] if a not in params.agents]
+        if unknown:
+            raise ParamsError(
+                f"unknown agent(s) {', '.join(unknown)}; {file} lists: {', '.join(params.agents)} (with --model, the "
+                "estimate of a new agent as `jurisflow eval` would add it)"
+            )
+        report = estimate(params, agents, chosen)
+    except (ParamsError, FileNotFoundError, ValueError) as err:
+        hint = " (the estimate reads what the stages before the first model call write: run `dvc repro` of those first)"
+        print(f"error: {err}{hint if isinstance(err, FileNotFoundError) else ''}", file=sys.stderr)
+        return 1
+    show(report)
     return 0

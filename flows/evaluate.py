@@ -1,36 +1,55 @@
 """`jurisflow eval`: register one model as an agent in params.yaml and run its stages and the reports with DVC.
 
     jurisflow eval --agent NAME --model MODEL [--api-base URL] [--api-key-env VAR]
-                   [--benchmarks lawbench,j1,mile,ucl,plawbench] [--limit N]
+                   [--benchmarks lawbench,j1,mile,ucl,plawbench] [--limit N] [--max-tokens N] [--temperature T]
+                   [--concurrency N] [--max-failed-fraction F] [--judge MODEL] [--environment MODEL] [--dry-run]
 
-The agent's entry (`agents.<NAME>`: model, endpoint, `benchmarks`, `limit`) and the `runs` lists that dvc.yaml
-iterates are rewritten in place (comments and the other agents' entries kept, under params.yaml's write lock), then
-DVC runs, with one Prefect server for all of them (as `make run`), exactly the stages the plan (`plan`) lists and
-prints first: the shared stages they need (the ones no agent owns), the agent's own stages, then each benchmark's
-report, but a report only when every other agent's stage it reads is up to date. Another agent's stage is never run:
-a stale one (its parameters changed, its outputs missing) would make model calls nobody asked for here, so the report
-that reads it is not refreshed, and the eval names the stale stages and the command that runs them (exit 1). Evals in
-one project run one at a time (flows/kit/locks.py: a second waits for the first). At the end the agent's headline
-numbers are read back from the refreshed reports' CSV twins and printed beside the paper's.
+It first prints the model of every role its benchmarks call (the agent, the environment, the judge, a seat such
+as UCL's reference), marking the scripted stand-ins, and what the agent's server reports of its context size and
+parallel slots (`steps.llm.vllm.server_limits`): the agent's concurrency is its slots unless `--concurrency` says.
+The agent's entry (`agents.<NAME>`: model, endpoint, `benchmarks`, `limit`, `decoding`, `concurrency`), the shared
+roles `judge` and `environment` when given, `llm.max_failed_fraction` when given, and the `runs` lists that dvc.yaml
+iterates are rewritten in place (comments and every other value kept, under params.yaml's write lock), then DVC
+runs, with one Prefect server for all of them (as `make run`), exactly the stages the plan (`plan`) lists and
+prints first: the shared stages two of its benchmarks need, then one benchmark at a time its own shared stages, the
+agent's stages and its report (a benchmark that fails stops there; the others still run and are recorded), but a
+report only when every other agent's stage it reads is up to date, and at the end the HTML report. Another agent's
+stage is never run: a stale one (its parameters changed, its outputs missing) would make model calls nobody asked
+for here, so the report that reads it is not refreshed, and the eval names the stale stages and the command that
+runs them (exit 1). Evals in one project run one at a time (flows/kit/locks.py: a second waits for the first). At
+the end the agent's headline numbers are read back from the refreshed reports' CSV twins and printed beside the
+paper's, then a summary naming each benchmark that failed (exit 1 when one did).
+
+`--dry-run` validates the same changes in memory and prints them (a diff of params.yaml), the stage plan and the
+estimate (flows/estimate.py) of what the agent's stages would send; it sends no model call and writes nothing.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from contextlib import chdir
+from dataclasses import dataclass, field, replace
 from io import StringIO
+from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import CommentMark
+from ruamel.yaml.representer import RoundTripRepresenter
+from ruamel.yaml.tokens import CommentToken
 
 from flows.dvc_cli import command as dvc_command
-from flows.kit.config import BENCHMARKS, PARAMS_FILE, ParamsError, load_params, read_params_data, runs_of
+from flows.kit.config import BENCHMARKS, PARAMS_FILE, Params, ParamsError, load_params, read_params_data, runs_of
 from flows.kit.locks import one_eval, params_writing
 from flows.kit.paths import PATHS
 from flows.kit.stages import benchmark_targets, stage_table
@@ -38,14 +57,69 @@ from steps.benchmarks import benchmark as registration
 from steps.tables import write_text_atomic
 
 REPORTS = PATHS.reports
+HTML_REPORT = "html_report"
+STAND_IN = "stand-in: numbers are not the paper's"
+ROLES = ("environment", "judge")  # the shared roles `--environment` and `--judge` set
+ENDPOINT_KEYS = ("api_base", "api_key_env", "concurrency")  # where a model is served: a new role model drops them
+
+
+class _Representer(RoundTripRepresenter):
+    """Round-trip YAML that writes None as `null`, as params.yaml spells it (ruamel's default: an empty value)."""
+
+
+_Representer.add_representer(
+    type(None),
+    lambda r, _: r.represent_scalar("tag:yaml.org,2002:null", "null"),
+)
 
 
 def _yaml() -> YAML:
     y = YAML()  # round-trip: comments, key order and quoting are kept
+    y.Representer = _Representer
     y.preserve_quotes = True
     y.width = 120
     y.indent(mapping=2, sequence=4, offset=2)
     return y
+
+
+def _load(text: str) -> CommentedMap:
+    """params.yaml as a round-trip document whose sections can take new keys: the comment lines after a section's
+    last value (ruamel keeps them with that value, so a key added there would be written below them) are moved to
+    the next section's leading comment, where they are written in the same place (`_yaml().dump` of it alone gives
+    back the same text)."""
+    data = _yaml().load(text)
+    keys = list(data)
+    for section, following in pairwise(keys):
+        found = _last_comment(data[section])
+        if found is None:
+            continue
+        slot, at = found
+        eol, _, rest = slot[at].value.partition("\n")
+        if not rest.strip():
+            continue
+        slot[at] = CommentToken(eol + "\n", slot[at].start_mark) if eol.strip() else None
+        tokens: list[CommentToken] = []
+        for line in rest.rstrip("\n").split("\n"):
+            if line.strip() or not tokens:
+                text = line.lstrip()
+                tokens.append(CommentToken(text + "\n", CommentMark(len(line) - len(text))))
+            else:
+                tokens[-1].value += "\n"  # a blank line
+        before = data.ca.items.setdefault(following, [None, [], None, None])
+        before[1] = tokens + (before[1] or [])
+    return data
+
+
+def _last_comment(node: Any) -> tuple[list, int] | None:
+    """Where ruamel keeps the comment after a block collection's last value: (its comment slot, the index in it)."""
+    if isinstance(node, CommentedMap | CommentedSeq) and len(node) and not node.fa.flow_style():
+        last = list(node)[-1] if isinstance(node, CommentedMap) else len(node) - 1
+        inner = _last_comment(node[last])
+        if inner is not None:
+            return inner
+        slot, at = node.ca.items.get(last), 2 if isinstance(node, CommentedMap) else 0
+        return (slot, at) if slot and slot[at] is not None else None
+    return None
 
 
 def _flow_list(names: list[str]) -> CommentedSeq:
@@ -54,60 +128,152 @@ def _flow_list(names: list[str]) -> CommentedSeq:
     return seq
 
 
-def register(
-    params_file: Path,
-    agent: str,
-    model: str,
-    api_base: str | None = None,
-    api_key_env: str | None = None,
-    benchmarks: list[str] | None = None,
-    limit: int | None = None,
-) -> None:
-    """Write (or update) `agents.<agent>` and the `runs` lists in params.yaml; validated before anything is written,
-    under params.yaml's write lock (flows/kit/locks.py), so that a concurrent writer's entry is never lost.
+@dataclass(frozen=True)
+class Settings:
+    """What `jurisflow eval` (and `jurisflow estimate` of an eval) sets besides the agent's name and model. None
+    leaves a value as params.yaml has it, except `limit` (None removes the agent's cap) and `benchmarks` (None: all
+    five; an existing entry's benchmarks are kept and these added)."""
 
-    An existing entry keeps its other settings (decoding, concurrency …) and the benchmarks it already takes part
-    in (`benchmarks` are added to them); `benchmarks` None means all five (the key is then left out); `limit` None
-    removes the agent's own cap."""
+    api_base: str | None = None
+    api_key_env: str | None = None
+    benchmarks: list[str] | None = None
+    limit: int | None = None
+    max_tokens: int | None = None  # agents.<name>.decoding.max_tokens
+    temperature: float | None = None  # agents.<name>.decoding.temperature
+    concurrency: int | None = None  # agents.<name>.concurrency (default: the server's parallel slots)
+    max_failed_fraction: float | None = None  # llm.max_failed_fraction: every stage's tolerance
+    judge: str | None = None  # judge.model: the role every agent's judged stages share
+    environment: str | None = None  # environment.model: the role every agent's dialogues share
+
+
+def _set(mapping: CommentedMap, key: str, value: Any) -> None:
+    """`mapping[key] = value` unless it already holds that value (so its quoting and comments stay as written)."""
+    if key not in mapping or mapping[key] != value:
+        mapping[key] = value
+
+
+def _copy(value: Any) -> Any:
+    """A value to write in a second place of the document (the same list twice would be written as a YAML alias)."""
+    return _flow_list(list(value)) if isinstance(value, list) else value
+
+
+def apply(data: CommentedMap, agent: str, model: str | None, settings: Settings) -> list[str]:
+    """Write the eval's settings into a round-trip params.yaml document: the agent's entry, the shared roles and
+    `llm.max_failed_fraction` when given, and `runs` from `agents`. The notes on what changes beyond the agent's own
+    entry (every agent shares those). `model` None keeps the entry's."""
+    if not isinstance(data.get("agents"), dict):
+        data["agents"] = CommentedMap()
+    agents = data["agents"]
+    if not agents:
+        agents.fa.set_block_style()  # `agents: {}` given its first agent: a block, as every other section
+    entry = agents.get(agent)
+    existed = isinstance(entry, dict)
+    if not existed:
+        entry = CommentedMap()
+        agents[agent] = entry
+    model = model or entry.get("model")
+    if not model:
+        raise ParamsError(f"agents.{agent}: not in params.yaml; give its --model to add it")
+    _set(entry, "model", model)
+    for key, value in (("api_base", settings.api_base), ("api_key_env", settings.api_key_env)):
+        if value is not None:
+            _set(entry, key, value)
+    benchmarks = settings.benchmarks
+    if isinstance(entry.get("benchmarks"), list) and benchmarks is not None:  # eval on one more benchmark: added
+        benchmarks = [*entry["benchmarks"], *benchmarks]
+    elif existed and "benchmarks" not in entry:
+        benchmarks = list(BENCHMARKS)  # an existing agent that takes part in everything keeps doing so
+    if benchmarks is None or set(benchmarks) >= set(BENCHMARKS):
+        entry.pop("benchmarks", None)
+    elif list(entry.get("benchmarks") or []) != (ordered := [b for b in BENCHMARKS if b in benchmarks]):
+        entry["benchmarks"] = _flow_list(ordered)
+    if settings.limit is None:
+        entry.pop("limit", None)
+    else:
+        _set(entry, "limit", settings.limit)
+    for key, number in (("max_tokens", settings.max_tokens), ("temperature", settings.temperature)):
+        if number is None:
+            continue
+        if not isinstance(entry.get("decoding"), dict):
+            entry["decoding"] = CommentedMap()
+            entry["decoding"].fa.set_flow_style()
+        _set(entry["decoding"], key, number)
+    if settings.concurrency is not None:
+        _set(entry, "concurrency", settings.concurrency)
+    notes = []
+    for role, role_model in zip(ROLES, (settings.environment, settings.judge), strict=True):
+        if role_model is not None:
+            notes += _set_role(data, role, role_model, entry)
+    if settings.max_failed_fraction is not None:
+        if not isinstance(data.get("llm"), dict):
+            data["llm"] = CommentedMap()
+        before = data["llm"].get("max_failed_fraction", Params.model_fields["llm"].default.max_failed_fraction)
+        if before != settings.max_failed_fraction:
+            notes.append(
+                f"llm.max_failed_fraction: {before} → {settings.max_failed_fraction} (every stage's tolerance of "
+                "failed calls, kept in params.yaml for later runs too; no stage depends on it)"
+            )
+        _set(data["llm"], "max_failed_fraction", settings.max_failed_fraction)
+    sync(data)
+    return notes
+
+
+def _set_role(data: CommentedMap, role: str, model: str, agent_entry: CommentedMap) -> list[str]:
+    """Set the shared role's model. The agent's own model takes the agent's endpoint and bound with it; another
+    new model drops the old one's (its provider's API; an endpoint of its own is set in params.yaml). Its other
+    keys (decoding, timeout_s) stay. The note when the model changes."""
+    if not isinstance(data.get(role), dict):
+        data[role] = CommentedMap()
+    entry = data[role]
+    before = entry.get("model") or Params.model_fields[role].default.model
+    _set(entry, "model", model)
+    if model == agent_entry["model"]:
+        for key in ENDPOINT_KEYS:
+            if key in agent_entry:
+                _set(entry, key, _copy(agent_entry[key]))
+            else:
+                entry.pop(key, None)
+    elif model != before:
+        for key in ENDPOINT_KEYS:
+            entry.pop(key, None)
+    if model == before:
+        return []
+    return [
+        f"{role}: {before} → {model}: a role every agent shares, so every agent's stages that call it are stale now; "
+        "this eval runs only its own agent's, and a report that reads another agent's waits for them (`jurisflow "
+        "agents run`)"
+    ]
+
+
+def updated_text(params_file: Path, agent: str, model: str | None, settings: Settings) -> tuple[str, str, list[str]]:
+    """params.yaml's text now, as `register` would write it, and the notes on what changes (nothing written)."""
+    read_params_data(params_file)  # not YAML, a key twice, empty: one line
+    old = params_file.read_text(encoding="utf-8")
+    data = _load(old)
+    notes = apply(data, agent, model, settings)
+    buffer = StringIO()
+    _yaml().dump(data, buffer)
+    return old, buffer.getvalue(), notes
+
+
+def preview(params_file: Path, agent: str, model: str | None, settings: Settings) -> Params:
+    """The parameters an eval with these settings would run on, validated in memory (params.yaml untouched)."""
+    _, text, _ = updated_text(params_file, agent, model, settings)
+    return load_params(params_file, text)
+
+
+def register(params_file: Path, agent: str, model: str, settings: Settings | None = None) -> list[str]:
+    """Write (or update) `agents.<agent>`, the roles and settings given and the `runs` lists in params.yaml (see
+    `Settings`); validated before anything is written, under params.yaml's write lock (flows/kit/locks.py), so that a
+    concurrent writer's entry is never lost, and not written at all when nothing changes. The notes of `apply`.
+
+    An existing entry keeps its other settings and the benchmarks it already takes part in."""
     with params_writing(params_file):
-        y = _yaml()
-        read_params_data(params_file)  # not YAML, a key twice, empty: one line, nothing written
-        data = y.load(params_file.read_text(encoding="utf-8"))
-        agents = data.setdefault("agents", CommentedMap())
-        entry = agents.get(agent)
-        existed = isinstance(entry, dict)
-        if not existed:
-            entry = CommentedMap()
-            agents[agent] = entry
-        entry["model"] = model
-        for key, value in (("api_base", api_base), ("api_key_env", api_key_env)):
-            if value is not None:
-                entry[key] = value
-        if isinstance(entry.get("benchmarks"), list) and benchmarks is not None:  # eval on one more benchmark: added
-            benchmarks = [*entry["benchmarks"], *benchmarks]
-        elif existed and "benchmarks" not in entry:
-            benchmarks = list(BENCHMARKS)  # an existing agent that takes part in everything keeps doing so
-        if benchmarks is None or set(benchmarks) >= set(BENCHMARKS):
-            entry.pop("benchmarks", None)
-        else:
-            entry["benchmarks"] = _flow_list([b for b in BENCHMARKS if b in benchmarks])
-        if limit is None:
-            entry.pop("limit", None)
-        else:
-            entry["limit"] = limit
-        sync(data)
-        buffer = StringIO()
-        y.dump(data, buffer)
-        text = buffer.getvalue()
-        check = params_file.with_name(f".{params_file.name}.check")
-        try:
-            check.write_text(text, encoding="utf-8")
-            load_params(check)  # a bad entry stops here, params.yaml untouched
-        except ParamsError as err:
-            raise ParamsError(str(err).replace(str(check), str(params_file))) from None
-        finally:
-            check.unlink(missing_ok=True)
-        write_text_atomic(params_file, text)
+        old, text, notes = updated_text(params_file, agent, model, settings or Settings())
+        load_params(params_file, text)  # a bad entry stops here, params.yaml untouched
+        if text != old:
+            write_text_atomic(params_file, text)
+    return notes
 
 
 def sync(data: dict) -> None:
@@ -135,19 +301,29 @@ def sync_file(params_file: Path) -> None:
 
 @dataclass(frozen=True)
 class Plan:
-    """What one eval runs, in order: `first` (the shared stages its stages and reports need, then the agent's own
-    stages), then each report (with any shared stage between it and the agents' stages) when `others[report]`, the
-    other agents' stages it reads, are all up to date."""
+    """What one eval runs, in order: `common` (the shared stages two or more of its benchmarks need), then per
+    benchmark `groups[benchmark]` (the shared stages only it needs, then the agent's own stages) and its report
+    (`reports[report]`: with any shared stage between it and the agents' stages) when `others[report]`, the other
+    agents' stages it reads, are all up to date; at the end the HTML report when its inputs (`html`) exist (None: no
+    such stage). `first` is every stage before the reports: `common` and the groups, in the stage graph's order."""
 
     first: list[str]
     reports: dict[str, list[str]]
     others: dict[str, list[str]]
+    common: list[str] = field(default_factory=list)
+    groups: dict[str, list[str]] = field(default_factory=dict)
+    html: list[str] | None = None
 
     def text(self, agent: str) -> str:
-        reports = " ".join(t for ts in self.reports.values() for t in ts)
+        steps = [f"shared: {' '.join(self.common)}"] if self.common else []
+        for benchmark, stages in self.groups.items():
+            report = " ".join(self.reports.get(f"{benchmark}_report", []))
+            steps.append(f"{benchmark}: {' '.join(stages)}" + (f" then {report}" if report else ""))
+        html = f"; then {HTML_REPORT}" if self.html is not None else ""
         return (
-            f"eval {agent}: dvc repro --single-item {' '.join(self.first)}; then {reports or 'no report'} (a report "
-            "only when the other agents' stages it reads are up to date; those are never run here)"
+            f"eval {agent}: dvc repro --single-item, one benchmark at a time (a failure stops its own benchmark "
+            f"only): {'; '.join(steps)}{html} (a report only when the other agents' stages it reads are up to date; "
+            "those are never run here)"
         )
 
 
@@ -160,7 +336,8 @@ def plan(agent: str, benchmarks: list[str]) -> Plan:
     table = stage_table()
     chosen = [b for b in BENCHMARKS if b in benchmarks]
     reports = [r for b in chosen if (r := f"{b}_report") in table]
-    own = [t for b in chosen for t in benchmark_targets(b, agent) if t not in reports]  # its per-agent stages
+    own_of = {b: [t for t in benchmark_targets(b, agent) if t not in reports] for b in chosen}  # its own stages
+    own = [t for b in chosen for t in own_of[b]]
 
     def per_agent(name: str) -> bool:
         return "@" in name and table[name.split("@")[0]].per_agent
@@ -184,14 +361,24 @@ def plan(agent: str, benchmarks: list[str]) -> Plan:
             for n in order
             if not per_agent(n) and any(per_agent(s.addressing) for s in nx.descendants(graph, by_name[n]))
         }
+        view = by_name.get(HTML_REPORT)
+        html = None if view is None else [str(d.def_path) for d in view.deps]
     needed = set(own).union(*up.values())
     first = [n for n in order if n in needed and (n in own or not (per_agent(n) or n in reads_agents or n in reports))]
     if any(s in reads_agents or (per_agent(s) and s not in own) for t in own for s in up[t]):
         raise ParamsError(f"dvc.yaml: a stage of agent {agent} reads another agent's outputs; eval cannot run it alone")
+    need = {
+        b: {n for n in first if n in own_of[b] or any(n in up[t] for t in [*own_of[b], f"{b}_report"] if t in up)}
+        for b in chosen
+    }
+    common = [n for n in first if sum(n in need[b] for b in chosen) != 1]
     return Plan(
         first,
         {r: [n for n in order if n in up[r] and n in reads_agents] + [r] for r in reports},
         {r: [n for n in order if n in up[r] and per_agent(n) and n not in own] for r in reports},
+        common,
+        {b: [n for n in first if n in need[b] and n not in common] for b in chosen},
+        html,
     )
 
 
@@ -212,27 +399,72 @@ def stale_stages(stages: list[str] | None = None, env: dict[str, str] | None = N
     return [*(stages or []), f"(dvc status failed: {reason})"]
 
 
-def run_plan(agent: str, chosen: Plan, say: Callable[[str], None]) -> tuple[int, list[str]]:
-    """Run the plan with one Prefect server and one stage server for every stage (as `make run`), as one run
-    session: `llm.budget_usd` caps what its stages spend together (steps/llm/ledger.py). The exit code of `dvc
-    repro` (1 when a report was left stale) and the reports refreshed."""
+@dataclass
+class Outcome:
+    """What `run_plan` did: the reports refreshed (`html_report` too), the failures (benchmark or `html_report` →
+    why), and the reports not refreshed because other agents' stages they read are stale (report → those)."""
+
+    refreshed: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    not_refreshed: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def code(self) -> int:
+        return 1 if self.failed or self.not_refreshed else 0
+
+    def summary(self, agent: str, benchmarks: list[str]) -> str:
+        """One line per benchmark of the eval (and the HTML report when it failed): done, failed, or not refreshed."""
+        lines = [f"eval {agent}: summary"]
+        for b in (b for b in BENCHMARKS if b in benchmarks):
+            if b in self.failed:
+                state = f"FAILED: {self.failed[b]}"
+            elif f"{b}_report" in self.not_refreshed:
+                state = f"its stages done; {b}_report not refreshed (other agents' stages it reads are stale)"
+            else:
+                state = "done, report refreshed" if f"{b}_report" in self.refreshed else "done"
+            lines.append(f"  {b:<10} {state}")
+        if HTML_REPORT in self.failed:
+            lines.append(f"  {HTML_REPORT:<10} FAILED: {self.failed[HTML_REPORT]}")
+        return "\n".join(lines)
+
+
+def run_plan(agent: str, chosen: Plan, say: Callable[[str], None]) -> Outcome:
+    """Run the plan with one Prefect server for every stage (as `make run`), as one run session: `llm.budget_usd`
+    caps what its stages spend together (steps/llm/ledger.py). One `dvc repro --single-item` for the common stages,
+    then one per benchmark (its stages, then its report), so that a benchmark that fails loses none of the others'
+    results; then the HTML report when a report was refreshed and its inputs exist."""
     from flows import pipeline
     from steps.llm.ledger import session_env
 
     bin_dir = Path(sys.executable).parent
     env = session_env({**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"})  # stages: python
-    refreshed: list[str] = []
+    out = Outcome()
     with pipeline.served(env) as served:
 
-        def repro(stages: list[str]) -> int:
-            return subprocess.run(
-                dvc_command("--wait-for-lock", "repro", "--single-item", *stages), env=served
-            ).returncode
+        def repro(stages: list[str]) -> bool:
+            """Whether `dvc repro --single-item STAGES` succeeded."""
+            if not stages:
+                return True
+            argv = dvc_command("--wait-for-lock", "repro", "--single-item", *stages)
+            return subprocess.run(argv, env=served).returncode == 0
 
-        code = repro(chosen.first)
-        if code:
-            return code, refreshed
-        for report, stages in chosen.reports.items():
+        def left(stages: list[str]) -> str:
+            stale = stale_stages(stages, served)
+            return f"not up to date: {', '.join(stale)}" if stale else "dvc repro failed"
+
+        if not repro(chosen.common):
+            why = f"a stage its benchmarks share failed ({left(chosen.common)})"
+            say(f"{why}: no benchmark can run")
+            out.failed = dict.fromkeys(chosen.groups, why)
+            return out
+        for benchmark, stages in chosen.groups.items():
+            report = f"{benchmark}_report"
+            if not repro(stages):
+                out.failed[benchmark] = left(stages)
+                say(f"{benchmark} failed ({out.failed[benchmark]}); the other benchmarks go on")
+                continue
+            if report not in chosen.reports:
+                continue
             stale = stale_stages(chosen.others[report], served)
             if stale:
                 say(
@@ -240,13 +472,28 @@ def run_plan(agent: str, chosen: Plan, say: Callable[[str], None]) -> tuple[int,
                     f"of {agent} does not run (their model calls): {', '.join(stale)}; run them and the report with "
                     f"`dvc repro {report}` (or `jurisflow eval` for each of those agents)"
                 )
-                code = 1
+                out.not_refreshed[report] = stale
                 continue
-            failed = repro(stages)
-            if failed:
-                return failed, refreshed
-            refreshed.append(report)
-    return code, refreshed
+            if not repro(chosen.reports[report]):
+                out.failed[benchmark] = left(chosen.reports[report])
+                say(f"{report} failed ({out.failed[benchmark]}); the other benchmarks go on")
+                continue
+            out.refreshed.append(report)
+        if chosen.html is None:
+            return out
+        missing = [p for p in chosen.html if not Path(p).exists()]
+        if not out.refreshed:
+            say(f"{HTML_REPORT} not rebuilt: no report was refreshed")
+        elif missing:
+            say(
+                f"{HTML_REPORT} not rebuilt: its inputs {', '.join(missing)} do not exist here (benchmarks this "
+                f"project has not run); `dvc repro {HTML_REPORT}` runs what writes them, then it"
+            )
+        elif repro([HTML_REPORT]):
+            out.refreshed.append(HTML_REPORT)
+        else:
+            out.failed[HTML_REPORT] = left([HTML_REPORT])
+    return out
 
 
 def _read_csv(path: Path) -> pd.DataFrame:
@@ -314,35 +561,155 @@ def check_api_key_env(api_key_env: str | None) -> None:
         )
 
 
+def chosen_benchmarks(benchmarks: list[str] | None) -> list[str]:
+    """The benchmarks of an eval (None: all five), in pipeline order; an unknown name is a ParamsError."""
+    unknown = sorted(set(benchmarks or []) - set(BENCHMARKS))
+    if unknown:
+        raise ParamsError(f"--benchmarks: unknown {', '.join(unknown)}; expected some of {', '.join(BENCHMARKS)}")
+    return [b for b in BENCHMARKS if b in (benchmarks or BENCHMARKS)]
+
+
+def roles_text(params: Params, agent: str, benchmarks: list[str]) -> list[str]:
+    """One line per model the benchmarks' stages call: the agent, the shared roles their stages depend on (the
+    environment, the judge) and the models their declarations seat (UCL's reference); scripted ones marked as
+    stand-ins, whose numbers test the pipeline and bound the metrics but are not the paper's."""
+    from steps.pipeline import owner, stages
+    from steps.registry import resolve
+
+    declared = [s for s in stages().values() if owner(s.name) in benchmarks]
+    models = {f"agent {agent}": params.agent(agent)}
+    for role in ROLES:
+        if any(role in s.params or role in s.roles for s in declared):
+            models[role] = params.environment_model() if role == "environment" else params.judge_model()
+    for s in declared:
+        if s.seat is not None:
+            seated = resolve(s.seat)(params)
+            models[f"{s.name} ({seated.name})"] = seated
+    return [f"{who}: {m.model}" + (f" ({STAND_IN})" if m.is_scripted else "") for who, m in models.items()]
+
+
+def probed(params: Params, agent: str, settings: Settings, say: Callable[[str], None]) -> Settings:
+    """Ask the agent's server (when it has an `api_base`) for its context size and parallel slots, say what it
+    reports and the concurrency the eval uses; the settings with `concurrency` = its slots unless given. A
+    `max_tokens` that leaves no room for a prompt in the context is a ParamsError."""
+    from steps.llm.vllm import server_limits
+
+    entry = params.agents[agent]
+    if entry.api_base is None:
+        return settings
+    bases = entry.api_base if isinstance(entry.api_base, list) else [entry.api_base]
+    found = server_limits(bases[0], entry.model.split("/", 1)[1])
+    replicas = f" (the first of {len(bases)} replicas)" if len(bases) > 1 else ""
+    if settings.concurrency is not None:
+        concurrency, why = settings.concurrency, "--concurrency"
+    elif found.slots is not None:
+        concurrency, why = found.slots, "the server's parallel slots"
+        settings = replace(settings, concurrency=found.slots)
+    elif entry.concurrency is not None:
+        concurrency, why = entry.concurrency, f"agents.{agent}.concurrency"
+    else:
+        concurrency, why = params.llm.concurrency, "llm.concurrency"
+    say(f"agent {agent}'s server {bases[0]}{replicas}: {found.describe()}; concurrency {concurrency} ({why})")
+    max_tokens = entry.decoding.max_tokens
+    if found.context is not None and max_tokens is not None and max_tokens >= found.context:
+        raise ParamsError(
+            f"max_tokens {max_tokens} is not below the server's context of {found.context} tokens: no prompt would "
+            "fit; give a smaller --max-tokens; nothing was written"
+        )
+    if found.context is not None and max_tokens is None:
+        say(
+            f"agent {agent}: no max_tokens, so a reply may run to the end of the context ({found.context:,} tokens); "
+            "--max-tokens caps it"
+        )
+    return settings
+
+
+def prepare(
+    params_file: Path, agent: str, model: str, settings: Settings, chosen: list[str], say: Callable[[str], None]
+) -> Settings:
+    """Validate the eval's parameters in memory, say the model of each role (stand-ins marked) and what the agent's
+    server reports; the settings to register (`probed`)."""
+    params = preview(params_file, agent, model, settings)
+    for line in roles_text(params, agent, chosen):
+        say(line)
+    return probed(params, agent, settings, say)
+
+
+def scratch_plan(params_file: Path, text: str, agent: str, chosen: list[str]) -> Plan:
+    """The plan of an eval whose params.yaml would be `text`, from DVC's graph of a scratch copy of dvc.yaml and
+    that text (nothing written in the project; DVC names stages relative to the working directory, so the plan is
+    made there)."""
+    with tempfile.TemporaryDirectory(prefix="jurisflow-plan-") as tmp:
+        root = Path(tmp)
+        shutil.copyfile(params_file.parent / "dvc.yaml", root / "dvc.yaml")
+        (root / "params.yaml").write_text(text, encoding="utf-8")
+        (root / ".dvc").mkdir()
+        (root / ".dvc" / "config").write_text("[core]\n    no_scm = true\n    analytics = false\n", encoding="utf-8")
+        with chdir(root):
+            return plan(agent, chosen)
+
+
+def dry_run(params_file: Path, agent: str, model: str, settings: Settings, chosen: list[str]) -> int:
+    """`jurisflow eval --dry-run`: the roles, the server's limits, the change to params.yaml as a diff, the stage
+    plan and the estimate of the agent's stages, on stdout; no model call, nothing written. 1 when the estimate
+    cannot run (the item tables it reads are missing)."""
+    from flows.estimate import estimate, show
+
+    settings = prepare(params_file, agent, model, settings, chosen, print)
+    old, new, notes = updated_text(params_file, agent, model, settings)
+    params = load_params(params_file, new)
+    for note in notes:
+        print(note)
+    diff = difflib.unified_diff(
+        old.splitlines(keepends=True), new.splitlines(keepends=True), str(params_file), "as eval would write it"
+    )
+    print("".join(diff).rstrip("\n") or f"{params_file}: no change")
+    print(scratch_plan(params_file, new, agent, chosen).text(agent))
+    try:
+        report = estimate(params, [agent], chosen)
+    except FileNotFoundError as err:
+        print(
+            f"error: {err} (the estimate reads what the stages before the first model call write: run `dvc repro` "
+            "of those first)",
+            file=sys.stderr,
+        )
+        return 1
+    show(report)
+    print(f"dry run: no model was called and nothing was written ({params_file} is unchanged)")
+    return 0
+
+
 def evaluate(
     agent: str,
     model: str,
-    api_base: str | None = None,
-    api_key_env: str | None = None,
-    benchmarks: list[str] | None = None,
-    limit: int | None = None,
+    settings: Settings | None = None,
     params_file: Path = PARAMS_FILE,
+    dry: bool = False,
 ) -> int:
-    """Register the agent, run the plan, print its headline numbers; the exit code of `dvc repro` (1 too when a
-    report was not refreshed because another agent's stage it reads is stale)."""
-    chosen = list(benchmarks or BENCHMARKS)
-    unknown = sorted(set(chosen) - set(BENCHMARKS))
-    if unknown:
-        raise ParamsError(f"--benchmarks: unknown {', '.join(unknown)}; expected some of {', '.join(BENCHMARKS)}")
-    check_api_key_env(api_key_env)
+    """Register the agent, run the plan, print its headline numbers and the summary; 1 when a benchmark failed or a
+    report was not refreshed because another agent's stage it reads is stale. `dry`: `dry_run`."""
+    settings = settings or Settings()
+    chosen = chosen_benchmarks(settings.benchmarks)
+    check_api_key_env(settings.api_key_env)
+    if dry:
+        return dry_run(params_file, agent, model, settings, chosen)
 
     def say(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
     with one_eval(params_file, agent, say):
-        register(params_file, agent, model, api_base, api_key_env, chosen, limit)
+        settings = prepare(params_file, agent, model, settings, chosen, say)
+        for note in register(params_file, agent, model, settings):
+            say(note)
         stage_plan = plan(agent, chosen)
         say(f"agents.{agent} written to {params_file}; {stage_plan.text(agent)}")
-        code, refreshed = run_plan(agent, stage_plan, say)
-        done = [b for b in chosen if f"{b}_report" in refreshed]
+        outcome = run_plan(agent, stage_plan, say)
+        done = [b for b in chosen if f"{b}_report" in outcome.refreshed]
         print(headline_text(agent, done) if done else f"{agent}: no report refreshed, so no headline numbers")
         stale = stale_stages()
     print("dvc status: " + (f"not up to date: {', '.join(stale)}" if stale else "every stage up to date"))
-    if code:
-        print(f"jurisflow eval exited {code}: see the lines above", file=sys.stderr)
-    return code
+    print(outcome.summary(agent, chosen))
+    if outcome.code:
+        failed = f"failed: {', '.join(outcome.failed)}; " if outcome.failed else ""
+        print(f"jurisflow eval exited {outcome.code}: {failed}see the lines above", file=sys.stderr)
+    return outcome.code

@@ -38,7 +38,9 @@ probability `rate`, drawn from a mix of the kinds above by a seeded generator. `
 every fault served, by kind. It records every request body and header, and the maximum number of requests
 in flight at once. A port that is taken makes `start` raise at once (and `python -m tests.fake_openai_server`
 exit 1 with a one-line error). `owned_by` sets the field of that name in `/v1/models` (vLLM says `vllm`,
-llama.cpp `llamacpp`); `props` makes it answer llama.cpp's `/props` with that body.
+llama.cpp `llamacpp`); `props` makes it answer llama.cpp's `/props` with that body (e.g. `{"total_slots": 2,
+"default_generation_settings": {"n_ctx": 8192}}`; None: 404, as vLLM); `max_model_len` adds vLLM's field of that
+name to every card of `/v1/models`.
 """
 
 from __future__ import annotations
@@ -183,6 +185,7 @@ class FakeOpenAIServer:
     models: tuple[str, ...] = ("test-model",)
     owned_by: str | None = None
     props: dict[str, Any] | None = None
+    max_model_len: int | None = None
     fault_for: FaultRule | None = None
     tokens: Tokens | None = None  # a tokenizer for usage (default: 7 per prompt, one per answer character)
     requests: list[dict[str, Any]] = field(default_factory=list)
@@ -325,8 +328,10 @@ class FakeOpenAIServer:
         return response
 
     async def _models(self, request: web.Request) -> web.Response:
-        owner = {"owned_by": self.owned_by} if self.owned_by else {}
-        cards = [{"id": m, "object": "model", **owner} for m in self.models]
+        extra: dict[str, Any] = {"owned_by": self.owned_by} if self.owned_by else {}
+        if self.max_model_len is not None:
+            extra["max_model_len"] = self.max_model_len
+        cards = [{"id": m, "object": "model", **extra} for m in self.models]
         return web.json_response({"object": "list", "data": cards})
 
     async def _props(self, request: web.Request) -> web.Response:

@@ -10,8 +10,9 @@ requests and their tokens (scripted models count one token per character) equal 
 The run's third agent (`echo`, a real model on the test server) is left out of the estimate and of the comparison: the
 estimate of a real model's calls follows stand-ins, not the model.
 
-- `jurisflow eval` end to end in a copy of the session's finished small run: the new agent's LawBench stages and the
-report run, the other agents' stages stay up to date, and the printed numbers are the report's CSV twin's.
+- `jurisflow eval` end to end in a copy of the session's finished small run: the new agent's LawBench stages, the
+report and the HTML report run, the other agents' stages stay up to date, and the printed numbers are the report's CSV
+twin's.
 
 - The whole pipeline through a DVC remote: a fresh clone pulls, `dvc repro` has nothing to do, and `dvc repro -f` of
 the real agent's model-calling stages and a scripted dialogue stage rewrites their outputs byte for byte with zero
@@ -186,7 +187,16 @@ def test_eval_runs_one_agent_and_leaves_the_others_up_to_date(tmp_path, small: S
     )
     assert done.returncode == 0, done.stderr[-2000:]
     ran = re.findall(r"Running stage '([^']+)'", done.stdout)
-    assert sorted(ran) == ["lawbench_predict@probe-one_shot", "lawbench_predict@probe-zero_shot", "lawbench_report"]
+    # its stages, its report, then the HTML report (which reads every report)
+    assert ran == [
+        "lawbench_predict@probe-one_shot",
+        "lawbench_predict@probe-zero_shot",
+        "lawbench_report",
+        "html_report",
+    ]
+    roles = "agent probe: scripted/oracle (stand-in: numbers are not the paper's)"  # said first, the plan after
+    assert done.stderr.index(roles) < done.stderr.index("agents.probe written to params.yaml; ")
+    assert "  lawbench   done, report refreshed" in done.stdout
     # the other agents' stages included: nothing to run for them
     assert "Data and pipelines are up to date" in _dvc_status(copy, env, ("oracle", "echo", "probe"))
     for setting in ("zero_shot", "one_shot"):

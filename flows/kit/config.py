@@ -48,12 +48,13 @@ class ParamsError(ValueError):
     """params.yaml is missing, is not YAML, or breaks a rule; the message is one line naming file, key and rule."""
 
 
-def load_params(path: Path = PARAMS_FILE) -> Params:
-    """Read and validate the parameters file (defaults apply to absent sections, never to an absent or empty file).
+def load_params(path: Path = PARAMS_FILE, text: str | None = None) -> Params:
+    """Read and validate the parameters file (defaults apply to absent sections, never to an absent or empty file);
+    `text`: the file's contents as they would be written, validated without reading or writing a file.
 
     Any problem raises a ParamsError of one line naming the file and, per problem, the key path and the rule
     (e.g. `params.yaml: agents.foo.concurrency: Input should be greater than or equal to 1`)."""
-    data = read_params_data(path)
+    data = read_params_data(path, text)
     try:
         return Params.model_validate(data)
     except ValidationError as err:
@@ -61,27 +62,27 @@ def load_params(path: Path = PARAMS_FILE) -> Params:
         raise ParamsError(f"{path}: " + "; ".join(problems)) from None
 
 
-def read_params_data(path: Path = PARAMS_FILE) -> dict[str, Any]:
-    """The parameters file as a mapping of sections, before validation: a ParamsError of one line when it is
-    missing, not UTF-8, not YAML, holds a key twice in one mapping (with its line), or holds no section at all
-    (an empty file would silently run the scripted defaults)."""
-    if not path.is_file():
+def read_params_data(path: Path = PARAMS_FILE, text: str | None = None) -> dict[str, Any]:
+    """The parameters file (or `text`, named `path`) as a mapping of sections, before validation: a ParamsError of
+    one line when it is missing, not UTF-8, not YAML, holds a key twice in one mapping (with its line), or holds no
+    section at all (an empty file would silently run the scripted defaults)."""
+    if text is None and not path.is_file():
         raise ParamsError(
             f"{path}: parameters file not found (every stage needs one; see docs/evaluate.md#the-agents-entry)"
         )
     try:
-        text = path.read_text(encoding="utf-8")
+        source = path.read_text(encoding="utf-8") if text is None else text
         try:  # libyaml's parser; on an error, the pure-Python one's words and positions
-            data = yaml_text.load(text, unique_keys=True)
+            data = yaml_text.load(source, unique_keys=True)
         except yaml_text.DuplicateKeyError:
             raise
         except yaml.YAMLError:
-            data = yaml_text.load(text, unique_keys=True, pure=True)
+            data = yaml_text.load(source, unique_keys=True, pure=True)
     except yaml_text.DuplicateKeyError as err:
         mark = err.problem_mark
         assert mark is not None
         raise ParamsError(
-            f"{path}: line {mark.line + 1}: duplicate key {err.key_path(text)} (first at line {err.first_line}; YAML "
+            f"{path}: line {mark.line + 1}: duplicate key {err.key_path(source)} (first at line {err.first_line}; YAML "
             "would silently keep the last, so one of the two settings is ignored)"
         ) from None
     except yaml.YAMLError as err:

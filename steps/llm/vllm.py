@@ -4,7 +4,9 @@
 `/v1/models` answers, then tell the user the litellm model string and `api_base` to put in params.yaml.
 For a server that already runs, `inspect_server` tells its kind from its answers (vLLM's `/v1/models` says
 `owned_by: vllm`, llama.cpp's says `llamacpp` and it also answers `/props`): litellm's `hosted_vllm/` provider
-is only for vLLM, `openai/` for llama.cpp and any other OpenAI-compatible server.
+is only for vLLM, `openai/` for llama.cpp and any other OpenAI-compatible server. `server_limits` reads the
+context size and the parallel slots a server reports (llama.cpp's `/props`, vLLM's `max_model_len`), for
+`jurisflow eval` to size its concurrency.
 """
 
 from __future__ import annotations
@@ -102,6 +104,67 @@ def _answers_llamacpp_props(api_base: str, timeout_s: float) -> bool:
     except (httpx.HTTPError, ValueError):
         return False
     return isinstance(body, dict) and ("default_generation_settings" in body or "total_slots" in body)
+
+
+PROBE_TIMEOUT_S = 2.0  # per request of `server_limits`: a server that answers at all answers these at once
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """What a server reports of its capacity: the context (tokens a request may hold, prompt and reply) and its
+    parallel slots (requests decoded at once); None where it says nothing. `source`: where it said it."""
+
+    context: int | None = None
+    slots: int | None = None
+    source: str = ""
+
+    def describe(self) -> str:
+        """One line: what was found, and where."""
+        if self.context is None and self.slots is None:
+            return f"reports neither its context size nor its parallel slots ({self.source or 'no answer'})"
+        found = [f"context {self.context:,} tokens" if self.context else "context not reported"]
+        found.append(f"{self.slots} parallel slots" if self.slots else "parallel slots not reported")
+        return f"{', '.join(found)} ({self.source})"
+
+
+def _count(value: object) -> int | None:
+    """A positive integer a server reported, else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+def server_limits(api_base: str, model_id: str | None = None, timeout_s: float = PROBE_TIMEOUT_S) -> ServerLimits:
+    """The context size and parallel slots the server at `api_base` (…/v1) reports: llama.cpp's `GET /props`
+    (beside `/v1`: `default_generation_settings.n_ctx`, `total_slots`), else vLLM's `GET /v1/models`
+    (`max_model_len` of `model_id`'s card, or the smallest of them; vLLM reports no slot count). Never raises: a
+    server that does not answer, or answers neither, gives a `ServerLimits` of Nones saying why."""
+    base = api_base.rstrip("/")
+    props_url, models_url = f"{base.removesuffix('/v1')}/props", f"{base}/models"
+    why = []
+    for url in (props_url, models_url):
+        try:
+            response = httpx.get(url, timeout=timeout_s)
+            body = response.json() if response.status_code == 200 else None
+        except (httpx.HTTPError, ValueError) as err:
+            why.append(f"{url}: {type(err).__name__}")
+            continue
+        if not isinstance(body, dict):
+            why.append(f"{url}: HTTP {response.status_code}")
+            continue
+        if url == props_url:
+            settings = body.get("default_generation_settings")
+            context = _count(settings.get("n_ctx")) if isinstance(settings, dict) else None
+            slots = _count(body.get("total_slots"))
+            if context or slots:
+                return ServerLimits(context, slots, f"llama.cpp {url}")
+            why.append(f"{url}: neither n_ctx nor total_slots")
+            continue
+        cards = [c for c in body.get("data") or [] if isinstance(c, dict)]
+        lengths = {str(c.get("id")): n for c in cards if (n := _count(c.get("max_model_len")))}
+        if lengths:
+            context = lengths.get(model_id or "", min(lengths.values()))
+            return ServerLimits(context, None, f"vLLM {url} max_model_len")
+        why.append(f"{url}: no max_model_len")
+    return ServerLimits(source="; ".join(why))
 
 
 def port_in_use(host: str, port: int) -> bool:

@@ -139,7 +139,7 @@ def test_bad_input_is_one_line(tmp_path, monkeypatch, capsys):
     assert main(path, None, "lawbench,lawbnch") == 1
     assert main(path, None, "lawbench") == 1
     lines = capsys.readouterr().err.splitlines()
-    assert lines[0] == f"error: unknown agent(s) nobody; {path} lists: o"
+    assert lines[0].startswith(f"error: unknown agent(s) nobody; {path} lists: o (with --model, the estimate of")
     assert lines[1] == "error: unknown benchmark(s) lawbnch; expected j1, lawbench, mile, plawbench, ucl"
     assert lines[2].startswith("error: data/interim/lawbench_items.parquet: table not found") and len(lines) == 3
     assert "run `dvc repro` of those first" in lines[2]

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.evaluate import headline_text, headlines, plan, register, sync_file
+from flows.evaluate import Settings, headline_text, headlines, plan, register, sync_file
 from flows.kit.config import ParamsError, load_params
 from steps.lawbench.report import render_setting
 from steps.reports.agents import AgentInfo
@@ -46,7 +46,10 @@ def _file(tmp_path: Path, text: str = BASE) -> Path:
 def test_register_adds_the_agent_and_its_runs_keeping_everything_else(tmp_path):
     path = _file(tmp_path)
     register(
-        path, "probe", "hosted_vllm/Qwen3-8B", api_base="http://127.0.0.1:8000/v1", benchmarks=["lawbench"], limit=2
+        path,
+        "probe",
+        "hosted_vllm/Qwen3-8B",
+        Settings(api_base="http://127.0.0.1:8000/v1", benchmarks=["lawbench"], limit=2),
     )
     text = path.read_text(encoding="utf-8")
     assert "# my parameters" in text and "# the upper bound" in text  # comments survive
@@ -64,11 +67,11 @@ def test_register_adds_the_agent_and_its_runs_keeping_everything_else(tmp_path):
 
 def test_a_second_eval_adds_benchmarks_and_updates_the_limit(tmp_path):
     path = _file(tmp_path)
-    register(path, "probe", "scripted/oracle", benchmarks=["lawbench"], limit=2)
-    register(path, "probe", "scripted/oracle", benchmarks=["ucl"], limit=None)
+    register(path, "probe", "scripted/oracle", Settings(benchmarks=["lawbench"], limit=2))
+    register(path, "probe", "scripted/oracle", Settings(benchmarks=["ucl"], limit=None))
     params = load_params(path)
     assert params.agents["probe"].benchmarks == ["lawbench", "ucl"] and params.agents["probe"].limit is None
-    register(path, "probe", "scripted/oracle", benchmarks=None)  # all five: the key is dropped
+    register(path, "probe", "scripted/oracle", Settings(benchmarks=None))  # all five: the key is dropped
     assert "benchmarks" not in yaml.safe_load(path.read_text())["agents"]["probe"]
     assert load_params(path).runs["j1"] == ["oracle", "probe"]
 
@@ -108,6 +111,13 @@ def test_the_plan_of_one_agent_never_holds_another_agents_stage(monkeypatch):
         "lawbench_report": ["lawbench_predict@null-one_shot", "lawbench_predict@null-zero_shot"],
         "ucl_report": ["ucl_simulate@null", "ucl_judge@null"],
     }
+    # run one benchmark at a time after the stages both need, so that one benchmark's failure stops only its own
+    assert chosen.common == ["ingest"]
+    assert chosen.groups == {
+        "lawbench": ["lawbench_score", "lawbench_predict@oracle-one_shot", "lawbench_predict@oracle-zero_shot"],
+        "ucl": ["ucl_reference", "ucl_simulate@oracle", "ucl_judge@oracle"],
+    }
+    assert chosen.html is not None and {"reports/lawbench.csv", "data/ucl/runs"} <= set(chosen.html)
     j1 = plan("oracle", ["j1"])
     assert j1.first[-2:] == ["j1_simulate@oracle", "j1_judge@oracle"] and "@null" not in " ".join(j1.first)
     assert j1.others == {"j1_report": ["j1_simulate@null", "j1_judge@null"]}
@@ -189,7 +199,7 @@ def test_eval_refuses_a_key_value_or_an_unset_variable_without_writing_or_repeat
 def test_register_refuses_a_key_value_too(tmp_path):
     path = _file(tmp_path)
     with pytest.raises(ParamsError, match=r"agents\.probe\.api_key_env: must be the NAME") as caught:
-        register(path, "probe", "openai/gpt-4o", api_key_env=KEY)
+        register(path, "probe", "openai/gpt-4o", Settings(api_key_env=KEY))
     assert KEY not in str(caught.value) and path.read_text(encoding="utf-8") == BASE
 
 
@@ -197,9 +207,9 @@ def test_register_refuses_a_key_value_too(tmp_path):
 WRITER = """
 import sys
 from pathlib import Path
-from flows.evaluate import register
+from flows.evaluate import Settings, register
 for k in range(int(sys.argv[3])):
-    register(Path(sys.argv[1]), f"{sys.argv[2]}{k}", "scripted/oracle", benchmarks=["lawbench"])
+    register(Path(sys.argv[1]), f"{sys.argv[2]}{k}", "scripted/oracle", Settings(benchmarks=["lawbench"]))
 """
 
 

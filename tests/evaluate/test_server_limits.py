@@ -1,0 +1,119 @@
+"""What `jurisflow eval` reads of the agent's server before it writes anything (issue 37, item 1): the context size and
+parallel slots llama.cpp's `/props` reports, vLLM's `max_model_len`, nothing from a server that reports neither or does
+not answer; and the concurrency it then writes. Over real HTTP, against the test server."""
+
+from __future__ import annotations
+
+import socket
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from flows.evaluate import Settings, prepare, register
+from flows.kit.config import ParamsError
+from steps.llm.vllm import ServerLimits, server_limits
+from tests.fake_openai_server import FakeOpenAIServer
+
+LLAMACPP = {"default_generation_settings": {"n_ctx": 8192}, "total_slots": 2}
+
+
+def test_llamacpp_reports_its_context_and_slots():
+    with FakeOpenAIServer(models=("smollm2-135m",), owned_by="llamacpp", props=LLAMACPP) as server:
+        found = server_limits(server.url)
+    assert (found.context, found.slots) == (8192, 2)
+    assert found.source == f"llama.cpp http://127.0.0.1:{server.port}/props"
+    assert found.describe().startswith("context 8,192 tokens, 2 parallel slots (llama.cpp ")
+
+
+def test_vllm_reports_the_context_of_the_model_asked_for():
+    with FakeOpenAIServer(models=("Qwen3-8B",), owned_by="vllm", max_model_len=16384) as server:
+        found = server_limits(server.url, "Qwen3-8B")
+    assert (found.context, found.slots) == (16384, None)  # vLLM says nothing of its batch size
+    assert "parallel slots not reported" in found.describe() and "max_model_len" in found.describe()
+
+
+def test_a_server_that_reports_neither_gives_nones_and_says_why():
+    with FakeOpenAIServer() as server:
+        found = server_limits(server.url + "/")
+    assert found == ServerLimits(None, None, found.source)
+    assert "/props: HTTP 404" in found.source and "/v1/models: no max_model_len" in found.source
+    assert found.describe().startswith("reports neither its context size nor its parallel slots")
+
+
+def test_a_server_that_does_not_answer_costs_at_most_the_timeout():
+    with socket.socket() as held:  # a port that accepts connections and never answers
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        started = time.monotonic()
+        found = server_limits(f"http://127.0.0.1:{port}/v1", timeout_s=0.5)
+    assert time.monotonic() - started < 5
+    assert (found.context, found.slots) == (None, None) and "ReadTimeout" in found.source
+
+
+BASE = """agents:
+  oracle:
+    model: scripted/oracle
+runs:
+  lawbench: [oracle]
+  j1: [oracle]
+  mile: [oracle]
+  ucl: [oracle]
+  plawbench: [oracle]
+"""
+
+
+def _params(tmp_path: Path) -> Path:
+    path = tmp_path / "params.yaml"
+    path.write_text(BASE, encoding="utf-8")
+    return path
+
+
+def test_the_slots_become_the_agents_concurrency_unless_given(tmp_path):
+    path = _params(tmp_path)
+    said: list[str] = []
+    with FakeOpenAIServer(models=("smollm2-135m",), props=LLAMACPP) as server:
+        settings = Settings(api_base=server.url, benchmarks=["lawbench"], max_tokens=256)
+        found = prepare(path, "local", "openai/smollm2-135m", settings, ["lawbench"], said.append)
+        given = prepare(path, "local", "openai/smollm2-135m", Settings(api_base=server.url, concurrency=1), [], print)
+    assert found.concurrency == 2 and given.concurrency == 1
+    assert said[0] == "agent local: openai/smollm2-135m"  # the roles first: a real agent, no stand-in mark
+    assert said[-1] == (
+        f"agent local's server {server.url}: context 8,192 tokens, 2 parallel slots (llama.cpp "
+        f"http://127.0.0.1:{server.port}/props); concurrency 2 (the server's parallel slots)"
+    )
+    register(path, "local", "openai/smollm2-135m", found)
+    entry = yaml.safe_load(path.read_text(encoding="utf-8"))["agents"]["local"]
+    assert entry == {
+        "model": "openai/smollm2-135m",
+        "api_base": server.url,
+        "benchmarks": ["lawbench"],
+        "decoding": {"max_tokens": 256},
+        "concurrency": 2,
+    }
+
+
+def test_no_max_tokens_is_pointed_out_and_one_the_context_cannot_hold_is_refused(tmp_path):
+    path = _params(tmp_path)
+    said: list[str] = []
+    with FakeOpenAIServer(props=LLAMACPP) as server:
+        prepare(path, "local", "openai/test-model", Settings(api_base=server.url), [], said.append)
+        with pytest.raises(ParamsError, match=r"max_tokens 8192 is not below the server's context of 8192 tokens"):
+            prepare(path, "local", "openai/test-model", Settings(api_base=server.url, max_tokens=8192), [], print)
+    assert "no max_tokens, so a reply may run to the end of the context (8,192 tokens)" in said[-1]
+    assert path.read_text(encoding="utf-8") == BASE
+
+
+def test_a_server_without_slots_keeps_the_configured_bound_and_a_scripted_agent_is_not_probed(tmp_path):
+    path = _params(tmp_path)
+    said: list[str] = []
+    with FakeOpenAIServer(owned_by="vllm", max_model_len=4096) as server:
+        settings = prepare(path, "v", "hosted_vllm/test-model", Settings(api_base=server.url), [], said.append)
+    assert settings.concurrency is None
+    server_line = said[-2]
+    assert server_line.endswith("concurrency 32 (llm.concurrency)") and "context 4,096 tokens" in server_line
+    said.clear()
+    prepare(path, "oracle", "scripted/oracle", Settings(), ["lawbench"], said.append)
+    assert said == ["agent oracle: scripted/oracle (stand-in: numbers are not the paper's)"]
