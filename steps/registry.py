@@ -30,11 +30,12 @@ if TYPE_CHECKING:
 class Headline:
     """One headline number of a benchmark: the rows (`table`, `scope`, `metric`) of its CSV twin.
 
-    Every headline is in its DVC metrics (`reports/metrics/<benchmark>.json`, under `key`, by default the metric);
-    one with a `column` is a column of `jurisflow results`, one with a `label` a line of `jurisflow eval`'s summary,
-    both × `scale` (100 for a fraction). `paper` names a function ("module:function") giving the paper's numbers
-    for it (columns agent, value, judge) when the CSV twin holds them only for the agents matched to a paper model
-    (UCL-Bench's Table 3 AVG)."""
+    The first headline of a benchmark is its main number, its DVC metric (`reports/metrics/<benchmark>.json`,
+    `{agent: value}`); every headline is in its DVC metrics details (`reports/metrics/details/<benchmark>.json`,
+    under `key`, by default the metric). One with a `column` is a column of `jurisflow results`, one with a `label`
+    a line of `jurisflow eval`'s summary. All of these are × `scale` (100 for a fraction): on 0–100. `paper` names
+    a function ("module:function") giving the paper's numbers for it (columns agent, value, judge) when the CSV
+    twin holds them only for the agents matched to a paper model (UCL-Bench's Table 3 AVG)."""
 
     table: str
     metric: str
@@ -54,7 +55,8 @@ class Headline:
 @dataclass(frozen=True)
 class Plot:
     """A DVC plot (`reports/plots/<name>.csv`): our rows of one CSV table with these metrics (None: every metric)
-    and scopes (None: every scope), labelled by `label` (`scope`, `metric` or both, "scope metric")."""
+    and scopes (None: every scope), labelled by `label` (`scope`, `metric` or both, "scope metric"), valued
+    × `scale` (100 for a fraction: every plot is on 0–100)."""
 
     name: str
     table: str
@@ -64,6 +66,7 @@ class Plot:
     label_name: str
     value_name: str
     title: str = ""
+    scale: float = 1.0
 
 
 @dataclass(frozen=True)
