@@ -32,7 +32,8 @@ def plots_page(tmp_path_factory) -> Path:
     (root / "dvc.yaml").write_text(plots_text() + "\n", encoding="utf-8")
     shutil.copytree(ROOT / "reports" / "plots", root / "reports" / "plots")
     dvc = Path(sys.executable).parent / "dvc"
-    done = subprocess.run([str(dvc), "plots", "show", "-o", "out"], cwd=root, capture_output=True, text=True, timeout=300)
+    args = [str(dvc), "plots", "show", "-o", "out"]
+    done = subprocess.run(args, cwd=root, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     page = root / "out" / "index.html"
     assert page.is_file()
