@@ -55,8 +55,10 @@ def test_dvc_plots_show_draws_every_plot_offline(plots_page):
         driver.set_window_size(800, 1000)
         driver.get(plots_page.as_uri())
         charts = WebDriverWait(driver, 20).until(
-            lambda d: len(d.find_elements(By.CSS_SELECTOR, "svg.dvc-chart")) == len(names)
-            and d.find_elements(By.CSS_SELECTOR, "svg.dvc-chart")
+            lambda d: (
+                len(d.find_elements(By.CSS_SELECTOR, "svg.dvc-chart")) == len(names)
+                and d.find_elements(By.CSS_SELECTOR, "svg.dvc-chart")
+            )
         )
         for name, chart in zip(names, charts, strict=True):
             data = pd.read_csv(ROOT / "reports" / "plots" / f"{name}.csv", keep_default_na=False, na_values=[""])
@@ -81,7 +83,7 @@ def test_dvc_own_page_needs_the_network(plots_page, tmp_path):
     done = subprocess.run(args, cwd=root, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     page = root / "default" / "index.html"
-    assert "<script src=\"https://" in page.read_text(encoding="utf-8")
+    assert '<script src="https://' in page.read_text(encoding="utf-8")
     with headless_chromium(NO_NETWORK) as driver:
         driver.get(page.as_uri())
         assert driver.find_elements(By.CSS_SELECTOR, "svg, canvas") == []
