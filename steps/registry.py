@@ -77,16 +77,19 @@ class Page:
     `titles` names tables (table, title), `table_order` puts tables first (the others keep their CSV order after
     them), `primary` is the metric shown first when a wide table is split per metric, `paper_in_plots` the paper's
     agents drawn in charts beside ours, `markdown` the Markdown twin under reports/ the page's note names (None:
-    <benchmark>.md). Functions ("module:function"): `scope_order` () -> the scopes in the order the tables list
-    them (J1's environments); `charts` (df, chart) -> the page's charts, each `chart(title, table, categories,
-    key, **filters)`; `link` (href, envs, agent, scope, metric) -> the viewer link of one of our table cells
-    (None: a cell whose scope is an environment of the viewer's records links to them)."""
+    <benchmark>.md), `percent` the tables whose CSV values are fractions, shown × 100 in the page's tables and
+    charts (as in the Markdown twin and the paper: LawBench's scores). Functions ("module:function"):
+    `scope_order` () -> the scopes in the order the tables list them (J1's environments); `charts` (df, chart) ->
+    the page's charts, each `chart(title, table, categories, key, **filters)`; `link` (href, envs, agent, scope,
+    metric) -> the viewer link of one of our table cells (None: a cell whose scope is an environment of the
+    viewer's records links to them)."""
 
     titles: tuple[tuple[str, str], ...] = ()
     table_order: tuple[str, ...] = ()
     primary: str | None = None
     paper_in_plots: tuple[str, ...] = ()
     markdown: str | None = None
+    percent: tuple[str, ...] = ()
     scope_order: str | None = None
     charts: str | None = None
     link: str | None = None

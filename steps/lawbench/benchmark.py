@@ -28,6 +28,7 @@ BENCHMARK = Benchmark(
         primary="score",
         paper_in_plots=("GPT4",),
         markdown="lawbench_zero_shot.md",
+        percent=("zero_shot", "one_shot"),
         charts="steps.lawbench.page:charts",
     ),
     position=1,
