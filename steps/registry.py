@@ -48,7 +48,7 @@ class Headline:
 
     @property
     def path(self) -> tuple[str, ...]:
-        """Where `dvc metrics` shows the number under the agent (`zero_shot.overall`, `AVG_OO`)."""
+        """Where the DVC metrics details show the number under the agent (`zero_shot.overall`, `AVG_OO`)."""
         return self.key or (self.metric,)
 
 
