@@ -30,11 +30,12 @@ if TYPE_CHECKING:
 class Headline:
     """One headline number of a benchmark: the rows (`table`, `scope`, `metric`) of its CSV twin.
 
-    Every headline is in its DVC metrics (`reports/metrics/<benchmark>.json`, under `key`, by default the metric);
-    one with a `column` is a column of `jurisflow results`, one with a `label` a line of `jurisflow eval`'s summary,
-    both × `scale` (100 for a fraction). `paper` names a function ("module:function") giving the paper's numbers
-    for it (columns agent, value, judge) when the CSV twin holds them only for the agents matched to a paper model
-    (UCL-Bench's Table 3 AVG)."""
+    The first headline of a benchmark is its main number, its DVC metric (`reports/metrics/<benchmark>.json`,
+    `{agent: value}`); every headline is in its DVC metrics details (`reports/metrics/details/<benchmark>.json`,
+    under `key`, by default the metric). One with a `column` is a column of `jurisflow results`, one with a `label`
+    a line of `jurisflow eval`'s summary. All of these are × `scale` (100 for a fraction): on 0–100. `paper` names
+    a function ("module:function") giving the paper's numbers for it (columns agent, value, judge) when the CSV
+    twin holds them only for the agents matched to a paper model (UCL-Bench's Table 3 AVG)."""
 
     table: str
     metric: str
@@ -47,14 +48,15 @@ class Headline:
 
     @property
     def path(self) -> tuple[str, ...]:
-        """Where `dvc metrics` shows the number under the agent (`zero_shot.overall`, `AVG_OO`)."""
+        """Where the DVC metrics details show the number under the agent (`zero_shot.overall`, `AVG_OO`)."""
         return self.key or (self.metric,)
 
 
 @dataclass(frozen=True)
 class Plot:
     """A DVC plot (`reports/plots/<name>.csv`): our rows of one CSV table with these metrics (None: every metric)
-    and scopes (None: every scope), labelled by `label` (`scope`, `metric` or both, "scope metric")."""
+    and scopes (None: every scope), labelled by `label` (`scope`, `metric` or both, "scope metric"), valued
+    × `scale` (100 for a fraction: every plot is on 0–100)."""
 
     name: str
     table: str
@@ -64,6 +66,7 @@ class Plot:
     label_name: str
     value_name: str
     title: str = ""
+    scale: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -74,16 +77,19 @@ class Page:
     `titles` names tables (table, title), `table_order` puts tables first (the others keep their CSV order after
     them), `primary` is the metric shown first when a wide table is split per metric, `paper_in_plots` the paper's
     agents drawn in charts beside ours, `markdown` the Markdown twin under reports/ the page's note names (None:
-    <benchmark>.md). Functions ("module:function"): `scope_order` () -> the scopes in the order the tables list
-    them (J1's environments); `charts` (df, chart) -> the page's charts, each `chart(title, table, categories,
-    key, **filters)`; `link` (href, envs, agent, scope, metric) -> the viewer link of one of our table cells
-    (None: a cell whose scope is an environment of the viewer's records links to them)."""
+    <benchmark>.md), `percent` the tables whose CSV values are fractions, shown × 100 in the page's tables and
+    charts (as in the Markdown twin and the paper: LawBench's scores). Functions ("module:function"):
+    `scope_order` () -> the scopes in the order the tables list them (J1's environments); `charts` (df, chart) ->
+    the page's charts, each `chart(title, table, categories, key, **filters)`; `link` (href, envs, agent, scope,
+    metric) -> the viewer link of one of our table cells (None: a cell whose scope is an environment of the
+    viewer's records links to them)."""
 
     titles: tuple[tuple[str, str], ...] = ()
     table_order: tuple[str, ...] = ()
     primary: str | None = None
     paper_in_plots: tuple[str, ...] = ()
     markdown: str | None = None
+    percent: tuple[str, ...] = ()
     scope_order: str | None = None
     charts: str | None = None
     link: str | None = None

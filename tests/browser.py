@@ -28,8 +28,9 @@ def chromium_paths() -> tuple[str, str] | None:
 
 
 @contextmanager
-def headless_chromium() -> Iterator:
-    """A Chrome WebDriver on headless Chromium with a fresh profile, its console log readable."""
+def headless_chromium(*extra: str) -> Iterator:
+    """A Chrome WebDriver on headless Chromium with a fresh profile, its console log readable; `extra` flags are
+    added to FLAGS."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -39,7 +40,7 @@ def headless_chromium() -> Iterator:
     with tempfile.TemporaryDirectory(prefix="jurisflow-chromium-") as profile:
         options = webdriver.ChromeOptions()
         options.binary_location = paths[0]
-        for flag in (*FLAGS, f"--user-data-dir={profile}"):
+        for flag in (*FLAGS, *extra, f"--user-data-dir={profile}"):
             options.add_argument(flag)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         driver = webdriver.Chrome(options=options, service=Service(executable_path=paths[1]))

@@ -188,6 +188,7 @@ BENCHMARK = Benchmark(
                 "reports/j1.md",
                 "reports/j1.csv",
                 "reports/plots/j1_table3.csv",
+                "reports/metrics/details/j1.json",
             ),
             metrics=("reports/metrics/j1.json",),
             params=(

@@ -28,6 +28,7 @@ BENCHMARK = Benchmark(
         primary="score",
         paper_in_plots=("GPT4",),
         markdown="lawbench_zero_shot.md",
+        percent=("zero_shot", "one_shot"),
         charts="steps.lawbench.page:charts",
     ),
     position=1,
@@ -36,8 +37,8 @@ BENCHMARK = Benchmark(
         *_setting("one_shot", "LawBench 1-shot", "LawBench one-shot Overall"),
     ),
     plots=(
-        Plot("lawbench_zero_shot", "zero_shot", ("score",), TASKS, "scope", "task", "score"),
-        Plot("lawbench_one_shot", "one_shot", ("score",), TASKS, "scope", "task", "score"),
+        Plot("lawbench_zero_shot", "zero_shot", ("score",), TASKS, "scope", "task", "score", scale=100),
+        Plot("lawbench_one_shot", "one_shot", ("score",), TASKS, "scope", "task", "score", scale=100),
     ),
     stages=(
         Stage(
@@ -91,6 +92,7 @@ BENCHMARK = Benchmark(
                 "reports/lawbench.csv",
                 "reports/plots/lawbench_zero_shot.csv",
                 "reports/plots/lawbench_one_shot.csv",
+                "reports/metrics/details/lawbench.json",
             ),
             metrics=("reports/metrics/lawbench.json",),
             params=("agents",),

@@ -100,6 +100,7 @@ BENCHMARK = Benchmark(
                 "reports/mile.csv",
                 "reports/plots/mile_goal.csv",
                 "reports/plots/mile_interaction.csv",
+                "reports/metrics/details/mile.json",
             ),
             metrics=("reports/metrics/mile.json",),
             params=(

@@ -28,7 +28,7 @@ BENCHMARK = Benchmark(
         Headline("table3", "Overall", column="PLawBench", label="PLawBench Overall", scale=100),
         *(Headline("table3", m, scale=100) for m in ("T1", "T2", "T3")),
     ),
-    plots=(Plot("plawbench_table3", "table3", None, ("overall",), "metric", "score", "rate"),),
+    plots=(Plot("plawbench_table3", "table3", None, ("overall",), "metric", "score", "rate", scale=100),),
     paper_names="steps.plawbench.paper:paper_names",
     stages=(
         Stage(
@@ -111,6 +111,7 @@ BENCHMARK = Benchmark(
                 "reports/plawbench.md",
                 "reports/plawbench.csv",
                 "reports/plots/plawbench_table3.csv",
+                "reports/metrics/details/plawbench.json",
             ),
             metrics=("reports/metrics/plawbench.json",),
             params=(

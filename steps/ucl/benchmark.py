@@ -130,6 +130,7 @@ BENCHMARK = Benchmark(
                 "reports/ucl.md",
                 "reports/ucl.csv",
                 "reports/plots/ucl_win_rate.csv",
+                "reports/metrics/details/ucl.json",
             ),
             metrics=("reports/metrics/ucl.json",),
             params=(

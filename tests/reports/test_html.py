@@ -14,7 +14,7 @@ from flows.show import find_id, show_any
 from steps.j1.page import dialogue_records as j1_records
 from steps.reports.html import dialogues
 from steps.reports.html.pages import PAGES, benchmark_page, link_for
-from steps.reports.html.svg import bar_chart, nice_max
+from steps.reports.html.svg import MAX_WIDTH, bar_chart, nice_max
 from steps.reports.html.tables import html_table
 from tests.html_data import j1_frames
 
@@ -49,6 +49,36 @@ def test_bar_heights_are_proportional_and_paper_bars_hatched():
     assert svg.count('fill="url(#hatch)"') == 2  # the paper's bar and its legend swatch
     assert "<title>GPT (paper) · a: 25</title>" in svg
     assert nice_max(0.7) == 1 and nice_max(7.1) == 10 and nice_max(71) == 100 and nice_max(230) == 300
+
+
+def test_a_chart_is_responsive_and_narrows_its_bars_to_fit():
+    """Its size is its viewBox, drawn at the page's width up to its natural width; many categories and series
+    narrow the bars rather than widen the chart past MAX_WIDTH."""
+    few = bar_chart("t", ["a", "b"], [("ours", [50.0, 100.0])])
+    [(width, _)] = re.findall(r'<svg[^>]* viewBox="0 0 (\d+) (\d+)"', few)
+    assert f'style="flex-basis:{width}px;max-width:{width}px"' in few
+    assert not re.search(r"<svg[^>]* (width|height)=", few)  # no fixed size: the CSS draws it at 100%, height auto
+    tasks = [f"{i}-{j}" for i in range(1, 4) for j in range(1, 9)]
+    many = bar_chart("LawBench", tasks, [(f"agent {k}", [0.5] * len(tasks)) for k in range(9)])
+    [(wide, _)] = re.findall(r'<svg[^>]* viewBox="0 0 (\d+) (\d+)"', many)
+    assert int(wide) <= MAX_WIDTH
+    bars = re.findall(r'<rect x="[\d.]+" y="[\d.]+" width="(\d+)" height="[\d.]+" fill="#\w+"><title>', many)
+    assert len(bars) == 9 * len(tasks) and {int(w) for w in bars} == {2}
+
+
+def test_lawbench_scores_are_shown_x100_in_tables_and_charts():
+    long = _long(
+        [
+            ("lawbench", "zero_shot", "oracle", "1-1", "score", 0.5, 500, 0, None, True, "ours"),
+            ("lawbench", "zero_shot", "oracle", "overall", "score", 0.25, 500, 0, None, True, "ours"),
+            ("lawbench", "zero_shot", "GPT4", "1-1", "score", 0.4, 500, None, None, False, "paper"),
+        ]
+    )
+    page = benchmark_page("lawbench", long, None, ["oracle"])
+    assert '<td title="n = 500">50.0†</td>' in page and '<td title="n = 500">40.0</td>' in page and "0.500" not in page
+    chart = page[page.index("<svg") : page.index("</svg>")]
+    assert "<title>oracle · 1-1: 50</title>" in chart and ">100</text>" in chart  # the axis runs to 100
+    assert "× 100 here" in page
 
 
 def test_table_puts_paper_rows_under_ours_marks_proxy_and_links_our_cells():

@@ -206,6 +206,53 @@ def test_every_dialogue_opens_whatever_the_replies_hold(driver, html, name):
     assert _errors(driver) == []
 
 
+@pytest.mark.parametrize("name", [p for p in PAGES if p != "index"])
+def test_charts_fit_a_narrow_window(driver, html, name):
+    """At 800 px every chart is drawn within the page's width (responsive SVG), still with its bars."""
+    from selenium.webdriver.common.by import By
+
+    driver.set_window_size(800, 1000)
+    try:
+        driver.get((html / f"{name}.html").as_uri())
+        page = driver.execute_script("return document.documentElement.clientWidth")
+        boxes = driver.execute_script(
+            "return Array.prototype.map.call(document.querySelectorAll('svg.chart'), function (s) {"
+            " var r = s.getBoundingClientRect(); return [r.left, r.right, r.height]; })"
+        )
+        assert boxes and page <= 800
+        assert all(left >= 0 and right <= page and height > 50 for left, right, height in boxes), (page, boxes)
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= page
+        bars = driver.find_elements(By.CSS_SELECTOR, "svg.chart rect[height] > title")
+        assert bars
+        if name == "lawbench":  # its scores × 100, like its tables: the axis runs to 100
+            ticks = driver.find_elements(By.CSS_SELECTOR, "svg.chart text.tick")
+            assert "100" in {t.text for t in ticks} and "1" not in {t.text for t in ticks}
+    finally:
+        driver.set_window_size(1400, 1000)
+
+
+@pytest.mark.parametrize("name", DIALOGUE_PAGES)
+def test_a_view_link_opened_directly_shows_its_dialogue(driver, html, name):
+    """A table cell's `#view?agent=…&env=…` link, opened as the page's address (a fresh load, not a click on the
+    page), opens the viewer on the first matching dialogue."""
+    from selenium.webdriver.common.by import By
+
+    driver.get((html / f"{name}.html").as_uri())
+    links = driver.find_elements(By.CSS_SELECTOR, "table.results td a[href^='#view?agent=']")
+    hrefs = list(dict.fromkeys(a.get_attribute("href").split("#", 1)[1] for a in links))
+    assert hrefs
+    for href in hrefs[:3]:
+        agent = href.split("agent=")[1].split("&")[0]
+        driver.get("about:blank")
+        driver.get((html / f"{name}.html").as_uri() + "#" + href)
+        turns = WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#dview .turn"))
+        assert turns and driver.find_element(By.ID, "viewer").is_displayed()
+        assert driver.find_element(By.CSS_SELECTOR, "#dview .dtitle").text
+        assert f"agent {agent} " in driver.find_element(By.CSS_SELECTOR, "#dview p.note").text
+        assert driver.find_element(By.ID, "f-agent").get_attribute("value") == agent
+    assert _errors(driver) == []
+
+
 def test_console_errors_are_seen(driver, html):
     """The control for the checks above: a script error on a page does reach the browser log."""
     driver.get((html / "index.html").as_uri())

@@ -81,7 +81,9 @@ def test_the_stages_run_end_to_end_and_a_rerun_is_identical(project, capsys):
     overall = csv[(csv.metric == "win_rate") & (csv.scope == "overall")].set_index("agent").value
     assert overall.to_dict() == {"null": 50.0, "oracle": 100.0}
     metrics = json.loads((paths.reports / "metrics/ucl.json").read_text(encoding="utf-8"))  # DVC's metrics file
-    assert {a: m["win_rate"] for a, m in metrics.items()} == overall.to_dict()
+    assert metrics == overall.to_dict()  # the main number: the win rate
+    details = json.loads((paths.reports / "metrics/details/ucl.json").read_text(encoding="utf-8"))
+    assert {a: m["win_rate"] for a, m in details.items()} == overall.to_dict()
     plot = pd.read_csv(paths.reports / "plots/ucl_win_rate.csv", keep_default_na=False, na_values=[""])
     assert list(plot.columns) == ["task", "agent", "win_rate"] and set(plot.agent) == {"oracle", "null"}
     assert plot[plot.task == "overall"].set_index("agent").win_rate.to_dict() == overall.to_dict()

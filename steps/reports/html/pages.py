@@ -162,15 +162,31 @@ def ordered(df: pd.DataFrame, bench: str, agents: list[str]) -> pd.DataFrame:
     return df.loc[keys.sort_values(["source", "agent", "scope"], kind="stable").index]
 
 
+PERCENT = " The {tables} tables are × 100 here (the CSV holds fractions), as in the Markdown twin and the paper."
+
+
+def percent(df: pd.DataFrame, bench: str) -> pd.DataFrame:
+    """The rows of the registration's `page.percent` tables × 100 (fractions shown as the paper shows them)."""
+    tables = benchmark(bench).page.percent
+    if not tables:
+        return df
+    scaled = df.table.isin(tables)
+    return df.assign(value=df.value.where(~scaled, df.value * 100))
+
+
 def benchmark_page(
     bench: str, df: pd.DataFrame, records: list[Record] | None = None, agents: list[str] | None = None
 ) -> str:
-    df = ordered(df, bench, agents or [])
-    md = benchmark(bench).page.markdown or f"{bench}.md"
+    df = percent(ordered(df, bench, agents or []), bench)
+    presented = benchmark(bench).page
+    md = presented.markdown or f"{bench}.md"
     body = charts(bench, df) + _tables(df, bench, link_for(bench, records or []))
     if records is not None:
         body += viewer(records)
-    return page(bench, body, NOTE.format(bench=bench, md=md), scripts=records is not None)
+    note = NOTE.format(bench=bench, md=md)
+    if presented.percent:
+        note += PERCENT.format(tables=", ".join(f"<code>{escape(t)}</code>" for t in presented.percent))
+    return page(bench, body, note, scripts=records is not None)
 
 
 def index_page(counts: dict[str, tuple[int, int]]) -> str:

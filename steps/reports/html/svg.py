@@ -1,4 +1,7 @@
-"""Grouped bar charts as inline SVG, drawn from the data (no JavaScript, no library); deterministic output."""
+"""Grouped bar charts as inline SVG, drawn from the data (no JavaScript, no library); deterministic output.
+
+A chart is responsive: its size is its viewBox, drawn at the page's width up to its natural width (`max-width`),
+never wider; the bars narrow so that a chart with many categories stays within MAX_WIDTH."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from html import escape
 
 # colour-blind-safe palette (Okabe–Ito); the paper's series are drawn in the same hue, hatched
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+MAX_WIDTH = 960  # the natural width a chart's bars are narrowed to fit, when it has many categories and series
 
 
 def _num(x: float) -> str:
@@ -38,17 +42,18 @@ def bar_chart(
     values = [v for _, vs in series for v in vs if v is not None and not math.isnan(v)]
     top = max(y_max if y_max is not None else nice_max(max(values, default=1.0)), max(values, default=0.0))
     n_series = max(len(series), 1)
-    bar_w = max(4, min(18, 120 // n_series))
-    group_w = bar_w * n_series + 10
     left, top_pad = 40, 26
+    room = (MAX_WIDTH - left - 10) // max(len(categories), 1) - 10  # per category, within MAX_WIDTH
+    bar_w = max(2, min(18, 120 // n_series, room // n_series))
+    group_w = bar_w * n_series + 10
     bottom = min(30 + 5 * max((len(c) for c in categories), default=0), 130)  # room for the slanted labels
     per_row = min(len(series), 4) or 1
     width = max(left + group_w * max(len(categories), 1) + 10, left + 150 * per_row, 30 + 8 * len(title))
     legend_h = 16 * math.ceil(len(series) / per_row)
     total_h = top_pad + height + bottom + legend_h
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" width="{width}" height="{total_h}" '
-        f'viewBox="0 0 {width} {total_h}" aria-label="{escape(title)}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" viewBox="0 0 {width} {total_h}" '
+        f'style="flex-basis:{width}px;max-width:{width}px" aria-label="{escape(title)}">',
         '<defs><pattern id="hatch" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
         '<line x1="0" y1="0" x2="0" y2="4" stroke="#fff" stroke-width="2"/></pattern></defs>',
         f'<text x="{left}" y="16" class="chart-title">{escape(title)}</text>',

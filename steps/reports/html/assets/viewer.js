@@ -1,5 +1,6 @@
 // The transcript viewer: parses the page's embedded dialogue JSON on first use, filters it, shows one dialogue.
 // Routes: #view (the list), #view?agent=A&env=E (filtered; opens the first match), #d=AGENT/ID (one dialogue).
+// A route is followed when the hash changes and when the page is opened with it (a link opened directly).
 (function () {
   "use strict";
   var data = null;
@@ -101,14 +102,21 @@
       view.appendChild(make("pre", "result", d.result.text));
     }
   }
+  function decode(text) {
+    try { return decodeURIComponent(text); } catch (e) { return text; }  // a malformed escape stays as typed
+  }
   function route() {
-    var h = decodeURIComponent(location.hash.slice(1));
-    if (h.indexOf("view") !== 0 && h.indexOf("d=") !== 0) { return; }
+    var raw = location.hash.slice(1), h = decode(raw);
+    if (!el("viewer") || (h.indexOf("view") !== 0 && h.indexOf("d=") !== 0)) { return; }
     el("viewer").hidden = false;
     load();
     if (h.indexOf("view?") === 0) {
-      var params = {};
-      h.slice(5).split("&").forEach(function (kv) { var p = kv.split("="); params[p[0]] = p.slice(1).join("="); });
+      var params = {};  // each value decoded on its own: an encoded & or = in a name stays in it
+      var query = raw.indexOf("?") >= 0 ? raw.slice(raw.indexOf("?") + 1) : h.slice(5);
+      query.split("&").forEach(function (kv) {
+        var p = kv.split("=");
+        params[decode(p[0])] = decode(p.slice(1).join("="));
+      });
       FILTERS.forEach(function (f) { el("f-" + f).value = params[f] || ""; });
       el("f-text").value = "";
       var shown = renderList();
@@ -123,10 +131,16 @@
     }
     el("viewer").scrollIntoView();
   }
-  document.addEventListener("DOMContentLoaded", function () {
+  function start() {
+    if (!el("viewer")) { return; }
     ["f-agent", "f-env", "f-score", "f-end"].forEach(function (id) { el(id).addEventListener("change", renderList); });
     el("f-text").addEventListener("input", renderList);
     window.addEventListener("hashchange", route);
     route();
-  });
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
 })();
