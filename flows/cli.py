@@ -17,7 +17,7 @@ import subprocess
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -387,64 +387,60 @@ def serve_check(api_base: str = typer.Argument(..., help="e.g. http://127.0.0.1:
 
 
 # The options `jurisflow eval` and `jurisflow estimate` share: what each sets in params.yaml (flows/evaluate.py)
-EVAL_HELP = {
-    "api_base": "the server's OpenAI-compatible base URL",
-    "api_key_env": "the NAME of the environment variable holding the key",
-    "benchmarks": "benchmark names, comma-separated (default: all)",
-    "limit": "the agent's own cap (items per task, instances …); omitted: none",
-    "max_tokens": "a reply's cap: agents.<AGENT>.decoding.max_tokens",
-    "temperature": "agents.<AGENT>.decoding.temperature",
-    "concurrency": "calls in flight at the agent's server: agents.<AGENT>.concurrency (default: its parallel slots)",
-    "max_failed_fraction": "the share of a stage's calls that may fail: llm.max_failed_fraction (every stage's)",
-    "judge": "the judge's litellm model string: params.yaml `judge`, shared by every agent",
-    "environment": "the environment's model string (users, clients, parties): params.yaml `environment`, shared",
-}
+ApiBase = Annotated[str | None, typer.Option(help="the server's OpenAI-compatible base URL")]
+ApiKeyEnv = Annotated[str | None, typer.Option(help="the NAME of the environment variable holding the key")]
+Benchmarks = Annotated[str | None, typer.Option(help="benchmark names, comma-separated (default: all)")]
+Limit = Annotated[
+    int | None, typer.Option(min=1, help="the agent's own cap (items per task, instances …); omitted: none")
+]
+MaxTokens = Annotated[int | None, typer.Option(min=1, help="a reply's cap: agents.<AGENT>.decoding.max_tokens")]
+Temperature = Annotated[float | None, typer.Option(min=0.0, help="agents.<AGENT>.decoding.temperature")]
+Concurrency = Annotated[
+    int | None,
+    typer.Option(
+        min=1,
+        help="calls in flight at the agent's server: agents.<AGENT>.concurrency (default: its parallel slots)",
+    ),
+]
+MaxFailedFraction = Annotated[
+    float | None,
+    typer.Option(
+        min=0.0,
+        max=1.0,
+        help="the share of a stage's calls that may fail: llm.max_failed_fraction (every stage's)",
+    ),
+]
+Judge = Annotated[
+    str | None, typer.Option(help="the judge's litellm model string: params.yaml `judge`, shared by every agent")
+]
+Environment = Annotated[
+    str | None,
+    typer.Option(help="the environment's model string (users, clients, parties): params.yaml `environment`, shared"),
+]
 
 
-def _eval_settings(
-    api_base: str | None,
-    api_key_env: str | None,
-    benchmarks: str | None,
-    limit: int | None,
-    max_tokens: int | None,
-    temperature: float | None,
-    concurrency: int | None,
-    max_failed_fraction: float | None,
-    judge: str | None,
-    environment: str | None,
-) -> Any:
-    """The eval's `Settings` (flows/evaluate.py) from the command's options."""
+def _eval_settings(benchmarks: str | None, **values: Any) -> Any:
+    """The eval's `Settings` (flows/evaluate.py) from the command's options (`values`: Settings' other fields)."""
     from flows.evaluate import Settings
 
     chosen = [b.strip() for b in benchmarks.split(",") if b.strip()] if benchmarks else None
-    return Settings(
-        api_base,
-        api_key_env,
-        chosen,
-        limit,
-        max_tokens,
-        temperature,
-        concurrency,
-        max_failed_fraction,
-        judge,
-        environment,
-    )
+    return Settings(benchmarks=chosen, **values)
 
 
 @app.command("eval")
 def evaluate_agent(
     agent: str = typer.Option(..., help="the agent's name (a key of params.yaml `agents`, created if new)"),
     model: str = typer.Option(..., help="a litellm model string, e.g. hosted_vllm/Qwen3-32B or scripted/oracle"),
-    api_base: str | None = typer.Option(None, help=EVAL_HELP["api_base"]),
-    api_key_env: str | None = typer.Option(None, help=EVAL_HELP["api_key_env"]),
-    benchmarks: str | None = typer.Option(None, help=EVAL_HELP["benchmarks"]),
-    limit: int | None = typer.Option(None, min=1, help=EVAL_HELP["limit"]),
-    max_tokens: int | None = typer.Option(None, min=1, help=EVAL_HELP["max_tokens"]),
-    temperature: float | None = typer.Option(None, min=0.0, help=EVAL_HELP["temperature"]),
-    concurrency: int | None = typer.Option(None, min=1, help=EVAL_HELP["concurrency"]),
-    max_failed_fraction: float | None = typer.Option(None, min=0.0, max=1.0, help=EVAL_HELP["max_failed_fraction"]),
-    judge: str | None = typer.Option(None, help=EVAL_HELP["judge"]),
-    environment: str | None = typer.Option(None, help=EVAL_HELP["environment"]),
+    api_base: ApiBase = None,
+    api_key_env: ApiKeyEnv = None,
+    benchmarks: Benchmarks = None,
+    limit: Limit = None,
+    max_tokens: MaxTokens = None,
+    temperature: Temperature = None,
+    concurrency: Concurrency = None,
+    max_failed_fraction: MaxFailedFraction = None,
+    judge: Judge = None,
+    environment: Environment = None,
     dry_run: bool = typer.Option(
         False, "--dry-run", help="print the change to params.yaml, the stage plan and the estimate; write nothing"
     ),
@@ -455,16 +451,16 @@ def evaluate_agent(
     from flows.kit.locks import LockBusyError
 
     settings = _eval_settings(
-        api_base,
-        api_key_env,
         benchmarks,
-        limit,
-        max_tokens,
-        temperature,
-        concurrency,
-        max_failed_fraction,
-        judge,
-        environment,
+        api_base=api_base,
+        api_key_env=api_key_env,
+        limit=limit,
+        max_tokens=max_tokens,
+        temperature=temperature,
+        concurrency=concurrency,
+        max_failed_fraction=max_failed_fraction,
+        judge=judge,
+        environment=environment,
     )
     try:
         code = evaluate(agent, model, settings, dry=dry_run)
@@ -562,51 +558,37 @@ def pull_outputs(
 @app.command("estimate")
 def estimate_run(
     agent: list[str] = typer.Option(None, "--agent", help="an agent name (repeatable; default every agent)"),
-    benchmarks: str | None = typer.Option(None, help=EVAL_HELP["benchmarks"]),
+    benchmarks: Benchmarks = None,
     file: Path = typer.Option(Path("params.yaml"), "--file", help="the parameters file"),
     model: str | None = typer.Option(
         None, help="estimate `jurisflow eval` of one --agent with this model and the options below (file untouched)"
     ),
-    api_base: str | None = typer.Option(None, help=EVAL_HELP["api_base"]),
-    api_key_env: str | None = typer.Option(None, help=EVAL_HELP["api_key_env"]),
-    limit: int | None = typer.Option(None, min=1, help=EVAL_HELP["limit"]),
-    max_tokens: int | None = typer.Option(None, min=1, help=EVAL_HELP["max_tokens"]),
-    temperature: float | None = typer.Option(None, min=0.0, help=EVAL_HELP["temperature"]),
-    concurrency: int | None = typer.Option(None, min=1, help=EVAL_HELP["concurrency"]),
-    max_failed_fraction: float | None = typer.Option(None, min=0.0, max=1.0, help=EVAL_HELP["max_failed_fraction"]),
-    judge: str | None = typer.Option(None, help=EVAL_HELP["judge"]),
-    environment: str | None = typer.Option(None, help=EVAL_HELP["environment"]),
+    api_base: ApiBase = None,
+    api_key_env: ApiKeyEnv = None,
+    limit: Limit = None,
+    max_tokens: MaxTokens = None,
+    temperature: Temperature = None,
+    concurrency: Concurrency = None,
+    max_failed_fraction: MaxFailedFraction = None,
+    judge: Judge = None,
+    environment: Environment = None,
 ) -> None:
     """Calls, tokens and cost a run will send, per stage and role (offline: scripted stand-ins answer every call)."""
     from flows.estimate import main as estimate_main
 
-    given = (
-        api_base,
-        api_key_env,
-        limit,
-        max_tokens,
-        temperature,
-        concurrency,
-        max_failed_fraction,
-        judge,
-        environment,
-    )
-    settings = (
-        _eval_settings(
-            api_base,
-            api_key_env,
-            None,
-            limit,
-            max_tokens,
-            temperature,
-            concurrency,
-            max_failed_fraction,
-            judge,
-            environment,
-        )
-        if model is not None or any(v is not None for v in given)
-        else None
-    )
+    given = {
+        "api_base": api_base,
+        "api_key_env": api_key_env,
+        "limit": limit,
+        "max_tokens": max_tokens,
+        "temperature": temperature,
+        "concurrency": concurrency,
+        "max_failed_fraction": max_failed_fraction,
+        "judge": judge,
+        "environment": environment,
+    }
+    of_an_eval = model is not None or any(v is not None for v in given.values())
+    settings = _eval_settings(None, **given) if of_an_eval else None
     raise typer.Exit(estimate_main(file, agent or None, benchmarks, model, settings))
 
 
