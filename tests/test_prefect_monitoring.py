@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -19,6 +20,16 @@ from tests.conftest import ROOT
 from tests.helpers import write_lawbench_interim
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def prefect_api(tmp_path_factory) -> Iterator[str]:
+    """A Prefect server of this module's own: the tests find their runs by name, and on the session's server the small
+    run (another worker) runs stages of the same names at the same time."""
+    from tests.helpers import prefect_server
+
+    with prefect_server(tmp_path_factory.mktemp("monitor-prefect")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -137,6 +137,13 @@ def test_the_roles_are_listed_with_their_stand_ins(tmp_path):
 
 
 # ------------------------------------------------------------------ --dry-run and the estimate of a new agent
+@pytest.fixture(autouse=True)
+def wide_output(monkeypatch) -> None:
+    """The estimate's tables at the width of piped output (flows/terminal.py), whatever COLUMNS the caller has (make
+    exports its terminal's): at 80 columns rich folds the stage names these tests look for."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+
+
 @pytest.fixture(scope="module")
 def project(mirror, manifest, tmp_path_factory) -> Path:
     """A project folder with the shipped dvc.yaml and params.yaml and the item tables LawBench's stages read."""
