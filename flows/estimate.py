@@ -160,7 +160,9 @@ class EstimateContext(FlowContext):
             if log is not None:
                 log.close()
 
-    def check_calls(self, *usage: Path | pd.DataFrame, judged: Sequence[Path | pd.DataFrame] = ()) -> None:
+    def check_calls(
+        self, *usage: Path | pd.DataFrame, judged: Sequence[Path | pd.DataFrame] = (), limits: Iterable[str] = ()
+    ) -> None:
         return None  # a call the stand-in could not answer is counted in the estimate's `failed`
 
     def counter(self, description: str, total: int) -> Any:

@@ -41,6 +41,14 @@ exit 1 with a one-line error). `owned_by` sets the field of that name in `/v1/mo
 llama.cpp `llamacpp`); `props` makes it answer llama.cpp's `/props` with that body (e.g. `{"total_slots": 2,
 "default_generation_settings": {"n_ctx": 8192}}`; None: 404, as vLLM); `max_model_len` adds vLLM's field of that
 name to every card of `/v1/models`.
+
+A small context: `context_size` N makes the server hold N tokens per request, as a llama.cpp slot
+(`context_style="llama.cpp"`, the default: `/props` reports `n_ctx` N, and a request whose prompt holds N tokens or
+more gets llama.cpp's HTTP 400 "the request exceeds the available context size, try increasing it") or a vLLM server
+(`"vllm"`: `/v1/models` reports `max_model_len` N, `/props` is 404, and a request whose prompt plus `max_tokens` is
+over N gets vLLM's 400 "This model's maximum context length is N tokens. However, you requested …"). Prompt tokens
+are counted as `chat_tokens` does with `tokens` (default: one per character). Each refusal counts as the fault kind
+`context` in `faults_injected`; a queued or ruled fault comes first.
 """
 
 from __future__ import annotations
@@ -54,7 +62,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from aiohttp import web
 
@@ -188,6 +196,8 @@ class FakeOpenAIServer:
     max_model_len: int | None = None
     fault_for: FaultRule | None = None
     tokens: Tokens | None = None  # a tokenizer for usage (default: 7 per prompt, one per answer character)
+    context_size: int | None = None  # tokens a request may hold (see the module's docstring); None: any
+    context_style: Literal["llama.cpp", "vllm"] = "llama.cpp"
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers_seen: list[dict[str, str]] = field(default_factory=list)
     faults_injected: Counter = field(default_factory=Counter)  # fault kind -> how many requests got it
@@ -266,6 +276,10 @@ class FakeOpenAIServer:
                 response = await self._fault(request, body, number, fault)
                 if response is not None:
                     return response
+            if (refusal := self._over_context(body)) is not None:
+                with self._lock:
+                    self.faults_injected["context"] += 1
+                return refusal
             return web.json_response(_completion(body, number, self.reply(body), "stop", self.tokens))
         finally:
             with self._lock:
@@ -310,6 +324,33 @@ class FakeOpenAIServer:
             return web.Response(status=200)  # written to a closed transport: nothing is sent, nothing logged
         raise ValueError(f"unknown fault {fault!r}")
 
+    def _over_context(self, body: dict[str, Any]) -> web.Response | None:
+        """The 400 a llama.cpp or vLLM server with `context_size` tokens gives a request too long for it, else None."""
+        if self.context_size is None:
+            return None
+        prompt = chat_tokens(body.get("messages", []), self.tokens or len)
+        if self.context_style == "llama.cpp":
+            if prompt < self.context_size:
+                return None
+            error = {
+                "code": 400,
+                "message": "the request exceeds the available context size, try increasing it",
+                "type": "exceed_context_size_error",
+                "n_prompt_tokens": prompt,
+                "n_ctx": self.context_size,
+            }
+            return web.json_response({"error": error}, status=400)
+        completion = int(body.get("max_tokens") or body.get("max_completion_tokens") or 0)
+        if prompt + completion <= self.context_size:
+            return None
+        message = (
+            f"This model's maximum context length is {self.context_size} tokens. However, you requested "
+            f"{prompt + completion} tokens ({prompt} in the messages, {completion} in the completion). Please reduce "
+            "the length of the messages or completion."
+        )
+        error = {"object": "error", "message": message, "type": "BadRequestError", "param": None, "code": 400}
+        return web.json_response(error, status=400)
+
     @staticmethod
     async def _trickle(request: web.Request, completion: dict[str, Any], seconds: float) -> web.StreamResponse:
         """Send `completion` TRICKLE_CHUNK bytes at a time, spread over `seconds`."""
@@ -331,10 +372,16 @@ class FakeOpenAIServer:
         extra: dict[str, Any] = {"owned_by": self.owned_by} if self.owned_by else {}
         if self.max_model_len is not None:
             extra["max_model_len"] = self.max_model_len
+        if self.context_size is not None and self.context_style == "vllm":
+            extra["max_model_len"] = self.context_size
         cards = [{"id": m, "object": "model", **extra} for m in self.models]
         return web.json_response({"object": "list", "data": cards})
 
     async def _props(self, request: web.Request) -> web.Response:
+        if self.context_size is not None and self.context_style == "llama.cpp":
+            props = {"total_slots": 1, **(self.props or {})}
+            settings = {**props.get("default_generation_settings", {}), "n_ctx": self.context_size}
+            return web.json_response({**props, "default_generation_settings": settings})
         if self.props is None:
             return web.json_response({"error": "not found"}, status=404)
         return web.json_response(self.props)

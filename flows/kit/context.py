@@ -79,8 +79,10 @@ class FlowContext:
     ) -> AbstractContextManager[ModelSession]:
         return _model_session(self.params, run_id, usage=usage, journal=journal, models=models)
 
-    def check_calls(self, *usage: Path | pd.DataFrame, judged: Sequence[Path | pd.DataFrame] = ()) -> None:
-        models.check_calls(self.params, *usage, judged=judged)
+    def check_calls(
+        self, *usage: Path | pd.DataFrame, judged: Sequence[Path | pd.DataFrame] = (), limits: Iterable[str] = ()
+    ) -> None:
+        models.check_calls(self.params, *usage, judged=judged, limits=limits)
 
     # progress and monitoring
     def counter(self, description: str, total: int) -> AbstractContextManager[Callable[..., None]]:

@@ -22,6 +22,7 @@ from flows.kit.judged import tally as judged_tally
 from flows.kit.stage import CallsFailed, console
 from steps.llm import ModelConfig
 from steps.llm.ledger import SESSION_ENV
+from steps.llm.results import CONTEXT_REMEDY, TRANSIENT, FailureKind, rerun_note
 from steps.llm.secrets import check_api_keys
 from steps.schemas import ModelUsage, UsageLog
 from steps.tables import write_table
@@ -151,7 +152,12 @@ def _records(door: ModelDoor) -> pd.DataFrame:
     return df
 
 
-def check_calls(params: Params, *usage: Path | pd.DataFrame, judged: Iterable[Path | pd.DataFrame] = ()) -> None:
+def check_calls(
+    params: Params,
+    *usage: Path | pd.DataFrame,
+    judged: Iterable[Path | pd.DataFrame] = (),
+    limits: Iterable[str] = (),
+) -> None:
     """End a stage whose model calls still failed after retries, or whose judge's answers did not parse; call it
     once every output is written.
 
@@ -159,13 +165,24 @@ def check_calls(params: Params, *usage: Path | pd.DataFrame, judged: Iterable[Pa
     `failure_kind` are the stage's failure table. The failed fraction is over those rows, i.e. over the calls
     the stage made (cache hits included). `judged` are a judge stage's judged tables (flows/kit/judged.py): their
     unparsable answers (received, but no valid answer after the repair rounds) are tallied as the kind
-    `unparsable`, as a fraction of the answers. Above `llm.max_failed_fraction` (either fraction), or when every
-    call failed, this raises `CallsFailed` (exit 1, DVC does not lock the stage); at or below it, the accepted
-    counts are printed.
+    `unparsable`, as a fraction of the answers. `limits` are the call keys of the agent's calls that outgrew its
+    context and ended their dialogues (`context_exceeded`, steps/simulate/records.py: `context_limit_keys`): the
+    model's limit, said in one line and never a failed call. Above `llm.max_failed_fraction` (either fraction), or
+    when every call failed, this raises `CallsFailed` (exit 1, DVC does not lock the stage); at or below it, the
+    accepted counts are printed. The message says, per kind, whether a rerun asks again or what to change first.
     """
-    columns = ["failure_kind", "failure_message"]
-    frames = [pd.read_parquet(u, columns=columns) if isinstance(u, Path) else u[columns] for u in usage]
+    columns = ["call_key", "failure_kind", "failure_message"]
+    frames = [pd.read_parquet(u, columns=columns) if isinstance(u, Path) else u.reindex(columns=columns) for u in usage]
     rows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+    at_limit = rows.failure_kind.eq(FailureKind.CONTEXT_EXCEEDED.value) & rows.call_key.isin(set(limits))
+    if at_limit.any():
+        console.print(
+            f"[yellow]model's limit[/]: {int(at_limit.sum())} of the agent's calls were longer than its context and "
+            f"ended their dialogues ({FailureKind.CONTEXT_EXCEEDED.value}; not failed calls: a rerun ends them the "
+            f"same way); to let them go on, give {CONTEXT_REMEDY}",
+            soft_wrap=True,
+        )
+    rows = rows.assign(failure_kind=rows.failure_kind.mask(at_limit))
     verdicts = judged_tally(judged)
     if rows.failure_kind.isna().all() and not verdicts.unparsable:
         return
@@ -202,9 +219,8 @@ def check_calls(params: Params, *usage: Path | pd.DataFrame, judged: Iterable[Pa
     tails = []
     if n_failed:
         first = str(failed.failure_message.iloc[0] or "")[:160]
-        tails.append(
-            f"the failed calls are the rows of {where} with a failure_kind (first: {first}); a rerun retries only them"
-        )
+        tails.append(f"the failed calls are the rows of {where} with a failure_kind (first: {first})")
+        tails += rerun_notes([k for k in by_kind if k != UNPARSABLE])
     if verdicts.unparsable:
         tables = ", ".join(verdicts.where) or "the judged rows with failure unparsable"
         tails.append(
@@ -213,6 +229,17 @@ def check_calls(params: Params, *usage: Path | pd.DataFrame, judged: Iterable[Pa
             f"model or raise llm.max_failed_fraction"
         )
     raise CallsFailed(f"{head}, {rule}; outputs written, {'; '.join(tails)}", by_kind, n_calls)
+
+
+def rerun_notes(kinds: Iterable[str]) -> list[str]:
+    """What a rerun does about the failed calls of these kinds: asks again only those of a transient kind (the
+    others come from the response cache); a kind that a rerun meets again is named with what to change first."""
+    known = {k.value: k for k in FailureKind}
+    transient = [k for k in kinds if k not in known or known[k] in TRANSIENT]
+    lasting = [known[k] for k in kinds if k in known and known[k] not in TRANSIENT]
+    notes = [f"a rerun asks again only the failed calls ({', '.join(transient)} may pass then)"] if transient else []
+    notes += [f"{k.value}: {rerun_note(k)}" for k in lasting]
+    return notes
 
 
 def _json(value: object) -> str:

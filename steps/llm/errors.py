@@ -10,7 +10,7 @@ import httpx
 import litellm
 
 from steps.llm.reasoning import split_reasoning
-from steps.llm.results import FailureKind
+from steps.llm.results import FailureKind, rerun_note
 from steps.llm.secrets import redact
 
 __all__ = ["Classified", "classify", "classify_reply", "is_truncated", "redact"]
@@ -24,6 +24,20 @@ _UNREADABLE_REPLY = (
     "provider returned a response with no 'choices'",
     "provider returned 'choices' that is not a list",
     "Invalid response object",
+)
+# What servers say of a request longer than the model's context, lower-cased (litellm maps most of them to
+# ContextWindowExceededError; a provider it does not map, or a plain APIError, still says one of these)
+_TOO_LONG = (
+    "exceeds the available context size",  # llama.cpp
+    "exceed_context_size_error",  # llama.cpp's error type
+    "maximum context length",  # vLLM, OpenAI
+    "context_length_exceeded",  # OpenAI's error code
+    "context length exceeded",
+    "longer than the model's context length",
+    "exceeds the model's context",
+    "context window exceeded",
+    "prompt is too long",
+    "input is too long",
 )
 
 
@@ -48,10 +62,31 @@ def _retry_after(exc: Exception) -> float | None:
 
 
 def classify(exc: Exception) -> Classified:
-    """Map an exception from litellm (or the transport under it) to a failure kind."""
+    """Map an exception from litellm (or the transport under it) to a failure kind. A kind that is not retried says
+    in its message that a rerun cannot fix it, and what to change (`rerun_note`)."""
+    c = _classify(exc)
+    if c.retryable:
+        return c
+    return replace(c, message=f"{c.message[:320]} ({rerun_note(c.kind)})")
+
+
+def too_long(exc: BaseException) -> bool:
+    """True for an error that says the request is longer than the model's context."""
+    if isinstance(exc, litellm.ContextWindowExceededError):
+        return True
+    status = getattr(exc, "status_code", None)
+    if status is not None and not (isinstance(status, int) and 400 <= status < 500):
+        return False
+    text = str(exc).lower()
+    return any(marker in text for marker in _TOO_LONG)
+
+
+def _classify(exc: Exception) -> Classified:
     first_line = str(exc).strip().split("\n", 1)[0]
     message = redact(f"{type(exc).__name__}: {first_line}")[:500]
     # Order matters: several of these classes subclass one another.
+    if too_long(exc):
+        return Classified(FailureKind.CONTEXT_EXCEEDED, False, None, message)
     if isinstance(exc, litellm.ContentPolicyViolationError):
         return Classified(FailureKind.CONTENT_FILTER, False, None, message)
     if isinstance(exc, litellm.RateLimitError):

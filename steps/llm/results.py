@@ -17,12 +17,44 @@ class FailureKind(StrEnum):
     SERVER = "server"  # 5xx and dropped connections
     TIMEOUT = "timeout"
     BAD_REQUEST = "bad_request"
+    CONTEXT_EXCEEDED = "context_exceeded"  # the request is longer than the model's context (a 400 that says so)
     AUTH = "auth"
     CONTENT_FILTER = "content_filter"  # the provider refused: a content-policy error, finish_reason content_filter
     PARSE = "parse"  # the answer was not a readable completion (not JSON, cut, HTML, invalid UTF-8, no choices)
     TRUNCATED = "truncated"  # finish_reason length and no answer (null, or only reasoning): max_tokens ran out first
     NULL_CONTENT = "null_content"  # null content for any other reason
     BUDGET = "budget"  # not sent: llm.budget_usd was spent (a rerun with a higher budget sends it)
+
+
+# the kinds a later attempt may not meet again: the door retries them, and a rerun asks again what still failed
+TRANSIENT = frozenset(
+    {FailureKind.RATE_LIMIT, FailureKind.SERVER, FailureKind.TIMEOUT, FailureKind.PARSE, FailureKind.NULL_CONTENT}
+)
+CONTEXT_REMEDY = (
+    "a smaller max_tokens (decoding.max_tokens, eval's --max-tokens), a server with a larger context (llama.cpp "
+    "--ctx-size, vLLM --max-model-len) or fewer, shorter items (--limit)"
+)
+# what to change for a kind that a rerun alone meets again (the same request gets the same answer)
+REMEDY: dict[FailureKind, str] = {
+    FailureKind.CONTEXT_EXCEEDED: f"the request is longer than the model's context; give {CONTEXT_REMEDY}",
+    FailureKind.BAD_REQUEST: (
+        "the server refused the request as it is (HTTP 4xx); check the model string, api_base and decoding "
+        "(decoding.extra) against what the server accepts"
+    ),
+    FailureKind.AUTH: "the server refused the credentials; check the key api_key_env names and its access",
+    FailureKind.CONTENT_FILTER: (
+        "the provider's filter refuses the same request again; accept it (llm.max_failed_fraction) or use another model"
+    ),
+    FailureKind.TRUNCATED: "max_tokens ran out before any answer; raise decoding.max_tokens (eval's --max-tokens)",
+    FailureKind.BUDGET: "llm.budget_usd was spent; raise it to send the rest",
+}
+
+
+def rerun_note(kind: FailureKind) -> str:
+    """What a rerun does about a failure of `kind`: asks again (transient), or meets it again and what to change."""
+    if kind in TRANSIENT:
+        return "a rerun asks again"
+    return f"a rerun cannot fix it: {REMEDY.get(kind, 'the same request fails the same way')}"
 
 
 @dataclass(frozen=True)

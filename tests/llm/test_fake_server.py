@@ -125,3 +125,20 @@ def test_random_faults_follow_the_seed_and_are_counted():
     assert faults(8)[0] != statuses
     assert 15 <= sum(counted.values()) <= 45  # about half of 60
     assert sum(counted[k] for k in ("429", "500", "502", "503")) == sum(s != 200 for s in statuses)
+
+
+@pytest.mark.parametrize("style", ["llama.cpp", "vllm"])
+def test_a_small_context_is_reported_and_enforced_as_the_server_does(style):
+    from steps.llm.vllm import server_limits
+
+    with FakeOpenAIServer(context_size=4, context_style=style) as server:
+        found = server_limits(server.url)
+        status, body = post(server)  # "hi": 3 + 3 + len("user") + len("hi") = 12 tokens at one per character
+    assert found.context == 4 and found.source.startswith("llama.cpp" if style == "llama.cpp" else "vLLM")
+    assert status == 400 and server.faults_injected["context"] == 1
+    error = json.loads(body)
+    if style == "llama.cpp":
+        assert error["error"]["message"] == "the request exceeds the available context size, try increasing it"
+        assert (error["error"]["n_prompt_tokens"], error["error"]["n_ctx"]) == (12, 4)
+    else:
+        assert error["message"].startswith("This model's maximum context length is 4 tokens. However, you requested")
