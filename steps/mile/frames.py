@@ -51,11 +51,12 @@ def lawyer_view(scenario: Scenario, instance: Instance, dialogue: Dialogue) -> l
 
 
 def dialogue_columns(scenario: Scenario, instance: Instance, row: Any, d: Dialogue) -> dict[str, Any]:
-    """MILE's columns of one dialogue row; a lawyer who said nothing (engine: empty_reply) leaves an empty
-    complaint, scored as such."""
+    """MILE's columns of one dialogue row; a lawyer who said nothing (engine: empty_reply) or whose history outgrew
+    its context (context_exceeded: the model's limit) before a complaint leaves an empty complaint, scored as such."""
     utter = d.utterances()
     checks = [t for t in d.turns if t.kind is TurnKind.CHECK]
-    complaint = "" if d.deliverable is None and d.ended_by is EndReason.EMPTY_REPLY else d.deliverable
+    own_end = d.ended_by in (EndReason.EMPTY_REPLY, EndReason.CONTEXT_EXCEEDED)
+    complaint = "" if d.deliverable is None and own_end else d.deliverable
     return {
         "deliverable": complaint,
         "law_reason": row.law_reason,

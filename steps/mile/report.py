@@ -290,6 +290,7 @@ def dialogues_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict[s
         "min_turns",
         "ended_by_lawyer",
         "ended_at_cap",
+        "ended_at_context_limit",
         "failed",
         "client_revisions",
         "lawyer_revisions",
@@ -297,6 +298,8 @@ def dialogues_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict[s
         "unsupervised_turns",
     )
     wide = _wide(ours, "dialogues", "overall", metrics).reset_index()
+    if wide.ended_at_context_limit.isna().all():  # a column only where a lawyer reached its context limit
+        wide = wide.drop(columns="ended_at_context_limit")
     wide.insert(1, "dialogues", wide.agent.map(_n(ours, "dialogues", "avg_turns")))
     names = wide.agent.tolist()
     wide["agent"] = wide.agent.map(lambda a: _label(a, agents))

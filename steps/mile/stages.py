@@ -28,7 +28,7 @@ from steps.paths import DIALOGUES, JUDGE_USAGE, TURNS, USAGE
 from steps.runs import read_run, run_spec
 from steps.schemas import Turns
 from steps.simulate import Dialogue
-from steps.simulate.records import RunLabel
+from steps.simulate.records import RunLabel, context_limit_keys
 from steps.stages import ModelSession, StageContext
 from steps.tables import batches, table_rows
 
@@ -109,7 +109,7 @@ def simulate(ctx: StageContext) -> str:
         f"MILE complaint-drafting dialogues of {agent_name} ({agent.model}"
         f"{', scripted' if agent.is_scripted else ''}); run {rid}",
     )
-    ctx.check_calls(run_dir / USAGE)
+    ctx.check_calls(run_dir / USAGE, limits=context_limit_keys(turns, dialogue_rows))
     return _simulate_summary(agent_name, agent, dialogue_rows, session, rid)
 
 
@@ -118,7 +118,8 @@ def _simulate_summary(name: str, agent: ModelConfig, d: pd.DataFrame, session: M
     return (
         f"{name} ({agent.model}): {len(d)} dialogues ({ended.get('marker', 0)} ended by the lawyer, "
         f"{ended.get('max_turns', 0)} at the turn cap, {ended.get('empty_reply', 0)} by a lawyer who said "
-        f"nothing, {ended.get('call_failed', 0)} failed), "
+        f"nothing, {ended.get('context_exceeded', 0)} at the lawyer's context limit, "
+        f"{ended.get('call_failed', 0)} failed), "
         f"{int(d.client_revisions.sum())} client revisions, {session.calls:,} calls "
         f"({session.hits:,} from the cache); run {rid}"
     )

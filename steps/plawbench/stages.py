@@ -43,6 +43,7 @@ from steps.plawbench.schemas import (
 from steps.plawbench.sql import QUERIES
 from steps.runs import run_spec
 from steps.simulate.journal import Journal
+from steps.simulate.records import context_limit_keys
 from steps.stages import StageContext
 from steps.tables import batches, table_rows
 
@@ -227,9 +228,11 @@ def predict(ctx: StageContext) -> str:
         f"PLawBench answers of {agent_name} ({agent.model}{', scripted' if agent.is_scripted else ''}) "
         f"per category; run {rid}",
     )
-    ctx.check_calls(run_dir / USAGE)
+    ctx.check_calls(run_dir / USAGE, limits=context_limit_keys(turns, dialogues))
     failed = int(responses.failure.notna().sum())
+    at_limit = int((dialogues.ended_by == "context_exceeded").sum())
     mt = f", {int((responses.variant == 'multiturn').sum())} multi-turn consultations" if multiturn else ""
+    mt += f" ({at_limit} ended at the agent's context limit)" if at_limit else ""
     return (
         f"{agent_name} ({agent.model}): {int((responses.variant == 'single').sum())} tasks{mt}; "
         f"{session.calls:,} calls, {session.hits:,} from the cache, {failed} failed; run {rid}"

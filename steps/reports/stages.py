@@ -111,6 +111,8 @@ def summarise_runs(paths: Paths) -> RunsSection:
             register_parquet_union(con, "dialogues", dialogue_files)
             register_parquet_union(con, "turns", turns)
             per_dialogue = run_query(con, "data_dialogues")
+            if not per_dialogue.context_exceeded.any():  # shown only where an agent reached its context limit
+                per_dialogue = per_dialogue.drop(columns="context_exceeded")
         if judged:
             register_labelled_union(con, "judged", judged, list(Judged.to_schema().columns))
             per_judged = run_query(con, "data_judged")

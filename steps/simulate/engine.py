@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from steps.llm import Reply
+from steps.llm import FailureKind, Reply
 from steps.simulate.instance import Instance
 from steps.simulate.model import Dialogue, EndReason, Scenario, Speak, SpeakCall, Turn, TurnKind
 from steps.simulate.templates import render
@@ -48,7 +48,7 @@ class Engine:
                 d.exchanges += 1
             turn = await self.utter(speaker)
             if turn is None:
-                d.ended_by = EndReason.CALL_FAILED
+                d.ended_by = self._failed_end()
                 break
             if not turn.text:
                 d.ended_by = EndReason.EMPTY_REPLY
@@ -61,8 +61,21 @@ class Engine:
                 break
             speaker = sc.next_speaker.route(speaker, turn.text)[1]
         if d.ended_by not in (EndReason.CALL_FAILED, EndReason.EMPTY_REPLY):
-            await self._take_deliverable()
+            # at the agent's context limit, only a deliverable that needs no call is taken (one more would not fit)
+            await self._take_deliverable(call=d.ended_by is not EndReason.CONTEXT_EXCEEDED)
         return d
+
+    def _failed_end(self) -> EndReason:
+        """How the dialogue ends at the failed call just recorded: `context_exceeded` when it was a role the agent
+        under test plays whose request outgrew its context (the model's limit), else `call_failed`."""
+        last = self.dialogue.turns[-1]
+        role = self.scenario.roles.get(last.speaker)
+        overflow = last.failure is not None and last.failure.startswith(f"{FailureKind.CONTEXT_EXCEEDED.value}:")
+        return (
+            EndReason.CONTEXT_EXCEEDED
+            if overflow and role is not None and role.model == "agent"
+            else EndReason.CALL_FAILED
+        )
 
     def _ends(self, turn: Turn) -> bool:
         marker = self.scenario.ending.markers.get(turn.speaker)
@@ -184,7 +197,8 @@ class Engine:
         return turn
 
     # ------------------------------------------------------------------ deliverable
-    async def _take_deliverable(self) -> None:
+    async def _take_deliverable(self, call: bool = True) -> None:
+        """The dialogue's deliverable; with `call` False, only one that needs no model call."""
         spec, d = self.scenario.deliverable, self.dialogue
         if spec.kind == "none":
             return
@@ -199,6 +213,8 @@ class Engine:
             if all(s in text for s in spec.must_contain):
                 d.deliverable = text
                 return
+        if not call:
+            return
         reply = await self.call(
             spec.role, self.messages(spec.role, extra_user=spec.force_template), purpose="deliverable"
         )
@@ -206,7 +222,7 @@ class Engine:
         d.deliverable = (clean_utterance(reply.text).replace(marker, "").strip() or None) if reply.ok else None
         d.deliverable_forced = spec.kind == "marker_message"
         if not reply.ok:
-            d.ended_by = EndReason.CALL_FAILED
+            d.ended_by = self._failed_end()
 
 
 async def run_dialogue(scenario: Scenario, instance: Instance, speak: Speak) -> Dialogue:

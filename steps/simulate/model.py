@@ -16,6 +16,9 @@ class EndReason(StrEnum):
     MAX_TURNS = "max_turns"
     CALL_FAILED = "call_failed"  # a model call failed after retries: recorded, never passed on as speech
     EMPTY_REPLY = "empty_reply"  # a role said nothing (after reasoning traces are stripped): nothing to pass on
+    # the agent under test's request was longer than its context (a `context_exceeded` failed call): the model's
+    # limit, where its dialogue ends, not a harness failure (an environment role's is CALL_FAILED)
+    CONTEXT_EXCEEDED = "context_exceeded"
 
 
 class TurnKind(StrEnum):

@@ -89,6 +89,18 @@ def dialogue_failure(dialogue: Dialogue) -> str | None:
     return f"{failed.speaker}: {failed.failure}" if failed else "a model call failed"
 
 
+def context_limit_keys(turns: pd.DataFrame, dialogues: pd.DataFrame) -> list[str]:
+    """The call keys of the agent's requests that outgrew its context: the last turn of every dialogue that ended
+    `context_exceeded` (the engine ends there). A stage's `check_calls` takes them as the model's limit, not as
+    failed calls."""
+    ended = set(dialogues.loc[dialogues.ended_by == EndReason.CONTEXT_EXCEEDED.value, "instance_id"])
+    if not ended:
+        return []
+    own = turns[turns.instance_id.isin(ended)].sort_values(["instance_id", "turn_index"])
+    last = own.groupby("instance_id", sort=False).tail(1)
+    return sorted(set(last.loc[last.failure.notna(), "call_key"]))
+
+
 def turn_rows(
     dialogue: Dialogue, scenario: Scenario, run: RunLabel, annotate: Annotate | None = None
 ) -> list[dict[str, Any]]:

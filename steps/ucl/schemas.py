@@ -27,7 +27,9 @@ class UclDialogues(Dialogues):
     @pa.dataframe_check(error="a finished dialogue has no assistant reply or an empty user turn")
     def finished_dialogues_were_answered(cls, df: pd.DataFrame) -> bool:
         done = df[df.failure.isna()]
-        return bool((done.rounds >= 1).all() and (done.first_query.str.strip() != "").all())
+        # an assistant whose first request outgrew its context never replied: judged as it stands (its limit)
+        answered = (done.rounds >= 1) | (done.ended_by == "context_exceeded")
+        return bool(answered.all() and (done.first_query.str.strip() != "").all())
 
 
 class UclVerdicts(Judged):

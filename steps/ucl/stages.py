@@ -24,7 +24,7 @@ from steps.paths import DIALOGUES, JUDGE_USAGE, TURNS, USAGE
 from steps.runs import read_run, run_spec
 from steps.schemas import Turns
 from steps.simulate.journal import Journal
-from steps.simulate.records import RunLabel
+from steps.simulate.records import RunLabel, context_limit_keys
 from steps.stages import StageContext
 from steps.tables import table_rows
 from steps.ucl.dialogues import ucl_tables
@@ -122,6 +122,7 @@ def _consult(
             mean_rounds=("rounds", "mean"),
             ended_by_user=("ended_by", lambda e: int((e == "marker").sum())),
             at_cap=("ended_by", lambda e: int((e == "max_turns").sum())),
+            at_context_limit=("ended_by", lambda e: int((e == "context_exceeded").sum())),
             failed=("failure", lambda f: int(f.notna().sum())),
         )
         .reset_index()
@@ -132,15 +133,16 @@ def _consult(
         f"UCL-Bench dialogues of {assistant.name} ({assistant.model}"
         f"{', scripted' if assistant.is_scripted else ''}) per task; run {rid}",
     )
-    ctx.check_calls(run_dir / USAGE)
+    ctx.check_calls(run_dir / USAGE, limits=context_limit_keys(turns, dialogues))
     failed = int(dialogues.failure.notna().sum())
     ended = dialogues.ended_by.value_counts().to_dict()
     who = f"{assistant.name} ({assistant.model})" + ("" if role == "agent" else ", the reference")
+    limit = f", {n} at the assistant's context limit" if (n := ended.get("context_exceeded", 0)) else ""
     return (
         f"{who}: {len(dialogues):,} dialogues over {dialogues.task.nunique()} tasks, "
         f"mean {dialogues.rounds[dialogues.failure.isna()].mean():.2f} rounds "
         f"({ended.get('marker', 0)} ended by the user, {ended.get('max_turns', 0)} at the cap of "
-        f"{ucl.exchanges()}, {ended.get('empty_reply', 0)} by an assistant who said nothing), "
+        f"{ucl.exchanges()}, {ended.get('empty_reply', 0)} by an assistant who said nothing{limit}), "
         f"{resumed} resumed from the journal, {session.hits:,} calls from the cache, "
         f"{failed} failed; run {rid}"
     )

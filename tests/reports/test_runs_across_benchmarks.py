@@ -91,3 +91,26 @@ def test_dialogues_and_judged_rows_are_counted_per_benchmark_in_one_query_each(t
 def test_no_runs_no_section(tmp_path):
     paths = Paths(data=tmp_path / "data", reports=tmp_path / "reports", cache=tmp_path / ".cache")
     assert summarise_runs(paths) == RunsSection() and runs_section(RunsSection()) == ""
+
+
+def test_dialogues_at_the_agent_s_context_limit_are_shown_apart_from_failed_calls(tmp_path):
+    from steps.llm import FailureKind
+    from steps.simulate.instance import Instance
+    from tests.simulate.test_engine import COURT, run
+    from tests.simulate.toys import Script, court
+
+    paths = Paths(data=tmp_path / "data", reports=tmp_path / "reports", cache=tmp_path / ".cache")
+    dialogue_run(paths, "j1", "oracle", [trial()])
+    assert "context_exceeded" not in summarise_runs(paths).dialogues.columns  # the column only where one happened
+    script = Script(
+        {"judge": ["对被告人说：你好。"], "defendant": ["好。"]}, {("judge", 1)}, FailureKind.CONTEXT_EXCEEDED
+    )
+    at_limit = run(court(), Instance("c/2", "TOYCOURT", COURT.profiles), script)
+    dialogue_run(paths, "j1", "local", [at_limit, trial(at=[("defendant", 0)])])
+    runs = summarise_runs(paths)
+    local = runs.dialogues.set_index("agent").loc["local"]
+    assert (local.context_exceeded, local.call_failed, local.failed_calls) == (1, 1, 1)  # the limit is no failed call
+    assert runs.dialogues.set_index("agent").loc["oracle"].context_exceeded == 0
+    assert "`context_exceeded`: the dialogues that ended where the\nagent's request outgrew its context" in (
+        runs_section(runs)
+    )

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import itertools
 
+from steps.llm import FailureKind
 from steps.simulate import EndReason, TurnKind
 from steps.simulate.engine import run_dialogue
 from steps.simulate.instance import Instance
+from steps.simulate.records import RunLabel, context_limit_keys, run_tables
 from tests.simulate.toys import Script, court, interview
 
 COURT = Instance(
@@ -20,6 +22,13 @@ COURT = Instance(
     },
     ground_truth={"charges": ["盗窃"]},
 )
+
+
+RUN = RunLabel("run1", "oracle", "j1")
+
+
+def scenario_of(code: str):
+    return {"TOYCOURT": court(), "TOYCD": interview()}[code]
 
 
 def run(scenario, instance, speak):
@@ -239,3 +248,64 @@ def test_a_reviewer_can_send_a_turn_back_for_revision_before_it_is_kept():
     assert "修改意见：请说出你的姓名。" in script.calls[2].messages[-1]["content"]
     last_lawyer = [c for c in script.calls if c.role.name == "lawyer"][-1]
     assert "不想说" not in str(last_lawyer.messages)  # the draft sent back is heard by no one
+
+
+# ------------------------------------------------------------------ the agent's context limit (issue 37, item 2)
+def test_the_agent_outgrowing_its_context_ends_the_dialogue_as_its_limit_not_a_failure():
+    script = Script(
+        {
+            "judge": ["对被告人说：你好。", "本院认为，被告人甲犯盗窃罪。", "对被告人说：再说一遍。"],
+            "defendant": ["好。"] * 3,
+        },
+        fail_at={("judge", 3)},  # the judge is the agent under test here
+        fail_kind=FailureKind.CONTEXT_EXCEEDED,
+    )
+    d = run(court(), COURT, script)
+    assert d.ended_by is EndReason.CONTEXT_EXCEEDED
+    last = d.turns[-1]
+    assert (last.speaker, last.text, last.failure) == ("judge", "", "context_exceeded: injected")
+    assert last not in d.utterances()
+    # a deliverable that needs no call is still taken from what was said; no more call is made
+    assert d.deliverable == "本院认为，被告人甲犯盗窃罪。" and len(script.calls) == 6
+    _, rows = run_tables([d], scenario_of, RUN)
+    assert rows.failure.isna().all() and rows.ended_by.tolist() == ["context_exceeded"]  # no harness failure
+
+
+def test_a_forced_document_that_outgrows_the_agent_s_context_ends_it_the_same_way():
+    script = Script(
+        {"lawyer": ["问题？"] * 2, "client": ["答。"] * 2},
+        fail_at={("lawyer", 2)},  # the forced complaint after the cap
+        fail_kind=FailureKind.CONTEXT_EXCEEDED,
+    )
+    instance = Instance("i/4", "TOYCD", {"lawyer": {"template": "T"}, "client": {"name": "张三", "secret": "x"}})
+    d = run(interview(max_turns=2), instance, script)
+    assert d.ended_by is EndReason.CONTEXT_EXCEEDED and d.deliverable is None
+    assert d.turns[-1].kind is TurnKind.DELIVERABLE and d.turns[-1].failure.startswith("context_exceeded")
+
+
+def test_an_environment_role_outgrowing_its_context_is_a_failed_call():
+    script = Script(
+        {"judge": ["对被告人说：你好。", "对被告人说：再说一遍。"], "defendant": ["好。"]},
+        fail_at={("defendant", 1)},
+        fail_kind=FailureKind.CONTEXT_EXCEEDED,
+    )
+    d = run(court(), COURT, script)
+    assert d.ended_by is EndReason.CALL_FAILED and d.turns[-1].failure == "context_exceeded: injected"
+    _, rows = run_tables([d], scenario_of, RUN)
+    assert rows.failure.tolist() == ["defendant: context_exceeded: injected"]
+
+
+def test_the_calls_at_the_agent_s_limit_are_named_by_their_keys():
+    at_limit = Script(
+        {"judge": ["对被告人说：你好。"], "defendant": ["好。"]},
+        fail_at={("judge", 1)},
+        fail_kind=FailureKind.CONTEXT_EXCEEDED,
+    )
+    environment = Script(
+        {"judge": ["对被告人说：你好。"], "defendant": []},
+        fail_at={("defendant", 0)},
+        fail_kind=FailureKind.CONTEXT_EXCEEDED,
+    )
+    dialogues = [run(court(), COURT, at_limit), run(court(), Instance("c/2", "TOYCOURT", COURT.profiles), environment)]
+    turns, rows = run_tables(dialogues, scenario_of, RUN)
+    assert context_limit_keys(turns, rows) == [dialogues[0].turns[-1].call_key] == ["k3"]

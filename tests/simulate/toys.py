@@ -59,9 +59,14 @@ def interview(max_turns: int = 5, **over) -> Scenario:
 class Script:
     """A speak function that answers each role from its own list of lines, and records every call."""
 
-    def __init__(self, lines: dict[str, list[str | None]], fail_at: set[tuple[str, int]] | None = None):
+    def __init__(
+        self,
+        lines: dict[str, list[str | None]],
+        fail_at: set[tuple[str, int]] | None = None,
+        fail_kind: FailureKind = FailureKind.SERVER,
+    ):
         self.lines = {k: list(v) for k, v in lines.items()}
-        self.fail_at = fail_at or set()
+        self.fail_at, self.fail_kind = fail_at or set(), fail_kind
         self.calls: list[SpeakCall] = []
         self.count: dict[str, int] = defaultdict(int)
 
@@ -71,7 +76,7 @@ class Script:
         n = self.count[name]
         self.count[name] += 1
         if (name, n) in self.fail_at:
-            return CallFailure(FailureKind.SERVER, "injected", "scripted/x", f"k{len(self.calls)}", 3)
+            return CallFailure(self.fail_kind, "injected", "scripted/x", f"k{len(self.calls)}", 3)
         queue = self.lines.get(name, [])
         text = queue.pop(0) if queue else "……"
         return Completion(text, "scripted/x", f"k{len(self.calls)}", 1, 1, 0.0, 0.01, 1, False)

@@ -36,7 +36,7 @@ class Case:
 
     def broken_by(self) -> str | None:
         """Why the dialogue broke outside the agent's control: a failed model call, or an environment role that
-        went silent; None when it ran its course (or the agent itself went silent, its own failure)."""
+        went silent; None when it ran its course (or the agent itself stopped: `agent_stopped`)."""
         if self.deliverable["ended_by"] == "call_failed":
             return f"call_failed: {self.deliverable.get('failure') or 'model call failed'}"
         if self.deliverable["ended_by"] == "empty_reply" and not self.agent_went_silent():
@@ -45,6 +45,15 @@ class Case:
 
     def agent_went_silent(self) -> bool:
         return self.deliverable["ended_by"] == "empty_reply" and self._silent_speaker() == self.agent_role
+
+    def agent_stopped(self) -> str | None:
+        """Why the agent itself ended the dialogue early: it went silent, or its history outgrew its context
+        (`context_exceeded`: the model's limit, as much its own as silence); None when it did not."""
+        if self.agent_went_silent():
+            return "the agent went silent"
+        if self.deliverable["ended_by"] == "context_exceeded":
+            return "the agent's context was full"
+        return None
 
     def _silent_speaker(self) -> str | None:
         said = [t for t in self.turns if t["kind"] == "utterance" and not t.get("failure")]

@@ -5,7 +5,8 @@ summarise the agent's answer. I-1 reads the summaries (`steps.j1.eval.metrics.bi
 agent's own replies in the topic's exchanges: by rule when the topic's answer is a provision (law and article
 cited), with the pointwise judge (question, reference answer, reply) otherwise. A topic the client never raised
 is skipped (§9.3-9; `strict_topics` scores it 0), except when the agent itself ended the consultation by going
-silent: then the topics it left unreached are the agent's failure and score 0.
+silent or by outgrowing its context (`context_exceeded`): then the topics it left unreached are the agent's failure
+and score 0.
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ async def evaluate(case: Case, panel: Panel, options: J1EvalParams) -> list[Scor
     row = Row(case.instance_id, case.scenario)
     topics = [t.model_dump() for t in case.truth.topics]
     checks, failed_checks = checks_of(case)
-    silent = case.agent_went_silent()
+    stopped = case.agent_stopped()
+    silent = stopped is not None
     binary = binary_accuracy(topics, checks, strict=options.strict_topics or silent)
     raised = {c.topic_index for c in checks if c.topic_index is not None}
     i1_parts = []
@@ -58,7 +60,7 @@ async def evaluate(case: Case, panel: Panel, options: J1EvalParams) -> list[Scor
         if t.score is None:
             i1_parts.append(row.skipped("I-1", component, reason="never raised", **evidence))
         elif t.topic_index not in raised and silent:
-            i1_parts.append(row.failed_task("I-1", t.score, component, reason="never raised: the agent went silent"))
+            i1_parts.append(row.failed_task("I-1", t.score, component, reason=f"never raised: {stopped}"))
         elif t.topic_index not in raised:
             i1_parts.append(row.rule("I-1", t.score, component, reason="never raised (strict)", **evidence))
         else:
@@ -66,7 +68,7 @@ async def evaluate(case: Case, panel: Panel, options: J1EvalParams) -> list[Scor
     replies = replies_of(case)
     i2_parts = await asyncio.gather(
         *(
-            _open_topic(row, i, topic, checks, replies, raised, panel, strict=options.strict_topics, silent=silent)
+            _open_topic(row, i, topic, checks, replies, raised, panel, strict=options.strict_topics, stopped=stopped)
             for i, topic in enumerate(topics)
             if topic["kind"] != "binary"
         )
@@ -95,13 +97,13 @@ async def _open_topic(
     panel: Panel,
     *,
     strict: bool,
-    silent: bool,
+    stopped: str | None,
 ) -> ScoreRow:
     """I-2 of one open topic."""
     component = f"T{index + 1}"
     if index not in raised:
-        if silent:
-            return row.failed_task("I-2", 0.0, component, reason="never raised: the agent went silent")
+        if stopped is not None:
+            return row.failed_task("I-2", 0.0, component, reason=f"never raised: {stopped}")
         if strict:
             return row.rule("I-2", 0.0, component, reason="never raised (strict)")
         return row.skipped("I-2", component, reason="never raised")

@@ -34,6 +34,7 @@ from steps.reports.agents import AgentInfo
 from steps.runs import read_run, run_spec
 from steps.schemas import Dialogues, Turns
 from steps.simulate.instance import Instance
+from steps.simulate.records import context_limit_keys
 from steps.stages import StageContext
 from steps.tables import table_rows
 
@@ -181,7 +182,7 @@ def simulate(ctx: StageContext) -> str:
         f"J1 dialogues of {agent_name} ({agent.model}{', scripted' if agent.is_scripted else ''}) per "
         f"environment: how they ended, turns; run {rid}",
     )
-    ctx.check_calls(run_dir / USAGE)
+    ctx.check_calls(run_dir / USAGE, limits=context_limit_keys(turns, valid))
     ended = valid.ended_by.value_counts()
     per = ", ".join(
         f"{s} {n}"
@@ -189,7 +190,8 @@ def simulate(ctx: StageContext) -> str:
     )
     return (
         f"{agent_name} ({agent.model}): {len(valid):,} dialogues done ({per}), 0 skipped, "
-        f"{ended.get('call_failed', 0)} failed (call failed); {len(turns):,} turns, {hits:,} calls from the "
+        f"{ended.get('context_exceeded', 0)} at the agent's context limit, {ended.get('call_failed', 0)} failed "
+        f"(call failed); {len(turns):,} turns, {hits:,} calls from the "
         f"cache; run {rid}"
     )
 

@@ -1,7 +1,8 @@
 -- MILE dialogue statistics (the paper's Table 9 layout plus how dialogues ended and what the supervisor did):
 -- turns per dialogue over the dialogues that did not fail; endings, client revisions, blurred and unsupervised
--- turns (a supervisor call that failed) over all dialogues. n_failed_calls: the dialogues a failed model call
--- ended, left out of the turn statistics (the `failed` row counts them itself).
+-- turns (a supervisor call that failed) over all dialogues; ended_at_context_limit (the lawyer's request outgrew its
+-- context: the model's limit, not a failure) only for an agent that had such a dialogue. n_failed_calls: the
+-- dialogues a failed model call ended, left out of the turn statistics (the `failed` row counts them itself).
 WITH d AS (SELECT * FROM dialogues JOIN agents USING (agent)),
 stats AS (
     SELECT agent, 'avg_turns' AS metric, avg(turns) FILTER (WHERE ended_by <> 'call_failed') AS value FROM d GROUP BY agent
@@ -9,6 +10,8 @@ stats AS (
     UNION ALL SELECT agent, 'min_turns', min(turns) FILTER (WHERE ended_by <> 'call_failed') FROM d GROUP BY agent
     UNION ALL SELECT agent, 'ended_by_lawyer', count(*) FILTER (WHERE ended_by = 'marker') FROM d GROUP BY agent
     UNION ALL SELECT agent, 'ended_at_cap', count(*) FILTER (WHERE ended_by = 'max_turns') FROM d GROUP BY agent
+    UNION ALL SELECT agent, 'ended_at_context_limit', count(*) FILTER (WHERE ended_by = 'context_exceeded') FROM d
+        GROUP BY agent HAVING count(*) FILTER (WHERE ended_by = 'context_exceeded') > 0
     UNION ALL SELECT agent, 'failed', count(*) FILTER (WHERE ended_by = 'call_failed') FROM d GROUP BY agent
     UNION ALL SELECT agent, 'client_revisions', sum(client_revisions) FROM d GROUP BY agent
     UNION ALL SELECT agent, 'lawyer_revisions', sum(lawyer_revisions) FROM d GROUP BY agent
