@@ -137,12 +137,12 @@ def _consult(
     failed = int(dialogues.failure.notna().sum())
     ended = dialogues.ended_by.value_counts().to_dict()
     who = f"{assistant.name} ({assistant.model})" + ("" if role == "agent" else ", the reference")
-    limit = f", {n} at the assistant's context limit" if (n := ended.get("context_exceeded", 0)) else ""
+    at_limit = f", {n} at the assistant's context limit" if (n := ended.get("context_exceeded", 0)) else ""
     return (
         f"{who}: {len(dialogues):,} dialogues over {dialogues.task.nunique()} tasks, "
         f"mean {dialogues.rounds[dialogues.failure.isna()].mean():.2f} rounds "
         f"({ended.get('marker', 0)} ended by the user, {ended.get('max_turns', 0)} at the cap of "
-        f"{ucl.exchanges()}, {ended.get('empty_reply', 0)} by an assistant who said nothing{limit}), "
+        f"{ucl.exchanges()}, {ended.get('empty_reply', 0)} by an assistant who said nothing{at_limit}), "
         f"{resumed} resumed from the journal, {session.hits:,} calls from the cache, "
         f"{failed} failed; run {rid}"
     )
