@@ -199,12 +199,16 @@ def params_check(
 @models_app.command("check")
 def models_check(
     usage_out: Path | None = typer.Option(None, help="also write the probe calls' accounting rows here (Parquet)"),
+    context: bool = typer.Option(
+        True, help="then compare the longest prompts of the agents' stages with each server's context (offline)"
+    ),
 ) -> None:
-    """Send one probe message to every configured agent, the environment and the judge model."""
+    """Send one probe message to every configured agent, the environment and the judge model; then the context
+    check: the items whose prompts would outgrow the context their server reports."""
     from flows.kit.stage import run_command
     from flows.models_check import models_check as check
 
-    raise typer.Exit(run_command("models check", check, usage_out=usage_out))
+    raise typer.Exit(run_command("models check", check, usage_out=usage_out, context=context))
 
 
 def _vllm_missing(vllm_bin: str) -> typer.Exit:

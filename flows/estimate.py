@@ -473,4 +473,15 @@ def main(
         print(f"error: {err}{hint if isinstance(err, FileNotFoundError) else ''}", file=sys.stderr)
         return 1
     show(report)
+    show_context(report)
     return 0
+
+
+def show_context(report: Report, say: Callable[[str], None] = print) -> list:
+    """Say the context check of the estimate's requests (flows/context_check.py); the overflowing items."""
+    from flows.context_check import context_lines
+
+    lines, found = context_lines(report.sent)
+    for line in lines:
+        say(line)
+    return found

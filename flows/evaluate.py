@@ -22,6 +22,11 @@ paper's, then a summary naming each benchmark that failed (exit 1 when one did).
 
 `--dry-run` validates the same changes in memory and prints them (a diff of params.yaml), the stage plan and the
 estimate (flows/estimate.py) of what the agent's stages would send; it sends no model call and writes nothing.
+
+Both end their preamble with the context check (flows/context_check.py): when the agent's server (or a shared role's)
+reports its context size, the items whose longest request (prompt tokens + max_tokens, from the estimate) would not
+fit are listed before anything is sent. It never stops the eval: an agent whose dialogue outgrows its context ends it
+`context_exceeded`, the model's limit.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ from ruamel.yaml.error import CommentMark
 from ruamel.yaml.representer import RoundTripRepresenter
 from ruamel.yaml.tokens import CommentToken
 
+from flows.context_check import check_before_run
 from flows.dvc_cli import command as dvc_command
 from flows.kit.config import BENCHMARKS, PARAMS_FILE, Params, ParamsError, load_params, read_params_data, runs_of
 from flows.kit.locks import one_eval, params_writing
@@ -653,7 +659,7 @@ def dry_run(params_file: Path, agent: str, model: str, settings: Settings, chose
     """`jurisflow eval --dry-run`: the roles, the server's limits, the change to params.yaml as a diff, the stage
     plan and the estimate of the agent's stages, on stdout; no model call, nothing written. 1 when the estimate
     cannot run (the item tables it reads are missing)."""
-    from flows.estimate import estimate, show
+    from flows.estimate import estimate, show, show_context
 
     settings = prepare(params_file, agent, model, settings, chosen, print)
     old, new, notes = updated_text(params_file, agent, model, settings)
@@ -675,6 +681,7 @@ def dry_run(params_file: Path, agent: str, model: str, settings: Settings, chose
         )
         return 1
     show(report)
+    show_context(report)
     print(f"dry run: no model was called and nothing was written ({params_file} is unchanged)")
     return 0
 
@@ -699,6 +706,7 @@ def evaluate(
 
     with one_eval(params_file, agent, say):
         settings = prepare(params_file, agent, model, settings, chosen, say)
+        check_before_run(preview(params_file, agent, model, settings), [agent], chosen, say)
         for note in register(params_file, agent, model, settings):
             say(note)
         stage_plan = plan(agent, chosen)

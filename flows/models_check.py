@@ -13,6 +13,7 @@ from pathlib import Path
 
 from rich.markup import escape
 
+from flows.context_check import check_before_run
 from flows.kit.config import PARAMS_FILE, load_params
 from flows.kit.models import model_session
 from flows.terminal import console
@@ -36,7 +37,9 @@ def probe_all(door: Completer, models: list[tuple[str, ModelConfig]]) -> list[Pr
     return asyncio.run(run())
 
 
-def models_check(params_file: Path = PARAMS_FILE, usage_out: Path | None = None) -> str:
+def models_check(params_file: Path = PARAMS_FILE, usage_out: Path | None = None, context: bool = True) -> str:
+    """Probe every model; with `context`, then the context check of what the agents served by a server of their own
+    (else the first agent, when a shared role is) would send (flows/context_check.py)."""
     params = load_params(params_file)
     models = [("agent", params.agent(n)) for n in params.agents]
     models += [("environment", params.environment_model()), ("judge", params.judge_model())]
@@ -48,6 +51,10 @@ def models_check(params_file: Path = PARAMS_FILE, usage_out: Path | None = None)
         ok = "yes" if r.ok else "[red]no[/]"
         table.add_row(r.role, r.name, escape(r.model), ok, escape(r.detail), f"{r.latency_s:.2f}", str(r.attempts))
     console(stderr=True).print(table)
+    if context:
+        served = [n for n in params.agents if params.agent(n).api_base]
+        agents = served or list(params.agents)[:1]
+        check_before_run(params, agents, None, lambda line: console(stderr=True).print(line, soft_wrap=True))
     failed = [r for r in results if not r.ok]
     if failed:
         raise ValueError(

@@ -42,6 +42,7 @@ class TokenCounter:
         bare = model.split("/", 1)[1] if "/" in model else model
         self.name = bare if bare in litellm.model_cost else model
         self._memo: dict[tuple[str, str], int] = {}
+        self._texts: dict[str, int] = {}
 
     def prompt(self, messages: list[dict[str, Any]]) -> int:
         if self.scripted:
@@ -57,10 +58,18 @@ class TokenCounter:
                 total += litellm.token_counter(model=self.name, messages=[m]) - CHAT_PRIMING
         return total
 
-    def text(self, text: str) -> int:
+    def text(self, text: str, *, memo: bool = False) -> int:
+        """The tokens of `text` alone; `memo`: kept for the next time (a dialogue's earlier replies recur)."""
         if self.scripted:
             return len(text)
-        return int(litellm.token_counter(model=self.name, text=text)) if text else 0
+        if not text:
+            return 0
+        if memo and text in self._texts:
+            return self._texts[text]
+        count = int(litellm.token_counter(model=self.name, text=text))
+        if memo:
+            self._texts[text] = count
+        return count
 
 
 @dataclass(frozen=True)
@@ -77,6 +86,10 @@ class Sent:
     max_tokens: int | None
     stand_in: str
     failed: bool = False  # the stand-in could not answer (no policy for the call): a failed call in the run
+    item: str = ""  # the item the request is about (its metadata's instance_id), "" when it names none
+    api_base: str | None = None  # where the model is served (the first replica), None for a provider's API
+    replies: int = 0  # the model's own earlier replies in the request (its `assistant` messages: a dialogue's)
+    reply_tokens: int = 0  # their tokens (the stand-in's replies, as counted in input_tokens)
 
 
 @dataclass
@@ -124,15 +137,18 @@ class StandInDoor:
         who = self.stand_in(model, purpose)
         label = f"scripted/{who}" if isinstance(who, str) else getattr(who, "__name__", "a policy")
         counter = self.counter(model.model)
+        item = str(metadata.get("instance_id") or "")
+        own = [m for m in messages if m.get("role") == "assistant"]
+        history = (len(own), sum(counter.text(str(m.get("content") or ""), memo=True) for m in own))
         try:
             request = scripted.ScriptedRequest(who if isinstance(who, str) else "", list(messages), metadata)
             text = str(scripted.answer(request) if isinstance(who, str) else who(request))
         except Exception as exc:  # as the door: a scripted model's error is a failed call, never an answer
             failure = CallFailure(FailureKind.BAD_REQUEST, f"stand-in {label}: {exc}", model.model, key, 1)
-            self._record(model, purpose, key, counter.prompt(messages), 0, label, failed=True)
+            self._record(model, purpose, key, counter.prompt(messages), 0, label, item, history, failed=True)
             return failure
         tokens_in, tokens_out = counter.prompt(messages), counter.text(text)
-        self._record(model, purpose, key, tokens_in, tokens_out, label)
+        self._record(model, purpose, key, tokens_in, tokens_out, label, item, history)
         return Completion(text, model.model, key, tokens_in, tokens_out, None, 0.0, 1, False)
 
     async def complete_many(self, requests: Iterable[Request], on_reply: Any = None) -> list[Reply]:
@@ -148,8 +164,19 @@ class StandInDoor:
         """Nothing is replayed: the estimator's simulations keep no journal."""
 
     def _record(
-        self, model: ModelConfig, purpose: str, key: str, tokens_in: int, tokens_out: int, who: str, *, failed=False
+        self,
+        model: ModelConfig,
+        purpose: str,
+        key: str,
+        tokens_in: int,
+        tokens_out: int,
+        who: str,
+        item: str,
+        history: tuple[int, int],
+        *,
+        failed: bool = False,
     ) -> None:
+        bases = model.replicas or ([model.api_base] if isinstance(model.api_base, str) else [])
         self.sent.append(
             Sent(
                 self.stage,
@@ -162,5 +189,8 @@ class StandInDoor:
                 model.decoding.max_tokens,
                 who,
                 failed,
+                item,
+                bases[0] if bases else None,
+                *history,
             )
         )
