@@ -443,9 +443,17 @@ def main() -> None:  # pragma: no cover - used by the fake `vllm` executable in 
     parser.add_argument("--model", default="test-model")
     parser.add_argument("--latency", type=float, default=0.0)
     parser.add_argument("--owned-by", default="vllm")
+    parser.add_argument("--context-size", type=int, default=None, help="tokens a request may hold (one a character)")
+    parser.add_argument("--context-style", choices=["llama.cpp", "vllm"], default="llama.cpp")
     args = parser.parse_args()
     try:
-        server = FakeOpenAIServer(latency_s=args.latency, models=(args.model,), owned_by=args.owned_by).start(args.port)
+        server = FakeOpenAIServer(
+            latency_s=args.latency,
+            models=(args.model,),
+            owned_by=args.owned_by,
+            context_size=args.context_size,
+            context_style=args.context_style,
+        ).start(args.port)
     except (OSError, RuntimeError) as err:
         print(f"error: {err}", file=sys.stderr)
         raise SystemExit(1) from None

@@ -169,3 +169,22 @@ def test_models_check_names_the_items_that_would_overflow(project, monkeypatch, 
     err = capsys.readouterr().err
     assert "context 512 tokens (llama.cpp" in err and "items would overflow" in err
     assert _named(err)
+
+
+def test_the_check_before_a_run_says_in_one_line_why_it_cannot_check(tmp_path, monkeypatch):
+    from flows.context_check import check_before_run
+
+    monkeypatch.chdir(tmp_path)  # no item tables here
+    said: list[str] = []
+    with FakeOpenAIServer(models=("smollm2-135m",), context_size=512) as server:
+        agent = {"model": "openai/smollm2-135m", "api_base": server.url, "benchmarks": ["lawbench"]}
+        (tmp_path / "params.yaml").write_text(yaml.safe_dump({"agents": {"local": agent}}), encoding="utf-8")
+        params = load_params(tmp_path / "params.yaml")
+        assert check_before_run(params, ["local"], ["lawbench"], said.append) == []
+    assert len(said) == 1 and said[0].startswith("context check skipped: ") and "dvc repro" in said[0]
+    said.clear()
+    with FakeOpenAIServer(models=("smollm2-135m",)) as server:  # reports no context: no estimate is run
+        agent["api_base"] = server.url
+        (tmp_path / "params.yaml").write_text(yaml.safe_dump({"agents": {"local": agent}}), encoding="utf-8")
+        assert check_before_run(load_params(tmp_path / "params.yaml"), ["local"], ["lawbench"], said.append) == []
+    assert len(said) == 1 and said[0].startswith("context check: no server reports its context size (")
