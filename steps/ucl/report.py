@@ -177,21 +177,26 @@ def _orders(long: pd.DataFrame, info: ReportInfo) -> pd.DataFrame:
 
 
 def _turns(long: pd.DataFrame, info: ReportInfo) -> pd.DataFrame:
+    # dialogues that ended where the assistant's request outgrew its context: a column only where one did
+    limit = bool((long.metric == "dialogues_at_context_limit").any())
     rows = []
     for a in [*info.agents, info.reference]:
         label = a.label + (" (reference)" if a is info.reference else "")
+        at_limit = [_fmt(_cell(long, a.name, "overall", "dialogues_at_context_limit") or 0, 0)] if limit else []
         rows.append(
             [
                 label,
                 items_per_task(a),
                 _fmt(_cell(long, a.name, "overall", "mean_rounds"), 2),
                 _fmt(_cell(long, a.name, "overall", "cap_rate")),
+                *at_limit,
                 _fmt(_cell(long, a.name, "overall", "dialogues_failed"), 0),
                 _fmt(_cell(long, a.name, "overall", "r_rounds_points"), 2),
                 _fmt(_cell(long, a.name, "overall", "p_rounds_points"), 4),
             ]
         )
-    columns = ["model", "n", "mean rounds", "at the cap (%)", "failed dialogues", "r(rounds, item points)", "p"]
+    columns = ["model", "n", "mean rounds", "at the cap (%)", *(["at the context limit"] if limit else [])]
+    columns += ["failed dialogues", "r(rounds, item points)", "p"]
     return pd.DataFrame(rows, columns=columns).astype(object)
 
 

@@ -191,3 +191,14 @@ def test_without_failed_calls_nothing_is_marked():
         text = render(rows, agents, run_info(judge_scripted))
         assert "failed)" not in text and "## Failed model calls" not in text and "content_filter" not in text
     assert (csv_frame(ours_rows()).query("source == 'ours'").n_failed == 0).all()
+
+
+def test_dialogues_at_the_lawyer_s_context_limit_get_a_column_only_where_there_are_any():
+    agents = {"oracle": AgentInfo("oracle", "scripted/oracle", True)}
+    header = next(x for x in render(ours_rows(), agents, run_info(True)).splitlines() if "avg_turns" in x)
+    assert "ended_at_context_limit" not in header
+    rows = ours_rows()
+    limit = rows.iloc[[-1]].assign(metric="ended_at_context_limit", value=1)
+    text = render(pd.concat([rows, limit], ignore_index=True), agents, run_info(True))
+    header = next(x for x in text.splitlines() if "avg_turns" in x)
+    assert "| ended_at_cap | ended_at_context_limit |" in header

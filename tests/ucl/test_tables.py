@@ -205,6 +205,22 @@ def test_turn_statistics_and_their_correlations():
     assert value(long, "r_rounds_points", agent="a") is None
 
 
+def test_dialogues_at_the_assistant_s_context_limit_are_counted_apart_where_there_are_any():
+    from steps.ucl.report import _turns
+
+    dialogues = [dialogue("a", "1-1", 0, rounds=2), dialogue("a", "1-1", 1, rounds=0, ended_by="context_exceeded")]
+    dialogues.append(dialogue("ref", "1-1", 0, rounds=3, ended_by="max_turns"))
+    long = build(one_order("1-1", 1, 0, 1), dialogues)
+    assert value(long, "dialogues_at_context_limit", agent="a") == 1.0  # the model's limit, not a failure
+    assert value(long, "dialogues_failed", agent="a") == 0.0 and value(long, "mean_rounds", agent="a") == 1.0
+    info = report_info([agent("a", "openai/m")], agent("ref", "scripted/null"))
+    table = _turns(long, info)
+    assert table["at the context limit"].tolist() == [1.0, 0.0]
+    quiet = build(one_order("1-1", 1, 0, 1), dialogues[:1] + dialogues[2:])
+    assert not (quiet.metric == "dialogues_at_context_limit").any()  # nothing to say where none happened
+    assert "at the context limit" not in _turns(quiet, info).columns
+
+
 def test_across_agent_correlation_needs_three_agents():
     rows = one_order("1-1", 1, 0, 0, agent="a") + one_order("1-1", 0, 0, 1, agent="b")
     long = build(rows, [dialogue("a", "1-1", 0, 1), dialogue("b", "1-1", 0, 3)], agents=("a", "b"))

@@ -103,6 +103,11 @@ turns AS (
     SELECT d.agent, g.scope, 'dialogues_failed', count(*) FILTER (WHERE d.failure IS NOT NULL), count(*),
            count(*) FILTER (WHERE d.failure IS NOT NULL), 0
     FROM d JOIN groups g USING (task_id) GROUP BY d.agent, g.scope
+    UNION ALL  -- the assistant's request outgrew its context (the model's limit): only where it happened
+    SELECT d.agent, g.scope, 'dialogues_at_context_limit', count(*) FILTER (WHERE d.ended_by = 'context_exceeded'),
+           count(*), 0, 0
+    FROM d JOIN groups g USING (task_id) GROUP BY d.agent, g.scope
+    HAVING count(*) FILTER (WHERE d.ended_by = 'context_exceeded') > 0
     UNION ALL  -- within a run: do longer dialogues score lower? (rounds vs the item's pooled points)
     SELECT d.agent, 'overall', 'r_rounds_points', corr(d.rounds, i.points), count(*),
            (SELECT count(*) FROM d AS x WHERE x.agent = d.agent AND x.failure IS NOT NULL), 0
