@@ -86,6 +86,7 @@ def test_dialogues_and_judged_rows_are_counted_per_benchmark_in_one_query_each(t
     assert judged.loc[("plawbench", "judgements"), ["rows", "judged", "left_out"]].tolist() == [1, 0, 1]
     text = runs_section(runs)
     assert "## Runs across benchmarks" in text and "| j1 | oracle | 1 | 4 |" in text
+    assert "how the dialogues ended.\n\n| benchmark | agent |" in text  # no word of a context limit none reached
 
 
 def test_no_runs_no_section(tmp_path):
@@ -111,6 +112,6 @@ def test_dialogues_at_the_agent_s_context_limit_are_shown_apart_from_failed_call
     local = runs.dialogues.set_index("agent").loc["local"]
     assert (local.context_exceeded, local.call_failed, local.failed_calls) == (1, 1, 1)  # the limit is no failed call
     assert runs.dialogues.set_index("agent").loc["oracle"].context_exceeded == 0
-    assert "`context_exceeded`: the dialogues that ended where the\nagent's request outgrew its context" in (
-        runs_section(runs)
-    )
+    text = runs_section(runs)
+    assert "ended.\n`context_exceeded`: the dialogues that ended where the agent's request outgrew its context" in text
+    assert "failed calls).\n\n| benchmark | agent |" in text
