@@ -588,10 +588,11 @@ def roles_text(params: Params, agent: str, benchmarks: list[str]) -> list[str]:
     return [f"{who}: {m.model}" + (f" ({STAND_IN})" if m.is_scripted else "") for who, m in models.items()]
 
 
-def probed(params: Params, agent: str, settings: Settings, say: Callable[[str], None]) -> Settings:
+def probed(params: Params, agent: str, settings: Settings, say: Callable[[str], None], dry: bool = False) -> Settings:
     """Ask the agent's server (when it has an `api_base`) for its context size and parallel slots, say what it
-    reports and the concurrency the eval uses; the settings with `concurrency` = its slots unless given. A
-    `max_tokens` that leaves no room for a prompt in the context is a ParamsError."""
+    reports and the concurrency the eval uses; the settings with `concurrency` = its slots unless given. A server
+    that gives no HTTP answer at all is a ParamsError before anything is written (a warning in a dry run), as is a
+    `max_tokens` that leaves no room for a prompt in the context."""
     from steps.llm.vllm import server_limits
 
     entry = params.agents[agent]
@@ -600,6 +601,14 @@ def probed(params: Params, agent: str, settings: Settings, say: Callable[[str], 
     bases = entry.api_base if isinstance(entry.api_base, list) else [entry.api_base]
     found = server_limits(bases[0], entry.model.split("/", 1)[1])
     replicas = f" (the first of {len(bases)} replicas)" if len(bases) > 1 else ""
+    if not found.reachable:
+        down = (
+            f"agent {agent}'s server {bases[0]}{replicas} does not answer ({found.source}): start it (`jurisflow "
+            "serve local`, `jurisflow serve vllm`) or correct --api-base"
+        )
+        if not dry:
+            raise ParamsError(f"{down}; nothing was run or written")
+        say(f"warning: {down}; the dry run goes on, the eval would stop here")
     if settings.concurrency is not None:
         concurrency, why = settings.concurrency, "--concurrency"
     elif found.slots is not None:
@@ -625,14 +634,20 @@ def probed(params: Params, agent: str, settings: Settings, say: Callable[[str], 
 
 
 def prepare(
-    params_file: Path, agent: str, model: str, settings: Settings, chosen: list[str], say: Callable[[str], None]
+    params_file: Path,
+    agent: str,
+    model: str,
+    settings: Settings,
+    chosen: list[str],
+    say: Callable[[str], None],
+    dry: bool = False,
 ) -> Settings:
     """Validate the eval's parameters in memory, say the model of each role (stand-ins marked) and what the agent's
     server reports; the settings to register (`probed`)."""
     params = preview(params_file, agent, model, settings)
     for line in roles_text(params, agent, chosen):
         say(line)
-    return probed(params, agent, settings, say)
+    return probed(params, agent, settings, say, dry)
 
 
 def scratch_plan(params_file: Path, text: str, agent: str, chosen: list[str]) -> Plan:
@@ -655,7 +670,7 @@ def dry_run(params_file: Path, agent: str, model: str, settings: Settings, chose
     cannot run (the item tables it reads are missing)."""
     from flows.estimate import estimate, show
 
-    settings = prepare(params_file, agent, model, settings, chosen, print)
+    settings = prepare(params_file, agent, model, settings, chosen, print, dry=True)
     old, new, notes = updated_text(params_file, agent, model, settings)
     params = load_params(params_file, new)
     for note in notes:

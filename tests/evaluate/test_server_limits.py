@@ -51,6 +51,7 @@ def test_a_server_that_does_not_answer_costs_at_most_the_timeout():
         found = server_limits(f"http://127.0.0.1:{port}/v1", timeout_s=0.5)
     assert time.monotonic() - started < 5
     assert (found.context, found.slots) == (None, None) and "ReadTimeout" in found.source
+    assert found.reachable  # it accepted the connection: slow, not down
 
 
 BASE = """agents:
@@ -117,3 +118,19 @@ def test_a_server_without_slots_keeps_the_configured_bound_and_a_scripted_agent_
     said.clear()
     prepare(path, "oracle", "scripted/oracle", Settings(), ["lawbench"], said.append)
     assert said == ["agent oracle: scripted/oracle (stand-in: numbers are not the paper's)"]
+
+
+def test_a_server_that_is_down_stops_the_eval_before_anything_is_written(tmp_path):
+    path = _params(tmp_path)
+    with socket.socket() as free:  # a port nobody listens on
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/v1"
+    assert server_limits(url).reachable is False
+    down = rf"agent local's server {url} does not answer \(.*ConnectError.*\): start it"
+    with pytest.raises(ParamsError, match=down):
+        prepare(path, "local", "openai/test-model", Settings(api_base=url), ["lawbench"], print)
+    said: list[str] = []  # a dry run says so and goes on
+    prepare(path, "local", "openai/test-model", Settings(api_base=url), ["lawbench"], said.append, dry=True)
+    assert any(line.startswith(f"warning: agent local's server {url} does not answer") for line in said)
+    assert path.read_text(encoding="utf-8") == BASE
