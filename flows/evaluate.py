@@ -588,9 +588,14 @@ def roles_text(params: Params, agent: str, benchmarks: list[str]) -> list[str]:
     return [f"{who}: {m.model}" + (f" ({STAND_IN})" if m.is_scripted else "") for who, m in models.items()]
 
 
+DEFAULT_MAX_TOKENS = 1024  # a reply's cap when a server reports its context and no cap is set (at most a quarter)
+
+
 def probed(params: Params, agent: str, settings: Settings, say: Callable[[str], None], dry: bool = False) -> Settings:
     """Ask the agent's server (when it has an `api_base`) for its context size and parallel slots, say what it
-    reports and the concurrency the eval uses; the settings with `concurrency` = its slots unless given. A server
+    reports and the concurrency the eval uses; the settings with `concurrency` = its slots unless given, and
+    `max_tokens` = `DEFAULT_MAX_TOKENS` (at most a quarter of the context) when the server reports a context and the
+    agent has no cap. A server
     that gives no HTTP answer at all is a ParamsError before anything is written (a warning in a dry run), as is a
     `max_tokens` that leaves no room for a prompt in the context."""
     from steps.llm.vllm import server_limits
@@ -626,9 +631,11 @@ def probed(params: Params, agent: str, settings: Settings, say: Callable[[str], 
             "fit; give a smaller --max-tokens; nothing was written"
         )
     if found.context is not None and max_tokens is None:
+        capped = min(DEFAULT_MAX_TOKENS, found.context // 4)
+        settings = replace(settings, max_tokens=capped)
         say(
-            f"agent {agent}: no max_tokens, so a reply may run to the end of the context ({found.context:,} tokens); "
-            "--max-tokens caps it"
+            f"agent {agent}: max_tokens {capped:,} (without a cap a reply may run to the end of the "
+            f"{found.context:,}-token context, minutes per call on a small server); --max-tokens sets it"
         )
     return settings
 

@@ -96,14 +96,15 @@ def test_the_slots_become_the_agents_concurrency_unless_given(tmp_path):
     }
 
 
-def test_no_max_tokens_is_pointed_out_and_one_the_context_cannot_hold_is_refused(tmp_path):
+def test_no_max_tokens_gets_a_cap_and_one_the_context_cannot_hold_is_refused(tmp_path):
     path = _params(tmp_path)
     said: list[str] = []
     with FakeOpenAIServer(props=LLAMACPP) as server:
-        prepare(path, "local", "openai/test-model", Settings(api_base=server.url), [], said.append)
+        capped = prepare(path, "local", "openai/test-model", Settings(api_base=server.url), [], said.append)
         with pytest.raises(ParamsError, match=r"max_tokens 8192 is not below the server's context of 8192 tokens"):
             prepare(path, "local", "openai/test-model", Settings(api_base=server.url, max_tokens=8192), [], print)
-    assert "no max_tokens, so a reply may run to the end of the context (8,192 tokens)" in said[-1]
+    assert capped.max_tokens == 1024  # no cap given: a reply could otherwise take the whole context
+    assert said[-1].startswith("agent local: max_tokens 1,024 (without a cap a reply may run to the end of the 8,192")
     assert path.read_text(encoding="utf-8") == BASE
 
 
