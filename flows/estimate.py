@@ -656,27 +656,29 @@ def load_calibrations() -> dict[str, Calibration]:
     return load()
 
 
-def up_to_date(
-    file: Path, planned: list[tuple[Stage, str, str | None, str | None]], agents_too: bool = True
-) -> list[str]:
-    """The planned stages that `dvc status` finds up to date in the project of `file` (a run skips them): the
-    shared ones, and the agents' own when `agents_too` (params.yaml as it is on disk is what is estimated; an
-    eval's preview changes its agent's entry, so its stages are taken to run). None without a dvc.yaml, or when DVC
+def up_to_date(file: Path, planned: list[tuple[Stage, str, str | None, str | None]]) -> list[str]:
+    """The planned shared stages (J1's extraction and personas, UCL-Bench's reference, …) that `dvc status` finds up
+    to date in the project of `file`, and so a run skips; none of a benchmark after one of its planned stages that is
+    stale (its inputs may change). The agents' own stages are always estimated (what their usage tables will hold,
+    whether or not DVC reruns them). None without a dvc.yaml beside `file` in the working directory, or when DVC
     cannot tell."""
     from flows.evaluate import stale_stages
 
     if not (file.resolve().parent / "dvc.yaml").exists() or file.resolve().parent != Path.cwd().resolve():
         return []
-    candidates = [target for stage, target, _, _ in planned if agents_too or not stage.per_agent]
-    stale = set(stale_stages(candidates)) if candidates else set()
+    candidates = [target for stage, target, _, _ in planned if not stage.per_agent]
+    if not candidates:
+        return []
+    stale = set(stale_stages(candidates))
     if any(s.startswith("(dvc status failed") for s in stale):
         return []
-    out, behind = [], set()  # a stage after a stale one of its benchmark may get new inputs: taken to run
+    out: list[str] = []
+    behind: set[str] = set()  # benchmarks with a stale planned stage: what follows it is taken to run
     for _, target, _, _ in planned:
         benchmark = benchmark_of(target)
         if target in candidates and target not in stale and benchmark not in behind:
             out.append(target)
-        elif target not in out:
+        elif target in stale:
             behind.add(benchmark)
     return out
 
@@ -721,7 +723,7 @@ def main(
                 "estimate of a new agent as `jurisflow eval` would add it)"
             )
         trust = model is None or not (settings and (settings.judge or settings.environment))
-        fixed = up_to_date(file, targets(params, agents, chosen), agents_too=model is None) if trust else []
+        fixed = up_to_date(file, targets(params, agents, chosen)) if trust else []
         report = estimate(params, agents, chosen, calibrations=load_calibrations(), up_to_date=fixed)
     except (ParamsError, FileNotFoundError, ValueError) as err:
         hint = " (the estimate reads what the stages before the first model call write: run `dvc repro` of those first)"

@@ -666,11 +666,8 @@ def dry_run(params_file: Path, agent: str, model: str, settings: Settings, chose
     print("".join(diff).rstrip("\n") or f"{params_file}: no change")
     print(scratch_plan(params_file, new, agent, chosen).text(agent))
     try:
-        fixed = (
-            []
-            if settings.judge or settings.environment
-            else up_to_date(params_file, targets(params, [agent], chosen), False)
-        )
+        shared_roles_change = settings.judge or settings.environment  # dvc status of the file says nothing then
+        fixed = [] if shared_roles_change else up_to_date(params_file, targets(params, [agent], chosen))
         report = estimate(params, [agent], chosen, calibrations=load_calibrations(), up_to_date=fixed)
     except FileNotFoundError as err:
         print(

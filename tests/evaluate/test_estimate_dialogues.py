@@ -17,11 +17,11 @@ import pytest
 import tiktoken
 import yaml
 
-from flows.estimate import NO_WALL, by_benchmark, estimate, show
+from flows.estimate import NO_WALL, by_benchmark, estimate, show, targets, up_to_date
 from flows.kit.config import load_params
 from flows.kit.paths import Paths
 from flows.kit.stage import run_stage
-from flows.run import ucl_simulate
+from flows.run import ucl_reference, ucl_simulate
 from steps.llm.calibration import Calibration, calibration_key
 from steps.sources import Fetched
 from steps.tables import write_table
@@ -82,6 +82,7 @@ def run(interim, tmp_path_factory):
         paths.data.mkdir()
         paths.interim.symlink_to(interim)
         assert run_stage("ucl_simulate", ucl_simulate, agent_name="mini", params_file=path, paths=paths) == 0
+        assert run_stage("ucl_reference", ucl_reference, params_file=path, paths=paths) == 0  # shared, scripted
         return path, paths, server.url
 
 
@@ -140,3 +141,28 @@ def test_the_wall_time_line(run, capsys):
     assert [r.input_tokens for r in scaled.rows if r.model_name == "mini"] == pytest.approx(
         [2 * t for t in agent], rel=0.01
     )
+
+
+def test_shared_stages_dvc_finds_up_to_date_are_not_run(run, monkeypatch, tmp_path):
+    path, paths, _ = run
+    params = load_params(path)
+    planned = [t for _, t, _, _ in targets(params, None, ["ucl"])]
+    assert planned == ["ucl_reference", "ucl_simulate@mini", "ucl_judge@mini"]
+    report = estimate(params, benchmarks=["ucl"], paths=paths, up_to_date=["ucl_reference"])
+    assert report.skipped == ["ucl_reference"] and "ucl_reference" not in report.seconds
+    assert {s.stage for s in report.sent} == {"ucl_simulate@mini", "ucl_judge@mini"}  # it reads the real reference
+    assert by_benchmark(report)[0][1] == "2 (+1 up to date, not run)"
+    # which are up to date: `dvc status` of the shared ones only, in the project of the params file
+    import flows.evaluate
+
+    asked: list[list[str]] = []
+    monkeypatch.setattr(flows.evaluate, "stale_stages", lambda stages: asked.append(stages) or [])
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "dvc.yaml").write_text("stages: {}\n", encoding="utf-8")
+    both = targets(params, None, ["ucl"])
+    assert up_to_date(tmp_path / "params.yaml", both) == ["ucl_reference"] and asked == [["ucl_reference"]]
+    monkeypatch.setattr(flows.evaluate, "stale_stages", lambda stages: ["ucl_reference"])
+    assert up_to_date(tmp_path / "params.yaml", both) == []
+    monkeypatch.setattr(flows.evaluate, "stale_stages", lambda stages: [*stages, "(dvc status failed: x)"])
+    assert up_to_date(tmp_path / "params.yaml", both) == []
+    assert up_to_date(path, both) == []  # no dvc.yaml there: nothing is taken as up to date
