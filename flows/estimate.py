@@ -656,22 +656,34 @@ def load_calibrations() -> dict[str, Calibration]:
     return load()
 
 
+def dvc_stale(stages: list[str], timeout_s: float = 120.0) -> list[str] | None:
+    """Which of `stages` `dvc status --json` reports as not up to date; None when DVC cannot tell (it failed, timed
+    out, or another DVC command holds the repository's lock: the estimate never waits for a running pipeline)."""
+    import json
+    import subprocess
+
+    from flows.dvc_cli import command
+
+    try:
+        done = subprocess.run(command("status", "--json", *stages), capture_output=True, text=True, timeout=timeout_s)
+        return sorted(json.loads(done.stdout or "{}")) if done.returncode == 0 else None
+    except (OSError, ValueError, subprocess.TimeoutExpired):
+        return None
+
+
 def up_to_date(file: Path, planned: list[tuple[Stage, str, str | None, str | None]]) -> list[str]:
     """The planned shared stages (J1's extraction and personas, UCL-Bench's reference, …) that `dvc status` finds up
     to date in the project of `file`, and so a run skips; none of a benchmark after one of its planned stages that is
     stale (its inputs may change). The agents' own stages are always estimated (what their usage tables will hold,
     whether or not DVC reruns them). None without a dvc.yaml beside `file` in the working directory, or when DVC
-    cannot tell."""
-    from flows.evaluate import stale_stages
-
+    cannot tell (`dvc_stale`)."""
     if not (file.resolve().parent / "dvc.yaml").exists() or file.resolve().parent != Path.cwd().resolve():
         return []
     candidates = [target for stage, target, _, _ in planned if not stage.per_agent]
-    if not candidates:
+    found = dvc_stale(candidates) if candidates else None
+    if found is None:
         return []
-    stale = set(stale_stages(candidates))
-    if any(s.startswith("(dvc status failed") for s in stale):
-        return []
+    stale = set(found)
     out: list[str] = []
     behind: set[str] = set()  # benchmarks with a stale planned stage: what follows it is taken to run
     for _, target, _, _ in planned:

@@ -153,16 +153,34 @@ def test_shared_stages_dvc_finds_up_to_date_are_not_run(run, monkeypatch, tmp_pa
     assert {s.stage for s in report.sent} == {"ucl_simulate@mini", "ucl_judge@mini"}  # it reads the real reference
     assert by_benchmark(report)[0][1] == "2 (+1 up to date, not run)"
     # which are up to date: `dvc status` of the shared ones only, in the project of the params file
-    import flows.evaluate
+    import flows.estimate
 
     asked: list[list[str]] = []
-    monkeypatch.setattr(flows.evaluate, "stale_stages", lambda stages: asked.append(stages) or [])
+    monkeypatch.setattr(flows.estimate, "dvc_stale", lambda stages: asked.append(stages) or [])
     monkeypatch.chdir(tmp_path)
     (tmp_path / "dvc.yaml").write_text("stages: {}\n", encoding="utf-8")
     both = targets(params, None, ["ucl"])
     assert up_to_date(tmp_path / "params.yaml", both) == ["ucl_reference"] and asked == [["ucl_reference"]]
-    monkeypatch.setattr(flows.evaluate, "stale_stages", lambda stages: ["ucl_reference"])
+    monkeypatch.setattr(flows.estimate, "dvc_stale", lambda stages: ["ucl_reference"])
     assert up_to_date(tmp_path / "params.yaml", both) == []
-    monkeypatch.setattr(flows.evaluate, "stale_stages", lambda stages: [*stages, "(dvc status failed: x)"])
+    monkeypatch.setattr(flows.estimate, "dvc_stale", lambda stages: None)  # DVC could not tell
     assert up_to_date(tmp_path / "params.yaml", both) == []
     assert up_to_date(path, both) == []  # no dvc.yaml there: nothing is taken as up to date
+
+
+def test_dvc_stale_is_what_dvc_status_says(tmp_path, monkeypatch):
+    import subprocess
+
+    from flows.dvc_cli import command
+    from flows.estimate import dvc_stale
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".dvc").mkdir()
+    (tmp_path / ".dvc" / "config").write_text("[core]\n    no_scm = true\n    analytics = false\n", encoding="utf-8")
+    (tmp_path / "dvc.yaml").write_text(
+        "stages:\n  done: {cmd: echo a > a.txt, outs: [a.txt]}\n  todo: {cmd: echo b > b.txt, outs: [b.txt]}\n",
+        encoding="utf-8",
+    )
+    subprocess.run(command("repro", "done"), check=True, capture_output=True)
+    assert dvc_stale(["done", "todo"]) == ["todo"]
+    assert dvc_stale(["no_such_stage"]) is None
