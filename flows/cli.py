@@ -200,7 +200,7 @@ def params_check(
 def models_check(
     usage_out: Path | None = typer.Option(None, help="also write the probe calls' accounting rows here (Parquet)"),
 ) -> None:
-    """Send one probe message to every configured agent, the environment and the judge model."""
+    """Send one probe message to every configured agent, the environment and the judge model; time real models."""
     from flows.kit.stage import run_command
     from flows.models_check import models_check as check
 
@@ -573,7 +573,8 @@ def estimate_run(
     judge: Judge = None,
     environment: Environment = None,
 ) -> None:
-    """Calls, tokens and cost a run will send, per stage and role (offline: scripted stand-ins answer every call)."""
+    """Calls, tokens and cost a run will send, per stage and role, and per benchmark a range and the wall time
+    (offline: stand-ins answer every call; `models check` measures the throughput)."""
     from flows.estimate import main as estimate_main
 
     given = {

@@ -675,7 +675,7 @@ def dry_run(params_file: Path, agent: str, model: str, settings: Settings, chose
     """`jurisflow eval --dry-run`: the roles, the server's limits, the change to params.yaml as a diff, the stage
     plan and the estimate of the agent's stages, on stdout; no model call, nothing written. 1 when the estimate
     cannot run (the item tables it reads are missing)."""
-    from flows.estimate import estimate, show
+    from flows.estimate import estimate, load_calibrations, show, targets, up_to_date
 
     settings = prepare(params_file, agent, model, settings, chosen, print, dry=True)
     old, new, notes = updated_text(params_file, agent, model, settings)
@@ -688,7 +688,9 @@ def dry_run(params_file: Path, agent: str, model: str, settings: Settings, chose
     print("".join(diff).rstrip("\n") or f"{params_file}: no change")
     print(scratch_plan(params_file, new, agent, chosen).text(agent))
     try:
-        report = estimate(params, [agent], chosen)
+        shared_roles_change = settings.judge or settings.environment  # dvc status of the file says nothing then
+        fixed = [] if shared_roles_change else up_to_date(params_file, targets(params, [agent], chosen))
+        report = estimate(params, [agent], chosen, calibrations=load_calibrations(), up_to_date=fixed)
     except FileNotFoundError as err:
         print(
             f"error: {err} (the estimate reads what the stages before the first model call write: run `dvc repro` "

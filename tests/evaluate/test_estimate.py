@@ -44,7 +44,9 @@ def test_lawbench_calls_tokens_and_cost_by_hand(tmp_path, data):
     agents = {
         "mini": {"model": "openai/gpt-4o-mini", "decoding": {"max_tokens": 100}, "limit": 1, "benchmarks": ["lawbench"]}
     }
-    report = estimate(_params(tmp_path, agents), paths=data)
+    expected = estimate(_params(tmp_path, agents), paths=data)
+    assert expected.low is not None  # a real agent: the low figure (an oracle agent) beside the expected one
+    report = expected.low
     rows = report.rows
     items = pd.read_parquet(data.interim / "lawbench_items.parquet")
     enc = tiktoken.get_encoding("o200k_base")
@@ -66,6 +68,11 @@ def test_lawbench_calls_tokens_and_cost_by_hand(tmp_path, data):
         assert row.cost_usd == pytest.approx(by_hand * IN + row.output_tokens * OUT)
         assert row.cost_bound_usd == pytest.approx(by_hand * IN + 2000 * OUT)
     assert "agent by scripted/oracle" in report.notes[-1]  # who plays the real model's replies
+    # the expected run: the same requests, each answered by a filler reply of max_tokens
+    assert [(r.calls, r.input_tokens, r.output_tokens) for r in expected.rows] == [
+        (r.calls, r.input_tokens, 20 * 100) for r in rows
+    ]
+    assert "agent by the real-model-like filler" in expected.notes[-1]
     total = render(report)[-1]
     assert total[:5] == ["total", "", "", "40", "40"]
     assert total[9] == f"${rows[0].cost_bound_usd + rows[1].cost_bound_usd:,.4f}"
