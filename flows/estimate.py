@@ -208,12 +208,16 @@ def _covers(read: str, written: str) -> bool:
     return written == read or written.startswith(read.rstrip("/") + "/") or read.startswith(written.rstrip("/") + "/")
 
 
-def estimated_stages(chosen: Sequence[str]) -> list[Stage]:
+def estimated_stages(chosen: Sequence[str], root: Path | None = None) -> list[Stage]:
     """The stages the estimate runs for benchmarks `chosen`, in pipeline order: those that call models, and those
-    that read what an estimated stage wrote and write what a later estimated stage reads (J1's instances)."""
+    that read what an estimated stage wrote and write what a later estimated stage reads (J1's instances). With the
+    project's `root`, also every stage (shared ones too) whose outputs are missing there and that an estimated stage
+    reads, however far back (`ingest` on a fresh clone): it calls no model, and the estimate runs it in its scratch
+    folder, as the run will before its first call."""
     from steps.pipeline import owner
 
-    ordered = [s for s in stages().values() if owner(s.name) in chosen]
+    every = list(stages().values())
+    ordered = [s for s in every if owner(s.name) in chosen]
     run = {s.name for s in ordered if s.calls_models}
     for i, s in enumerate(ordered):
         if s.name in run:
@@ -222,7 +226,14 @@ def estimated_stages(chosen: Sequence[str]) -> list[Stage]:
         before_model = any(_covers(r, w) for w in s.writes for e in ordered[i + 1 :] if e.calls_models for r in e.reads)
         if after_model and before_model:
             run.add(s.name)
-    return [s for s in ordered if s.name in run]
+    if root is not None:
+        for i in reversed(range(len(every))):  # a missing input's writer, then that writer's missing inputs
+            s = every[i]
+            if s.name in run or not any(not (root / w).exists() for w in s.writes if "{" not in w):
+                continue
+            if any(_covers(r, w) for e in every[i + 1 :] if e.name in run for r in e.reads for w in s.writes):
+                run.add(s.name)
+    return [s for s in every if s.name in run]
 
 
 def estimate(
@@ -252,16 +263,17 @@ def estimate(
 
 
 def targets(
-    params: Params, agents: list[str] | None, benchmarks: list[str] | None
+    params: Params, agents: list[str] | None, benchmarks: list[str] | None, root: Path | None = None
 ) -> list[tuple[Stage, str, str | None, str | None]]:
-    """(stage, DVC target, agent, setting) of every stage instance the estimate runs, in pipeline order."""
+    """(stage, DVC target, agent, setting) of every stage instance the estimate runs, in pipeline order (`root`:
+    the project, where a missing output makes its stage run first: `estimated_stages`)."""
     from steps.pipeline import owner
 
     names = agents or list(params.agents)
     chosen = [b for b in BENCHMARKS if b in (benchmarks or BENCHMARKS)]
     taking = {b: [n for n in names if b in params.agents[n].benchmarks] for b in chosen}
     out: list[tuple[Stage, str, str | None, str | None]] = []
-    for stage in estimated_stages([b for b, n in taking.items() if n]):
+    for stage in estimated_stages([b for b, n in taking.items() if n], root):
         if stage.per_agent:
             agents_here = taking.get(owner(stage.name) or "", [])
             out += [(stage, stage.target(a, s), a, s) for a in agents_here for s in (stage.settings or (None,))]
@@ -287,7 +299,7 @@ def _estimate_once(
     agent_of: dict[str, str] = {}
     skipped: list[str] = []
     with tempfile.TemporaryDirectory(prefix="jurisflow-estimate-") as tmp:
-        for stage, target, agent, setting in targets(params, agents, benchmarks):
+        for stage, target, agent, setting in targets(params, agents, benchmarks, paths.data.parent):
             if target in up_to_date:
                 skipped.append(target)
                 continue

@@ -37,10 +37,7 @@ TOLERANCE = 1e-6
 
 def _lexicon(ctx: StageContext) -> LexiconFiles:
     """Task 2-1's lexicon files: ingest's two tables (a missing one is the one-line error to run ingest)."""
-    files = lexicon_tables(ctx.paths.interim)
-    return LexiconFiles(
-        cilin_path=ctx.input_path(files["cilin_path"]), confusion_path=ctx.input_path(files["confusion_path"])
-    )
+    return lexicon_tables(ctx.paths.interim, ctx.input_path)
 
 
 # ------------------------------------------------------------------ published predictions

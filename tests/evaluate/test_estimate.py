@@ -150,3 +150,18 @@ def test_bad_input_is_one_line(tmp_path, monkeypatch, capsys):
     assert lines[1] == "error: unknown benchmark(s) lawbnch; expected j1, lawbench, mile, plawbench, ucl"
     assert lines[2].startswith("error: data/interim/lawbench_items.parquet: table not found") and len(lines) == 3
     assert "run `dvc repro` of those first" in lines[2]
+
+
+def test_a_fresh_clone_estimates_after_running_the_missing_data_stages(tmp_path):
+    """On a fresh clone nothing has run: the stages whose outputs the model stages read are estimated first (in the
+    scratch folder); once their outputs exist they are not."""
+    from flows.estimate import estimated_stages
+
+    fresh = [s.name for s in estimated_stages(["lawbench"], tmp_path)]
+    assert fresh[0] == "ingest" and "lawbench_predict" in fresh
+    assert "ingest" not in [s.name for s in estimated_stages(["lawbench"])]  # no root: the model stages only
+    ingest = next(s for s in estimated_stages(["lawbench"], tmp_path) if s.name == "ingest")
+    for written in ingest.writes:
+        (tmp_path / written).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / written).touch()
+    assert [s.name for s in estimated_stages(["lawbench"], tmp_path)] == ["lawbench_predict"]
