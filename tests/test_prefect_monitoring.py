@@ -136,6 +136,10 @@ def test_lawbench_run_is_named_tagged_split_per_task_logged_and_has_its_scores(p
     rows = json.loads(artifact.data) if isinstance(artifact.data, str) else artifact.data
     expected = {t: round(100 * s, 2) for t, s in zip(written.task, written.score, strict=True)}
     assert {r["task"]: r["score"] for r in rows} == expected
+    # the tasks in their natural order: 2-2 before 2-10
+    tasks = [r["task"] for r in rows]
+    assert tasks == sorted(tasks, key=lambda t: tuple(int(n) for n in t.split("-")))
+    assert tasks.index("2-2") < tasks.index("2-10")
     assert "scripted" in artifact.description
 
 

@@ -171,10 +171,16 @@ def _key(text: str) -> str:
 
 
 def publish_table(key: str, rows: list[dict[str, Any]], description: str) -> None:
-    """A table artifact on the current run (nothing outside a run)."""
+    """A table artifact on the current run (nothing outside a run); rows with a `task` are in the natural order of
+    their tasks (`2-2` before `2-10`; the order they came in within a task)."""
     if run_logger() is None:
         return
     from prefect.artifacts import create_table_artifact
+
+    from steps.tables import natural_key
+
+    if rows and "task" in rows[0]:
+        rows = sorted(rows, key=lambda row: natural_key(row.get("task")))
 
     create_table_artifact(rows, key=_key(key), description=description)
 
