@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Awaitable, Callable, Hashable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -130,9 +130,16 @@ async def gather_groups(
     """Run `run` on each group of `items` (in first-seen order) as one Prefect task run named `label(group)`, all
     concurrently in this event loop; `run` returns one result per item, and the results come back in the order of
     `items`. Outside a flow run the groups run the same way without task runs."""
+    from flows.kit import progress
+
     groups: dict[Hashable, list[int]] = {}
     for i, item in enumerate(items):
         groups.setdefault(group_of(item), []).append(i)
+    # each group's items and calls also count for its row of the stage's progress (its work runs in its context)
+    tallies = progress.open_groups({label(g): len(p) for g, p in groups.items()})
+
+    def in_group(g: Hashable, work: Coroutine[Any, Any, list[R]]) -> asyncio.Task[list[R]]:
+        return asyncio.create_task(work, context=progress.in_group(tallies[label(g)]))
 
     async def one(positions: list[int]) -> list[R]:
         results = await run([items[i] for i in positions])
@@ -143,7 +150,7 @@ async def gather_groups(
     # every group ends before the first error is raised: a group still running when the flow ends would be cut off
     # (Prefect logs each as crashed, and the answers on their way would be lost)
     if not in_flow_run():
-        done = await asyncio.gather(*(one(p) for p in groups.values()), return_exceptions=True)
+        done = await asyncio.gather(*(in_group(g, one(p)) for g, p in groups.items()), return_exceptions=True)
     else:
         from prefect import task
         from prefect.cache_policies import NO_CACHE
@@ -151,7 +158,10 @@ async def gather_groups(
         group_task = task(name="group", cache_policy=NO_CACHE)(one)
         async with shared_client():
             done = await asyncio.gather(
-                *(group_task.with_options(task_run_name=_task_name(label(g)))(p) for g, p in groups.items()),
+                *(
+                    in_group(g, group_task.with_options(task_run_name=_task_name(label(g)))(p))
+                    for g, p in groups.items()
+                ),
                 return_exceptions=True,
             )
     out: list[Any] = [None] * len(items)
@@ -206,12 +216,16 @@ async def follow_groups(sizes: dict[str, int], work: Callable[[Callable[[str], N
     """Run `work` once, as it is (its concurrency, journal and order untouched), with one Prefect task run per
     group that follows it: `work` calls the given `done(group)` once per finished item, and the group's task run
     ends when its `sizes[group]` items are done (or fails with `work`'s error). Returns `work`'s result."""
+    from flows.kit import progress
+
     loop = asyncio.get_running_loop()
     finished = {g: loop.create_future() for g, n in sizes.items() if n}
     counts = dict.fromkeys(sizes, 0)
+    tallies = progress.open_groups(sizes)  # the groups' rows of the stage's progress
 
     def done(group: str) -> None:
         counts[group] += 1
+        progress.group_done(tallies[group])
         if counts[group] == sizes[group] and not finished[group].done():
             finished[group].set_result(None)
 
