@@ -119,8 +119,9 @@ def stage_flow(fn: Callable[..., str]) -> Any:
 
     @functools.wraps(fn)
     def logged(*args: Any, **kwargs: Any) -> str:
-        from flows.kit.monitor import run_logger
+        from flows.kit.monitor import mark_process, run_logger
 
+        mark_process()  # a later start can tell that this run's process is gone (flows/kit/monitor.py)
         logger = run_logger()
         try:
             summary = fn(*args, **kwargs)
@@ -165,6 +166,7 @@ def _run_stage(name: str, flow_fn: Flow[..., Any], **kwargs: Any) -> int:
     _shorten_prefect_tracebacks()
     _send_info_to_the_api()
     install_server_guard()  # a killed stage leaves no temporary Prefect server behind
+    _mark_crashed()
     run_name, run_tags = describe(name, params, kwargs.get("agent_name"), kwargs.get("setting"))
     with progress.stage(run_name) as meter:
         try:
@@ -177,6 +179,20 @@ def _run_stage(name: str, flow_fn: Flow[..., Any], **kwargs: Any) -> int:
     code = _report(name, state)
     console.print(meter.summary(ok=code == 0), soft_wrap=True, markup=False, highlight=False)  # the closing line
     return code
+
+
+def _mark_crashed() -> None:
+    """Mark Crashed this project's runs left Running by a process that is gone (one line names them); a Prefect API
+    that cannot be asked is the flow's to report, not this check's."""
+    from flows.kit.monitor import mark_crashed
+
+    try:
+        marked = mark_crashed()
+    except Exception as err:
+        console.print(f"[dim]could not check for crashed Prefect runs: {err}[/]", soft_wrap=True)
+        return
+    if marked:
+        console.print(f"[yellow]marked Crashed[/] (their process is gone): {', '.join(marked)}", soft_wrap=True)
 
 
 def _report(name: str, state: State[Any]) -> int:
