@@ -250,13 +250,14 @@ def run(agents: list[str] | None = None, jobs: int = 2, pool: str | None = None)
             print(f"agents: failed: {', '.join(failed)} (later phases not run)", file=sys.stderr)
         return 1 if failed else 0
 
-    with _environment(SESSION_ENV, session):
-        if os.environ.get("PREFECT_API_URL"):
-            return go()
-        from flows.pipeline import prefect_server
+    from flows.pipeline import served
 
-        with prefect_server() as url, _environment("PREFECT_API_URL", url):
-            return go()
+    with (
+        _environment(SESSION_ENV, session),
+        served(dict(os.environ), announce=True) as env,
+        _environment("PREFECT_API_URL", env["PREFECT_API_URL"]),
+    ):
+        return go()
 
 
 @contextmanager
