@@ -1,6 +1,6 @@
 """The `jurisflow` command: one command per pipeline stage, made from the table of stages (dvc.yaml; see
 flows/kit/stages.py), the commands that are not stages (serve, params, models, show, results, eval, estimate,
-agents, pull), and each benchmark's own commands (`jurisflow <benchmark> <command>`, from its registration;
+agents, pull, ui), and each benchmark's own commands (`jurisflow <benchmark> <command>`, from its registration;
 flows/commands.py).
 
 `jurisflow <stage> [AGENT] [SETTING]` runs the stage's flow here, as `dvc repro <stage>[@AGENT[-SETTING]]` runs it
@@ -49,6 +49,9 @@ def run_stage_command(name: str, **arguments: str) -> None:
     """Run stage `name`'s flow (flows/run.py, from its declaration) with its arguments; exit with its code."""
     from flows.kit.stage import run_stage
     from flows.run import flow_of
+    from flows.ui import use_running_server
+
+    use_running_server()
 
     raise typer.Exit(run_stage(name, flow_of(name), **arguments))
 
@@ -542,6 +545,19 @@ def agents_worker(
     from flows.agents import worker
 
     raise typer.Exit(worker(pool, limit))
+
+
+@app.command("ui")
+def prefect_ui(
+    stop: bool = typer.Option(False, "--stop", help="stop the project's Prefect server"),
+    port: int | None = typer.Option(None, help="the port (default 4200, or a free one when 4200 is taken)"),
+    host: str = typer.Option("127.0.0.1", help="the address to listen on"),
+) -> None:
+    """Start this project's own Prefect server (state in .cache/prefect/, detached: it outlives the runs it shows)
+    and print its address; make run, eval and dvc repro report to it. Already running: print its address."""
+    from flows.ui import main as ui_main
+
+    raise typer.Exit(ui_main(stop_it=stop, host=host, port=port))
 
 
 @app.command("pull")

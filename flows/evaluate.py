@@ -439,7 +439,7 @@ def run_plan(agent: str, chosen: Plan, say: Callable[[str], None]) -> Outcome:
     bin_dir = Path(sys.executable).parent
     env = session_env({**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"})  # stages: python
     out = Outcome()
-    with pipeline.served(env) as served:
+    with pipeline.served(env, announce=True) as served:
 
         def repro(stages: list[str]) -> bool:
             """Whether `dvc repro --single-item STAGES` succeeded."""
