@@ -17,8 +17,9 @@ report only when every other agent's stage it reads is up to date, and at the en
 stage is never run: a stale one (its parameters changed, its outputs missing) would make model calls nobody asked
 for here, so the report that reads it is not refreshed, and the eval names the stale stages and the command that
 runs them (exit 1). Evals in one project run one at a time (flows/kit/locks.py: a second waits for the first). At
-the end the agent's headline numbers are read back from the refreshed reports' CSV twins and printed beside the
-paper's, then a summary naming each benchmark that failed (exit 1 when one did).
+the end the agent's headline numbers are printed as `jurisflow results` shows them, from the same rows
+(flows.results.headline_rows: the refreshed reports' CSV twins and the papers' headline tables), under the same
+labels and beside the same paper rows, then a summary naming each benchmark that failed (exit 1 when one did).
 
 `--dry-run` validates the same changes in memory and prints them (a diff of params.yaml), the stage plan and the
 estimate (flows/estimate.py) of what the agent's stages would send; it sends no model call and writes nothing.
