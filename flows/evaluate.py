@@ -17,8 +17,9 @@ report only when every other agent's stage it reads is up to date, and at the en
 stage is never run: a stale one (its parameters changed, its outputs missing) would make model calls nobody asked
 for here, so the report that reads it is not refreshed, and the eval names the stale stages and the command that
 runs them (exit 1). Evals in one project run one at a time (flows/kit/locks.py: a second waits for the first). At
-the end the agent's headline numbers are read back from the refreshed reports' CSV twins and printed beside the
-paper's, then a summary naming each benchmark that failed (exit 1 when one did).
+the end the agent's headline numbers are printed as `jurisflow results` shows them, from the same rows
+(flows.results.headline_rows: the refreshed reports' CSV twins and the papers' headline tables), under the same
+labels and beside the same paper rows, then a summary naming each benchmark that failed (exit 1 when one did).
 
 `--dry-run` validates the same changes in memory and prints them (a diff of params.yaml), the stage plan and the
 estimate (flows/estimate.py) of what the agent's stages would send; it sends no model call and writes nothing.
@@ -54,6 +55,7 @@ from flows.kit.locks import one_eval, params_writing
 from flows.kit.paths import PATHS
 from flows.kit.stages import benchmark_targets, stage_table
 from steps.benchmarks import benchmark as registration
+from steps.benchmarks import names as benchmark_names
 from steps.tables import write_text_atomic
 
 REPORTS = PATHS.reports
@@ -496,50 +498,65 @@ def run_plan(agent: str, chosen: Plan, say: Callable[[str], None]) -> Outcome:
     return out
 
 
-def _read_csv(path: Path) -> pd.DataFrame:
-    return pd.read_csv(path, keep_default_na=False, na_values=[""])  # the agent named `null` stays a name
+@dataclass(frozen=True)
+class HeadlineLine:
+    """One headline number of an eval's agent as `jurisflow results` shows it: the leaderboard's `column`, the
+    agent's `label` there, its `cell` (None: not in the report) and the paper rows [(model, value)], best first."""
+
+    column: str
+    label: str
+    cell: str | None
+    paper: list[tuple[str, float]]
 
 
-def headlines(
-    agent: str, benchmarks: list[str], reports: Path = REPORTS
-) -> list[tuple[str, float | None, int | None, list[tuple[str, float]]]]:
-    """(label, ours, n, paper rows [(model, value)], best first) for each headline of the agent's benchmarks,
-    read from the reports' CSV twins; values × the headline's scale. The headlines are those its registration
-    labels (steps/<benchmark>/benchmark.py)."""
+def headlines(agent: str, benchmarks: list[str], reports: Path = REPORTS) -> list[HeadlineLine]:
+    """Each leaderboard column of the agent's benchmarks (their registrations' headlines with a `column`), read
+    from the same rows as `jurisflow results` (flows.results.headline_rows: the reports' CSV twins and the papers'
+    headline tables): our number and label, the paper's numbers (all on 0-100)."""
+    from flows.results import headline_rows
+    from steps.results import PAPER, cell
+
+    try:
+        rows = headline_rows(reports)
+    except FileNotFoundError:  # no twin yet: every number is missing
+        rows = pd.DataFrame(columns=["column", "agent", "source", "label", "value", "n", "n_failed"])
     out = []
-    for name in (b for b in BENCHMARKS if b in benchmarks):
-        path = reports / f"{name}.csv"
-        frame = (
-            _read_csv(path)
-            if path.is_file()
-            else pd.DataFrame(columns=["table", "scope", "metric", "agent", "source", "value", "n"])
-        )
-        for h in registration(name).headlines:
-            if h.label is None:
-                continue
-            rows = frame[(frame["table"] == h.table) & (frame.scope == h.scope) & (frame.metric == h.metric)]
-            ours = rows[(rows.source == "ours") & (rows.agent.astype(str) == agent)]
-            paper = rows[rows.source == "paper"].dropna(subset=["value"]).sort_values("value", ascending=False)
-            value = float(ours.value.iloc[0]) * h.scale if len(ours) and pd.notna(ours.value.iloc[0]) else None
-            n = int(ours.n.iloc[0]) if len(ours) and pd.notna(ours.n.iloc[0]) else None
-            out.append((h.label, value, n, [(str(r.agent), float(r.value) * h.scale) for r in paper.itertuples()]))
+    for name in (b for b in benchmark_names() if b in benchmarks):  # the leaderboard's order
+        for column in (h.column for h in registration(name).headlines if h.column):
+            mine = rows[rows["column"] == column]
+            ours = mine[(mine.source != PAPER) & (mine.agent.astype(str) == agent)]
+            paper = mine[(mine.source == PAPER) & mine.value.notna()].sort_values("value", ascending=False)
+            found = ours.iloc[0] if len(ours) else None
+            out.append(
+                HeadlineLine(
+                    column,
+                    agent if found is None else str(found.label),
+                    None if found is None else cell(found.value, found.n, found.n_failed),
+                    [(str(r.agent), float(r.value)) for r in paper.itertuples()],
+                )
+            )
     return out
 
 
 def headline_text(agent: str, benchmarks: list[str], reports: Path = REPORTS) -> str:
-    """The lines `jurisflow eval` prints at its end: ours (n) beside the paper's best and its number of models."""
-    lines = [f"{agent}: headline numbers (from reports/<benchmark>.csv)"]
-    for label, value, n, paper in headlines(agent, benchmarks, reports):
-        ours = "not in the report" if value is None else f"{value:.2f}" + (f" (n {n})" if n is not None else "")
+    """The lines `jurisflow eval` prints at its end: per leaderboard column, the agent as `jurisflow results`
+    labels it, its number (n, failed calls) and the paper's best and median over its models."""
+    lines = [f"{agent}: headline numbers, as `jurisflow results` shows them (from reports/<benchmark>.csv)"]
+    found = headlines(agent, benchmarks, reports)
+    width = max((len(h.label) for h in found), default=0)
+    for h in found:
+        ours = "not in the report" if h.cell is None else h.cell
+        values = [v for _, v in h.paper]
         ref = (
-            (
-                f"paper: best {paper[0][0]} {paper[0][1]:.2f}, median {pd.Series([v for _, v in paper]).median():.2f}"
-                f" over {len(paper)} models"
-            )
-            if paper
+            f"paper: best {h.paper[0][0]} {h.paper[0][1]:.1f}, median {pd.Series(values).median():.1f} over "
+            f"{len(values)} models"
+            if h.paper
             else "paper: no published number"
         )
-        lines.append(f"  {label:<28} {ours:<22} {ref}")
+        lines.append(f"  {h.column:<18} {h.label:<{width}}  {ours:<22} {ref}")
+    if any(h.label != agent for h in found):
+        lines.append("  [scripted]: a scripted stand-in (the agent, or a role those numbers use) touched them:")
+        lines.append("  not a measurement; [limit N]: the run's first N items only")
     return "\n".join(lines)
 
 
