@@ -405,6 +405,12 @@ Concurrency = Annotated[
         help="calls in flight at the agent's server: agents.<AGENT>.concurrency (default: its parallel slots)",
     ),
 ]
+Timeout = Annotated[
+    float | None,
+    typer.Option(
+        "--timeout", min=1.0, help="seconds per call: agents.<AGENT>.timeout_s (default: sized to the server's speed)"
+    ),
+]
 MaxFailedFraction = Annotated[
     float | None,
     typer.Option(
@@ -441,6 +447,7 @@ def evaluate_agent(
     max_tokens: MaxTokens = None,
     temperature: Temperature = None,
     concurrency: Concurrency = None,
+    timeout: Timeout = None,
     max_failed_fraction: MaxFailedFraction = None,
     judge: Judge = None,
     environment: Environment = None,
@@ -461,6 +468,7 @@ def evaluate_agent(
         max_tokens=max_tokens,
         temperature=temperature,
         concurrency=concurrency,
+        timeout_s=timeout,
         max_failed_fraction=max_failed_fraction,
         judge=judge,
         environment=environment,

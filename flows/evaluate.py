@@ -143,6 +143,7 @@ class Settings:
     max_tokens: int | None = None  # agents.<name>.decoding.max_tokens
     temperature: float | None = None  # agents.<name>.decoding.temperature
     concurrency: int | None = None  # agents.<name>.concurrency (default: the server's parallel slots)
+    timeout_s: float | None = None  # agents.<name>.timeout_s (default: sized to the server's measured speed)
     max_failed_fraction: float | None = None  # llm.max_failed_fraction: every stage's tolerance
     judge: str | None = None  # judge.model: the role every agent's judged stages share
     environment: str | None = None  # environment.model: the role every agent's dialogues share
@@ -202,6 +203,8 @@ def apply(data: CommentedMap, agent: str, model: str | None, settings: Settings)
         _set(entry["decoding"], key, number)
     if settings.concurrency is not None:
         _set(entry, "concurrency", settings.concurrency)
+    if settings.timeout_s is not None:
+        _set(entry, "timeout_s", settings.timeout_s)
     notes = []
     for role, role_model in zip(ROLES, (settings.environment, settings.judge), strict=True):
         if role_model is not None:
@@ -612,9 +615,9 @@ def probed(params: Params, agent: str, settings: Settings, say: Callable[[str], 
     """Ask the agent's server (when it has an `api_base`) for its context size and parallel slots, say what it
     reports and the concurrency the eval uses; the settings with `concurrency` = its slots unless given, and
     `max_tokens` = `DEFAULT_MAX_TOKENS` (at most a quarter of the context) when the server reports a context and the
-    agent has no cap. A server
-    that gives no HTTP answer at all is a ParamsError before anything is written (a warning in a dry run), as is a
-    `max_tokens` that leaves no room for a prompt in the context."""
+    agent has no cap. A server that gives no HTTP answer at all is a
+    ParamsError before anything is written (a warning in a dry run), as is a `max_tokens` that leaves no room for a
+    prompt in the context."""
     from steps.llm.vllm import server_limits
 
     entry = params.agents[agent]
@@ -657,6 +660,57 @@ def probed(params: Params, agent: str, settings: Settings, say: Callable[[str], 
     return settings
 
 
+TIMEOUT_MARGIN = 2.0  # the sized timeout: this many times the slowest call the measured speeds predict
+
+
+def sized_timeout(
+    params_file: Path, agent: str, model_string: str, settings: Settings, say: Callable[[str], None], dry: bool
+) -> Settings:
+    """The settings with the agent's call timeout sized to its server, when it has none and its server reports a
+    context: the slowest call it may get (a prompt that fills the context but for `max_tokens`, then `max_tokens`
+    generated) at the speeds `models check` measured (flows/calibrate.py; measured here, three short calls, when no
+    record exists and this is no dry run), with every slot busy (each call gets 1/slots of the server), ×
+    `TIMEOUT_MARGIN`; never below `llm.timeout_s`."""
+    import math
+    import uuid
+
+    from flows import calibrate
+    from flows.kit.models import model_session
+    from steps.llm.vllm import server_limits
+
+    params = preview(params_file, agent, model_string, settings)
+    entry = params.agents[agent]
+    if entry.api_base is None or settings.timeout_s is not None or entry.timeout_s is not None:
+        return settings
+    base = entry.api_base[0] if isinstance(entry.api_base, list) else entry.api_base
+    found = server_limits(base, entry.model.split("/", 1)[1])
+    if found.context is None:
+        return settings
+    context, slots = found.context, entry.concurrency or found.slots or 1
+    model = params.agent(agent)
+    record = calibrate.lookup(calibrate.load(), model)
+    if record is None and not dry:
+        with model_session(params, f"eval-calibration-{uuid.uuid4().hex[:8]}", models=[model]) as session:
+            measured = calibrate.measure(session.door, model)
+        if isinstance(measured, str):
+            say(f"agent {agent}: its speed could not be measured ({measured}); timeout {params.llm.timeout_s:g} s")
+            return settings
+        calibrate.save([measured])
+        record = measured
+    if record is None:
+        say(f"agent {agent}: the eval measures its speed first (three short calls) and sizes its call timeout")
+        return settings
+    reply = model.decoding.max_tokens or DEFAULT_MAX_TOKENS
+    slowest = record.call_seconds((context - reply) * 1.0, reply) * slots
+    timeout = max(params.llm.timeout_s, float(math.ceil(slowest * TIMEOUT_MARGIN / 10) * 10))
+    say(
+        f"agent {agent}: timeout {timeout:g} s per call (a {reply:,}-token reply after a "
+        f"{context - reply:,}-token prompt at {record.prefill_tps:g} and {record.generation_tps:g} tokens/s, "
+        f"{slots} slot(s) busy, x{TIMEOUT_MARGIN:g}, at least llm.timeout_s); --timeout sets it"
+    )
+    return replace(settings, timeout_s=timeout)
+
+
 def prepare(
     params_file: Path,
     agent: str,
@@ -695,6 +749,7 @@ def dry_run(params_file: Path, agent: str, model: str, settings: Settings, chose
     from flows.estimate import estimate, load_calibrations, show, targets, up_to_date
 
     settings = prepare(params_file, agent, model, settings, chosen, print, dry=True)
+    settings = sized_timeout(params_file, agent, model, settings, print, dry=True)
     old, new, notes = updated_text(params_file, agent, model, settings)
     params = load_params(params_file, new)
     for note in notes:
@@ -740,6 +795,7 @@ def evaluate(
 
     with one_eval(params_file, agent, say):
         settings = prepare(params_file, agent, model, settings, chosen, say)
+        settings = sized_timeout(params_file, agent, model, settings, say, dry=False)
         for note in register(params_file, agent, model, settings):
             say(note)
         stage_plan = plan(agent, chosen)

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 GENERATION_TOKENS = 64  # what the generation probe asks for
+UNMEASURED_TPS = 1e6  # a speed the probes cannot tell (the server's usage counts no difference): taken as free
 _CLAUSE = (
     "根据《中华人民共和国民法典》第五百七十七条，当事人一方不履行合同义务或者履行合同义务不符合约定的，"
     "应当承担继续履行、采取补救措施或者赔偿损失等违约责任。"
@@ -77,14 +78,16 @@ class Calibration:
 
 def calibrate(model: str, api_base: str | None, timings: list[ProbeTiming], measured_at: str) -> Calibration:
     """The calibration from the probes' timings (`CALIBRATION_PROBES`' names): prefill speed from the long probe's
-    extra prompt tokens over the short one's, generation speed from the generation probe's time beyond its
-    prefill. Speeds are floored at 1 token/s and times at 1 ms, so a fast fake server gives finite figures."""
+    extra prompt tokens over the short one's (`UNMEASURED_TPS` when the server reports no more tokens for it),
+    generation speed from the generation probe's time beyond its prefill. Speeds are floored at 1 token/s and times
+    at 1 ms, so a fast fake server gives finite figures."""
     by = {t.name: t for t in timings}
     short, long, gen = by["short"], by["long"], by["generate"]
     counted = sum(t.counted_prompt for t in timings)
     ratio = sum(t.prompt_tokens for t in timings) / counted if counted else 1.0
     overhead = max(short.latency_s, 0.0)
-    prefill = max((long.prompt_tokens - short.prompt_tokens) / max(long.latency_s - overhead, 1e-3), 1.0)
+    extra = long.prompt_tokens - short.prompt_tokens  # 0: the server's usage does not count the prompt (a fake)
+    prefill = max(extra / max(long.latency_s - overhead, 1e-3), 1.0) if extra > 0 else UNMEASURED_TPS
     gen_time = gen.latency_s - overhead - max(gen.prompt_tokens - short.prompt_tokens, 0) / prefill
     generation = max(max(gen.completion_tokens, 1) / max(gen_time, 1e-3), 1.0)
     return Calibration(

@@ -135,3 +135,37 @@ def test_a_server_that_is_down_stops_the_eval_before_anything_is_written(tmp_pat
     prepare(path, "local", "openai/test-model", Settings(api_base=url), ["lawbench"], said.append, dry=True)
     assert any(line.startswith(f"warning: agent local's server {url} does not answer") for line in said)
     assert path.read_text(encoding="utf-8") == BASE
+
+
+def test_the_call_timeout_is_sized_to_the_servers_measured_speed(tmp_path, monkeypatch):
+    from flows import calibrate
+    from flows.evaluate import sized_timeout
+    from steps.llm.calibration import Calibration, calibration_key
+
+    monkeypatch.chdir(tmp_path)  # the calibration record lives in the project's .cache/
+    path = _params(tmp_path)
+    said: list[str] = []
+    with FakeOpenAIServer(props=LLAMACPP) as server:
+        model = "openai/test-model"
+        given = Settings(api_base=server.url, max_tokens=1024, concurrency=2)
+        dry = sized_timeout(path, "local", model, given, said.append, dry=True)
+        assert dry.timeout_s is None and server.count == 0  # a dry run sends nothing
+        assert (
+            said[-1] == "agent local: the eval measures its speed first (three short calls) and sizes its call timeout"
+        )
+        # a slow server's record: 100 prompt and 10 generated tokens/s, 0.5 s a call
+        slow = Calibration(model, server.url, 1.0, 0.5, 100.0, 10.0, 1.0, 3, "2026-11-29T00:00:00+00:00")
+        calibrate.save([slow])
+        sized = sized_timeout(path, "local", model, given, said.append, dry=False)
+        # (0.5 + 7,168 / 100 + 1,024 / 10) s on one of 2 busy slots, x2, up to the next 10 s
+        assert sized.timeout_s == 700.0 and server.count == 0
+        assert said[-1].startswith(
+            "agent local: timeout 700 s per call (a 1,024-token reply after a 7,168-token prompt"
+        )
+        # no record: three calls measure the server (answers at once: the floor, llm.timeout_s), and keep the record
+        (tmp_path / ".cache/calibration.json").unlink()
+        measured = sized_timeout(path, "local", model, given, said.append, dry=False)
+        assert server.count == 3 and measured.timeout_s == 120.0
+        assert calibration_key(model, server.url) in calibrate.load()
+        kept = sized_timeout(path, "local", model, Settings(api_base=server.url, timeout_s=60.0), said.append, False)
+        assert kept.timeout_s == 60.0 and server.count == 3  # --timeout: nothing measured, nothing sized
