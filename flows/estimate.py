@@ -229,9 +229,10 @@ def estimated_stages(chosen: Sequence[str], root: Path | None = None) -> list[St
     if root is not None:
         for i in reversed(range(len(every))):  # a missing input's writer, then that writer's missing inputs
             s = every[i]
-            if s.name in run or not any(not (root / w).exists() for w in s.writes if "{" not in w):
+            if s.name in run:
                 continue
-            if any(_covers(r, w) for e in every[i + 1 :] if e.name in run for r in e.reads for w in s.writes):
+            later = [r for e in every[i + 1 :] if e.name in run for r in e.reads if "{" not in r]
+            if any(_covers(r, w) for r in later if not (root / r).exists() for w in s.writes):
                 run.add(s.name)
     return [s for s in every if s.name in run]
 
