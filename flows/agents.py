@@ -197,6 +197,9 @@ def repro_on_pool(agent: str, targets: list[str], shared: list[str], pool: str, 
 @flow(name="agents")
 def agents_flow(plan: Plan, pool: str | None = None) -> dict[str, int]:
     """The three phases; the exit code of each (phase 2: one per agent). A failed phase ends the flow."""
+    from flows.kit.monitor import mark_process
+
+    mark_process()
     codes: dict[str, int] = {}
     if plan.shared:
         codes["shared"] = _stream("shared", repro_args(plan.shared), _env())
@@ -236,19 +239,25 @@ def run(agents: list[str] | None = None, jobs: int = 2, pool: str | None = None)
     session = session_env()[SESSION_ENV]  # the caller's, when set (one cap over several commands), else a fresh one
 
     def go() -> int:
-        codes = flow_fn(plan, pool)
+        from prefect import tags
+
+        from flows.kit.monitor import identity_tags
+
+        with tags(*identity_tags(), *(f"agent:{a}" for a in plan.agents)):
+            codes = flow_fn(plan, pool)
         failed = [name for name, code in codes.items() if code]
         if failed:
             print(f"agents: failed: {', '.join(failed)} (later phases not run)", file=sys.stderr)
         return 1 if failed else 0
 
-    with _environment(SESSION_ENV, session):
-        if os.environ.get("PREFECT_API_URL"):
-            return go()
-        from flows.pipeline import prefect_server
+    from flows.pipeline import served
 
-        with prefect_server() as url, _environment("PREFECT_API_URL", url):
-            return go()
+    with (
+        _environment(SESSION_ENV, session),
+        served(dict(os.environ), announce=True) as env,
+        _environment("PREFECT_API_URL", env["PREFECT_API_URL"]),
+    ):
+        return go()
 
 
 @contextmanager

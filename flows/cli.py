@@ -1,6 +1,6 @@
 """The `jurisflow` command: one command per pipeline stage, made from the table of stages (dvc.yaml; see
 flows/kit/stages.py), the commands that are not stages (serve, params, models, show, results, eval, estimate,
-agents, pull), and each benchmark's own commands (`jurisflow <benchmark> <command>`, from its registration;
+agents, pull, ui), and each benchmark's own commands (`jurisflow <benchmark> <command>`, from its registration;
 flows/commands.py).
 
 `jurisflow <stage> [AGENT] [SETTING]` runs the stage's flow here, as `dvc repro <stage>[@AGENT[-SETTING]]` runs it
@@ -49,6 +49,9 @@ def run_stage_command(name: str, **arguments: str) -> None:
     """Run stage `name`'s flow (flows/run.py, from its declaration) with its arguments; exit with its code."""
     from flows.kit.stage import run_stage
     from flows.run import flow_of
+    from flows.ui import use_running_server
+
+    use_running_server()
 
     raise typer.Exit(run_stage(name, flow_of(name), **arguments))
 
@@ -203,8 +206,8 @@ def models_check(
         True, help="then compare the longest prompts of the agents' stages with each server's context (offline)"
     ),
 ) -> None:
-    """Send one probe message to every configured agent, the environment and the judge model; then the context
-    check: the items whose prompts would outgrow the context their server reports."""
+    """Send one probe message to every configured agent, the environment and the judge model; time real models; then
+    the context check: the items whose prompts would outgrow the context their server reports."""
     from flows.kit.stage import run_command
     from flows.models_check import models_check as check
 
@@ -406,6 +409,12 @@ Concurrency = Annotated[
         help="calls in flight at the agent's server: agents.<AGENT>.concurrency (default: its parallel slots)",
     ),
 ]
+Timeout = Annotated[
+    float | None,
+    typer.Option(
+        "--timeout", min=1.0, help="seconds per call: agents.<AGENT>.timeout_s (default: sized to the server's speed)"
+    ),
+]
 MaxFailedFraction = Annotated[
     float | None,
     typer.Option(
@@ -442,6 +451,7 @@ def evaluate_agent(
     max_tokens: MaxTokens = None,
     temperature: Temperature = None,
     concurrency: Concurrency = None,
+    timeout: Timeout = None,
     max_failed_fraction: MaxFailedFraction = None,
     judge: Judge = None,
     environment: Environment = None,
@@ -462,6 +472,7 @@ def evaluate_agent(
         max_tokens=max_tokens,
         temperature=temperature,
         concurrency=concurrency,
+        timeout_s=timeout,
         max_failed_fraction=max_failed_fraction,
         judge=judge,
         environment=environment,
@@ -548,6 +559,19 @@ def agents_worker(
     raise typer.Exit(worker(pool, limit))
 
 
+@app.command("ui")
+def prefect_ui(
+    stop: bool = typer.Option(False, "--stop", help="stop the project's Prefect server"),
+    port: int | None = typer.Option(None, help="the port (default 4200, or a free one when 4200 is taken)"),
+    host: str = typer.Option("127.0.0.1", help="the address to listen on"),
+) -> None:
+    """Start this project's own Prefect server (state in .cache/prefect/, detached: it outlives the runs it shows)
+    and print its address; make run, eval and dvc repro report to it. Already running: print its address."""
+    from flows.ui import main as ui_main
+
+    raise typer.Exit(ui_main(stop_it=stop, host=host, port=port))
+
+
 @app.command("pull")
 def pull_outputs(
     targets: list[str] = typer.Argument(None, help="outputs, .dvc files or stages (default: everything)"),
@@ -577,7 +601,8 @@ def estimate_run(
     judge: Judge = None,
     environment: Environment = None,
 ) -> None:
-    """Calls, tokens and cost a run will send, per stage and role (offline: scripted stand-ins answer every call)."""
+    """Calls, tokens and cost a run will send, per stage and role, and per benchmark a range and the wall time
+    (offline: stand-ins answer every call; `models check` measures the throughput)."""
     from flows.estimate import main as estimate_main
 
     given = {

@@ -9,6 +9,8 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from flows.kit.config import Params
     from steps.llm import ModelConfig
     from steps.llm.context import Overflow
@@ -48,11 +50,15 @@ def check_before_run(
     benchmarks: list[str] | None,
     say: Callable[[str], None],
     servers: Servers | None = None,
+    params_file: Path | None = None,
 ) -> list[Overflow]:
     """The check before a run of `agents` on `benchmarks` (None: all): ask the servers of the agents and the shared
-    roles for their contexts and, when one reports its context, run the estimate (flows/estimate.py) and say the
-    items that would overflow; the overflowing items. Says in one line why when it cannot check."""
-    from flows.estimate import estimate
+    roles for their contexts and, when one reports its context, run the estimate (flows/estimate.py: once, with the
+    real-model-like agent whose replies run as long as a real model's, and the calibrated token counts `models check`
+    saved; with `params_file`, without the shared stages DVC finds up to date) and say the items that would overflow;
+    the overflowing items. Says in one line why when it cannot check."""
+    from flows.estimate import estimate, load_calibrations, targets, up_to_date
+    from steps.llm.standin import REAL_LIKE
 
     servers = servers or Servers()
     models = [params.agent(a) for a in agents] + [params.environment_model(), params.judge_model()]
@@ -61,7 +67,11 @@ def check_before_run(
         say(f"context check: no server reports its context size ({asked or 'no model has an api_base'})")
         return []
     try:
-        report = estimate(params, agents, benchmarks)
+        fixed = up_to_date(params_file, targets(params, agents, benchmarks)) if params_file else []
+        calibrations = load_calibrations()
+        report = estimate(
+            params, agents, benchmarks, stand_ins=dict(REAL_LIKE), calibrations=calibrations, up_to_date=fixed
+        )
     except FileNotFoundError as err:
         say(
             f"context check skipped: {err} (the estimate reads what the stages before the first model call write: "

@@ -14,6 +14,22 @@ with its call key and its input tokens counted by the real model's tokenizer. So
 - assumed: output tokens, i.e. the stand-in's reply lengths (`output`); `output ≤` bounds them by the model's
   `decoding.max_tokens`, or `ASSUMED_OUTPUT_TOKENS` per request when it sets none.
 
+A real agent is played twice (steps/llm/standin.py): the expected figure by the real-model-like filler (`REAL_LIKE`:
+replies of the agent's max_tokens that end nothing, so every dialogue runs to its turn cap or until the environment
+ends it, as small real models do), the low one by `scripted/oracle` (`EARLY`: an agent that ends every dialogue as
+early as it can). The per-stage table is the expected run; `by_benchmark` gives the range. A scripted agent is
+played by itself: both figures are the same.
+
+With a calibration record of a real model (`jurisflow models check`, flows/calibrate.py), its prompt tokens are
+scaled by the server's ratio to our count, and each stage gets a wall time (`stage_wall`): every call takes the
+record's overhead + prompt / prefill speed + output / generation speed; a dialogue's calls run one after another,
+items in parallel up to the model's `concurrency` (the server's slots; else `llm.concurrency`) per endpoint,
+stages one after another; scripted calls take no time. Without a record the wall time is unknown and the output
+says to run `jurisflow models check`.
+
+Stages that DVC finds up to date (`up_to_date`, from `dvc status` in `main`) are not run: a run skips them, so
+they send nothing; the estimate lists them as "up to date, not run".
+
 `sent` counts the distinct requests (call keys), the ones not already sent by an earlier stage of the run: what a
 run with an empty response cache sends and pays for. Cost = the sent requests' input tokens × input price +
 output × output price from litellm's local price map; a model without a price shows `-`, scripted models $0.
@@ -42,6 +58,7 @@ if TYPE_CHECKING:
 
     from flows.evaluate import Settings as EvalSettings
     from steps.llm import ModelConfig
+    from steps.llm.calibration import Calibration
     from steps.llm.standin import Sent, StandIn, StandInDoor
     from steps.simulate.journal import Journal
 
@@ -75,6 +92,10 @@ class Report:
     seconds: dict[str, float] = field(default_factory=dict)  # per stage
     notes: list[str] = field(default_factory=list)
     sent: list[Sent] = field(default_factory=list)  # every recorded request, in the order the stages made them
+    wall: dict[str, float | None] = field(default_factory=dict)  # per stage, from calibration (None: unknown)
+    skipped: list[str] = field(default_factory=list)  # stages DVC finds up to date: not run, nothing sent
+    low: Report | None = None  # the same run with agents that end every dialogue as early as they can
+    uncalibrated: list[str] = field(default_factory=list)  # real models with no calibration record
 
 
 @dataclass(frozen=True)
@@ -189,12 +210,16 @@ def _covers(read: str, written: str) -> bool:
     return written == read or written.startswith(read.rstrip("/") + "/") or read.startswith(written.rstrip("/") + "/")
 
 
-def estimated_stages(chosen: Sequence[str]) -> list[Stage]:
+def estimated_stages(chosen: Sequence[str], root: Path | None = None) -> list[Stage]:
     """The stages the estimate runs for benchmarks `chosen`, in pipeline order: those that call models, and those
-    that read what an estimated stage wrote and write what a later estimated stage reads (J1's instances)."""
+    that read what an estimated stage wrote and write what a later estimated stage reads (J1's instances). With the
+    project's `root`, also every stage (shared ones too) whose outputs are missing there and that an estimated stage
+    reads, however far back (`ingest` on a fresh clone): it calls no model, and the estimate runs it in its scratch
+    folder, as the run will before its first call."""
     from steps.pipeline import owner
 
-    ordered = [s for s in stages().values() if owner(s.name) in chosen]
+    every = list(stages().values())
+    ordered = [s for s in every if owner(s.name) in chosen]
     run = {s.name for s in ordered if s.calls_models}
     for i, s in enumerate(ordered):
         if s.name in run:
@@ -203,7 +228,15 @@ def estimated_stages(chosen: Sequence[str]) -> list[Stage]:
         before_model = any(_covers(r, w) for w in s.writes for e in ordered[i + 1 :] if e.calls_models for r in e.reads)
         if after_model and before_model:
             run.add(s.name)
-    return [s for s in ordered if s.name in run]
+    if root is not None:
+        for i in reversed(range(len(every))):  # a missing input's writer, then that writer's missing inputs
+            s = every[i]
+            if s.name in run:
+                continue
+            later = [r for e in every[i + 1 :] if e.name in run for r in e.reads if "{" not in r]
+            if any(_covers(r, w) for r in later if not (root / r).exists() for w in s.writes):
+                run.add(s.name)
+    return [s for s in every if s.name in run]
 
 
 def estimate(
@@ -212,36 +245,112 @@ def estimate(
     benchmarks: list[str] | None = None,
     paths: Paths = PATHS,
     stand_ins: dict[str, StandIn] | None = None,
+    calibrations: Mapping[str, Calibration] | None = None,
+    up_to_date: Iterable[str] = (),
 ) -> Report:
     """The estimate of a run of the chosen agents (default all) on the benchmarks each takes part in, reading the
-    item tables where `paths` says the stages find them."""
-    from steps.llm.standin import STAND_INS, StandInDoor
+    item tables where `paths` says the stages find them. Real agents are played by the real-model-like filler, and
+    the report's `low` is the same run with `scripted/oracle` agents (unless `stand_ins` says who plays them: then
+    one run, no `low`). `calibrations` (flows/calibrate.py's records) scale prompt tokens and give wall times;
+    stages named in `up_to_date` are not run."""
+    from steps.llm.standin import EARLY, REAL_LIKE
+
+    skip = set(up_to_date)
+    records = dict(calibrations or {})
+    if stand_ins is not None:
+        return _estimate_once(params, agents, benchmarks, paths, dict(stand_ins), records, skip)
+    expected = _estimate_once(params, agents, benchmarks, paths, dict(REAL_LIKE), records, skip)
+    if any(not r.model.startswith("scripted/") for r in expected.rows if r.role == "agent"):
+        expected.low = _estimate_once(params, agents, benchmarks, paths, dict(EARLY), records, skip)
+    return expected
+
+
+def targets(
+    params: Params, agents: list[str] | None, benchmarks: list[str] | None, root: Path | None = None
+) -> list[tuple[Stage, str, str | None, str | None]]:
+    """(stage, DVC target, agent, setting) of every stage instance the estimate runs, in pipeline order (`root`:
+    the project, where a missing output makes its stage run first: `estimated_stages`)."""
+    from steps.pipeline import owner
 
     names = agents or list(params.agents)
     chosen = [b for b in BENCHMARKS if b in (benchmarks or BENCHMARKS)]
     taking = {b: [n for n in names if b in params.agents[n].benchmarks] for b in chosen}
-    door = StandInDoor(dict(stand_ins or STAND_INS))
+    out: list[tuple[Stage, str, str | None, str | None]] = []
+    for stage in estimated_stages([b for b, n in taking.items() if n], root):
+        if stage.per_agent:
+            agents_here = taking.get(owner(stage.name) or "", [])
+            out += [(stage, stage.target(a, s), a, s) for a in agents_here for s in (stage.settings or (None,))]
+        else:
+            out.append((stage, stage.target(None, None), None, None))
+    return out
+
+
+def _estimate_once(
+    params: Params,
+    agents: list[str] | None,
+    benchmarks: list[str] | None,
+    paths: Paths,
+    stand_ins: dict[str, StandIn],
+    calibrations: dict[str, Calibration],
+    up_to_date: set[str],
+) -> Report:
+    from steps.llm.standin import StandInDoor
+
+    ratios = {(c.model, c.api_base): c.prompt_ratio for c in calibrations.values()}
+    door = StandInDoor(stand_ins, prompt_ratios=ratios)
     seconds: dict[str, float] = {}
     agent_of: dict[str, str] = {}
+    skipped: list[str] = []
     with tempfile.TemporaryDirectory(prefix="jurisflow-estimate-") as tmp:
-        for stage in estimated_stages([b for b, n in taking.items() if n]):
-            from steps.pipeline import owner
-
-            instances: list[tuple[str | None, str | None]] = [(None, None)]
-            if stage.per_agent:
-                agents_here = taking.get(owner(stage.name) or "", [])
-                instances = [(a, s) for a in agents_here for s in (stage.settings or (None,))]
-            for agent, setting in instances:
-                target = stage.target(agent, setting)
-                door.stage, agent_of[target] = target, agent or ""
-                ctx = EstimateContext(params, paths, agent, setting, door=door, scratch=Path(tmp))
-                started = time.perf_counter()
-                try:
-                    stage.run_body(ctx)
-                finally:
-                    seconds[target] = seconds.get(target, 0.0) + time.perf_counter() - started
+        for stage, target, agent, setting in targets(params, agents, benchmarks, paths.data.parent):
+            if target in up_to_date:
+                skipped.append(target)
+                continue
+            door.stage, agent_of[target] = target, agent or ""
+            ctx = EstimateContext(params, paths, agent, setting, door=door, scratch=Path(tmp))
+            started = time.perf_counter()
+            try:
+                stage.run_body(ctx)
+            finally:
+                seconds[target] = seconds.get(target, 0.0) + time.perf_counter() - started
     rows = tally(door.sent, seconds, agent_of)
-    return Report(rows, seconds, notes(rows, door.stand_ins), door.sent)
+    wall, uncalibrated = stage_wall(door.sent, calibrations, params.llm.concurrency)
+    report = Report(rows, seconds, notes(rows, door.stand_ins), door.sent, wall, skipped)
+    report.uncalibrated = uncalibrated
+    return report
+
+
+def stage_wall(
+    sent: list[Sent], calibrations: Mapping[str, Calibration], default_slots: int
+) -> tuple[dict[str, float | None], list[str]]:
+    """Each stage's wall time from the calibration records (steps/llm/calibration.py's `stage_seconds`): the sent
+    requests only (a repeat comes from the response cache at once); None for a stage that calls a real model with no
+    record. Also the real models without a record."""
+    from steps.llm.calibration import TimedCall, calibration_key, stage_seconds
+
+    calls: dict[str, list[TimedCall]] = {}
+    unknown: set[str] = set()
+    missing: list[str] = []
+    seen: set[str] = set()
+    for s in sent:
+        calls.setdefault(s.stage, [])
+        if s.call_key in seen:
+            continue
+        seen.add(s.call_key)
+        if s.model.startswith("scripted/"):
+            continue
+        record = calibrations.get(calibration_key(s.model, s.api_base))
+        if record is None:
+            unknown.add(s.stage)
+            where = f"{s.model} @ {s.api_base or 'its provider'}"
+            if where not in missing:
+                missing.append(where)
+            continue
+        endpoint = f"{s.model} @ {s.api_base}"
+        seconds = record.call_seconds(s.input_tokens, s.output_tokens)
+        calls[s.stage].append(TimedCall(s.item or s.call_key, endpoint, s.concurrency or default_slots, seconds))
+    wall = {stage: None if stage in unknown else round(stage_seconds(cs), 1) for stage, cs in calls.items()}
+    return wall, missing
 
 
 def tally(sent: list[Sent], seconds: dict[str, float], agent_of: dict[str, str]) -> list[Estimate]:
@@ -321,6 +430,10 @@ def notes(rows: list[Estimate], stand_ins: dict) -> list[str]:
 
 
 def _name(stand_in) -> str:
+    from steps.llm.standin import FILLER
+
+    if stand_in == FILLER:
+        return "the real-model-like filler (replies of max_tokens tokens that end nothing)"
     return f"scripted/{stand_in}" if isinstance(stand_in, str) else getattr(stand_in, "__name__", "a policy")
 
 
@@ -409,10 +522,128 @@ def render(report: Report) -> list[list[str]]:
 FIGURES = ("calls", "sent", "input tokens", "output", "output ≤", "cost", "cost ≤")
 HEADER = ("stage", "role", "model", *FIGURES, "s", "note")
 MODEL_HEADER = ("name", "model", "role", *FIGURES)
+BENCHMARK_HEADER = ("benchmark", "stages", "calls", "sent", "input tokens", "output", "wall time")
+NO_WALL = "run `jurisflow models check` for a wall time"
+
+
+def benchmark_of(target: str) -> str:
+    """The benchmark a stage target belongs to ("shared" for ingest and the like)."""
+    from steps.pipeline import owner
+
+    return owner(target.split("@", 1)[0]) or "shared"
+
+
+@dataclass(frozen=True)
+class Totals:
+    """One benchmark's figures in one run of the estimate."""
+
+    stages: int
+    calls: int
+    sent: int
+    input_tokens: int
+    output_tokens: int
+    wall_s: float | None  # None: a real model without a calibration record
+    real: bool = False  # a real model is called (else the wall time is the scripted models' nothing)
+
+
+def totals(report: Report) -> dict[str, Totals]:
+    """Per benchmark (in the order the stages ran): the stages estimated, calls, tokens and wall time."""
+    stages: dict[str, list[str]] = {}
+    for target in report.seconds:
+        stages.setdefault(benchmark_of(target), []).append(target)
+    out = {}
+    for benchmark, names in stages.items():
+        rows = [r for r in report.rows if r.stage in names]
+        walls = [report.wall.get(n, 0.0) for n in names]
+        wall = None if any(w is None for w in walls) else sum(w or 0.0 for w in walls)
+        out[benchmark] = Totals(
+            len(names),
+            sum(r.calls for r in rows),
+            sum(r.sent for r in rows),
+            sum(r.input_tokens for r in rows),
+            sum(r.output_tokens for r in rows),
+            wall,
+            any(not r.model.startswith("scripted/") for r in rows),
+        )
+    return out
+
+
+def duration(seconds: float | None) -> str:
+    """`1 h 02 min`, `3 min 05 s`, `12 s`; `-` when unknown."""
+    if seconds is None:
+        return "-"
+    s = round(seconds)
+    if s >= 3600:
+        return f"{s // 3600} h {s % 3600 // 60:02d} min"
+    if s >= 60:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{seconds:.0f} s" if seconds >= 1 else f"{seconds:.1f} s"
+
+
+def by_benchmark(report: Report) -> list[list[str]]:
+    """Per benchmark: stages run (and up to date, not run), then calls, sent, tokens and wall time as `low – expected`
+    when a real agent makes the two differ (low: `report.low`, agents that end as early as they can; expected: the
+    real-model-like run), else one figure."""
+    expected = totals(report)
+    low = totals(report.low) if report.low is not None else {}
+    skipped: dict[str, int] = {}
+    for target in report.skipped:
+        skipped[benchmark_of(target)] = skipped.get(benchmark_of(target), 0) + 1
+
+    def pair(a: float | None, b: float | None, fmt: Callable[[float | None], str]) -> str:
+        return fmt(b) if not low or a == b else f"{fmt(a)} – {fmt(b)}"
+
+    def num(v: float | None) -> str:
+        return "-" if v is None else f"{int(v):,}"
+
+    out = []
+    for benchmark in [*expected, *(b for b in skipped if b not in expected)]:
+        e = expected.get(benchmark, Totals(0, 0, 0, 0, 0, 0.0))
+        lo = low.get(benchmark, e)
+        stages = f"{e.stages}" + (f" (+{skipped[benchmark]} up to date, not run)" if benchmark in skipped else "")
+        out.append(
+            [
+                benchmark,
+                stages,
+                pair(lo.calls, e.calls, num),
+                pair(lo.sent, e.sent, num),
+                pair(lo.input_tokens, e.input_tokens, num),
+                pair(lo.output_tokens, e.output_tokens, num),
+                pair(lo.wall_s, e.wall_s, duration) if e.real and e.wall_s is not None else "-",
+            ]
+        )
+    return out
+
+
+def wall_notes(report: Report) -> list[str]:
+    """What the wall time assumes, or how to get one."""
+    lines = []
+    if report.low is not None:
+        lines.append(
+            "per benchmark, `low – expected`: low, an agent that ends every dialogue as early as it can (played by "
+            "scripted/oracle); expected, a real-model-like agent (replies of its max_tokens that end nothing, so "
+            "every dialogue runs to its turn cap or until the environment ends it); the per-stage table is the "
+            "expected run"
+        )
+    if report.uncalibrated:
+        lines.append(
+            f"wall time: {NO_WALL} (no calibration for {', '.join(report.uncalibrated)}); tokens counted "
+            "by our tokenizer, unscaled"
+        )
+    elif any(not r.model.startswith("scripted/") for r in report.rows):
+        lines.append(
+            "wall time: from `jurisflow models check`'s measured throughput (prompt tokens scaled by the server's "
+            "ratio to our count); a dialogue's calls one after another, items in parallel up to the model's "
+            "concurrency (its server's slots), stages one after another; a busy or shared server is slower"
+        )
+    if report.skipped:
+        lines.append(f"up to date, not run (DVC skips them, they send nothing): {', '.join(report.skipped)}")
+    return lines
 
 
 def show(report: Report) -> None:
-    """Print the estimate: the table per stage, the table per model, and what the figures are."""
+    """Print the estimate: the table per stage, the table per model, the range and wall time per benchmark, and
+    what the figures are."""
     from flows.terminal import console, table
 
     out = console()
@@ -424,8 +655,59 @@ def show(report: Report) -> None:
     for row in by_model(report.rows):
         models.add_row(*row)
     out.print(models)
-    for line in report.notes:
+    title = "per benchmark (low – expected)" if report.low is not None else "per benchmark"
+    benchmarks = table(*BENCHMARK_HEADER, title=title)
+    for row in by_benchmark(report):
+        benchmarks.add_row(*row)
+    out.print(benchmarks)
+    for line in [*report.notes, *wall_notes(report)]:
         out.print(f"- {line}", soft_wrap=True)
+
+
+def load_calibrations() -> dict[str, Calibration]:
+    """The records `jurisflow models check` saved in this project (flows/calibrate.py), none when it has not run."""
+    from flows.calibrate import load
+
+    return load()
+
+
+def dvc_stale(stages: list[str], timeout_s: float = 120.0) -> list[str] | None:
+    """Which of `stages` `dvc status --json` reports as not up to date; None when DVC cannot tell (it failed, timed
+    out, or another DVC command holds the repository's lock: the estimate never waits for a running pipeline)."""
+    import json
+    import subprocess
+
+    from flows.dvc_cli import command
+
+    try:
+        done = subprocess.run(command("status", "--json", *stages), capture_output=True, text=True, timeout=timeout_s)
+        return sorted(json.loads(done.stdout or "{}")) if done.returncode == 0 else None
+    except (OSError, ValueError, subprocess.TimeoutExpired):
+        return None
+
+
+def up_to_date(file: Path, planned: list[tuple[Stage, str, str | None, str | None]]) -> list[str]:
+    """The planned shared stages (J1's extraction and personas, UCL-Bench's reference, …) that `dvc status` finds up
+    to date in the project of `file`, and so a run skips; none of a benchmark after one of its planned stages that is
+    stale (its inputs may change). The agents' own stages are always estimated (what their usage tables will hold,
+    whether or not DVC reruns them). None without a dvc.yaml beside `file` in the working directory, or when DVC
+    cannot tell (`dvc_stale`)."""
+    if not (file.resolve().parent / "dvc.yaml").exists() or file.resolve().parent != Path.cwd().resolve():
+        return []
+    candidates = [target for stage, target, _, _ in planned if not stage.per_agent]
+    found = dvc_stale(candidates) if candidates else None
+    if found is None:
+        return []
+    stale = set(found)
+    out: list[str] = []
+    behind: set[str] = set()  # benchmarks with a stale planned stage: what follows it is taken to run
+    for _, target, _, _ in planned:
+        benchmark = benchmark_of(target)
+        if target in candidates and target not in stale and benchmark not in behind:
+            out.append(target)
+        elif target in stale:
+            behind.add(benchmark)
+    return out
 
 
 def main(
@@ -467,7 +749,9 @@ def main(
                 f"unknown agent(s) {', '.join(unknown)}; {file} lists: {', '.join(params.agents)} (with --model, the "
                 "estimate of a new agent as `jurisflow eval` would add it)"
             )
-        report = estimate(params, agents, chosen)
+        trust = model is None or not (settings and (settings.judge or settings.environment))
+        fixed = up_to_date(file, targets(params, agents, chosen)) if trust else []
+        report = estimate(params, agents, chosen, calibrations=load_calibrations(), up_to_date=fixed)
     except (ParamsError, FileNotFoundError, ValueError) as err:
         hint = " (the estimate reads what the stages before the first model call write: run `dvc repro` of those first)"
         print(f"error: {err}{hint if isinstance(err, FileNotFoundError) else ''}", file=sys.stderr)

@@ -17,8 +17,9 @@ report only when every other agent's stage it reads is up to date, and at the en
 stage is never run: a stale one (its parameters changed, its outputs missing) would make model calls nobody asked
 for here, so the report that reads it is not refreshed, and the eval names the stale stages and the command that
 runs them (exit 1). Evals in one project run one at a time (flows/kit/locks.py: a second waits for the first). At
-the end the agent's headline numbers are read back from the refreshed reports' CSV twins and printed beside the
-paper's, then a summary naming each benchmark that failed (exit 1 when one did).
+the end the agent's headline numbers are printed as `jurisflow results` shows them, from the same rows
+(flows.results.headline_rows: the refreshed reports' CSV twins and the papers' headline tables), under the same
+labels and beside the same paper rows, then a summary naming each benchmark that failed (exit 1 when one did).
 
 `--dry-run` validates the same changes in memory and prints them (a diff of params.yaml), the stage plan and the
 estimate (flows/estimate.py) of what the agent's stages would send; it sends no model call and writes nothing.
@@ -60,6 +61,7 @@ from flows.kit.locks import one_eval, params_writing
 from flows.kit.paths import PATHS
 from flows.kit.stages import benchmark_targets, stage_table
 from steps.benchmarks import benchmark as registration
+from steps.benchmarks import names as benchmark_names
 from steps.tables import write_text_atomic
 
 REPORTS = PATHS.reports
@@ -147,6 +149,7 @@ class Settings:
     max_tokens: int | None = None  # agents.<name>.decoding.max_tokens
     temperature: float | None = None  # agents.<name>.decoding.temperature
     concurrency: int | None = None  # agents.<name>.concurrency (default: the server's parallel slots)
+    timeout_s: float | None = None  # agents.<name>.timeout_s (default: sized to the server's measured speed)
     max_failed_fraction: float | None = None  # llm.max_failed_fraction: every stage's tolerance
     judge: str | None = None  # judge.model: the role every agent's judged stages share
     environment: str | None = None  # environment.model: the role every agent's dialogues share
@@ -206,6 +209,8 @@ def apply(data: CommentedMap, agent: str, model: str | None, settings: Settings)
         _set(entry["decoding"], key, number)
     if settings.concurrency is not None:
         _set(entry, "concurrency", settings.concurrency)
+    if settings.timeout_s is not None:
+        _set(entry, "timeout_s", settings.timeout_s)
     notes = []
     for role, role_model in zip(ROLES, (settings.environment, settings.judge), strict=True):
         if role_model is not None:
@@ -445,7 +450,7 @@ def run_plan(agent: str, chosen: Plan, say: Callable[[str], None]) -> Outcome:
     bin_dir = Path(sys.executable).parent
     env = session_env({**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"})  # stages: python
     out = Outcome()
-    with pipeline.served(env) as served:
+    with pipeline.served(env, announce=True) as served:
 
         def repro(stages: list[str]) -> bool:
             """Whether `dvc repro --single-item STAGES` succeeded."""
@@ -502,50 +507,65 @@ def run_plan(agent: str, chosen: Plan, say: Callable[[str], None]) -> Outcome:
     return out
 
 
-def _read_csv(path: Path) -> pd.DataFrame:
-    return pd.read_csv(path, keep_default_na=False, na_values=[""])  # the agent named `null` stays a name
+@dataclass(frozen=True)
+class HeadlineLine:
+    """One headline number of an eval's agent as `jurisflow results` shows it: the leaderboard's `column`, the
+    agent's `label` there, its `cell` (None: not in the report) and the paper rows [(model, value)], best first."""
+
+    column: str
+    label: str
+    cell: str | None
+    paper: list[tuple[str, float]]
 
 
-def headlines(
-    agent: str, benchmarks: list[str], reports: Path = REPORTS
-) -> list[tuple[str, float | None, int | None, list[tuple[str, float]]]]:
-    """(label, ours, n, paper rows [(model, value)], best first) for each headline of the agent's benchmarks,
-    read from the reports' CSV twins; values × the headline's scale. The headlines are those its registration
-    labels (steps/<benchmark>/benchmark.py)."""
+def headlines(agent: str, benchmarks: list[str], reports: Path = REPORTS) -> list[HeadlineLine]:
+    """Each leaderboard column of the agent's benchmarks (their registrations' headlines with a `column`), read
+    from the same rows as `jurisflow results` (flows.results.headline_rows: the reports' CSV twins and the papers'
+    headline tables): our number and label, the paper's numbers (all on 0-100)."""
+    from flows.results import headline_rows
+    from steps.results import PAPER, cell
+
+    try:
+        rows = headline_rows(reports)
+    except FileNotFoundError:  # no twin yet: every number is missing
+        rows = pd.DataFrame(columns=["column", "agent", "source", "label", "value", "n", "n_failed"])
     out = []
-    for name in (b for b in BENCHMARKS if b in benchmarks):
-        path = reports / f"{name}.csv"
-        frame = (
-            _read_csv(path)
-            if path.is_file()
-            else pd.DataFrame(columns=["table", "scope", "metric", "agent", "source", "value", "n"])
-        )
-        for h in registration(name).headlines:
-            if h.label is None:
-                continue
-            rows = frame[(frame["table"] == h.table) & (frame.scope == h.scope) & (frame.metric == h.metric)]
-            ours = rows[(rows.source == "ours") & (rows.agent.astype(str) == agent)]
-            paper = rows[rows.source == "paper"].dropna(subset=["value"]).sort_values("value", ascending=False)
-            value = float(ours.value.iloc[0]) * h.scale if len(ours) and pd.notna(ours.value.iloc[0]) else None
-            n = int(ours.n.iloc[0]) if len(ours) and pd.notna(ours.n.iloc[0]) else None
-            out.append((h.label, value, n, [(str(r.agent), float(r.value) * h.scale) for r in paper.itertuples()]))
+    for name in (b for b in benchmark_names() if b in benchmarks):  # the leaderboard's order
+        for column in (h.column for h in registration(name).headlines if h.column):
+            mine = rows[rows["column"] == column]
+            ours = mine[(mine.source != PAPER) & (mine.agent.astype(str) == agent)]
+            paper = mine[(mine.source == PAPER) & mine.value.notna()].sort_values("value", ascending=False)
+            found = ours.iloc[0] if len(ours) else None
+            out.append(
+                HeadlineLine(
+                    column,
+                    agent if found is None else str(found.label),
+                    None if found is None else cell(found.value, found.n, found.n_failed),
+                    [(str(r.agent), float(r.value)) for r in paper.itertuples()],
+                )
+            )
     return out
 
 
 def headline_text(agent: str, benchmarks: list[str], reports: Path = REPORTS) -> str:
-    """The lines `jurisflow eval` prints at its end: ours (n) beside the paper's best and its number of models."""
-    lines = [f"{agent}: headline numbers (from reports/<benchmark>.csv)"]
-    for label, value, n, paper in headlines(agent, benchmarks, reports):
-        ours = "not in the report" if value is None else f"{value:.2f}" + (f" (n {n})" if n is not None else "")
+    """The lines `jurisflow eval` prints at its end: per leaderboard column, the agent as `jurisflow results`
+    labels it, its number (n, failed calls) and the paper's best and median over its models."""
+    lines = [f"{agent}: headline numbers, as `jurisflow results` shows them (from reports/<benchmark>.csv)"]
+    found = headlines(agent, benchmarks, reports)
+    width = max((len(h.label) for h in found), default=0)
+    for h in found:
+        ours = "not in the report" if h.cell is None else h.cell
+        values = [v for _, v in h.paper]
         ref = (
-            (
-                f"paper: best {paper[0][0]} {paper[0][1]:.2f}, median {pd.Series([v for _, v in paper]).median():.2f}"
-                f" over {len(paper)} models"
-            )
-            if paper
+            f"paper: best {h.paper[0][0]} {h.paper[0][1]:.1f}, median {pd.Series(values).median():.1f} over "
+            f"{len(values)} models"
+            if h.paper
             else "paper: no published number"
         )
-        lines.append(f"  {label:<28} {ours:<22} {ref}")
+        lines.append(f"  {h.column:<18} {h.label:<{width}}  {ours:<22} {ref}")
+    if any(h.label != agent for h in found):
+        lines.append("  [scripted]: a scripted stand-in (the agent, or a role those numbers use) touched them:")
+        lines.append("  not a measurement; [limit N]: the run's first N items only")
     return "\n".join(lines)
 
 
@@ -594,10 +614,16 @@ def roles_text(params: Params, agent: str, benchmarks: list[str]) -> list[str]:
     return [f"{who}: {m.model}" + (f" ({STAND_IN})" if m.is_scripted else "") for who, m in models.items()]
 
 
-def probed(params: Params, agent: str, settings: Settings, say: Callable[[str], None]) -> Settings:
+DEFAULT_MAX_TOKENS = 1024  # a reply's cap when a server reports its context and no cap is set (at most a quarter)
+
+
+def probed(params: Params, agent: str, settings: Settings, say: Callable[[str], None], dry: bool = False) -> Settings:
     """Ask the agent's server (when it has an `api_base`) for its context size and parallel slots, say what it
-    reports and the concurrency the eval uses; the settings with `concurrency` = its slots unless given. A
-    `max_tokens` that leaves no room for a prompt in the context is a ParamsError."""
+    reports and the concurrency the eval uses; the settings with `concurrency` = its slots unless given, and
+    `max_tokens` = `DEFAULT_MAX_TOKENS` (at most a quarter of the context) when the server reports a context and the
+    agent has no cap. A server that gives no HTTP answer at all is a
+    ParamsError before anything is written (a warning in a dry run), as is a `max_tokens` that leaves no room for a
+    prompt in the context."""
     from steps.llm.vllm import server_limits
 
     entry = params.agents[agent]
@@ -606,6 +632,14 @@ def probed(params: Params, agent: str, settings: Settings, say: Callable[[str], 
     bases = entry.api_base if isinstance(entry.api_base, list) else [entry.api_base]
     found = server_limits(bases[0], entry.model.split("/", 1)[1])
     replicas = f" (the first of {len(bases)} replicas)" if len(bases) > 1 else ""
+    if not found.reachable:
+        down = (
+            f"agent {agent}'s server {bases[0]}{replicas} does not answer ({found.source}): start it (`jurisflow "
+            "serve local`, `jurisflow serve vllm`) or correct --api-base"
+        )
+        if not dry:
+            raise ParamsError(f"{down}; nothing was run or written")
+        say(f"warning: {down}; the dry run goes on, the eval would stop here")
     if settings.concurrency is not None:
         concurrency, why = settings.concurrency, "--concurrency"
     elif found.slots is not None:
@@ -623,22 +657,81 @@ def probed(params: Params, agent: str, settings: Settings, say: Callable[[str], 
             "fit; give a smaller --max-tokens; nothing was written"
         )
     if found.context is not None and max_tokens is None:
+        capped = min(DEFAULT_MAX_TOKENS, found.context // 4)
+        settings = replace(settings, max_tokens=capped)
         say(
-            f"agent {agent}: no max_tokens, so a reply may run to the end of the context ({found.context:,} tokens); "
-            "--max-tokens caps it"
+            f"agent {agent}: max_tokens {capped:,} (without a cap a reply may run to the end of the "
+            f"{found.context:,}-token context, minutes per call on a small server); --max-tokens sets it"
         )
     return settings
 
 
+TIMEOUT_MARGIN = 2.0  # the sized timeout: this many times the slowest call the measured speeds predict
+
+
+def sized_timeout(
+    params_file: Path, agent: str, model_string: str, settings: Settings, say: Callable[[str], None], dry: bool
+) -> Settings:
+    """The settings with the agent's call timeout sized to its server, when it has none and its server reports a
+    context: the slowest call it may get (a prompt that fills the context but for `max_tokens`, then `max_tokens`
+    generated) at the speeds `models check` measured (flows/calibrate.py; measured here, three short calls, when no
+    record exists and this is no dry run), with every slot busy (each call gets 1/slots of the server), ×
+    `TIMEOUT_MARGIN`; never below `llm.timeout_s`."""
+    import math
+    import uuid
+
+    from flows import calibrate
+    from flows.kit.models import model_session
+    from steps.llm.vllm import server_limits
+
+    params = preview(params_file, agent, model_string, settings)
+    entry = params.agents[agent]
+    if entry.api_base is None or settings.timeout_s is not None or entry.timeout_s is not None:
+        return settings
+    base = entry.api_base[0] if isinstance(entry.api_base, list) else entry.api_base
+    found = server_limits(base, entry.model.split("/", 1)[1])
+    if found.context is None:
+        return settings
+    context, slots = found.context, entry.concurrency or found.slots or 1
+    model = params.agent(agent)
+    record = calibrate.lookup(calibrate.load(), model)
+    if record is None and not dry:
+        with model_session(params, f"eval-calibration-{uuid.uuid4().hex[:8]}", models=[model]) as session:
+            measured = calibrate.measure(session.door, model)
+        if isinstance(measured, str):
+            say(f"agent {agent}: its speed could not be measured ({measured}); timeout {params.llm.timeout_s:g} s")
+            return settings
+        calibrate.save([measured])
+        record = measured
+    if record is None:
+        say(f"agent {agent}: the eval measures its speed first (three short calls) and sizes its call timeout")
+        return settings
+    reply = model.decoding.max_tokens or DEFAULT_MAX_TOKENS
+    slowest = record.call_seconds((context - reply) * 1.0, reply) * slots
+    timeout = max(params.llm.timeout_s, float(math.ceil(slowest * TIMEOUT_MARGIN / 10) * 10))
+    say(
+        f"agent {agent}: timeout {timeout:g} s per call (a {reply:,}-token reply after a "
+        f"{context - reply:,}-token prompt at {record.prefill_tps:g} and {record.generation_tps:g} tokens/s, "
+        f"{slots} slot(s) busy, x{TIMEOUT_MARGIN:g}, at least llm.timeout_s); --timeout sets it"
+    )
+    return replace(settings, timeout_s=timeout)
+
+
 def prepare(
-    params_file: Path, agent: str, model: str, settings: Settings, chosen: list[str], say: Callable[[str], None]
+    params_file: Path,
+    agent: str,
+    model: str,
+    settings: Settings,
+    chosen: list[str],
+    say: Callable[[str], None],
+    dry: bool = False,
 ) -> Settings:
     """Validate the eval's parameters in memory, say the model of each role (stand-ins marked) and what the agent's
     server reports; the settings to register (`probed`)."""
     params = preview(params_file, agent, model, settings)
     for line in roles_text(params, agent, chosen):
         say(line)
-    return probed(params, agent, settings, say)
+    return probed(params, agent, settings, say, dry)
 
 
 def scratch_plan(params_file: Path, text: str, agent: str, chosen: list[str]) -> Plan:
@@ -659,9 +752,10 @@ def dry_run(params_file: Path, agent: str, model: str, settings: Settings, chose
     """`jurisflow eval --dry-run`: the roles, the server's limits, the change to params.yaml as a diff, the stage
     plan and the estimate of the agent's stages, on stdout; no model call, nothing written. 1 when the estimate
     cannot run (the item tables it reads are missing)."""
-    from flows.estimate import estimate, show, show_context
+    from flows.estimate import estimate, load_calibrations, show, show_context, targets, up_to_date
 
-    settings = prepare(params_file, agent, model, settings, chosen, print)
+    settings = prepare(params_file, agent, model, settings, chosen, print, dry=True)
+    settings = sized_timeout(params_file, agent, model, settings, print, dry=True)
     old, new, notes = updated_text(params_file, agent, model, settings)
     params = load_params(params_file, new)
     for note in notes:
@@ -672,7 +766,9 @@ def dry_run(params_file: Path, agent: str, model: str, settings: Settings, chose
     print("".join(diff).rstrip("\n") or f"{params_file}: no change")
     print(scratch_plan(params_file, new, agent, chosen).text(agent))
     try:
-        report = estimate(params, [agent], chosen)
+        shared_roles_change = settings.judge or settings.environment  # dvc status of the file says nothing then
+        fixed = [] if shared_roles_change else up_to_date(params_file, targets(params, [agent], chosen))
+        report = estimate(params, [agent], chosen, calibrations=load_calibrations(), up_to_date=fixed)
     except FileNotFoundError as err:
         print(
             f"error: {err} (the estimate reads what the stages before the first model call write: run `dvc repro` "
@@ -706,7 +802,8 @@ def evaluate(
 
     with one_eval(params_file, agent, say):
         settings = prepare(params_file, agent, model, settings, chosen, say)
-        check_before_run(preview(params_file, agent, model, settings), [agent], chosen, say)
+        settings = sized_timeout(params_file, agent, model, settings, say, dry=False)
+        check_before_run(preview(params_file, agent, model, settings), [agent], chosen, say, params_file=params_file)
         for note in register(params_file, agent, model, settings):
             say(note)
         stage_plan = plan(agent, chosen)

@@ -3,6 +3,15 @@
 Not a pipeline stage (it always calls the endpoints, bypassing the response cache): run it before
 `dvc repro` to catch a wrong api_base, a missing API key or an unreachable server early. It is a plain
 function, not a Prefect flow: a check starts no Prefect server and answers in seconds.
+
+Then, for every real model (not scripted) that answered, it times three fresh probes one after another
+(flows/calibrate.py: a short and a long prompt with max_tokens 1, a question generating up to 64 tokens) and
+records the server's prompt tokens over the estimate's count, prefill and generation tokens per second and the mean
+latency in `.cache/calibration.json`, which `jurisflow estimate` reads for its token counts and wall time. A model
+met twice (the agent's server playing the judge) is timed once.
+
+Last, the context check (flows/context_check.py; `--no-context` skips it): the servers' context sizes, and the items
+whose longest request in the agents' stages would not fit (from the estimate, so it takes the estimate's time).
 """
 
 from __future__ import annotations
@@ -37,9 +46,51 @@ def probe_all(door: Completer, models: list[tuple[str, ModelConfig]]) -> list[Pr
     return asyncio.run(run())
 
 
-def models_check(params_file: Path = PARAMS_FILE, usage_out: Path | None = None, context: bool = True) -> str:
-    """Probe every model; with `context`, then the context check of what the agents served by a server of their own
-    (else the first agent, when a shared role is) would send (flows/context_check.py)."""
+def calibrate_all(
+    params_file: Path, models: list[tuple[str, ModelConfig]], results: list[ProbeResult], out: Path
+) -> list[str]:
+    """Time the real models that answered (flows/calibrate.py) and save their records to `out`; a line each."""
+    from flows.calibrate import first_base, measure, save
+    from steps.llm.calibration import Calibration
+
+    params = load_params(params_file)
+    seen: dict[tuple[str, str], ModelConfig] = {}
+    for (_, m), r in zip(models, results, strict=True):
+        if r.ok and not m.is_scripted:
+            seen.setdefault((m.model, first_base(m)), m)
+    if not seen:
+        return []
+    lines, records = [], []
+    run_id = f"models-calibrate-{uuid.uuid4().hex[:8]}"
+    with model_session(params, run_id, models=list(seen.values())) as session:
+        for (model, base), m in seen.items():
+            found = measure(session.door, m)
+            where = f"{model} @ {base or 'its provider'}"
+            if isinstance(found, Calibration):
+                records.append(found)
+                lines.append(
+                    f"calibrated {where}: server/estimate prompt tokens {found.prompt_ratio:.2f}, prefill "
+                    f"{found.prefill_tps:,.0f} tokens/s, generation {found.generation_tps:,.1f} tokens/s, mean "
+                    f"latency {found.mean_latency_s:.2f} s"
+                )
+            else:
+                lines.append(f"not calibrated {where}: {found}")
+    if records:
+        save(records, out)
+        lines.append(f"calibration saved to {out} (read by `jurisflow estimate`)")
+    return lines
+
+
+def models_check(
+    params_file: Path = PARAMS_FILE,
+    usage_out: Path | None = None,
+    calibration_out: Path | None = None,
+    context: bool = True,
+) -> str:
+    """Probe every model and time the real ones; with `context`, then the context check of what the agents served by a
+    server of their own (else the first agent, when a shared role is) would send (flows/context_check.py)."""
+    from flows.calibrate import CALIBRATION_FILE
+
     params = load_params(params_file)
     models = [("agent", params.agent(n)) for n in params.agents]
     models += [("environment", params.environment_model()), ("judge", params.judge_model())]
@@ -51,10 +102,13 @@ def models_check(params_file: Path = PARAMS_FILE, usage_out: Path | None = None,
         ok = "yes" if r.ok else "[red]no[/]"
         table.add_row(r.role, r.name, escape(r.model), ok, escape(r.detail), f"{r.latency_s:.2f}", str(r.attempts))
     console(stderr=True).print(table)
+    for line in calibrate_all(params_file, models, results, calibration_out or CALIBRATION_FILE):
+        console(stderr=True).print(escape(line), soft_wrap=True)
     if context:
         served = [n for n in params.agents if params.agent(n).api_base]
         agents = served or list(params.agents)[:1]
-        check_before_run(params, agents, None, lambda line: console(stderr=True).print(line, soft_wrap=True))
+        say = lambda line: console(stderr=True).print(escape(line), soft_wrap=True)  # noqa: E731
+        check_before_run(params, agents, None, say, params_file=params_file)
     failed = [r for r in results if not r.ok]
     if failed:
         raise ValueError(

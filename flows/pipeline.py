@@ -1,9 +1,11 @@
 """`make run`: `dvc repro` with every stage reporting to one Prefect server.
 
-Without PREFECT_API_URL each stage process would start (and stop) a temporary Prefect server of its own, about
-10 s per stage on a 2-core machine. This starts one real server for the whole run (its state in PREFECT_HOME,
-so `prefect server start` shows the runs afterwards), runs `dvc repro` with PREFECT_API_URL pointing at it, and
-stops it. With PREFECT_API_URL already set (a server you watch), that server is used and nothing is started.
+Without a server each stage process would start (and stop) a temporary Prefect server of its own, about 10 s per
+stage on a 2-core machine. The server used is the one configured (`configured`): PREFECT_API_URL, else the project's
+own `jurisflow ui` server when it runs (flows/ui.py); its address is printed, and stays valid after the run. With
+none configured, this starts one real server for the whole run (its state in the project's Prefect home,
+`.cache/prefect/`, so `jurisflow ui` shows the runs afterwards), runs `dvc repro` with PREFECT_API_URL pointing at
+it, and stops it.
 
     python -m flows.pipeline [dvc repro arguments ...]
 """
@@ -54,6 +56,7 @@ def prefect_server(home: Path | None = None, timeout_s: float = 180.0) -> Iterat
     env = {**services, **os.environ, "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
     env.pop("PREFECT_API_URL", None)
     if home is not None:
+        home.mkdir(parents=True, exist_ok=True)  # the server creates its database there, not the folder
         env["PREFECT_HOME"] = str(home)
     prefect = Path(sys.executable).parent / "prefect"
     proc = subprocess.Popen(
@@ -86,17 +89,43 @@ def prefect_server(home: Path | None = None, timeout_s: float = 180.0) -> Iterat
             proc.kill()
 
 
+def configured(env: dict[str, str] | None = None) -> str | None:
+    """The API URL of the Prefect server runs report to: PREFECT_API_URL in `env` (default os.environ), else the
+    project's `jurisflow ui` server when it runs; None when neither."""
+    from flows.ui import running
+
+    url = (os.environ if env is None else env).get("PREFECT_API_URL")
+    if url:
+        return url
+    ui = running()
+    return ui.api_url if ui is not None else None
+
+
 @contextmanager
 def served(env: dict[str, str], announce: bool = False) -> Iterator[dict[str, str]]:
-    """`env` for `dvc` commands whose stages report to one Prefect server (the one PREFECT_API_URL in `env` names,
-    else one started here for the block; `announce` prints its address)."""
+    """`env` for `dvc` commands whose stages report to one Prefect server: the configured one (`configured`), else
+    one started here for the block with the project's Prefect home. `announce` prints the UI's address of a
+    configured server before and after the block (it outlives the run), or says that the block's own stops with it."""
+    from flows.kit.monitor import project_name
+    from flows.ui import project_home, ui_address
+
+    def say(line: str) -> None:
+        if announce:
+            print(line, file=sys.stderr, flush=True)
+
     with ExitStack() as stack:
-        if not env.get("PREFECT_API_URL"):
-            url = stack.enter_context(prefect_server())
-            if announce:
-                print(f"Prefect server for this run: {url.removesuffix('/api')}", file=sys.stderr)
-            env = {**env, "PREFECT_API_URL": url}
-        yield env
+        url = configured(env)
+        if url is not None:
+            address = f"{ui_address(url)} (this project's runs: tag project:{project_name()})"
+            say(f"Prefect UI: {address}")
+            stack.callback(say, f"Prefect UI, the runs stay there: {address}")
+        else:
+            url = stack.enter_context(prefect_server(project_home()))
+            say(
+                f"Prefect: a server of this run's own at {ui_address(url)}, stopped when it ends; to watch runs and "
+                f"keep them viewable afterwards, start the project's with `jurisflow ui` first"
+            )
+        yield {**env, "PREFECT_API_URL": url}
 
 
 def repro(args: list[str], env: dict[str, str], announce: bool = False) -> int:

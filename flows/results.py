@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from steps.benchmarks import names, register_headlines
-from steps.results import leaderboard
+from steps.results import labelled, leaderboard
 
 REPORTS = Path("reports")
 FORMATS = ("table", "md", "csv")
@@ -21,7 +21,8 @@ def _literal(path: Path) -> str:
 
 
 def headline_rows(reports: Path = REPORTS) -> pd.DataFrame:
-    """The headline numbers of every benchmark whose CSV twin exists under `reports`, ours and the papers'."""
+    """The headline numbers of every benchmark whose CSV twin exists under `reports`, ours and the papers', each
+    row with its `label` (steps.results.labelled). `jurisflow results` and `jurisflow eval` both read these."""
     import duckdb
 
     from steps.sql import run_query
@@ -32,11 +33,19 @@ def headline_rows(reports: Path = REPORTS) -> pd.DataFrame:
     con = duckdb.connect()
     # nullstr '' only: the null agent is called `null`
     con.execute(
-        f"CREATE VIEW twins AS SELECT * FROM read_csv([{', '.join(map(_literal, twins))}], header = true, "
+        f"CREATE VIEW raw AS SELECT * FROM read_csv([{', '.join(map(_literal, twins))}], header = true, "
         "union_by_name = true, nullstr = '')"
     )
+    columns = {str(row[0]) for row in con.execute("DESCRIBE raw").fetchall()}
+    if "limit" in columns:  # every value a count (a column empty in every twin reads as text)
+        con.execute('CREATE VIEW twins AS SELECT * REPLACE (TRY_CAST("limit" AS BIGINT) AS "limit") FROM raw')
+    else:  # twins written before the column: no run was limited as far as they say
+        con.execute('CREATE VIEW twins AS SELECT *, NULL::BIGINT AS "limit" FROM raw')
     register_headlines(con)
-    return run_query(con, "results_leaderboard")
+    ours = con.execute(
+        'SELECT benchmark, "table", agent, proxy, "limit", source FROM twins WHERE source = \'ours\''
+    ).df()
+    return labelled(run_query(con, "results_leaderboard"), ours)
 
 
 def parse_benchmarks(text: str | None) -> tuple[str, ...]:
@@ -54,7 +63,9 @@ def results(benchmark: str | None = None, fmt: str = "table", paper: bool = True
     """Print the leaderboard (`fmt`: a rich table, Markdown or CSV) and return a one-line summary."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format '{fmt}'; use one of {', '.join(FORMATS)}")
-    table = leaderboard(headline_rows(reports), parse_benchmarks(benchmark), paper=paper)
+    chosen = parse_benchmarks(benchmark)
+    rows = headline_rows(reports)
+    table = leaderboard(rows, chosen, paper=paper)
     if table.empty:
         raise ValueError(f"no result rows for {benchmark or 'any benchmark'} under {reports}/")
     if fmt == "csv":
@@ -65,7 +76,8 @@ def results(benchmark: str | None = None, fmt: str = "table", paper: bool = True
         print(markdown_table(table, null=""))
     else:
         _print_rich(table)
-    ours, papers, numbers = (table.source != "paper").sum(), (table.source == "paper").sum(), len(table.columns) - 2
+    ours = rows[rows.benchmark.isin(chosen) & (rows.source != "paper")].agent.nunique()
+    papers, numbers = (table.source == "paper").sum(), len(table.columns) - 2
     return f"{ours} agents of ours, {papers} paper models, {numbers} headline number{'s' * (numbers != 1)}"
 
 
@@ -80,8 +92,11 @@ def _print_rich(table: pd.DataFrame) -> None:
         style = "dim" if row.source == "paper" else None
         out.add_row(*(escape(str(v)) for v in row), style=style)
     console().print(out)
-    console().print(
-        "[dim]cells: headline number on 0-100 (n = the items, dialogues or verdicts it averages; failed = left out "
-        "by failed model calls). 'ours, scripted': offline stand-in models or the proxy judge, not a measurement."
-        "[/]"
-    )
+    console().print(f"[dim]{escape(LEGEND)}[/]")
+
+
+LEGEND = (
+    "cells: headline number on 0-100 (n = the items, dialogues or verdicts it averages; failed = left out by failed "
+    "model calls). [scripted]: a scripted stand-in (the agent, or the environment, judge or reference model those "
+    "numbers use) touched them: a check of the pipeline, not a measurement. [limit N]: a run on the first N items."
+)

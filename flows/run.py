@@ -62,6 +62,9 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if not args:
         raise SystemExit("usage: python -m flows.run STAGE [AGENT] [SETTING]")
+    from flows.ui import use_running_server
+
+    use_running_server()
     try:
         stage(args[0])
     except KeyError as err:

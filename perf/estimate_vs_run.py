@@ -2,10 +2,14 @@
 tokens against the usage tables the last `dvc repro` wrote (dvc.lock names each stage's), and the estimate's time.
 
 Run it after `make run` in this project (or `--root` another): for a scripted configuration every figure should
-match (the stand-ins are the models); for real models the calls and tokens of the first turns match and the rest
-follow the stand-ins' replies. Time is CPU seconds of the whole estimate (user + system), and wall seconds per stage.
+match (the stand-ins are the models); for a real agent the estimate's expected figure (the real-model-like filler,
+replies of max_tokens that end no dialogue early) is compared. Then, per benchmark, the estimate's error against
+the run on calls, prompt tokens and completion tokens, each beyond ±25 % flagged `!` (issue 37's target). Time is
+CPU seconds of the whole estimate (user + system), and wall seconds per stage. With the calibration record of
+`jurisflow models check` (`.cache/calibration.json`) the estimate's prompt tokens are scaled as `jurisflow
+estimate` scales them.
 
-    python perf/estimate_vs_run.py [--root DIR]
+    python perf/estimate_vs_run.py [--root DIR] [--record]
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import argparse
 import os
 import resource
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -29,6 +34,29 @@ def usage_tables(root: Path) -> dict[str, list[Path]]:
     return {name: paths for name, paths in tables.items() if paths}
 
 
+TOLERANCE = 0.25  # issue 37: calls and tokens within ±25 % of a real run, per benchmark
+ERROR_FIGURES = ("calls", "prompt_tokens", "completion_tokens")
+
+
+def error(estimated: int, run: int) -> str:
+    """The estimate's relative error against the run, `!` beyond the tolerance; `-` when the run has none."""
+    if run == 0:
+        return "-" if estimated == 0 else f"+inf ({estimated:,} vs 0) !"
+    e = (estimated - run) / run
+    return f"{e:+.1%}" + (" !" if abs(e) > TOLERANCE else "")
+
+
+def benchmark_errors(both: pd.DataFrame, benchmark_of: Callable[[str], str]) -> pd.DataFrame:
+    """Per benchmark (its stages' rows summed): run and estimate of each figure and the estimate's error."""
+    by = both.groupby([benchmark_of(stage) for stage, _, _ in both.index]).sum()
+    out = pd.DataFrame(index=by.index)
+    for figure in ERROR_FIGURES:
+        out[f"{figure} run"] = by[f"{figure}_run"].map("{:,}".format)
+        out[f"{figure} est"] = by[f"{figure}_est"].map("{:,}".format)
+        out[figure] = [error(int(e), int(r)) for e, r in zip(by[f"{figure}_est"], by[f"{figure}_run"], strict=True)]
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=Path("."))
@@ -38,11 +66,11 @@ def main() -> None:
     args = parser.parse_args()
     root = args.root.resolve()
     os.chdir(root)
-    from flows.estimate import estimate
+    from flows.estimate import benchmark_of, estimate, load_calibrations
     from flows.kit.config import load_params
 
     started, cpu = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)
-    report = estimate(load_params(root / "params.yaml"))
+    report = estimate(load_params(root / "params.yaml"), calibrations=load_calibrations())
     wall, after = time.perf_counter() - started, resource.getrusage(resource.RUSAGE_SELF)
     cpu_s = (after.ru_utime - cpu.ru_utime) + (after.ru_stime - cpu.ru_stime)
     estimated = pd.DataFrame(
@@ -77,6 +105,10 @@ def main() -> None:
         error = (est_total - run_total) / run_total if run_total else 0.0
         print(f"{figure}: run {run_total:,}, estimate {est_total:,} ({error:+.3%})")
     print(f"estimate: {cpu_s:.1f} s CPU, {wall:.1f} s wall, {len(report.sent):,} requests recorded")
+    errors = benchmark_errors(both, benchmark_of)
+    print(errors.to_string())
+    flagged = [b for b, row in errors.iterrows() if any(str(v).endswith("!") for v in row)]
+    print(f"beyond ±{TOLERANCE:.0%}: {', '.join(flagged) if flagged else 'none'}")
     if args.record:
         matches = ", ".join(
             f"{figure} run {int(totals[f'{figure}_run']):,} / estimate {int(totals[f'{figure}_est']):,}"
@@ -86,6 +118,13 @@ def main() -> None:
             "jurisflow estimate against a real run",
             [
                 ("the estimate vs the usage tables the last run wrote", f"{matches} ({len(both)} (stage, role) rows)"),
+                *(
+                    (
+                        f"{benchmark}: estimate vs run",
+                        ", ".join(f"{figure} {row[figure]}" for figure in ERROR_FIGURES),
+                    )
+                    for benchmark, row in errors.iterrows()
+                ),
                 (
                     "time of the whole estimate",
                     f"{cpu_s:.1f} s of CPU ({wall:.1f} s wall), {len(report.sent):,} requests",

@@ -32,17 +32,16 @@ class Headline:
 
     The first headline of a benchmark is its main number, its DVC metric (`reports/metrics/<benchmark>.json`,
     `{agent: value}`); every headline is in its DVC metrics details (`reports/metrics/details/<benchmark>.json`,
-    under `key`, by default the metric). One with a `column` is a column of `jurisflow results`, one with a `label`
-    a line of `jurisflow eval`'s summary. All of these are × `scale` (100 for a fraction): on 0–100. `paper` names
-    a function ("module:function") giving the paper's numbers for it (columns agent, value, judge) when the CSV
-    twin holds them only for the agents matched to a paper model (UCL-Bench's Table 3 AVG)."""
+    under `key`, by default the metric). One with a `column` is a column of `jurisflow results` and a line of
+    `jurisflow eval`'s summary, under that name. All of these are × `scale` (100 for a fraction): on 0–100.
+    `paper` names a function ("module:function") giving the paper's numbers for it (columns agent, value, judge)
+    when the CSV twin holds them only for the agents matched to a paper model (UCL-Bench's Table 3 AVG)."""
 
     table: str
     metric: str
     scope: str = "overall"
     key: tuple[str, ...] = ()
     column: str | None = None
-    label: str | None = None
     scale: float = 1.0
     paper: str | None = None
 

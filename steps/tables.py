@@ -103,6 +103,15 @@ def _plain(value):
     return value
 
 
+def natural_key(text: object) -> tuple[Any, ...]:
+    """A sort key that orders the numbers inside a text by value: `2-2` before `2-10`, `dialogues 9` before
+    `dialogues 10` (None sorts as the empty text)."""
+    import re
+
+    parts = re.split(r"(\d+)", "" if text is None else str(text))
+    return tuple(int(p) if i % 2 else p for i, p in enumerate(parts))  # text at even places, numbers at odd
+
+
 def table_rows(frame: Any, digits: int = 2) -> list[dict[str, Any]]:
     """A DataFrame as JSON-safe rows (floats rounded, NaN as None) for a table artifact."""
     import math

@@ -56,7 +56,7 @@ PACKAGE = {
             judged=("scores",),
             dialogues=True,
             headlines=(
-                Headline("main", "accuracy", column="ZZ accuracy", label="ZZ accuracy", scale=100,
+                Headline("main", "accuracy", column="ZZ accuracy", scale=100,
                          paper="steps.zz.paper:accuracies"),
             ),
             plots=(Plot("zz_main", "main", ("accuracy",), None, "scope", "task", "accuracy"),),
@@ -354,7 +354,9 @@ def test_eval_adds_an_agent_runs_its_stage_and_prints_the_headline(project):
     done = project["eval"]
     ran = re.findall(r"Running stage '([^']+)'", done.stdout)
     assert sorted(ran) == ["zz_answer@b", "zz_report"]
-    assert re.search(r"ZZ accuracy\s+0\.00 \(n 2\)", done.stdout), done.stdout[-2000:]
+    # the leaderboard's column, the agent labelled as everywhere (scripted/null is a stand-in), the paper's row
+    line = r"ZZ accuracy\s+b \[scripted\]\s+0\.0 \(n 2\)\s+paper: best ZZ-Model"
+    assert re.search(line, done.stdout), done.stdout[-2000:]
     csv = pd.read_csv(project["project"] / "reports/zz.csv")
     ours = csv[csv.source == "ours"].set_index("agent").value.to_dict()
     assert ours == {"a": 1.0, "b": 0.0}  # the oracle answers with the reference, the null agent says nothing

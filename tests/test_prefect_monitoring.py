@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -20,6 +21,8 @@ from tests.conftest import ROOT
 from tests.helpers import write_lawbench_interim
 
 pytestmark = pytest.mark.slow
+
+_EVERY_TENTH = {"JURISFLOW_PROGRESS_INTERVAL_S": "0"}  # plain progress lines at every tenth however fast the stage
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +56,8 @@ def project(tmp_path_factory, mirror, manifest) -> Path:
     return root
 
 
-def _stage(project: Path, api: str, *argv: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PREFECT_API_URL": api, "PYTHONPATH": str(ROOT)}
+def _stage(project: Path, api: str, *argv: str, **extra_env: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PREFECT_API_URL": api, "PYTHONPATH": str(ROOT), **extra_env}
     return subprocess.run(
         [sys.executable, "-m", *argv], cwd=project, env=env, capture_output=True, text=True, timeout=600
     )
@@ -105,7 +108,8 @@ def test_lawbench_run_is_named_tagged_split_per_task_logged_and_has_its_scores(p
     seen = _read(prefect_api, "lawbench_predict@oracle-zero_shot")
     run = seen["run"]
     assert seen["flow"] == "lawbench_predict" and run.state.type.value == "COMPLETED"
-    assert set(run.tags) == {
+    identity = {t for t in run.tags if t.split(":")[0] in ("project", "commit", "session")}
+    assert set(run.tags) - identity == {
         "benchmark:lawbench",
         "stage:lawbench_predict",
         "agent:oracle",
@@ -113,6 +117,7 @@ def test_lawbench_run_is_named_tagged_split_per_task_logged_and_has_its_scores(p
         "model:scripted/oracle",
         "scripted",
     }
+    assert f"project:{project.name}" in identity  # commit and session: tests/test_prefect_runs.py
 
     # one task run per LawBench task, named after it, plus the scoring task; every one completed
     written = pd.read_parquet(project / "data/lawbench/runs/oracle/zero_shot/scores.parquet")
@@ -136,6 +141,10 @@ def test_lawbench_run_is_named_tagged_split_per_task_logged_and_has_its_scores(p
     rows = json.loads(artifact.data) if isinstance(artifact.data, str) else artifact.data
     expected = {t: round(100 * s, 2) for t, s in zip(written.task, written.score, strict=True)}
     assert {r["task"]: r["score"] for r in rows} == expected
+    # the tasks in their natural order: 2-2 before 2-10
+    tasks = [r["task"] for r in rows]
+    assert tasks == sorted(tasks, key=lambda t: tuple(int(n) for n in t.split("-")))
+    assert tasks.index("2-2") < tasks.index("2-10")
     assert "scripted" in artifact.description
 
 
@@ -166,3 +175,59 @@ def test_a_failed_stage_logs_its_one_line_at_error(project, prefect_api):
     errors = [log.message for log in seen["logs"] if log.level == 40]
     assert errors == ["lawbench_predict failed: unknown setting 'two_shot'; expected one of zero_shot, one_shot"]
     assert done.stderr.count("unknown setting 'two_shot'") == 1  # the terminal keeps its one line
+
+
+def test_a_piped_stage_prints_its_progress_as_plain_lines_and_ends_with_a_closing_line(project, prefect_api):
+    """flows/kit/progress.py through a real stage whose stderr is a pipe (as under DVC or CI): plain lines at the
+    tenths of its loop with calls, tokens, ETA and the tasks still running, the loop's last line, and one closing
+    line with items, calls, cached, failed, tokens and seconds; a rerun says its calls came from the cache."""
+    run = project / "data/lawbench/runs/oracle/one_shot"
+    done = _stage(project, prefect_api, "flows.run", "lawbench_predict", "oracle", "one_shot", **_EVERY_TENTH)
+    assert done.returncode == 0, done.stderr
+    assert "\x1b[" not in done.stderr  # no live display, no colours: plain lines
+    usage = pd.read_parquet(run / "usage.parquet")
+    tokens = f"{int(usage.prompt_tokens.sum() + usage.completion_tokens.sum()):,}"
+    lines = done.stderr.splitlines()
+    loop = [line for line in lines if line.startswith("lawbench_predict@oracle-one_shot · lawbench oracle one_shot: ")]
+    tenth = re.compile(
+        r"· lawbench oracle one_shot: (\d+)/40 \((\d+)%\), \1 calls \(0 cached, 0 failed\), [\d,]+ tokens, \d+:\d\d, "
+        r"ETA (\d+:\d\d|\?); groups (\d+)/20 done, running (\d-\d+ one_shot [01]/2(, |$))+"
+    )
+    tenths = [m for line in loop if (m := tenth.search(line))]
+    assert [int(m[1]) for m in tenths] == [4, 8, 12, 16, 20, 24, 28, 32, 36], loop
+    assert "running 1-1 one_shot" in loop[0] or "running 1-2 one_shot" in loop[0]  # the tasks, in natural order
+    assert re.search(  # the loop's last line
+        rf": 40/40 \(100%\), 40 calls \(0 cached, 0 failed\), {tokens} tokens, \d+:\d\d; groups 20/20 done$", loop[-1]
+    )
+    closing = re.fullmatch(
+        rf"lawbench_predict@oracle-one_shot: done in [\d.]+ s; 40/40 items, 40 calls \(0 cached, 0 failed\), "
+        rf"{tokens} tokens \({tokens} new\)",
+        lines[-1],
+    )
+    assert closing, lines[-3:]
+
+    again = _stage(project, prefect_api, "flows.run", "lawbench_predict", "oracle", "one_shot", **_EVERY_TENTH)
+    assert again.returncode == 0, again.stderr
+    last = again.stderr.splitlines()[-1]
+    assert re.fullmatch(
+        rf"lawbench_predict@oracle-one_shot: done in [\d.]+ s; 40/40 items, 40 calls \(40 cached, 0 failed\), "
+        rf"{tokens} tokens \(0 new\)",
+        last,
+    ), last
+
+
+def test_a_dialogue_stage_counts_dialogues_per_task_and_the_calls_of_the_whole_stage(project, prefect_api):
+    done = _stage(project, prefect_api, "flows.run", "ucl_simulate", "oracle", **_EVERY_TENTH)
+    assert done.returncode == 0, done.stderr
+    dialogues = pd.read_parquet(project / "data/ucl/runs/oracle/dialogues.parquet")
+    usage = pd.read_parquet(project / "data/ucl/runs/oracle/usage.parquet")
+    n, calls = len(dialogues), len(usage)
+    lines = done.stderr.splitlines()
+    assert any(
+        re.search(
+            rf"· ucl oracle: {n}/{n} \(100%\), {calls} calls \(\d+ cached, 0 failed\), .*; groups {n}/{n} done$", line
+        )
+        for line in lines
+    ), lines
+    assert any(re.search(r"groups \d+/\d+ done, running 1-1 Article Recitation [01]/1", line) for line in lines), lines
+    assert re.fullmatch(rf"ucl_simulate@oracle: done in [\d.]+ s; {n}/{n} items, {calls} calls .*", lines[-1])

@@ -13,8 +13,8 @@ from steps.benchmarks import check_paper_model, paper_names
 from steps.lawbench.metrics.tasks import TASK_IDS
 from steps.lawbench.report import render_setting
 from steps.lawbench.stages import build_tables
-from steps.reports.agents import AgentInfo
-from steps.reports.labels import agent_label, agent_paper_model, paper_model_name, size_phrase
+from steps.reports.agents import AgentInfo, labelled_rows, with_stand_ins
+from steps.reports.labels import agent_label, agent_paper_model, paper_model_name, size_phrase, twin_labels
 from steps.runs import read_run, read_run_if_any
 from steps.ucl.judging import HINT_COLUMNS
 from steps.ucl.report import ReportInfo, headline, headline_text, render
@@ -163,3 +163,73 @@ def test_params_check_names_an_agents_paper_model_that_no_paper_has(tmp_path):
     bad.write_text("agents:\n  a:\n    model: openai/x\n    paper_model: GPT-9\n", encoding="utf-8")
     result = CliRunner().invoke(app, ["params", "check", "--file", str(bad)])
     assert result.exit_code == 1 and "agents.a.paper_model: 'GPT-9' is a model of no paper" in result.output
+
+
+def test_plawbench_marks_the_multi_turn_variant_scripted_when_only_its_client_is():
+    """A scripted environment plays the client of PLawBench's multi-turn consultations only: the paper's protocol
+    (Table 3, the headline) stays a measurement of a real agent judged by a real judge."""
+    from steps.plawbench.report import ReportInputs, render_report
+    from steps.plawbench.stages import build_tables
+    from steps.reports.agents import RunInfo
+    from tests.plawbench.test_report_failed_calls import _frames
+
+    frames = _frames(None)
+    multi = frames["scores"][frames["scores"].category == "consultation"].assign(variant="multiturn")
+    frames["scores"] = pd.concat([frames["scores"], multi], ignore_index=True)
+    frames["judge_info"] = frames["judge_info"].assign(environment_proxy=True)  # the scripted client
+    tables = build_tables(frames)
+    agents = {"a": AgentInfo("a", "m/a", False, run_id="r", limit=4)}
+    long = labelled_rows(tables["long"], agents)
+    tables["long"], agents = long, with_stand_ins(agents, long)
+    ours = long[long.source == "ours"]
+    assert not ours[ours["table"] == "table3"].proxy.any() and ours[ours["table"] == "multiturn"].proxy.all()
+    health = ours[ours["table"] == "judge"]
+    assert health[health.scope.str.startswith("multiturn/")].proxy.all()
+    assert not health[health.scope.str.startswith("single/")].proxy.any()
+    assert (agents["a"].label_in("table3"), agents["a"].label_in("multiturn")) == (
+        "a [limit 4]",
+        "a [scripted] [limit 4]",
+    )
+    inputs = ReportInputs(
+        agents=agents,
+        run=RunInfo("scripted/persona", True, "m/judge", False, {"limit": 4, "t1_penalties": "none"}),
+        data_commit="0" * 40,
+        n_tasks=5,
+        parse_issues=0,
+        issue_tasks=0,
+    )
+    text = render_report(tables, inputs)
+    assert any(line.startswith("| a (m/a) [limit 4] | ") for line in text.splitlines())  # Table 3: measured
+    assert any(line.startswith("| a [scripted] [limit 4] | ") for line in text.splitlines())  # beside multi-turn
+
+
+def test_an_agents_label_is_its_tables_and_a_scripted_agent_is_scripted_everywhere():
+    rows = pd.DataFrame(
+        {
+            "table": ["t1", "t2", "t1", "t1"],
+            "agent": ["real", "real", "oracle", "GPT-4"],
+            "proxy": [False, True, False, False],
+            "source": ["ours", "ours", "ours", "paper"],
+        }
+    )
+    agents = {"real": AgentInfo("real", "openai/m", False, limit=3), "oracle": AgentInfo("oracle", "scripted/o", True)}
+    labelled = labelled_rows(rows, agents)
+    assert labelled.proxy.tolist() == [False, True, True, False]  # the scripted agent's every number
+    assert labelled["limit"].astype(object).where(labelled["limit"].notna(), None).tolist() == [3, 3, None, None]
+    assert twin_labels(labelled) == {
+        ("t1", "real"): "real [limit 3]",
+        ("t2", "real"): "real [scripted] [limit 3]",
+        ("t1", "oracle"): "oracle [scripted]",
+    }
+    real = with_stand_ins(agents, labelled)["real"]
+    assert (real.label_in("t1"), real.label_in("t2"), real.label_in("t1", "t2")) == (
+        "real [limit 3]",
+        "real [scripted] [limit 3]",
+        "real [scripted] [limit 3]",
+    )
+    assert real.label == "real [scripted] [limit 3]" and real.label_in("unknown") == "real [limit 3]"
+    assert twin_labels(rows) == {  # a twin written before `limit`: no run known to be limited
+        ("t1", "real"): "real",
+        ("t2", "real"): "real [scripted]",
+        ("t1", "oracle"): "oracle",
+    }

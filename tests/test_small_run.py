@@ -204,12 +204,14 @@ def test_eval_runs_one_agent_and_leaves_the_others_up_to_date(tmp_path, small: S
         assert '"limit": 2' in run  # the agent's own limit (the shared one is 3)
 
     csv = pd.read_csv(copy / "reports/lawbench.csv", keep_default_na=False, na_values=[""])
-    for setting, label in (("zero_shot", "zero-shot"), ("one_shot", "one-shot")):
+    for setting, column in (("zero_shot", "LawBench 0-shot"), ("one_shot", "LawBench 1-shot")):
         row = csv[
             (csv["table"] == setting) & (csv.agent == "probe") & (csv.scope == "overall") & (csv.metric == "score")
         ].iloc[0]
-        printed = re.search(rf"LawBench {label} Overall\s+([\d.]+) \(n (\d+)\)", done.stdout)
-        assert printed and float(printed.group(1)) == round(row.value * 100, 2) and int(printed.group(2)) == row.n
+        # the leaderboard's column, the agent as every output labels it, the number as `jurisflow results` shows it
+        printed = re.search(rf"{column}\s+probe \[scripted\] \[limit 2\]\s+([\d.]+) \(n ([\d,]+)\)", done.stdout)
+        assert printed and printed.group(1) == f"{row.value * 100:.1f}" and printed.group(2) == f"{int(row.n):,}"
+        assert row["limit"] == 2  # the twin's limit column: the run's own
     assert "probe" in yaml_agents(copy) and "runs:" in (copy / "params.yaml").read_text()
 
 

@@ -9,7 +9,9 @@
   whose calls failed.
 - `call_cache`: the response-cache shards DVC carries (written beside each usage table; read under DVC).
 - `tables`: validated Parquet tables and atomic writes.
-- `stage`: running a flow as a stage (`stage_flow`, `run_stage`, `main`: one summary line or one error line).
+- `stage`: running a flow as a stage (`stage_flow`, `run_stage`, `main`: its progress, one summary line or one error
+  line, then its closing line of counts).
 - `stages`: the table of stages (dvc.yaml), from which the `jurisflow` stage commands are made.
-- `monitor`, `progress`, `server_guard`: what the Prefect UI and the terminal show, and no stray server.
+- `monitor`, `progress`, `server_guard`: what the Prefect UI (run names and tags, task runs per group, artifacts,
+  Crashed runs) and the terminal (progress per loop and group, calls, tokens, ETA) show, and no stray server.
 """

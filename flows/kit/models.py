@@ -33,13 +33,16 @@ if TYPE_CHECKING:
 
 
 def open_door(params: Params, run_id: str, models: Iterable[ModelConfig] = ()) -> ModelDoor:
-    """The door for one flow run. Every model in `models` whose `api_key_env` variable is unset is named in
-    one MissingApiKeyError before anything runs (the door itself also refuses, before any request, a model
-    whose key it lacks)."""
+    """The door for one flow run, its calls counted by the stage's progress. Every model in `models` whose
+    `api_key_env` variable is unset is named in one MissingApiKeyError before anything runs (the door itself also
+    refuses, before any request, a model whose key it lacks)."""
     check_api_keys(models)
+    from flows.kit.progress import observe_calls
     from steps.llm.door import ModelDoor  # litellm (3 s of CPU to import) loads only in stages that call models
 
-    return ModelDoor(params.llm, run_id=run_id, cache_dir=Path(params.llm.cache_dir), shards=shard_layer())
+    door = ModelDoor(params.llm, run_id=run_id, cache_dir=Path(params.llm.cache_dir), shards=shard_layer())
+    door.observers.append(observe_calls)  # the stage's progress counts its calls and tokens
+    return door
 
 
 @dataclass(frozen=True)

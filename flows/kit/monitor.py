@@ -1,8 +1,11 @@
 """What the Prefect UI shows of a stage: run names and tags, progress and summary logs, per-group task runs, and
 artifacts with the headline results. Nothing here changes what a stage computes or writes to disk.
 
-- `describe` names a flow run `<stage>@<agent>[-<setting>]` and tags it (benchmark, stage, agent, model, judge,
-  `scripted`/`real`); `flows.kit.stage.run_stage` applies them, so every stage is named in one place.
+- `describe` names a flow run `<stage>@<agent>[-<setting>]` and tags it (project, commit, run session, benchmark,
+  stage, agent (a report: every agent it reports on), model, judge, `scripted`/`real`); `flows.kit.stage.run_stage`
+  applies them, so every stage is named in one place.
+- `mark_process` records a stage's process on its flow run; `mark_crashed` marks Crashed the runs of this project
+  still Running whose process is gone (run at every stage's start and by `jurisflow ui`).
 - `run_logger` is the run's logger at INFO (sent to the Prefect API, shown in the run's Logs tab), or None
   outside a run; `flows.kit.progress` reports through it.
 - `gather_groups` runs the groups of one stage (LawBench tasks, J1 environments, UCL tasks ...) as one task run
@@ -14,10 +17,16 @@ artifacts with the headline results. Nothing here changes what a stage computes 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
+import os
 import re
-from collections.abc import Awaitable, Callable, Hashable, Sequence
+import socket
+import subprocess
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Sequence
 from contextlib import AbstractAsyncContextManager
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
@@ -46,11 +55,85 @@ def _declared(stage: str) -> Stage | None:
         return None
 
 
+PROJECT_ENV = "JURISFLOW_PROJECT"
+
+
+def project_name() -> str:
+    """The project's name in the Prefect UI: JURISFLOW_PROJECT, else the name of the checkout's folder (where DVC runs
+    every stage)."""
+    return os.environ.get(PROJECT_ENV) or Path.cwd().resolve().name
+
+
+@cache
+def git_commit() -> str | None:
+    """The checkout's commit, abbreviated as git does (None outside a git checkout)."""
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None if done.returncode == 0 else None
+
+
+def run_session() -> str:
+    """The run session this process belongs to (12 hex digits): the one `make run`, `jurisflow eval` and `jurisflow
+    agents run` give their stages (JURISFLOW_RUN_SESSION), else the `dvc` process that started this one (every stage
+    of one `dvc repro`), else this process alone."""
+    from steps.llm.ledger import SESSION_ENV
+
+    session = os.environ.get(SESSION_ENV)
+    if session:
+        return session[:12]
+    import psutil
+
+    me = psutil.Process()
+    owner = next((p for p in _parents(me) if _is_dvc(p)), me)
+    return hashlib.sha256(f"{owner.pid}-{owner.create_time()}".encode()).hexdigest()[:12]
+
+
+def _parents(process: Any) -> list[Any]:
+    import psutil
+
+    try:
+        return list(process.parents())
+    except psutil.Error:
+        return []
+
+
+def _is_dvc(process: Any) -> bool:
+    """Whether `process` is a `dvc` command (`dvc …`, `python …/dvc …`, `python -m dvc …`)."""
+    import psutil
+
+    try:
+        argv = process.cmdline()
+    except psutil.Error:
+        return False
+    return any(Path(arg).name == "dvc" for arg in argv[:3]) or process.name() == "dvc"
+
+
+def identity_tags() -> list[str]:
+    """The tags of every flow run of this project: `project:<name>`, `commit:<hash>` (in a git checkout) and
+    `session:<id>` (one per `make run`, `jurisflow eval`, `jurisflow agents run` or `dvc repro`)."""
+    commit = git_commit()
+    return [f"project:{project_name()}", *([f"commit:{commit}"] if commit else []), f"session:{run_session()}"]
+
+
+def reads_every_agent(declared: Stage) -> bool:
+    """A report stage: not per agent, it reads every agent's runs (it depends on `agents`, or is a `*_report`)."""
+    return (
+        not declared.per_agent
+        and declared.seat is None
+        and ("agents" in declared.params or declared.name.endswith("_report"))
+    )
+
+
 def describe(
     stage: str, params: Params | None, agent_name: str | None = None, setting: str | None = None
 ) -> tuple[str, list[str]]:
-    """The flow run's name and tags: the stage's benchmark, its agent (or the model its declaration seats there),
-    the agent's model, and the models of the shared roles it calls (its declaration's `roles`)."""
+    """The flow run's name and tags: the project, commit and run session (`identity_tags`), the stage's benchmark,
+    its agent (or the model its declaration seats there; a report stage: every agent it reports on), the agent's
+    model, and the models of the shared roles it calls (its declaration's `roles`)."""
     from steps.registry import resolve
 
     declared = _declared(stage)
@@ -62,9 +145,14 @@ def describe(
         agent = params.agent(agent_name)
     who = agent.name if agent is not None else agent_name
     name = stage + (f"@{who}" if who else "") + (f"-{setting}" if setting else "")
-    tags = [f"benchmark:{benchmark_of(stage)}", f"stage:{stage}"]
+    benchmark = benchmark_of(stage)
+    tags = [*identity_tags(), f"benchmark:{benchmark}", f"stage:{stage}"]
     if who:
         tags.append(f"agent:{who}")
+    elif declared is not None and params is not None and reads_every_agent(declared):
+        runs = params.derived_runs()
+        reported = runs.get(benchmark, list(params.agents)) if benchmark != "shared" else list(params.agents)
+        tags += [f"agent:{name}" for name in reported]
     if setting:
         tags.append(f"setting:{setting}")
     if agent is not None:
@@ -74,6 +162,74 @@ def describe(
     if params is not None and "judge" in roles:
         tags.append(f"judge:{params.judge_model().model}")
     return name, tags
+
+
+def process_id() -> str:
+    """This process as Prefect's workers record a flow run's process (`infrastructure_pid`): `host:pid`."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def mark_process() -> None:
+    """Record this process on the current flow run (`infrastructure_pid`), so that a later start can tell that the
+    run's process is gone (`mark_crashed`). Nothing outside a flow run or without an API."""
+    from prefect.client.orchestration import SyncPrefectClient
+    from prefect.context import FlowRunContext
+
+    context = FlowRunContext.get()
+    if context is None or context.flow_run is None or not isinstance(context.client, SyncPrefectClient):
+        return
+    try:
+        context.client.update_flow_run(context.flow_run.id, infrastructure_pid=process_id())
+    except Exception as err:  # the monitor never fails a stage
+        logging.getLogger(__name__).warning(f"could not record the stage's process on its flow run: {err}")
+
+
+def _gone(infrastructure_pid: str | None, started: Any) -> bool:
+    """Whether the process a flow run recorded (`host:pid`) is gone: it ran on this host and no such process runs,
+    or the pid now belongs to a process started after the run (a reused pid). A run of another host is not judged."""
+    import psutil
+
+    host, _, pid = (infrastructure_pid or "").rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        process = psutil.Process(int(pid))
+        if process.status() == psutil.STATUS_ZOMBIE:
+            return True
+        return started is not None and process.create_time() > started.timestamp() + 1
+    except psutil.NoSuchProcess:
+        return True
+    except psutil.Error:
+        return False
+
+
+def mark_crashed(project: str | None = None) -> list[str]:
+    """Mark Crashed every flow run of this project (tag `project:<name>`) that is still Running though its process
+    (`mark_process`) is gone: a stage killed with SIGKILL, or whose terminal closed, never reports its end. Returns the
+    names of the runs marked. Uses the API Prefect's settings name (PREFECT_API_URL)."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import (
+        FlowRunFilter,
+        FlowRunFilterState,
+        FlowRunFilterStateType,
+        FlowRunFilterTags,
+    )
+    from prefect.client.schemas.objects import StateType
+    from prefect.states import Crashed
+
+    running = FlowRunFilter(
+        state=FlowRunFilterState(type=FlowRunFilterStateType(any_=[StateType.RUNNING])),
+        tags=FlowRunFilterTags(all_=[f"project:{project or project_name()}"]),
+    )
+    marked = []
+    with get_client(sync_client=True) as client:
+        for run in client.read_flow_runs(flow_run_filter=running, limit=200):
+            if not _gone(run.infrastructure_pid, run.start_time):
+                continue
+            message = f"its process ({run.infrastructure_pid}) ended without reporting: killed, or its terminal closed"
+            client.set_flow_run_state(run.id, Crashed(message=message), force=True)
+            marked.append(run.name)
+    return marked
 
 
 def run_logger() -> logging.Logger | logging.LoggerAdapter | None:
@@ -130,9 +286,16 @@ async def gather_groups(
     """Run `run` on each group of `items` (in first-seen order) as one Prefect task run named `label(group)`, all
     concurrently in this event loop; `run` returns one result per item, and the results come back in the order of
     `items`. Outside a flow run the groups run the same way without task runs."""
+    from flows.kit import progress
+
     groups: dict[Hashable, list[int]] = {}
     for i, item in enumerate(items):
         groups.setdefault(group_of(item), []).append(i)
+    # each group's items and calls also count for its row of the stage's progress (its work runs in its context)
+    tallies = progress.open_groups({label(g): len(p) for g, p in groups.items()})
+
+    def in_group(g: Hashable, work: Coroutine[Any, Any, list[R]]) -> asyncio.Task[list[R]]:
+        return asyncio.create_task(work, context=progress.in_group(tallies[label(g)]))
 
     async def one(positions: list[int]) -> list[R]:
         results = await run([items[i] for i in positions])
@@ -143,7 +306,7 @@ async def gather_groups(
     # every group ends before the first error is raised: a group still running when the flow ends would be cut off
     # (Prefect logs each as crashed, and the answers on their way would be lost)
     if not in_flow_run():
-        done = await asyncio.gather(*(one(p) for p in groups.values()), return_exceptions=True)
+        done = await asyncio.gather(*(in_group(g, one(p)) for g, p in groups.items()), return_exceptions=True)
     else:
         from prefect import task
         from prefect.cache_policies import NO_CACHE
@@ -151,7 +314,10 @@ async def gather_groups(
         group_task = task(name="group", cache_policy=NO_CACHE)(one)
         async with shared_client():
             done = await asyncio.gather(
-                *(group_task.with_options(task_run_name=_task_name(label(g)))(p) for g, p in groups.items()),
+                *(
+                    in_group(g, group_task.with_options(task_run_name=_task_name(label(g)))(p))
+                    for g, p in groups.items()
+                ),
                 return_exceptions=True,
             )
     out: list[Any] = [None] * len(items)
@@ -171,10 +337,16 @@ def _key(text: str) -> str:
 
 
 def publish_table(key: str, rows: list[dict[str, Any]], description: str) -> None:
-    """A table artifact on the current run (nothing outside a run)."""
+    """A table artifact on the current run (nothing outside a run); rows with a `task` are in the natural order of
+    their tasks (`2-2` before `2-10`; the order they came in within a task)."""
     if run_logger() is None:
         return
     from prefect.artifacts import create_table_artifact
+
+    from steps.tables import natural_key
+
+    if rows and "task" in rows[0]:
+        rows = sorted(rows, key=lambda row: natural_key(row.get("task")))
 
     create_table_artifact(rows, key=_key(key), description=description)
 
@@ -200,12 +372,16 @@ async def follow_groups(sizes: dict[str, int], work: Callable[[Callable[[str], N
     """Run `work` once, as it is (its concurrency, journal and order untouched), with one Prefect task run per
     group that follows it: `work` calls the given `done(group)` once per finished item, and the group's task run
     ends when its `sizes[group]` items are done (or fails with `work`'s error). Returns `work`'s result."""
+    from flows.kit import progress
+
     loop = asyncio.get_running_loop()
     finished = {g: loop.create_future() for g, n in sizes.items() if n}
     counts = dict.fromkeys(sizes, 0)
+    tallies = progress.open_groups(sizes)  # the groups' rows of the stage's progress
 
     def done(group: str) -> None:
         counts[group] += 1
+        progress.group_done(tallies[group])
         if counts[group] == sizes[group] and not finished[group].done():
             finished[group].set_result(None)
 

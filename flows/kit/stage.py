@@ -1,4 +1,5 @@
-"""Running a stage flow from the command line: one summary line on success, one error line on failure.
+"""Running a stage flow from the command line: its progress (flows/kit/progress.py), one summary line on success or
+one error line on failure, then the closing line of its progress (items, calls, tokens, seconds).
 
 `run_stage` names and tags the flow run (flows.kit.monitor.describe); `stage_flow` declares a stage's flow and sends its
 summary line to the run's logs."""
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from rich.console import Console
 
+from flows.kit import progress
 from flows.kit.server_guard import install as install_server_guard
 from steps.llm.cache import CacheError
 from steps.schemas import TableError
@@ -117,8 +119,9 @@ def stage_flow(fn: Callable[..., str]) -> Any:
 
     @functools.wraps(fn)
     def logged(*args: Any, **kwargs: Any) -> str:
-        from flows.kit.monitor import run_logger
+        from flows.kit.monitor import mark_process, run_logger
 
+        mark_process()  # a later start can tell that this run's process is gone (flows/kit/monitor.py)
         logger = run_logger()
         try:
             summary = fn(*args, **kwargs)
@@ -163,10 +166,37 @@ def _run_stage(name: str, flow_fn: Flow[..., Any], **kwargs: Any) -> int:
     _shorten_prefect_tracebacks()
     _send_info_to_the_api()
     install_server_guard()  # a killed stage leaves no temporary Prefect server behind
+    _mark_crashed()
     run_name, run_tags = describe(name, params, kwargs.get("agent_name"), kwargs.get("setting"))
-    with tags(*run_tags):
-        # cast: for a Flow[..., Any] prefect's overloads of __call__ pick the one for NoReturn flows (None)
-        state = cast("State[Any]", flow_fn.with_options(flow_run_name=run_name)(return_state=True, **kwargs))
+    with progress.stage(run_name) as meter:
+        try:
+            with tags(*run_tags):
+                # cast: for a Flow[..., Any] prefect's overloads of __call__ pick the one for NoReturn flows (None)
+                state = cast("State[Any]", flow_fn.with_options(flow_run_name=run_name)(return_state=True, **kwargs))
+        except BaseException:
+            console.print(meter.summary(ok=False), soft_wrap=True, markup=False, highlight=False)
+            raise
+    code = _report(name, state)
+    console.print(meter.summary(ok=code == 0), soft_wrap=True, markup=False, highlight=False)  # the closing line
+    return code
+
+
+def _mark_crashed() -> None:
+    """Mark Crashed this project's runs left Running by a process that is gone (one line names them); a Prefect API
+    that cannot be asked is the flow's to report, not this check's."""
+    from flows.kit.monitor import mark_crashed
+
+    try:
+        marked = mark_crashed()
+    except Exception as err:
+        console.print(f"[dim]could not check for crashed Prefect runs: {err}[/]", soft_wrap=True)
+        return
+    if marked:
+        console.print(f"[yellow]marked Crashed[/] (their process is gone): {', '.join(marked)}", soft_wrap=True)
+
+
+def _report(name: str, state: State[Any]) -> int:
+    """Print the stage's own summary line (or its one failure line) and return the exit code."""
     if state.is_completed():
         summary = state.result()
         console.print(f"[bold green]{name}[/]: {summary}", soft_wrap=True)

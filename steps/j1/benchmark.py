@@ -33,7 +33,7 @@ BENCHMARK = Benchmark(
     judged=("scores",),
     dialogues=True,
     headlines=(
-        Headline("table3", "Overall", label="J1-EVAL Overall"),
+        Headline("table3", "Overall"),
         Headline("table3", "AVG_OO", column="J1 AVG (OO)"),
         Headline("table3", "AVG_PO", column="J1 AVG (PO)"),
     ),

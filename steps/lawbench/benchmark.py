@@ -9,9 +9,9 @@ LEVELS = ("Memorization", "Understanding", "Application")
 TASKS = tuple(f"{level}-{i}" for level, k in ((1, 2), (2, 10), (3, 8)) for i in range(1, k + 1))
 
 
-def _setting(setting: str, column: str, label: str) -> tuple[Headline, ...]:
+def _setting(setting: str, column: str) -> tuple[Headline, ...]:
     """A setting's overall score (a leaderboard column and a line of `jurisflow eval`) and its three levels."""
-    overall = Headline(setting, "score", key=(setting, "overall"), column=column, label=label, scale=100)
+    overall = Headline(setting, "score", key=(setting, "overall"), column=column, scale=100)
     return (overall, *(Headline(setting, "score", level, key=(setting, level), scale=100) for level in LEVELS))
 
 
@@ -33,8 +33,8 @@ BENCHMARK = Benchmark(
     ),
     position=1,
     headlines=(
-        *_setting("zero_shot", "LawBench 0-shot", "LawBench zero-shot Overall"),
-        *_setting("one_shot", "LawBench 1-shot", "LawBench one-shot Overall"),
+        *_setting("zero_shot", "LawBench 0-shot"),
+        *_setting("one_shot", "LawBench 1-shot"),
     ),
     plots=(
         Plot("lawbench_zero_shot", "zero_shot", ("score",), TASKS, "scope", "task", "score", scale=100),

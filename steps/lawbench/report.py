@@ -10,7 +10,7 @@ import pandas as pd
 from steps.lawbench.metrics.tasks import TASK_IDS, TASKS
 from steps.reports.agents import AgentInfo
 from steps.reports.long import long_csv
-from steps.reports.markdown import CONTENT_FILTER_RULE, truncated_note, with_failed
+from steps.reports.markdown import CONTENT_FILTER_RULE, LABELS_RULE, truncated_note, with_failed
 from steps.reports.prose import render_template
 
 LEVEL_COLUMNS = ("Memorization", "Understanding", "Application")
@@ -24,13 +24,13 @@ def tasks_frame() -> pd.DataFrame:
     return pd.DataFrame({"task": [t.task_id for t in TASKS], "level": [_LEVEL_OF[t.level] for t in TASKS]})
 
 
-def _label(agent: str, source: str, agents: dict[str, AgentInfo]) -> str:
+def _label(agent: str, source: str, agents: dict[str, AgentInfo], setting: str) -> str:
     if source == "paper":
         return f"{agent} (published)"
     if source == "paper_of":
         return f"↳ {agents[agent].paper_model} (published)"
     info = agents.get(agent)
-    return info.label if info else agent
+    return info.label_in(setting) if info else agent
 
 
 def _items(long: pd.DataFrame, setting: str) -> dict[tuple[str, str], int]:
@@ -61,7 +61,7 @@ def _pivot(long: pd.DataFrame, setting: str, metric: str, scopes: list[str], age
     wide = pd.DataFrame(values, index=pd.MultiIndex.from_tuples(paired, names=["agent", "source"]))
     items = _items(long, setting)
     out = (wide * 100).round(2)
-    out.insert(0, "model", [_label(a, s, agents) for a, s in wide.index])
+    out.insert(0, "model", [_label(a, s, agents, setting) for a, s in wide.index])
     out.insert(1, "n", [items.get((a, s), FULL_ITEMS) for a, s in wide.index])
     out = out.reset_index(drop=True)
     out = out.astype({c: object for c in scopes}).where(out.notna(), None)
@@ -112,8 +112,9 @@ def _differing_cells(long: pd.DataFrame, setting: str, task: str) -> list[tuple[
 
 
 def csv_text(long: pd.DataFrame) -> str:
-    """reports/lawbench.csv: the long table with `n_failed` (our failed calls; empty for the paper's rows)."""
-    return long_csv(long, table="reports/lawbench.csv", digits=12, whole=("n_failed",))
+    """reports/lawbench.csv: the long table with `n_failed` (our failed calls; empty for the paper's rows) and
+    `limit` (`labelled_rows`)."""
+    return long_csv(long, table="reports/lawbench.csv", digits=12, whole=("n_failed",), with_limit=True)
 
 
 def render_setting(
@@ -147,5 +148,6 @@ def render_setting(
         ran=ran,
         failed=failed_by_task(long, setting),
         content_filter_rule=CONTENT_FILTER_RULE,
+        labels_rule=LABELS_RULE,
         truncated=truncated_note(truncated if truncated is not None else {a: i.truncated for a, i in agents.items()}),
     )

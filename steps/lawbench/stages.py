@@ -37,10 +37,7 @@ TOLERANCE = 1e-6
 
 def _lexicon(ctx: StageContext) -> LexiconFiles:
     """Task 2-1's lexicon files: ingest's two tables (a missing one is the one-line error to run ingest)."""
-    files = lexicon_tables(ctx.paths.interim)
-    return LexiconFiles(
-        cilin_path=ctx.input_path(files["cilin_path"]), confusion_path=ctx.input_path(files["confusion_path"])
-    )
+    return lexicon_tables(ctx.paths.interim, ctx.input_path)
 
 
 # ------------------------------------------------------------------ published predictions
@@ -181,6 +178,7 @@ def report(ctx: StageContext) -> str:
     """The paper-style LawBench tables of every agent taking part, beside the published scores rescored."""
     from steps.lawbench.benchmark import BENCHMARK
     from steps.lawbench.report import csv_text, render_setting
+    from steps.reports.agents import labelled_rows, with_stand_ins
     from steps.reports.dvc_views import write_dvc_views
     from steps.reports.runs import agent_info, truncated_replies
     from steps.sources import load_manifest
@@ -201,6 +199,8 @@ def report(ctx: StageContext) -> str:
         agents[name] = agent_info(params, name, "lawbench", dirs, names=names, by_name=False, required=False)
     scores = pd.concat(frames, ignore_index=True)
     long, deltas = ctx.task(build_tables)(scores, published)
+    long = labelled_rows(long, agents)  # the twin's `limit`; Markdown labels its rows from the same rows
+    agents = with_stand_ins(agents, long)
     manifest = load_manifest(ctx.input_path(Path("sources.yaml")))
     commit = next(f.commit for f in manifest.files if f.dataset == "lawbench_items")
     markdown = {}

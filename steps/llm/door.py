@@ -74,6 +74,7 @@ class ModelDoor:
         self.cache = ResponseCache(self.cache_dir) if settings.cache else None
         self.shards = shards if settings.cache else None  # read when the SQLite cache misses
         self.usage: list[UsageRecord] = []
+        self.observers: list[Callable[[UsageRecord], None]] = []  # told of each accounting row (progress displays)
         self.answers: dict[str, tuple[str, CachedResponse]] = {}  # every answer this door gave: the stage's shard
         self.spent_usd = 0.0  # what this door's new calls cost (litellm's prices; hits and failures cost nothing)
         # with a cap and a run session (JURISFLOW_RUN_SESSION), the cap is over every stage of the run: their spend
@@ -369,7 +370,7 @@ class ModelDoor:
         """The accounting row of a call answered without the door (a simulation journal replaying an interrupted
         run): the row the door wrote when the call was made, as a hit (no request, no latency)."""
         self._keep(reply)
-        self.usage.append(
+        self._record(
             UsageRecord(
                 self.run_id,
                 purpose,
@@ -423,7 +424,12 @@ class ModelDoor:
                 failure_kind=reply.kind.value,
                 failure_message=redact(reply.message),
             )
+        self._record(record)
+
+    def _record(self, record: UsageRecord) -> None:
         self.usage.append(record)
+        for observe in self.observers:
+            observe(record)
 
     def _keep(self, reply: Completion) -> None:
         """Remember an answer for the stage's shard (what a fresh run would store: no latency)."""

@@ -7,6 +7,13 @@ by `scripted/persona`, the judge by `scripted/judge`, unless told otherwise), an
 its call key and its tokens counted by the real model's tokenizer. So the number of calls and every prompt
 follow the real protocol; only the replies, and so what depends on them (when a dialogue ends, a repair round),
 are the stand-in's. Nothing is sent, cached or written.
+
+Two ways to play a real agent (`EARLY` and `REAL_LIKE`): `scripted/oracle` answers from the ground truth and ends
+every dialogue as early as it can (a lower bound on calls and tokens); `FILLER`, the real-model-like policy, answers
+every call with neutral filler text of the agent's reply length (`reply_tokens`: a measured mean reply length, else
+its `decoding.max_tokens`, else `ASSUMED_REPLY_TOKENS`) that carries no end marker and answers nothing, so
+dialogues run until their turn cap or the environment ends them, and revisions, forced deliverables and repair
+rounds happen as a real run's do (the small real models of reports/real_model.md ran every dialogue to its cap).
 """
 
 from __future__ import annotations
@@ -26,6 +33,25 @@ from steps.llm.results import CallFailure, Completion, FailureKind, Reply, Reque
 STAND_INS = {"agent": "oracle", "environment": "persona", "extraction": "persona", "judge": "judge"}
 StandIn = str | Callable[[scripted.ScriptedRequest], str]  # a scripted model's name, or a policy of one's own
 CHAT_PRIMING = 3  # litellm (as OpenAI): every request's reply is primed with 3 tokens
+FILLER = "filler"  # the real-model-like policy: replies of the agent's reply length that answer nothing
+EARLY = dict(STAND_INS)  # an agent that ends every dialogue as early as it can: the low figure
+REAL_LIKE = {**STAND_INS, "agent": FILLER}  # an agent that talks as a real model does: the expected figure
+ASSUMED_REPLY_TOKENS = 1024  # a filler reply's length when the model sets no max_tokens and none was measured
+# neutral text: no end marker, no legal content, no question, nothing a scripted role could take as an answer
+FILLER_UNIT = "嗯，这一点我再想一想，稍后继续说明。"
+
+
+def filler_text(counter: TokenCounter, tokens: int) -> str:
+    """Neutral text of about `tokens` tokens by `counter` (whole units of `FILLER_UNIT`, then characters)."""
+    if tokens <= 0:
+        return ""
+    unit = counter.text(FILLER_UNIT) or 1
+    text = FILLER_UNIT * (tokens // unit)
+    for ch in FILLER_UNIT:
+        if counter.text(text) >= tokens:
+            break
+        text += ch
+    return text or FILLER_UNIT[0]
 
 
 class TokenCounter:
@@ -86,10 +112,11 @@ class Sent:
     max_tokens: int | None
     stand_in: str
     failed: bool = False  # the stand-in could not answer (no policy for the call): a failed call in the run
-    item: str = ""  # the item the request is about (its metadata's instance_id), "" when it names none
-    api_base: str | None = None  # where the model is served (the first replica), None for a provider's API
+    item: str = ""  # the call's instance (its metadata's instance_id): a dialogue's calls are sequential
+    api_base: str = ""  # where the model is served (the first replica): keys the calibration record
+    concurrency: int | None = None  # the model's own bound on calls at once (None: llm.concurrency)
     replies: int = 0  # the model's own earlier replies in the request (its `assistant` messages: a dialogue's)
-    reply_tokens: int = 0  # their tokens (the stand-in's replies, as counted in input_tokens)
+    reply_tokens: int = 0  # their tokens (the stand-ins' replies, as counted in input_tokens)
 
 
 @dataclass
@@ -97,15 +124,21 @@ class StandInDoor:
     """The model door's `complete` / `complete_many` answered by scripted stand-ins; `sent` lists every request.
 
     `stage` names the stage whose calls are being recorded (the estimator sets it). `stand_ins` maps a purpose to
-    what answers real models' calls of that purpose: a scripted model's name (default `STAND_INS`) or a function of
-    the request (tests answer as their fake server does).
+    what answers real models' calls of that purpose: a scripted model's name (default `STAND_INS`), `FILLER`, or a
+    function of the request (tests answer as their fake server does). `reply_tokens` maps a model string to its
+    measured mean reply length, which `FILLER` prefers to `decoding.max_tokens`; `prompt_ratios` maps (model,
+    first api_base) to the server's prompt tokens over our count (`jurisflow models check`), which scales every
+    prompt-token count of that model.
     """
 
     stand_ins: dict[str, StandIn] = field(default_factory=lambda: dict(STAND_INS))
     stage: str = ""
     sent: list[Sent] = field(default_factory=list)
     run_id: str = ""
+    reply_tokens: dict[str, int] = field(default_factory=dict)
+    prompt_ratios: dict[tuple[str, str], float] = field(default_factory=dict)  # (model, api_base) → server/ours
     _counters: dict[str, TokenCounter] = field(default_factory=dict)
+    _fillers: dict[tuple[str, int], str] = field(default_factory=dict)
 
     def counter(self, model: str) -> TokenCounter:
         if model not in self._counters:
@@ -117,6 +150,32 @@ class StandInDoor:
         if model.is_scripted:
             return model.model.split("/", 1)[1]
         return self.stand_ins.get(purpose, STAND_INS["environment"])
+
+    def prompt_tokens(self, model: ModelConfig, messages: list[dict[str, Any]]) -> int:
+        """The request's prompt tokens by the model's counter, scaled by its calibration's ratio when there is one."""
+        return self.scaled(model, self.counter(model.model).prompt(messages))
+
+    def scaled(self, model: ModelConfig, counted: int) -> int:
+        """Tokens by the model's counter, scaled by its calibration's ratio (server/ours) when there is one."""
+        base = model.api_base[0] if isinstance(model.api_base, list) else model.api_base
+        ratio = self.prompt_ratios.get((model.model, base or ""))
+        return round(counted * ratio) if ratio else counted
+
+    def reply_length(self, model: ModelConfig) -> int:
+        """A filler reply's tokens for `model`: its measured mean reply (capped by max_tokens), else max_tokens."""
+        cap = model.decoding.max_tokens
+        measured = self.reply_tokens.get(model.model)
+        if measured:
+            return min(measured, cap) if cap else measured
+        return cap or ASSUMED_REPLY_TOKENS
+
+    def filler(self, model: ModelConfig) -> str:
+        """The filler reply for `model`, made once per (model, length)."""
+        length = self.reply_length(model)
+        key = (model.model, length)
+        if key not in self._fillers:
+            self._fillers[key] = filler_text(self.counter(model.model), length)
+        return self._fillers[key]
 
     async def complete(
         self,
@@ -139,16 +198,32 @@ class StandInDoor:
         counter = self.counter(model.model)
         item = str(metadata.get("instance_id") or "")
         own = [m for m in messages if m.get("role") == "assistant"]
-        history = (len(own), sum(counter.text(str(m.get("content") or ""), memo=True) for m in own))
+        history = (len(own), self.scaled(model, sum(counter.text(str(m.get("content") or ""), memo=True) for m in own)))
+        if who == FILLER and not model.is_scripted:
+            label = "real-model-like filler"
+            text = self.filler(model)
+            tokens_in, tokens_out = self.prompt_tokens(model, messages), self.reply_length(model)
+            self._record(model, purpose, key, tokens_in, tokens_out, label, item=item, history=history)
+            return Completion(text, model.model, key, tokens_in, tokens_out, None, 0.0, 1, False)
         try:
             request = scripted.ScriptedRequest(who if isinstance(who, str) else "", list(messages), metadata)
             text = str(scripted.answer(request) if isinstance(who, str) else who(request))
         except Exception as exc:  # as the door: a scripted model's error is a failed call, never an answer
             failure = CallFailure(FailureKind.BAD_REQUEST, f"stand-in {label}: {exc}", model.model, key, 1)
-            self._record(model, purpose, key, counter.prompt(messages), 0, label, item, history, failed=True)
+            self._record(
+                model,
+                purpose,
+                key,
+                self.prompt_tokens(model, messages),
+                0,
+                label,
+                failed=True,
+                item=item,
+                history=history,
+            )
             return failure
-        tokens_in, tokens_out = counter.prompt(messages), counter.text(text)
-        self._record(model, purpose, key, tokens_in, tokens_out, label, item, history)
+        tokens_in, tokens_out = self.prompt_tokens(model, messages), counter.text(text)
+        self._record(model, purpose, key, tokens_in, tokens_out, label, item=item, history=history)
         return Completion(text, model.model, key, tokens_in, tokens_out, None, 0.0, 1, False)
 
     async def complete_many(self, requests: Iterable[Request], on_reply: Any = None) -> list[Reply]:
@@ -171,12 +246,12 @@ class StandInDoor:
         tokens_in: int,
         tokens_out: int,
         who: str,
-        item: str,
-        history: tuple[int, int],
         *,
         failed: bool = False,
+        item: str = "",
+        history: tuple[int, int] = (0, 0),
     ) -> None:
-        bases = model.replicas or ([model.api_base] if isinstance(model.api_base, str) else [])
+        base = model.api_base[0] if isinstance(model.api_base, list) else model.api_base
         self.sent.append(
             Sent(
                 self.stage,
@@ -190,7 +265,8 @@ class StandInDoor:
                 who,
                 failed,
                 item,
-                bases[0] if bases else None,
+                base or "",
+                model.concurrency,
                 *history,
             )
         )

@@ -117,6 +117,7 @@ class ServerLimits:
     context: int | None = None
     slots: int | None = None
     source: str = ""
+    reachable: bool = True  # False: no connection to any URL asked (refused, no such host, connect timeout)
 
     def describe(self) -> str:
         """One line: what was found, and where."""
@@ -136,16 +137,19 @@ def server_limits(api_base: str, model_id: str | None = None, timeout_s: float =
     """The context size and parallel slots the server at `api_base` (…/v1) reports: llama.cpp's `GET /props`
     (beside `/v1`: `default_generation_settings.n_ctx`, `total_slots`), else vLLM's `GET /v1/models`
     (`max_model_len` of `model_id`'s card, or the smallest of them; vLLM reports no slot count). Never raises: a
-    server that does not answer, or answers neither, gives a `ServerLimits` of Nones saying why."""
+    server that does not answer, or answers neither, gives a `ServerLimits` of Nones saying why (`reachable`
+    False when neither URL could be connected to; a server that accepts and is slow to answer is reachable)."""
     base = api_base.rstrip("/")
     props_url, models_url = f"{base.removesuffix('/v1')}/props", f"{base}/models"
-    why = []
+    why, answered = [], False
     for url in (props_url, models_url):
         try:
             response = httpx.get(url, timeout=timeout_s)
+            answered = True
             body = response.json() if response.status_code == 200 else None
         except (httpx.HTTPError, ValueError) as err:
             why.append(f"{url}: {type(err).__name__}")
+            answered = answered or not isinstance(err, httpx.ConnectError | httpx.ConnectTimeout)
             continue
         if not isinstance(body, dict):
             why.append(f"{url}: HTTP {response.status_code}")
@@ -164,7 +168,7 @@ def server_limits(api_base: str, model_id: str | None = None, timeout_s: float =
             context = lengths.get(model_id or "", min(lengths.values()))
             return ServerLimits(context, None, f"vLLM {url} max_model_len")
         why.append(f"{url}: no max_model_len")
-    return ServerLimits(source="; ".join(why))
+    return ServerLimits(source="; ".join(why), reachable=answered)
 
 
 def port_in_use(host: str, port: int) -> bool:

@@ -25,7 +25,7 @@ BENCHMARK = Benchmark(
     judged=("scores",),
     dialogues=True,
     headlines=(
-        Headline("goal", "AVE", key=("goal", "AVE"), column="MILE goal", label="MILE goal AVE"),
+        Headline("goal", "AVE", key=("goal", "AVE"), column="MILE goal"),
         Headline("interaction", "AVE", key=("interaction", "AVE"), column="MILE interaction"),
         Headline("consistency", "CONS", key=("consistency", "CONS")),
         Headline("total", "AVE", key=("total", "AVE")),

@@ -15,7 +15,7 @@ from steps.mile.published import GOAL_METRICS, paper_long
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.labels import size_phrase
 from steps.reports.long import long_columns
-from steps.reports.markdown import CONTENT_FILTER_RULE, truncated_note, value_pivot, with_failed
+from steps.reports.markdown import CONTENT_FILTER_RULE, LABELS_RULE, truncated_note, value_pivot, with_failed
 from steps.reports.prose import render_template
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -88,8 +88,9 @@ def csv_frame(ours: pd.DataFrame) -> pd.DataFrame:
     return out.assign(value=out.value.astype(float).round(6))
 
 
-def _label(agent: str, agents: dict[str, AgentInfo]) -> str:
-    return agents[agent].label
+def _label(agent: str, agents: dict[str, AgentInfo], table: str) -> str:
+    """The agent's label in `table` of reports/mile.csv."""
+    return agents[agent].label_in(table)
 
 
 def _highlight(published: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataFrame:
@@ -186,7 +187,7 @@ def goal_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict[str, p
     table.insert(2, "dialogues", table.agent.map(_n(ours, "goal", "AVE")))
     table["failed"] = table.agent.map(_failed(ours, "goal")).fillna(0).astype(int)
     names = table.agent.tolist()
-    table["agent"] = table.agent.map(lambda a: _label(a, agents))
+    table["agent"] = table.agent.map(lambda a: _label(a, agents, "goal"))
     goal_metrics = (*GOAL_METRICS, "AVE")
     goal = _mark(_round(table), names, _both(ours, "goal", "overall", goal_metrics), {m: m for m in goal_metrics})
     paper = paper_long()
@@ -199,7 +200,7 @@ def goal_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict[str, p
     norm = _wide(ours, "goal", "overall", norm_metrics).reset_index()
     norm_names = norm.agent.tolist()
     norm.insert(1, "dialogues", norm.agent.map(_n(ours, "goal", "CLI")))
-    norm["agent"] = norm.agent.map(lambda a: _label(a, agents))
+    norm["agent"] = norm.agent.map(lambda a: _label(a, agents, "goal"))
     norm = _mark(_round(norm), norm_names, _both(ours, "goal", "overall", norm_metrics), {m: m for m in norm_metrics})
     return {"ours": goal, "published": _round(_highlight(published, agents)), "norm": norm}
 
@@ -215,7 +216,7 @@ def interaction_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict
         wide[f"{m} (windows)"] = wide.agent.map(micro[m])
     wide["failed windows"] = wide.agent.map(_failed(ours, "interaction")).fillna(0).astype(int)
     names = wide.agent.tolist()
-    wide["agent"] = wide.agent.map(lambda a: _label(a, agents))
+    wide["agent"] = wide.agent.map(lambda a: _label(a, agents, "interaction"))
     wide = _mark(
         _round(wide),
         names,
@@ -249,7 +250,7 @@ def interaction_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict
         by_cause.pivot_table(index=["agent", "scope"], columns="metric", values="n_unparsable", sort=True),
     )
     cause_keys = list(zip(cause.agent, cause.cause, strict=True))
-    cause["agent"] = cause.agent.map(lambda a: _label(a, agents))
+    cause["agent"] = cause.agent.map(lambda a: _label(a, agents, "interaction"))
     cause = _mark(_round(cause), cause_keys, cause_calls, {m: m for m in INTERACTION_METRICS})
     return {"ours": wide, "published": _round(_highlight(published, agents)), "causes": cause}
 
@@ -265,7 +266,7 @@ def consistency_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict
     rows = ours[(ours["table"] == "consistency")]
     table = pd.DataFrame(
         {
-            "lawyer (agent)": rows.agent.map(lambda a: _label(a, agents)),
+            "lawyer (agent)": rows.agent.map(lambda a: _label(a, agents, "consistency")),
             "client consistency": rows.value,
             "dialogues": rows.n,
             "failed": rows.n_failed,
@@ -302,7 +303,7 @@ def dialogues_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict[s
         wide = wide.drop(columns="ended_at_context_limit")
     wide.insert(1, "dialogues", wide.agent.map(_n(ours, "dialogues", "avg_turns")))
     names = wide.agent.tolist()
-    wide["agent"] = wide.agent.map(lambda a: _label(a, agents))
+    wide["agent"] = wide.agent.map(lambda a: _label(a, agents, "dialogues"))
     turn_stats = ("avg_turns", "max_turns", "min_turns")
     wide = _mark(_round(wide), names, _calls(ours, "dialogues", "overall", turn_stats), {m: m for m in turn_stats})
     rounds = ours[ours["table"] == "rounds"].assign(turn=lambda d: d.scope.str.removeprefix("turn ").astype(int))
@@ -318,7 +319,7 @@ def dialogues_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict[s
     unparsable.columns = [f"T{c}" for c in unparsable.columns]
     keys = list(pivot.index)
     pivot = pivot.reset_index()
-    pivot["agent"] = pivot.agent.map(lambda a: _label(a, agents))
+    pivot["agent"] = pivot.agent.map(lambda a: _label(a, agents, "rounds"))
     pivot = _mark(_round(pivot), keys, (calls, unparsable), {c: c for c in calls.columns})
     return {"dialogues": wide, "rounds": pivot}
 
@@ -344,7 +345,7 @@ def comparison_table(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.Dat
                 if len(mine) and len(theirs):
                     rows.append(
                         {
-                            "agent": name,
+                            "agent": info.label_in(table),
                             "paper model": match,
                             "table": table,
                             "metric": metric,
@@ -361,7 +362,7 @@ def total_table(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataFram
     totals = ours[ours["table"] == "total"].set_index("agent")
     total = totals.value
     return _mark(
-        _round(pd.DataFrame({"agent": [_label(a, agents) for a in total.index], "total": total.values})),
+        _round(pd.DataFrame({"agent": [_label(a, agents, "total") for a in total.index], "total": total.values})),
         list(total.index),
         (totals[["n_failed_calls"]], totals[["n_unparsable"]].set_axis(["n_failed_calls"], axis=1)),
         {"total": "n_failed_calls"},
@@ -392,5 +393,6 @@ def render(ours: pd.DataFrame, agents: dict[str, AgentInfo], run: RunInfo, sampl
         failed=any_failed(ours),
         unparsable=bool(ours.n_unparsable.fillna(0).sum()),
         content_filter_rule=CONTENT_FILTER_RULE,
+        labels_rule=LABELS_RULE,
         truncated=truncated_note({name: a.truncated for name, a in agents.items()}),
     )

@@ -201,6 +201,7 @@ def report(ctx: StageContext) -> str:
     from steps.mile.benchmark import BENCHMARK
     from steps.mile.published import paper_names
     from steps.mile.report import csv_frame, render
+    from steps.reports.agents import labelled_rows, with_stand_ins
     from steps.reports.dvc_views import write_dvc_views
     from steps.reports.labels import size_phrase
     from steps.reports.long import long_csv
@@ -231,9 +232,12 @@ def report(ctx: StageContext) -> str:
         pd.concat(scores, ignore_index=True), pd.concat(dialogues, ignore_index=True), flags
     )
     sampled_from = len(ctx.read_table(paths.interim / "mile.parquet", Mile))
+    frame = labelled_rows(csv_frame(ours), agents)  # the twin; the Markdown labels its rows from it
+    agents = with_stand_ins(agents, frame)
     markdown = render(ours, agents, run, sampled_from)
     ctx.write_text(reports / "mile.md", markdown)
-    ctx.write_text(reports / "mile.csv", long_csv(csv_frame(ours), table="reports/mile.csv", with_unparsable=True))
+    twin = long_csv(frame, table="reports/mile.csv", with_unparsable=True, with_limit=True)
+    ctx.write_text(reports / "mile.csv", twin)
     ctx.publish_markdown(
         "report-mile", markdown, "MILE goal and interaction scores (MASER Tables 1-3), ours beside the paper's"
     )

@@ -25,7 +25,7 @@ BENCHMARK = Benchmark(
     judged=("judgements",),
     dialogues=True,
     headlines=(
-        Headline("table3", "Overall", column="PLawBench", label="PLawBench Overall", scale=100),
+        Headline("table3", "Overall", column="PLawBench", scale=100),
         *(Headline("table3", m, scale=100) for m in ("T1", "T2", "T3")),
     ),
     plots=(Plot("plawbench_table3", "table3", None, ("overall",), "metric", "score", "rate", scale=100),),

@@ -15,7 +15,7 @@ from steps.plawbench import paper
 from steps.plawbench.penalty_report import render_penalties
 from steps.plawbench.rubrics import RubricTables
 from steps.reports.agents import AgentInfo, RunInfo
-from steps.reports.markdown import CONTENT_FILTER_RULE, truncated_note, value_pivot, with_failed
+from steps.reports.markdown import CONTENT_FILTER_RULE, LABELS_RULE, truncated_note, value_pivot, with_failed
 from steps.reports.prose import render_template
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -108,7 +108,7 @@ def main_table(long: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataFrame
         ours, n = mine.value, mine.n
         failed = mine.n_failed if "n_failed" in mine else pd.Series(dtype=float)
         unparsable = mine.n_unparsable if "n_unparsable" in mine else pd.Series(dtype=float)
-        label = replace(info, name=f"{name} ({info.model})").label
+        label = replace(info, name=f"{name} ({info.model})").label_in("table3")
         rows.append(
             {
                 "model": label,
@@ -180,7 +180,7 @@ def pivot(
     out = out.reset_index()
     out.columns = [str(c) for c in out.columns]
     if "agent" in out:
-        out["agent"] = [agents[a].label if a in agents else a for a in out.agent]
+        out["agent"] = [agents[a].label_in(table) if a in agents else a for a in out.agent]
     return out.astype(object).where(out.notna(), None)
 
 
@@ -227,8 +227,9 @@ def _check_table(long: pd.DataFrame) -> tuple[pd.DataFrame, float]:
     return out, gap
 
 
-def _multiturn(multi: pd.DataFrame) -> pd.DataFrame:
-    """T1 single-turn beside the multi-turn variant per agent (×100), with `(n failed)` where calls failed."""
+def _multiturn(multi: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataFrame:
+    """T1 single-turn beside the multi-turn variant per agent (×100), with `(n failed)` where calls failed; each
+    agent labelled for both tables' numbers."""
     mt = multi.pivot_table(index="agent", columns="table", values="value", aggfunc="first", sort=False)
     mt = (mt.reindex(columns=["table3", "multiturn"]) * 100).round(2)
     if "n_failed" in multi:
@@ -243,6 +244,7 @@ def _multiturn(multi: pd.DataFrame) -> pd.DataFrame:
     mt = mt.reset_index()
     mt.columns = ["agent", "T1 single-turn (paper protocol)", "T1 multi-turn (ours)"]
     mt.insert(1, "n", [int(v) if pd.notna(v) else None for v in n["table3"]])  # consultations (both variants)
+    mt["agent"] = [agents[a].label_in("table3", "multiturn") if a in agents else a for a in mt.agent]
     return mt
 
 
@@ -276,7 +278,7 @@ def render_report(tables: dict[str, pd.DataFrame], inputs: ReportInputs) -> str:
     long, agents, run = tables["long"], inputs.agents, inputs.run
     check, gap = _check_table(long)
     multi = long[(long["table"].isin(["table3", "multiturn"])) & (long.metric == "T1") & (long.source == "ours")]
-    mt = _multiturn(multi)
+    mt = _multiturn(multi, agents)
     penalties = run.options.get("t1_penalties") == "paper"
     text = render_template(
         TEMPLATES,
@@ -313,6 +315,7 @@ def render_report(tables: dict[str, pd.DataFrame], inputs: ReportInputs) -> str:
         else "",
         errors=tables["errors"],
         content_filter_rule=CONTENT_FILTER_RULE,
+        labels_rule=LABELS_RULE,
         truncated=truncated_note({name: a.truncated for name, a in agents.items()}),
     )
     return text.rstrip() + "\n"

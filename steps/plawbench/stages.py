@@ -364,8 +364,11 @@ def build_tables(frames: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
     from steps.reports.long import long_query
 
     out: dict[str, pd.DataFrame] = {}
+    judge_info = frames["judge_info"]  # without `environment_proxy`: the client of the multi-turn variant is real
+    if "environment_proxy" not in judge_info:
+        judge_info = judge_info.assign(environment_proxy=False)
     with duckdb.connect() as con:
-        for name, df in frames.items():
+        for name, df in {**frames, "judge_info": judge_info}.items():
             con.register(name, df)
         for name in ("rates", "data", "judge_health", "errors", "penalty_rates", "penalty_answers", "penalty_findings"):
             out[name] = QUERIES.run(con, f"plawbench_{name}")
@@ -409,6 +412,7 @@ def report(ctx: StageContext) -> str:
     from steps.plawbench.benchmark import BENCHMARK
     from steps.plawbench.paper import paper_names
     from steps.plawbench.report import ReportInputs, render_report
+    from steps.reports.agents import labelled_rows, with_stand_ins
     from steps.reports.dvc_views import write_dvc_views
     from steps.reports.long import long_csv
     from steps.reports.runs import agent_infos, run_info
@@ -441,9 +445,19 @@ def report(ctx: StageContext) -> str:
             [{"agent": a.name, "model": a.model, "scripted": a.scripted} for a in agents.values()],
             columns=["agent", "model", "scripted"],
         ),
-        "judge_info": pd.DataFrame([{"judge": judge_model.model, "proxy": judge_model.is_scripted}]),
+        "judge_info": pd.DataFrame(
+            [
+                {
+                    "judge": judge_model.model,
+                    "proxy": judge_model.is_scripted,
+                    "environment_proxy": params.environment_model().is_scripted,  # the multi-turn variant's client
+                }
+            ]
+        ),
     }
     tables = ctx.task(build_tables, name="build_tables")(frames)
+    tables["long"] = labelled_rows(tables["long"], agents)  # the twin; the Markdown labels its rows from it
+    agents = with_stand_ins(agents, tables["long"])
     issues = ctx.read_table(out_dir / "parse_issues.parquet", PlawParseIssues)
     manifest = load_manifest(ctx.input_path(Path("sources.yaml")))
     commit = next(f.commit for f in manifest.files if f.dataset == "plawbench_case_analysis")
@@ -458,7 +472,7 @@ def report(ctx: StageContext) -> str:
     markdown = render_report(tables, inputs)
     ctx.write_text(reports / "plawbench.md", markdown)
     long = tables["long"]
-    csv = long_csv(long, table="reports/plawbench.csv", digits=12, with_unparsable=True)
+    csv = long_csv(long, table="reports/plawbench.csv", digits=12, with_unparsable=True, with_limit=True)
     ctx.write_text(reports / "plawbench.csv", csv)
     ctx.publish_markdown("report-plawbench", markdown, "PLawBench scores (Tables 2-4 layouts), ours beside the paper's")
     write_dvc_views(BENCHMARK, ctx.input_path(reports / "plawbench.csv"), list(params.agents), ctx.output_path(reports))

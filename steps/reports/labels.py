@@ -1,18 +1,67 @@
-"""Honest row labels shared by every report: scripted stand-ins, limited runs, and the paper model an agent is.
+"""Honest row labels shared by every output: scripted stand-ins, limited runs, and the paper model an agent is.
 
-A row from a run that sent only the first N items (the run's `run.json` records `limit`) is marked `[limit N]`,
-so it is never read as a full-size result; each report also shows the `n` a row averages.
+One rule labels an agent's numbers wherever they are shown (`jurisflow eval`'s summary, `jurisflow results`, the
+Markdown reports, the HTML report): `agent_label`, fed per (table, agent) of a benchmark's long rows (its CSV
+twin) by `stand_ins` and `twin_limits`.
+
+- `[scripted]`: a scripted stand-in (a `scripted/*` model) touched the agent's numbers in that table: the agent
+  itself, or a role (environment, judge, the reference model) that those numbers use. Each benchmark sets this per
+  number, as the twin's `proxy` column (LawBench's rule-scored numbers use no role: only a scripted agent marks
+  them; a J1 metric scored by the proxy judge is marked, a rule-scored one is marked only when a scripted
+  environment played the dialogue).
+- `[limit N]`: the agent's run sent only the first N items (its `run.json` records `limit`; the twin's `limit`
+  column), so its row is never read as a full-size result; each report also shows the `n` a row averages.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+OURS = "ours"
 
 
 def agent_label(name: str, scripted: bool = False, limit: int | None = None) -> str:
-    """`name`, then `[scripted]` for an offline stand-in and `[limit N]` for a run limited to N items."""
+    """`name`, then `[scripted]` when a stand-in touched the numbers and `[limit N]` for a run limited to N items."""
     return name + (" [scripted]" if scripted else "") + (f" [limit {limit}]" if limit is not None else "")
+
+
+def _ours(rows: pd.DataFrame) -> pd.DataFrame:
+    """Our rows that name an agent (a twin's data rows name none)."""
+    agent = rows.agent.astype("string")
+    return rows[(rows.source == OURS) & agent.notna() & (agent != "")]
+
+
+def stand_ins(rows: pd.DataFrame) -> dict[tuple[str, str], bool]:
+    """(table, agent) -> whether a scripted stand-in touched any of the agent's numbers in that table: any `proxy`
+    of its rows among `rows` (long rows with `table`, `agent`, `proxy`, `source`: a CSV twin or the frame a report
+    writes into it)."""
+    ours = _ours(rows)
+    touched = ours.proxy.fillna(False).astype(bool).groupby([ours["table"], ours.agent.astype(str)]).any()
+    return {(str(t), str(a)): bool(v) for (t, a), v in touched.items()}
+
+
+def twin_limits(rows: pd.DataFrame) -> dict[str, int | None]:
+    """agent -> the item limit its run had (the largest in its rows' `limit`; None: a full run, or a twin written
+    before it had the column)."""
+    ours = _ours(rows)
+    if "limit" not in ours:
+        return dict.fromkeys(ours.agent.astype(str))
+    out: dict[str, int | None] = {}
+    for agent, limits in ours.groupby(ours.agent.astype(str))["limit"]:
+        known = limits.dropna()
+        out[str(agent)] = int(known.max()) if len(known) else None
+    return out
+
+
+def twin_labels(rows: pd.DataFrame) -> dict[tuple[str, str], str]:
+    """(table, agent) -> the agent's label in that table of one benchmark's long rows (`agent_label`)."""
+    limits = twin_limits(rows)
+    return {(t, a): agent_label(a, scripted, limits.get(a)) for (t, a), scripted in stand_ins(rows).items()}
 
 
 def size_phrase(sizes: Iterable[int], unit: str) -> str:

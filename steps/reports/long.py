@@ -2,15 +2,17 @@
 check of long rows made by SQL.
 
 One row per reported number. Columns, in order: benchmark, table, agent, scope, metric, value, n, [n_failed,]
-[n_unparsable,] judge, proxy, source. The five benchmark twins have `n_failed` (units that failed model calls left
-out; empty on the paper's rows), the extraction and instances twins do not; the twins of the LLM-judged benchmarks
-(J1, MILE, UCL-Bench, PLawBench) also have `n_unparsable` (judged units left out because the judge's answer did not
-parse after its repair rounds; empty on the paper's rows). Every twin is validated against `LongRows` before
-it is written, so a report whose rows drift from the shared layout (a column missing or out of order, a number
-twice, a paper row with failed calls) fails its stage with one line instead of writing a file that `jurisflow
-results`, the DVC metrics and plots or a user's script would misread. The schema checks and never coerces: the
-writer writes the frame as given, so each file keeps its exact format. (It lives here, not in steps/schemas/,
-whose every file is in the J1 simulation's code fingerprint.)
+[n_unparsable,] [limit,] judge, proxy, source. The five benchmark twins have `n_failed` (units that failed model
+calls left out; empty on the paper's rows), the extraction and instances twins do not; the twins of the LLM-judged
+benchmarks (J1, MILE, UCL-Bench, PLawBench) also have `n_unparsable` (judged units left out because the judge's
+answer did not parse after its repair rounds; empty on the paper's rows); the benchmark twins have `limit` (the
+item limit of the agent's run, `[limit N]` in every output; empty for full runs and the paper's rows), and `proxy`
+is true where a scripted stand-in touched the number (steps/reports/labels.py). Every twin is validated against
+`LongRows` before it is written, so a report whose rows drift from the shared layout (a column missing or out of
+order, a number twice, a paper row with failed calls) fails its stage with one line instead of writing a file
+that `jurisflow results`, the DVC metrics and plots or a user's script would misread. The schema checks and never
+coerces: the writer writes the frame as given, so each file keeps its exact format. (It lives here, not in
+steps/schemas/, whose every file is in the J1 simulation's code fingerprint.)
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ class LongRows(pa.DataFrameModel):
     n: Series[Any] = pa.Field(nullable=True)
     n_failed: Series[Any] | None = pa.Field(nullable=True)
     n_unparsable: Series[Any] | None = pa.Field(nullable=True)
+    limit: Series[Any] | None = pa.Field(nullable=True)
     judge: Series[str] = pa.Field(nullable=True)
     proxy: Series[bool]
     source: Series[str] = pa.Field(isin=list(SOURCES))
@@ -90,6 +93,10 @@ class LongRows(pa.DataFrameModel):
     def n_unparsable_is_a_count(cls, series: pd.Series) -> bool:
         return _counts(series)
 
+    @pa.check("limit", error="not a whole, positive item limit")
+    def limit_is_a_limit(cls, series: pd.Series) -> bool:
+        return _counts(series) and bool((series.dropna().astype(float) > 0).all())
+
     @pa.dataframe_check(error="(table, agent, scope, metric, source) is not unique")
     def one_number_per_key(cls, df: pd.DataFrame) -> bool:
         return not df[KEY].fillna("").duplicated().any()
@@ -102,6 +109,10 @@ class LongRows(pa.DataFrameModel):
     def paper_rows_have_no_unparsable_answers(cls, df: pd.DataFrame) -> bool:
         return "n_unparsable" not in df or bool(df.n_unparsable[df.source == "paper"].isna().all())
 
+    @pa.dataframe_check(error="a paper row has a limit (it is our runs' item limit)")
+    def paper_rows_have_no_limit(cls, df: pd.DataFrame) -> bool:
+        return "limit" not in df or bool(df["limit"][df.source == "paper"].isna().all())
+
     @pa.dataframe_check(error="more than one benchmark in one CSV twin")
     def one_benchmark(cls, df: pd.DataFrame) -> bool:
         return df.benchmark.nunique() <= 1
@@ -110,18 +121,26 @@ class LongRows(pa.DataFrameModel):
 LONG_COLUMNS = list(LongRows.to_schema().columns)
 
 
-def long_columns(with_failed: bool = True, with_unparsable: bool = False) -> list[str]:
-    """The twin's columns in order; the extraction and instances twins have no `n_failed`, and only the twins of
-    LLM-judged benchmarks have `n_unparsable`."""
+def long_columns(with_failed: bool = True, with_unparsable: bool = False, with_limit: bool = False) -> list[str]:
+    """The twin's columns in order; the extraction and instances twins have no `n_failed`, only the twins of
+    LLM-judged benchmarks have `n_unparsable`, and the benchmark twins `limit` (`labelled_rows` adds it)."""
     left_out = {"n_failed"} if not with_failed else set()
     left_out |= {"n_unparsable"} if not with_unparsable else set()
+    left_out |= {"limit"} if not with_limit else set()
     return [c for c in LONG_COLUMNS if c not in left_out]
 
 
-def checked(rows: pd.DataFrame, *, table: str, with_failed: bool = True, with_unparsable: bool = False) -> pd.DataFrame:
+def checked(
+    rows: pd.DataFrame,
+    *,
+    table: str,
+    with_failed: bool = True,
+    with_unparsable: bool = False,
+    with_limit: bool = False,
+) -> pd.DataFrame:
     """`rows` reduced to the twin's columns (in order) and validated; a missing column or a broken rule is a
     one-line `TableError` naming `table`."""
-    columns = long_columns(with_failed, with_unparsable)
+    columns = long_columns(with_failed, with_unparsable, with_limit)
     missing = [c for c in columns if c not in rows.columns]
     if missing:
         raise TableError(f"{table}: long rows lack the column(s) {', '.join(missing)}")
@@ -141,6 +160,7 @@ def long_csv(
     whole: Sequence[str] = (),
     with_failed: bool = True,
     with_unparsable: bool = False,
+    with_limit: bool = False,
 ) -> str:
     """The CSV twin's text: the rows in the schema's column order, `value` rounded to `digits` places, the
     `whole` count columns as integers (empty stays empty), checked against the schema before a byte is written.
@@ -150,5 +170,7 @@ def long_csv(
         out["value"] = out["value"].round(digits)
     for column in whole:
         out[column] = out[column].astype("Int64")
-    checked_rows = checked(out, table=table, with_failed=with_failed, with_unparsable=with_unparsable)
+    checked_rows = checked(
+        out, table=table, with_failed=with_failed, with_unparsable=with_unparsable, with_limit=with_limit
+    )
     return checked_rows.to_csv(index=False, lineterminator="\n")

@@ -43,6 +43,13 @@ def with_failed(value: object, n_failed: float | None, *, unparsable: float | No
     return f"{_cell(value, null)} ({', '.join(counts)})" if counts else value
 
 
+LABELS_RULE = (
+    "`[scripted]` after an agent: a scripted stand-in touched its numbers in that table (the agent itself, or the "
+    "environment, judge or reference model those numbers use), so they check the pipeline and do not measure a "
+    "model; `[limit N]`: its run had only the first N items, so its numbers are not comparable with a full run's "
+    "(`jurisflow results`, `jurisflow eval` and the HTML report label the same numbers the same way)"
+)
+
 CONTENT_FILTER_RULE = (
     "a content-filter refusal (the provider withheld or cut the completion, whatever text came with it) is a failed "
     "call of kind `content_filter` and counts like any other; a refusal in words is an answer and is scored"

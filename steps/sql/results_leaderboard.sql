@@ -6,7 +6,9 @@
 -- a paper model). Both are registered by steps.benchmarks.register_headlines.
 -- A headline is one (table, metric, scope) of one benchmark, as its paper's main table reports it; `scale`
 -- puts every number on 0-100 (LawBench and PLawBench store fractions).
--- Our rows keep n (the units the number averages) and n_failed; `proxy` marks scripted models or the proxy judge.
+-- Our rows keep n (the units the number averages) and n_failed; `proxy` marks a number a scripted stand-in touched.
+-- Each row names its twin's `table`: the labels (`[scripted]`, `[limit N]`) are those of the agent in that table
+-- (steps.results.labelled, the rule of steps/reports/labels.py).
 -- A row whose number is empty (e.g. LawBench's overall of published predictions that miss a task) is kept only
 -- when the same agent has some other headline number, so an agent never vanishes and no empty row is listed.
 WITH rows AS (
@@ -20,7 +22,7 @@ WITH rows AS (
     FROM paper_headlines p
 ),
 picked AS (
-    SELECT h.benchmark, h."column", h.position, r.agent, r.source, coalesce(r.proxy, false) AS proxy,
+    SELECT h.benchmark, h."column", h.position, h."table", r.agent, r.source, coalesce(r.proxy, false) AS proxy,
            h.scale * r.value AS value, r.n, r.n_failed, r.judge
     FROM headlines h
     JOIN rows r ON r.benchmark = h.benchmark AND r."table" = h."table" AND r.metric = h.metric AND r.scope = h.scope

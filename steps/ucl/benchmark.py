@@ -24,13 +24,7 @@ BENCHMARK = Benchmark(
     judged=("verdicts", "hint_scores"),
     dialogues=True,
     headlines=(
-        Headline(
-            "win_rate",
-            "win_rate",
-            column="UCL win rate",
-            label="UCL-Bench win rate",
-            paper="steps.ucl.paper:win_rates",
-        ),
+        Headline("win_rate", "win_rate", column="UCL win rate", paper="steps.ucl.paper:win_rates"),
         Headline("win_rate", "win_rate_balanced"),
         Headline("hint_score", "hint_score"),
     ),

@@ -9,7 +9,7 @@ import pandas as pd
 
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.labels import size_phrase
-from steps.reports.markdown import CONTENT_FILTER_RULE, truncated_note, with_failed
+from steps.reports.markdown import CONTENT_FILTER_RULE, LABELS_RULE, truncated_note, with_failed
 from steps.reports.prose import render_template
 from steps.ucl.paper import paper_models
 from steps.ucl.tasks import BLOOM_LEVELS, PAPER_TASK_IDS, SCENARIOS, TASKS
@@ -130,7 +130,10 @@ def headline_text(long: pd.DataFrame, agent: str) -> str:
 
 
 def _wide(long: pd.DataFrame, info: ReportInfo, metric: str, scopes: list[str], headers: list[str]) -> pd.DataFrame:
-    rows = [[a.label, items_per_task(a), *(_ours(long, a.name, s, metric) for s in scopes)] for a in info.agents]
+    table = "hint_score" if metric == "hint_score" else "win_rate"  # the table of reports/ucl.csv
+    rows = [
+        [a.label_in(table), items_per_task(a), *(_ours(long, a.name, s, metric) for s in scopes)] for a in info.agents
+    ]
     df = pd.DataFrame(rows, columns=["model", "n", *headers])
     return df.astype({h: object for h in headers}).where(df.notna(), None)
 
@@ -167,7 +170,7 @@ def _orders(long: pd.DataFrame, info: ReportInfo) -> pd.DataFrame:
         total = long[(long.agent == a.name) & (long.scope == "overall") & (long.metric == "verdicts_excluded")]
         rows.append(
             [
-                a.label,
+                a.label_in("win_rate"),
                 items_per_task(a),
                 *(_ours(long, a.name, "overall", m) for m in metrics.values()),
                 f"{int(excluded or 0)} of {int(total.n.iloc[0]) if len(total) else 0}",
@@ -181,7 +184,7 @@ def _turns(long: pd.DataFrame, info: ReportInfo) -> pd.DataFrame:
     limit = bool((long.metric == "dialogues_at_context_limit").any())
     rows = []
     for a in [*info.agents, info.reference]:
-        label = a.label + (" (reference)" if a is info.reference else "")
+        label = a.label_in("turns") + (" (reference)" if a is info.reference else "")
         at_limit = [_fmt(_cell(long, a.name, "overall", "dialogues_at_context_limit") or 0, 0)] if limit else []
         rows.append(
             [
@@ -226,5 +229,6 @@ def render(long: pd.DataFrame, info: ReportInfo) -> str:
         failed=failed_verdicts(long, info),
         unparsable=unparsable_verdicts(long, info),
         content_filter_rule=CONTENT_FILTER_RULE,
+        labels_rule=LABELS_RULE,
         truncated=truncated_note({a.name: a.truncated for a in [*info.agents, info.reference]}),
     )

@@ -231,6 +231,7 @@ def _items_per_task(dialogues: pd.DataFrame) -> dict[str, int]:
 
 def report(ctx: StageContext) -> str:
     """The paper-style UCL-Bench tables of every agent taking part against the reference."""
+    from steps.reports.agents import labelled_rows, with_stand_ins
     from steps.reports.dvc_views import write_dvc_views
     from steps.reports.long import long_csv
     from steps.reports.runs import agent_infos, model_info, run_info
@@ -238,7 +239,7 @@ def report(ctx: StageContext) -> str:
     from steps.ucl.benchmark import BENCHMARK
     from steps.ucl.paper import paper_long, paper_models, paper_names
     from steps.ucl.report import ReportInfo, headline_text, note_figures, render
-    from steps.ucl.tables import long_table
+    from steps.ucl.tables import agent_flags, long_table
 
     params, paths = ctx.params.for_benchmark("ucl"), ctx.paths  # the agents that take part in it
     ucl = params.section(UclParams)
@@ -259,20 +260,12 @@ def report(ctx: StageContext) -> str:
     ref_run = replace(
         model_info(reference_model.name, reference_model, [reference_dir]), sizes=_items_per_task(dialogues[-1])
     )
-    scripted_env = user.is_scripted or judge_model.is_scripted or reference_model.is_scripted
-    agents = pd.DataFrame(
-        [
-            {"agent": r.name, "role": "agent", "judge": judge_model.model, "proxy": r.scripted or scripted_env}
-            for r in runs
-        ]
-        + [
-            {
-                "agent": ref_run.name,
-                "role": "reference",
-                "judge": judge_model.model,
-                "proxy": ref_run.scripted or user.is_scripted,
-            }
-        ]
+    agents = agent_flags(
+        runs,
+        ref_run,
+        judge_model.model,
+        user_scripted=user.is_scripted,
+        judge_scripted=judge_model.is_scripted,
     )
     source = ctx.read_table(paths.interim / "ucl.parquet", Ucl)
     items = limit_items(source, ucl.limit, ucl.tasks)
@@ -287,6 +280,10 @@ def report(ctx: StageContext) -> str:
             "agents": agents,
         }
     )
+    everyone = {**{r.name: r for r in runs}, ref_run.name: ref_run}
+    long = labelled_rows(long, everyone)  # the twin; the Markdown labels its rows from the same rows
+    everyone = with_stand_ins(everyone, long)
+    runs, ref_run = [everyone[r.name] for r in runs], everyone[ref_run.name]
     commit = next(f.commit for f in load_manifest(Path("sources.yaml")).files if f.dataset == "ucl")
     info = ReportInfo(
         agents=runs,
@@ -298,7 +295,8 @@ def report(ctx: StageContext) -> str:
     )
     markdown = render(long, info)
     ctx.write_text(paths.reports / "ucl.md", markdown)
-    ctx.write_text(paths.reports / "ucl.csv", long_csv(long, table="reports/ucl.csv", digits=10, with_unparsable=True))
+    twin = long_csv(long, table="reports/ucl.csv", digits=10, with_unparsable=True, with_limit=True)
+    ctx.write_text(paths.reports / "ucl.csv", twin)
     ctx.publish_markdown("report-ucl", markdown, "UCL-Bench win rates against the reference model (Table 3 layout)")
     summary = "; ".join(f"{r.name}: {headline_text(long, r.name)}" for r in runs)
     write_dvc_views(BENCHMARK, paths.reports / "ucl.csv", list(params.agents), paths.reports)

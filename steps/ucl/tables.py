@@ -3,9 +3,12 @@ the p-value of every correlation and the bootstrap interval of every overall win
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import duckdb
 import pandas as pd
 
+from steps.reports.agents import AgentInfo
 from steps.reports.long import long_query
 from steps.ucl.bootstrap import overall_interval
 from steps.ucl.sql import QUERIES
@@ -15,13 +18,46 @@ from steps.ucl.tasks import tasks_frame
 INPUTS = ("verdicts", "hint_scores", "dialogues", "paper", "agents")
 
 
+def agent_flags(
+    agents: Sequence[AgentInfo], reference: AgentInfo, judge: str, *, user_scripted: bool, judge_scripted: bool
+) -> pd.DataFrame:
+    """The `agents` input of ucl_long.sql: each agent's and the reference's role, judge, and whether a scripted
+    stand-in touched its numbers: its turns are its own and the user's (`proxy_dialogue`), its hint scores also the
+    judge's (`proxy_judged`), its win rates also the reference's (`proxy`: its dialogues are judged against them)."""
+    reference_scripted = reference.scripted or user_scripted
+    rows = [
+        {
+            "agent": a.name,
+            "role": "agent",
+            "judge": judge,
+            "proxy": a.scripted or user_scripted or judge_scripted or reference_scripted,
+            "proxy_judged": a.scripted or user_scripted or judge_scripted,
+            "proxy_dialogue": a.scripted or user_scripted,
+        }
+        for a in agents
+    ]
+    rows.append(
+        {
+            "agent": reference.name,
+            "role": "reference",
+            "judge": judge,
+            "proxy": reference_scripted,
+            "proxy_judged": reference_scripted,
+            "proxy_dialogue": reference_scripted,
+        }
+    )
+    return pd.DataFrame(rows)
+
+
 def long_table(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Run ucl_long.sql over `tables` (the INPUTS; `ucl_tasks` is added) and add a p for every r."""
     missing = [name for name in INPUTS if name not in tables]
     if missing:
         raise ValueError(f"ucl_long needs the tables {', '.join(missing)}")
+    agents = tables["agents"]  # a frame with `proxy` only: every number of an agent marked alike
+    agents = agents.assign(**{c: agents.get(c, agents.proxy) for c in ("proxy_judged", "proxy_dialogue")})
     with duckdb.connect() as con:
-        for name, df in {**tables, "ucl_tasks": tasks_frame()}.items():
+        for name, df in {**tables, "agents": agents, "ucl_tasks": tasks_frame()}.items():
             con.register(name, df)
         long = long_query(con, QUERIES.path("ucl_long"), with_unparsable=True)
     long["n"] = long["n"].astype("Int64")

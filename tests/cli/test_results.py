@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from flows.results import headline_rows
 from steps.reports.paper_tables import load_paper_table
-from steps.results import cell, leaderboard
+from steps.results import cell, labelled, leaderboard
 
 ROOT = Path(__file__).resolve().parents[2]
 JURISFLOW = Path(sys.executable).parent / "jurisflow"
@@ -41,10 +42,10 @@ def test_the_leaderboard_holds_the_committed_numbers_and_the_papers_rows():
     assert done.returncode == 0, done.stderr
     rows = _rows(done.stdout)
     ucl = _one(_twin("ucl"), table="win_rate", metric="win_rate", scope="overall", agent="oracle", source="ours")
-    assert rows["oracle"]["UCL win rate"] == f"{ucl.value:.1f} (n {int(ucl.n):,})"
-    assert rows["oracle"]["source"] == "ours, scripted"  # the oracle is a scripted stand-in
+    assert rows["oracle [scripted]"]["UCL win rate"] == f"{ucl.value:.1f} (n {int(ucl.n):,})"
+    assert rows["oracle [scripted]"]["source"] == "ours"  # the oracle is a scripted stand-in: its label says so
     law = _one(_twin("lawbench"), table="zero_shot", metric="score", scope="overall", agent="null", source="ours")
-    assert rows["null"]["LawBench 0-shot"] == f"{100 * law.value:.1f} (n {int(law.n):,})"
+    assert rows["null [scripted]"]["LawBench 0-shot"] == f"{100 * law.value:.1f} (n {int(law.n):,})"
     j1 = _one(_twin("j1"), table="table3", metric="AVG_OO", scope="overall", agent="GPT-4o", source="paper")
     assert rows["GPT-4o (paper)"]["J1 AVG (OO)"].startswith(f"{j1.value:.1f}")
     assert rows["GPT-4o (paper)"]["source"] == "paper"
@@ -67,7 +68,7 @@ def test_one_benchmark_as_markdown_and_without_the_paper():
     assert "| GPT-4 (paper) | paper |" in done.stdout
     alone = _results("-b", "mile", "--no-paper", "--format", "csv")
     assert alone.returncode == 0, alone.stderr
-    assert set(_rows(alone.stdout)) == {"null", "oracle"}
+    assert set(_rows(alone.stdout)) == {"null [scripted]", "oracle [scripted]"}
 
 
 def test_an_unknown_benchmark_or_missing_reports_is_one_line():
@@ -80,21 +81,68 @@ def test_an_unknown_benchmark_or_missing_reports_is_one_line():
 
 def test_cells_and_order_by_hand():
     long = pd.DataFrame(
-        [  # benchmark, column, position, agent, source, proxy, value, n, n_failed, judge
-            ("ucl", "UCL win rate", 7, "zeta", "ours", False, 61.25, 40, 3, "gpt-4o"),
-            ("ucl", "UCL win rate", 7, "alpha", "ours", True, 50.0, 40, 0, "scripted/judge"),
-            ("ucl", "UCL win rate", 7, "P1", "paper", False, 40.0, None, None, "gpt-4"),
-            ("ucl", "UCL win rate", 7, "P2", "paper", False, 70.0, None, None, "gpt-4"),
-            ("j1", "J1 AVG (OO)", 3, "P3", "paper", False, 10.0, 508, None, "gpt-4o"),
-            ("j1", "J1 AVG (OO)", 3, "zeta", "ours", False, None, 12, 0, "gpt-4o"),
+        [  # benchmark, column, position, table, agent, source, proxy, value, n, n_failed, judge
+            ("ucl", "UCL win rate", 7, "win_rate", "zeta", "ours", False, 61.25, 40, 3, "gpt-4o"),
+            ("ucl", "UCL win rate", 7, "win_rate", "alpha", "ours", True, 50.0, 40, 0, "scripted/judge"),
+            ("ucl", "UCL win rate", 7, "win_rate", "P1", "paper", False, 40.0, None, None, "gpt-4"),
+            ("ucl", "UCL win rate", 7, "win_rate", "P2", "paper", False, 70.0, None, None, "gpt-4"),
+            ("j1", "J1 AVG (OO)", 3, "table3", "P3", "paper", False, 10.0, 508, None, "gpt-4o"),
+            ("j1", "J1 AVG (OO)", 3, "table3", "zeta", "ours", False, None, 12, 0, "gpt-4o"),
         ],
-        columns=["benchmark", "column", "position", "agent", "source", "proxy", "value", "n", "n_failed", "judge"],
-    )
-    table = leaderboard(long)
+        columns=[
+            "benchmark", "column", "position", "table", "agent", "source", "proxy", "value", "n", "n_failed", "judge"
+        ],
+    )  # fmt: skip
+    twins = long[long.source == "ours"][["benchmark", "table", "agent", "proxy", "source"]].assign(limit=None)
+    table = leaderboard(labelled(long, twins))
     assert list(table.columns) == ["agent", "source", "J1 AVG (OO)", "UCL win rate"]
-    assert list(table.agent) == ["alpha", "zeta", "P3 (paper)", "P2 (paper)", "P1 (paper)"]
+    assert list(table.agent) == ["alpha [scripted]", "zeta", "P3 (paper)", "P2 (paper)", "P1 (paper)"]
     zeta = table.set_index("agent").loc["zeta"]
     assert zeta["UCL win rate"] == "61.2 (n 40, 3 failed)" and zeta["J1 AVG (OO)"] == "— (n 12)"
-    assert table.set_index("agent").loc["alpha", "source"] == "ours, scripted"
-    assert list(leaderboard(long, ("ucl",), paper=False).agent) == ["alpha", "zeta"]
+    assert set(table.source) == {"ours", "paper"}
+    assert list(leaderboard(labelled(long, twins), ("ucl",), paper=False).agent) == ["alpha [scripted]", "zeta"]
     assert cell(None) == "—" and cell(62.25) == "62.2"
+
+
+def test_a_number_is_labelled_scripted_only_where_a_stand_in_touched_it():
+    """A real agent is a measurement on rule-scored LawBench even when the judge is scripted; its UCL number, which
+    the scripted judge made, is labelled so; its limited run says so in every column (issue 37)."""
+    long = pd.DataFrame(
+        [  # benchmark, column, position, table, agent, source, proxy, value, n, n_failed, judge
+            ("lawbench", "LawBench 0-shot", 1, "zero_shot", "real", "ours", False, 41.0, 40, 0, ""),
+            ("ucl", "UCL win rate", 7, "win_rate", "real", "ours", True, 55.0, 20, 0, "scripted/judge"),
+            ("ucl", "UCL win rate", 7, "win_rate", "oracle", "ours", True, 99.0, 20, 0, "scripted/judge"),
+        ],
+        columns=[
+            "benchmark", "column", "position", "table", "agent", "source", "proxy", "value", "n", "n_failed", "judge"
+        ],
+    )  # fmt: skip
+    twins = pd.DataFrame(  # the twins' rows: the proxy of every number in the headline's table counts
+        [
+            ("lawbench", "zero_shot", "real", False, 2, "ours"),
+            ("lawbench", "one_shot", "real", False, 2, "ours"),
+            ("ucl", "win_rate", "real", False, 2, "ours"),  # a number of the table the judge did not touch
+            ("ucl", "win_rate", "real", True, 2, "ours"),
+            ("ucl", "win_rate", "oracle", True, None, "ours"),
+        ],
+        columns=["benchmark", "table", "agent", "proxy", "limit", "source"],
+    )
+    table = leaderboard(labelled(long, twins)).set_index("agent")
+    assert list(table.index) == ["oracle [scripted]", "real [limit 2]", "real [scripted] [limit 2]"]
+    assert table.loc["real [limit 2]", "LawBench 0-shot"] == "41.0 (n 40)"
+    assert table.loc["real [limit 2]", "UCL win rate"] == ""
+    assert table.loc["real [scripted] [limit 2]", "UCL win rate"] == "55.0 (n 20)"
+
+
+def test_a_twin_written_before_the_limit_column_still_reads(tmp_path):
+    twin = _twin("mile")
+    twin.drop(columns=[c for c in ("limit",) if c in twin]).to_csv(tmp_path / "mile.csv", index=False)
+    rows = headline_rows(tmp_path)
+    assert set(rows[rows.source == "ours"].label) == {"null [scripted]", "oracle [scripted]"}
+    twin.assign(limit=[3 if s == "ours" else None for s in twin.source]).astype({"limit": "Int64"}).to_csv(
+        tmp_path / "mile.csv", index=False
+    )
+    assert set(headline_rows(tmp_path).query("source == 'ours'").label) == {
+        "null [scripted] [limit 3]",
+        "oracle [scripted] [limit 3]",
+    }

@@ -44,7 +44,7 @@ def test_the_longest_request_of_each_item_over_the_context_is_named():
         _sent("s", "b", 460),  # 524 does not
         _sent("s", "b", 500),  # a longer turn of the same item: the item is named once, with its longest request
         _sent("s", "c", 500, None),  # no max_tokens: the prompt alone, and it fits
-        Sent("s", "agent", "api", "openai/gpt-4o", "k", 10_000, 5, 64, "o", False, "d", None),  # no server: unchecked
+        Sent("s", "agent", "api", "openai/gpt-4o", "k", 10_000, 5, 64, "o", False, "d", ""),  # no server: unchecked
     ]
     found = overflows(sent, lambda base, model: 512 if base == BASE else None)
     assert [(o.item, o.prompt_tokens, o.requests, o.needed) for o in found] == [("b", 500, 2, 564)]

@@ -44,7 +44,9 @@ def test_lawbench_calls_tokens_and_cost_by_hand(tmp_path, data):
     agents = {
         "mini": {"model": "openai/gpt-4o-mini", "decoding": {"max_tokens": 100}, "limit": 1, "benchmarks": ["lawbench"]}
     }
-    report = estimate(_params(tmp_path, agents), paths=data)
+    expected = estimate(_params(tmp_path, agents), paths=data)
+    assert expected.low is not None  # a real agent: the low figure (an oracle agent) beside the expected one
+    report = expected.low
     rows = report.rows
     items = pd.read_parquet(data.interim / "lawbench_items.parquet")
     enc = tiktoken.get_encoding("o200k_base")
@@ -66,6 +68,11 @@ def test_lawbench_calls_tokens_and_cost_by_hand(tmp_path, data):
         assert row.cost_usd == pytest.approx(by_hand * IN + row.output_tokens * OUT)
         assert row.cost_bound_usd == pytest.approx(by_hand * IN + 2000 * OUT)
     assert "agent by scripted/oracle" in report.notes[-1]  # who plays the real model's replies
+    # the expected run: the same requests, each answered by a filler reply of max_tokens
+    assert [(r.calls, r.input_tokens, r.output_tokens) for r in expected.rows] == [
+        (r.calls, r.input_tokens, 20 * 100) for r in rows
+    ]
+    assert "agent by the real-model-like filler" in expected.notes[-1]
     total = render(report)[-1]
     assert total[:5] == ["total", "", "", "40", "40"]
     assert total[9] == f"${rows[0].cost_bound_usd + rows[1].cost_bound_usd:,.4f}"
@@ -141,5 +148,21 @@ def test_bad_input_is_one_line(tmp_path, monkeypatch, capsys):
     lines = capsys.readouterr().err.splitlines()
     assert lines[0].startswith(f"error: unknown agent(s) nobody; {path} lists: o (with --model, the estimate of")
     assert lines[1] == "error: unknown benchmark(s) lawbnch; expected j1, lawbench, mile, plawbench, ucl"
-    assert lines[2].startswith("error: data/interim/lawbench_items.parquet: table not found") and len(lines) == 3
+    # nothing has run here, so the estimate would run ingest first, which reads the pinned sources: none here
+    assert lines[2].startswith("error: [Errno 2] No such file or directory: 'sources.yaml'") and len(lines) == 3
     assert "run `dvc repro` of those first" in lines[2]
+
+
+def test_a_fresh_clone_estimates_after_running_the_missing_data_stages(tmp_path):
+    """On a fresh clone nothing has run: the stages whose outputs the model stages read are estimated first (in the
+    scratch folder); once their outputs exist they are not."""
+    from flows.estimate import estimated_stages
+
+    fresh = [s.name for s in estimated_stages(["lawbench"], tmp_path)]
+    assert fresh[0] == "ingest" and "lawbench_predict" in fresh
+    assert "ingest" not in [s.name for s in estimated_stages(["lawbench"])]  # no root: the model stages only
+    ingest = next(s for s in estimated_stages(["lawbench"], tmp_path) if s.name == "ingest")
+    for written in ingest.writes:
+        (tmp_path / written).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / written).touch()
+    assert [s.name for s in estimated_stages(["lawbench"], tmp_path)] == ["lawbench_predict"]

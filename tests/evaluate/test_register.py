@@ -13,10 +13,13 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.evaluate import Settings, headline_text, headlines, plan, register, sync_file
+from flows.evaluate import HeadlineLine, Settings, headline_text, headlines, plan, register, sync_file
 from flows.kit.config import ParamsError, load_params
+from flows.results import headline_rows
 from steps.lawbench.report import render_setting
 from steps.reports.agents import AgentInfo
+from steps.reports.long import long_columns
+from steps.results import leaderboard
 from tests.conftest import ROOT
 
 BASE = """# my parameters
@@ -123,27 +126,49 @@ def test_the_plan_of_one_agent_never_holds_another_agents_stage(monkeypatch):
     assert j1.others == {"j1_report": ["j1_simulate@null", "j1_judge@null"]}
 
 
-def test_headlines_are_the_csv_twin_numbers_beside_the_papers(tmp_path):
-    rows = [
-        ("zero_shot", "probe", "overall", "score", 0.41234, 60, "ours"),
-        ("zero_shot", "GPT4", "overall", "score", 0.5235, None, "paper"),
-        ("zero_shot", "qwen", "overall", "score", 0.3581, None, "paper"),
-        ("zero_shot", "other", "overall", "score", 0.9, 60, "ours"),
-        ("one_shot", "probe", "1-1", "score", 0.7, 3, "ours"),  # no one-shot Overall yet
-    ]
-    frame = pd.DataFrame(rows, columns=["table", "agent", "scope", "metric", "value", "n", "source"])
-    frame.assign(benchmark="lawbench").to_csv(tmp_path / "lawbench.csv", index=False)
+def _twin(rows: list[tuple]) -> pd.DataFrame:
+    """A LawBench CSV twin of (table, agent, scope, value, n, limit, proxy, source) score rows."""
+    columns = ["table", "agent", "scope", "value", "n", "limit", "proxy", "source"]
+    frame = pd.DataFrame(rows, columns=columns).assign(benchmark="lawbench", metric="score", judge="")
+    frame["n_failed"] = [0 if s == "ours" else None for s in frame.source]
+    frame = frame.astype({"n": "Int64", "n_failed": "Int64", "limit": "Int64"})
+    return frame[long_columns(with_limit=True)]
+
+
+def test_headlines_are_the_leaderboards_numbers_and_labels_beside_the_papers(tmp_path):
+    """eval's summary reads what `jurisflow results` shows: the same columns, paper rows and labels (issue 37)."""
+    _twin(
+        [
+            ("zero_shot", "probe", "overall", 0.41234, 60, 3, False, "ours"),
+            ("zero_shot", "GPT4", "overall", 0.524, None, None, False, "paper"),
+            ("zero_shot", "qwen", "overall", 0.3581, None, None, False, "paper"),
+            ("zero_shot", "other", "overall", 0.9, 60, None, True, "ours"),
+            ("one_shot", "probe", "1-1", 0.7, 3, 3, False, "ours"),  # no one-shot Overall yet
+        ]
+    ).to_csv(tmp_path / "lawbench.csv", index=False)
     got = headlines("probe", ["lawbench"], tmp_path)
-    assert got[0] == (
-        "LawBench zero-shot Overall",
-        pytest.approx(41.234),
-        60,
-        [("GPT4", pytest.approx(52.35)), ("qwen", pytest.approx(35.81))],
-    )
-    assert got[1][1] is None
+    assert [h.column for h in got] == ["LawBench 0-shot", "LawBench 1-shot"]  # the leaderboard's columns
+    papers = [("GPT4", pytest.approx(52.4)), ("qwen", pytest.approx(35.81))]
+    assert got[0] == HeadlineLine("LawBench 0-shot", "probe [limit 3]", "41.2 (n 60)", papers)
+    assert got[1].cell is None
     text = headline_text("probe", ["lawbench"], tmp_path)
-    assert "41.23 (n 60)" in text and "paper: best GPT4 52.35, median 44.08 over 2 models" in text
+    assert "probe [limit 3]  41.2 (n 60)" in text and "paper: best GPT4 52.4, median 44.1 over 2 models" in text
     assert "not in the report" in text
+    board = leaderboard(headline_rows(tmp_path)).set_index("agent")
+    assert board.loc["probe [limit 3]", "LawBench 0-shot"] == got[0].cell
+    assert board.loc["other [scripted]", "LawBench 0-shot"] == "90.0 (n 60)"
+
+
+def test_every_benchmarks_paper_rows_are_the_leaderboards():
+    """J1 and UCL-Bench were summarised as "no published number" while `results` listed their papers' models."""
+    text = headline_text("oracle", ["j1", "ucl"], ROOT / "reports")
+    rows = headline_rows(ROOT / "reports")
+    for column in ("J1 AVG (OO)", "J1 AVG (PO)", "UCL win rate"):
+        papers = rows[(rows["column"] == column) & (rows.source == "paper") & rows.value.notna()]
+        best = papers.sort_values("value", ascending=False).iloc[0]
+        line = next(x for x in text.splitlines() if x.strip().startswith(column))
+        assert f"paper: best {best.agent} {best.value:.1f}" in line and f"over {len(papers)} models" in line, line
+    assert "no published number" not in text
 
 
 def test_the_lawbench_report_names_a_setting_an_agent_has_not_run():

@@ -51,6 +51,7 @@ def test_a_server_that_does_not_answer_costs_at_most_the_timeout():
         found = server_limits(f"http://127.0.0.1:{port}/v1", timeout_s=0.5)
     assert time.monotonic() - started < 5
     assert (found.context, found.slots) == (None, None) and "ReadTimeout" in found.source
+    assert found.reachable  # it accepted the connection: slow, not down
 
 
 BASE = """agents:
@@ -95,14 +96,15 @@ def test_the_slots_become_the_agents_concurrency_unless_given(tmp_path):
     }
 
 
-def test_no_max_tokens_is_pointed_out_and_one_the_context_cannot_hold_is_refused(tmp_path):
+def test_no_max_tokens_gets_a_cap_and_one_the_context_cannot_hold_is_refused(tmp_path):
     path = _params(tmp_path)
     said: list[str] = []
     with FakeOpenAIServer(props=LLAMACPP) as server:
-        prepare(path, "local", "openai/test-model", Settings(api_base=server.url), [], said.append)
+        capped = prepare(path, "local", "openai/test-model", Settings(api_base=server.url), [], said.append)
         with pytest.raises(ParamsError, match=r"max_tokens 8192 is not below the server's context of 8192 tokens"):
             prepare(path, "local", "openai/test-model", Settings(api_base=server.url, max_tokens=8192), [], print)
-    assert "no max_tokens, so a reply may run to the end of the context (8,192 tokens)" in said[-1]
+    assert capped.max_tokens == 1024  # no cap given: a reply could otherwise take the whole context
+    assert said[-1].startswith("agent local: max_tokens 1,024 (without a cap a reply may run to the end of the 8,192")
     assert path.read_text(encoding="utf-8") == BASE
 
 
@@ -117,3 +119,53 @@ def test_a_server_without_slots_keeps_the_configured_bound_and_a_scripted_agent_
     said.clear()
     prepare(path, "oracle", "scripted/oracle", Settings(), ["lawbench"], said.append)
     assert said == ["agent oracle: scripted/oracle (stand-in: numbers are not the paper's)"]
+
+
+def test_a_server_that_is_down_stops_the_eval_before_anything_is_written(tmp_path):
+    path = _params(tmp_path)
+    with socket.socket() as free:  # a port nobody listens on
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/v1"
+    assert server_limits(url).reachable is False
+    down = rf"agent local's server {url} does not answer \(.*ConnectError.*\): start it"
+    with pytest.raises(ParamsError, match=down):
+        prepare(path, "local", "openai/test-model", Settings(api_base=url), ["lawbench"], print)
+    said: list[str] = []  # a dry run says so and goes on
+    prepare(path, "local", "openai/test-model", Settings(api_base=url), ["lawbench"], said.append, dry=True)
+    assert any(line.startswith(f"warning: agent local's server {url} does not answer") for line in said)
+    assert path.read_text(encoding="utf-8") == BASE
+
+
+def test_the_call_timeout_is_sized_to_the_servers_measured_speed(tmp_path, monkeypatch):
+    from flows import calibrate
+    from flows.evaluate import sized_timeout
+    from steps.llm.calibration import Calibration, calibration_key
+
+    monkeypatch.chdir(tmp_path)  # the calibration record lives in the project's .cache/
+    path = _params(tmp_path)
+    said: list[str] = []
+    with FakeOpenAIServer(props=LLAMACPP) as server:
+        model = "openai/test-model"
+        given = Settings(api_base=server.url, max_tokens=1024, concurrency=2)
+        dry = sized_timeout(path, "local", model, given, said.append, dry=True)
+        assert dry.timeout_s is None and server.count == 0  # a dry run sends nothing
+        assert (
+            said[-1] == "agent local: the eval measures its speed first (three short calls) and sizes its call timeout"
+        )
+        # a slow server's record: 100 prompt and 10 generated tokens/s, 0.5 s a call
+        slow = Calibration(model, server.url, 1.0, 0.5, 100.0, 10.0, 1.0, 3, "2026-11-29T00:00:00+00:00")
+        calibrate.save([slow])
+        sized = sized_timeout(path, "local", model, given, said.append, dry=False)
+        # (0.5 + 7,168 / 100 + 1,024 / 10) s on one of 2 busy slots, x2, up to the next 10 s
+        assert sized.timeout_s == 700.0 and server.count == 0
+        assert said[-1].startswith(
+            "agent local: timeout 700 s per call (a 1,024-token reply after a 7,168-token prompt"
+        )
+        # no record: three calls measure the server (answers at once: the floor, llm.timeout_s), and keep the record
+        (tmp_path / ".cache/calibration.json").unlink()
+        measured = sized_timeout(path, "local", model, given, said.append, dry=False)
+        assert server.count == 3 and measured.timeout_s == 120.0
+        assert calibration_key(model, server.url) in calibrate.load()
+        kept = sized_timeout(path, "local", model, Settings(api_base=server.url, timeout_s=60.0), said.append, False)
+        assert kept.timeout_s == 60.0 and server.count == 3  # --timeout: nothing measured, nothing sized

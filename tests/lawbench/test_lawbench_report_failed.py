@@ -9,7 +9,7 @@ import pandas as pd
 from steps.lawbench.metrics.tasks import TASK_IDS
 from steps.lawbench.report import csv_text, render_setting
 from steps.lawbench.stages import build_tables
-from steps.reports.agents import AgentInfo
+from steps.reports.agents import AgentInfo, labelled_rows
 from steps.reports.long import long_columns
 
 
@@ -43,8 +43,12 @@ def _render(failed: dict[str, int]) -> tuple[str, pd.DataFrame]:
 
 def test_the_csv_counts_failed_calls_per_task_level_and_overall():
     report, long = _render({"1-1": 3, "3-2": 10})
-    csv = pd.read_csv(io.StringIO(csv_text(long)), keep_default_na=False, na_values=[""])
-    assert list(csv.columns) == long_columns()  # no judge: no n_unparsable
+    local = AgentInfo("local", "hosted_vllm/m", False, limit=10)
+    text = csv_text(labelled_rows(long, {"local": local}))
+    csv = pd.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""])
+    assert list(csv.columns) == long_columns(with_limit=True)  # no judge: no n_unparsable
+    assert (csv[csv.agent == "local"]["limit"] == 10).all()
+    assert csv[csv.agent == "GPT-4"]["limit"].isna().all()  # rescored published predictions: no run of ours
     score = csv[(csv.metric == "score") & (csv.source == "ours")].set_index("scope").n_failed
     assert score["1-1"] == 3 and score["3-2"] == 10 and score["1-2"] == 0
     assert score["Memorization"] == 3 and score["Application"] == 10 and score["overall"] == 13

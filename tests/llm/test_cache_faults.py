@@ -79,7 +79,10 @@ def stage(root: Path, prefect_api: str, setup: str = "", after: str = "") -> sub
 
 
 def lines(done: subprocess.CompletedProcess) -> list[str]:
-    return [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+    """What the stage printed besides its progress (flows/kit/progress.py: its lines and its closing line start
+    with the run's name, `lawbench_predict@a-zero_shot`)."""
+    output = (done.stdout + done.stderr).splitlines()
+    return [line for line in output if line.strip() and not line.startswith("lawbench_predict@")]
 
 
 def stored(cache: Path) -> int:

@@ -64,3 +64,34 @@ def test_a_stand_in_that_cannot_answer_is_a_failed_call_and_a_function_can_stand
     assert isinstance(failed, CallFailure) and failed.kind.value == "bad_request" and door.sent[0].failed
     answered = asyncio.run(door.complete(MINI, messages, purpose="agent"))
     assert answered.text == "好的。" and door.sent[1].stand_in == "<lambda>"
+
+
+def test_the_real_model_like_filler_answers_nothing_at_the_agents_reply_length():
+    from steps.llm.standin import ASSUMED_REPLY_TOKENS, FILLER_UNIT, REAL_LIKE
+
+    capped = MINI.model_copy(update={"decoding": MINI.decoding.model_copy(update={"max_tokens": 200})})
+    door = StandInDoor(dict(REAL_LIKE), stage="s", prompt_ratios={(MINI.model, "http://127.0.0.1:9/v1"): 1.5})
+    messages = [{"role": "user", "content": "请问劳动合同解除后如何计算经济补偿？"}]
+    meta = {"scenario": "standin-test", "instance_id": "i1"}
+    reply = asyncio.run(door.complete(capped, messages, purpose="agent", metadata=meta))
+    assert isinstance(reply, Completion) and reply.completion_tokens == 200  # as a server reports a reply cut there
+    assert set(reply.text) <= set(FILLER_UNIT) and "<" not in reply.text  # no end marker, no answer
+    assert abs(TokenCounter(MINI.model).text(reply.text) - 200) <= 20  # its history weighs what it says
+    counted = litellm.token_counter(model="gpt-4o-mini", messages=messages)
+    assert reply.prompt_tokens == round(counted * 1.5)  # the calibration's ratio of the server's count to ours
+    sent = door.sent[0]
+    assert (sent.stand_in, sent.item, sent.api_base) == ("real-model-like filler", "i1", "http://127.0.0.1:9/v1")
+    # no max_tokens: the assumed length; a measured mean reply length wins, capped by max_tokens
+    assert door.reply_length(MINI) == ASSUMED_REPLY_TOKENS
+    door.reply_tokens[MINI.model] = 80
+    assert door.reply_length(MINI) == 80 and door.reply_length(capped) == 80
+    door.reply_tokens[MINI.model] = 500
+    assert door.reply_length(capped) == 200
+    # the environment and the judge keep their scripted stand-ins; a scripted agent answers for itself
+    environment = asyncio.run(
+        door.complete(MINI, messages, purpose="environment", metadata={"scenario": "standin-test"})
+    )
+    itself = asyncio.run(
+        door.complete(ORACLE, messages, purpose="agent", metadata={"scenario": "standin-test", "n": 2})
+    )
+    assert [r.text for r in (environment, itself)] == ["persona:", "oracle:2"]

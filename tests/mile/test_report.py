@@ -12,7 +12,7 @@ from steps.mile.published import paper_long
 from steps.mile.report import csv_frame
 from steps.mile.report import render as render_mile
 from steps.reports.agents import AgentInfo, RunInfo
-from steps.reports.long import LONG_COLUMNS
+from steps.reports.long import long_columns
 from steps.reports.paper_models import match_paper_model
 
 SAMPLED_FROM = 693
@@ -87,7 +87,7 @@ def run_info(judge_scripted: bool) -> RunInfo:
 
 def test_the_csv_twin_has_the_shared_columns_with_ours_and_the_papers_rows():
     csv = csv_frame(ours_rows())
-    assert list(csv.columns) == LONG_COLUMNS
+    assert list(csv.columns) == long_columns(with_unparsable=True)  # `limit`: labelled_rows adds it
     assert set(csv.source) == {"ours", "paper"} and set(csv.benchmark) == {"mile"}
     paper = csv[csv.source == "paper"]
     assert paper[(paper.agent == "GPT-4o") & (paper.metric == "CLI")].value.item() == 94.26
@@ -109,7 +109,7 @@ def test_the_agents_paper_model_is_set_beside_the_paper_row_and_bold_in_the_publ
     ours = ours_rows().assign(agent="mine")
     info = AgentInfo("mine", "openai/some-endpoint", False, limit=3, paper_model="GPT-4o")
     text = render(ours, {"mine": info}, run_info(True))
-    assert "| mine | GPT-4o | goal | CLI | 100 | 94.26 | 5.74 |" in text
+    assert "| mine [limit 3] | GPT-4o | goal | CLI | 100 | 94.26 | 5.74 |" in text
     lines = text.split("\n")
     ours_at = next(i for i, line in enumerate(lines) if line.startswith("| mine [limit 3] | openai/some-endpoint |"))
     bold = [i for i, line in enumerate(lines) if line.startswith("| multilingual | **GPT-4o** ↳ mine | 94.26 |")]

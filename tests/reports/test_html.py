@@ -77,7 +77,7 @@ def test_lawbench_scores_are_shown_x100_in_tables_and_charts():
     page = benchmark_page("lawbench", long, None, ["oracle"])
     assert '<td title="n = 500">50.0†</td>' in page and '<td title="n = 500">40.0</td>' in page and "0.500" not in page
     chart = page[page.index("<svg") : page.index("</svg>")]
-    assert "<title>oracle · 1-1: 50</title>" in chart and ">100</text>" in chart  # the axis runs to 100
+    assert "<title>oracle [scripted] · 1-1: 50</title>" in chart and ">100</text>" in chart  # the axis runs to 100
     assert "× 100 here" in page
 
 

@@ -39,12 +39,14 @@ def test_the_columns_are_the_shared_layout():
         "n",
         "n_failed",
         "n_unparsable",
+        "limit",
         "judge",
         "proxy",
         "source",
     ]
     assert "n_failed" not in long_columns(with_failed=False) and len(long_columns(with_failed=False)) == 10
-    assert long_columns(with_unparsable=True) == LONG_COLUMNS and "n_unparsable" not in long_columns()
+    assert long_columns(with_unparsable=True, with_limit=True) == LONG_COLUMNS and "n_unparsable" not in long_columns()
+    assert "limit" not in long_columns(with_unparsable=True)  # the extraction and instances twins have none
 
 
 def test_a_valid_twin_is_written_as_given_with_its_rounding_and_whole_counts():
@@ -73,12 +75,25 @@ def test_a_valid_twin_is_written_as_given_with_its_rounding_and_whole_counts():
         (rows(metric=["", "win_rate"]), "column 'metric' fails"),
         (rows(proxy=["yes", "no"]), "column 'proxy'"),
         (rows(value=["50", 56.1]), "column 'value' fails not a number"),
+        (rows(limit=pd.array([3, 3], dtype="Int64")), "a paper row has a limit"),
+        (rows(limit=pd.array([0, None], dtype="Int64")), "column 'limit' fails not a whole, positive item limit"),
     ],
 )
 def test_a_twin_that_breaks_the_layout_is_refused_with_one_line(broken, rule):
     with pytest.raises(TableError, match=rule) as err:
-        long_csv(broken, table="reports/ucl.csv")
+        long_csv(broken, table="reports/ucl.csv", with_limit="limit" in broken)
     assert str(err.value).startswith("reports/ucl.csv:") and "\n" not in str(err.value)
+
+
+def test_a_benchmark_twin_has_its_runs_limit_after_the_counts():
+    text = long_csv(rows(limit=pd.array([2, None], dtype="Int64")), table="t", whole=("n_failed",), with_limit=True)
+    assert text.splitlines() == [
+        ",".join(long_columns(with_limit=True)),
+        "ucl,win_rate,null,overall,win_rate,50.123456789012,10.0,0,2,scripted/judge,True,ours",
+        "ucl,win_rate,GPT-4,overall,win_rate,56.1,,,,gpt-4-0613,False,paper",
+    ]
+    with pytest.raises(TableError, match="lack the column\\(s\\) limit"):
+        long_csv(rows(), table="t", with_limit=True)
 
 
 def test_a_missing_or_misplaced_column_is_refused():

@@ -27,7 +27,7 @@ from steps.j1.eval.paper import (
 from steps.j1.eval.tables import Results
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.long import long_columns
-from steps.reports.markdown import CONTENT_FILTER_RULE, truncated_note, with_failed
+from steps.reports.markdown import CONTENT_FILTER_RULE, LABELS_RULE, truncated_note, with_failed
 from steps.reports.paper_models import match_paper_model
 from steps.reports.prose import render_template
 
@@ -158,9 +158,11 @@ def _fmt(value: float | None, *, proxy: bool = False, excluded: bool = False, di
     return f"{float(value):.{digits}f}" + ("†" if proxy else "") + ("‡" if excluded else "")
 
 
-def _label(agent: str, agents: dict[str, AgentInfo]) -> str:
+def _label(agent: str, agents: dict[str, AgentInfo], table: str = "table3") -> str:
+    """The agent's label in `table` of reports/j1.csv (the tables of counts, judge health and topics describe
+    Table 3's cells)."""
     info = agents.get(agent)
-    return info.label if info else agent
+    return info.label_in(table) if info else agent
 
 
 def headline(results: Results) -> dict[str, object]:
@@ -199,7 +201,7 @@ def _wide(
         cells = [ours.get((table, name, scope, metric)) for scope, metric in columns]
         n = sum(agents[name].sizes.get(s, 0) for s in scopes) if name in agents else 0
         rows.append(
-            [_label(name, agents), n or "—"]
+            [_label(name, agents, table), n or "—"]
             + [
                 with_failed(
                     _fmt(c["value"], proxy=bool(c["judge_proxy"]), excluded=c["n_judge_failed"] > 0, digits=digits),
@@ -288,7 +290,7 @@ def _failures(results: Results, agents: dict[str, AgentInfo], names: list[str]) 
                 for r in ("no_judgment", "single_turn_collapse", "too_short")
             )
             rows.append(
-                [_label(name, agents), scope, trials, pick("broken"), f"{invalid} ({reasons})"]
+                [_label(name, agents, "failures"), scope, trials, pick("broken"), f"{invalid} ({reasons})"]
                 + [f"{pick('cause/' + c)} / {pick('invalid+cause/' + c)}" for c in causes]
             )
     return pd.DataFrame(
@@ -419,6 +421,7 @@ def render(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> str:
         failed_calls=int(cells.n_failed.sum()),
         unparsable=int(cells.n_unparsable.sum()),
         content_filter_rule=CONTENT_FILTER_RULE,
+        labels_rule=LABELS_RULE,
         truncated=truncated_note({name: a.truncated for name, a in agents.items()}),
     )
     return text.rstrip("\n") + "\n"

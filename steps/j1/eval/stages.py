@@ -358,6 +358,7 @@ def report(ctx: StageContext) -> str:
     from steps.j1.benchmark import BENCHMARK
     from steps.j1.eval.report import csv_frame, groups, headline, render
     from steps.j1.eval.schemas import FailureCauses, J1Scores
+    from steps.reports.agents import labelled_rows, with_stand_ins
     from steps.reports.dvc_views import write_dvc_views
     from steps.reports.long import long_csv
     from steps.reports.runs import run_info
@@ -388,11 +389,11 @@ def report(ctx: StageContext) -> str:
             )
     results = ctx.task(_tables, name="tables")(pd.concat(scores, ignore_index=True), all_dialogues, params)
     run = run_info(params, params.section(J1Params).eval.model_dump())
+    frame = labelled_rows(csv_frame(results, agents, run), agents)  # the twin; the Markdown labels rows from it
+    agents = with_stand_ins(agents, frame)
     markdown = render(results, agents, run)
     ctx.write_text(reports / "j1.md", markdown)
-    ctx.write_text(
-        reports / "j1.csv", long_csv(csv_frame(results, agents, run), table="reports/j1.csv", with_unparsable=True)
-    )
+    ctx.write_text(reports / "j1.csv", long_csv(frame, table="reports/j1.csv", with_unparsable=True, with_limit=True))
     ctx.publish_markdown(
         "report-j1", markdown, "J1-EVAL: the ten metrics per environment (J1 Table 3 layout) and Tables 6-10"
     )

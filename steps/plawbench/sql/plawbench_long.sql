@@ -1,6 +1,7 @@
 -- The long CSV twin of reports/plawbench.md (columns of DESIGN.md). Inputs: `rates` (plawbench_rates),
 -- `derived` (plawbench_overall over ours and the paper's), `paper3` (paper Table 3: model, metric, value),
--- `agents` (agent, model, scripted), `judge_info` (judge, proxy), `data_stats` (plawbench_data),
+-- `agents` (agent, model, scripted), `judge_info` (judge, proxy: the judge is scripted, environment_proxy: the
+-- multi-turn variant's client is), `data_stats` (plawbench_data),
 -- `paper2` (statistic, T1, T2, T3), `paper4` (judge, metric, value), `health` (plawbench_judge_health),
 -- `errors` (plawbench_errors). Opt-in paper-penalty mode (empty otherwise): `rates` also holds the
 -- paper_penalty_optin T1 rows (plawbench_penalty_rates), `derived` its Overall (source paper_penalty),
@@ -8,6 +9,8 @@
 -- n_failed: the responses behind an ours rate that model calls failing after retries left out (rates'
 -- n_failed_calls; T3 and Overall sum their inputs'); n_unparsable likewise, the responses whose judge answer did
 -- not parse after its repair rounds; both NULL elsewhere.
+-- proxy: a scripted stand-in touched the number: the agent, the judge, and on the multi-turn variant's numbers
+-- (table multiturn, judge health scopes multiturn/…) the environment playing the client.
 WITH parts AS (  -- failed calls behind the derived T3 and Overall (default, and with the penalised T1)
     SELECT agent,
            sum(n_failed_calls) FILTER (WHERE "table" = 'table3' AND metric IN ('T3/Defendant', 'T3/Plaintiff')) AS t3,
@@ -22,7 +25,7 @@ WITH parts AS (  -- failed calls behind the derived T3 and Overall (default, and
 ),
 ours AS (
     SELECT r."table", r.agent, r.scope, r.metric, r.value, r.n, r.n_failed_calls AS n_failed, r.n_unparsable,
-           a.scripted OR j.proxy AS proxy
+           a.scripted OR j.proxy OR (j.environment_proxy AND r."table" = 'multiturn') AS proxy
     FROM rates r JOIN agents a USING (agent) CROSS JOIN judge_info j
     UNION ALL
     SELECT 'table3', d.agent, 'overall', d.metric, d.value, NULL,
@@ -75,7 +78,7 @@ UNION ALL
 SELECT 'plawbench', 'table4', judge, 'overall', metric, value, NULL, NULL, NULL, judge, false, 'paper' FROM paper4
 UNION ALL
 SELECT 'plawbench', 'judge', h.agent, h.scope, h.metric, h.value, h.n, NULL, NULL, (SELECT judge FROM judge_info),
-       (SELECT proxy FROM judge_info), 'ours'
+       (SELECT proxy OR (environment_proxy AND h.scope LIKE 'multiturn/%') FROM judge_info), 'ours'
 FROM health_long h
 UNION ALL
 SELECT 'plawbench', 'errors', e.agent, e.category || '/' || e.paper_category, e.error_type, e.items::DOUBLE,

@@ -19,6 +19,7 @@ from steps.registry import resolve
 from steps.reports.html.dialogues import Record, to_json
 from steps.reports.html.svg import bar_chart
 from steps.reports.html.tables import Link, html_table, series
+from steps.reports.labels import twin_labels
 
 PAGES = {"index": "Overview", **{name: b.title for name, b in benchmarks().items()}}
 WIDE = 8  # a table with more scopes than this is split into one table per metric
@@ -28,6 +29,11 @@ def asset(name: str) -> str:
     return resources.files("steps.reports.html").joinpath("assets", name).read_text(encoding="utf-8")
 
 
+def _labels(df: pd.DataFrame, table: str) -> dict[str, str]:
+    """agent -> its label in `table` of the twin (`twin_labels`: as every other output labels it)."""
+    return {a: text for (t, a), text in twin_labels(df).items() if t == table}
+
+
 def _tables(df: pd.DataFrame, bench: str, link: Link | None) -> str:
     out = []
     presented = benchmark(bench).page
@@ -35,6 +41,7 @@ def _tables(df: pd.DataFrame, bench: str, link: Link | None) -> str:
     groups = sorted(df.groupby("table", sort=False), key=lambda g: order.index(g[0]) if g[0] in order else len(order))
     for table, rows in groups:
         title = titles.get(table, f"{table}")
+        labels = _labels(df, str(table))
         scopes = list(dict.fromkeys(rows.scope.fillna("")))
         out.append(f'<h2 id="t-{escape(str(table))}">{escape(title)}</h2>')
         if len(scopes) > WIDE:
@@ -42,11 +49,11 @@ def _tables(df: pd.DataFrame, bench: str, link: Link | None) -> str:
             primary = presented.primary
             metrics.sort(key=lambda m: m != primary)
             for i, metric in enumerate(metrics):
-                body = html_table(rows[rows.metric == metric], link=link, caption=metric)
+                body = html_table(rows[rows.metric == metric], link=link, caption=metric, labels=labels)
                 body = f'<div class="scroll">{body}</div>'
                 out.append(body if i == 0 else f"<details><summary>{escape(metric)}</summary>{body}</details>")
         else:
-            out.append(f'<div class="scroll">{html_table(rows, link=link)}</div>')
+            out.append(f'<div class="scroll">{html_table(rows, link=link, labels=labels)}</div>')
     return "".join(out)
 
 
@@ -63,7 +70,7 @@ def _chart(
     for column, value in filters.items():
         rows = rows[rows[column] == value]
     paper = [a for a in benchmark(bench).page.paper_in_plots if a in set(rows[rows.source == "paper"].agent)]
-    data = series(rows, categories, key, paper_agents=paper)
+    data = series(rows, categories, key, paper_agents=paper, labels=_labels(df, table))
     if not data or not categories:
         return ""
     return bar_chart(title, categories, data, paper=frozenset(f"{a} (paper)" for a in paper))
@@ -139,8 +146,10 @@ def page(name: str, body: str, note: str = "", *, scripts: bool = False) -> str:
 
 NOTE = (
     "Built from <code>reports/{bench}.csv</code> (the Markdown twin is <code>reports/{md}</code>). Rows "
-    "marked ↳ … (paper) are the paper's numbers, under ours. † marks a number of ours from scripted models or "
-    "the proxy judge: a bound check of the pipeline, not a measurement. Hover a cell for its n."
+    "marked ↳ … (paper) are the paper's numbers, under ours. [scripted] after an agent: a scripted stand-in (the "
+    "agent, or the environment, judge or reference model those numbers use) touched its numbers in that table, "
+    "a bound check of the pipeline, not a measurement; [limit N]: its run had only the first N items. † marks a "
+    "number of ours from scripted models or the proxy judge. Hover a cell for its n."
 )
 
 

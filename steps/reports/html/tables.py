@@ -1,10 +1,12 @@
 """Long result tables (the report CSVs: benchmark, table, agent, scope, metric, value, n, …, source) as HTML
-tables: our rows first, the paper's rows under them, cells optionally linking to the dialogues behind them."""
+tables: our rows first, the paper's rows under them, cells optionally linking to the dialogues behind them. Our
+rows are named by their labels (`steps.reports.labels.twin_labels`: `[scripted]`, `[limit N]`), as every other
+output names them."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from html import escape
 
 import pandas as pd
@@ -34,9 +36,15 @@ def _columns(rows: pd.DataFrame) -> list[tuple[str, str]]:
 
 
 def html_table(
-    rows: pd.DataFrame, *, link: Link | None = None, columns: list[tuple[str, str]] | None = None, caption: str = ""
+    rows: pd.DataFrame,
+    *,
+    link: Link | None = None,
+    columns: list[tuple[str, str]] | None = None,
+    caption: str = "",
+    labels: Mapping[str, str] | None = None,
 ) -> str:
-    """One result table: a row per (source, agent), ours first, a column per (scope, metric) in CSV order.
+    """One result table: a row per (source, agent), ours first, a column per (scope, metric) in CSV order; our
+    rows named by `labels` (agent -> its label in this table; else the name).
 
     A cell of ours scored (partly) by a scripted model or the proxy judge carries †; its tooltip gives `n`.
     """
@@ -55,7 +63,7 @@ def html_table(
         f"<thead><tr><th>agent</th>{head}</tr></thead><tbody>",
     ]
     for source, agent in order:
-        name = escape(agent) if agent else "(data)"
+        name = escape((labels or {}).get(agent, agent) if source == "ours" else agent) if agent else "(data)"
         th = f'<th class="paper">↳ {name} (paper)</th>' if source == "paper" else f"<th>{name}</th>"
         tds = []
         for scope, metric in columns:
@@ -76,9 +84,15 @@ def html_table(
 
 
 def series(
-    rows: pd.DataFrame, categories: list[str], key: Callable[[object], str], *, paper_agents: list[str] | None = None
+    rows: pd.DataFrame,
+    categories: list[str],
+    key: Callable[[object], str],
+    *,
+    paper_agents: list[str] | None = None,
+    labels: Mapping[str, str] | None = None,
 ) -> list[tuple[str, list[float | None]]]:
-    """Chart series from long rows: one per agent of ours (then the named paper agents), valued per category."""
+    """Chart series from long rows: one per agent of ours, named by `labels` (agent -> its label), then the named
+    paper agents, valued per category."""
     out = []
     for source, agents in (
         ("ours", list(dict.fromkeys(rows[rows.source == "ours"].agent.fillna("")))),
@@ -89,6 +103,6 @@ def series(
             if mine.empty:
                 continue
             values = {key(r): float(r.value) for r in mine.itertuples(index=False) if pd.notna(r.value)}
-            name = agent if source == "ours" else f"{agent} (paper)"
+            name = (labels or {}).get(agent, agent) if source == "ours" else f"{agent} (paper)"
             out.append((name, [values.get(c) for c in categories]))
     return out

@@ -2,7 +2,9 @@
 -- Inputs: `verdicts` (one row per agent, item and order; the candidate's points as `value`, or a failure),
 -- `hint_scores` (pointwise mode, ours), `dialogues` (every run, the reference's included), `ucl_tasks`
 -- (task -> paper id, Bloom level, scenario, extra), `paper` (Table 3 cells of the paper models our agents
--- match), `agents` (agent -> role, judge, proxy).
+-- match), `agents` (agent -> role, judge, and whether a scripted stand-in touched its numbers: `proxy` its win
+-- rates (the agent, the user, the judge, the reference), `proxy_judged` its hint scores (the agent, the user, the
+-- judge), `proxy_dialogue` its turn statistics (the agent, the user)).
 -- Scopes: each task id; each Bloom level and scenario and `overall` = the unweighted mean of their task
 -- values over the 22 paper tasks, only when every one of them has a value (paper: AVG = mean of the 22 task
 -- win rates); `CC` (Compensation Calculation) only on its own. Rates and counts (order disagreement,
@@ -144,7 +146,9 @@ ours AS (
 )
 SELECT 'ucl' AS benchmark, o."table", o.agent, o.scope, o.metric, o.value, o.n, o.n_failed, o.n_unparsable,
        coalesce(a.judge, (SELECT any_value(judge) FROM agents)) AS judge,
-       coalesce(a.proxy, (SELECT bool_or(proxy) FROM agents)) AS proxy, 'ours' AS source
+       coalesce(CASE o."table" WHEN 'turns' THEN a.proxy_dialogue WHEN 'hint_score' THEN a.proxy_judged
+                ELSE a.proxy END,
+                (SELECT bool_or(proxy_dialogue) FROM agents)) AS proxy, 'ours' AS source
 FROM ours o LEFT JOIN agents a USING (agent)
 UNION ALL
 SELECT 'ucl', 'win_rate', agent, scope, 'win_rate', value, NULL, NULL, NULL, 'gpt-4-0613', false, 'paper'

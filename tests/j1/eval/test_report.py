@@ -10,7 +10,7 @@ from steps.benchmarks import paper_names
 from steps.j1.eval.report import csv_frame, render
 from steps.j1.eval.tables import compute
 from steps.reports.agents import AgentInfo, RunInfo
-from steps.reports.long import LONG_COLUMNS
+from steps.reports.long import long_columns
 from steps.reports.paper_models import match_paper_model
 from tests.j1.eval.test_tables import dialogues, rows
 
@@ -140,7 +140,7 @@ def test_failed_calls_are_shown_beside_every_number_they_affect_and_in_the_csv()
     assert mine.n_failed.to_dict() == {"III-3": 1, "III-5": 2}
     assert mine.n_unparsable.to_dict() == {"III-3": 0, "III-5": 1}
     assert csv[(csv.source == "paper")].n_failed.isna().all() and csv[(csv.source == "paper")].n_unparsable.isna().all()
-    assert list(csv.columns) == LONG_COLUMNS
+    assert list(csv.columns) == long_columns(with_unparsable=True)  # `limit`: labelled_rows adds it
 
 
 def test_a_dialogue_a_failed_call_ended_counts_even_when_it_is_scored():

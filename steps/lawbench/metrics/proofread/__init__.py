@@ -17,7 +17,7 @@ lawyer-llama-13b-hf differ from results.csv because of this (tests/lawbench/test
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypedDict
 
@@ -58,11 +58,12 @@ __all__ = [
 ]
 
 
-def lexicon_tables(interim_dir: Path) -> LexiconFiles:
-    """`cilin_path` / `confusion_path` for the scorers: ingest's two lexicon tables in `interim_dir`."""
+def lexicon_tables(interim_dir: Path, where: Callable[[Path], Path] = Path) -> LexiconFiles:
+    """`cilin_path` / `confusion_path` for the scorers: ingest's two lexicon tables in `interim_dir`, each read
+    where `where` says (a stage context's `input_path`: the estimate's scratch copy when it wrote one)."""
     paths = LexiconFiles(
-        cilin_path=interim_dir / LEXICON_TABLES["cilin_path"],
-        confusion_path=interim_dir / LEXICON_TABLES["confusion_path"],
+        cilin_path=where(interim_dir / LEXICON_TABLES["cilin_path"]),
+        confusion_path=where(interim_dir / LEXICON_TABLES["confusion_path"]),
     )
     for path in (paths["cilin_path"], paths["confusion_path"]):
         if not path.is_file():
