@@ -4,9 +4,11 @@ against the context each server reports (steps/llm/vllm.py: `server_limits`).
 
 A request needs its prompt tokens plus its `max_tokens` (the reply's room; none set: the prompt alone, the reply may
 then run to the end of the context). The counts are approximate: the prompt is counted by litellm's tokenizer for
-the model's name (tiktoken's cl100k_base when litellm does not know the model, as for a local GGUF), not by the
-server's own, and a dialogue's history holds the stand-ins' replies, not the model's. So a request near the limit
-may fall on either side; `may_overflow` bounds a dialogue whose agent's earlier replies all ran to max_tokens.
+the model's name (tiktoken's cl100k_base when litellm does not know the model, as for a local GGUF), scaled by the
+server's ratio when `models check` calibrated the model, not by the server's own tokenizer; and a dialogue's history
+holds the estimate's replies (a real-model-like agent's, the scripted environment's), not the model's. So a request
+near the limit may fall on either side; `may_overflow` bounds a dialogue whose agent's earlier replies all ran to
+max_tokens.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from steps.llm.standin import Sent
 ContextOf = Callable[[str, str], int | None]
 APPROXIMATE = (
     "token counts are approximate: litellm's tokenizer for the model's name (cl100k_base when litellm does not know "
-    "it), not the server's, and dialogue histories hold the stand-ins' replies"
+    "it; scaled to the server's when `models check` calibrated it), and dialogue histories hold the estimate's replies"
 )
 
 
