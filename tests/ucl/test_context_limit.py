@@ -10,12 +10,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from flows.kit.paths import Paths
 from flows.kit.stage import run_stage
 from flows.run import ucl_judge, ucl_reference, ucl_simulate
-from steps.tables import write_table
-from steps.ucl.sources import Ucl
 from tests.fake_openai_server import FakeOpenAIServer
+from tests.ucl.test_failed_calls import _paths
 
 pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
 
@@ -37,12 +35,6 @@ def _params(tmp_path: Path, url: str, judge: dict) -> Path:
     path = tmp_path / "params.yaml"
     path.write_text(yaml.safe_dump(doc), encoding="utf-8")
     return path
-
-
-def _paths(tmp_path: Path, ucl_items: pd.DataFrame) -> Paths:
-    paths = Paths(data=tmp_path / "data", reports=tmp_path / "reports", cache=tmp_path / ".cache")
-    write_table(ucl_items, paths.interim / "ucl.parquet", Ucl, table="ucl")
-    return paths
 
 
 def test_an_agent_that_outgrows_its_context_ends_its_dialogues_there_and_the_stage_succeeds(
