@@ -256,3 +256,15 @@ def write_manifest(
     doc = {"upstream_url": upstream_url, "repos": {"test/repo": {"commit": "c0ffee", "license": "MIT"}}, "files": files}
     path.write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
     return path
+
+
+def one_source_project(root: Path, mirror: Path) -> None:
+    """A project at `root` whose only source is MILE's evaluation file, read from a mirror folder of its own (`m/`):
+    its sources.yaml and the params.yaml that points ingest there, offline."""
+    (root / "m/mile").mkdir(parents=True)
+    shutil.copy(mirror / "mile/evaluate_data.json", root / "m/mile/evaluate_data.json")
+    data = (root / "m/mile/evaluate_data.json").read_bytes()
+    write_manifest(
+        root / "sources.yaml", [{"path": "mile/evaluate_data.json", "sha256": sha256_bytes(data), "dataset": "mile"}]
+    )
+    (root / "params.yaml").write_text("sources:\n  mirror: m\n  download: false\n", encoding="utf-8")

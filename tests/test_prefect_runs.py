@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -16,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.helpers import sha256_bytes, write_manifest
+from tests.helpers import one_source_project
 
 pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
 
@@ -56,13 +55,7 @@ def prefect_api(tmp_path_factory) -> Iterator[str]:
 def project(tmp_path_factory, mirror) -> Path:
     """A git checkout with one small source (the ingest stage's) and the two test flows."""
     root = tmp_path_factory.mktemp("tagged") / "jurisflow-clone"
-    (root / "m/mile").mkdir(parents=True)
-    shutil.copy(mirror / "mile/evaluate_data.json", root / "m/mile/evaluate_data.json")
-    data = (root / "m/mile/evaluate_data.json").read_bytes()
-    write_manifest(
-        root / "sources.yaml", [{"path": "mile/evaluate_data.json", "sha256": sha256_bytes(data), "dataset": "mile"}]
-    )
-    (root / "params.yaml").write_text("sources:\n  mirror: m\n  download: false\n", encoding="utf-8")
+    one_source_project(root, mirror)
     (root / "flows_under_test.py").write_text(FLOWS, encoding="utf-8")
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
     subprocess.run([*git, "init", "-q"], cwd=root, check=True)

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import subprocess
 import sys
 
 import pytest
 
 from tests.conftest import ROOT
+from tests.helpers import one_source_project
 from tests.helpers import prefect_server as start_prefect_server
-from tests.helpers import sha256_bytes, write_manifest
 
 pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
 
@@ -35,13 +34,7 @@ async def _runs(url: str):
 
 def test_ingest_run_is_recorded_by_a_real_server(tmp_path, mirror, prefect_server):
     project = tmp_path / "project"
-    (project / "m/mile").mkdir(parents=True)
-    shutil.copy(mirror / "mile/evaluate_data.json", project / "m/mile/evaluate_data.json")
-    data = (project / "m/mile/evaluate_data.json").read_bytes()
-    write_manifest(
-        project / "sources.yaml", [{"path": "mile/evaluate_data.json", "sha256": sha256_bytes(data), "dataset": "mile"}]
-    )
-    (project / "params.yaml").write_text("sources:\n  mirror: m\n  download: false\n", encoding="utf-8")
+    one_source_project(project, mirror)
     env = {**os.environ, "PREFECT_API_URL": prefect_server, "PYTHONPATH": str(ROOT)}
     env.pop("JURISFLOW_MIRROR", None)
     done = subprocess.run(
