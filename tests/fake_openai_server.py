@@ -49,6 +49,13 @@ more gets llama.cpp's HTTP 400 "the request exceeds the available context size, 
 over N gets vLLM's 400 "This model's maximum context length is N tokens. However, you requested …"). Prompt tokens
 are counted as `chat_tokens` does with `tokens` (default: one per character). Each refusal counts as the fault kind
 `context` in `faults_injected`; a queued or ruled fault comes first.
+
+A tokenizer endpoint: `tokenize_style` `"vllm"` or `"llama.cpp"` makes the server answer `POST /tokenize` and
+`POST /detokenize` (beside `/v1`) in that server's shapes (vLLM: `{"model", "prompt"}` -> `{"count",
+"max_model_len", "tokens"}` and `{"model", "tokens"}` -> `{"prompt"}`; llama.cpp: `{"content"}` -> `{"tokens"}` and
+`{"tokens"}` -> `{"content"}`), with a byte-level tokenizer: each UTF-8 byte of the text is one token (a Chinese
+character is 3), as a tokenizer without a Chinese vocabulary. None (the default): both are 404. Pair it with
+`owned_by` (`vllm`, `llamacpp`) so that clients tell the kind. `tokenize_requests` records their bodies.
 """
 
 from __future__ import annotations
@@ -198,6 +205,8 @@ class FakeOpenAIServer:
     tokens: Tokens | None = None  # a tokenizer for usage (default: 7 per prompt, one per answer character)
     context_size: int | None = None  # tokens a request may hold (see the module's docstring); None: any
     context_style: Literal["llama.cpp", "vllm"] = "llama.cpp"
+    tokenize_style: Literal["llama.cpp", "vllm"] | None = None  # answer /tokenize and /detokenize (module docstring)
+    tokenize_requests: list[dict[str, Any]] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers_seen: list[dict[str, str]] = field(default_factory=list)
     faults_injected: Counter = field(default_factory=Counter)  # fault kind -> how many requests got it
@@ -386,6 +395,28 @@ class FakeOpenAIServer:
             return web.json_response({"error": "not found"}, status=404)
         return web.json_response(self.props)
 
+    async def _tokenize(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        self.tokenize_requests.append({"path": "/tokenize", **body})
+        if self.tokenize_style is None:
+            return web.json_response({"error": "not found"}, status=404)
+        text = body.get("prompt" if self.tokenize_style == "vllm" else "content")
+        if not isinstance(text, str):
+            return web.json_response({"error": "no text to tokenize"}, status=400)
+        tokens = list(text.encode("utf-8"))
+        if self.tokenize_style == "vllm":
+            length = self.context_size or 4096
+            return web.json_response({"count": len(tokens), "max_model_len": length, "tokens": tokens})
+        return web.json_response({"tokens": tokens})
+
+    async def _detokenize(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        self.tokenize_requests.append({"path": "/detokenize", **body})
+        if self.tokenize_style is None:
+            return web.json_response({"error": "not found"}, status=404)
+        text = bytes(body.get("tokens", [])).decode("utf-8", errors="replace")
+        return web.json_response({"prompt": text} if self.tokenize_style == "vllm" else {"content": text})
+
     # ------------------------------------------------------------------ lifecycle
     def start(self, port: int = 0) -> FakeOpenAIServer:
         """Serve on `port` (0: a free one). Raises OSError if the port cannot be bound, never waits on it."""
@@ -399,6 +430,8 @@ class FakeOpenAIServer:
             app.router.add_post("/v1/chat/completions", self._chat)
             app.router.add_get("/v1/models", self._models)
             app.router.add_get("/props", self._props)
+            app.router.add_post("/tokenize", self._tokenize)
+            app.router.add_post("/detokenize", self._detokenize)
             self._runner = web.AppRunner(app, access_log=None)
             try:
                 self._loop.run_until_complete(self._runner.setup())

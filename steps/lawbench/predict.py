@@ -1,8 +1,10 @@
 """Prompting any model on LawBench exactly as LawBench did, and collecting its predictions.
 
 The prompt sent to a model is the data file's `instruction + "\\n" + question` as one user message (spec
-lawbench.md §3.1; one-shot files carry their demonstration inside `instruction`). Failed calls are kept as
-rows with their failure kind and no prediction, so they are counted, never scored as empty answers.
+lawbench.md §3.1; one-shot files carry their demonstration inside `instruction`), cut to `lawbench.max_input_tokens`
+as the paper cut it (steps.lawbench.truncate); each row records the prompt's tokens, whether it was cut and by which
+rule. Failed calls are kept as rows with their failure kind and no prediction, so they are counted, never scored
+as empty answers.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import pandas as pd
 
 from steps.lawbench.metrics.tasks import TASK_IDS
+from steps.lawbench.truncate import Side, Tokenizer, cut_prompts
 from steps.llm import ModelConfig, Reply, Request
 
 SCENARIO = "lawbench"
@@ -36,12 +39,28 @@ def prompt_text(instruction: str, question: str) -> str:
     return f"{instruction}\n{question}"
 
 
+def with_prompts(
+    items: pd.DataFrame, limit: int | None, tokenizer: Tokenizer | None = None, side: Side = "right"
+) -> pd.DataFrame:
+    """The items with the prompt each is sent (`prompt`, cut to `limit` tokens), its tokens before the cut
+    (`input_tokens`), whether it was cut (`input_truncated`) and how tokens were counted (`input_rule`)."""
+    prompts = [prompt_text(i, q) for i, q in zip(items.instruction, items.question, strict=True)]
+    cuts = cut_prompts(prompts, limit, tokenizer, side)
+    return items.assign(
+        prompt=[c.text for c in cuts],
+        input_tokens=[c.tokens for c in cuts],
+        input_truncated=[c.truncated for c in cuts],
+        input_rule=[c.rule for c in cuts],
+    )
+
+
 def build_requests(items: pd.DataFrame, model: ModelConfig) -> list[Request]:
-    """One request per item (setting, task, idx); the reference travels in metadata for the scripted oracle."""
+    """One request per item (setting, task, idx) of `with_prompts`; the reference travels in metadata for the
+    scripted oracle."""
     return [
         Request(
             model=model,
-            messages=[{"role": "user", "content": prompt_text(row.instruction, row.question)}],
+            messages=[{"role": "user", "content": row.prompt}],
             purpose="agent",
             metadata={
                 "scenario": SCENARIO,
@@ -57,7 +76,8 @@ def build_requests(items: pd.DataFrame, model: ModelConfig) -> list[Request]:
 
 
 def predictions_frame(items: pd.DataFrame, replies: list[Reply], model_name: str) -> pd.DataFrame:
-    """The predictions table (same layout as the published one, plus call key, truncation and failure columns)."""
+    """The predictions table (same layout as the published one, plus call key, the input's truncation, the reply's
+    truncation and failure columns); `items` as `with_prompts` returns them."""
     if len(items) != len(replies):
         raise ValueError(f"{len(items)} items but {len(replies)} replies")
     return pd.DataFrame(
@@ -66,8 +86,11 @@ def predictions_frame(items: pd.DataFrame, replies: list[Reply], model_name: str
             "model": model_name,
             "task": items.task.to_numpy(),
             "idx": items.idx.to_numpy(),
-            "prompt": [prompt_text(i, q) for i, q in zip(items.instruction, items.question, strict=True)],
+            "prompt": items.prompt.to_numpy(),
             "prompt_role": "user",
+            "input_tokens": items.input_tokens.to_numpy(),
+            "input_truncated": items.input_truncated.to_numpy(),
+            "input_rule": items.input_rule.to_numpy(),
             "prediction": [r.text if r.ok else None for r in replies],
             "reference": items.answer.to_numpy(),
             "call_key": [r.call_key for r in replies],

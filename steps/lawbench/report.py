@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from steps.lawbench.metrics.tasks import TASK_IDS, TASKS
+from steps.lawbench.paper import paper_table
 from steps.reports.agents import AgentInfo
 from steps.reports.long import long_csv
 from steps.reports.markdown import CONTENT_FILTER_RULE, LABELS_RULE, truncated_note, with_failed
@@ -117,6 +119,26 @@ def csv_text(long: pd.DataFrame) -> str:
     return long_csv(long, table="reports/lawbench.csv", digits=12, whole=("n_failed",), with_limit=True)
 
 
+def inputs_note(agent: str, predictions: pd.DataFrame, run: Mapping[str, Any]) -> str:
+    """One line on how an agent's prompts were cut in a setting: from its predictions table (`input_truncated`,
+    `input_rule`) and run.json (`input_limit`, `max_new_tokens`)."""
+    limit = run.get("input_limit") or {}
+    tokens = limit.get("max_input_tokens")
+    new = run.get("max_new_tokens")
+    answers = f"at most {new:,} new tokens" if new else "the agent's own max_tokens"
+    if "input_truncated" not in predictions.columns:
+        return f"Inputs of `{agent}`: sent whole (its run predates the input limit); {answers}."
+    rules = ", ".join(sorted(set(predictions.input_rule))) or str(limit.get("count", "-"))
+    if not tokens:
+        return f"Inputs of `{agent}`: every prompt sent whole (no input limit; counted by {rules}); {answers}."
+    cut = int(predictions.input_truncated.sum())
+    side = limit.get("truncation", "right")
+    return (
+        f"Inputs of `{agent}`: {cut:,} of {len(predictions):,} prompts were over {tokens:,} tokens and were cut "
+        f"({side} truncation; tokens counted by {rules}); {answers}."
+    )
+
+
 def render_setting(
     long: pd.DataFrame,
     deltas: pd.DataFrame,
@@ -125,10 +147,12 @@ def render_setting(
     commit: str,
     published: list[str],
     truncated: Mapping[str, Mapping[str, int]] | None = None,
+    inputs: list[str] | None = None,
 ) -> str:
     """reports/lawbench_<setting>.md: the tables built here, the prose in templates/report.md.j2 (`commit`: the
     data's pinned commit; `published`: the models whose published predictions were rescored; `truncated`: each
-    agent's replies cut at max_tokens in this setting, by purpose, else those of `agents`)."""
+    agent's replies cut at max_tokens in this setting, by purpose, else those of `agents`; `inputs`: a line per
+    agent on its prompts' cut, `inputs_note`)."""
     score_scopes = [*TASK_IDS, *LEVEL_COLUMNS, "overall"]
     abst = long[(long["table"] == setting) & (long.metric == "abstention_rate")]
     abst_tasks = [t for t in TASK_IDS if (abst[abst.scope == t].value.fillna(0) > 0).any()]
@@ -150,4 +174,6 @@ def render_setting(
         content_filter_rule=CONTENT_FILTER_RULE,
         labels_rule=LABELS_RULE,
         truncated=truncated_note(truncated if truncated is not None else {a: i.truncated for a, i in agents.items()}),
+        paper_table=paper_table(long, setting, agents),
+        inputs=inputs or [],
     )

@@ -11,7 +11,8 @@ from steps.schemas.base import Strict
 
 
 class LawBenchRunPredictions(Strict):
-    """An agent's LawBench predictions: the published layout plus the call key and any failure."""
+    """An agent's LawBench predictions: the published layout plus the input's truncation, the call key and any
+    failure. `prompt` is the prompt as sent (cut to `lawbench.max_input_tokens`)."""
 
     setting: Series[str] = pa.Field(isin=SETTINGS)
     model: Series[str]
@@ -19,6 +20,9 @@ class LawBenchRunPredictions(Strict):
     idx: Series[int] = pa.Field(ge=0)
     prompt: Series[str]
     prompt_role: Series[str] = pa.Field(nullable=True)
+    input_tokens: Series[int] = pa.Field(ge=0)  # the whole prompt's tokens, counted by `input_rule`
+    input_truncated: Series[bool]  # the prompt was over `lawbench.max_input_tokens` and was cut
+    input_rule: Series[str]  # how tokens were counted: `vllm /tokenize`, `llama.cpp /tokenize` or `characters`
     prediction: Series[str] = pa.Field(nullable=True)
     reference: Series[str]
     call_key: Series[str]

@@ -4,8 +4,9 @@ agent's predictions in one setting, the report. Each takes its `StageContext` an
 - `score`: every published prediction scored with our scorers (steps.lawbench.metrics); writes
   data/lawbench/published_scores.parquet; the comparison with results.csv is in the summary line and the reports.
 - `predict` (per agent and setting): the agent prompted on the 20 tasks as LawBench built the prompts
-  (steps.lawbench.predict), then scored; writes <run>/{predictions,scores,usage}.parquet and run.json. A rerun
-  replays finished calls from the response cache.
+  (steps.lawbench.predict), each cut to `lawbench.max_input_tokens` and answered in at most
+  `lawbench.max_new_tokens`, then scored; writes <run>/{predictions,scores,usage}.parquet and run.json (which
+  records both limits and how tokens were counted). A rerun replays finished calls from the response cache.
 - `report`: reports/lawbench_{zero_shot,one_shot}.md, reports/lawbench.csv and the DVC views, from the rescored
   published predictions, results.csv and every agent's scores (steps/lawbench/sql/lawbench_long.sql and
   lawbench_deltas.sql, DuckDB).
@@ -22,10 +23,12 @@ from steps.lawbench.metrics import score_predictions
 from steps.lawbench.metrics.proofread import LexiconFiles, lexicon_tables
 from steps.lawbench.metrics.tasks import SETTINGS
 from steps.lawbench.params import LawBenchParams
-from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_frame, select_items
+from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_frame, select_items, with_prompts
 from steps.lawbench.schemas import LawBenchRunPredictions, LawBenchScores
 from steps.lawbench.sources import LawBenchItems, LawBenchPredictions, LawBenchPublished
+from steps.lawbench.truncate import CHARACTERS
 from steps.llm import Completer, ModelConfig
+from steps.llm.tokenizer import server_tokenizer
 from steps.paths import USAGE
 from steps.runs import run_spec
 from steps.stages import StageContext
@@ -78,6 +81,18 @@ def score(ctx: StageContext) -> str:
 
 
 # ------------------------------------------------------------------ an agent's predictions
+def with_max_new_tokens(agent: ModelConfig, max_new_tokens: int | None) -> ModelConfig:
+    """The agent with `lawbench.max_new_tokens` as its max_tokens (None: its own decoding unchanged)."""
+    if max_new_tokens is None:
+        return agent
+    return agent.model_copy(update={"decoding": agent.decoding.model_copy(update={"max_tokens": max_new_tokens})})
+
+
+def input_limit(section: LawBenchParams, rule: str) -> dict[str, object]:
+    """The input limit as run.json records it: tokens allowed, which side is cut, how tokens were counted."""
+    return {"max_input_tokens": section.max_input_tokens, "truncation": section.truncation, "count": rule}
+
+
 def _predict(ctx: StageContext, items: pd.DataFrame, agent: ModelConfig, door: Completer) -> pd.DataFrame:
     """Every item, one unit of the monitor per LawBench task (`1-1 zero_shot` ...), all in one event loop: the
     door's per-endpoint bound is shared by the 20 tasks as it was by one call over all items."""
@@ -119,14 +134,29 @@ def predict(ctx: StageContext) -> str:
     assert agent_name is not None and setting is not None
     if setting not in SETTINGS:
         raise ValueError(f"unknown setting '{setting}'; expected one of {', '.join(SETTINGS)}")
-    agent = params.agent(agent_name)
     limit = params.limit_for(agent_name, "lawbench")  # the agent's own limit and lawbench.limit, the smaller
     lawbench = params.section(LawBenchParams)
+    agent = with_max_new_tokens(params.agent(agent_name), lawbench.max_new_tokens)
     items = ctx.read_table(paths.interim / "lawbench_items.parquet", LawBenchItems)
     items = select_items(items, setting, limit, lawbench.tasks)
+    tokenizer = server_tokenizer(agent) if lawbench.count_tokens == "tokens" else None
+    try:
+        items = with_prompts(items, lawbench.max_input_tokens, tokenizer, lawbench.truncation)
+    finally:
+        if tokenizer is not None:
+            tokenizer.close()
     subset = {"tasks": lawbench.tasks} if lawbench.tasks else {}  # in the run's identity only when set
     run_dir = paths.run("lawbench", agent_name, setting)
-    spec = run_spec(agent, "lawbench", setting=setting, prompt_version=PROMPT_VERSION, limit=limit, **subset)
+    spec = run_spec(
+        agent,
+        "lawbench",
+        setting=setting,
+        prompt_version=PROMPT_VERSION,
+        limit=limit,
+        **subset,
+        input_limit=input_limit(lawbench, tokenizer.rule if tokenizer else CHARACTERS),
+        max_new_tokens=lawbench.max_new_tokens,
+    )
     rid = ctx.begin_run(run_dir, spec)
     with ctx.model_session(rid, usage=run_dir / USAGE) as session:
         predictions = _predict(ctx, items, agent, session.door)
@@ -148,8 +178,11 @@ def predict(ctx: StageContext) -> str:
     )
     ctx.check_calls(run_dir / USAGE)
     n_failed = int(predictions.failure_kind.notna().sum())
+    n_cut = int(predictions.input_truncated.sum())
+    rule = items.input_rule.iloc[0] if len(items) else "-"
     return (
         f"{agent_name} ({agent.model}) {setting}: {len(predictions):,} items over {scores.task.nunique()} tasks, "
+        f"{n_cut} prompts cut to {lawbench.max_input_tokens} tokens ({rule}), "
         f"{session.hits:,} from the cache, {n_failed} failed calls; run {rid}"
     )
 
@@ -172,6 +205,21 @@ def build_tables(scores: pd.DataFrame, published: pd.DataFrame) -> tuple[pd.Data
         con.register("lawbench_long", long)
         deltas = QUERIES.run(con, "lawbench_deltas")
     return long, deltas
+
+
+def _inputs_line(ctx: StageContext, agent: str, setting: str) -> str | None:
+    """How the agent's prompts were cut in `setting` (steps.lawbench.report.inputs_note); None before it ran."""
+    from steps.lawbench.report import inputs_note
+    from steps.runs import read_run_if_any
+
+    run = ctx.paths.run("lawbench", agent, setting)
+    if not ctx.exists(run / "predictions.parquet"):
+        return None
+    record = read_run_if_any(ctx.input_path(run))
+    if record is None:
+        return None
+    predictions = pd.read_parquet(ctx.input_path(run / "predictions.parquet"))
+    return inputs_note(agent, predictions, record.spec)
 
 
 def report(ctx: StageContext) -> str:
@@ -206,7 +254,8 @@ def report(ctx: StageContext) -> str:
     markdown = {}
     for setting in SETTINGS:
         cut = {name: truncated_replies([ctx.input_path(paths.run("lawbench", name, setting))]) for name in agents}
-        markdown[setting] = render_setting(long, deltas, setting, agents, commit, list(names), cut)
+        inputs = [line for name in agents if (line := _inputs_line(ctx, name, setting))]
+        markdown[setting] = render_setting(long, deltas, setting, agents, commit, list(names), cut, inputs)
         ctx.write_text(reports / f"lawbench_{setting}.md", markdown[setting])
     ctx.write_text(reports / "lawbench.csv", csv_text(long))
     for setting in SETTINGS:
