@@ -186,6 +186,9 @@ class EstimateContext(FlowContext):
     ) -> None:
         return None  # a call the stand-in could not answer is counted in the estimate's `failed`
 
+    def served_tokenizer(self, model: ModelConfig) -> None:
+        return None  # offline: no server is asked; prompts are counted by the character rule
+
     def counter(self, description: str, total: int) -> Any:
         return nullcontext(lambda *_: None)
 

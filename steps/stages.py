@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     import pyarrow
 
     from steps.llm import Completer, ModelConfig
+    from steps.llm.tokenizer import ServerTokenizer
     from steps.params import Params
     from steps.paths import Paths
     from steps.simulate.journal import Journal
@@ -184,6 +185,11 @@ class StageContext(Protocol):
     def check_calls(
         self, *usage: Path | pd.DataFrame, judged: Sequence[Path | pd.DataFrame] = (), limits: Iterable[str] = ()
     ) -> None: ...
+
+    def served_tokenizer(self, model: ModelConfig) -> ServerTokenizer | None:
+        """The tokenizer of the server that serves `model` (vLLM's or llama.cpp's `/tokenize`), else None; the
+        estimate, offline, always None (the character rule). The caller closes it."""
+        ...
 
     # progress and monitoring
     def counter(self, description: str, total: int) -> AbstractContextManager[Callable[..., None]]: ...

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     import pyarrow
 
     from steps.llm import ModelConfig
+    from steps.llm.tokenizer import ServerTokenizer
     from steps.params import Params
     from steps.paths import Paths
     from steps.stages import ModelSession
@@ -83,6 +84,11 @@ class FlowContext:
         self, *usage: Path | pd.DataFrame, judged: Sequence[Path | pd.DataFrame] = (), limits: Iterable[str] = ()
     ) -> None:
         models.check_calls(self.params, *usage, judged=judged, limits=limits)
+
+    def served_tokenizer(self, model: ModelConfig) -> ServerTokenizer | None:
+        from steps.llm.tokenizer import server_tokenizer
+
+        return server_tokenizer(model)
 
     # progress and monitoring
     def counter(self, description: str, total: int) -> AbstractContextManager[Callable[..., None]]:

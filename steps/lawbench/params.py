@@ -29,7 +29,7 @@ class LawBenchParams(BenchmarkSection):
     truncation: Literal["right", "left"] = "right"
     # tokens: the served model's tokenizer where its server exposes `/tokenize` (vLLM, llama.cpp), else characters
     count_tokens: Literal["tokens", "characters"] = "tokens"
-    # every agent's max_tokens on LawBench (None: the agent's own `decoding.max_tokens`)
+    # a cap on every agent's max_tokens on LawBench (its own smaller one stays; None: no cap of LawBench's own)
     max_new_tokens: int | None = Field(default=PAPER_MAX_NEW_TOKENS, ge=1)
 
     @field_validator("tasks")

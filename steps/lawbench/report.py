@@ -121,11 +121,11 @@ def csv_text(long: pd.DataFrame) -> str:
 
 def inputs_note(agent: str, predictions: pd.DataFrame, run: Mapping[str, Any]) -> str:
     """One line on how an agent's prompts were cut in a setting: from its predictions table (`input_truncated`,
-    `input_rule`) and run.json (`input_limit`, `max_new_tokens`)."""
+    `input_rule`) and run.json (`input_limit`; `decoding.max_tokens`, the new tokens it was allowed)."""
     limit = run.get("input_limit") or {}
     tokens = limit.get("max_input_tokens")
-    new = run.get("max_new_tokens")
-    answers = f"at most {new:,} new tokens" if new else "the agent's own max_tokens"
+    new = (run.get("decoding") or {}).get("max_tokens")  # the effective cap: lawbench.max_new_tokens or smaller
+    answers = f"at most {new:,} new tokens" if new else "no cap on new tokens"
     if "input_truncated" not in predictions.columns:
         return f"Inputs of `{agent}`: sent whole (its run predates the input limit); {answers}."
     rules = ", ".join(sorted(set(predictions.input_rule))) or str(limit.get("count", "-"))

@@ -28,7 +28,6 @@ from steps.lawbench.schemas import LawBenchRunPredictions, LawBenchScores
 from steps.lawbench.sources import LawBenchItems, LawBenchPredictions, LawBenchPublished
 from steps.lawbench.truncate import CHARACTERS
 from steps.llm import Completer, ModelConfig
-from steps.llm.tokenizer import server_tokenizer
 from steps.paths import USAGE
 from steps.runs import run_spec
 from steps.stages import StageContext
@@ -82,8 +81,11 @@ def score(ctx: StageContext) -> str:
 
 # ------------------------------------------------------------------ an agent's predictions
 def with_max_new_tokens(agent: ModelConfig, max_new_tokens: int | None) -> ModelConfig:
-    """The agent with `lawbench.max_new_tokens` as its max_tokens (None: its own decoding unchanged)."""
-    if max_new_tokens is None:
+    """The agent with at most `lawbench.max_new_tokens` new tokens: that cap when it sets no max_tokens or a larger
+    one; its own smaller max_tokens stays (e.g. `eval --max-tokens 64`: a deviation run.json records). None: the
+    agent's decoding unchanged."""
+    own = agent.decoding.max_tokens
+    if max_new_tokens is None or (own is not None and own <= max_new_tokens):
         return agent
     return agent.model_copy(update={"decoding": agent.decoding.model_copy(update={"max_tokens": max_new_tokens})})
 
@@ -139,7 +141,7 @@ def predict(ctx: StageContext) -> str:
     agent = with_max_new_tokens(params.agent(agent_name), lawbench.max_new_tokens)
     items = ctx.read_table(paths.interim / "lawbench_items.parquet", LawBenchItems)
     items = select_items(items, setting, limit, lawbench.tasks)
-    tokenizer = server_tokenizer(agent) if lawbench.count_tokens == "tokens" else None
+    tokenizer = ctx.served_tokenizer(agent) if lawbench.count_tokens == "tokens" else None
     try:
         items = with_prompts(items, lawbench.max_input_tokens, tokenizer, lawbench.truncation)
     finally:

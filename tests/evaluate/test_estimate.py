@@ -44,7 +44,7 @@ def test_lawbench_calls_tokens_and_cost_by_hand(tmp_path, data):
     agents = {
         "mini": {"model": "openai/gpt-4o-mini", "decoding": {"max_tokens": 100}, "limit": 1, "benchmarks": ["lawbench"]}
     }
-    expected = estimate(_params(tmp_path, agents), paths=data)
+    expected = estimate(_params(tmp_path, agents), paths=data)  # its 100 stays under LawBench's cap of 1,024
     assert expected.low is not None  # a real agent: the low figure (an oracle agent) beside the expected one
     report = expected.low
     rows = report.rows
@@ -88,7 +88,8 @@ def test_unpriced_and_scripted_models(tmp_path, data):
         },
         "oracle": {"model": "scripted/oracle", "limit": 1, "benchmarks": ["lawbench"]},
     }
-    report = estimate(_params(tmp_path, agents), paths=data)
+    # max_new_tokens null: LawBench sets no cap of its own and the agent sets none, so the estimate assumes one
+    report = estimate(_params(tmp_path, agents, lawbench={"max_new_tokens": None}), paths=data)
     local = [r for r in report.rows if r.agent == "local"]
     assert all(r.cost_usd is None and r.output_bound == 20 * ASSUMED_OUTPUT_TOKENS for r in local)  # no price
     assert f"≤ assumes {ASSUMED_OUTPUT_TOKENS}/request" in local[0].note

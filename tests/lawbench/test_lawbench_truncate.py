@@ -117,15 +117,27 @@ def test_no_server_tokenizer_without_a_tokenize_endpoint_or_a_server():
 
 def test_the_report_says_how_each_agents_prompts_were_cut():
     predictions = pd.DataFrame({"input_truncated": [True, False, False], "input_rule": ["vllm /tokenize"] * 3})
-    run = {"input_limit": {"max_input_tokens": 2048, "truncation": "right"}, "max_new_tokens": 1024}
+    run = {"input_limit": {"max_input_tokens": 2048, "truncation": "right"}, "decoding": {"max_tokens": 1024}}
     assert inputs_note("mine", predictions, run) == (
         "Inputs of `mine`: 1 of 3 prompts were over 2,048 tokens and were cut (right truncation; tokens counted by "
         "vllm /tokenize); at most 1,024 new tokens."
     )
-    whole = {"input_limit": {"max_input_tokens": None}, "max_new_tokens": None}
+    whole = {"input_limit": {"max_input_tokens": None}, "decoding": {"max_tokens": None}}
     assert inputs_note("w", predictions.assign(input_rule="characters"), whole) == (
-        "Inputs of `w`: every prompt sent whole (no input limit; counted by characters); the agent's own max_tokens."
+        "Inputs of `w`: every prompt sent whole (no input limit; counted by characters); no cap on new tokens."
     )
-    assert inputs_note("old", pd.DataFrame({"prediction": ["x"]}), {}) == (
-        "Inputs of `old`: sent whole (its run predates the input limit); the agent's own max_tokens."
+    assert inputs_note("old", pd.DataFrame({"prediction": ["x"]}), {"decoding": {"max_tokens": 96}}) == (
+        "Inputs of `old`: sent whole (its run predates the input limit); at most 96 new tokens."
     )
+
+
+def test_max_new_tokens_caps_the_agents_own_and_keeps_a_smaller_one():
+    from steps.lawbench.stages import with_max_new_tokens
+
+    def cap(own: int | None, limit: int | None) -> int | None:
+        agent = ModelConfig(name="a", model="openai/m", decoding={"max_tokens": own})
+        return with_max_new_tokens(agent, limit).decoding.max_tokens
+
+    assert cap(None, 1024) == 1024 and cap(4096, 1024) == 1024  # the paper's cap
+    assert cap(64, 1024) == 64  # eval --max-tokens 64 stays (run.json records it)
+    assert cap(None, None) is None and cap(4096, None) == 4096
