@@ -2,9 +2,10 @@
 
 The prompt sent to a model is the data file's `instruction + "\\n" + question` as one user message (spec
 lawbench.md §3.1; one-shot files carry their demonstration inside `instruction`), cut to `lawbench.max_input_tokens`
-as the paper cut it (steps.lawbench.truncate); each row records the prompt's tokens, whether it was cut and by which
-rule. Failed calls are kept as rows with their failure kind and no prediction, so they are counted, never scored
-as empty answers.
+as the paper cut it (steps.lawbench.truncate); each row keeps the whole prompt in `prompt` (as LawBench's published
+`origin_prompt`, which task 2-1's scorer reads its source sentence from) and records the prompt's tokens, whether it
+was cut, the text sent when it was (`prompt_sent`) and the counting rule. Failed calls are kept as rows with their
+failure kind and no prediction, so they are counted, never scored as empty answers.
 """
 
 from __future__ import annotations
@@ -42,12 +43,14 @@ def prompt_text(instruction: str, question: str) -> str:
 def with_prompts(
     items: pd.DataFrame, limit: int | None, tokenizer: Tokenizer | None = None, side: Side = "right"
 ) -> pd.DataFrame:
-    """The items with the prompt each is sent (`prompt`, cut to `limit` tokens), its tokens before the cut
-    (`input_tokens`), whether it was cut (`input_truncated`) and how tokens were counted (`input_rule`)."""
+    """The items with their whole prompt (`prompt`), the text sent when it was over `limit` tokens and cut
+    (`prompt_sent`; None: the whole prompt was sent), its tokens before the cut (`input_tokens`), whether it was cut
+    (`input_truncated`) and how tokens were counted (`input_rule`)."""
     prompts = [prompt_text(i, q) for i, q in zip(items.instruction, items.question, strict=True)]
     cuts = cut_prompts(prompts, limit, tokenizer, side)
     return items.assign(
-        prompt=[c.text for c in cuts],
+        prompt=prompts,
+        prompt_sent=[c.text if c.truncated else None for c in cuts],
         input_tokens=[c.tokens for c in cuts],
         input_truncated=[c.truncated for c in cuts],
         input_rule=[c.rule for c in cuts],
@@ -60,7 +63,7 @@ def build_requests(items: pd.DataFrame, model: ModelConfig) -> list[Request]:
     return [
         Request(
             model=model,
-            messages=[{"role": "user", "content": row.prompt}],
+            messages=[{"role": "user", "content": row.prompt_sent if isinstance(row.prompt_sent, str) else row.prompt}],
             purpose="agent",
             metadata={
                 "scenario": SCENARIO,
@@ -88,6 +91,7 @@ def predictions_frame(items: pd.DataFrame, replies: list[Reply], model_name: str
             "idx": items.idx.to_numpy(),
             "prompt": items.prompt.to_numpy(),
             "prompt_role": "user",
+            "prompt_sent": items.prompt_sent.to_numpy(),
             "input_tokens": items.input_tokens.to_numpy(),
             "input_truncated": items.input_truncated.to_numpy(),
             "input_rule": items.input_rule.to_numpy(),

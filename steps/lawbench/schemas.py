@@ -12,7 +12,8 @@ from steps.schemas.base import Strict
 
 class LawBenchRunPredictions(Strict):
     """An agent's LawBench predictions: the published layout plus the input's truncation, the call key and any
-    failure. `prompt` is the prompt as sent (cut to `lawbench.max_input_tokens`)."""
+    failure. `prompt` is the whole prompt (as LawBench's `origin_prompt`); `prompt_sent` the text sent when the prompt
+    was over `lawbench.max_input_tokens` and cut (null: the whole prompt was sent)."""
 
     setting: Series[str] = pa.Field(isin=SETTINGS)
     model: Series[str]
@@ -20,6 +21,7 @@ class LawBenchRunPredictions(Strict):
     idx: Series[int] = pa.Field(ge=0)
     prompt: Series[str]
     prompt_role: Series[str] = pa.Field(nullable=True)
+    prompt_sent: Series[str] = pa.Field(nullable=True)
     input_tokens: Series[int] = pa.Field(ge=0)  # the whole prompt's tokens, counted by `input_rule`
     input_truncated: Series[bool]  # the prompt was over `lawbench.max_input_tokens` and was cut
     input_rule: Series[str]  # how tokens were counted: `vllm /tokenize`, `llama.cpp /tokenize` or `characters`

@@ -49,7 +49,8 @@ def test_a_tokenizer_cut_drops_the_character_it_splits():
 def test_with_prompts_records_each_items_cut():
     items = pd.DataFrame({"instruction": ["问：", "问："], "question": ["短", "这是一个较长的问题"]})
     out = with_prompts(items, 5)
-    assert out.prompt.tolist() == ["问：\n短", "问：\n这是"]
+    assert out.prompt.tolist() == ["问：\n短", "问：\n这是一个较长的问题"]  # whole, as LawBench's origin_prompt
+    assert out.prompt_sent.isna().tolist() == [True, False] and out.prompt_sent[1] == "问：\n这是"
     assert out.input_tokens.tolist() == [4, 12] and out.input_truncated.tolist() == [False, True]
     assert set(out.input_rule) == {CHARACTERS}
 

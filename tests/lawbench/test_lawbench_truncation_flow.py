@@ -68,7 +68,8 @@ def test_prompts_over_2048_tokens_arrive_cut_by_the_servers_tokenizer(tmp_path, 
         expected = first if (task, idx) in over else prompt
         assert expected in sent, (task, idx)
         row = predictions[(predictions.task == task) & (predictions.idx == idx)].iloc[0]
-        assert row.prompt == expected and bool(row.input_truncated) is ((task, idx) in over)
+        assert row.prompt == prompt and bool(row.input_truncated) is ((task, idx) in over)  # whole: 2-1 reads it
+        assert row.prompt_sent == expected if (task, idx) in over else pd.isna(row.prompt_sent)
         assert row.input_tokens == len(prompt.encode("utf-8")) and row.input_rule == f"{style} /tokenize"
     assert all(len(s.encode("utf-8")) <= PAPER_INPUT for s in sent)
     rule = {"max_input_tokens": PAPER_INPUT, "truncation": "right", "count": f"{style} /tokenize"}
@@ -89,6 +90,7 @@ def test_without_a_tokenizer_the_character_rule_cuts_and_the_limits_are_configur
     assert sent - {long[:PAPER_INPUT]} == set(originals.values()) - {long}
     cut = predictions[predictions.input_truncated]
     assert cut.idx.tolist() == [44] and cut.input_tokens.tolist() == [2115]
+    assert cut.prompt.tolist() == [long] and cut.prompt_sent.tolist() == [long[:PAPER_INPUT]]
     assert set(predictions.input_rule) == {"characters"}
     assert record["input_limit"]["count"] == "characters"
 
