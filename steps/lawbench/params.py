@@ -3,7 +3,8 @@
 run, and the paper's generation limits (§4 Experiment setup: inputs cut to 2,048 tokens by right truncation, at
 most 1,024 output tokens; steps.lawbench.truncate says how tokens are counted).
 
-`paper_decoding` is the paper's decoding for a model family, for a `protocol: paper` preset to call.
+`paper_decoding` is the paper's decoding for a model family and `paper_section` the section as the paper ran it, for
+a `protocol: paper` preset to call.
 """
 
 from __future__ import annotations
@@ -55,6 +56,19 @@ def paper_decoding(model: str) -> Decoding:
     if is_gpt_family(model):
         return Decoding(temperature=PAPER_TEMPERATURE_GPT, top_p=1.0, max_tokens=PAPER_MAX_NEW_TOKENS)
     return Decoding(temperature=0.0, max_tokens=PAPER_MAX_NEW_TOKENS)
+
+
+def paper_section() -> LawBenchParams:
+    """The section as the paper ran LawBench: all 500 items of all 20 tasks, prompts cut to 2,048 tokens by right
+    truncation (counted by the served model's tokenizer where it can be), at most 1,024 new tokens (the defaults)."""
+    return LawBenchParams(
+        limit=None,
+        tasks=None,
+        max_input_tokens=PAPER_MAX_INPUT_TOKENS,
+        truncation="right",
+        count_tokens="tokens",
+        max_new_tokens=PAPER_MAX_NEW_TOKENS,
+    )
 
 
 SECTION = LawBenchParams

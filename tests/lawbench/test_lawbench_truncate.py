@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from pydantic import ValidationError
 
-from steps.lawbench.params import LawBenchParams, is_gpt_family, paper_decoding
+from steps.lawbench.params import LawBenchParams, is_gpt_family, paper_decoding, paper_section
 from steps.lawbench.predict import with_prompts
 from steps.lawbench.report import inputs_note
 from steps.lawbench.truncate import CHARACTERS, Cut, cut_prompt
@@ -58,7 +58,8 @@ def test_with_prompts_records_each_items_cut():
 def test_the_section_defaults_are_the_papers_limits_and_are_configurable():
     section = LawBenchParams()
     assert (section.max_input_tokens, section.max_new_tokens, section.truncation) == (2048, 1024, "right")
-    assert section.count_tokens == "tokens"
+    assert section.count_tokens == "tokens" and paper_section() == section  # the defaults are the paper's
+    assert LawBenchParams(limit=3) != paper_section()
     other = LawBenchParams(max_input_tokens=None, max_new_tokens=256, truncation="left", count_tokens="characters")
     assert other.max_input_tokens is None and other.max_new_tokens == 256
     with pytest.raises(ValidationError):
