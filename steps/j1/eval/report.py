@@ -233,8 +233,10 @@ def _sizes(agents: dict[str, AgentInfo]) -> tuple[list[tuple[str, int, int]], bo
 
 
 def _counts(results: Results, agents: dict[str, AgentInfo], names: list[str]) -> pd.DataFrame:
-    """Per agent and Table 3 cell: instances averaged, of them failed tasks, and what was left out and why."""
+    """Per agent and Table 3 cell: instances averaged, of them failed tasks (and, where any agent outgrew its
+    context, how many of those it ended so: the model's limit), and what was left out and why."""
     c = results.cells[results.cells.component == ""]
+    at_limit = bool(c.n_context_exceeded.sum())
     rows = []
     for name in names:
         for scope, metric in TABLE3:
@@ -242,6 +244,7 @@ def _counts(results: Results, agents: dict[str, AgentInfo], names: list[str]) ->
             if hit.empty:
                 continue
             r = hit.iloc[0]
+            limit = [int(r.n_context_exceeded)] if at_limit else []
             rows.append(
                 [
                     _label(name, agents),
@@ -249,11 +252,13 @@ def _counts(results: Results, agents: dict[str, AgentInfo], names: list[str]) ->
                     metric,
                     int(r.n),
                     int(r.n_failed_task),
+                    *limit,
                     int(r.n_skipped),
                     int(r.n_judge_failed),
                     int(r.n_dialogue_failed),
                 ]
             )
+    limit_column = ["of them at the agent's context limit"] if at_limit else []
     return pd.DataFrame(
         rows,
         columns=[
@@ -262,6 +267,7 @@ def _counts(results: Results, agents: dict[str, AgentInfo], names: list[str]) ->
             "Metric",
             "n averaged",
             "of which failed tasks",
+            *limit_column,
             "skipped",
             "judge failures",
             "broken dialogues",

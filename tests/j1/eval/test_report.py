@@ -160,3 +160,22 @@ def test_without_failed_calls_the_report_has_no_mark_and_no_note():
     assert "| 60.0†‡ (1 unparsable) |" in text and "Unparsable judge answers (no valid answer" in text
     csv = csv_frame(results, agents, run())
     assert (csv[csv.source == "ours"].n_failed == 0).all()
+
+
+def test_failed_tasks_at_the_agents_context_limit_are_counted_apart():
+    """A CR trial the agent ended by outgrowing its context is a failed task (0), counted in its own column; the
+    column appears only when some agent reached its limit."""
+    scores = rows("a", "CR", "III-3", [(1.0, "scored"), (0.0, "failed_task"), (0.0, "failed_task")])
+    dials = dialogues("a", "CR", [3, 2, 1])
+    dials.loc[dials.instance_id == "CR/1", "ended_by"] = "context_exceeded"
+    results = _results(scores, dials, "a")
+    cell = results.cells.iloc[0]
+    assert (cell.n, cell.n_failed_task, cell.n_context_exceeded, cell.n_failed) == (3, 2, 1, 0)
+    agents = {"a": AgentInfo("a", "openai/gpt-4o-2024-11-20", False, None)}
+    lines = render(results, agents, run()).splitlines()
+    header = next(x for x in lines if x.startswith("| Agent | Env | Metric | n averaged |"))
+    assert "| of which failed tasks | of them at the agent's context limit | skipped |" in header
+    assert "| a | CR | III-3 | 3 | 2 | 1 | 0 | 0 | 0 |" in lines
+    assert any("ended by outgrowing its context window" in x for x in lines)
+    plain = render(results_for(["a"], {}), agents, run()).splitlines()
+    assert not any("context limit" in x for x in plain if x.startswith("| Agent | Env | Metric"))
