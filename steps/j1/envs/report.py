@@ -14,7 +14,7 @@ import pandas as pd
 
 from steps.j1.envs.catalog import paper_sizes
 from steps.j1.envs.common.plan import Eligibility
-from steps.j1.envs.provenance import PAPER_TOPICS, Provenance, provenance_line
+from steps.j1.envs.provenance import PAPER_SHARED_CIVIL, PAPER_TOPICS, Provenance, provenance_line
 from steps.reports.long import long_columns
 from steps.reports.prose import render_template
 
@@ -135,6 +135,10 @@ def instances_long(r: InstancesReport) -> pd.DataFrame:
         add("instances", row["scenario"], "skipped_in_sample", row["skipped in sample"])
         if row["paper (Table 5)"] is not None:
             add("instances", row["scenario"], "instances", row["paper (Table 5)"], source="paper")
+    if r.provenance.civil:  # the civil cases CD, DD and CI share (J1: one set of 93)
+        scope = "+".join(r.provenance.civil)
+        add("instances", scope, "shared_civil_cases", r.provenance.shared_cases, r.provenance.civil_cases)
+        add("instances", scope, "shared_civil_cases", PAPER_SHARED_CIVIL, PAPER_SHARED_CIVIL, source="paper")
     for row in r.queries["instances_traits"].to_dict("records"):
         add("traits", row["trait"], f"assigned_{row['level']}", row["assigned"])
         add("traits", row["trait"], f"final_{row['level']}", row["final"])

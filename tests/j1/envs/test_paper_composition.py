@@ -143,3 +143,6 @@ def test_the_instances_report_opens_with_the_provenance_of_what_was_built(projec
     # fixture topics: KQ two 4-option judgement questions and four articles; LC one with a yes/no topic, one without
     assert "Topics yes/no + open, ours (paper, App C): KQ 8 + 4 (286 + 188), LC 1 + 4 (116 + 107)." in report
     assert "LC took first the 1 of its 2 eligible sources with a yes/no topic" in report
+    long = pd.read_csv(project.report.with_suffix(".csv"))
+    shared = long[(long.metric == "shared_civil_cases") & (long.scope == "CD+DD+CI")]
+    assert sorted(zip(shared.source, shared.value, shared.n, strict=True)) == [("ours", 3, 3), ("paper", 93, 93)]

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from steps.benchmarks import paper_names
+from steps.j1.envs.provenance import Provenance
 from steps.j1.eval.report import csv_frame, render
 from steps.j1.eval.tables import compute
 from steps.reports.agents import AgentInfo, RunInfo
@@ -160,3 +161,25 @@ def test_without_failed_calls_the_report_has_no_mark_and_no_note():
     assert "| 60.0†‡ (1 unparsable) |" in text and "Unparsable judge answers (no valid answer" in text
     csv = csv_frame(results, agents, run())
     assert (csv[csv.source == "ours"].n_failed == 0).all()
+
+
+def test_the_header_says_where_the_instances_come_from_and_how_they_differ():
+    results = results_for(["gpt4o"], {})
+    agents = {"gpt4o": AgentInfo("gpt4o", "openai/gpt-4o-2024-11-20", False, "GPT-4o", sizes={"CR": 3})}
+    sizes = {"KQ": (98, 98), "LC": (62, 62), "CD": (25, 93), "DD": (25, 93), "CI": (25, 93), "CR": (69, 69)}
+    built = Provenance(sizes, ("CD", "DD", "CI"), 25, 25, {"KQ": (240, 150), "LC": (44, 124)})
+    lines = render(results, agents, run(), built).splitlines()
+    assert lines[2].startswith("Ours: environment `openai/gpt-4o-2024-11-20`; judge `scripted/judge` (proxy judge).")
+    head = lines[4]
+    assert head.startswith("**Instances rebuilt from public judgments and Q&A, not J1's** (unreleased)")
+    assert (
+        "Instances ours (paper, Table 5): KQ 98 (98), LC 62 (62), CD 25 (93), DD 25 (93), CI 25 (93), CR 69 (69)."
+        in head
+    )
+    assert "CD, DD and CI are built from one shared set of 25 civil cases (paper: one set of 93)" in head
+    assert "KQ 240 + 150 (286 + 188), LC 44 + 124 (116 + 107)." in head and "LC has fewer yes/no topics" in head
+    assert "(paper 98)" not in "\n".join(lines[:6])
+    # without the instances table, the sizes the runs show, still labelled as rebuilt
+    fallback = render(results, agents, run()).splitlines()[4]
+    assert fallback.startswith("**Instances rebuilt from public judgments and Q&A, not J1's**")
+    assert "Instances run, ours (paper, Table 5): KQ 0 (98), LC 0 (62)" in fallback and "CR 3 (69)" in fallback
