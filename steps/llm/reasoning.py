@@ -52,3 +52,26 @@ def split_reasoning(text: str | None, reasoning_content: str | None = None) -> S
 def strip_reasoning(text: str | None) -> str:
     """The answer of `text`: what remains once every reasoning trace is removed (stripped)."""
     return split_reasoning(text).answer
+
+
+def separate(text: str | None, reasoning_content: str | None = None) -> tuple[str, str]:
+    """The one function every reply passes through (the model door calls it; steps/llm/door.py): `(answer, trace)`.
+
+    A reply with no trace (no `<think>`/`</think>` tag, no `reasoning_content`) is its own answer, unchanged (not
+    even stripped, so that what was scored before is scored the same); otherwise the answer and trace of
+    `split_reasoning`. The trace is `""` when there is none.
+    """
+    text = text or ""
+    if OPEN not in text and CLOSE not in text and not (reasoning_content and reasoning_content.strip()):
+        return text, ""
+    split = split_reasoning(text, reasoning_content)
+    return split.answer, split.reasoning
+
+
+def with_reasoning(content: str | None, reasoning_content: str | None) -> str:
+    """One text holding a reply's answer and the reasoning its API returned in a separate field: the field as a
+    leading `<think>` block, so that `separate` gives both back (the response cache stores one text per reply)."""
+    content = content or ""
+    if not (reasoning_content and reasoning_content.strip()):
+        return content
+    return f"{OPEN}{reasoning_content}{CLOSE}{content}"

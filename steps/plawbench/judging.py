@@ -22,7 +22,7 @@ import pandas as pd
 from steps.judges import Judgement
 from steps.judges.result import NOBODY
 from steps.judges.rubric import ItemKind, Rubric, RubricGroup, RubricItem, judge_rubric
-from steps.llm import Completer, ModelConfig
+from steps.llm import EMPTY_ANSWER, Completer, ModelConfig
 from steps.plawbench.paper import error_labels
 from steps.plawbench.params import PlawBenchParams
 from steps.plawbench.penalty_judge import PenaltyJudgement, judge_penalties
@@ -209,6 +209,11 @@ def _penalty_cells(
     return found.tally.penalised, None, found.evidence()
 
 
+def _unjudged(resp: Any) -> str:
+    """Why a response was not judged: its agent call failed, or it was an empty answer (steps/plawbench/predict.py)."""
+    return EMPTY_ANSWER if str(resp.failure or "").startswith(f"{EMPTY_ANSWER}:") else AGENT_FAILED
+
+
 def judgement_rows(
     results: list[tuple[Any, Prepared, Judgement]],
     failed: pd.DataFrame,
@@ -227,7 +232,7 @@ def judgement_rows(
     judgements, scores, items = [], [], []
     for resp, prepared, j in [*results, *((r, Prepared(""), None) for r in failed.itertuples(index=False))]:
         ev = j.evidence if j is not None else {}
-        failure = AGENT_FAILED if j is None else (j.failure.value if j.failure else None)
+        failure = _unjudged(resp) if j is None else (j.failure.value if j.failure else None)
         base = {
             "agent": resp.agent,
             "item_id": resp.item_id,

@@ -15,7 +15,7 @@ CATEGORIES = ["consultation", "case_analysis", "drafting"]
 KINDS = ["section", "award", "deduction", "fail", "alternative", "optional", "level"]
 VARIANTS = ["single", "multiturn"]
 DIMENSIONS = ["total", "conclusion", "facts", "reasoning", "statute", "paper_penalty"]  # paper_penalty: opt-in T1
-JUDGE_FAILURES = ["call_failed", "unparsable", "out_of_range", "agent_call_failed"]
+JUDGE_FAILURES = ["call_failed", "unparsable", "out_of_range", "agent_call_failed", "empty_answer"]
 
 
 class PlawTasks(Strict):
@@ -79,6 +79,7 @@ class PlawResponses(Strict):
     truncated: Series[bool]  # a reply of the agent was cut at max_tokens (kept and judged as it is)
     turns: Series[int] = pa.Field(ge=0)
     ended_by: Series[str]
+    reasoning: Series[str] = pa.Field(nullable=True)  # the single-turn reply's reasoning trace, never judged
 
     @pa.dataframe_check(error="a row has a response and a failure, or neither")
     def response_xor_failure(cls, df: pd.DataFrame) -> bool:
