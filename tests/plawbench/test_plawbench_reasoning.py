@@ -1,12 +1,13 @@
 """Issue 38 item 5 on PLawBench's single-turn answers: a model that reasons (`<think>…</think>answer`, or the trace
 in `reasoning_content`) gets the same responses, judgements and scores as one answering `answer` (the proxy judge
 scores coverage of the rubric, so a trace that repeats the reference would raise a score if it were judged); the
-trace is kept in the responses' `reasoning` column; a reply that is only a trace is an empty answer (failure
-`empty_answer`), never sent to the judge and without a score. One task of each scenario."""
+trace is kept in the responses' `reasoning` column; a reply that is only a trace is an empty answer (`outcome`
+`empty_answer`), never sent to the judge and scored 0 by rule. One task of each scenario."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pandas as pd
 import pytest
@@ -91,14 +92,19 @@ def test_the_trace_would_change_a_score(runs, tables):
     assert asyncio.run(judged(with_trace)) > asyncio.run(judged(second))
 
 
-def test_the_trace_is_kept_and_a_trace_only_reply_is_never_judged(runs):
+def test_the_trace_is_kept_and_a_trace_only_reply_is_scored_0_without_a_judge(runs):
     tasks, by_form = runs
-    for form in ("think", "field"):
+    first = tasks.item_id.iloc[0]
+    for form in FORMS:
         responses, judgements, scores = by_form[form]
-        assert responses.reasoning.notna().all() and not responses.response.str.contains("think", na=False).any()
-        first = tasks.item_id.iloc[0]
-        assert responses.failure.tolist()[0].startswith("empty_answer:") and responses.response.isna().tolist()[0]
-        assert judgements.set_index("item_id").loc[first, "failure"] == "empty_answer"
-        assert scores[scores.item_id == first].awarded.isna().all()
-    plain = by_form["plain"][0]
-    assert plain.reasoning.isna().all() and plain.failure.notna().tolist()[0]  # "" is the same empty answer
+        assert responses.response.tolist()[0] == "" and responses.failure.isna().all()
+        assert responses.outcome.fillna("answer").tolist() == ["empty_answer"] + ["answer"] * (len(tasks) - 1)
+        judged = judgements.set_index("item_id").loc[first]
+        assert (judged.judge, judged.value, judged.awarded, judged.attempts) == ("rule", 0.0, 0.0, 0)
+        assert json.loads(judged.evidence)["empty_answer"] is True
+        mine = scores[scores.item_id == first]
+        assert mine.failure.isna().all() and (mine.awarded == 0).all() and len(mine) >= 1
+    for form in ("think", "field"):
+        responses = by_form[form][0]
+        assert responses.reasoning.notna().all() and not responses.response.str.contains("think").any()
+    assert by_form["plain"][0].reasoning.isna().all()
