@@ -10,8 +10,13 @@ that is routed, parsed or scored. The forms met in practice, all handled by `spl
   inside it;
 - a `reasoning_content` field beside the text (which then holds only the answer).
 
+`separate` is the one function every reply passes through: the model door splits each reply with it, so that
+`Completion.text` is the answer and `Completion.reasoning` the trace, for every caller (scorers, judges, parsers,
+the other roles of a dialogue), and the trace is kept in the run tables' `reasoning` columns.
+
 A reply with no answer is not text to score: cut at max_tokens it is a failed call (steps/llm/errors.py); ended
-by the model itself it is its own empty answer (a dialogue ends on it, `EndReason.EMPTY_REPLY`).
+by the model itself it is its own empty answer, the outcome kind `empty_answer` (steps/llm/results.py; a dialogue
+ends on it, `EndReason.EMPTY_REPLY`; see docs/failures.md for each benchmark).
 """
 
 from __future__ import annotations
