@@ -60,7 +60,7 @@ def rerun_note(kind: FailureKind) -> str:
 # The outcome kind of a reply that completed without an answer: the model stopped by itself and, once its reasoning
 # trace is removed (steps/llm/reasoning.py), nothing is left. Not a failed call (the same request gets the same
 # answer, and it is the model's), never text to score: a dialogue ends on it (EndReason.EMPTY_REPLY), a benchmark's
-# table marks the row with this kind (see docs/reliability.md, "Reasoning models").
+# table marks the row with this kind (docs/failures.md, "Reasoning and empty answers").
 EMPTY_ANSWER = "empty_answer"
 
 

@@ -4,11 +4,10 @@ A record: `id` (the instance or item id as in transcript file names: every run o
 letters, digits, `.`, `-` and `_` becomes `_`), `iid` (the id in the tables), `agent`, `env` (J1 environment,
 UCL task id, MILE cause of action, PLawBench variant), `title`, `end` (why the dialogue ended), `score` (one
 headline number 0–100 the filters use, or None when nothing was scored), `turns` (lists of speaker,
-addressee, stage, model, kind, text, note and, when the reply had one, its reasoning trace, shown folded), `scores`
-(lists of name, value, judge, reason or evidence) and
-`result` (the deliverable: title and text). Functions take the run's tables and return records; no I/O. A
-benchmark's own builder (steps/<benchmark>/page.py, named by its registration's `dialogue_reader`) uses the
-helpers here.
+addressee, stage, model, kind, text, note and, when the reply had one, its reasoning trace, shown folded),
+`scores` (lists of name, value, judge, reason or evidence) and `result` (the deliverable: title and text).
+Functions take the run's tables and return records; no I/O. A benchmark's own builder (steps/<benchmark>/page.py,
+named by its registration's `dialogue_reader`) uses the helpers here.
 """
 
 from __future__ import annotations
