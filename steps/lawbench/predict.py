@@ -3,6 +3,12 @@
 The prompt sent to a model is the data file's `instruction + "\\n" + question` as one user message (spec
 lawbench.md §3.1; one-shot files carry their demonstration inside `instruction`). Failed calls are kept as
 rows with their failure kind and no prediction, so they are counted, never scored as empty answers.
+
+A reasoning model's trace never reaches the scorer: the door gives the answer only (steps/llm/reasoning.py), and
+the trace is kept in the `reasoning` column. A reply that holds nothing once the trace is removed (and was not cut
+at max_tokens, which is a failed call) is the model's own empty answer: its row has `outcome` `empty_answer` and the
+prediction `""`, which LawBench's scorers score as they scored the empty generations among its published
+predictions (spec lawbench.md §3.2, §4: no answer found, an abstention where the task counts them).
 """
 
 from __future__ import annotations
@@ -10,7 +16,7 @@ from __future__ import annotations
 import pandas as pd
 
 from steps.lawbench.metrics.tasks import TASK_IDS
-from steps.llm import ModelConfig, Reply, Request
+from steps.llm import ModelConfig, Reply, Request, outcome, reasoning_of
 
 SCENARIO = "lawbench"
 PROMPT_VERSION = 1  # bump when the prompt construction changes: it enters the run id
@@ -57,7 +63,7 @@ def build_requests(items: pd.DataFrame, model: ModelConfig) -> list[Request]:
 
 
 def predictions_frame(items: pd.DataFrame, replies: list[Reply], model_name: str) -> pd.DataFrame:
-    """The predictions table (same layout as the published one, plus call key, truncation and failure columns)."""
+    """The predictions table: the published layout plus call key, truncation, failure, outcome and reasoning."""
     if len(items) != len(replies):
         raise ValueError(f"{len(items)} items but {len(replies)} replies")
     return pd.DataFrame(
@@ -73,5 +79,7 @@ def predictions_frame(items: pd.DataFrame, replies: list[Reply], model_name: str
             "call_key": [r.call_key for r in replies],
             "truncated": [r.ok and r.truncated for r in replies],
             "failure_kind": [None if r.ok else r.kind.value for r in replies],
+            "outcome": [outcome(r) if r.ok else None for r in replies],
+            "reasoning": [reasoning_of(r) for r in replies],
         }
     )
