@@ -21,10 +21,16 @@ that request through untouched):
 - `("think_cut",)`: `finish_reason: length` inside an unclosed `<think>…` (cut off while reasoning);
   `("think_only",)`: a closed `<think>…</think>` and no answer, `length`; `("reasoning_only",)`: content `""` and
   the reasoning in the `reasoning_content` field, `length`
+- `("think_stop",)`: a closed `<think>…</think>` and no answer, `finish_reason: stop`; `("reasoning_stop",)`: content
+  `""` and the reasoning in the `reasoning_content` field, `stop` (a reply that is only a trace: an empty answer)
 - `("cut",)`: the normal answer with `finish_reason: length` (an answer cut at max_tokens)
 - `("trickle", seconds)`: the normal answer, its body sent a few bytes at a time over `seconds` (every read
   gets a byte in time: only a limit on the whole call stops it)
 - `("bad_utf8",)`: HTTP 200 whose JSON body holds bytes that are not UTF-8
+
+A reasoning model: `reasoning` (a function of the request, default None) gives every normal reply a
+`reasoning_content` field beside its content (as vLLM's and DeepSeek's reasoning parsers do); a `<think>…</think>`
+trace inside the content is `reply`'s to write.
 
 Usage counts 7 prompt tokens and one completion token per character; given a tokenizer (`tokens`, text -> count),
 it counts as OpenAI's chat API does (`chat_tokens`), so that usage rows hold real token counts.
@@ -101,6 +107,8 @@ FAULT_ARGS: dict[str, int] = {
     "think_cut": 0,
     "think_only": 0,
     "reasoning_only": 0,
+    "think_stop": 0,
+    "reasoning_stop": 0,
     "cut": 0,
     "trickle": 1,
     "bad_utf8": 0,
@@ -145,6 +153,8 @@ _NULLISH = {  # fault kind -> (content, finish_reason) of a 200 reply
     "think_cut": ("<think>用户问的是合同纠纷，先看诉讼时效，再看", "length"),
     "think_only": ("<think>用户问的是合同纠纷，先看诉讼时效。</think>", "length"),
     "reasoning_only": ("", "length"),
+    "think_stop": ("<think>用户问的是合同纠纷，先看诉讼时效。</think>", "stop"),
+    "reasoning_stop": ("", "stop"),
 }
 REASONING = "用户问的是合同纠纷，先看诉讼时效，再看"  # the `reasoning_content` of `reasoning_only`
 TRICKLE_CHUNK = 16  # bytes per write of a trickled body
@@ -196,6 +206,7 @@ def _completion(
 @dataclass
 class FakeOpenAIServer:
     reply: Reply = echo_reply
+    reasoning: Reply | None = None  # the `reasoning_content` of every normal reply (None: no such field)
     latency_s: float = 0.0
     models: tuple[str, ...] = ("test-model",)
     owned_by: str | None = None
@@ -289,7 +300,10 @@ class FakeOpenAIServer:
                 with self._lock:
                     self.faults_injected["context"] += 1
                 return refusal
-            return web.json_response(_completion(body, number, self.reply(body), "stop", self.tokens))
+            completion = _completion(body, number, self.reply(body), "stop", self.tokens)
+            if self.reasoning is not None:
+                completion["choices"][0]["message"]["reasoning_content"] = self.reasoning(body)
+            return web.json_response(completion)
         finally:
             with self._lock:
                 self.in_flight -= 1
@@ -316,7 +330,7 @@ class FakeOpenAIServer:
         if kind in _NULLISH:
             content, finish_reason = _NULLISH[kind]
             completion = _completion(body, number, content, finish_reason, self.tokens)
-            if kind == "reasoning_only":
+            if kind in ("reasoning_only", "reasoning_stop"):
                 completion["choices"][0]["message"]["reasoning_content"] = REASONING
             return web.json_response(completion)
         if kind == "cut":

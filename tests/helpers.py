@@ -48,7 +48,11 @@ ROOT = Path(__file__).resolve().parents[1]
 # value here.
 SMALL: dict[str, dict[str, Any]] = {
     "lawbench": {"limit": 3},
-    "j1": {"extract": {"limit": 20}, "instances": {"sizes": {"KQ": 2, "LC": 2, "CD": 2, "DD": 2, "CI": 2, "CR": 2}}},
+    # separate civil cases: none of the first 20 civil judgments has all that CD, DD and CI need together
+    "j1": {
+        "extract": {"limit": 20},
+        "instances": {"sizes": {"KQ": 2, "LC": 2, "CD": 2, "DD": 2, "CI": 2, "CR": 2}, "civil_cases": "separate"},
+    },
     "ucl": {"limit": 2},
     "mile": {"sample": 3},
     "plawbench": {"limit": 1},

@@ -78,7 +78,7 @@ def _turn(
         "truncated": False,
         "revision": 0,
     }
-    return row | {"failure": None, "data": "{}"} | rest
+    return row | {"failure": None, "reasoning": None, "data": "{}"} | rest
 
 
 def j1_frames(
@@ -292,6 +292,8 @@ def plawbench_frames(
                     "truncated": False,
                     "turns": 2 * rounds if variant == "multiturn" else 1,
                     "ended_by": "marker" if variant == "multiturn" else "",
+                    "outcome": None,
+                    "reasoning": "先看婚前财产。" if variant == "single" else None,
                 }
             )
             awarded = float(i % 3)

@@ -194,7 +194,7 @@ PACKAGE = {
                     replies = asyncio.run(session.door.complete_many(requests, on_reply=lambda _: advance()))
             turns, dialogues, scores = [], [], []
             base = dict(run_id=rid, agent=agent.name, benchmark="zz", scenario="ZZ", stage=None, paper_turn=None,
-                        revision=0, data="{}", exchange=0, kind="utterance")
+                        revision=0, data="{}", exchange=0, kind="utterance", reasoning=None)
             for (iid, q, a), reply in zip(zip(items.item_id, items.question, items.answer), replies):
                 failure = None if reply.ok else reply.kind
                 text = reply.text if reply.ok else ""

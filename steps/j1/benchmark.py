@@ -183,7 +183,7 @@ BENCHMARK = Benchmark(
             "j1_report",
             "steps.j1.eval.stages:report",
             "The J1-EVAL tables of every agent taking part, with the paper's numbers beside them.",
-            reads=("data/j1/runs",),
+            reads=("data/j1/runs", "data/j1/instances.parquet"),
             reports=(
                 "reports/j1.md",
                 "reports/j1.csv",

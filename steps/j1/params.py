@@ -50,10 +50,17 @@ class PersonasParams(OwnModel):
 
 class InstancesParams(Section):
     """Stages `j1_personas` and `j1_instances`: instances per scenario (None: every eligible source; "paper":
-    J1's Table 5 counts, `steps.j1.envs.registry.instance_sizes` resolves it) and the seed of the sample."""
+    J1's Table 5 counts, `steps.j1.envs.registry.instance_sizes` resolves it), the seed of the sample, whether
+    CD, DD and CI share one set of civil cases (J1's way) and whether LC takes its yes/no consultations first."""
 
     seed: int = 0
     sizes: Literal["paper"] | dict[str, int | None] = "paper"
+    # shared: CD, DD and CI from one set of civil cases every one of them can use (J1: all three from the same 93);
+    # separate: each takes its own first eligible cases (more instances each, few cases in common)
+    civil_cases: Literal["shared", "separate"] = "shared"
+    # paper: an environment's preferred sources first (LC: consultations with a yes/no topic, nearer App C's mix);
+    # sample: the seeded sample alone
+    topic_mix: Literal["paper", "sample"] = "paper"
 
     @field_validator("sizes")
     @classmethod

@@ -20,7 +20,9 @@ def profiles() -> dict[str, dict[str, Any]]:
         # The same for the personas of the lay roles: the tiny model's trait levels are rarely valid JSON (every
         # persona failed in the first run), which would leave KQ, LC, CD and DD without an instance.
         "personas": {"model": {"model": "scripted/persona"}},
-        "instances": {"sizes": dict.fromkeys(known_codes(), 1)},  # every J1 environment
+        # every J1 environment; CD, DD and CI from their own cases: the first civil judgment that all three can use
+        # is about the 146th (the shared set of the full run)
+        "instances": {"sizes": dict.fromkeys(known_codes(), 1), "civil_cases": "separate"},
         "simulate": {"max_turns": dict.fromkeys(known_codes(), 2), "transcripts": 1},
         "topics": {"method": "derived"},
     }

@@ -305,6 +305,7 @@ def _instances_queries(ctx: StageContext, shared: Path) -> dict[str, pd.DataFram
 def instances(ctx: StageContext) -> str:
     """The instances of the J1 environments, and the instances report."""
     from steps.j1.envs.common.instance_table import instance_tables
+    from steps.j1.envs.provenance import provenance
     from steps.j1.envs.registry import instance_sizes
     from steps.j1.envs.report import InstancesReport, instances_long, render_instances
     from steps.j1.envs.schemas import Instances, InstanceSkips, instances_arrow_types
@@ -335,6 +336,7 @@ def instances(ctx: StageContext) -> str:
         j1.topics.method,
         the_plan.eligibility,
         ctx.task(_instances_queries, name="summarise")(ctx, shared),
+        provenance(valid),
     )
     markdown = render_instances(r)
     ctx.write_text(report, markdown)

@@ -227,3 +227,19 @@ async def judge_rubric(
     answers |= {p.id: Answer(float(p.times), p.justification) for p in answer.penalties}
     counted = tally(rub, answers)
     return by.judgement(counted.value, [asked], counted.evidence())
+
+
+EMPTY_REASON = "an empty answer (nothing left once the reasoning trace is removed): scored 0 by rule, never judged"
+
+
+def empty_answer_judgement(
+    rubric: Rubric | Sequence[RubricItem], *, template: str | None = None, name: str = KIND
+) -> Judgement:
+    """What an empty answer earns against `rubric`, without asking a judge (an empty text is never judged as text):
+    no award item met, no fail condition or penalty applied, tallied as a judge's answer would be. Judge `rule`;
+    the evidence says `empty_answer`."""
+    rub = _as_rubric(rubric)
+    nothing = {i.id: Answer(0.0, EMPTY_REASON) for i in rub.items}  # 0 points, not triggered, 0 times
+    counted = tally(rub, nothing)
+    by = JudgedBy("rule", False, rubric_version(rub, template=template, name=name))
+    return by.scored(counted.value, {**counted.evidence(), "empty_answer": True})

@@ -6,6 +6,12 @@ as the paper cut it (steps.lawbench.truncate); each row keeps the whole prompt i
 `origin_prompt`, which task 2-1's scorer reads its source sentence from) and records the prompt's tokens, whether it
 was cut, the text sent when it was (`prompt_sent`) and the counting rule. Failed calls are kept as rows with their
 failure kind and no prediction, so they are counted, never scored as empty answers.
+
+A reasoning model's trace never reaches the scorer: the door gives the answer only (steps/llm/reasoning.py), and
+the trace is kept in the `reasoning` column. A reply that holds nothing once the trace is removed (and was not cut
+at max_tokens, which is a failed call) is the model's own empty answer: its row has `outcome` `empty_answer` and the
+prediction `""`, which LawBench's scorers score as they scored the empty generations among its published
+predictions (spec lawbench.md §3.2, §4: no answer found, an abstention where the task counts them).
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import pandas as pd
 
 from steps.lawbench.metrics.tasks import TASK_IDS
 from steps.lawbench.truncate import Side, Tokenizer, cut_prompts
-from steps.llm import ModelConfig, Reply, Request
+from steps.llm import ModelConfig, Reply, Request, outcome, reasoning_of
 
 SCENARIO = "lawbench"
 PROMPT_VERSION = 1  # bump when the prompt construction changes: it enters the run id
@@ -79,8 +85,8 @@ def build_requests(items: pd.DataFrame, model: ModelConfig) -> list[Request]:
 
 
 def predictions_frame(items: pd.DataFrame, replies: list[Reply], model_name: str) -> pd.DataFrame:
-    """The predictions table (same layout as the published one, plus call key, the input's truncation, the reply's
-    truncation and failure columns); `items` as `with_prompts` returns them."""
+    """The predictions table: the published layout plus the input's truncation, call key, the reply's truncation,
+    failure, outcome and reasoning; `items` as `with_prompts` returns them."""
     if len(items) != len(replies):
         raise ValueError(f"{len(items)} items but {len(replies)} replies")
     return pd.DataFrame(
@@ -100,5 +106,7 @@ def predictions_frame(items: pd.DataFrame, replies: list[Reply], model_name: str
             "call_key": [r.call_key for r in replies],
             "truncated": [r.ok and r.truncated for r in replies],
             "failure_kind": [None if r.ok else r.kind.value for r in replies],
+            "outcome": [outcome(r) if r.ok else None for r in replies],
+            "reasoning": [reasoning_of(r) for r in replies],
         }
     )

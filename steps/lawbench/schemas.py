@@ -7,6 +7,7 @@ import pandera.pandas as pa
 from pandera.typing import Series
 
 from steps.lawbench.metrics.tasks import SETTINGS, TASK_IDS
+from steps.llm.results import EMPTY_ANSWER
 from steps.schemas.base import Strict
 
 
@@ -30,6 +31,9 @@ class LawBenchRunPredictions(Strict):
     call_key: Series[str]
     truncated: Series[bool]  # the answer was cut at max_tokens (scored as it is, counted in the report)
     failure_kind: Series[str] = pa.Field(nullable=True)
+    # `empty_answer`: the model answered nothing once its reasoning trace was removed (prediction "", scored so)
+    outcome: Series[str] = pa.Field(nullable=True, isin=[EMPTY_ANSWER])
+    reasoning: Series[str] = pa.Field(nullable=True)  # the reply's reasoning trace, never scored
 
     @pa.dataframe_check(error="a row has a prediction and a failure, or neither")
     def prediction_xor_failure(cls, df: pd.DataFrame) -> bool:

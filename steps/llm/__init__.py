@@ -16,7 +16,17 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from steps.llm.completer import Completer
 from steps.llm.config import Decoding, LLMSettings, ModelConfig
-from steps.llm.results import CallFailure, Completion, FailureKind, Reply, Request, UsageRecord
+from steps.llm.results import (
+    EMPTY_ANSWER,
+    CallFailure,
+    Completion,
+    FailureKind,
+    Reply,
+    Request,
+    UsageRecord,
+    outcome,
+    reasoning_of,
+)
 
 _LAZY = {
     "ModelDoor": "steps.llm.door",
@@ -32,6 +42,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "EMPTY_ANSWER",
     "CallFailure",
     "Completer",
     "Completion",
@@ -44,5 +55,7 @@ __all__ = [
     "Request",
     "ScriptedRequest",
     "UsageRecord",
+    "outcome",
+    "reasoning_of",
     "register_policy",
 ]

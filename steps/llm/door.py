@@ -34,6 +34,7 @@ from steps.llm.errors import (
 )
 from steps.llm.ledger import SpendLedger
 from steps.llm.pricing import pricing_for
+from steps.llm.reasoning import separate, with_reasoning
 from steps.llm.results import CallFailure, Completion, FailureKind, Reply, Request, UsageRecord, public_metadata
 from steps.llm.secrets import RedactingFilter, api_key_for, redact
 
@@ -328,7 +329,11 @@ class ModelDoor:
     def _store(self, model: ModelConfig, key: str, response: Any, latency: float, attempts: int) -> Reply:
         # not None: classify_reply checked it. A server that echoes the key into its answer must not get it
         # into the cache, or from there into a transcript (scripted models never see a key: ~40 us saved).
-        text = response.choices[0].message.content
+        # the reasoning the API returned beside the answer (litellm's `reasoning_content`, which also holds a leading
+        # <think> block litellm took out of the text) goes into the stored text as a <think> block: `_completion`
+        # splits it off again, so every caller gets the answer and keeps the trace
+        message = response.choices[0].message
+        text = with_reasoning(message.content, _field(message, "reasoning_content"))
         text = text if model.is_scripted else redact(text)
         usage = getattr(response, "usage", None)
         prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
@@ -351,8 +356,11 @@ class ModelDoor:
 
     @staticmethod
     def _completion(model: ModelConfig, key: str, c: CachedResponse, *, attempts: int, cache_hit: bool) -> Completion:
+        """The reply as callers see it: the stored text split into its answer and its reasoning trace (the one
+        place every reply passes: steps.llm.reasoning.separate)."""
+        answer, reasoning = separate(c.text)
         return Completion(
-            c.text,
+            answer,
             model.model,
             key,
             c.prompt_tokens,
@@ -362,6 +370,7 @@ class ModelDoor:
             attempts,
             cache_hit,
             c.truncated,
+            reasoning,
         )
 
     def account_replay(
@@ -436,7 +445,12 @@ class ModelDoor:
         self.answers[reply.call_key] = (
             reply.model,
             CachedResponse(
-                reply.text, reply.prompt_tokens, reply.completion_tokens, reply.cost_usd, 0.0, reply.truncated
+                with_reasoning(reply.text, reply.reasoning),
+                reply.prompt_tokens,
+                reply.completion_tokens,
+                reply.cost_usd,
+                0.0,
+                reply.truncated,
             ),
         )
 
@@ -453,7 +467,14 @@ def _as_hit(reply: Completion) -> Completion:
         0,
         True,
         reply.truncated,
+        reply.reasoning,
     )
+
+
+def _field(message: Any, name: str) -> str | None:
+    """A text field of a reply's message, or None (absent, not text)."""
+    value = getattr(message, name, None)
+    return value if isinstance(value, str) else None
 
 
 def _addresses(model: ModelConfig) -> str:

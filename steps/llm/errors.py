@@ -167,7 +167,8 @@ def classify_reply(response: Any) -> Classified | None:
       `<think>…</think>` block, or only `reasoning_content`; steps/llm/reasoning.py): `truncated`, as null content.
 
     Anything else is an answer; one cut at max_tokens is marked so (`is_truncated`). An empty string, or only
-    reasoning, with any other finish is the model's own empty answer and passes (its readers find no answer in it).
+    reasoning, with any other finish is the model's own empty answer and passes: the door returns it with the text
+    "" and the trace kept (outcome `empty_answer`, steps/llm/results.py), never as text to score.
     """
     choices = getattr(response, "choices", None)
     if not choices:

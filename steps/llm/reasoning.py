@@ -10,8 +10,13 @@ that is routed, parsed or scored. The forms met in practice, all handled by `spl
   inside it;
 - a `reasoning_content` field beside the text (which then holds only the answer).
 
+`separate` is the one function every reply passes through: the model door splits each reply with it, so that
+`Completion.text` is the answer and `Completion.reasoning` the trace, for every caller (scorers, judges, parsers,
+the other roles of a dialogue), and the trace is kept in the run tables' `reasoning` columns.
+
 A reply with no answer is not text to score: cut at max_tokens it is a failed call (steps/llm/errors.py); ended
-by the model itself it is its own empty answer (a dialogue ends on it, `EndReason.EMPTY_REPLY`).
+by the model itself it is its own empty answer, the outcome kind `empty_answer` (steps/llm/results.py; a dialogue
+ends on it, `EndReason.EMPTY_REPLY`; see docs/failures.md for each benchmark).
 """
 
 from __future__ import annotations
@@ -52,3 +57,26 @@ def split_reasoning(text: str | None, reasoning_content: str | None = None) -> S
 def strip_reasoning(text: str | None) -> str:
     """The answer of `text`: what remains once every reasoning trace is removed (stripped)."""
     return split_reasoning(text).answer
+
+
+def separate(text: str | None, reasoning_content: str | None = None) -> tuple[str, str]:
+    """The one function every reply passes through (the model door calls it; steps/llm/door.py): `(answer, trace)`.
+
+    A reply with no trace (no `<think>`/`</think>` tag, no `reasoning_content`) is its own answer, unchanged (not
+    even stripped, so that what was scored before is scored the same); otherwise the answer and trace of
+    `split_reasoning`. The trace is `""` when there is none.
+    """
+    text = text or ""
+    if OPEN not in text and CLOSE not in text and not (reasoning_content and reasoning_content.strip()):
+        return text, ""
+    split = split_reasoning(text, reasoning_content)
+    return split.answer, split.reasoning
+
+
+def with_reasoning(content: str | None, reasoning_content: str | None) -> str:
+    """One text holding a reply's answer and the reasoning its API returned in a separate field: the field as a
+    leading `<think>` block, so that `separate` gives both back (the response cache stores one text per reply)."""
+    content = content or ""
+    if not (reasoning_content and reasoning_content.strip()):
+        return content
+    return f"{OPEN}{reasoning_content}{CLOSE}{content}"

@@ -57,8 +57,18 @@ def rerun_note(kind: FailureKind) -> str:
     return f"a rerun cannot fix it: {REMEDY.get(kind, 'the same request fails the same way')}"
 
 
+# The outcome kind of a reply that completed without an answer: the model stopped by itself and, once its reasoning
+# trace is removed (steps/llm/reasoning.py), nothing is left. Not a failed call (the same request gets the same
+# answer, and it is the model's), never text to score: a dialogue ends on it (EndReason.EMPTY_REPLY), a benchmark's
+# table marks the row with this kind (docs/failures.md, "Reasoning and empty answers").
+EMPTY_ANSWER = "empty_answer"
+
+
 @dataclass(frozen=True)
 class Completion:
+    """A model's answer. `text` is the answer only: the door removes any reasoning trace (`steps.llm.reasoning.
+    separate`) and keeps it in `reasoning` ("" when the reply held none)."""
+
     text: str
     model: str
     call_key: str
@@ -69,6 +79,12 @@ class Completion:
     attempts: int
     cache_hit: bool
     truncated: bool = False  # cut at max_tokens (finish_reason length): an answer, perhaps not a whole one
+    reasoning: str = ""  # the reasoning trace removed from the answer (<think> blocks, the API's reasoning field)
+
+    @property
+    def empty_answer(self) -> bool:
+        """True when nothing is left of the reply once its reasoning trace is removed (`EMPTY_ANSWER`)."""
+        return not self.text.strip()
 
     @property
     def ok(self) -> Literal[True]:  # a Literal, so `if reply.ok:` narrows a Reply for the type checker
@@ -95,6 +111,18 @@ class CallFailure:
 
 
 Reply = Completion | CallFailure
+
+
+def outcome(reply: Reply) -> str | None:
+    """A reply's outcome kind: its failure kind, `EMPTY_ANSWER`, or None for an answer."""
+    if not reply.ok:
+        return reply.kind.value
+    return EMPTY_ANSWER if reply.empty_answer else None
+
+
+def reasoning_of(reply: Reply) -> str | None:
+    """The reasoning trace of a reply, for a table's nullable `reasoning` column (None: no trace, or no answer)."""
+    return (reply.reasoning or None) if reply.ok else None
 
 
 @dataclass(frozen=True)

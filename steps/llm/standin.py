@@ -27,6 +27,7 @@ import litellm
 from steps.llm import scripted
 from steps.llm.cache import call_key
 from steps.llm.config import ModelConfig
+from steps.llm.reasoning import separate
 from steps.llm.results import CallFailure, Completion, FailureKind, Reply, Request
 
 # which scripted model answers for a real model, by the purpose the call names (the door's accounting purposes)
@@ -224,7 +225,8 @@ class StandInDoor:
             return failure
         tokens_in, tokens_out = self.prompt_tokens(model, messages), counter.text(text)
         self._record(model, purpose, key, tokens_in, tokens_out, label, item=item, history=history)
-        return Completion(text, model.model, key, tokens_in, tokens_out, None, 0.0, 1, False)
+        answer, trace = separate(text)  # as the door splits every reply
+        return Completion(answer, model.model, key, tokens_in, tokens_out, None, 0.0, 1, False, reasoning=trace)
 
     async def complete_many(self, requests: Iterable[Request], on_reply: Any = None) -> list[Reply]:
         out = []

@@ -21,7 +21,7 @@ import pandas as pd
 
 from steps.judges import Judgement
 from steps.judges.result import NOBODY
-from steps.judges.rubric import ItemKind, Rubric, RubricGroup, RubricItem, judge_rubric
+from steps.judges.rubric import ItemKind, Rubric, RubricGroup, RubricItem, empty_answer_judgement, judge_rubric
 from steps.llm import Completer, ModelConfig
 from steps.plawbench.paper import error_labels
 from steps.plawbench.params import PlawBenchParams
@@ -135,20 +135,27 @@ async def judge_all(
     repairs: int,
     on_done: Callable[[], None] | None = None,
 ) -> list[tuple[Any, Prepared, Judgement]]:
-    """Judge every response that exists (failed agent calls are skipped here and counted by the caller)."""
+    """Judge every response that exists (failed agent calls are skipped here and counted by the caller); an empty
+    one is scored 0 by rule without a judge call (`empty_answer_judgement`)."""
     task_of = {t.item_id: t for t in tasks.itertuples(index=False)}
     rows_of = dict(tuple(rubric.groupby("item_id", sort=False)))
 
     async def one(resp: Any) -> tuple[Any, Prepared, Judgement]:
         task = task_of[resp.item_id]
         prepared = prepare(task, resp.response, options)
+        rubric = build_rubric(task, rows_of[resp.item_id], options)
+        name = f"plawbench.{task.category}"
+        if not prepared.text.strip():  # an empty answer is never judged as text: it meets nothing (0 by rule)
+            if on_done is not None:
+                on_done()
+            return resp, prepared, empty_answer_judgement(rubric, name=name)
         judgement = await judge_rubric(
             door,
             judge,
             response=prepared.text,
-            rubric=build_rubric(task, rows_of[resp.item_id], options),
+            rubric=rubric,
             question=task_input(task),
-            name=f"plawbench.{task.category}",
+            name=name,
             repairs=repairs,
             metadata={"scenario": "plawbench/judge", "instance_id": resp.item_id, "variant": resp.variant},
         )
@@ -189,8 +196,13 @@ async def judge_penalties_all(
             on_done()
         return (resp.item_id, resp.variant), found
 
-    todo = [r for r in results if r[0].category == "consultation" and r[2].ok]
+    todo = [r for r in results if r[0].category == "consultation" and r[2].ok and not _empty(r[2])]
     return dict(await asyncio.gather(*(one(*r) for r in todo)))
+
+
+def _empty(judgement: Judgement) -> bool:
+    """True for the rule judgement of an empty answer (nothing to judge, no penalty to find)."""
+    return bool(judgement.evidence.get("empty_answer"))
 
 
 AGENT_FAILED = "agent_call_failed"
@@ -198,11 +210,14 @@ PENALTY_DIMENSION = "paper_penalty"
 
 
 def _penalty_cells(
-    resp: Any, failure: str | None, penalties: Penalties
+    resp: Any, failure: str | None, penalties: Penalties, empty: bool
 ) -> tuple[float | None, str | None, dict[str, Any] | None]:
-    """(penalised points, failure, evidence) of one consultation answer in the paper-penalty mode."""
+    """(penalised points, failure, evidence) of one consultation answer in the paper-penalty mode (an empty answer:
+    0 points, nothing to penalise)."""
     if failure is not None:
         return None, failure, None
+    if empty:
+        return 0.0, None, None
     found = penalties[(resp.item_id, resp.variant)]
     if found.tally is None:
         return None, f"penalty_{found.failure}", found.evidence()
@@ -236,7 +251,9 @@ def judgement_rows(
             "variant": resp.variant,
         }
         if penalties is not None and resp.category == "consultation":
-            penalised, penalty_failure, penalty_evidence = _penalty_cells(resp, failure, penalties)
+            penalised, penalty_failure, penalty_evidence = _penalty_cells(
+                resp, failure, penalties, j is not None and _empty(j)
+            )
             if penalty_evidence is not None:
                 ev = {**ev, "paper_penalties": penalty_evidence}
         judged = j.row() if j is not None else NOBODY.row(failure=failure, error=str(resp.failure or ""))

@@ -18,6 +18,7 @@ from steps.reports.html.dialogues import (
     number,
     text_of,
     turn_row,
+    with_trace,
 )
 from steps.reports.html.viewer import optional, read_table
 from steps.runs import read_run_if_any
@@ -83,15 +84,18 @@ def dialogue_records(
         else:
             shown = [
                 ["user", "lawyer", "", "", "utterance", text_of(d["prompt"]), ""],
-                [
-                    "lawyer",
-                    "user",
-                    "",
-                    agent_model,
-                    "utterance",
-                    text_of(d["response"]),
-                    f"failed call: {d['failure']}" if text_of(d["failure"]) else "",
-                ],
+                with_trace(
+                    [
+                        "lawyer",
+                        "user",
+                        "",
+                        agent_model,
+                        "utterance",
+                        text_of(d["response"]),
+                        f"failed call: {d['failure']}" if text_of(d["failure"]) else "",
+                    ],
+                    d.get("reasoning"),
+                ),
             ]
         score_rows, headline = [], None
         for r in judged.get(k, [])[:1]:

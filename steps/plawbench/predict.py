@@ -1,13 +1,17 @@
 """Asking a model under test: one call per task (single-turn, as in the paper), plus the multi-turn
 consultation variant (ours) whose dialogues come from the engine. Failed calls stay as rows with their
-failure kind and no response: counted, never judged as empty answers.
+failure kind and no response: counted, never judged as empty answers. A reasoning model's trace is never judged:
+the door gives the answer only (steps/llm/reasoning.py) and the trace is kept in the `reasoning` column. A reply
+with nothing left once the trace is removed (or a consultation in which the lawyer asked nothing) is an empty
+answer: `outcome` `empty_answer`, response `""`, never sent to the judge and scored 0 by rule
+(steps/plawbench/judging.py).
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
-from steps.llm import ModelConfig, Reply, Request
+from steps.llm import EMPTY_ANSWER, ModelConfig, Reply, Request, outcome, reasoning_of
 from steps.plawbench.dialogue import VARIANT as MULTITURN
 from steps.plawbench.dialogue import lawyer_questions
 from steps.plawbench.params import PlawBenchParams
@@ -73,6 +77,8 @@ def responses_frame(
             "truncated": [r.ok and r.truncated for r in replies],
             "turns": 1,
             "ended_by": "",
+            "outcome": [outcome(r) if r.ok else None for r in replies],
+            "reasoning": [reasoning_of(r) for r in replies],
         }
     )
 
@@ -86,6 +92,7 @@ def multiturn_frame(tasks: pd.DataFrame, dialogues: list[Dialogue], agent: str, 
         d = by_id[t.item_id]
         failed = d.ended_by is EndReason.CALL_FAILED
         last_failure = next((x.failure for x in reversed(d.turns) if x.failure), None)
+        questions = None if failed else lawyer_questions(d)
         rows.append(
             {
                 "agent": agent,
@@ -95,12 +102,14 @@ def multiturn_frame(tasks: pd.DataFrame, dialogues: list[Dialogue], agent: str, 
                 "scenario": t.scenario,
                 "variant": MULTITURN,
                 "prompt": "",
-                "response": None if failed else lawyer_questions(d),
+                "response": questions,
                 "failure": (last_failure or "call_failed")[:300] if failed else None,
                 "call_key": next((x.call_key for x in reversed(d.turns) if x.speaker == "lawyer"), ""),
                 "truncated": not failed and any(x.truncated for x in d.turns if x.speaker == "lawyer"),
                 "turns": d.exchanges,
                 "ended_by": d.ended_by.value if d.ended_by else "",
+                "outcome": EMPTY_ANSWER if questions is not None and not questions.strip() else None,
+                "reasoning": None,  # the lawyer's traces are in the turns table
             }
         )
     return pd.DataFrame(rows)

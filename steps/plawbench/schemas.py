@@ -8,6 +8,7 @@ import pandas as pd
 import pandera.pandas as pa
 from pandera.typing import Series
 
+from steps.llm.results import EMPTY_ANSWER
 from steps.schemas.base import Strict
 from steps.schemas.judged import Judged
 
@@ -79,6 +80,9 @@ class PlawResponses(Strict):
     truncated: Series[bool]  # a reply of the agent was cut at max_tokens (kept and judged as it is)
     turns: Series[int] = pa.Field(ge=0)
     ended_by: Series[str]
+    # `empty_answer`: nothing left once the reasoning trace is removed (response ""): scored 0 by rule, never judged
+    outcome: Series[str] = pa.Field(nullable=True, isin=[EMPTY_ANSWER])
+    reasoning: Series[str] = pa.Field(nullable=True)  # the single-turn reply's reasoning trace, never judged
 
     @pa.dataframe_check(error="a row has a response and a failure, or neither")
     def response_xor_failure(cls, df: pd.DataFrame) -> bool:

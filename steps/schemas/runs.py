@@ -47,6 +47,7 @@ class Turns(Strict):
     truncated: Series[bool]  # the reply was cut at max_tokens (finish_reason length; steps/llm/reasoning.py)
     revision: Series[int] = pa.Field(ge=0)
     failure: Series[str] = pa.Field(nullable=True)
+    reasoning: Series[str] = pa.Field(nullable=True)  # the reply's reasoning trace, never in `text` (None: none)
     data: Series[str]  # JSON object: the supervisor's topic check, a review verdict …
 
     @pa.dataframe_check(error="(run_id, instance_id, turn_index) must be unique")

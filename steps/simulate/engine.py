@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from steps.llm import FailureKind, Reply
+from steps.llm import FailureKind, Reply, reasoning_of
 from steps.simulate.instance import Instance
 from steps.simulate.model import Dialogue, EndReason, Scenario, Speak, SpeakCall, Turn, TurnKind
 from steps.simulate.templates import render
@@ -190,6 +190,7 @@ class Engine:
             cache_hit=getattr(reply, "cache_hit", False),
             truncated=getattr(reply, "truncated", False),
             failure=None if reply is None or reply.ok else f"{reply.kind.value}: {reply.message}",
+            reasoning=None if reply is None else reasoning_of(reply),
             revision=revision,
             data=data or {},
         )

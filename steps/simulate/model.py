@@ -79,6 +79,7 @@ class Turn:
     cache_hit: bool = False
     truncated: bool = False  # the reply was cut at max_tokens (an answer, perhaps not a whole one)
     failure: str | None = None
+    reasoning: str | None = None  # the reply's reasoning trace, removed from `text` (steps/llm/reasoning.py)
     revision: int = 0
     data: dict[str, Any] = field(default_factory=dict)  # structured extras (checker fields, review verdicts)
 

@@ -46,6 +46,7 @@ TURN_COLUMNS = [
     "truncated",
     "revision",
     "failure",
+    "reasoning",
     "data",
 ]
 DIALOGUE_COLUMNS = [
@@ -129,6 +130,7 @@ def turn_rows(
             "truncated": t.truncated,
             "revision": t.revision,
             "failure": t.failure,
+            "reasoning": t.reasoning,
             "data": json.dumps(t.data, ensure_ascii=False, sort_keys=True),
         }
         for i, t in enumerate(dialogue.turns)

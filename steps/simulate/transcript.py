@@ -24,6 +24,7 @@ class Line:
     stage: str | None
     text: str
     note: str  # failure, topic check, model call facts
+    reasoning: str = ""  # the reply's reasoning trace (removed from `text`): shown folded
 
 
 def _note(turn: Mapping[str, Any], usage: Mapping[str, Mapping[str, Any]]) -> str:
@@ -54,6 +55,7 @@ def lines(
             t["stage"] if isinstance(t["stage"], str) else None,
             t["text"],
             _note(t, usage),
+            t["reasoning"] if isinstance(t.get("reasoning"), str) else "",
         )
         for t in turns
     ]
@@ -85,6 +87,9 @@ def markdown(
         kind = "" if line.kind == "utterance" else f" *({line.kind})*"
         body += [f"**[{line.turn_index}] {line.speaker}{to}**{stage}{kind}", ""]
         said = line.note if line.kind == "check" or (not line.text and line.note) else line.text
+        if line.reasoning:  # folded, before the reply it led to
+            body += ["<details><summary>reasoning (not part of the reply)</summary>", "", _quote(line.reasoning)]
+            body += ["", "</details>", ""]
         body += [_quote(said) if line.kind != "check" else f"*{said}*", ""]
     tail = [
         f"## Deliverable: {deliverable['deliverable_kind']}"

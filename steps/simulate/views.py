@@ -17,7 +17,8 @@ from steps.simulate.model import Role, Scenario, Turn, TurnKind
 
 def clean_utterance(text: str) -> str:
     """Strip reasoning traces (<think>…</think>, steps/llm/reasoning.py) before a reply is routed or scored (spec j1
-    §9.3-25)."""
+    §9.3-25). The model door already gives answers without their trace (`Completion.reasoning` holds it); this
+    also cleans a reply a journal recorded before it did."""
     return strip_reasoning(text)
 
 

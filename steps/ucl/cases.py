@@ -23,8 +23,11 @@ AGENT_MISSING, REFERENCE_MISSING = "agent_missing", "reference_missing"
 class Case:
     item_id: str
     task: str
-    context: dict[str, Any]  # the judge templates' slots: task_label, want, information, needs, hints
+    context: dict[str, Any]  # our judge templates' slots: task_label, want, information, needs, hints
     items: list[HintItem] = field(default_factory=list)
+    # the released judge's: its task's evaluation template and the record's information, needs and
+    # evaluation_hints as the data hold them (unstripped, as the original code filled them)
+    released: dict[str, str] = field(default_factory=dict)
 
     @property
     def needs(self) -> str:
@@ -47,6 +50,12 @@ def item_cases(items: pd.DataFrame) -> dict[str, Case]:
                 "hints": (row["evaluation_hints"] or "").strip(),
             },
             items=hint_items(levels_of(row)),
+            released={
+                "template": row["evaluation_template"],
+                "information": row["information"] or "",
+                "needs": row["needs"],
+                "evaluation_hints": row["evaluation_hints"] or "",
+            },
         )
     return out
 

@@ -3,8 +3,10 @@
 The user's profile holds what the user prompt renders (the task's `want`, the information, the need, and
 whether the assistant's own prompt already holds the information: the released model prompts embed it for
 19 of the 23 tasks, so there the user only voices the need) plus `expects`, the key items that the scripted
-user waits for (never rendered into any prompt). The assistant's profile is the task's model prompt. The
-ground truth (every hint item) reaches only the scripted oracle.
+user waits for (never rendered into any prompt). With `prompts="released"` the user's profile also holds its
+task's released role prompt filled with the item's information and need (`role_prompt`, what templates/released_user.j2
+renders; the other fields stay for the scripted user, which reads them instead of parsing a prompt). The
+assistant's profile is the task's model prompt. The ground truth (every hint item) reaches only the scripted oracle.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ import pandas as pd
 
 from steps.simulate.instance import Instance
 from steps.ucl.hints import hint_items, key_items, levels_of
+from steps.ucl.prompts import RELEASED, PromptSource, fill
 from steps.ucl.scenario import END
 from steps.ucl.tasks import task_of
 
 
-def build_instances(items: pd.DataFrame, *, max_exchanges: int) -> list[Instance]:
-    """One instance per row of the ucl table, in the table's order, capped at `max_exchanges` exchanges."""
+def build_instances(items: pd.DataFrame, *, max_exchanges: int, prompts: PromptSource = RELEASED) -> list[Instance]:
+    """One instance per row of the ucl table, in the table's order, capped at `max_exchanges` exchanges; the user
+    reads the `prompts` source's prompt (steps/ucl/prompts.py)."""
     out = []
     for row in items.to_dict("records"):
         task = task_of(row["task"])
@@ -33,6 +37,8 @@ def build_instances(items: pd.DataFrame, *, max_exchanges: int) -> list[Instance
             "end": END,
             "expects": [i.text for i in key_items(hints)],
         }
+        if prompts == RELEASED:  # as the original code: the record's own information and need, unstripped
+            user["role_prompt"] = fill(row["role_template"], information=row["information"], needs=row["needs"])
         out.append(
             Instance(
                 instance_id=row["item_id"],

@@ -119,9 +119,11 @@ def _silent(total: int):
 
 
 async def _judge(
-    door: Completer, judge: ModelConfig, retries: int, protocol: str, pairs, hint_jobs, on_call: Callable[..., None]
+    door: Completer, judge: ModelConfig, ucl: UclParams, protocol: str, pairs, hint_jobs, on_call: Callable[..., None]
 ):
-    verdicts = judge_pairs(door, judge, pairs, retries=retries, protocol=protocol, on_done=on_call)
+    verdicts = judge_pairs(
+        door, judge, pairs, retries=ucl.judge_retries, protocol=protocol, prompts=ucl.prompts, on_done=on_call
+    )
     hints = judge_all_hints(door, judge, hint_jobs, on_done=on_call)
     return await asyncio.gather(verdicts, hints)
 
@@ -137,9 +139,9 @@ def judge_run(
     progress: Callable[[int], AbstractContextManager[Callable[..., None]]] | None = None,
     protocol: str | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(verdicts, hint scores) of one agent's dialogues by `judge`, with `ucl.judge_retries` repair rounds and,
-    with `ucl.pointwise`, the hint scores; `items` are the expected items (the ucl table rows). `protocol` (default
-    `protocol_version()`) is what the proxy judge reads.
+    """(verdicts, hint scores) of one agent's dialogues by `judge` reading the `ucl.prompts` pairwise prompt, with
+    `ucl.judge_retries` repair rounds and, with `ucl.pointwise`, the hint scores; `items` are the expected items
+    (the ucl table rows). `protocol` (default `protocol_version()`) is what the proxy judge reads.
 
     `progress(total)` opens a progress bar and yields its advance function (called once per judged pair and
     once per hint judgement).
@@ -149,13 +151,14 @@ def judge_run(
     protocol = protocol or protocol_version()
     hint_jobs, hint_excluded = _hint_jobs(cases, dialogues, protocol) if ucl.pointwise else ([], {})
     with (progress or _silent)(len(pairs) + len(hint_jobs)) as advance:
-        verdicts, judged = asyncio.run(_judge(door, judge, ucl.judge_retries, protocol, pairs, hint_jobs, advance))
+        verdicts, judged = asyncio.run(_judge(door, judge, ucl, protocol, pairs, hint_jobs, advance))
     verdict_df = verdict_rows(
         pairs,
         verdicts,
         excluded,
-        {k: c.task for k, c in cases.items()},
+        cases,
         judge,
+        ucl.prompts,
         run_id=ids.run_id,
         reference_run_id=ids.reference_run_id,
         agent=ids.agent,

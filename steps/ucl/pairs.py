@@ -5,6 +5,9 @@ order); each verdict is mapped back to the candidate. The output has one row per
 that counted, the candidate's outcome and points (win 1, tie 0.5, lose 0), or the failure that excludes it
 (judge call failed, unparsable or out-of-range after the repair rounds, or a dialogue that could not be
 judged). The report's SQL turns these rows into win rates.
+
+The prompt is the task's released evaluation template (`ucl.prompts: released`, filled as the original code did;
+each row's `judge_prompt_version` names its task's template by hash) or ours (templates/judge_pairwise.j2).
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from steps.judges.pairwise import PairVerdict, judge_both_orders
 from steps.judges.prompts import version
 from steps.judges.result import JudgedBy
 from steps.llm import Completer, ModelConfig
-from steps.ucl.cases import Pair
+from steps.ucl.cases import Case, Pair
+from steps.ucl.prompts import RELEASED, PromptSource, fill
 
 TEMPLATE = Path(__file__).parent / "templates" / "judge_pairwise.j2"
 NAME = "ucl.pairwise"
@@ -51,6 +55,28 @@ def template_source() -> str:
     return TEMPLATE.read_text(encoding="utf-8")
 
 
+# the released judge: the task's evaluation template with its five placeholders filled (`fill`, one pass)
+RELEASED_TEMPLATE = (
+    "{{ fill(template, information=information, needs=needs, evaluation_hints=evaluation_hints,"
+    " dialogue1=answer_1, dialogue2=answer_2) }}"
+)
+RELEASED_NAME = "ucl.pairwise.released"
+
+
+def judge_prompt(case: Case, prompts: PromptSource) -> tuple[str, dict[str, Any]]:
+    """The Jinja source the pairwise judge renders for `case` (with `answer_1`, `answer_2`), and its slots."""
+    if prompts == RELEASED:
+        return RELEASED_TEMPLATE, {**case.released, "fill": fill}
+    return template_source(), case.context
+
+
+def prompt_version(case: Case, prompts: PromptSource) -> str:
+    """The version of the prompt `case` is judged with: ours by its file, the released one by its task's template."""
+    if prompts == RELEASED:
+        return version(RELEASED_NAME, RELEASED_TEMPLATE, case.released["template"])
+    return version(NAME, template_source())
+
+
 def judge_metadata(pair_or_case: Any, protocol: str) -> dict[str, Any]:
     """What the proxy judge reads (real judges never see metadata)."""
     case = getattr(pair_or_case, "case", pair_or_case)
@@ -71,20 +97,21 @@ async def judge_pairs(
     *,
     retries: int,
     protocol: str,
+    prompts: PromptSource = RELEASED,
     on_done: Callable[..., None] | None = None,
 ) -> list[PairVerdict]:
     """Both orders of every pair, concurrently (the door bounds the endpoint); results in input order."""
-    source = template_source()
 
     async def one(pair: Pair) -> PairVerdict:
+        template, context = judge_prompt(pair.case, prompts)
         verdict = await judge_both_orders(
             door,
             judge,
-            template=source,
+            template=template,
             candidate=pair.candidate,
             baseline=pair.reference,
-            context=pair.case.context,
-            name=NAME,
+            context=context,
+            name=RELEASED_NAME if prompts == RELEASED else NAME,
             metadata=judge_metadata(pair, protocol),
             retries=retries,
         )
@@ -99,22 +126,28 @@ def verdict_rows(
     pairs: list[Pair],
     verdicts: list[PairVerdict],
     excluded: dict[str, str],
-    tasks: dict[str, str],
+    cases: dict[str, Case],
     judge: ModelConfig,
+    prompts: PromptSource = RELEASED,
     **meta: Any,
 ) -> pd.DataFrame:
     """One row per (item, order): the candidate's points in that order (`value`) or the failure that excludes
-    it; `meta` fills run_id, reference_run_id, agent, reference; `tasks` maps the excluded items to their task."""
-    by = JudgedBy.of(judge, version(NAME, template_source()))
+    it, with the version of the prompt it was (or would have been) judged with; `meta` fills run_id,
+    reference_run_id, agent, reference; `cases` are the items by id."""
+
+    def by(case: Case) -> JudgedBy:
+        return JudgedBy.of(judge, prompt_version(case, prompts))
+
     rows = []
     for pair, pv in zip(pairs, verdicts, strict=True):
-        for order, j in zip((CANDIDATE_FIRST, REFERENCE_FIRST), pv.judgements(by), strict=True):
+        for order, j in zip((CANDIDATE_FIRST, REFERENCE_FIRST), pv.judgements(by(pair.case)), strict=True):
             item = {"item_id": pair.case.item_id, "task": pair.case.task, "order": order}
             rows.append({**meta, **item, **j.evidence, **j.row(), "raw": j.raw})
     for item_id, reason in excluded.items():
         for order in (CANDIDATE_FIRST, REFERENCE_FIRST):
-            item = {"item_id": item_id, "task": tasks[item_id], "order": order}
-            rows.append({**meta, **item, "verdict": None, "outcome": None, **by.row(failure=reason), "raw": ""})
+            item = {"item_id": item_id, "task": cases[item_id].task, "order": order}
+            failed = by(cases[item_id]).row(failure=reason)
+            rows.append({**meta, **item, "verdict": None, "outcome": None, **failed, "raw": ""})
     df = pd.DataFrame(rows, columns=VERDICT_COLUMNS)
     df["verdict"] = df["verdict"].astype("Int64")
     return df.sort_values(["task", "item_id", "order"], kind="stable").reset_index(drop=True)

@@ -9,6 +9,7 @@ from pydantic import Field, field_validator
 
 from steps.llm.config import ModelConfig, ModelEntry, check_safe_name
 from steps.sections import BenchmarkSection, check_subset
+from steps.ucl.prompts import RELEASED, PromptSource
 
 if TYPE_CHECKING:
     from steps.params import Params
@@ -30,7 +31,8 @@ class UclReference(ModelEntry):
 
 class UclParams(BenchmarkSection):
     """The reference model, the exchange cap (the paper's 3), the single-round variant, items per task (None:
-    all 10 public items), judge repair rounds and the pointwise mode [ours]."""
+    all 10 public items), judge repair rounds, the pointwise mode [ours] and the prompts the user and the pairwise
+    judge read (`released`: the task's templates in legal_prompt.json; `ours`: our Jinja templates)."""
 
     reference: UclReference = UclReference(name="scripted_null", model="scripted/null")
     max_exchanges: int = Field(default=3, ge=1, le=20)
@@ -39,6 +41,7 @@ class UclParams(BenchmarkSection):
     tasks: list[str] | None = None  # task names to run (e.g. [Charge Prediction]); None: all 23
     judge_retries: int = Field(default=2, ge=0, le=5)
     pointwise: bool = True
+    prompts: PromptSource = RELEASED
 
     @field_validator("tasks")
     @classmethod

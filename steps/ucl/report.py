@@ -47,7 +47,8 @@ def note_figures(items: pd.DataFrame, verdicts: pd.DataFrame, dialogues: pd.Data
 class ReportInfo:
     """What the report states besides its numbers: the agents (`sizes`: items per task each answered), the
     reference, the setting (`run.environment` is the simulated user; `run.options` is params.ucl with its
-    `exchanges`), the public items per task in the data, the data's repository and commit, the notes' figures."""
+    `exchanges`), the public items per task in the data, the data's repository and commit, the notes' figures, the
+    prompts the runs recorded."""
 
     agents: list[AgentInfo]
     reference: AgentInfo
@@ -55,6 +56,7 @@ class ReportInfo:
     items_per_task: int
     data: str
     notes: Notes = field(default_factory=Notes)
+    prompts: str = ""  # which prompts the runs read (steps/ucl/prompts.py `runs_label`)
 
 
 def items_per_task(agent: AgentInfo) -> int:

@@ -1,8 +1,10 @@
 """UCL-Bench's interim table (stage `ingest`): 23 task keys x 10 public items, with the evaluation hints split by
 level; its loader and schema.
 
-Spec ucl-bench.md §2. The pre-filled `role_prompt` / `model_prompt` fields are used as they are (case text
-can contain braces, so the templates are never re-formatted); `legal_prompt.json` is kept as the templates.
+Spec ucl-bench.md §2. Each row keeps the record's pre-filled `role_prompt` / `model_prompt` and its task's three
+released templates from `legal_prompt.json` (`role_template`, `model_template`, `evaluation_template`), which
+`ucl.prompts: released` gives to the user, the assistant and the pairwise judge (steps/ucl/prompts.py; the
+templates are read from the pinned data at run time, never copied into the repository).
 """
 
 from __future__ import annotations
@@ -114,6 +116,7 @@ def load_ucl(files: list[Fetched]) -> pd.DataFrame:
                     "evaluation_prompt": rec["evaluation_prompt"],
                     "role_template": tmpl["role prompt"],
                     "model_template": tmpl["model prompt"],
+                    "evaluation_template": tmpl["evaluation prompt"],
                 }
             )
     return pd.DataFrame(rows)
@@ -136,6 +139,7 @@ class Ucl(Strict):
     evaluation_prompt: Series[str] = pa.Field(str_contains="{dialogue1}")
     role_template: Series[str]
     model_template: Series[str]
+    evaluation_template: Series[str] = pa.Field(str_contains="{dialogue1}")
 
 
 TABLES = (SourceTable("ucl", "UCL-Bench public items", load_ucl, Ucl, summary=QUERIES.path("data_ucl")),)

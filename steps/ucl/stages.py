@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -30,7 +32,8 @@ from steps.tables import table_rows
 from steps.ucl.dialogues import ucl_tables
 from steps.ucl.instances import build_instances, limit_items
 from steps.ucl.params import UclParams
-from steps.ucl.scenario import UCL
+from steps.ucl.prompts import PromptSource, prompt_record, runs_label
+from steps.ucl.scenario import UCL, scenario_for
 from steps.ucl.schemas import UclDialogues, UclHintScores, UclVerdicts
 from steps.ucl.sources import Ucl
 from steps.ucl.tasks import task_of
@@ -64,12 +67,13 @@ def _converse(
     door: Completer,
     journal: Journal,
     rid: str,
+    prompts: PromptSource,
 ) -> tuple[pd.DataFrame, pd.DataFrame, int]:
     """Every dialogue in one engine call; each UCL task is a unit of the monitor that ends with its last one."""
     import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL user, oracle and proxy judge)
     from steps.ucl.simulation import simulate_dialogues
 
-    instances = build_instances(items, max_exchanges=exchanges)
+    instances = build_instances(items, max_exchanges=exchanges, prompts=prompts)
     resumed = sum(journal.finished(i) is not None for i in instances)
     label_of = {i: f"{task_of(k).id} {task_of(k).name}" for i, k in zip(items.item_id, items.task, strict=True)}
     with ctx.counter(f"ucl {assistant.name}", len(instances)) as advance:
@@ -79,7 +83,9 @@ def _converse(
                 advance()
                 done(label_of[dialogue.instance_id])
 
-            return simulate_dialogues(door, assistant, user, instances, journal, on_done=on_done)
+            return simulate_dialogues(
+                door, assistant, user, instances, journal, on_done=on_done, scenario=scenario_for(prompts)
+            )
 
         dialogues = asyncio.run(ctx.follow_groups(dict(Counter(label_of.values())), work))
     turns, rows = ucl_tables(dialogues, RunLabel(rid, assistant.name, "ucl"))
@@ -102,6 +108,7 @@ def _consult(
         max_exchanges=ucl.exchanges(),
         single_round=ucl.single_round,
         limit=limit,
+        prompts=prompt_record(ucl.prompts, items, ("user", "assistant")),
         **({"tasks": ucl.tasks} if ucl.tasks else {}),
     )
     rid = ctx.begin_run(run_dir, spec)
@@ -109,7 +116,7 @@ def _consult(
     with ctx.model_session(rid, usage=run_dir / USAGE, journal=journal) as session:
         assert session.journal is not None
         turns, dialogues, resumed = _converse(
-            ctx, items, assistant, user, ucl.exchanges(), session.door, session.journal, rid
+            ctx, items, assistant, user, ucl.exchanges(), session.door, session.journal, rid, ucl.prompts
         )
         ctx.write_table(turns, run_dir / TURNS, Turns, table="ucl_turns")
         ctx.write_table(dialogues, run_dir / DIALOGUES, UclDialogues, table="ucl_dialogues")
@@ -179,6 +186,7 @@ def judge(ctx: StageContext) -> str:
         "retries": ucl.judge_retries,
         "pointwise": ucl.pointwise,
         "protocol": protocol_version(),
+        "prompts": prompt_record(ucl.prompts, items, ("judge", "hint_judge") if ucl.pointwise else ("judge",)),
     }
     judge_run_id = ctx.begin_run(run_dir / JUDGE_RUN, judge_spec)
     with ctx.model_session(judge_run_id, usage=run_dir / JUDGE_USAGE) as session:
@@ -227,6 +235,12 @@ def judge(ctx: StageContext) -> str:
 def _items_per_task(dialogues: pd.DataFrame) -> dict[str, int]:
     """task -> the items of it a run answered (its rows' `n` is the most of one task)."""
     return {str(t): int(n) for t, n in dialogues.groupby("task").instance_id.nunique().items()}
+
+
+def _prompt_source(spec: Mapping[str, Any]) -> str | None:
+    """The prompt source a run recorded in its run.json (None: a run from before prompts were recorded)."""
+    record = spec.get("prompts")
+    return str(record["source"]) if isinstance(record, Mapping) and "source" in record else None
 
 
 def report(ctx: StageContext) -> str:
@@ -284,6 +298,9 @@ def report(ctx: StageContext) -> str:
     long = labelled_rows(long, everyone)  # the twin; the Markdown labels its rows from the same rows
     everyone = with_stand_ins(everyone, long)
     runs, ref_run = [everyone[r.name] for r in runs], everyone[ref_run.name]
+    prompts = {r.name: _prompt_source(r.run) for r in runs}
+    prompts |= {f"{r.name} judge": _prompt_source(read_run(paths.run("ucl", r.name) / JUDGE_RUN).spec) for r in runs}
+    prompts[ref_run.name] = _prompt_source(ref_run.run)
     commit = next(f.commit for f in load_manifest(Path("sources.yaml")).files if f.dataset == "ucl")
     info = ReportInfo(
         agents=runs,
@@ -292,6 +309,7 @@ def report(ctx: StageContext) -> str:
         items_per_task=int(source.groupby("task").size().max()),  # in the data, unlimited
         data=f"killerqueen-wonder/UCL-bench@{commit[:10]}",
         notes=note_figures(items, all_verdicts, all_dialogues),
+        prompts=runs_label(prompts),
     )
     markdown = render(long, info)
     ctx.write_text(paths.reports / "ucl.md", markdown)

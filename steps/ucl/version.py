@@ -19,7 +19,9 @@ _SOURCES = (
     "instances.py",
     "scripted.py",
     "speaking.py",
+    "prompts.py",
     "templates/user.j2",
+    "templates/released_user.j2",
     "templates/assistant.j2",
 )
 

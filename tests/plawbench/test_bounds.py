@@ -107,16 +107,20 @@ def test_null_scores_at_most_005_everywhere(runs):
     assert not high, high
 
 
-def test_every_response_is_judged_and_labelled_proxy(runs):
+def test_every_response_is_judged_and_labelled_proxy_and_empty_answers_are_scored_by_rule(runs):
     for run in runs.values():
         judgements = run["judgements"]
-        assert judgements.failure.isna().all() and judgements.judge_proxy.all()
-        assert len(judgements) == len(run["responses"])
+        assert judgements.failure.isna().all() and len(judgements) == len(run["responses"])
+    assert runs["oracle"]["judgements"].judge_proxy.all()
+    # the null agent says nothing: every answer, single-turn or multi-turn, is an empty answer, never judged
+    assert runs["null"]["responses"].outcome.eq("empty_answer").all()
+    null = runs["null"]["judgements"]
+    assert null.judge.eq("rule").all() and not null.judge_proxy.any() and null.attempts.eq(0).all()
 
 
-def test_null_drafts_lose_the_instruction_penalty_and_are_floored_at_zero(runs):
+def test_null_drafts_are_empty_answers_worth_nothing(runs):
     drafts = runs["null"]["judgements"].query("category == 'drafting'")
-    assert (drafts.penalty_points == 10).all() and (drafts.awarded == 0).all() and (drafts.clamped == 1).all()
+    assert len(drafts) and (drafts.awarded == 0).all() and (drafts.value == 0).all() and drafts.raw.eq("").all()
     assert (runs["oracle"]["judgements"].query("category == 'drafting'").penalty_points == 0).all()
 
 

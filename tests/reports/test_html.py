@@ -173,4 +173,9 @@ def test_the_stage_writes_every_page_with_every_dialogue_embedded(fixture_report
     failed = j1["null/DD_synthetic_00009"]
     assert failed["end"] == "call_failed" and failed["score"] is None
     assert failed["turns"][-1][6] == "failed call: server_error"
+    # a reply's reasoning trace rides as an eighth field of its turn (the viewer folds it); no trace, no field
+    plaw = page_dialogues((fixture_report / "plawbench.html").read_text(encoding="utf-8"))
+    single = next(r for r in plaw if r["id"].endswith("_single"))
+    assert single["turns"][1][7] == "先看婚前财产。" and len(single["turns"][0]) == 7
+    assert all(len(turn) == 7 for r in plaw if r["id"].endswith("_multiturn") for turn in r["turns"])
     assert j1["oracle/CR_synthetic_00005"]["causes"] == "missing_final_objective"

@@ -51,8 +51,10 @@ def dialogues(agent: str, transcripts: dict[str, str], failed: tuple[str, ...] =
 
 
 def first_dialogue(body: dict) -> str:
+    """The dialogue shown first, in the released judge prompt (the default) or in ours."""
     prompt = body["messages"][0]["content"]
-    return re.search(r"【对话一】\n(.*?)\n【对话一结束】", prompt, re.S).group(1)
+    opens, closes = r"(?:\[AI助手1对话开始\]|【对话一】)", r"(?:\[AI助手1对话结束\]|【对话一结束】)"
+    return re.search(rf"{opens}\n(.*?)\n{closes}", prompt, re.S).group(1)
 
 
 @pytest.fixture
@@ -166,7 +168,7 @@ def test_the_hint_judge_scores_items_and_repairs_incomplete_answers(judge_with, 
     hint_answers = iter([incomplete, complete])
 
     def reply(body):
-        return "[[3]]" if "【对话一】" in body["messages"][0]["content"] else next(hint_answers)
+        return next(hint_answers) if "需要逐条检查的要点" in body["messages"][0]["content"] else "[[3]]"
 
     _, hints, script, _ = judge_with(
         reply, items=items, agent=agent, reference=dialogues("ref", {REAL_CASE: POOR}), pointwise=True

@@ -90,7 +90,10 @@ def test_the_report_names_the_reference_and_puts_paper_numbers_beside_ours():
     assert len(paper) == 1 and ours < paper[0] < bloom and lines[paper[0]].endswith("| 56.1 |")
     assert sum(line.startswith("| Qwen 7B | 40 |") for line in lines[ours:bloom]) == 1
     assert "## Pointwise hint score" in text and "[scripted]" not in text.split("##")[1]
-    assert "- 2 item(s) have no answer guidance in the public data (task(s) 6-2): the pairwise judge" in text
+    hint_free = "- 2 item(s) have no answer guidance in the public data (task(s) 6-2):"
+    assert f"{hint_free} the released pairwise judge gets an empty guidance block, as in the paper;" in text
+    ours = render(long, info(prompts="ours"))
+    assert f"{hint_free} the pairwise judge is told so and judges on legal correctness;" in ours
     assert "- Agent `gpt4`: 1 verdict(s) excluded (unparsable 1).\n" in text
     assert "up to 2 time(s), then excluded" in text and text.endswith("; compared with the paper's GPT-4.\n")
     assert "## Pointwise hint score" not in render(long, info(pointwise=False))

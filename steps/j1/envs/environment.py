@@ -68,6 +68,9 @@ class Environment:
     court: Literal["civil", "criminal"] | None = None  # the procedure judge's court
     stages: tuple[tuple[str, tuple[str, ...]], ...] = ()  # court-stage cues: (stage, the judge's words) in order
     drafting: Drafting | None = None
+    # Sources the sample takes first (each group in seeded order) under `j1.instances.topic_mix: paper`: LC's
+    # consultations with a yes/no topic, for J1 App C's mix of yes/no and open topics. None: no preference.
+    prefer: Callable[[Source], bool] | None = None
 
     def __post_init__(self) -> None:
         code = self.scenario.code

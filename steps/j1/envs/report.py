@@ -14,11 +14,11 @@ import pandas as pd
 
 from steps.j1.envs.catalog import paper_sizes
 from steps.j1.envs.common.plan import Eligibility
+from steps.j1.envs.provenance import PAPER_SHARED_CIVIL, PAPER_TOPICS, Provenance, provenance_line
 from steps.reports.long import long_columns
 from steps.reports.prose import render_template
 
 PAPER_COUNTS = paper_sizes()  # J1 Table 5, from the environments' registrations
-PAPER_TOPICS = {"KQ": (286, 188, 474, 4.84), "LC": (116, 107, 223, 3.60)}  # binary, open, total, avg (App C)
 TEMPLATES = Path(__file__).parent / "templates"
 
 
@@ -31,6 +31,17 @@ class InstancesReport:
     topic_method: str
     eligibility: list[Eligibility]
     queries: dict[str, pd.DataFrame]
+    provenance: Provenance
+
+    @property
+    def shared(self) -> list[str]:
+        """The civil environments built from one shared set of cases (empty: each took its own)."""
+        return [e.scenario for e in self.eligibility if e.shared]
+
+    @property
+    def preferred(self) -> list[Eligibility]:
+        """The environments that took their preferred sources first (LC: consultations with a yes/no topic)."""
+        return [e for e in self.eligibility if e.preferred is not None]
 
 
 def counts_table(r: InstancesReport) -> pd.DataFrame:
@@ -85,6 +96,7 @@ def render_instances(r: InstancesReport) -> str:
         TEMPLATES,
         "instances.md.j2",
         r=r,
+        provenance=provenance_line(r.provenance),
         counts=counts_table(r),
         lacking=lacking_table(r),
         traits=q["instances_traits"],
@@ -123,6 +135,10 @@ def instances_long(r: InstancesReport) -> pd.DataFrame:
         add("instances", row["scenario"], "skipped_in_sample", row["skipped in sample"])
         if row["paper (Table 5)"] is not None:
             add("instances", row["scenario"], "instances", row["paper (Table 5)"], source="paper")
+    if r.provenance.civil:  # the civil cases CD, DD and CI share (J1: one set of 93)
+        scope = "+".join(r.provenance.civil)
+        add("instances", scope, "shared_civil_cases", r.provenance.shared_cases, r.provenance.civil_cases)
+        add("instances", scope, "shared_civil_cases", PAPER_SHARED_CIVIL, PAPER_SHARED_CIVIL, source="paper")
     for row in r.queries["instances_traits"].to_dict("records"):
         add("traits", row["trait"], f"assigned_{row['level']}", row["assigned"])
         add("traits", row["trait"], f"final_{row['level']}", row["final"])

@@ -16,6 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from steps.j1.envs.catalog import environments, paper_sizes
+from steps.j1.envs.provenance import Provenance, provenance_line
 from steps.j1.eval.paper import (
     PAPER_ENVIRONMENT,
     PAPER_JUDGE,
@@ -233,8 +234,10 @@ def _sizes(agents: dict[str, AgentInfo]) -> tuple[list[tuple[str, int, int]], bo
 
 
 def _counts(results: Results, agents: dict[str, AgentInfo], names: list[str]) -> pd.DataFrame:
-    """Per agent and Table 3 cell: instances averaged, of them failed tasks, and what was left out and why."""
+    """Per agent and Table 3 cell: instances averaged, of them failed tasks (and, where any agent outgrew its
+    context, how many of those it ended so: the model's limit), and what was left out and why."""
     c = results.cells[results.cells.component == ""]
+    at_limit = bool(c.n_context_exceeded.sum())
     rows = []
     for name in names:
         for scope, metric in TABLE3:
@@ -242,6 +245,7 @@ def _counts(results: Results, agents: dict[str, AgentInfo], names: list[str]) ->
             if hit.empty:
                 continue
             r = hit.iloc[0]
+            limit = [int(r.n_context_exceeded)] if at_limit else []
             rows.append(
                 [
                     _label(name, agents),
@@ -249,11 +253,13 @@ def _counts(results: Results, agents: dict[str, AgentInfo], names: list[str]) ->
                     metric,
                     int(r.n),
                     int(r.n_failed_task),
+                    *limit,
                     int(r.n_skipped),
                     int(r.n_judge_failed),
                     int(r.n_dialogue_failed),
                 ]
             )
+    limit_column = ["of them at the agent's context limit"] if at_limit else []
     return pd.DataFrame(
         rows,
         columns=[
@@ -262,6 +268,7 @@ def _counts(results: Results, agents: dict[str, AgentInfo], names: list[str]) ->
             "Metric",
             "n averaged",
             "of which failed tasks",
+            *limit_column,
             "skipped",
             "judge failures",
             "broken dialogues",
@@ -382,8 +389,20 @@ def _repeats(results: Results, run: RunInfo) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["Group"] + [f"{s} {m}" for s, m in TABLE3])
 
 
-def render(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> str:
-    """The whole report: the tables built here, the prose in templates/report.md.j2."""
+def _provenance(sizes: list[tuple[str, int, int]], provenance: Provenance | None) -> str:
+    """The instances' provenance line (from the instances table), or, without one, the sizes the runs show."""
+    if provenance is not None:
+        return provenance_line(provenance)
+    listed = ", ".join(f"{scope} {ours} ({paper})" for scope, ours, paper in sizes)
+    return (
+        "**Instances rebuilt from public judgments and Q&A, not J1's** (unreleased; reports/instances.md says how "
+        f"they differ). Instances run, ours (paper, Table 5): {listed}."
+    )
+
+
+def render(results: Results, agents: dict[str, AgentInfo], run: RunInfo, provenance: Provenance | None = None) -> str:
+    """The whole report: the tables built here, the prose in templates/report.md.j2; `provenance` (from the
+    instances table) opens it with where the instances come from and how they differ from J1's."""
     long = ours_long(results)
     names = list(agents)
     main = _wide(long, "table3", [*TABLE3, *(("overall", a) for a in AVERAGES)], agents, names, paper_table="table3")
@@ -399,7 +418,7 @@ def render(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> str:
         agents=agents,
         run=run,
         options=run.options,
-        sizes=sizes,
+        provenance=_provenance(sizes, provenance),
         differ=differ,
         paper_environment=PAPER_ENVIRONMENT,
         paper_judge=PAPER_JUDGE,

@@ -356,6 +356,7 @@ def _tables(scores: pd.DataFrame, dialogues: pd.DataFrame, params: Params):
 def report(ctx: StageContext) -> str:
     """The J1-EVAL tables of every agent taking part, with the paper's numbers beside them."""
     from steps.j1.benchmark import BENCHMARK
+    from steps.j1.envs.provenance import provenance
     from steps.j1.eval.report import csv_frame, groups, headline, render
     from steps.j1.eval.schemas import FailureCauses, J1Scores
     from steps.reports.agents import labelled_rows, with_stand_ins
@@ -391,7 +392,8 @@ def report(ctx: StageContext) -> str:
     run = run_info(params, params.section(J1Params).eval.model_dump())
     frame = labelled_rows(csv_frame(results, agents, run), agents)  # the twin; the Markdown labels rows from it
     agents = with_stand_ins(agents, frame)
-    markdown = render(results, agents, run)
+    instances = ctx.read_table(paths.shared("j1") / "instances.parquet", Instances)
+    markdown = render(results, agents, run, provenance(instances))
     ctx.write_text(reports / "j1.md", markdown)
     ctx.write_text(reports / "j1.csv", long_csv(frame, table="reports/j1.csv", with_unparsable=True, with_limit=True))
     ctx.publish_markdown(

@@ -4,10 +4,10 @@ A record: `id` (the instance or item id as in transcript file names: every run o
 letters, digits, `.`, `-` and `_` becomes `_`), `iid` (the id in the tables), `agent`, `env` (J1 environment,
 UCL task id, MILE cause of action, PLawBench variant), `title`, `end` (why the dialogue ended), `score` (one
 headline number 0–100 the filters use, or None when nothing was scored), `turns` (lists of speaker,
-addressee, stage, model, kind, text, note), `scores` (lists of name, value, judge, reason or evidence) and
-`result` (the deliverable: title and text). Functions take the run's tables and return records; no I/O. A
-benchmark's own builder (steps/<benchmark>/page.py, named by its registration's `dialogue_reader`) uses the
-helpers here.
+addressee, stage, model, kind, text, note and, when the reply had one, its reasoning trace, shown folded),
+`scores` (lists of name, value, judge, reason or evidence) and `result` (the deliverable: title and text).
+Functions take the run's tables and return records; no I/O. A benchmark's own builder (steps/<benchmark>/page.py,
+named by its registration's `dialogue_reader`) uses the helpers here.
 """
 
 from __future__ import annotations
@@ -64,9 +64,17 @@ def _note(turn: dict) -> str:
     return f"failed call: {turn['failure']}" if isinstance(turn.get("failure"), str) else ""
 
 
+def with_trace(row: list[str], reasoning: object) -> list[str]:
+    """A viewer row with the reply's reasoning trace as an eighth field when it has one (shown folded)."""
+    trace = text_of(reasoning)
+    return [*row, trace] if trace else row
+
+
 def turn_row(turn: dict, speaker: str, addressee: str, stage: str, model: str) -> list[str]:
-    """A turn as the viewer lists it: speaker, addressee, stage, model, kind, text, note."""
-    return [speaker, addressee, stage, model, turn["kind"], text_of(turn["text"]), _note(turn)]
+    """A turn as the viewer lists it: speaker, addressee, stage, model, kind, text, note, and the reasoning trace
+    when the reply had one (turns.parquet's `reasoning`)."""
+    row = [speaker, addressee, stage, model, turn["kind"], text_of(turn["text"]), _note(turn)]
+    return with_trace(row, turn.get("reasoning"))
 
 
 def run_turn(turn: dict) -> list[str]:

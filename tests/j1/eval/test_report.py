@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from steps.benchmarks import paper_names
+from steps.j1.envs.provenance import Provenance
 from steps.j1.eval.report import csv_frame, render
 from steps.j1.eval.tables import compute
 from steps.reports.agents import AgentInfo, RunInfo
@@ -160,3 +161,44 @@ def test_without_failed_calls_the_report_has_no_mark_and_no_note():
     assert "| 60.0†‡ (1 unparsable) |" in text and "Unparsable judge answers (no valid answer" in text
     csv = csv_frame(results, agents, run())
     assert (csv[csv.source == "ours"].n_failed == 0).all()
+
+
+def test_failed_tasks_at_the_agents_context_limit_are_counted_apart():
+    """A CR trial the agent ended by outgrowing its context is a failed task (0), counted in its own column; the
+    column appears only when some agent reached its limit."""
+    scores = rows("a", "CR", "III-3", [(1.0, "scored"), (0.0, "failed_task"), (0.0, "failed_task")])
+    dials = dialogues("a", "CR", [3, 2, 1])
+    dials.loc[dials.instance_id == "CR/1", "ended_by"] = "context_exceeded"
+    results = _results(scores, dials, "a")
+    cell = results.cells.iloc[0]
+    assert (cell.n, cell.n_failed_task, cell.n_context_exceeded, cell.n_failed) == (3, 2, 1, 0)
+    agents = {"a": AgentInfo("a", "openai/gpt-4o-2024-11-20", False, None)}
+    lines = render(results, agents, run()).splitlines()
+    header = next(x for x in lines if x.startswith("| Agent | Env | Metric | n averaged |"))
+    assert "| of which failed tasks | of them at the agent's context limit | skipped |" in header
+    assert "| a | CR | III-3 | 3 | 2 | 1 | 0 | 0 | 0 |" in lines
+    assert any("ended by outgrowing its context window" in x for x in lines)
+    plain = render(results_for(["a"], {}), agents, run()).splitlines()
+    assert not any("context limit" in x for x in plain if x.startswith("| Agent | Env | Metric"))
+
+
+def test_the_header_says_where_the_instances_come_from_and_how_they_differ():
+    results = results_for(["gpt4o"], {})
+    agents = {"gpt4o": AgentInfo("gpt4o", "openai/gpt-4o-2024-11-20", False, "GPT-4o", sizes={"CR": 3})}
+    sizes = {"KQ": (98, 98), "LC": (62, 62), "CD": (25, 93), "DD": (25, 93), "CI": (25, 93), "CR": (69, 69)}
+    built = Provenance(sizes, ("CD", "DD", "CI"), 25, 25, {"KQ": (240, 150), "LC": (44, 124)})
+    lines = render(results, agents, run(), built).splitlines()
+    assert lines[2].startswith("Ours: environment `openai/gpt-4o-2024-11-20`; judge `scripted/judge` (proxy judge).")
+    head = next(line for line in lines if line.startswith("**Instances rebuilt"))
+    assert lines[lines.index(head) - 1] == lines[lines.index(head) + 1] == ""  # a paragraph of its own
+    assert head.startswith("**Instances rebuilt from public judgments and Q&A, not J1's** (unreleased)")
+    assert (
+        "Instances ours (paper, Table 5): KQ 98 (98), LC 62 (62), CD 25 (93), DD 25 (93), CI 25 (93), CR 69 (69)."
+        in head
+    )
+    assert "CD, DD and CI are built from one shared set of 25 civil cases (paper: one set of 93)" in head
+    assert "KQ 240 + 150 (286 + 188), LC 44 + 124 (116 + 107)." in head and "LC has fewer yes/no topics" in head
+    assert "(paper 98)" not in "\n".join(lines[: lines.index(head)])
+    # without the instances table, the sizes the runs show, still labelled as rebuilt
+    fallback = next(x for x in render(results, agents, run()).splitlines() if x.startswith("**Instances rebuilt"))
+    assert "Instances run, ours (paper, Table 5): KQ 0 (98), LC 0 (62)" in fallback and "CR 3 (69)" in fallback

@@ -1,8 +1,11 @@
 """Which sources become J1 instances: every candidate drafted, then a seeded sample of the eligible ones.
 
 Candidates of a scenario are ranked by a hash of (seed, source id) and the first `size` eligible ones are
-taken, so the same params always pick the same instances, and CD, DD and CI, which rank the same civil cases
-the same way, share their cases as far as each one's needs allow (J1 builds all three from one set of 93).
+taken, so the same params always pick the same instances. An environment may prefer some sources (LC: the
+consultations with a yes/no topic, J1 App C's mix): with `prefer`, those come first, each group in seeded order.
+CD, DD and CI are built from one set of civil cases, as in J1 (all three from the same 93): with `shared_civil`
+a civil case is eligible only when every civil scenario asked for can use it, and each takes the first `size` of
+that one ranked list (so equal sizes give the same cases); without it, each takes its own first eligible cases.
 A candidate ranked before the last one taken that lacks what its scenario needs is recorded as skipped with
 the reason; the whole population's eligibility is counted for the report.
 """
@@ -31,6 +34,8 @@ class Eligibility:
     wanted: int | None  # None: every eligible source
     taken: int
     lacking: dict[str, int] = field(default_factory=dict)  # reason -> candidates of the whole population
+    preferred: int | None = None  # eligible candidates the environment prefers (None: it prefers none)
+    shared: bool = False  # eligible only when every civil scenario of the plan can use the case
 
 
 @dataclass(frozen=True)
@@ -77,23 +82,72 @@ def _reasons(reason: str) -> list[str]:
     return [f"missing {f}" for f in fields.split(", ")] if head == "missing" else [reason.split(" (")[0]]
 
 
-def plan(pools: Mapping[str, list[Source]], sizes: Mapping[str, int | None], *, seed: int) -> Plan:
+SHARED_REASON = "shared civil set"  # a case another civil scenario cannot use: "shared civil set: DD cannot use it"
+
+
+def _share(results: dict[str, list[Draft | Skipped]], civil: list[str]) -> None:
+    """Skip, in every civil scenario, each case that another civil scenario of the plan cannot use."""
+    unusable: dict[tuple[str, ...], list[str]] = {}
+    for s in civil:
+        for r in results[s]:
+            if isinstance(r, Skipped):
+                unusable.setdefault(r.source_ids, []).append(s)
+    for s in civil:
+        results[s] = [
+            Skipped(r.instance_id, s, r.source_ids, f"{SHARED_REASON}: {', '.join(unusable[ids])} cannot use it")
+            if isinstance(r, Draft) and (ids := r.source_ids) in unusable
+            else r
+            for r in results[s]
+        ]
+
+
+def plan(
+    pools: Mapping[str, list[Source]],
+    sizes: Mapping[str, int | None],
+    *,
+    seed: int,
+    shared_civil: bool = True,
+    prefer: bool = True,
+) -> Plan:
     """Draft every candidate of each scenario in `sizes` (its registered builder over its pool), and take the
-    first `size` eligible by rank."""
+    first `size` eligible by rank (preferred sources first with `prefer`; civil cases every civil scenario can
+    use with `shared_civil`)."""
+    results: dict[str, list[Draft | Skipped]] = {}
+    liked: dict[str, int] = {}  # scenario -> its preferred sources, ranked first
+    for scenario in sizes:
+        ranked = sorted(pools[pool_of(scenario)], key=lambda s: rank(seed, s.get("case_id") or s["source_id"]))
+        if prefer and (likes := environment(scenario).prefer) is not None:
+            first = [s for s in ranked if likes(s)]
+            ranked, liked[scenario] = first + [s for s in ranked if not likes(s)], len(first)
+        results[scenario] = [environment(scenario).draft(s) for s in ranked]
+    civil = [s for s in sizes if pool_of(s) == "civil"] if shared_civil else []
+    shared = len(civil) > 1
+    if shared:
+        _share(results, civil)
     drafts: list[Draft] = []
     skipped: list[Skipped] = []
     eligibility: list[Eligibility] = []
     for scenario, size in sizes.items():
-        builder = environment(scenario).draft
-        ranked = sorted(pools[pool_of(scenario)], key=lambda s: rank(seed, s.get("case_id") or s["source_id"]))
-        results = [builder(s) for s in ranked]
-        eligible = [i for i, r in enumerate(results) if isinstance(r, Draft)]
+        done = results[scenario]
+        eligible = [i for i, r in enumerate(done) if isinstance(r, Draft)]
         chosen = eligible if size is None else eligible[:size]
-        cut = chosen[-1] if chosen and len(chosen) == size else len(results)
-        drafts += [r for i in chosen if isinstance(r := results[i], Draft)]
-        skipped += [r for r in results[:cut] if isinstance(r, Skipped)]
-        lacking = Counter(x for r in results if isinstance(r, Skipped) for x in _reasons(r.reason))
-        eligibility.append(Eligibility(scenario, len(results), len(eligible), size, len(chosen), dict(lacking)))
+        cut = chosen[-1] if chosen and len(chosen) == size else len(done)
+        drafts += [r for i in chosen if isinstance(r := done[i], Draft)]
+        skipped += [r for r in done[:cut] if isinstance(r, Skipped)]
+        lacking = Counter(x for r in done if isinstance(r, Skipped) for x in _reasons(r.reason))
+        preferred = sum(i < liked[scenario] for i in eligible) if scenario in liked else None
+        eligibility.append(
+            Eligibility(
+                scenario,
+                len(done),
+                len(eligible),
+                size,
+                len(chosen),
+                dict(lacking),
+                preferred,
+                shared and scenario in civil,
+            )
+        )
     return Plan(drafts, skipped, eligibility)
 
 
@@ -107,4 +161,10 @@ def instance_plan(cases: pd.DataFrame, civil: pd.DataFrame, topics: pd.DataFrame
     """The J1 instances to build from the extracted cases, the civil judgments' causes (case_id, cause) and the
     topic sources, as `j1.instances` asks: the same plan in stages `j1_personas` and `j1_instances` (and in
     `jurisflow estimate`)."""
-    return plan(populations(with_causes(cases, civil), topics), instance_sizes(instances.sizes), seed=instances.seed)
+    return plan(
+        populations(with_causes(cases, civil), topics),
+        instance_sizes(instances.sizes),
+        seed=instances.seed,
+        shared_civil=instances.civil_cases == "shared",
+        prefer=instances.topic_mix == "paper",
+    )

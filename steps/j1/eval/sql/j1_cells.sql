@@ -9,6 +9,8 @@
 -- Inputs: also dialogues (agent, instance_id, ended_by).
 -- n_unparsable counts likewise the instances of a cell whose judge answer did not parse after its repair rounds
 -- (judge_failed, failure `unparsable`), at the cell's own row or, for a metric, at any of its components and topics.
+-- n_context_exceeded counts the failed tasks of a cell whose dialogue the agent ended by outgrowing its context
+-- (ended_by `context_exceeded`): the model's limit, scored as a failed task and shown apart in the report.
 WITH failed_calls AS (
     SELECT agent, scenario, metric, component, instance_id, status FROM scores
     WHERE (status = 'dialogue_failed' AND starts_with(failure, 'call_failed'))
@@ -25,13 +27,14 @@ WITH failed_calls AS (
            100 * avg(s.value) AS value,
            count(s.value) AS n,
            count(*) FILTER (WHERE s.status = 'failed_task') AS n_failed_task,
+           count(*) FILTER (WHERE s.status = 'failed_task' AND d.ended_by = 'context_exceeded') AS n_context_exceeded,
            count(*) FILTER (WHERE s.status = 'skipped') AS n_skipped,
            count(*) FILTER (WHERE s.status = 'judge_failed') AS n_judge_failed,
            count(*) FILTER (WHERE s.status = 'dialogue_failed') AS n_dialogue_failed,
            coalesce(max(s.judge) FILTER (WHERE s.judge <> 'rule'), 'rule') AS judge,
            coalesce(bool_or(s.judge_proxy), false) AS judge_proxy,
            coalesce(bool_or(s.judge_proxy), false) OR any_value(a.agent_scripted) OR any_value(a.environment_scripted) AS proxy
-    FROM scores s JOIN agents a USING (agent)
+    FROM scores s JOIN agents a USING (agent) LEFT JOIN dialogues d USING (agent, instance_id)
     WHERE NOT regexp_full_match(s.component, 'T[0-9]+')
     GROUP BY s.agent, s.scenario, s.metric, s.component
 )

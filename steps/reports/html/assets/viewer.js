@@ -93,6 +93,12 @@
       var meta = "#" + i + (turn[2] ? " · " + turn[2] : "") + " · " + who + (turn[4] !== "utterance" ? " (" + turn[4] + ")" : "") +
         (turn[3] ? " · " + turn[3] : "");
       div.appendChild(make("div", "meta", meta));
+      if (turn[7]) {  // the reply's reasoning trace, removed from the text: folded
+        var trace = make("details", "trace");
+        trace.appendChild(make("summary", "", "reasoning (" + turn[7].length + " characters, not part of the reply)"));
+        trace.appendChild(make("div", "text", turn[7]));
+        div.appendChild(trace);
+      }
       if (turn[5]) { div.appendChild(make("div", "text", turn[5])); }
       if (turn[6]) { div.appendChild(make("div", "tnote", turn[6])); }
       view.appendChild(div);
