@@ -80,6 +80,7 @@ def scripted_speaker(lawyer_lines: list[str]):
             completion_tokens=0,
             latency_s=0.0,
             cache_hit=False,
+            reasoning=None,
         )
 
     return speak
@@ -114,6 +115,7 @@ def test_the_client_prompt_holds_the_narrative_but_not_the_rubric():
             completion_tokens=0,
             latency_s=0.0,
             cache_hit=False,
+            reasoning=None,
         )
 
     asyncio.run(run_dialogue(dialogue.scenario(5), instance, speak))
