@@ -4,7 +4,7 @@ before running it) replays every call from the shard DVC's cache holds: no reque
 clones pushing their results of one stage at once leave a remote from which either commit pulls complete.
 
 A small DVC project with one model-calling stage (the door, a usage table and its shard, as every stage writes them)
-keeps this quick; tests/test_remote_pipeline.py does the same for the whole pipeline."""
+keeps this quick; tests/test_small_run.py does the same for the whole pipeline (e2e)."""
 
 from __future__ import annotations
 

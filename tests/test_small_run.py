@@ -10,11 +10,12 @@ requests and their tokens (scripted models count one token per character) equal 
 The run's third agent (`echo`, a real model on the test server) is left out of the estimate and of the comparison: the
 estimate of a real model's calls follows stand-ins, not the model.
 
-- `jurisflow eval` end to end in a copy of the session's finished small run: the new agent's LawBench stages, the
-report and the HTML report run, the other agents' stages stay up to date, and the printed numbers are the report's CSV
-twin's.
+- `jurisflow eval` end to end in a copy of the session's finished small run (e2e: `make test-e2e`; `make test` covers
+eval on the new-benchmark test and its options in tests/evaluate): the new agent's LawBench stages, the report and the
+HTML report run, the other agents' stages stay up to date, and the printed numbers are the report's CSV twin's.
 
-- The whole pipeline through a DVC remote: a fresh clone pulls, `dvc repro` has nothing to do, and `dvc repro -f` of
+- The whole pipeline through a DVC remote (e2e; `make test` covers one stage's replay in tests/test_remote.py): a
+fresh clone pulls, `dvc repro` has nothing to do, and `dvc repro -f` of
 the real agent's model-calling stages and a scripted dialogue stage rewrites their outputs byte for byte with zero
 model calls (requests at the test server for a real agent; the usage log's cache hits for the scripted
 ones, whose answers the pulled shards give since the clone has no response cache of its own).
@@ -162,6 +163,7 @@ def _dvc_status(copy: Path, env: dict, agents: tuple[str, ...]) -> str:
     ).stdout
 
 
+@pytest.mark.e2e
 def test_eval_runs_one_agent_and_leaves_the_others_up_to_date(tmp_path, small: SmallRun):
     copy = small.copy_to(tmp_path / "project")  # the session's finished small run: every agent's stages ran
     env = small.env
@@ -241,6 +243,7 @@ def model_stages(project: Path) -> dict[str, list[str]]:
     }
 
 
+@pytest.mark.e2e
 def test_a_fresh_clone_pulls_then_replays_model_stages_without_a_model_call(tmp_path, small: SmallRun):
     env = small.env
     remote, first, clone = tmp_path / "remote", tmp_path / "first", tmp_path / "clone"

@@ -86,6 +86,11 @@ def _groups(df: pd.DataFrame, cilin_path: Path | None, confusion_path: Path | No
     return sorted(out, key=lambda g: _SLOW_TASKS.index(g.task) if g.task in _SLOW_TASKS else len(_SLOW_TASKS))
 
 
+# Fewer items than this are scored in this process: starting a pool (a process per core, each importing the scorers)
+# costs more than scoring a few hundred items, as in a limited run or an estimate (docs/performance.md).
+IN_PROCESS_ROWS = 2_000
+
+
 def score_predictions(
     df: pd.DataFrame,
     workers: int | None = None,
@@ -98,7 +103,7 @@ def score_predictions(
 
     `df` has one row per item (setting, model, task, idx, prompt, prediction, reference); items are matched
     by `idx`, which must run 0..n-1 in every group. Groups are scored in a process pool of `workers`
-    processes (default: all cores; 1 scores in this process). Returns setting, model, task, score,
+    processes (default: all cores; 1, or fewer than IN_PROCESS_ROWS items, scores in this process). Returns setting, model, task, score,
     abstention_rate, n, sorted by setting, model and task. `contiguous=False` scores a subset of items
     (an agent's successful calls) without requiring every index.
     """
@@ -107,7 +112,7 @@ def score_predictions(
         raise ScoringError(f"prediction table lacks column(s) {', '.join(missing)}")
     groups = _groups(df, cilin_path, confusion_path, contiguous)
     workers = workers or os.cpu_count() or 1
-    if workers == 1 or len(groups) <= 1:
+    if workers == 1 or len(groups) <= 1 or len(df) < IN_PROCESS_ROWS:
         results = [_score_group(g) for g in groups]
     else:
         with ProcessPoolExecutor(max_workers=min(workers, len(groups))) as pool:
