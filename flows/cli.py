@@ -196,7 +196,11 @@ def params_check(
     except ParamsError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from None
+    from steps.protocol import protocol_lines
+
     typer.echo(f"OK {file}: {summary(params)}")
+    for line in protocol_lines(params):
+        typer.echo(line)
 
 
 @models_app.command("check")

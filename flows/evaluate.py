@@ -606,7 +606,9 @@ def roles_text(params: Params, agent: str, benchmarks: list[str]) -> list[str]:
     models = {f"agent {agent}": params.agent(agent)}
     for role in ROLES:
         if any(role in s.params or role in s.roles for s in declared):
-            models[role] = params.environment_model() if role == "environment" else params.judge_model()
+            for b in benchmarks:
+                if role in params.section_named(b).ROLES:
+                    models[f"{role} ({b})"] = params.role_model(b, role)
     for s in declared:
         if s.seat is not None:
             seated = resolve(s.seat)(params)

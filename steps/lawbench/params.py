@@ -4,12 +4,18 @@ tasks to run."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from pydantic import Field, field_validator
 
+from steps.lawbench.protocol import PAPER
+from steps.protocol import PaperProtocol
 from steps.sections import BenchmarkSection, check_subset
 
 
 class LawBenchParams(BenchmarkSection):
+    PAPER: ClassVar[PaperProtocol] = PAPER
+
     limit: int | None = Field(default=None, ge=1, le=500)
     tasks: list[str] | None = None  # task ids to run (e.g. [1-1, 3-1]); None: all 20
 

@@ -17,11 +17,13 @@ test and keeps its own `agents.<name>.decoding`; the deliverable and any revisio
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field, ValidationError, field_validator
 
 from steps.llm.config import Decoding
+from steps.mile.protocol import PAPER as PAPER_PROTOCOL
+from steps.protocol import PaperProtocol, RoleEntry
 from steps.sections import BenchmarkSection, Section
 
 ROLES = ("client", "supervisor", "classifier", "styler", "blur")
@@ -116,6 +118,11 @@ class MileParams(BenchmarkSection):
     (MILE) or `both` (MASER's data-synthesis mode); the rest select the reference behaviours the spec lists:
     the dialogue's (`PROTOCOL`, part of the run id) and the evaluation's."""
 
+    PAPER: ClassVar[PaperProtocol] = PAPER_PROTOCOL
+    ROLES: ClassVar[tuple[str, ...]] = ("environment", "judge")
+
+    environment: RoleEntry | None = None  # over the paper's (protocol: paper) or the global environment
+    judge: RoleEntry | None = None
     sample: int | None = Field(default=100, ge=1)
     seed: int = 0
     max_turns: int = Field(default=15, ge=1, le=50)
@@ -135,7 +142,7 @@ class MileParams(BenchmarkSection):
     def _known_roles(cls, value: Any) -> Any:
         return check_setting(value)
 
-    def protocol(self) -> dict[str, Any]:
+    def dialogue_options(self) -> dict[str, Any]:
         """What shapes a dialogue besides the models (the run's `options`, part of its id)."""
         return self.model_dump(include=set(PROTOCOL))
 

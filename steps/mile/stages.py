@@ -54,7 +54,7 @@ def spec_of(agent: ModelConfig, environment: ModelConfig, p: MileParams) -> dict
         },
         scenario_version=mile_scenario().version,
         protocol=protocol_version(),
-        options=p.protocol(),
+        options=p.dialogue_options(),
         sample=p.sample,
     )
 
@@ -85,7 +85,7 @@ def simulate(ctx: StageContext) -> str:
 
     assert ctx.agent_name is not None
     agent_name, params, paths = ctx.agent_name, ctx.params, ctx.paths
-    agent, environment = params.agent(agent_name), params.environment_model()
+    agent, environment = params.agent(agent_name), params.environment_model("mile")
     mile = ctx.read_table(paths.interim / "mile.parquet", Mile)
     p = params.section(MileParams)
     limit = params.limit_for(agent_name, "mile")  # the agent's own cap: the first N instances of the sample
@@ -134,7 +134,7 @@ def judge(ctx: StageContext) -> str:
 
     assert ctx.agent_name is not None
     agent_name, params, paths = ctx.agent_name, ctx.params, ctx.paths
-    judge_model = params.judge_model()
+    judge_model = params.judge_model("mile")
     run_dir = paths.run("mile", agent_name)
     rid = read_run(ctx.input_path(run_dir)).run_id
     turns = ctx.read_table(run_dir / TURNS, Turns)
@@ -219,7 +219,7 @@ def report(ctx: StageContext) -> str:
         dialogues.append(ctx.read_table(run_dir / DIALOGUES, MileDialogues)[DIALOGUE_COLUMNS])
         agents[name] = replace(agents[name], sizes={"dialogues": len(dialogues[-1])})
     first = next(iter(agents.values()))
-    run = run_info(params, {**first.run["options"], **params.section(MileParams).model_dump()})
+    run = run_info(params, "mile", {**first.run["options"], **params.section(MileParams).model_dump()})
     flags = pd.DataFrame(
         {
             "agent": list(agents),

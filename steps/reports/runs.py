@@ -97,9 +97,9 @@ def agent_infos(
     }
 
 
-def run_info(params: Params, options: Mapping[str, Any] | None = None) -> RunInfo:
-    """The report's setting: the environment and judge models of params.yaml, and the benchmark's `options`."""
-    environment, judge = params.environment_model(), params.judge_model()
+def run_info(params: Params, benchmark: str, options: Mapping[str, Any] | None = None) -> RunInfo:
+    """The report's setting: the environment and judge models of `benchmark`, and the benchmark's `options`."""
+    environment, judge = params.environment_model(benchmark), params.judge_model(benchmark)
     return RunInfo(
         environment=environment.model,
         environment_scripted=environment.is_scripted,

@@ -90,7 +90,7 @@ def _consult(
     ctx: StageContext, assistant: ModelConfig, role: str, run_dir: Path, journal_name: str, limit: int | None
 ) -> str:
     """The simulated user consults `assistant` (`role`: agent or reference) on every item; returns the summary."""
-    ucl, user = ctx.params.section(UclParams), ctx.params.environment_model()
+    ucl, user = ctx.params.section(UclParams), ctx.params.environment_model("ucl")
     items = limit_items(ctx.read_table(ctx.paths.interim / "ucl.parquet", Ucl), limit, ucl.tasks)
     spec = run_spec(
         assistant,
@@ -164,7 +164,7 @@ def judge(ctx: StageContext) -> str:
     reference_dialogues = ctx.read_table(reference_dir / DIALOGUES, UclDialogues)
     items = ctx.read_table(paths.interim / "ucl.parquet", Ucl)
     items = limit_items(items, params.limit_for(agent_name, "ucl"), ucl.tasks)
-    judge_model = params.judge_model()
+    judge_model = params.judge_model("ucl")
     ids = RunIds(
         agent_name,
         read_run(ctx.input_path(run_dir)).run_id,
@@ -243,7 +243,7 @@ def report(ctx: StageContext) -> str:
 
     params, paths = ctx.params.for_benchmark("ucl"), ctx.paths  # the agents that take part in it
     ucl = params.section(UclParams)
-    judge_model, user = params.judge_model(), params.environment_model()
+    judge_model, user = params.judge_model("ucl"), params.environment_model("ucl")
     reference_model = ucl.reference.resolve_reference()
     verdicts, hints, dialogues = [], [], []
     infos = agent_infos(params, "ucl", paths, names=paper_names())
@@ -288,7 +288,7 @@ def report(ctx: StageContext) -> str:
     info = ReportInfo(
         agents=runs,
         reference=ref_run,
-        run=run_info(params, {**ucl.model_dump(), "exchanges": ucl.exchanges()}),
+        run=run_info(params, "ucl", {**ucl.model_dump(), "exchanges": ucl.exchanges()}),
         items_per_task=int(source.groupby("task").size().max()),  # in the data, unlimited
         data=f"killerqueen-wonder/UCL-bench@{commit[:10]}",
         notes=note_figures(items, all_verdicts, all_dialogues),
