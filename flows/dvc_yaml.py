@@ -116,9 +116,10 @@ def _list(key: str, items: Iterable[str], *, uncached: Iterable[str] = ()) -> li
 
 
 def protocol_params(stage: Stage, benchmark: str | None) -> list[str]:
-    """The stage's params keys, with the keys that decide its roles (steps/protocol.py): a stage of a benchmark
+    """The stage's params keys, with the keys that decide its protocol (steps/protocol.py): a stage of a benchmark
     that depends on a shared role (`environment`, `judge`) or one of the benchmark's own (`ucl.reference`) also
-    depends on the benchmark's `protocol` and on its own entry for that role."""
+    depends on the benchmark's own entry for that role, and one that depends on any of these or on a key of its
+    benchmark's section also depends on the benchmark's `protocol` (its run records and labels)."""
     from steps.params import SECTIONS
 
     keys = list(stage.params)
@@ -126,7 +127,7 @@ def protocol_params(stage: Stage, benchmark: str | None) -> list[str]:
         return keys
     roles = SECTIONS[benchmark].ROLES
     used = [r for r in roles if r in keys or f"{benchmark}.{r}" in keys]
-    if used:
+    if used or any(k.startswith(f"{benchmark}.") for k in keys):
         extra = [f"{benchmark}.protocol", *(f"{benchmark}.{r}" for r in used)]
         keys += [k for k in extra if k not in keys]
     return keys

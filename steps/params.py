@@ -234,9 +234,17 @@ class Params(Section):
             seen.setdefault(m.model_dump_json(exclude={"name"}), m)
         return list(seen.values())
 
-    def protocol_record(self, benchmark: str, size: int | None = None) -> ProtocolRecord:
-        """The protocol `benchmark` runs with (its roles, settings and `size` beside its paper's)."""
-        return self.section_named(benchmark).protocol_record(self.shared_roles(), size)
+    def protocol_record(
+        self, benchmark: str, size: int | None = None, roles: Sequence[str] | None = None
+    ) -> ProtocolRecord:
+        """The protocol `benchmark` runs with (its roles, or only `roles`, its settings and `size` beside its
+        paper's)."""
+        return self.section_named(benchmark).protocol_record(self.shared_roles(), size, roles)
+
+    def run_protocol(self, benchmark: str, size: int | None, roles: Sequence[str] = ()) -> dict[str, Any]:
+        """The `protocol_record` entry of a run.json: what the run's stage ran with (the `roles` it calls) beside
+        the paper's, the prompt templates' hashes, and its `size`."""
+        return self.protocol_record(benchmark, size, roles).as_dict()
 
 
 def runs_of(agents: dict[str, Any] | None) -> dict[str, list[str]]:

@@ -296,3 +296,14 @@ def protocol_lines(params: Params, benchmarks: Sequence[str] | None = None) -> l
     missing = missing_keys(params.role_models(chosen))
     lines += [f"missing API key: {line}" for line in missing] or ["API keys: none missing for the roles"]
     return lines
+
+
+def describe_roles(record: ProtocolRecord) -> str:
+    """`environment scripted/persona, judge openai/gpt-4-0613 (temperature 0)`: the role models of a record."""
+    parts = []
+    for role, m in record.roles.items():
+        decoding = ", ".join(
+            f"{k} {_number(v)}" for k, v in m.decoding.model_dump().items() if k in DECODING_FIELDS and v is not None
+        )
+        parts.append(f"{role} {m.model}" + (f" ({decoding})" if decoding and not m.is_scripted else ""))
+    return ", ".join(parts)

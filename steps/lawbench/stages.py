@@ -126,7 +126,15 @@ def predict(ctx: StageContext) -> str:
     items = select_items(items, setting, limit, lawbench.tasks)
     subset = {"tasks": lawbench.tasks} if lawbench.tasks else {}  # in the run's identity only when set
     run_dir = paths.run("lawbench", agent_name, setting)
-    spec = run_spec(agent, "lawbench", setting=setting, prompt_version=PROMPT_VERSION, limit=limit, **subset)
+    spec = run_spec(
+        agent,
+        "lawbench",
+        setting=setting,
+        prompt_version=PROMPT_VERSION,
+        limit=limit,
+        **subset,
+        protocol_record=params.run_protocol("lawbench", len(items)),
+    )
     rid = ctx.begin_run(run_dir, spec)
     with ctx.model_session(rid, usage=run_dir / USAGE) as session:
         predictions = _predict(ctx, items, agent, session.door)

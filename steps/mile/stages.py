@@ -92,6 +92,7 @@ def simulate(ctx: StageContext) -> str:
     sample = mile_sample(mile, p, limit)
     run_dir = paths.run("mile", agent_name)
     spec = spec_of(agent, environment, p) | ({} if limit is None else {"limit": limit})
+    spec["protocol_record"] = params.run_protocol("mile", len(sample.instances), ("environment",))
     rid = ctx.begin_run(run_dir, spec)
     journal = paths.journal("mile", agent_name, rid)
     with ctx.model_session(rid, usage=run_dir / USAGE, journal=journal) as session:

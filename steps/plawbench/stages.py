@@ -205,6 +205,7 @@ def predict(ctx: StageContext) -> str:
         options=p.prompt_options(),
         multiturn=multiturn,
         **subset,
+        protocol_record=params.run_protocol("plawbench", len(tasks), ("environment",) if multiturn else ()),
     )
     rid = ctx.begin_run(run_dir, spec)
     journal = paths.journal("plawbench", agent_name, rid) if multiturn else None
@@ -270,6 +271,7 @@ def judge(ctx: StageContext) -> str:
         max_questions=p.max_questions,
         repairs=p.judge_repairs,
         **extra,
+        protocol_record=params.run_protocol("plawbench", len(responses), ("judge",)),
     )
     judge_run = ctx.begin_run(run_dir / "judge", spec)
     with ctx.model_session(judge_run, usage=run_dir / JUDGE_USAGE) as session:

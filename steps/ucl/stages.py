@@ -29,7 +29,7 @@ from steps.stages import StageContext
 from steps.tables import table_rows
 from steps.ucl.dialogues import ucl_tables
 from steps.ucl.instances import build_instances, limit_items
-from steps.ucl.params import UclParams
+from steps.ucl.params import UclParams, reference_model
 from steps.ucl.scenario import UCL
 from steps.ucl.schemas import UclDialogues, UclHintScores, UclVerdicts
 from steps.ucl.sources import Ucl
@@ -43,7 +43,7 @@ JUDGE_RUN = "judge"  # <run>/judge/run.json: the judge run's identity
 def reference(ctx: StageContext) -> str:
     """The simulated user consults the reference model on every item (`ucl.limit` applies)."""
     ucl = ctx.params.section(UclParams)
-    model = ucl.reference.resolve_reference()
+    model = reference_model(ctx.params)
     return _consult(ctx, model, "reference", ctx.paths.reference("ucl"), "reference", ucl.limit)
 
 
@@ -103,6 +103,9 @@ def _consult(
         single_round=ucl.single_round,
         limit=limit,
         **({"tasks": ucl.tasks} if ucl.tasks else {}),
+        protocol_record=ctx.params.run_protocol(
+            "ucl", len(items), ("environment", "reference") if role == "reference" else ("environment",)
+        ),
     )
     rid = ctx.begin_run(run_dir, spec)
     journal = ctx.paths.journal("ucl", journal_name, rid)
@@ -168,7 +171,7 @@ def judge(ctx: StageContext) -> str:
     ids = RunIds(
         agent_name,
         read_run(ctx.input_path(run_dir)).run_id,
-        ucl.reference.name,
+        ucl.reference_name(),
         read_run(ctx.input_path(reference_dir)).run_id,
     )
     judge_spec = {
@@ -179,6 +182,7 @@ def judge(ctx: StageContext) -> str:
         "retries": ucl.judge_retries,
         "pointwise": ucl.pointwise,
         "protocol": protocol_version(),
+        "protocol_record": params.run_protocol("ucl", len(items), ("judge",)),
     }
     judge_run_id = ctx.begin_run(run_dir / JUDGE_RUN, judge_spec)
     with ctx.model_session(judge_run_id, usage=run_dir / JUDGE_USAGE) as session:
@@ -244,7 +248,7 @@ def report(ctx: StageContext) -> str:
     params, paths = ctx.params.for_benchmark("ucl"), ctx.paths  # the agents that take part in it
     ucl = params.section(UclParams)
     judge_model, user = params.judge_model("ucl"), params.environment_model("ucl")
-    reference_model = ucl.reference.resolve_reference()
+    reference = reference_model(params)
     verdicts, hints, dialogues = [], [], []
     infos = agent_infos(params, "ucl", paths, names=paper_names())
     for name in infos:
@@ -258,7 +262,8 @@ def report(ctx: StageContext) -> str:
     reference_dir = paths.reference("ucl")
     dialogues.append(ctx.read_table(reference_dir / DIALOGUES, UclDialogues))
     ref_run = replace(
-        model_info(reference_model.name, reference_model, [reference_dir]), sizes=_items_per_task(dialogues[-1])
+        model_info(reference.name, reference, [reference_dir], protocol=(params, "ucl")),
+        sizes=_items_per_task(dialogues[-1]),
     )
     agents = agent_flags(
         runs,

@@ -64,7 +64,7 @@ def code_fingerprint(roots: tuple[Path, ...] = CODE) -> str:
     return digest.hexdigest()[:16]
 
 
-def spec_of(params: Params, agent_name: str) -> dict:
+def spec_of(params: Params, agent_name: str, size: int | None = None) -> dict:
     simulate_params = params.section(J1Params).simulate
     env = params.environment_model("j1")
     endpoint = env.api_base if isinstance(env.api_base, str) else None  # replicas are interchangeable: left out
@@ -80,6 +80,7 @@ def spec_of(params: Params, agent_name: str) -> dict:
             for c in sorted(simulate_params.scenarios)
         },
         code=code_fingerprint(),
+        protocol_record=params.run_protocol("j1", size, ("environment",)),
         **({} if (limit := params.limit_for(agent_name, "j1")) is None else {"limit": limit}),
     )
 
@@ -169,7 +170,7 @@ def simulate(ctx: StageContext) -> str:
     agent = params.agent(agent_name)
     instances = load_instances(ctx, params.limit_for(agent_name, "j1"))
     run_dir = paths.run("j1", agent_name)
-    spec = spec_of(params, agent_name)
+    spec = spec_of(params, agent_name, len(instances))
     rid = ctx.begin_run(run_dir, spec)
     journal = paths.journal("j1", agent_name, rid)
     turns, dialogues, hits = run_dialogues(ctx, instances, rid, run_dir, journal)
