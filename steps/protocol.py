@@ -2,7 +2,7 @@
 paper's own setting.
 
 A benchmark's section of params.yaml (`BenchmarkSection`) may name its own roles (`environment`, `judge`, and any
-role its package adds, such as UCL-Bench's `reference`), each a `RoleEntry` merged field by field over the model it
+role its package adds, such as a reference model), each a `RoleEntry` merged field by field over the model it
 replaces, and `protocol: paper`, which puts the paper's role models and decoding (`PaperProtocol`, declared in the
 benchmark's own package as its section's `PAPER`) in place of the global `environment` and `judge` entries. The
 order, for one role: the benchmark's own entry over the paper's role (under `protocol: paper`) over the global
@@ -11,7 +11,7 @@ entry (`resolve_role`).
 Every run records its protocol (`ProtocolRecord.as_dict` in run.json: role models and decoding, each with the
 paper's, the prompt source and a sha256 of every prompt template, the data size, the protocol-relevant settings)
 and every number carries its label (`ProtocolRecord.label`): `paper protocol`, or the deviations, e.g.
-`judge scripted/judge, paper GPT-4 (gpt-4-0613); 230 of 1,100 items`. A benchmark adds protocol-relevant
+`judge scripted/judge, paper <the paper's model>; 230 of 1,100 items`. A benchmark adds protocol-relevant
 settings (`PaperProtocol.settings`: a key of its section, its paper value and the spec section) and caveats that
 no setting can remove (`PaperProtocol.caveats`); the kernel never names a benchmark.
 """
@@ -238,7 +238,7 @@ def settings_of(section: Mapping[str, Any], paper: PaperProtocol) -> dict[str, A
 
 
 def role_lines(record: ProtocolRecord) -> list[str]:
-    """One line per role: `judge openai/gpt-4-0613 (temperature 0): follows the paper (GPT-4 (gpt-4-0613), §3.1)`,
+    """One line per role: `judge openai/<model> (temperature 0): follows the paper (<spec section>)`,
     or what deviates."""
     lines = []
     for role, m in sorted(record.roles.items()):
@@ -278,7 +278,7 @@ def missing_keys(models: Iterable[ModelConfig]) -> list[str]:
         import litellm
 
         wanted = litellm.validate_environment(model=m.model).get("missing_keys") or []
-        if wanted:  # litellm lists every variable it would read (e.g. GEMINI_API_KEY or GOOGLE_API_KEY): one is enough
+        if wanted:  # litellm lists every variable it would read (several for one provider): one is enough
             names = " or ".join(sorted(wanted))
             lines.setdefault(names, f"{names} is not set ({m.name}: {m.model})")
     return list(lines.values())
@@ -299,7 +299,7 @@ def protocol_lines(params: Params, benchmarks: Sequence[str] | None = None) -> l
 
 
 def describe_roles(record: ProtocolRecord) -> str:
-    """`environment scripted/persona, judge openai/gpt-4-0613 (temperature 0)`: the role models of a record."""
+    """`environment scripted/persona, judge openai/<model> (temperature 0)`: the role models of a record."""
     parts = []
     for role, m in record.roles.items():
         decoding = ", ".join(

@@ -42,7 +42,7 @@ class BenchmarkSection(Section):
         return found if isinstance(found, RoleEntry) else None
 
     def role_default(self, role: str) -> ModelEntry | None:
-        """The entry of a role that has no global one (e.g. UCL-Bench's reference), else None."""
+        """The entry of a role that has no global one (e.g. a reference model), else None."""
         return None
 
     def role_model(self, role: str, shared: Mapping[str, ModelEntry]) -> ModelConfig:
