@@ -265,16 +265,31 @@ def refuse_missing_keys(params: Params, benchmarks: list[str]) -> None:
         )
 
 
-def role_summary(params: Params, benchmarks: list[str]) -> list[str]:
-    """Per benchmark, the role models its stages call (`role model (decoding)`) and its protocol before the data
-    size: what the final printout says the eval measured with."""
+def role_summary(params: Params, benchmarks: list[str], agent: str | None = None, reports: Path = REPORTS) -> list[str]:
+    """Per benchmark, the role models its stages call (`role model (decoding)`), its `protocol` and the protocol
+    label of `agent`'s numbers (its report's twin; without one, the label of params.yaml before any data size): what
+    the final printout says the eval measured with."""
     from steps.protocol import describe_roles
 
+    recorded: dict[str, str] = {}
+    if agent is not None:
+        try:
+            from flows.results import headline_rows
+
+            rows = headline_rows(reports)
+            ours = rows[(rows.source != "paper") & (rows.agent.astype(str) == agent)]
+            recorded = {
+                str(b): str(p) for b, p in zip(ours.benchmark, ours.protocol, strict=True) if isinstance(p, str)
+            }
+        except FileNotFoundError:
+            recorded = {}
     lines = []
     for benchmark in benchmarks:
         record = params.protocol_record(benchmark)
         roles = describe_roles(record) or "no model roles (rule-scored)"
-        lines.append(f"  {benchmark}: {roles}; protocol: {params.section_named(benchmark).protocol}")
+        label = recorded.get(benchmark, record.label)
+        lines.append(f"  {benchmark} (protocol: {params.section_named(benchmark).protocol}): {roles}")
+        lines.append(f"    label: {label}")
     return lines
 
 
@@ -872,7 +887,7 @@ def evaluate(
         done = [b for b in chosen if f"{b}_report" in outcome.refreshed]
         print(headline_text(agent, done) if done else f"{agent}: no report refreshed, so no headline numbers")
         print("roles and protocol per benchmark (`jurisflow params check` says which follow the paper):")
-        print("\n".join(role_summary(load_params(params_file), chosen)))
+        print("\n".join(role_summary(load_params(params_file), chosen, agent)))
         stale = stale_stages()
     print("dvc status: " + (f"not up to date: {', '.join(stale)}" if stale else "every stage up to date"))
     print(outcome.summary(agent, chosen))

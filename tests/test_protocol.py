@@ -167,3 +167,19 @@ def test_the_kernel_protocol_module_names_no_benchmark():
             assert name not in text, (kernel, name)
     for benchmark in BENCHMARKS:  # each preset lives in its own package and is its section's PAPER
         assert (ROOT / "steps" / benchmark / "protocol.py").is_file()
+
+
+def test_evals_printout_lists_each_benchmarks_roles_and_protocol_label(tmp_path):
+    from flows.evaluate import _with_protocol, role_summary
+
+    params = Params.model_validate({"ucl": {"protocol": "paper", "judge": {"model": "openai/gpt-4o-mini"}}})
+    lines = role_summary(params, ["lawbench", "ucl"], "mine", reports=tmp_path)  # no twin yet: params' label
+    assert lines == [
+        "  lawbench (protocol: ours): no model roles (rule-scored)",
+        "    label: paper protocol",
+        "  ucl (protocol: paper): environment openai/gpt-4-0613 (temperature 0), judge openai/gpt-4o-mini "
+        "(temperature 0), reference openai/gpt-3.5-turbo-1106 (temperature 0)",
+        "    label: judge openai/gpt-4o-mini, paper GPT-4 (gpt-4-0613)",
+    ]
+    assert _with_protocol("mine [limit 2]", "2 of 1,100 items") == "mine [limit 2] [2 of 1,100 items]"
+    assert _with_protocol("mine", None) == "mine"
