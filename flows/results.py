@@ -105,5 +105,7 @@ def _print_rich(table: pd.DataFrame) -> None:
 LEGEND = (
     "cells: headline number on 0-100 (n = the items, dialogues or verdicts it averages; failed = left out by failed "
     "model calls). [scripted]: a scripted stand-in (the agent, or the environment, judge or reference model those "
-    "numbers use) touched them: a check of the pipeline, not a measurement. [limit N]: a run on the first N items."
+    "numbers use) touched them: a check of the pipeline, not a measurement. [limit N]: a run on the first N items. "
+    "The protocol of each benchmark's numbers (paper protocol, or how the run differs from the paper's) is listed "
+    "under the table."
 )
