@@ -19,7 +19,7 @@ no setting can remove (`PaperProtocol.caveats`); the kernel never names a benchm
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -68,6 +68,7 @@ class PaperSetting:
     value: Any
     source: str
     text: str = "{key} {value}, paper {paper}"
+    show: Callable[[Any], str] | None = None  # how `{value}` reads in a label (None: as it is)
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,8 @@ class ProtocolRecord:
         for setting in self.paper.settings:
             value = self.settings.get(setting.key)
             if value != setting.value:
-                out.append(setting.text.format(key=setting.key, value=value, paper=setting.value))
+                shown = setting.show(value) if setting.show is not None else value
+                out.append(setting.text.format(key=setting.key, value=shown, paper=setting.value))
         if self.size is not None and self.paper.size is not None and self.size < self.paper.size:
             out.append(f"{self.size:,} of {self.paper.size:,} {self.paper.unit}")
         return out + list(self.paper.caveats)

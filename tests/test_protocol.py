@@ -183,3 +183,23 @@ def test_evals_printout_lists_each_benchmarks_roles_and_protocol_label(tmp_path)
     ]
     assert _with_protocol("mine [limit 2]", "2 of 1,100 items") == "mine [limit 2] [2 of 1,100 items]"
     assert _with_protocol("mine", None) == "mine"
+
+
+def test_a_mile_environment_role_may_have_a_model_of_its_own_and_the_label_says_so():
+    from steps.mile.params import MileParams
+
+    params = Params.model_validate(
+        {"mile": {"protocol": "paper", "role_models": {"supervisor": {"model": "openai/gpt-4o-mini"}}}}
+    )
+    configs = params.section(MileParams).role_configs(params.environment_model("mile"))
+    seen = {r: (m.model, m.decoding.temperature, m.decoding.max_tokens) for r, m in configs.items()}
+    assert seen == {
+        "client": ("openai/gpt-4o-2024-08-06", 0.5, 2048),
+        "supervisor": ("openai/gpt-4o-mini", 0.0, 2048),  # its own model, the paper's decoding for the role
+        "classifier": ("openai/gpt-4o-2024-08-06", 0.0, 1024),
+        "styler": ("openai/gpt-4o-2024-08-06", 0.0, 1024),
+        "blur": ("openai/gpt-4o-2024-08-06", 0.5, None),
+    }
+    assert params.protocol_record("mile").label == "supervisor openai/gpt-4o-mini, paper one model for every role"
+    with pytest.raises(ValueError, match="unknown role 'lawyer'"):
+        Params.model_validate({"mile": {"role_models": {"lawyer": {"model": "openai/x"}}}})

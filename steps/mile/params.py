@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, ValidationError, field_validator
 
-from steps.llm.config import Decoding
+from steps.llm.config import Decoding, ModelConfig, ModelEntry
 from steps.mile.protocol import PAPER as PAPER_PROTOCOL
 from steps.protocol import PaperProtocol, RoleEntry
 from steps.sections import BenchmarkSection, Section
@@ -136,6 +136,9 @@ class MileParams(BenchmarkSection):
     # decoding per environment role merged over `environment.decoding`: paper | none |
     # {client|supervisor|classifier|styler|blur: {temperature, top_p, max_tokens, seed, extra}}
     role_decoding: RoleDecodingSetting = "paper"
+    # a model of its own for an environment role, merged field by field over the environment's (after its decoding),
+    # e.g. {supervisor: {model: openai/gpt-4o-2024-11-20}}; the paper runs every role on one model
+    role_models: dict[str, RoleEntry] = Field(default_factory=dict)
 
     @field_validator("role_decoding", mode="before")
     @classmethod
@@ -145,6 +148,26 @@ class MileParams(BenchmarkSection):
     def dialogue_options(self) -> dict[str, Any]:
         """What shapes a dialogue besides the models (the run's `options`, part of its id)."""
         return self.model_dump(include=set(PROTOCOL))
+
+    @field_validator("role_models")
+    @classmethod
+    def _model_roles(cls, value: dict[str, RoleEntry]) -> dict[str, RoleEntry]:
+        unknown = sorted(set(value) - set(ROLES))
+        if unknown:
+            raise ValueError(f"unknown role {', '.join(map(repr, unknown))}; roles are {', '.join(ROLES)}")
+        return value
+
+    def role_configs(self, environment: ModelConfig) -> dict[str, ModelConfig]:
+        """The model of each environment role: the environment with the role's decoding (`role_decoding`), and
+        the role's own entry (`role_models`) merged over it."""
+        out = {}
+        for role, decoding in self.role_decodings(environment.decoding).items():
+            base = environment.model_copy(update={"decoding": decoding})
+            own = self.role_models.get(role)
+            out[role] = (
+                base if own is None else own.over(ModelEntry(**base.model_dump(exclude={"name"}))).resolve(base.name)
+            )
+        return out
 
     def role_decodings(self, environment: Decoding) -> dict[str, Decoding]:
         """The effective decoding of each environment role (client, supervisor, classifier, styler, blur)."""

@@ -25,6 +25,15 @@ PAPER = PaperProtocol(
         PaperSetting("role_decoding", "paper", "spec maser-mile §2.6", "environment decoding {value}, paper's table"),
         PaperSetting("max_turns", 15, "spec maser-mile §2.2 (the released code's 15 turns)"),
         PaperSetting("supervise", "client", "spec maser-mile §2.2 (MILE supervises the client)"),
+        PaperSetting(
+            "role_models",
+            {},
+            "spec maser-mile §2.6 (one model for every role)",
+            "{value}, paper one model for every role",
+            show=lambda v: "; ".join(
+                f"{r} {(e or {}).get('model') or 'environment model'}" for r, e in sorted(v.items())
+            ),
+        ),
     ),
     size=693,
     unit="instances",

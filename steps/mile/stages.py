@@ -51,6 +51,17 @@ def spec_of(agent: ModelConfig, environment: ModelConfig, p: MileParams) -> dict
             "decoding": environment.decoding.model_dump(),
             "role_decoding": preset,
             "roles": roles,
+            **(
+                {
+                    "role_models": {
+                        r: {"model": m.model, "decoding": m.decoding.model_dump()}
+                        for r, m in p.role_configs(environment).items()
+                        if r in p.role_models
+                    }
+                }
+                if p.role_models
+                else {}
+            ),
         },
         scenario_version=mile_scenario().version,
         protocol=protocol_version(),
