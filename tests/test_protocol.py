@@ -203,3 +203,31 @@ def test_a_mile_environment_role_may_have_a_model_of_its_own_and_the_label_says_
     assert params.protocol_record("mile").label == "supervisor openai/gpt-4o-mini, paper one model for every role"
     with pytest.raises(ValueError, match="unknown role 'lawyer'"):
         Params.model_validate({"mile": {"role_models": {"lawyer": {"model": "openai/x"}}}})
+
+
+def test_results_lists_each_benchmarks_protocol_under_the_leaderboard():
+    from steps.results import labelled, protocol_lines
+
+    twins = pd.DataFrame(
+        {
+            "benchmark": ["ucl", "ucl", "lawbench"],
+            "table": ["t3", "t3", "overall"],
+            "agent": ["a", "b", "a"],
+            "proxy": [True, True, False],
+            "limit": pd.array([None, None, None], dtype="Int64"),
+            "protocol": ["judge scripted/judge, paper GPT-4", "judge scripted/judge, paper GPT-4", "paper protocol"],
+            "source": ["ours"] * 3,
+        }
+    )
+    headlines = pd.DataFrame(
+        {
+            "benchmark": ["ucl", "ucl", "lawbench", "ucl"],
+            "table": ["t3", "t3", "overall", "t3"],
+            "agent": ["a", "b", "a", "GPT-4"],
+            "source": ["ours", "ours", "ours", "paper"],
+        }
+    )
+    rows = labelled(headlines, twins)
+    assert rows.label.tolist() == ["a [scripted]", "b [scripted]", "a", "GPT-4 (paper)"]  # one row per agent
+    assert rows.protocol.iloc[2] == "paper protocol" and pd.isna(rows.protocol.iloc[3])
+    assert protocol_lines(rows) == ["ucl · a, b: judge scripted/judge, paper GPT-4", "lawbench · a: paper protocol"]
