@@ -834,6 +834,10 @@ def dry_run(params_file: Path, agent: str, model: str, settings: Settings, chose
     params = load_params(params_file, new)
     for note in notes:
         print(note)
+    try:
+        refuse_missing_keys(params, chosen)
+    except ParamsError as err:  # a dry run says so and goes on: it calls nothing
+        print(f"warning: {err}")
     diff = difflib.unified_diff(
         old.splitlines(keepends=True), new.splitlines(keepends=True), str(params_file), "as eval would write it"
     )
@@ -868,7 +872,6 @@ def evaluate(
     settings = settings or Settings()
     chosen = chosen_benchmarks(settings.benchmarks)
     check_api_key_env(settings.api_key_env)
-    refuse_missing_keys(preview(params_file, agent, model, settings), chosen)
     if dry:
         return dry_run(params_file, agent, model, settings, chosen)
 
@@ -876,6 +879,7 @@ def evaluate(
         print(line, file=sys.stderr, flush=True)
 
     with one_eval(params_file, agent, say):
+        refuse_missing_keys(preview(params_file, agent, model, settings), chosen)  # before any call or write
         settings = prepare(params_file, agent, model, settings, chosen, say)
         settings = sized_timeout(params_file, agent, model, settings, say, dry=False)
         check_before_run(preview(params_file, agent, model, settings), [agent], chosen, say, params_file=params_file)
