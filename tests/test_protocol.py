@@ -231,3 +231,26 @@ def test_results_lists_each_benchmarks_protocol_under_the_leaderboard():
     assert rows.label.tolist() == ["a [scripted]", "b [scripted]", "a", "GPT-4 (paper)"]  # one row per agent
     assert rows.protocol.iloc[2] == "paper protocol" and pd.isna(rows.protocol.iloc[3])
     assert protocol_lines(rows) == ["ucl · a, b: judge scripted/judge, paper GPT-4", "lawbench · a: paper protocol"]
+
+
+def test_params_check_shows_per_benchmark_which_roles_follow_the_paper_and_the_missing_keys(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from flows.cli import app
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    path = tmp_path / "params.yaml"
+    doc = {"agents": {"oracle": {"model": "scripted/oracle"}}, "ucl": {"protocol": "paper"}}
+    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    out = CliRunner().invoke(app, ["params", "check", "--file", str(path)])
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert "ucl (protocol: paper): paper protocol" in lines
+    assert any(
+        line.startswith("  judge openai/gpt-4-0613 (temperature 0): follows the paper (spec ucl-bench")
+        for line in lines
+    )
+    assert any(
+        line.startswith("  judge scripted/judge (temperature 0): deviates: paper GPT-4o") for line in lines
+    )  # J1
+    assert any(line.startswith("missing API key: OPENAI_API_KEY is not set") for line in lines)
