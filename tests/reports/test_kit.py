@@ -54,7 +54,8 @@ def test_agents_are_built_from_params_and_their_run_json(tmp_path):
         "environment scripted/persona, paper GPT-4o; judge scripted/judge, paper GPT-4o (gpt-4o-2024-11-20); "
         "instances rebuilt from public judgments"
     )
-    assert (mine.paper_model, mine.limit, mine.label) == ("Qwen3 8B", 3, f"mine [limit 3] [{protocol}]")  # by paper_model
+    by_paper_model = ("Qwen3 8B", 3, f"mine [limit 3] [{protocol}]")
+    assert (mine.paper_model, mine.limit, mine.label) == by_paper_model
     assert oracle.scripted and oracle.paper_model is None and oracle.label == f"oracle [scripted] [{protocol}]"
     assert oracle.run["decoding"] == {"temperature": 0}
 
