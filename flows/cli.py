@@ -196,7 +196,11 @@ def params_check(
     except ParamsError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from None
+    from steps.protocol import protocol_lines
+
     typer.echo(f"OK {file}: {summary(params)}")
+    for line in protocol_lines(params):
+        typer.echo(line)
 
 
 @models_app.command("check")
@@ -431,6 +435,15 @@ Environment = Annotated[
     typer.Option(help="the environment's model string (users, clients, parties): params.yaml `environment`, shared"),
 ]
 
+ProtocolOption = Annotated[
+    str | None,
+    typer.Option(
+        "--protocol",
+        help="ours | paper: <benchmark>.protocol of each benchmark of the eval (paper: the paper's role models and "
+        "decoding; refused, one line per key, when an API key they need is not set)",
+    ),
+]
+
 
 def _eval_settings(benchmarks: str | None, **values: Any) -> Any:
     """The eval's `Settings` (flows/evaluate.py) from the command's options (`values`: Settings' other fields)."""
@@ -455,6 +468,7 @@ def evaluate_agent(
     max_failed_fraction: MaxFailedFraction = None,
     judge: Judge = None,
     environment: Environment = None,
+    protocol: ProtocolOption = None,
     dry_run: bool = typer.Option(
         False, "--dry-run", help="print the change to params.yaml, the stage plan and the estimate; write nothing"
     ),
@@ -476,6 +490,7 @@ def evaluate_agent(
         max_failed_fraction=max_failed_fraction,
         judge=judge,
         environment=environment,
+        protocol=protocol,
     )
     try:
         code = evaluate(agent, model, settings, dry=dry_run)

@@ -61,7 +61,7 @@ def check_before_run(
     from steps.llm.standin import REAL_LIKE
 
     servers = servers or Servers()
-    models = [params.agent(a) for a in agents] + [params.environment_model(), params.judge_model()]
+    models = [params.agent(a) for a in agents] + params.role_models(benchmarks)
     if not servers.ask(models):
         asked = "; ".join(f"{m} at {b}: {limits.describe()}" for (b, m), limits in servers.found.items())
         say(f"context check: no server reports its context size ({asked or 'no model has an api_base'})")

@@ -115,6 +115,24 @@ def _list(key: str, items: Iterable[str], *, uncached: Iterable[str] = ()) -> li
     ]
 
 
+def protocol_params(stage: Stage, benchmark: str | None) -> list[str]:
+    """The stage's params keys, with the keys that decide its protocol (steps/protocol.py): a stage of a benchmark
+    that depends on a shared role (`environment`, `judge`) or one of the benchmark's own (`ucl.reference`) also
+    depends on the benchmark's own entry for that role, and one that depends on any of these or on a key of its
+    benchmark's section also depends on the benchmark's `protocol` (its run records and labels)."""
+    from steps.params import SECTIONS
+
+    keys = list(stage.params)
+    if benchmark is None or benchmark not in SECTIONS:
+        return keys
+    roles = SECTIONS[benchmark].ROLES
+    used = [r for r in roles if r in keys or f"{benchmark}.{r}" in keys]
+    if used or any(k.startswith(f"{benchmark}.") for k in keys):
+        extra = [f"{benchmark}.protocol", *(f"{benchmark}.{r}" for r in used)]
+        keys += [k for k in extra if k not in keys]
+    return keys
+
+
 def stage_text(stage: Stage) -> str:
     who = owner(stage.name)
     where = f"steps/{who}/benchmark.py" if who else "steps/pipeline.py"
@@ -126,7 +144,7 @@ def stage_text(stage: Stage) -> str:
     args = " ".join(f"${{item.{a}}}" for a in stage.arguments())
     lines.append(f"    cmd: python -m flows.run {stage.name}{' ' + args if args else ''}")
     lines += _list("deps", [*code_deps(stage), *map(_dvc_path, stage.reads)])
-    lines += _list("params", map(_dvc_path, stage.params))
+    lines += _list("params", map(_dvc_path, protocol_params(stage, who)))
     lines += _list("outs", map(_dvc_path, stage.writes), uncached=map(_dvc_path, stage.reports))
     lines += _list("metrics", (), uncached=map(_dvc_path, stage.metrics))
     return "\n".join(lines)

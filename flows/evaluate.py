@@ -153,6 +153,7 @@ class Settings:
     max_failed_fraction: float | None = None  # llm.max_failed_fraction: every stage's tolerance
     judge: str | None = None  # judge.model: the role every agent's judged stages share
     environment: str | None = None  # environment.model: the role every agent's dialogues share
+    protocol: str | None = None  # <benchmark>.protocol of each benchmark of the eval: ours | paper (steps/protocol.py)
 
 
 def _set(mapping: CommentedMap, key: str, value: Any) -> None:
@@ -215,6 +216,8 @@ def apply(data: CommentedMap, agent: str, model: str | None, settings: Settings)
     for role, role_model in zip(ROLES, (settings.environment, settings.judge), strict=True):
         if role_model is not None:
             notes += _set_role(data, role, role_model, entry)
+    if settings.protocol is not None:
+        notes += _set_protocol(data, settings.protocol, settings.benchmarks or list(BENCHMARKS))
     if settings.max_failed_fraction is not None:
         if not isinstance(data.get("llm"), dict):
             data["llm"] = CommentedMap()
@@ -227,6 +230,67 @@ def apply(data: CommentedMap, agent: str, model: str | None, settings: Settings)
         _set(data["llm"], "max_failed_fraction", settings.max_failed_fraction)
     sync(data)
     return notes
+
+
+def _set_protocol(data: CommentedMap, protocol: str, benchmarks: list[str]) -> list[str]:
+    """Set `<benchmark>.protocol` of each benchmark; the notes on what changes (every agent's runs of it)."""
+    if protocol not in ("ours", "paper"):
+        raise ParamsError(f"--protocol: '{protocol}' is not a protocol; use ours or paper")
+    notes = []
+    for benchmark in benchmarks:
+        if not isinstance(data.get(benchmark), dict):
+            data[benchmark] = CommentedMap()
+        before = data[benchmark].get("protocol") or "ours"
+        _set(data[benchmark], "protocol", protocol)
+        if before != protocol:
+            notes.append(
+                f"{benchmark}.protocol: {before} → {protocol}: its roles change for every agent (`jurisflow params "
+                "check` shows them)"
+            )
+    return notes
+
+
+def refuse_missing_keys(params: Params, benchmarks: list[str]) -> None:
+    """A ParamsError with one line per API key the roles of `benchmarks` need and the environment lacks, when any
+    of them runs the paper's protocol (before any call)."""
+    from steps.protocol import missing_keys
+
+    if not any(params.section_named(b).protocol == "paper" for b in benchmarks):
+        return
+    missing = missing_keys(params.role_models(benchmarks))
+    if missing:
+        raise ParamsError(
+            "the paper's protocol needs API keys that are not set (nothing was written or called):\n"
+            + "\n".join(f"  {line}" for line in missing)
+        )
+
+
+def role_summary(params: Params, benchmarks: list[str], agent: str | None = None, reports: Path = REPORTS) -> list[str]:
+    """Per benchmark, the role models its stages call (`role model (decoding)`), its `protocol` and the protocol
+    label of `agent`'s numbers (its report's twin; without one, the label of params.yaml before any data size): what
+    the final printout says the eval measured with."""
+    from steps.protocol import describe_roles
+
+    recorded: dict[str, str] = {}
+    if agent is not None:
+        try:
+            from flows.results import headline_rows
+
+            rows = headline_rows(reports)
+            ours = rows[(rows.source != "paper") & (rows.agent.astype(str) == agent)]
+            recorded = {
+                str(b): str(p) for b, p in zip(ours.benchmark, ours.protocol, strict=True) if isinstance(p, str)
+            }
+        except FileNotFoundError:
+            recorded = {}
+    lines = []
+    for benchmark in benchmarks:
+        record = params.protocol_record(benchmark)
+        roles = describe_roles(record) or "no model roles (rule-scored)"
+        label = recorded.get(benchmark, record.label)
+        lines.append(f"  {benchmark} (protocol: {params.section_named(benchmark).protocol}): {roles}")
+        lines.append(f"    label: {label}")
+    return lines
 
 
 def _set_role(data: CommentedMap, role: str, model: str, agent_entry: CommentedMap) -> list[str]:
@@ -539,12 +603,17 @@ def headlines(agent: str, benchmarks: list[str], reports: Path = REPORTS) -> lis
             out.append(
                 HeadlineLine(
                     column,
-                    agent if found is None else str(found.label),
+                    agent if found is None else _with_protocol(str(found.label), found.get("protocol")),
                     None if found is None else cell(found.value, found.n, found.n_failed),
                     [(str(r.agent), float(r.value)) for r in paper.itertuples()],
                 )
             )
     return out
+
+
+def _with_protocol(label: str, protocol: Any) -> str:
+    """The label with its protocol label (`[paper protocol]` or the deviations), as every report shows it."""
+    return f"{label} [{protocol}]" if isinstance(protocol, str) and protocol else label
 
 
 def headline_text(agent: str, benchmarks: list[str], reports: Path = REPORTS) -> str:
@@ -565,7 +634,10 @@ def headline_text(agent: str, benchmarks: list[str], reports: Path = REPORTS) ->
         lines.append(f"  {h.column:<18} {h.label:<{width}}  {ours:<22} {ref}")
     if any(h.label != agent for h in found):
         lines.append("  [scripted]: a scripted stand-in (the agent, or a role those numbers use) touched them:")
-        lines.append("  not a measurement; [limit N]: the run's first N items only")
+        lines.append("  not a measurement; [limit N]: the run's first N items only; [paper protocol] or the ways the")
+        lines.append(
+            "  run differs from the paper's (its roles, settings, data): compare with the paper's numbers only then"
+        )
     return "\n".join(lines)
 
 
@@ -606,7 +678,9 @@ def roles_text(params: Params, agent: str, benchmarks: list[str]) -> list[str]:
     models = {f"agent {agent}": params.agent(agent)}
     for role in ROLES:
         if any(role in s.params or role in s.roles for s in declared):
-            models[role] = params.environment_model() if role == "environment" else params.judge_model()
+            for b in benchmarks:
+                if role in params.section_named(b).ROLES:
+                    models[f"{role} ({b})"] = params.role_model(b, role)
     for s in declared:
         if s.seat is not None:
             seated = resolve(s.seat)(params)
@@ -760,6 +834,10 @@ def dry_run(params_file: Path, agent: str, model: str, settings: Settings, chose
     params = load_params(params_file, new)
     for note in notes:
         print(note)
+    try:
+        refuse_missing_keys(params, chosen)
+    except ParamsError as err:  # a dry run says so and goes on: it calls nothing
+        print(f"warning: {err}")
     diff = difflib.unified_diff(
         old.splitlines(keepends=True), new.splitlines(keepends=True), str(params_file), "as eval would write it"
     )
@@ -801,6 +879,7 @@ def evaluate(
         print(line, file=sys.stderr, flush=True)
 
     with one_eval(params_file, agent, say):
+        refuse_missing_keys(preview(params_file, agent, model, settings), chosen)  # before any call or write
         settings = prepare(params_file, agent, model, settings, chosen, say)
         settings = sized_timeout(params_file, agent, model, settings, say, dry=False)
         check_before_run(preview(params_file, agent, model, settings), [agent], chosen, say, params_file=params_file)
@@ -811,6 +890,8 @@ def evaluate(
         outcome = run_plan(agent, stage_plan, say)
         done = [b for b in chosen if f"{b}_report" in outcome.refreshed]
         print(headline_text(agent, done) if done else f"{agent}: no report refreshed, so no headline numbers")
+        print("roles and protocol per benchmark (`jurisflow params check` says which follow the paper):")
+        print("\n".join(role_summary(load_params(params_file), chosen, agent)))
         stale = stale_stages()
     print("dvc status: " + (f"not up to date: {', '.join(stale)}" if stale else "every stage up to date"))
     print(outcome.summary(agent, chosen))

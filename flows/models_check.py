@@ -29,6 +29,7 @@ from flows.terminal import console
 from flows.terminal import table as fitting_table
 from steps.llm import Completer, ModelConfig
 from steps.llm.probe import PROBE_MESSAGES, PROBE_SCENARIO, ProbeResult, probe_result
+from steps.protocol import protocol_lines
 
 
 def probe_all(door: Completer, models: list[tuple[str, ModelConfig]]) -> list[ProbeResult]:
@@ -93,7 +94,10 @@ def models_check(
 
     params = load_params(params_file)
     models = [("agent", params.agent(n)) for n in params.agents]
-    models += [("environment", params.environment_model()), ("judge", params.judge_model())]
+    roles: dict[str, tuple[list[str], ModelConfig]] = {}  # one probe per distinct model, named by its roles
+    for benchmark, role, m in params.benchmark_roles():
+        roles.setdefault(m.model_dump_json(exclude={"name"}), ([], m))[0].append(f"{role} ({benchmark})")
+    models += [(", ".join(who), m) for who, m in roles.values()]
     run_id = f"models-check-{uuid.uuid4().hex[:8]}"
     with model_session(params, run_id, usage=usage_out, models=[m for _, m in models]) as session:
         results = probe_all(session.door, models)
@@ -102,6 +106,8 @@ def models_check(
         ok = "yes" if r.ok else "[red]no[/]"
         table.add_row(r.role, r.name, escape(r.model), ok, escape(r.detail), f"{r.latency_s:.2f}", str(r.attempts))
     console(stderr=True).print(table)
+    for line in protocol_lines(params):
+        console(stderr=True).print(escape(line), soft_wrap=True)
     for line in calibrate_all(params_file, models, results, calibration_out or CALIBRATION_FILE):
         console(stderr=True).print(escape(line), soft_wrap=True)
     if context:

@@ -42,8 +42,9 @@ def headline_rows(reports: Path = REPORTS) -> pd.DataFrame:
     else:  # twins written before the column: no run was limited as far as they say
         con.execute('CREATE VIEW twins AS SELECT *, NULL::BIGINT AS "limit" FROM raw')
     register_headlines(con)
+    protocol = '"protocol"' if "protocol" in columns else 'NULL::VARCHAR AS "protocol"'
     ours = con.execute(
-        'SELECT benchmark, "table", agent, proxy, "limit", source FROM twins WHERE source = \'ours\''
+        f'SELECT benchmark, "table", agent, proxy, "limit", {protocol}, source FROM twins WHERE source = \'ours\''
     ).df()
     return labelled(run_query(con, "results_leaderboard"), ours)
 
@@ -76,6 +77,12 @@ def results(benchmark: str | None = None, fmt: str = "table", paper: bool = True
         print(markdown_table(table, null=""))
     else:
         _print_rich(table)
+    from steps.results import protocol_lines
+
+    notes = protocol_lines(rows, chosen)
+    if notes and fmt != "csv":
+        print("protocol (paper protocol, or how each run differs from the paper's):")
+        print("\n".join(f"  {line}" for line in notes))
     ours = rows[rows.benchmark.isin(chosen) & (rows.source != "paper")].agent.nunique()
     papers, numbers = (table.source == "paper").sum(), len(table.columns) - 2
     return f"{ours} agents of ours, {papers} paper models, {numbers} headline number{'s' * (numbers != 1)}"
@@ -98,5 +105,7 @@ def _print_rich(table: pd.DataFrame) -> None:
 LEGEND = (
     "cells: headline number on 0-100 (n = the items, dialogues or verdicts it averages; failed = left out by failed "
     "model calls). [scripted]: a scripted stand-in (the agent, or the environment, judge or reference model those "
-    "numbers use) touched them: a check of the pipeline, not a measurement. [limit N]: a run on the first N items."
+    "numbers use) touched them: a check of the pipeline, not a measurement. [limit N]: a run on the first N items. "
+    "The protocol of each benchmark's numbers (paper protocol, or how the run differs from the paper's) is listed "
+    "under the table."
 )

@@ -21,6 +21,7 @@ from pydantic_core import InitErrorDetails
 import steps
 from steps.llm import LLMSettings, ModelConfig
 from steps.llm.config import ModelEntry, check_safe_name
+from steps.protocol import ProtocolRecord
 from steps.sections import BenchmarkSection, Section
 
 S = TypeVar("S", bound=BenchmarkSection)
@@ -203,11 +204,47 @@ class Params(Section):
             raise ValueError(f"unknown agent '{name}'; params.yaml lists: {', '.join(self.agents) or 'none'}")
         return self.agents[name].resolve(name)
 
-    def environment_model(self) -> ModelConfig:
-        return self.environment.resolve("environment")
+    def shared_roles(self) -> dict[str, ModelEntry]:
+        """The global role entries a benchmark's own (or its paper's) override."""
+        return {"environment": self.environment, "judge": self.judge}
 
-    def judge_model(self) -> ModelConfig:
-        return self.judge.resolve("judge")
+    def role_model(self, benchmark: str, role: str) -> ModelConfig:
+        """The model playing `role` in `benchmark` (steps/protocol.py: its own entry, the paper's under
+        `protocol: paper`, the global one)."""
+        return self.section_named(benchmark).role_model(role, self.shared_roles())
+
+    def environment_model(self, benchmark: str) -> ModelConfig:
+        return self.role_model(benchmark, "environment")
+
+    def judge_model(self, benchmark: str) -> ModelConfig:
+        return self.role_model(benchmark, "judge")
+
+    def benchmark_roles(self, benchmarks: Sequence[str] | None = None) -> list[tuple[str, str, ModelConfig]]:
+        """(benchmark, role, model) for every role of `benchmarks` (None: all) besides the agents."""
+        return [
+            (b, role, self.role_model(b, role))
+            for b in (benchmarks if benchmarks is not None else BENCHMARKS)
+            for role in self.section_named(b).ROLES
+        ]
+
+    def role_models(self, benchmarks: Sequence[str] | None = None) -> list[ModelConfig]:
+        """The distinct models playing the roles of `benchmarks` (None: all), each once."""
+        seen: dict[str, ModelConfig] = {}
+        for _, _, m in self.benchmark_roles(benchmarks):
+            seen.setdefault(m.model_dump_json(exclude={"name"}), m)
+        return list(seen.values())
+
+    def protocol_record(
+        self, benchmark: str, size: int | None = None, roles: Sequence[str] | None = None
+    ) -> ProtocolRecord:
+        """The protocol `benchmark` runs with (its roles, or only `roles`, its settings and `size` beside its
+        paper's)."""
+        return self.section_named(benchmark).protocol_record(self.shared_roles(), size, roles)
+
+    def run_protocol(self, benchmark: str, size: int | None, roles: Sequence[str] = ()) -> dict[str, Any]:
+        """The `protocol_record` entry of a run.json: what the run's stage ran with (the `roles` it calls) beside
+        the paper's, the prompt templates' hashes, and its `size`."""
+        return self.protocol_record(benchmark, size, roles).as_dict()
 
 
 def runs_of(agents: dict[str, Any] | None) -> dict[str, list[str]]:

@@ -4,7 +4,9 @@ models for reference. `jurisflow eval`'s summary reads the same rows (`labelled`
 
 Our rows are labelled as every report labels them (`steps.reports.labels.twin_labels`): an agent whose numbers a
 scripted stand-in touched in one benchmark and not in another has two rows, `echo` and `echo [scripted]`, so that
-no number carries a label it does not have."""
+no number carries a label it does not have. The protocol label (`[paper protocol]` or the deviations) differs
+per benchmark, so the leaderboard leaves it out of its rows and names it under the table (`protocol_lines`);
+`jurisflow eval`'s summary puts it beside each number."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import TypeGuard
 
 import pandas as pd
 
-from steps.reports.labels import twin_labels
+from steps.reports.labels import twin_labels, twin_protocols
 
 PAPER = "paper"
 
@@ -38,16 +40,39 @@ def row_label(agent: str, source: str) -> str:
 
 
 def labelled(headlines: pd.DataFrame, twins: pd.DataFrame) -> pd.DataFrame:
-    """The headline rows (results_leaderboard.sql) with each row's `label`: ours as every report labels the agent
-    in that benchmark's table (`twin_labels` over `twins`, the twins' rows: benchmark, table, agent, proxy, limit,
-    source), the paper's `<model> (paper)`."""
+    """The headline rows (results_leaderboard.sql) with each row's `label` and `protocol`: ours as every report
+    labels the agent in that benchmark's table (`twin_labels` over `twins`, the twins' rows: benchmark, table,
+    agent, proxy, limit, [protocol,] source; the protocol apart), the paper's `<model> (paper)` and no protocol."""
     labels = {
-        (bench, *key): text for bench, rows in twins.groupby("benchmark") for key, text in twin_labels(rows).items()
+        (bench, *key): text
+        for bench, rows in twins.groupby("benchmark")
+        for key, text in twin_labels(rows, protocol=False).items()
     }
-    keys = zip(headlines.benchmark, headlines["table"], headlines.agent, headlines.source, strict=True)
+    protocols = {
+        (bench, agent): text
+        for bench, rows in twins.groupby("benchmark")
+        for agent, text in twin_protocols(rows).items()
+    }
+    keys = list(zip(headlines.benchmark, headlines["table"], headlines.agent, headlines.source, strict=True))
     return headlines.assign(
-        label=[row_label(a, s) if s == PAPER else labels.get((b, t, str(a)), str(a)) for b, t, a, s in keys]
+        label=[row_label(a, s) if s == PAPER else labels.get((b, t, str(a)), str(a)) for b, t, a, s in keys],
+        protocol=[None if s == PAPER else protocols.get((b, str(a))) for b, _, a, s in keys],
     )
+
+
+def protocol_lines(long: pd.DataFrame, benchmarks: tuple[str, ...] | None = None) -> list[str]:
+    """Under the leaderboard: per benchmark, each of our agents' protocol label (`j1 · oracle: <label>`), the
+    agents sharing one label named together; `long` as `leaderboard` takes it."""
+    rows = long if benchmarks is None else long[long.benchmark.isin(benchmarks)]
+    rows = rows[rows.source != PAPER]
+    out = []
+    for bench, group in rows.groupby("benchmark", sort=False):
+        by_label: dict[str, list[str]] = {}
+        for agent, text in group.drop_duplicates("agent")[["agent", "protocol"]].itertuples(index=False):
+            label = text if isinstance(text, str) and text else "protocol not recorded (a twin written before it)"
+            by_label.setdefault(label, []).append(str(agent))
+        out += [f"{bench} · {', '.join(agents)}: {label}" for label, agents in by_label.items()]
+    return out
 
 
 def leaderboard(long: pd.DataFrame, benchmarks: tuple[str, ...] | None = None, paper: bool = True) -> pd.DataFrame:

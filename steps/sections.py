@@ -7,9 +7,13 @@ Steps take their own section (or a part of it) as an argument; no step sees anot
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
+
+from steps.llm.config import ModelConfig, ModelEntry
+from steps.protocol import PaperProtocol, ProtocolName, ProtocolRecord, RoleEntry, resolve_role, settings_of
 
 
 class Section(BaseModel):
@@ -20,7 +24,45 @@ class Section(BaseModel):
 
 
 class BenchmarkSection(Section):
-    """A benchmark's section. The two hooks let `Params` apply the section where it meets the shared ones."""
+    """A benchmark's section. The hooks let `Params` apply the section where it meets the shared ones.
+
+    `protocol`: `ours` (the global roles, the section's settings) or `paper` (the paper's role models and decoding
+    from `PAPER`, the benchmark's `PaperProtocol`, in place of the global `environment` and `judge`). `ROLES` are
+    the model roles its stages call besides the agent; a subclass adds a `RoleEntry | None` field per role the
+    section may name itself (steps/protocol.py)."""
+
+    PAPER: ClassVar[PaperProtocol] = PaperProtocol()
+    ROLES: ClassVar[tuple[str, ...]] = ()
+
+    protocol: ProtocolName = "ours"
+
+    def own_role(self, role: str) -> RoleEntry | None:
+        """The section's own entry for `role` (None: it names none)."""
+        found = getattr(self, role, None) if role in type(self).model_fields else None
+        return found if isinstance(found, RoleEntry) else None
+
+    def role_default(self, role: str) -> ModelEntry | None:
+        """The entry of a role that has no global one (e.g. a reference model), else None."""
+        return None
+
+    def role_model(self, role: str, shared: Mapping[str, ModelEntry]) -> ModelConfig:
+        """The model playing `role` in this benchmark: the section's own entry, over the paper's role under
+        `protocol: paper`, over the global entry in `shared` (or `role_default`)."""
+        fallback = shared.get(role) or self.role_default(role)
+        if fallback is None:
+            raise KeyError(f"no model for role '{role}'")
+        paper = self.PAPER.roles.get(role) if self.protocol == "paper" else None
+        return resolve_role(role, fallback, paper, self.own_role(role))
+
+    def protocol_record(
+        self, shared: Mapping[str, ModelEntry], size: int | None = None, roles: Sequence[str] | None = None
+    ) -> ProtocolRecord:
+        """What a run of this benchmark runs with beside its paper (`size`: the units it ran, when known; `roles`:
+        the roles it calls, None: all of them)."""
+        chosen = self.ROLES if roles is None else roles
+        models = {r: self.role_model(r, shared) for r in chosen}
+        dumped: dict[str, Any] = self.model_dump()
+        return ProtocolRecord(self.protocol, models, self.PAPER, settings_of(dumped, self.PAPER), size)
 
     def shared_limit(self) -> int | None:
         """The benchmark's own cap on the units it sends every agent (None: none); an agent's `limit` and this,

@@ -240,7 +240,7 @@ def test_extract_and_personas_call_the_environment_model_unless_they_name_their_
     raw = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
     raw["j1"]["personas"]["model"] = {"model": "scripted/persona", "decoding": {"max_tokens": 64}}
     params = Params.model_validate(raw)
-    j1, environment = params.section(J1Params), params.environment_model()
+    j1, environment = params.section(J1Params), params.environment_model("j1")
     own = j1.personas.resolve_model(environment)
     assert (own.name, own.model, own.decoding.max_tokens) == ("personas", "scripted/persona", 64)
     assert j1.extract.resolve_model(environment) == environment

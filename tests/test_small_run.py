@@ -199,6 +199,7 @@ def test_eval_runs_one_agent_and_leaves_the_others_up_to_date(tmp_path, small: S
     roles = "agent probe: scripted/oracle (stand-in: numbers are not the paper's)"  # said first, the plan after
     assert done.stderr.index(roles) < done.stderr.index("agents.probe written to params.yaml; ")
     assert "  lawbench   done, report refreshed" in done.stdout
+    assert "  lawbench (protocol: ours): no model roles (rule-scored)" in done.stdout  # what it measured with
     # the other agents' stages included: nothing to run for them
     assert "Data and pipelines are up to date" in _dvc_status(copy, env, ("oracle", "echo", "probe"))
     for setting in ("zero_shot", "one_shot"):
@@ -211,9 +212,11 @@ def test_eval_runs_one_agent_and_leaves_the_others_up_to_date(tmp_path, small: S
             (csv["table"] == setting) & (csv.agent == "probe") & (csv.scope == "overall") & (csv.metric == "score")
         ].iloc[0]
         # the leaderboard's column, the agent as every output labels it, the number as `jurisflow results` shows it
-        printed = re.search(rf"{column}\s+probe \[scripted\] \[limit 2\]\s+([\d.]+) \(n ([\d,]+)\)", done.stdout)
+        label = re.escape(f"probe [scripted] [limit 2] [{row.protocol}]")  # the twin's protocol label too
+        printed = re.search(rf"{column}\s+{label}\s+([\d.]+) \(n ([\d,]+)\)", done.stdout)
         assert printed and printed.group(1) == f"{row.value * 100:.1f}" and printed.group(2) == f"{int(row.n):,}"
         assert row["limit"] == 2  # the twin's limit column: the run's own
+        assert row.protocol.endswith("of 10,000 items")  # a limited run: the size is its deviation
     assert "probe" in yaml_agents(copy) and "runs:" in (copy / "params.yaml").read_text()
 
 

@@ -157,10 +157,12 @@ def describe(
         tags.append(f"setting:{setting}")
     if agent is not None:
         tags += [f"model:{agent.model}", "scripted" if agent.is_scripted else "real"]
-    if params is not None and "environment" in roles:
-        tags.append(f"environment:{params.environment_model().model}")
-    if params is not None and "judge" in roles:
-        tags.append(f"judge:{params.judge_model().model}")
+    from steps.params import BENCHMARKS
+
+    for role in ("environment", "judge"):
+        if params is not None and role in roles:
+            found = params.role_model(benchmark, role) if benchmark in BENCHMARKS else params.shared_roles()[role]
+            tags.append(f"{role}:{found.model}")
     return name, tags
 
 

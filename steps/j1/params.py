@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from steps.j1.envs import known_codes
+from steps.j1.protocol import PAPER
 from steps.llm.config import ModelConfig, ModelEntry
+from steps.protocol import PaperProtocol, RoleEntry
 from steps.sections import BenchmarkSection, Section
 
 
@@ -127,6 +129,11 @@ class J1EvalParams(Section):
 
 
 class J1Params(BenchmarkSection):
+    PAPER: ClassVar[PaperProtocol] = PAPER
+    ROLES: ClassVar[tuple[str, ...]] = ("environment", "judge")
+
+    environment: RoleEntry | None = None  # over the paper's (protocol: paper) or the global environment
+    judge: RoleEntry | None = None
     extract: ExtractParams = ExtractParams()
     topics: TopicsParams = TopicsParams()
     personas: PersonasParams = PersonasParams()

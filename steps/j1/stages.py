@@ -52,7 +52,7 @@ INSTANCES_QUERIES = (
 # ------------------------------------------------------------------ extract
 def extraction_model(params: Params) -> ModelConfig:
     """`j1.extract.model`, or the environment model when it is not set."""
-    return params.section(J1Params).extract.resolve_model(params.environment_model())
+    return params.section(J1Params).extract.resolve_model(params.environment_model("j1"))
 
 
 def parse(criminal: pd.DataFrame, civil: pd.DataFrame, limit: int | None = None) -> list[CaseInput]:
@@ -194,7 +194,7 @@ def _rewrite(ctx: StageContext, rows: pd.DataFrame, items: pd.DataFrame, usage: 
     from steps.runs import run_id, run_spec
 
     topics = ctx.params.section(J1Params).topics
-    model = ctx.params.environment_model()
+    model = ctx.params.environment_model("j1")
     rid, failed = run_id(run_spec(model, "topics", prompt_version=PROMPT_VERSION)), 0
     with ctx.model_session(rid, usage=usage) as session:
         if topics.method == "llm":
@@ -260,7 +260,7 @@ def _write_personas(ctx: StageContext, the_plan: Plan, usage: Path) -> pd.DataFr
     from steps.runs import run_id, run_spec
 
     settings = ctx.params.section(J1Params).personas
-    model, seed = settings.resolve_model(ctx.params.environment_model()), settings.seed
+    model, seed = settings.resolve_model(ctx.params.environment_model("j1")), settings.seed
     subjects = sum(d.subject is not None for d in the_plan.drafts)
     rid = run_id(run_spec(model, "personas", prompt_version=PROMPT_VERSION, seed=seed))
     with (
@@ -284,7 +284,7 @@ def personas(ctx: StageContext) -> str:
     per = ", ".join(f"{s} {n}" for s, n in valid.scenario.value_counts().sort_index().items())
     return (
         f"{len(valid) - failed:,} personas done ({per}), 0 skipped, {failed} failed "
-        f"(model {settings.resolve_model(ctx.params.environment_model()).model}, seed {settings.seed})"
+        f"(model {settings.resolve_model(ctx.params.environment_model('j1')).model}, seed {settings.seed})"
     )
 
 
@@ -327,7 +327,7 @@ def instances(ctx: StageContext) -> str:
         table="instance_skips",
         arrow_types={"source_ids": instances_arrow_types()["source_ids"]},
     )
-    env = ctx.params.environment_model()
+    env = ctx.params.environment_model("j1")
     r = InstancesReport(
         env.model,
         env.is_scripted,

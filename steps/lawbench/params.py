@@ -9,11 +9,13 @@ a `protocol: paper` preset to call.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field, field_validator
 
+from steps.lawbench.protocol import PAPER
 from steps.llm.config import Decoding
+from steps.protocol import PaperProtocol
 from steps.sections import BenchmarkSection, check_subset
 
 PAPER_MAX_INPUT_TOKENS = 2048  # paper §4: "We set the input token length limit to 2048 ..."
@@ -23,6 +25,8 @@ _GPT_FAMILY = ("gpt-4", "gpt4", "gpt-3.5", "gpt3.5", "chatgpt")
 
 
 class LawBenchParams(BenchmarkSection):
+    PAPER: ClassVar[PaperProtocol] = PAPER
+
     limit: int | None = Field(default=None, ge=1, le=500)
     tasks: list[str] | None = None  # task ids to run (e.g. [1-1, 3-1]); None: all 20
     # a prompt over this many tokens is cut (None: sent whole); `truncation` right keeps its beginning (the paper's)

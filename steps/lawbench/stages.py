@@ -158,6 +158,7 @@ def predict(ctx: StageContext) -> str:
         **subset,
         input_limit=input_limit(lawbench, tokenizer.rule if tokenizer else CHARACTERS),
         max_new_tokens=lawbench.max_new_tokens,
+        protocol_record=params.run_protocol("lawbench", len(items)),
     )
     rid = ctx.begin_run(run_dir, spec)
     with ctx.model_session(rid, usage=run_dir / USAGE) as session:

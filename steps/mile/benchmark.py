@@ -59,6 +59,7 @@ BENCHMARK = Benchmark(
                 "mile.supervise",
                 "mile.style_triggers_revision",
                 "mile.role_decoding",
+                "mile.role_models",
             ),
             calls_models=True,
         ),

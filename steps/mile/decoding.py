@@ -50,12 +50,14 @@ class RoleDecodingSpeaker(DoorSpeaker):
         environment: ModelConfig,
         decodings: dict[str, Decoding],
         policy_version: str = "",
+        models: dict[str, ModelConfig] | None = None,
     ):
         super().__init__(door, agent, environment, policy_version)
         missing = set(ROLES) - set(decodings)
         if missing:
             raise ValueError(f"no decoding for the MILE roles {', '.join(sorted(missing))}")
         self.role_models = {r: environment.model_copy(update={"decoding": d}) for r, d in decodings.items()}
+        self.role_models.update(models or {})  # a role's own model (`mile.role_models`), its decoding included
 
     def route(self, call: SpeakCall) -> tuple[ModelConfig, str]:
         if call.role.model != "environment":

@@ -17,11 +17,13 @@ test and keeps its own `agents.<name>.decoding`; the deliverable and any revisio
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field, ValidationError, field_validator
 
-from steps.llm.config import Decoding
+from steps.llm.config import Decoding, ModelConfig, ModelEntry
+from steps.mile.protocol import PAPER as PAPER_PROTOCOL
+from steps.protocol import PaperProtocol, RoleEntry
 from steps.sections import BenchmarkSection, Section
 
 ROLES = ("client", "supervisor", "classifier", "styler", "blur")
@@ -116,6 +118,11 @@ class MileParams(BenchmarkSection):
     (MILE) or `both` (MASER's data-synthesis mode); the rest select the reference behaviours the spec lists:
     the dialogue's (`PROTOCOL`, part of the run id) and the evaluation's."""
 
+    PAPER: ClassVar[PaperProtocol] = PAPER_PROTOCOL
+    ROLES: ClassVar[tuple[str, ...]] = ("environment", "judge")
+
+    environment: RoleEntry | None = None  # over the paper's (protocol: paper) or the global environment
+    judge: RoleEntry | None = None
     sample: int | None = Field(default=100, ge=1)
     seed: int = 0
     max_turns: int = Field(default=15, ge=1, le=50)
@@ -129,15 +136,38 @@ class MileParams(BenchmarkSection):
     # decoding per environment role merged over `environment.decoding`: paper | none |
     # {client|supervisor|classifier|styler|blur: {temperature, top_p, max_tokens, seed, extra}}
     role_decoding: RoleDecodingSetting = "paper"
+    # a model of its own for an environment role, merged field by field over the environment's (after its decoding),
+    # e.g. {supervisor: {model: openai/gpt-4o-2024-11-20}}; the paper runs every role on one model
+    role_models: dict[str, RoleEntry] = Field(default_factory=dict)
 
     @field_validator("role_decoding", mode="before")
     @classmethod
     def _known_roles(cls, value: Any) -> Any:
         return check_setting(value)
 
-    def protocol(self) -> dict[str, Any]:
+    def dialogue_options(self) -> dict[str, Any]:
         """What shapes a dialogue besides the models (the run's `options`, part of its id)."""
         return self.model_dump(include=set(PROTOCOL))
+
+    @field_validator("role_models")
+    @classmethod
+    def _model_roles(cls, value: dict[str, RoleEntry]) -> dict[str, RoleEntry]:
+        unknown = sorted(set(value) - set(ROLES))
+        if unknown:
+            raise ValueError(f"unknown role {', '.join(map(repr, unknown))}; roles are {', '.join(ROLES)}")
+        return value
+
+    def role_configs(self, environment: ModelConfig) -> dict[str, ModelConfig]:
+        """The model of each environment role: the environment with the role's decoding (`role_decoding`), and
+        the role's own entry (`role_models`) merged over it."""
+        out = {}
+        for role, decoding in self.role_decodings(environment.decoding).items():
+            base = environment.model_copy(update={"decoding": decoding})
+            own = self.role_models.get(role)
+            out[role] = (
+                base if own is None else own.over(ModelEntry(**base.model_dump(exclude={"name"}))).resolve(base.name)
+            )
+        return out
 
     def role_decodings(self, environment: Decoding) -> dict[str, Decoding]:
         """The effective decoding of each environment role (client, supervisor, classifier, styler, blur)."""

@@ -46,4 +46,5 @@ def mile_sample(mile: pd.DataFrame, p: MileParams, limit: int | None = None) -> 
 def mile_speaker(door: Completer, agent: ModelConfig, environment: ModelConfig, p: MileParams) -> FixedOpening:
     """The agent as the lawyer and the environment model as the client and the supervisor, each role with its
     decoding (`mile.role_decoding`); the fixed opening lines are spoken without a model."""
-    return FixedOpening(RoleDecodingSpeaker(door, agent, environment, p.role_decodings(environment.decoding)))
+    decodings = p.role_decodings(environment.decoding)
+    return FixedOpening(RoleDecodingSpeaker(door, agent, environment, decodings, models=p.role_configs(environment)))

@@ -51,10 +51,21 @@ def spec_of(agent: ModelConfig, environment: ModelConfig, p: MileParams) -> dict
             "decoding": environment.decoding.model_dump(),
             "role_decoding": preset,
             "roles": roles,
+            **(
+                {
+                    "role_models": {
+                        r: {"model": m.model, "decoding": m.decoding.model_dump()}
+                        for r, m in p.role_configs(environment).items()
+                        if r in p.role_models
+                    }
+                }
+                if p.role_models
+                else {}
+            ),
         },
         scenario_version=mile_scenario().version,
         protocol=protocol_version(),
-        options=p.protocol(),
+        options=p.dialogue_options(),
         sample=p.sample,
     )
 
@@ -85,13 +96,14 @@ def simulate(ctx: StageContext) -> str:
 
     assert ctx.agent_name is not None
     agent_name, params, paths = ctx.agent_name, ctx.params, ctx.paths
-    agent, environment = params.agent(agent_name), params.environment_model()
+    agent, environment = params.agent(agent_name), params.environment_model("mile")
     mile = ctx.read_table(paths.interim / "mile.parquet", Mile)
     p = params.section(MileParams)
     limit = params.limit_for(agent_name, "mile")  # the agent's own cap: the first N instances of the sample
     sample = mile_sample(mile, p, limit)
     run_dir = paths.run("mile", agent_name)
     spec = spec_of(agent, environment, p) | ({} if limit is None else {"limit": limit})
+    spec["protocol_record"] = params.run_protocol("mile", len(sample.instances), ("environment",))
     rid = ctx.begin_run(run_dir, spec)
     journal = paths.journal("mile", agent_name, rid)
     with ctx.model_session(rid, usage=run_dir / USAGE, journal=journal) as session:
@@ -134,7 +146,7 @@ def judge(ctx: StageContext) -> str:
 
     assert ctx.agent_name is not None
     agent_name, params, paths = ctx.agent_name, ctx.params, ctx.paths
-    judge_model = params.judge_model()
+    judge_model = params.judge_model("mile")
     run_dir = paths.run("mile", agent_name)
     rid = read_run(ctx.input_path(run_dir)).run_id
     turns = ctx.read_table(run_dir / TURNS, Turns)
@@ -219,7 +231,7 @@ def report(ctx: StageContext) -> str:
         dialogues.append(ctx.read_table(run_dir / DIALOGUES, MileDialogues)[DIALOGUE_COLUMNS])
         agents[name] = replace(agents[name], sizes={"dialogues": len(dialogues[-1])})
     first = next(iter(agents.values()))
-    run = run_info(params, {**first.run["options"], **params.section(MileParams).model_dump()})
+    run = run_info(params, "mile", {**first.run["options"], **params.section(MileParams).model_dump()})
     flags = pd.DataFrame(
         {
             "agent": list(agents),

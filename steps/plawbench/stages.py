@@ -185,7 +185,7 @@ def predict(ctx: StageContext) -> str:
     agent_name, params, paths = ctx.agent_name, ctx.params, ctx.paths
     out_dir = paths.shared("plawbench")
     p = params.section(PlawBenchParams)
-    agent, environment = params.agent(agent_name), params.environment_model()
+    agent, environment = params.agent(agent_name), params.environment_model("plawbench")
     limit = params.limit_for(agent_name, "plawbench")  # the agent's own limit and plawbench.limit, the smaller
     tasks = select_tasks(ctx.read_table(out_dir / "tasks.parquet", PlawTasks), limit, p.scenarios)
     rubric = ctx.read_table(out_dir / "rubric_items.parquet", PlawRubricItems)
@@ -205,6 +205,7 @@ def predict(ctx: StageContext) -> str:
         options=p.prompt_options(),
         multiturn=multiturn,
         **subset,
+        protocol_record=params.run_protocol("plawbench", len(tasks), ("environment",) if multiturn else ()),
     )
     rid = ctx.begin_run(run_dir, spec)
     journal = paths.journal("plawbench", agent_name, rid) if multiturn else None
@@ -251,7 +252,7 @@ def judge(ctx: StageContext) -> str:
 
     assert ctx.agent_name is not None
     agent_name, params, paths = ctx.agent_name, ctx.params, ctx.paths
-    p, judge_model = params.section(PlawBenchParams), params.judge_model()
+    p, judge_model = params.section(PlawBenchParams), params.judge_model("plawbench")
     out_dir, run_dir = paths.shared("plawbench"), paths.run("plawbench", agent_name)
     tasks = ctx.read_table(out_dir / "tasks.parquet", PlawTasks)
     rubric = ctx.read_table(out_dir / "rubric_items.parquet", PlawRubricItems)
@@ -270,6 +271,7 @@ def judge(ctx: StageContext) -> str:
         max_questions=p.max_questions,
         repairs=p.judge_repairs,
         **extra,
+        protocol_record=params.run_protocol("plawbench", len(responses), ("judge",)),
     )
     judge_run = ctx.begin_run(run_dir / "judge", spec)
     with ctx.model_session(judge_run, usage=run_dir / JUDGE_USAGE) as session:
@@ -422,7 +424,7 @@ def report(ctx: StageContext) -> str:
     out_dir, reports = paths.shared("plawbench"), paths.reports
     params = ctx.params.for_benchmark("plawbench")  # the agents that take part in it
     p = params.section(PlawBenchParams)
-    judge_model = params.judge_model()
+    judge_model = params.judge_model("plawbench")
     agents = agent_infos(params, "plawbench", paths, names=paper_names(), explicit=p.paper_names)
     scores, judgements, items = [], [], []
     for name in agents:
@@ -450,7 +452,8 @@ def report(ctx: StageContext) -> str:
                 {
                     "judge": judge_model.model,
                     "proxy": judge_model.is_scripted,
-                    "environment_proxy": params.environment_model().is_scripted,  # the multi-turn variant's client
+                    # the multi-turn variant's client
+                    "environment_proxy": params.environment_model("plawbench").is_scripted,
                 }
             ]
         ),
@@ -463,7 +466,7 @@ def report(ctx: StageContext) -> str:
     commit = next(f.commit for f in manifest.files if f.dataset == "plawbench_case_analysis")
     inputs = ReportInputs(
         agents=agents,
-        run=run_info(params, p.model_dump()),
+        run=run_info(params, "plawbench", p.model_dump()),
         data_commit=commit,
         n_tasks=int(tasks.shape[0]),
         parse_issues=len(issues),

@@ -33,18 +33,19 @@ class AgentInfo:
     sizes: Mapping[str, int] = field(default_factory=dict)  # units its rows average, per scope (J1 instances …)
     truncated: Mapping[str, int] = field(default_factory=dict)  # replies cut at max_tokens in its runs, by purpose
     stand_in: Mapping[str, bool] = field(default_factory=dict)  # CSV table -> a stand-in touched its numbers there
+    protocol: str | None = None  # its protocol label (steps/protocol.py): `paper protocol`, or the deviations
 
     @property
     def label(self) -> str:
         """Its label across the benchmark (`agent_label`): `[scripted]` when it is a stand-in or one touched any of
         its numbers, `[limit N]` for a limited run. A table of the CSV twin takes `label_in`."""
-        return agent_label(self.name, self.scripted or any(self.stand_in.values()), self.limit)
+        return agent_label(self.name, self.scripted or any(self.stand_in.values()), self.limit, self.protocol)
 
     def label_in(self, *tables: str) -> str:
         """Its label in the CSV twin's `tables` (a row showing numbers of several): `[scripted]` when a stand-in
         touched its numbers there."""
         touched = self.scripted or any(self.stand_in.get(t, False) for t in tables)
-        return agent_label(self.name, touched, self.limit)
+        return agent_label(self.name, touched, self.limit, self.protocol)
 
 
 @dataclass(frozen=True)
@@ -65,8 +66,9 @@ class RunInfo:
 
 def labelled_rows(rows: pd.DataFrame, agents: Mapping[str, AgentInfo]) -> pd.DataFrame:
     """Long rows with what labels them: each of our rows' `limit` (its agent's run; empty for the paper's rows and
-    for full runs), and `proxy` also true on every number of an agent that is itself scripted. The column goes
-    where the twin's schema puts it (`long_columns(with_limit=True)`)."""
+    for full runs) and `protocol` (its agent's protocol label; empty for the paper's rows), and `proxy` also true on
+    every number of an agent that is itself scripted. The columns go where the twin's schema puts them
+    (`long_columns(with_limit=True)`)."""
     import pandas as pd
 
     ours = rows.source == OURS
@@ -74,8 +76,10 @@ def labelled_rows(rows: pd.DataFrame, agents: Mapping[str, AgentInfo]) -> pd.Dat
     limits = {name: info.limit for name, info in agents.items()}
     scripted = {name for name, info in agents.items() if info.scripted}
     limit = pd.array([limits.get(a) if o else None for a, o in zip(agent, ours, strict=True)], dtype="Int64")
+    protocols = {name: info.protocol for name, info in agents.items()}
+    protocol = pd.array([protocols.get(a) if o else None for a, o in zip(agent, ours, strict=True)], dtype="string")
     proxy = rows.proxy.fillna(False).astype(bool) | (ours & agent.isin(scripted).fillna(False).astype(bool))
-    return rows.assign(limit=limit, proxy=proxy)
+    return rows.assign(limit=limit, protocol=protocol, proxy=proxy)
 
 
 def with_stand_ins(agents: Mapping[str, AgentInfo], rows: pd.DataFrame) -> dict[str, AgentInfo]:

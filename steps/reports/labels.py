@@ -11,6 +11,11 @@ twin) by `stand_ins` and `twin_limits`.
   environment played the dialogue).
 - `[limit N]`: the agent's run sent only the first N items (its `run.json` records `limit`; the twin's `limit`
   column), so its row is never read as a full-size result; each report also shows the `n` a row averages.
+- `[paper protocol]` or `[<the deviations>]`: how the run's protocol differs from the paper's (steps/protocol.py:
+  the role models and decoding, the protocol-relevant settings, the data size, caveats; its run.json records it,
+  the twin's `protocol` column carries it), e.g. `[judge scripted/judge, paper GPT-4 (gpt-4-0613); 230 of 1,100
+  items]`. The leaderboard of `jurisflow results` (one row per agent across benchmarks) names it per benchmark
+  under the table instead (`twin_protocols`).
 """
 
 from __future__ import annotations
@@ -25,9 +30,15 @@ if TYPE_CHECKING:
 OURS = "ours"
 
 
-def agent_label(name: str, scripted: bool = False, limit: int | None = None) -> str:
-    """`name`, then `[scripted]` when a stand-in touched the numbers and `[limit N]` for a run limited to N items."""
-    return name + (" [scripted]" if scripted else "") + (f" [limit {limit}]" if limit is not None else "")
+def agent_label(name: str, scripted: bool = False, limit: int | None = None, protocol: str | None = None) -> str:
+    """`name`, then `[scripted]` when a stand-in touched the numbers, `[limit N]` for a run limited to N items and
+    the protocol label (`[paper protocol]`, or `[<deviations>]`) when it is known."""
+    return (
+        name
+        + (" [scripted]" if scripted else "")
+        + (f" [limit {limit}]" if limit is not None else "")
+        + (f" [{protocol}]" if protocol else "")
+    )
 
 
 def _ours(rows: pd.DataFrame) -> pd.DataFrame:
@@ -58,10 +69,27 @@ def twin_limits(rows: pd.DataFrame) -> dict[str, int | None]:
     return out
 
 
-def twin_labels(rows: pd.DataFrame) -> dict[tuple[str, str], str]:
-    """(table, agent) -> the agent's label in that table of one benchmark's long rows (`agent_label`)."""
-    limits = twin_limits(rows)
-    return {(t, a): agent_label(a, scripted, limits.get(a)) for (t, a), scripted in stand_ins(rows).items()}
+def twin_protocols(rows: pd.DataFrame) -> dict[str, str | None]:
+    """agent -> its run's protocol label in one benchmark's long rows (the twin's `protocol`; None: a twin written
+    before it had the column)."""
+    ours = _ours(rows)
+    if "protocol" not in ours:
+        return dict.fromkeys(ours.agent.astype(str))
+    out: dict[str, str | None] = {}
+    for agent, labels in ours.groupby(ours.agent.astype(str))["protocol"]:
+        known = [str(v) for v in labels.dropna() if str(v)]
+        out[str(agent)] = known[0] if known else None
+    return out
+
+
+def twin_labels(rows: pd.DataFrame, protocol: bool = True) -> dict[tuple[str, str], str]:
+    """(table, agent) -> the agent's label in that table of one benchmark's long rows (`agent_label`); without
+    `protocol`, the label leaves the protocol out (a table that names it elsewhere, as the leaderboard does)."""
+    limits, protocols = twin_limits(rows), (twin_protocols(rows) if protocol else {})
+    return {
+        (t, a): agent_label(a, scripted, limits.get(a), protocols.get(a))
+        for (t, a), scripted in stand_ins(rows).items()
+    }
 
 
 def size_phrase(sizes: Iterable[int], unit: str) -> str:

@@ -2,12 +2,13 @@
 check of long rows made by SQL.
 
 One row per reported number. Columns, in order: benchmark, table, agent, scope, metric, value, n, [n_failed,]
-[n_unparsable,] [limit,] judge, proxy, source. The five benchmark twins have `n_failed` (units that failed model
-calls left out; empty on the paper's rows), the extraction and instances twins do not; the twins of the LLM-judged
+[n_unparsable,] [limit, protocol,] judge, proxy, source. The five benchmark twins have `n_failed` (units that failed
+model calls left out; empty on the paper's rows), the extraction and instances twins do not; the twins of the LLM-judged
 benchmarks (J1, MILE, UCL-Bench, PLawBench) also have `n_unparsable` (judged units left out because the judge's
 answer did not parse after its repair rounds; empty on the paper's rows); the benchmark twins have `limit` (the
-item limit of the agent's run, `[limit N]` in every output; empty for full runs and the paper's rows), and `proxy`
-is true where a scripted stand-in touched the number (steps/reports/labels.py). Every twin is validated against
+item limit of the agent's run, `[limit N]` in every output; empty for full runs and the paper's rows) and `protocol`
+(the agent's protocol label, steps/protocol.py: `paper protocol` or the deviations; empty on the paper's rows), and
+`proxy` is true where a scripted stand-in touched the number (steps/reports/labels.py). Every twin is validated against
 `LongRows` before it is written, so a report whose rows drift from the shared layout (a column missing or out of
 order, a number twice, a paper row with failed calls) fails its stage with one line instead of writing a file
 that `jurisflow results`, the DVC metrics and plots or a user's script would misread. The schema checks and never
@@ -68,6 +69,7 @@ class LongRows(pa.DataFrameModel):
     n_failed: Series[Any] | None = pa.Field(nullable=True)
     n_unparsable: Series[Any] | None = pa.Field(nullable=True)
     limit: Series[Any] | None = pa.Field(nullable=True)
+    protocol: Series[Any] | None = pa.Field(nullable=True)
     judge: Series[str] = pa.Field(nullable=True)
     proxy: Series[bool]
     source: Series[str] = pa.Field(isin=list(SOURCES))
@@ -113,6 +115,12 @@ class LongRows(pa.DataFrameModel):
     def paper_rows_have_no_limit(cls, df: pd.DataFrame) -> bool:
         return "limit" not in df or bool(df["limit"][df.source == "paper"].isna().all())
 
+    @pa.dataframe_check(error="a paper row has a protocol label (it is our runs')")
+    def paper_rows_have_no_protocol(cls, df: pd.DataFrame) -> bool:
+        if "protocol" not in df:
+            return True
+        return not bool(df["protocol"][df.source == "paper"].fillna("").astype(str).ne("").any())
+
     @pa.dataframe_check(error="more than one benchmark in one CSV twin")
     def one_benchmark(cls, df: pd.DataFrame) -> bool:
         return df.benchmark.nunique() <= 1
@@ -123,10 +131,11 @@ LONG_COLUMNS = list(LongRows.to_schema().columns)
 
 def long_columns(with_failed: bool = True, with_unparsable: bool = False, with_limit: bool = False) -> list[str]:
     """The twin's columns in order; the extraction and instances twins have no `n_failed`, only the twins of
-    LLM-judged benchmarks have `n_unparsable`, and the benchmark twins `limit` (`labelled_rows` adds it)."""
+    LLM-judged benchmarks have `n_unparsable`, and the benchmark twins `limit` and `protocol` (`labelled_rows`
+    adds them)."""
     left_out = {"n_failed"} if not with_failed else set()
     left_out |= {"n_unparsable"} if not with_unparsable else set()
-    left_out |= {"limit"} if not with_limit else set()
+    left_out |= {"limit", "protocol"} if not with_limit else set()
     return [c for c in LONG_COLUMNS if c not in left_out]
 
 

@@ -46,8 +46,10 @@ def with_failed(value: object, n_failed: float | None, *, unparsable: float | No
 LABELS_RULE = (
     "`[scripted]` after an agent: a scripted stand-in touched its numbers in that table (the agent itself, or the "
     "environment, judge or reference model those numbers use), so they check the pipeline and do not measure a "
-    "model; `[limit N]`: its run had only the first N items, so its numbers are not comparable with a full run's "
-    "(`jurisflow results`, `jurisflow eval` and the HTML report label the same numbers the same way)"
+    "model; `[limit N]`: its run had only the first N items, so its numbers are not comparable with a full run's; "
+    "then the protocol label: `[paper protocol]`, or how the run differs from the paper's setting (role models and "
+    "decoding, settings, data size, caveats; docs/evaluate.md), so a number beside the paper's says whether it is "
+    "comparable (`jurisflow results`, `jurisflow eval` and the HTML report label the same numbers the same way)"
 )
 
 CONTENT_FILTER_RULE = (

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +24,35 @@ from steps.reports.paper_models import match_paper_model
 from steps.runs import RunRecord, read_run, read_run_if_any
 
 
+def protocol_label(params: Params, benchmark: str, records: Sequence[RunRecord | None]) -> str:
+    """The protocol label of an agent's numbers in `benchmark` (steps/protocol.py): the roles its runs recorded
+    (their run.json `protocol_record`), the others as params.yaml names them (its judge, where no run records it),
+    and the smallest data size its runs recorded."""
+    record = params.protocol_record(benchmark)
+    ran: dict[str, ModelConfig] = {}
+    sizes: list[int] = []
+    for r in records:
+        entry = (r.spec.get("protocol_record") or {}) if r is not None else {}
+        for role, used in (entry.get("roles") or {}).items():
+            ran[role] = ModelConfig(name=role, model=used["model"], decoding=used["decoding"])
+        size = (entry.get("data") or {}).get("size")
+        if size is not None:
+            sizes.append(int(size))
+    return replace(record, roles={**record.roles, **ran}, size=min(sizes) if sizes else None).label
+
+
 def model_info(
-    name: str, model: ModelConfig, run_dirs: Sequence[Path], paper_model: str | None = None, *, required: bool = True
+    name: str,
+    model: ModelConfig,
+    run_dirs: Sequence[Path],
+    paper_model: str | None = None,
+    *,
+    required: bool = True,
+    protocol: tuple[Params, str] | None = None,
 ) -> AgentInfo:
     """A model that ran under `name` (an agent, or a benchmark's reference model), from the run.json of each of
     its runs (one, or LawBench's one per setting that has run); a run without one is an error unless not
-    `required`."""
+    `required`. With `protocol` (the params and the benchmark), its protocol label (`protocol_label`)."""
     records: list[RunRecord | None] = [read_run(d) if required else read_run_if_any(d) for d in run_dirs]
     limits = [r.limit for r in records if r is not None and r.limit is not None]
     only = records[0] if len(records) == 1 else None
@@ -41,6 +65,7 @@ def model_info(
         limit=max(limits) if limits else None,
         run=dict(only.spec) if only is not None else {},
         truncated=truncated_replies(run_dirs),
+        protocol=protocol_label(*protocol, records) if protocol is not None else None,
     )
 
 
@@ -76,7 +101,7 @@ def agent_info(
     paper = agent_paper_model(name, params.agents[name].paper_model, benchmark, names)
     if paper is None and by_name:
         paper = match_paper_model(name, model.model, names, explicit, section or f"{benchmark}.paper_names")
-    return model_info(name, model, run_dirs, paper, required=required)
+    return model_info(name, model, run_dirs, paper, required=required, protocol=(params, benchmark))
 
 
 def agent_infos(
@@ -97,9 +122,9 @@ def agent_infos(
     }
 
 
-def run_info(params: Params, options: Mapping[str, Any] | None = None) -> RunInfo:
-    """The report's setting: the environment and judge models of params.yaml, and the benchmark's `options`."""
-    environment, judge = params.environment_model(), params.judge_model()
+def run_info(params: Params, benchmark: str, options: Mapping[str, Any] | None = None) -> RunInfo:
+    """The report's setting: the environment and judge models of `benchmark`, and the benchmark's `options`."""
+    environment, judge = params.environment_model(benchmark), params.judge_model(benchmark)
     return RunInfo(
         environment=environment.model,
         environment_scripted=environment.is_scripted,

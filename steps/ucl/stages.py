@@ -31,7 +31,7 @@ from steps.stages import StageContext
 from steps.tables import table_rows
 from steps.ucl.dialogues import ucl_tables
 from steps.ucl.instances import build_instances, limit_items
-from steps.ucl.params import UclParams
+from steps.ucl.params import UclParams, reference_model
 from steps.ucl.prompts import PromptSource, prompt_record, runs_label
 from steps.ucl.scenario import UCL, scenario_for
 from steps.ucl.schemas import UclDialogues, UclHintScores, UclVerdicts
@@ -46,7 +46,7 @@ JUDGE_RUN = "judge"  # <run>/judge/run.json: the judge run's identity
 def reference(ctx: StageContext) -> str:
     """The simulated user consults the reference model on every item (`ucl.limit` applies)."""
     ucl = ctx.params.section(UclParams)
-    model = ucl.reference.resolve_reference()
+    model = reference_model(ctx.params)
     return _consult(ctx, model, "reference", ctx.paths.reference("ucl"), "reference", ucl.limit)
 
 
@@ -96,7 +96,7 @@ def _consult(
     ctx: StageContext, assistant: ModelConfig, role: str, run_dir: Path, journal_name: str, limit: int | None
 ) -> str:
     """The simulated user consults `assistant` (`role`: agent or reference) on every item; returns the summary."""
-    ucl, user = ctx.params.section(UclParams), ctx.params.environment_model()
+    ucl, user = ctx.params.section(UclParams), ctx.params.environment_model("ucl")
     items = limit_items(ctx.read_table(ctx.paths.interim / "ucl.parquet", Ucl), limit, ucl.tasks)
     spec = run_spec(
         assistant,
@@ -110,6 +110,9 @@ def _consult(
         limit=limit,
         prompts=prompt_record(ucl.prompts, items, ("user", "assistant")),
         **({"tasks": ucl.tasks} if ucl.tasks else {}),
+        protocol_record=ctx.params.run_protocol(
+            "ucl", len(items), ("environment", "reference") if role == "reference" else ("environment",)
+        ),
     )
     rid = ctx.begin_run(run_dir, spec)
     journal = ctx.paths.journal("ucl", journal_name, rid)
@@ -171,11 +174,11 @@ def judge(ctx: StageContext) -> str:
     reference_dialogues = ctx.read_table(reference_dir / DIALOGUES, UclDialogues)
     items = ctx.read_table(paths.interim / "ucl.parquet", Ucl)
     items = limit_items(items, params.limit_for(agent_name, "ucl"), ucl.tasks)
-    judge_model = params.judge_model()
+    judge_model = params.judge_model("ucl")
     ids = RunIds(
         agent_name,
         read_run(ctx.input_path(run_dir)).run_id,
-        ucl.reference.name,
+        ucl.reference_name(),
         read_run(ctx.input_path(reference_dir)).run_id,
     )
     judge_spec = {
@@ -187,6 +190,7 @@ def judge(ctx: StageContext) -> str:
         "pointwise": ucl.pointwise,
         "protocol": protocol_version(),
         "prompts": prompt_record(ucl.prompts, items, ("judge", "hint_judge") if ucl.pointwise else ("judge",)),
+        "protocol_record": params.run_protocol("ucl", len(items), ("judge",)),
     }
     judge_run_id = ctx.begin_run(run_dir / JUDGE_RUN, judge_spec)
     with ctx.model_session(judge_run_id, usage=run_dir / JUDGE_USAGE) as session:
@@ -257,8 +261,8 @@ def report(ctx: StageContext) -> str:
 
     params, paths = ctx.params.for_benchmark("ucl"), ctx.paths  # the agents that take part in it
     ucl = params.section(UclParams)
-    judge_model, user = params.judge_model(), params.environment_model()
-    reference_model = ucl.reference.resolve_reference()
+    judge_model, user = params.judge_model("ucl"), params.environment_model("ucl")
+    reference = reference_model(params)
     verdicts, hints, dialogues = [], [], []
     infos = agent_infos(params, "ucl", paths, names=paper_names())
     for name in infos:
@@ -272,7 +276,8 @@ def report(ctx: StageContext) -> str:
     reference_dir = paths.reference("ucl")
     dialogues.append(ctx.read_table(reference_dir / DIALOGUES, UclDialogues))
     ref_run = replace(
-        model_info(reference_model.name, reference_model, [reference_dir]), sizes=_items_per_task(dialogues[-1])
+        model_info(reference.name, reference, [reference_dir], protocol=(params, "ucl")),
+        sizes=_items_per_task(dialogues[-1]),
     )
     agents = agent_flags(
         runs,
@@ -305,7 +310,7 @@ def report(ctx: StageContext) -> str:
     info = ReportInfo(
         agents=runs,
         reference=ref_run,
-        run=run_info(params, {**ucl.model_dump(), "exchanges": ucl.exchanges()}),
+        run=run_info(params, "ucl", {**ucl.model_dump(), "exchanges": ucl.exchanges()}),
         items_per_task=int(source.groupby("task").size().max()),  # in the data, unlimited
         data=f"killerqueen-wonder/UCL-bench@{commit[:10]}",
         notes=note_figures(items, all_verdicts, all_dialogues),

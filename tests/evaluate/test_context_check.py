@@ -165,7 +165,7 @@ def test_models_check_names_the_items_that_would_overflow(project, monkeypatch, 
         params = project / "params-check.yaml"
         params.write_text(yaml.safe_dump(doc), encoding="utf-8")
         summary = models_check(params, context=True)
-    assert summary == "3 models answered, 0 failed"
+    assert summary == "4 models answered, 0 failed"  # the agent, the environment, the judge, UCL's reference
     err = capsys.readouterr().err
     assert "context 512 tokens (llama.cpp" in err and "items would overflow" in err
     assert _named(err)

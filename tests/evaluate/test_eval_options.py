@@ -130,8 +130,8 @@ def test_the_roles_are_listed_with_their_stand_ins(tmp_path):
     assert roles_text(params, "gpt", ["lawbench"]) == ["agent gpt: openai/gpt-4o-mini"]  # LawBench calls no role
     assert roles_text(params, "gpt", ["ucl"]) == [
         "agent gpt: openai/gpt-4o-mini",
-        "environment: scripted/persona (stand-in: numbers are not the paper's)",
-        "judge: openai/gpt-4o-mini",
+        "environment (ucl): scripted/persona (stand-in: numbers are not the paper's)",
+        "judge (ucl): openai/gpt-4o-mini",
         "ucl_reference (scripted_null): scripted/null (stand-in: numbers are not the paper's)",
     ]
 

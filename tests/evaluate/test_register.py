@@ -131,6 +131,7 @@ def _twin(rows: list[tuple]) -> pd.DataFrame:
     columns = ["table", "agent", "scope", "value", "n", "limit", "proxy", "source"]
     frame = pd.DataFrame(rows, columns=columns).assign(benchmark="lawbench", metric="score", judge="")
     frame["n_failed"] = [0 if s == "ours" else None for s in frame.source]
+    frame["protocol"] = [("60 of 10,000 items" if s == "ours" else None) for s in frame.source]
     frame = frame.astype({"n": "Int64", "n_failed": "Int64", "limit": "Int64"})
     return frame[long_columns(with_limit=True)]
 
@@ -149,10 +150,14 @@ def test_headlines_are_the_leaderboards_numbers_and_labels_beside_the_papers(tmp
     got = headlines("probe", ["lawbench"], tmp_path)
     assert [h.column for h in got] == ["LawBench 0-shot", "LawBench 1-shot"]  # the leaderboard's columns
     papers = [("GPT4", pytest.approx(52.4)), ("qwen", pytest.approx(35.81))]
-    assert got[0] == HeadlineLine("LawBench 0-shot", "probe [limit 3]", "41.2 (n 60)", papers)
+    # beside the paper's numbers, the label carries the protocol (the leaderboard lists it under its table)
+    assert got[0] == HeadlineLine("LawBench 0-shot", "probe [limit 3] [60 of 10,000 items]", "41.2 (n 60)", papers)
     assert got[1].cell is None
     text = headline_text("probe", ["lawbench"], tmp_path)
-    assert "probe [limit 3]  41.2 (n 60)" in text and "paper: best GPT4 52.4, median 44.1 over 2 models" in text
+    assert (
+        "probe [limit 3] [60 of 10,000 items]  41.2 (n 60)" in text
+        and "paper: best GPT4 52.4, median 44.1 over 2 models" in text
+    )
     assert "not in the report" in text
     board = leaderboard(headline_rows(tmp_path)).set_index("agent")
     assert board.loc["probe [limit 3]", "LawBench 0-shot"] == got[0].cell

@@ -48,7 +48,9 @@ llm: {{cache_dir: .cache/llm, max_attempts: 1}}
             encoding="utf-8",
         )
         out = tmp_path / ".cache" / "calibration.json"
-        assert models_check(tmp_path / "params.yaml", calibration_out=out) == "4 models answered, 0 failed"
+        assert (
+            models_check(tmp_path / "params.yaml", calibration_out=out) == "5 models answered, 0 failed"
+        )  # every role, UCL's reference too
         bodies = [b for b in server.requests if b.get("max_tokens") is not None]
     assert len(bodies) == 3  # the agent and the judge share one endpoint: timed once, three probes
     text = out.read_text(encoding="utf-8")

@@ -43,13 +43,13 @@ def test_models_check_probes_every_role_and_writes_no_key(tmp_path):
             timeout=300,
         )
         assert done.returncode == 0, done.stderr
-        assert "models check: 4 models answered, 0 failed" in done.stderr.replace("\n", "")
+        assert "models check: 5 models answered, 0 failed" in done.stderr.replace("\n", "")
         sent = zip(server.requests, server.headers_seen, strict=True)
         keys = {(body["model"], h.get("Authorization")) for body, h in sent}
         # the key goes to the agent that names its variable; the keyless local judge gets no real key
         assert keys == {("gpt-4o-2024-11-20", f"Bearer {SECRET}"), ("test-model", f"Bearer {NO_KEY}")}
     usage = pd.read_parquet(tmp_path / "usage.parquet")
-    assert sorted(usage.model_name) == ["environment", "gpt4o", "judge", "oracle"]
+    assert sorted(usage.model_name) == ["environment", "gpt4o", "judge", "oracle", "reference"]  # + UCL's reference
     assert set(usage.purpose) == {"probe"} and usage.failure_kind.isna().all()
     written = [p for p in tmp_path.rglob("*") if p.is_file()]
     assert any(p.suffix == ".sqlite" for p in written)
@@ -72,7 +72,7 @@ def test_models_check_fails_when_a_model_does_not_answer(tmp_path):
     )
     assert done.returncode == 1
     err = done.stderr.replace("\n", "")
-    assert "2 of 4 models did not answer" in err and "gpt4o (server" in err
+    assert "2 of 5 models did not answer" in err and "gpt4o (server" in err
 
 
 def test_models_check_names_an_unset_key_variable_before_any_call(tmp_path):

@@ -62,7 +62,11 @@ def test_every_table_is_written_and_valid(project):
 def test_the_report_and_its_csv_twin(project):
     md = (project / "reports" / "mile.md").read_text(encoding="utf-8")
     assert "## Table 1 — goal evaluation" in md and "## Table 2 — interaction evaluation" in md
-    assert "| oracle [scripted] | scripted/oracle | 3 | 100 | 100 |" in md
+    protocol = (
+        "[environment scripted/persona, paper gpt-4o-2024-08-06; judge scripted/judge, paper gpt-4o-2024-08-06; "
+        "3 of 693 instances]"
+    )
+    assert f"| oracle [scripted] {protocol} | scripted/oracle | 3 | 100 | 100 |" in md
     csv = pd.read_csv(project / "reports" / "mile.csv", keep_default_na=False, na_values=[""])  # agent "null"
     ours = csv[(csv.source == "ours") & (csv["table"] == "goal") & (csv.scope == "overall")]
     cli = ours.set_index(["agent", "metric"]).value

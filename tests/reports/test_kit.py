@@ -49,8 +49,14 @@ def test_agents_are_built_from_params_and_their_run_json(tmp_path):
         "id-gpt4o",
         None,
     )
-    assert (mine.paper_model, mine.limit, mine.label) == ("Qwen3 8B", 3, "mine [limit 3]")  # by paper_model
-    assert oracle.scripted and oracle.paper_model is None and oracle.label == "oracle [scripted]"
+    # the protocol label: the stand-in roles of params.yaml against J1's paper (no run records a size here)
+    protocol = (
+        "environment scripted/persona, paper GPT-4o; judge scripted/judge, paper GPT-4o (gpt-4o-2024-11-20); "
+        "instances rebuilt from public judgments"
+    )
+    by_paper_model = ("Qwen3 8B", 3, f"mine [limit 3] [{protocol}]")
+    assert (mine.paper_model, mine.limit, mine.label) == by_paper_model
+    assert oracle.scripted and oracle.paper_model is None and oracle.label == f"oracle [scripted] [{protocol}]"
     assert oracle.run["decoding"] == {"temperature": 0}
 
 
@@ -77,7 +83,7 @@ def test_an_explicit_paper_name_must_be_a_model_of_that_paper(tmp_path):
 
 
 def test_the_run_info_names_the_environment_and_judge():
-    run = run_info(params(), {"limit": 3})
+    run = run_info(params(), "j1", {"limit": 3})
     assert (run.environment, run.judge, run.options) == ("scripted/persona", "scripted/judge", {"limit": 3})
     assert run.environment_scripted and run.judge_scripted and run.scripted
 

@@ -40,6 +40,7 @@ def test_the_columns_are_the_shared_layout():
         "n_failed",
         "n_unparsable",
         "limit",
+        "protocol",
         "judge",
         "proxy",
         "source",
@@ -47,6 +48,7 @@ def test_the_columns_are_the_shared_layout():
     assert "n_failed" not in long_columns(with_failed=False) and len(long_columns(with_failed=False)) == 10
     assert long_columns(with_unparsable=True, with_limit=True) == LONG_COLUMNS and "n_unparsable" not in long_columns()
     assert "limit" not in long_columns(with_unparsable=True)  # the extraction and instances twins have none
+    assert "protocol" not in long_columns(with_unparsable=True)
 
 
 def test_a_valid_twin_is_written_as_given_with_its_rounding_and_whole_counts():
@@ -75,8 +77,15 @@ def test_a_valid_twin_is_written_as_given_with_its_rounding_and_whole_counts():
         (rows(metric=["", "win_rate"]), "column 'metric' fails"),
         (rows(proxy=["yes", "no"]), "column 'proxy'"),
         (rows(value=["50", 56.1]), "column 'value' fails not a number"),
-        (rows(limit=pd.array([3, 3], dtype="Int64")), "a paper row has a limit"),
-        (rows(limit=pd.array([0, None], dtype="Int64")), "column 'limit' fails not a whole, positive item limit"),
+        (rows(limit=pd.array([3, 3], dtype="Int64"), protocol=[None, None]), "a paper row has a limit"),
+        (
+            rows(limit=pd.array([0, None], dtype="Int64"), protocol=[None, None]),
+            "column 'limit' fails not a whole, positive item limit",
+        ),
+        (
+            rows(limit=pd.array([None, None], dtype="Int64"), protocol=["paper protocol", "paper protocol"]),
+            "a paper row has a protocol label",
+        ),
     ],
 )
 def test_a_twin_that_breaks_the_layout_is_refused_with_one_line(broken, rule):
@@ -86,13 +95,15 @@ def test_a_twin_that_breaks_the_layout_is_refused_with_one_line(broken, rule):
 
 
 def test_a_benchmark_twin_has_its_runs_limit_after_the_counts():
-    text = long_csv(rows(limit=pd.array([2, None], dtype="Int64")), table="t", whole=("n_failed",), with_limit=True)
+    labelled = rows(limit=pd.array([2, None], dtype="Int64"), protocol=["judge scripted/judge, paper GPT-4", None])
+    text = long_csv(labelled, table="t", whole=("n_failed",), with_limit=True)
     assert text.splitlines() == [
         ",".join(long_columns(with_limit=True)),
-        "ucl,win_rate,null,overall,win_rate,50.123456789012,10.0,0,2,scripted/judge,True,ours",
-        "ucl,win_rate,GPT-4,overall,win_rate,56.1,,,,gpt-4-0613,False,paper",
+        'ucl,win_rate,null,overall,win_rate,50.123456789012,10.0,0,2,"judge scripted/judge, paper GPT-4",'
+        "scripted/judge,True,ours",
+        "ucl,win_rate,GPT-4,overall,win_rate,56.1,,,,,gpt-4-0613,False,paper",
     ]
-    with pytest.raises(TableError, match="lack the column\\(s\\) limit"):
+    with pytest.raises(TableError, match="lack the column\\(s\\) limit, protocol"):
         long_csv(rows(), table="t", with_limit=True)
 
 

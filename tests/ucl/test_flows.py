@@ -88,7 +88,14 @@ def test_the_stages_run_end_to_end_and_a_rerun_is_identical(project, capsys):
     assert list(plot.columns) == ["task", "agent", "win_rate"] and set(plot.agent) == {"oracle", "null"}
     assert plot[plot.task == "overall"].set_index("agent").win_rate.to_dict() == overall.to_dict()
     report = (paths.reports / "ucl.md").read_text(encoding="utf-8")
-    assert "**scripted_null** = `scripted/null`" in report and "| oracle [scripted] [limit 1] | 1 | 100 |" in report
+    protocol = (
+        "[environment scripted/persona, paper GPT-4 (gpt-4-0613); judge scripted/judge, paper GPT-4 (gpt-4-0613); "
+        "reference scripted/null, paper ChatGPT (gpt-3.5-turbo-1106); 23 of 1,100 items]"
+    )
+    assert (
+        "**scripted_null** = `scripted/null`" in report
+        and f"| oracle [scripted] [limit 1] {protocol} | 1 | 100 |" in report
+    )
     assert "1 public items per task judged per agent" in report  # ucl.limit 1: no row claims more
     out = capsys.readouterr().err
     assert "oracle (scripted/oracle): 23 dialogues over 23 tasks" in out and "scripted_null" in out

@@ -64,9 +64,9 @@ def code_fingerprint(roots: tuple[Path, ...] = CODE) -> str:
     return digest.hexdigest()[:16]
 
 
-def spec_of(params: Params, agent_name: str) -> dict:
+def spec_of(params: Params, agent_name: str, size: int | None = None) -> dict:
     simulate_params = params.section(J1Params).simulate
-    env = params.environment_model()
+    env = params.environment_model("j1")
     endpoint = env.api_base if isinstance(env.api_base, str) else None  # replicas are interchangeable: left out
     return run_spec(
         params.agent(agent_name),
@@ -80,6 +80,7 @@ def spec_of(params: Params, agent_name: str) -> dict:
             for c in sorted(simulate_params.scenarios)
         },
         code=code_fingerprint(),
+        protocol_record=params.run_protocol("j1", size, ("environment",)),
         **({} if (limit := params.limit_for(agent_name, "j1")) is None else {"limit": limit}),
     )
 
@@ -114,7 +115,7 @@ def run_dialogues(
         ctx.model_session(rid, usage=run_dir / USAGE, journal=journal) as session,
         ctx.counter(f"simulate {agent_name}", len(instances)) as advance,
     ):
-        agent, environment = params.agent(agent_name), params.environment_model()
+        agent, environment = params.agent(agent_name), params.environment_model("j1")
         speak = DoorSpeaker(session.door, agent, environment, policy_version=code_fingerprint())
         resume = session.journal
         assert resume is not None  # the session was given the journal's path
@@ -169,7 +170,7 @@ def simulate(ctx: StageContext) -> str:
     agent = params.agent(agent_name)
     instances = load_instances(ctx, params.limit_for(agent_name, "j1"))
     run_dir = paths.run("j1", agent_name)
-    spec = spec_of(params, agent_name)
+    spec = spec_of(params, agent_name, len(instances))
     rid = ctx.begin_run(run_dir, spec)
     journal = paths.journal("j1", agent_name, rid)
     turns, dialogues, hits = run_dialogues(ctx, instances, rid, run_dir, journal)
@@ -256,7 +257,7 @@ def judge(ctx: StageContext) -> str:
             ctx.model_session(rid, usage=run_dir / JUDGE_USAGE) as session,
             ctx.counter(f"judge {agent_name}", len(cases)) as advance,
         ):
-            panel = Panel(session.door, params.judge_model(), evaluation.procedure)
+            panel = Panel(session.door, params.judge_model("j1"), evaluation.procedure)
             rows = asyncio.run(evaluate_run(cases, panel, evaluation, on_done=advance))
         return score_frame(rows, run_id=rid, agent=agent_name), session.calls, session.hits
 
@@ -273,7 +274,7 @@ def judge(ctx: StageContext) -> str:
         )
         .reset_index()
     )
-    judge_model = params.judge_model()
+    judge_model = params.judge_model("j1")
     ctx.publish_table(
         f"j1-judge-{agent_name}",
         table_rows(per),
@@ -290,7 +291,7 @@ def judge(ctx: StageContext) -> str:
         table="failure_causes",
         arrow_types=FAILURE_CAUSES_ARROW_TYPES,
     )
-    proxy = params.agent(agent_name).is_scripted or params.environment_model().is_scripted
+    proxy = params.agent(agent_name).is_scripted or params.environment_model("j1").is_scripted
     shown = ctx.task(write_transcripts, name="write_transcripts")(
         ctx,
         turns,
@@ -310,7 +311,7 @@ def summary(agent_name: str, params: Params, scores: pd.DataFrame, calls: int, h
     head = scores[scores.component == ""]
     status = head.status.value_counts()
     per = ", ".join(f"{s} {n}" for s, n in scores.groupby("scenario", sort=False).instance_id.nunique().items())
-    judge_model = params.judge_model()
+    judge_model = params.judge_model("j1")
     kind = " (proxy)" if judge_model.is_scripted else ""
     count = status.get
     return (
@@ -345,7 +346,7 @@ def _tables(scores: pd.DataFrame, dialogues: pd.DataFrame, params: Params):
             "agent": list(params.agents),
             "model": [e.model for e in params.agents.values()],
             "agent_scripted": [params.agent(a).is_scripted for a in params.agents],
-            "environment_scripted": params.environment_model().is_scripted,
+            "environment_scripted": params.environment_model("j1").is_scripted,
         }
     )
     members = [(g, a) for g, agents_ in params.section(J1Params).eval.repeats.items() for a in agents_]
@@ -389,7 +390,7 @@ def report(ctx: StageContext) -> str:
                 f"rerun the judge stage (dvc repro j1_judge@{name})"
             )
     results = ctx.task(_tables, name="tables")(pd.concat(scores, ignore_index=True), all_dialogues, params)
-    run = run_info(params, params.section(J1Params).eval.model_dump())
+    run = run_info(params, "j1", params.section(J1Params).eval.model_dump())
     frame = labelled_rows(csv_frame(results, agents, run), agents)  # the twin; the Markdown labels rows from it
     agents = with_stand_ins(agents, frame)
     instances = ctx.read_table(paths.shared("j1") / "instances.parquet", Instances)

@@ -103,9 +103,9 @@ def score_predictions(
 
     `df` has one row per item (setting, model, task, idx, prompt, prediction, reference); items are matched
     by `idx`, which must run 0..n-1 in every group. Groups are scored in a process pool of `workers`
-    processes (default: all cores; 1, or fewer than IN_PROCESS_ROWS items, scores in this process). Returns setting, model, task, score,
-    abstention_rate, n, sorted by setting, model and task. `contiguous=False` scores a subset of items
-    (an agent's successful calls) without requiring every index.
+    processes (default: all cores; 1, or fewer than IN_PROCESS_ROWS items, scores in this process). Returns
+    setting, model, task, score, abstention_rate, n, sorted by setting, model and task. `contiguous=False`
+    scores a subset of items (an agent's successful calls) without requiring every index.
     """
     missing = [c for c in REQUIRED_COLUMNS if c not in df.columns]
     if missing:

@@ -148,7 +148,8 @@ NOTE = (
     "Built from <code>reports/{bench}.csv</code> (the Markdown twin is <code>reports/{md}</code>). Rows "
     "marked ↳ … (paper) are the paper's numbers, under ours. [scripted] after an agent: a scripted stand-in (the "
     "agent, or the environment, judge or reference model those numbers use) touched its numbers in that table, "
-    "a bound check of the pipeline, not a measurement; [limit N]: its run had only the first N items. † marks a "
+    "a bound check of the pipeline, not a measurement; [limit N]: its run had only the first N items; then "
+    "[paper protocol] or how the run differs from the paper's setting (roles, settings, data size). † marks a "
     "number of ours from scripted models or the proxy judge. Hover a cell for its n."
 )
 

@@ -1,7 +1,7 @@
 """Long result tables (the report CSVs: benchmark, table, agent, scope, metric, value, n, …, source) as HTML
 tables: our rows first, the paper's rows under them, cells optionally linking to the dialogues behind them. Our
-rows are named by their labels (`steps.reports.labels.twin_labels`: `[scripted]`, `[limit N]`), as every other
-output names them."""
+rows are named by their labels (`steps.reports.labels.twin_labels`: `[scripted]`, `[limit N]`, the protocol), as
+every other output names them."""
 
 from __future__ import annotations
 

@@ -1,0 +1,311 @@
+"""Paper protocols: which model plays each role of a benchmark, how it decodes, and how a run differs from the
+paper's own setting.
+
+A benchmark's section of params.yaml (`BenchmarkSection`) may name its own roles (`environment`, `judge`, and any
+role its package adds, such as a reference model), each a `RoleEntry` merged field by field over the model it
+replaces, and `protocol: paper`, which puts the paper's role models and decoding (`PaperProtocol`, declared in the
+benchmark's own package as its section's `PAPER`) in place of the global `environment` and `judge` entries. The
+order, for one role: the benchmark's own entry over the paper's role (under `protocol: paper`) over the global
+entry (`resolve_role`).
+
+Every run records its protocol (`ProtocolRecord.as_dict` in run.json: role models and decoding, each with the
+paper's, the prompt source and a sha256 of every prompt template, the data size, the protocol-relevant settings)
+and every number carries its label (`ProtocolRecord.label`): `paper protocol`, or the deviations, e.g.
+`judge scripted/judge, paper <the paper's model>; 230 of 1,100 items`. A benchmark adds protocol-relevant
+settings (`PaperProtocol.settings`: a key of its section, its paper value and the spec section) and caveats that
+no setting can remove (`PaperProtocol.caveats`); the kernel never names a benchmark.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field, field_validator
+
+from steps.llm.config import (
+    Decoding,
+    ModelConfig,
+    ModelEntry,
+    _Frozen,
+    check_api_base,
+    check_api_key_env,
+    check_model_string,
+)
+
+if TYPE_CHECKING:
+    from steps.params import Params
+
+PAPER_PROTOCOL = "paper protocol"
+ProtocolName = Literal["ours", "paper"]
+DECODING_FIELDS = ("temperature", "top_p", "max_tokens")  # what a label compares (a seed does not change a paper)
+_STEPS = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class PaperRole:
+    """One role as the paper ran it: the litellm model string of the snapshot it names, the paper's name for it,
+    the decoding it reports (what it leaves unsaid: greedy) and the spec section saying so."""
+
+    model: str
+    paper: str
+    source: str
+    decoding: Decoding = field(default_factory=Decoding)
+
+    def entry(self) -> ModelEntry:
+        return ModelEntry(model=self.model, decoding=self.decoding)
+
+
+@dataclass(frozen=True)
+class PaperSetting:
+    """A protocol-relevant key of the benchmark's section (a dotted path), its value in the paper, the words a
+    label uses when a run's value differs (`{value}` is the run's, `{paper}` the paper's) and its spec section."""
+
+    key: str
+    value: Any
+    source: str
+    text: str = "{key} {value}, paper {paper}"
+    show: Callable[[Any], str] | None = None  # how `{value}` reads in a label (None: as it is)
+
+
+@dataclass(frozen=True)
+class PaperProtocol:
+    """A benchmark's paper protocol: its roles, its protocol-relevant settings, the size of the paper's data
+    (`size` units of `unit`), caveats that always hold (e.g. instances rebuilt from public data), the prompt
+    source of our runs and the template folders (relative to steps/) whose files are its prompts."""
+
+    roles: Mapping[str, PaperRole] = field(default_factory=dict)
+    settings: tuple[PaperSetting, ...] = ()
+    size: int | None = None
+    unit: str = "items"
+    caveats: tuple[str, ...] = ()
+    prompts: str = "ours"
+    templates: tuple[str, ...] = ()
+
+
+class RoleEntry(_Frozen):
+    """A benchmark's own entry for one role: every field optional, each replacing that field of the model it
+    overrides (the paper's role under `protocol: paper`, else the global entry); `decoding` merges field by field."""
+
+    model: str | None = None
+    api_base: str | list[str] | None = None
+    api_key_env: str | None = None
+    decoding: dict[str, Any] = Field(default_factory=dict)
+    concurrency: int | None = Field(default=None, ge=1)
+    timeout_s: float | None = Field(default=None, gt=0)
+
+    @field_validator("model")
+    @classmethod
+    def _known_provider(cls, value: str | None) -> str | None:
+        return None if value is None else check_model_string(value)
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _a_variable_name(cls, value: str | None) -> str | None:
+        return check_api_key_env(value)
+
+    @field_validator("api_base")
+    @classmethod
+    def _urls(cls, value: str | list[str] | None) -> str | list[str] | None:
+        return check_api_base(value)
+
+    @field_validator("decoding")
+    @classmethod
+    def _decoding_fields(cls, value: dict[str, Any]) -> dict[str, Any]:
+        Decoding.model_validate(value)  # an unknown field or a wrong type is refused here, at load
+        return value
+
+    def over(self, base: ModelEntry) -> ModelEntry:
+        """`base` with the fields this entry sets replaced (`decoding` field by field)."""
+        given = self.model_dump(include=self.model_fields_set - {"decoding"})
+        decoding = Decoding.model_validate({**base.decoding.model_dump(), **self.decoding})
+        return base.model_copy(update={**given, "decoding": decoding})
+
+
+def resolve_role(name: str, fallback: ModelEntry, paper: PaperRole | None, own: RoleEntry | None) -> ModelConfig:
+    """The model playing role `name`: `own` (the benchmark's entry) over `paper` (when the protocol is the
+    paper's) over `fallback` (the global entry)."""
+    base = paper.entry() if paper is not None else fallback
+    merged = own.over(base) if own is not None else base
+    return merged.resolve(name)
+
+
+def template_hashes(folders: Iterable[str], root: Path = _STEPS) -> dict[str, str]:
+    """sha256 of every prompt template (`*.j2`) under `folders` (relative to `root`), keyed by its path."""
+    out: dict[str, str] = {}
+    for folder in folders:
+        base = root / folder
+        files = [base] if base.is_file() else sorted(base.rglob("*.j2"))
+        for path in files:
+            out[path.relative_to(root).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return dict(sorted(out.items()))
+
+
+def _number(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def decoding_deviations(role: str, used: Decoding, paper: Decoding) -> list[str]:
+    """`judge temperature 0.7, paper 0` for each compared decoding field that differs."""
+    ours, theirs = used.model_dump(), paper.model_dump()
+    return [
+        f"{role} {name} {_number(ours[name])}, paper {_number(theirs[name]) if theirs[name] is not None else 'unset'}"
+        for name in DECODING_FIELDS
+        if ours[name] != theirs[name]
+    ]
+
+
+def _dig(section: Mapping[str, Any], key: str) -> Any:
+    value: Any = section
+    for part in key.split("."):
+        value = value.get(part) if isinstance(value, Mapping) else None
+    return value
+
+
+@dataclass(frozen=True)
+class ProtocolRecord:
+    """What a run of one benchmark ran with, beside what its paper ran with (run.json's `protocol`)."""
+
+    protocol: str  # the section's `protocol`: ours | paper
+    roles: Mapping[str, ModelConfig]
+    paper: PaperProtocol
+    settings: Mapping[str, Any] = field(default_factory=dict)  # the section's values of the paper's settings
+    size: int | None = None  # units this run had (None: not known, e.g. a report-level record)
+
+    def deviations(self) -> list[str]:
+        """Each way the run differs from the paper, in the order roles, decoding, settings, data, caveats."""
+        out: list[str] = []
+        for role, theirs in self.paper.roles.items():
+            used = self.roles.get(role)
+            if used is None:
+                continue
+            if used.model != theirs.model:
+                out.append(f"{role} {used.model}, paper {theirs.paper}")
+            elif not used.is_scripted:
+                out += decoding_deviations(role, used.decoding, theirs.decoding)
+        for setting in self.paper.settings:
+            value = self.settings.get(setting.key)
+            if value != setting.value:
+                shown = setting.show(value) if setting.show is not None else value
+                out.append(setting.text.format(key=setting.key, value=shown, paper=setting.value))
+        if self.size is not None and self.paper.size is not None and self.size < self.paper.size:
+            out.append(f"{self.size:,} of {self.paper.size:,} {self.paper.unit}")
+        return out + list(self.paper.caveats)
+
+    @property
+    def label(self) -> str:
+        """`paper protocol`, or the deviations joined by `; `."""
+        return "; ".join(self.deviations()) or PAPER_PROTOCOL
+
+    def as_dict(self) -> dict[str, Any]:
+        """The record as run.json holds it (no keys, no replica addresses)."""
+        roles = {
+            role: {
+                "model": m.model,
+                "endpoint": m.api_base if isinstance(m.api_base, str) else None,
+                "decoding": m.decoding.model_dump(),
+                **(
+                    {
+                        "paper": self.paper.roles[role].paper,
+                        "paper_model": self.paper.roles[role].model,
+                        "paper_decoding": self.paper.roles[role].decoding.model_dump(),
+                        "source": self.paper.roles[role].source,
+                    }
+                    if role in self.paper.roles
+                    else {}
+                ),
+            }
+            for role, m in sorted(self.roles.items())
+        }
+        return {
+            "protocol": self.protocol,
+            "roles": roles,
+            "settings": {
+                s.key: {"value": self.settings.get(s.key), "paper": s.value, "source": s.source}
+                for s in self.paper.settings
+            },
+            "prompts": {"source": self.paper.prompts, "templates": template_hashes(self.paper.templates)},
+            "data": {"size": self.size, "paper_size": self.paper.size, "unit": self.paper.unit},
+            "caveats": list(self.paper.caveats),
+            "label": self.label,
+        }
+
+
+def settings_of(section: Mapping[str, Any], paper: PaperProtocol) -> dict[str, Any]:
+    """The section's value (its `model_dump()`) of each of the paper's protocol-relevant settings."""
+    return {s.key: _dig(section, s.key) for s in paper.settings}
+
+
+def role_lines(record: ProtocolRecord) -> list[str]:
+    """One line per role: `judge openai/<model> (temperature 0): follows the paper (<spec section>)`,
+    or what deviates."""
+    lines = []
+    for role, m in sorted(record.roles.items()):
+        theirs = record.paper.roles.get(role)
+        decoding = ", ".join(
+            f"{k} {_number(v)}" for k, v in m.decoding.model_dump().items() if k in DECODING_FIELDS and v is not None
+        )
+        head = f"{role} {m.model}" + (f" ({decoding})" if decoding else "")
+        if theirs is None:
+            lines.append(f"{head}: no such role in the paper")
+            continue
+        diffs = (
+            [f"paper {theirs.paper}"]
+            if m.model != theirs.model
+            else ([] if m.is_scripted else decoding_deviations(role, m.decoding, theirs.decoding))
+        )
+        verdict = "follows the paper" if not diffs else "deviates: " + "; ".join(diffs)
+        lines.append(f"{head}: {verdict} ({theirs.source})")
+    return lines
+
+
+def missing_keys(models: Iterable[ModelConfig]) -> list[str]:
+    """One line per API key variable the models need and the environment lacks (`api_key_env`, else the
+    provider's own variable as litellm reads it; a model with an `api_base` and no `api_key_env` needs none)."""
+    import os
+
+    lines: dict[str, str] = {}
+    for m in models:
+        if m.is_scripted:
+            continue
+        if m.api_key_env:
+            if not os.environ.get(m.api_key_env):
+                lines.setdefault(m.api_key_env, f"{m.api_key_env} is not set ({m.name}: {m.model})")
+            continue
+        if m.api_base:
+            continue
+        import litellm
+
+        wanted = litellm.validate_environment(model=m.model).get("missing_keys") or []
+        if wanted:  # litellm lists every variable it would read (several for one provider): one is enough
+            names = " or ".join(sorted(wanted))
+            lines.setdefault(names, f"{names} is not set ({m.name}: {m.model})")
+    return list(lines.values())
+
+
+def protocol_lines(params: Params, benchmarks: Sequence[str] | None = None) -> list[str]:
+    """What `params check` and `models check` say about protocols: per benchmark, each role (follows the paper or
+    deviates) and the label before any data size; then the API keys the roles lack."""
+    chosen = list(benchmarks) if benchmarks is not None else list(params.derived_runs())
+    lines: list[str] = []
+    for benchmark in chosen:
+        record = params.protocol_record(benchmark)
+        lines.append(f"{benchmark} (protocol: {record.protocol}): {record.label}")
+        lines += [f"  {line}" for line in role_lines(record)]
+    missing = missing_keys(params.role_models(chosen))
+    lines += [f"missing API key: {line}" for line in missing] or ["API keys: none missing for the roles"]
+    return lines
+
+
+def describe_roles(record: ProtocolRecord) -> str:
+    """`environment scripted/persona, judge openai/<model> (temperature 0)`: the role models of a record."""
+    parts = []
+    for role, m in record.roles.items():
+        decoding = ", ".join(
+            f"{k} {_number(v)}" for k, v in m.decoding.model_dump().items() if k in DECODING_FIELDS and v is not None
+        )
+        parts.append(f"{role} {m.model}" + (f" ({decoding})" if decoding and not m.is_scripted else ""))
+    return ", ".join(parts)
