@@ -20,6 +20,10 @@ PAPER = PaperProtocol(
     settings=(
         PaperSetting("simulate.max_turns", {}, "spec j1-envs §8.1 (turn caps 15/10/20/15/50/35)", "turn caps {value}"),
         PaperSetting("instances.sizes", "paper", "spec j1-envs §3.5 (Table 5)", "instances {value}"),
+        PaperSetting(
+            "instances.civil_cases", "shared", "paper §3 (CD, DD, CI from one set of 93 cases)", "civil cases {value}"
+        ),
+        PaperSetting("instances.topic_mix", "paper", "paper App. C (LC yes/no and open topics)", "LC topics {value}"),
     ),
     size=508,  # Table 5: KQ 98, LC 62, CD 93, DD 93, CI 93, CR 69
     unit="instances",

@@ -13,13 +13,11 @@ from typing import ClassVar, Literal
 
 from pydantic import Field, field_validator
 
-from steps.lawbench.protocol import PAPER
+from steps.lawbench.protocol import PAPER, PAPER_MAX_INPUT_TOKENS, PAPER_MAX_NEW_TOKENS
 from steps.llm.config import Decoding
 from steps.protocol import PaperProtocol
 from steps.sections import BenchmarkSection, check_subset
 
-PAPER_MAX_INPUT_TOKENS = 2048  # paper §4: "We set the input token length limit to 2048 ..."
-PAPER_MAX_NEW_TOKENS = 1024  # "... and an output token length to 1024"
 PAPER_TEMPERATURE_GPT = 0.7  # "For both ChatGPT and GPT-4, we set the temperature at 0.7 and top p to 1"
 _GPT_FAMILY = ("gpt-4", "gpt4", "gpt-3.5", "gpt3.5", "chatgpt")
 

@@ -25,6 +25,7 @@ PAPER = PaperProtocol(
     settings=(
         PaperSetting("max_exchanges", 3, "spec ucl-bench §3 (3 rounds)", "{value} exchanges, paper {paper}"),
         PaperSetting("single_round", False, "spec ucl-bench §3 (multi-turn)", "single-round variant"),
+        PaperSetting("prompts", "released", "spec ucl-bench (the released legal_prompt.json)", "our prompts"),
     ),
     size=1100,  # Table 1: 22 tasks × 50; the public release has 10 per task
     unit="items",

@@ -101,3 +101,32 @@ def test_without_a_tokenizer_the_character_rule_cuts_and_the_limits_are_configur
         assert long in {r["messages"][-1]["content"] for r in server.requests}
         assert {r["max_tokens"] for r in server.requests} == {256}
     assert not predictions.input_truncated.any() and record["max_new_tokens"] == 256
+
+
+@pytest.mark.parametrize(
+    ("model", "temperature", "top_p"), [("openai/gpt-4-0613", 0.7, 1.0), ("hosted_vllm/qwen", 0.0, None)]
+)
+def test_protocol_paper_decodes_each_model_family_as_the_paper_did(model, temperature, top_p):
+    """Under `protocol: paper` GPT-4 and ChatGPT sample at 0.7 (top_p 1) and open models are greedy, each with at
+    most 1,024 new tokens, whatever the agent's own decoding said; under `ours` the agent's decoding stays."""
+    from steps.lawbench.stages import with_protocol
+    from steps.llm import ModelConfig
+
+    agent = ModelConfig(name="a", model=model, decoding={"temperature": 0.2, "max_tokens": 4096, "seed": 3})
+    paper = with_protocol(agent, "paper").decoding
+    assert (paper.temperature, paper.top_p, paper.max_tokens, paper.seed) == (temperature, top_p, PAPER_OUTPUT, 3)
+    assert with_protocol(agent, "ours") is agent
+
+
+def test_the_label_names_lawbench_settings_that_differ_from_the_paper():
+    from steps.lawbench.params import LawBenchParams
+    from steps.protocol import ProtocolRecord, settings_of
+
+    def label(section: LawBenchParams, size: int = 10_000) -> str:
+        return ProtocolRecord("paper", {}, section.PAPER, settings_of(section.model_dump(), section.PAPER), size).label
+
+    assert label(LawBenchParams()) == "paper protocol"
+    assert label(LawBenchParams(max_input_tokens=None, max_new_tokens=256), 40) == (
+        "inputs sent whole, paper cut at 2048 tokens; new tokens 256, paper 1024; 40 of 10,000 items"
+    )
+    assert label(LawBenchParams(truncation="left")) == "left truncation, paper right"
