@@ -9,7 +9,7 @@ CPU seconds of the whole estimate (user + system), and wall seconds per stage. W
 `jurisflow models check` (`.cache/calibration.json`) the estimate's prompt tokens are scaled as `jurisflow
 estimate` scales them.
 
-    python perf/estimate_vs_run.py [--root DIR] [--record]
+    python perf/estimate_vs_run.py [--root DIR] [--label TEXT] [--record]
 """
 
 from __future__ import annotations
@@ -60,6 +60,9 @@ def benchmark_errors(both: pd.DataFrame, benchmark_of: Callable[[str], str]) -> 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=Path("."))
+    parser.add_argument(
+        "--label", default="", help="what run this is, before each recorded figure (e.g. the real-model smoke run)"
+    )
     from record import add_flag, record
 
     add_flag(parser)
@@ -114,19 +117,23 @@ def main() -> None:
             f"{figure} run {int(totals[f'{figure}_run']):,} / estimate {int(totals[f'{figure}_est']):,}"
             for figure in ("calls", "requests", "prompt_tokens", "completion_tokens")
         )
+        prefix = f"{args.label}: " if args.label else ""
         record(
             "jurisflow estimate against a real run",
             [
-                ("the estimate vs the usage tables the last run wrote", f"{matches} ({len(both)} (stage, role) rows)"),
+                (
+                    f"{prefix}the estimate vs the usage tables the last run wrote",
+                    f"{matches} ({len(both)} (stage, role) rows)",
+                ),
                 *(
                     (
-                        f"{benchmark}: estimate vs run",
+                        f"{prefix}{benchmark}: estimate vs run",
                         ", ".join(f"{figure} {row[figure]}" for figure in ERROR_FIGURES),
                     )
                     for benchmark, row in errors.iterrows()
                 ),
                 (
-                    "time of the whole estimate",
+                    f"{prefix}time of the whole estimate",
                     f"{cpu_s:.1f} s of CPU ({wall:.1f} s wall), {len(report.sent):,} requests",
                 ),
             ],
