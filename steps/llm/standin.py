@@ -224,6 +224,9 @@ class StandInDoor:
             )
             return failure
         tokens_in, tokens_out = self.prompt_tokens(model, messages), counter.text(text)
+        cap = model.decoding.max_tokens
+        if cap is not None and not model.is_scripted:  # a real model stops at its max_tokens, whatever it would say
+            tokens_out = min(tokens_out, cap)
         self._record(model, purpose, key, tokens_in, tokens_out, label, item=item, history=history)
         answer, trace = separate(text)  # as the door splits every reply
         return Completion(answer, model.model, key, tokens_in, tokens_out, None, 0.0, 1, False, reasoning=trace)

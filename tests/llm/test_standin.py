@@ -95,3 +95,19 @@ def test_the_real_model_like_filler_answers_nothing_at_the_agents_reply_length()
         door.complete(ORACLE, messages, purpose="agent", metadata={"scenario": "standin-test", "n": 2})
     )
     assert [r.text for r in (environment, itself)] == ["persona:", "oracle:2"]
+
+
+def test_a_real_models_reply_is_counted_at_most_at_its_max_tokens_and_a_scripted_ones_whole():
+    """A stand-in may say more than the real model it plays could: a real model stops at max_tokens (the smoke run's
+    judge: 96 tokens, the proxy judge's verdicts some 500), a scripted model is its own reply, counted whole."""
+    register_policy("judge", "standin-cap", lambda request: "判" * 300)
+    door = StandInDoor(stage="s")
+    messages = [{"role": "user", "content": "问"}]
+    meta = {"scenario": "standin-cap"}
+    capped = MINI.model_copy(update={"decoding": MINI.decoding.model_copy(update={"max_tokens": 16})})
+    judge = ModelConfig(name="judge", model="scripted/judge", decoding={"max_tokens": 16})
+    for model in (capped, MINI, judge):
+        asyncio.run(door.complete(model, messages, purpose="judge", metadata=meta))
+    whole = litellm.token_counter(model="gpt-4o-mini", text="判" * 300)
+    assert whole > 16
+    assert [s.output_tokens for s in door.sent] == [16, whole, 300]  # scripted: one token per character
