@@ -35,6 +35,7 @@ from steps.llm.config import (
     check_api_key_env,
     check_model_string,
 )
+from steps.llm.secrets import missing_keys
 
 if TYPE_CHECKING:
     from steps.params import Params
@@ -260,30 +261,6 @@ def role_lines(record: ProtocolRecord) -> list[str]:
         verdict = "follows the paper" if not diffs else "deviates: " + "; ".join(diffs)
         lines.append(f"{head}: {verdict} ({theirs.source})")
     return lines
-
-
-def missing_keys(models: Iterable[ModelConfig]) -> list[str]:
-    """One line per API key variable the models need and the environment lacks (`api_key_env`, else the
-    provider's own variable as litellm reads it; a model with an `api_base` and no `api_key_env` needs none)."""
-    import os
-
-    lines: dict[str, str] = {}
-    for m in models:
-        if m.is_scripted:
-            continue
-        if m.api_key_env:
-            if not os.environ.get(m.api_key_env):
-                lines.setdefault(m.api_key_env, f"{m.api_key_env} is not set ({m.name}: {m.model})")
-            continue
-        if m.api_base:
-            continue
-        import litellm
-
-        wanted = litellm.validate_environment(model=m.model).get("missing_keys") or []
-        if wanted:  # litellm lists every variable it would read (several for one provider): one is enough
-            names = " or ".join(sorted(wanted))
-            lines.setdefault(names, f"{names} is not set ({m.name}: {m.model})")
-    return list(lines.values())
 
 
 def protocol_lines(params: Params, benchmarks: Sequence[str] | None = None) -> list[str]:

@@ -89,3 +89,25 @@ class RedactingFilter(logging.Filter):
                 record.msg, record.args = f"{cleaned} ({type(record.exc_info[1]).__name__}: {text})", None
                 record.exc_info, record.exc_text = None, None
         return True
+
+
+def missing_keys(models: Iterable[ModelConfig]) -> list[str]:
+    """One line per API key variable the models need and the environment lacks (`api_key_env`, else the
+    provider's own variable as litellm reads it; a model with an `api_base` and no `api_key_env` needs none)."""
+    lines: dict[str, str] = {}
+    for m in models:
+        if m.is_scripted:
+            continue
+        if m.api_key_env:
+            if not os.environ.get(m.api_key_env):
+                lines.setdefault(m.api_key_env, f"{m.api_key_env} is not set ({m.name}: {m.model})")
+            continue
+        if m.api_base:
+            continue
+        import litellm
+
+        wanted = litellm.validate_environment(model=m.model).get("missing_keys") or []
+        if wanted:  # litellm lists every variable it would read (several for one provider): one is enough
+            names = " or ".join(sorted(wanted))
+            lines.setdefault(names, f"{names} is not set ({m.name}: {m.model})")
+    return list(lines.values())
