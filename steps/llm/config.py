@@ -81,11 +81,10 @@ def check_api_base(value: str | list[str] | None) -> str | list[str] | None:
 
 @functools.cache
 def known_providers() -> frozenset[str]:
-    """litellm's provider prefixes plus `scripted`; litellm loads only when a real model is configured (its price
-    map setting is made by steps/llm/__init__.py, which runs before this module)."""
-    import litellm
+    """litellm's provider prefixes (steps/llm/providers.txt, checked against litellm by the tests) plus `scripted`."""
+    from steps.llm.providers import listed_providers
 
-    return frozenset(str(getattr(p, "value", p)) for p in litellm.provider_list) | {SCRIPTED_PROVIDER}
+    return frozenset(listed_providers()) | {SCRIPTED_PROVIDER}
 
 
 def check_model_string(value: str) -> str:
