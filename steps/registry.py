@@ -81,7 +81,9 @@ class Page:
     `scope_order` () -> the scopes in the order the tables list them (J1's environments); `charts` (df, chart) ->
     the page's charts, each `chart(title, table, categories, key, **filters)`; `link` (href, envs, agent, scope,
     metric) -> the viewer link of one of our table cells (None: a cell whose scope is an environment of the
-    viewer's records links to them)."""
+    viewer's records links to them); `preface` (the Markdown twin's text) -> a Markdown paragraph the page shows
+    above its tables (J1's instance provenance), or None; `brief` (the same text) -> its one-line short form, which
+    `jurisflow results` prints under the leaderboard, or None."""
 
     titles: tuple[tuple[str, str], ...] = ()
     table_order: tuple[str, ...] = ()
@@ -92,6 +94,8 @@ class Page:
     scope_order: str | None = None
     charts: str | None = None
     link: str | None = None
+    preface: str | None = None
+    brief: str | None = None
 
 
 @dataclass(frozen=True)

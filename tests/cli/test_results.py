@@ -65,6 +65,19 @@ def test_the_leaderboard_holds_the_committed_numbers_and_the_papers_rows():
     assert "2 agents of ours" in done.stderr
 
 
+def test_j1s_instance_provenance_is_listed_under_the_leaderboard():
+    """The short form of reports/j1.md's provenance paragraph, under the table (not in CSV, which is data only)."""
+    from steps.j1.page import results_note
+
+    done = _results("-b", "j1", "--format", "md")
+    assert done.returncode == 0, done.stderr
+    note = results_note((ROOT / "reports" / "j1.md").read_text(encoding="utf-8"))
+    assert note is not None and note.startswith("instances rebuilt from public judgments")
+    assert f"  j1: {note}" in done.stdout.splitlines()
+    assert "instances rebuilt" not in _results("-b", "j1", "--format", "csv").stdout
+    assert "instances rebuilt" not in _results("-b", "ucl", "--format", "md").stdout  # only J1 has a brief
+
+
 def test_one_benchmark_as_markdown_and_without_the_paper():
     done = _results("--benchmark", "ucl", "--format", "md")
     assert done.returncode == 0, done.stderr
