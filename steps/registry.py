@@ -128,7 +128,9 @@ class Benchmark:
     `dialogue_marker`. `show` ("module:function", (run folder, instance id, usage rows by call key) -> lines of
     rich markup) prints one dialogue for `jurisflow show` (None: the viewer's record). `smoke` ("module:function",
     () -> {profile: section overrides}) gives its samples in the real-model runs (flows/smoke_real.py).
-    `commands` are its own CLI commands (`jurisflow <name> ...`), beside its stages'."""
+    `commands` are its own CLI commands (`jurisflow <name> ...`), beside its stages'. `run_prompts` ("module:function",
+    (data dir, a run's folder) -> texts) gives the prompt templates a run used that are not ours (read at run time
+    from the pinned data, as UCL-Bench's released prompts), which the real-model echo check compares replies with."""
 
     name: str
     title: str
@@ -145,6 +147,7 @@ class Benchmark:
     show: str | None = None
     smoke: str | None = None
     commands: tuple[Command, ...] = ()
+    run_prompts: str | None = None
 
     def smoke_profile(self, profile: str) -> dict[str, Any]:
         """Its params.yaml section overrides in the real-model profile `profile` (`make smoke-real`: `small`; the
