@@ -285,7 +285,7 @@ def role_summary(params: Params, benchmarks: list[str], agent: str | None = None
             recorded = {}
     lines = []
     for benchmark in benchmarks:
-        record = params.protocol_record(benchmark)
+        record = params.protocol_record(benchmark, agent=agent if agent in params.agents else None)
         roles = describe_roles(record) or "no model roles (rule-scored)"
         label = recorded.get(benchmark, record.label)
         lines.append(f"  {benchmark} (protocol: {params.section_named(benchmark).protocol}): {roles}")

@@ -83,9 +83,28 @@ def results(benchmark: str | None = None, fmt: str = "table", paper: bool = True
     if notes and fmt != "csv":
         print("protocol (paper protocol, or how each run differs from the paper's):")
         print("\n".join(f"  {line}" for line in notes))
+    briefs = page_briefs(chosen, reports)
+    if briefs and fmt != "csv":
+        print("data (how a benchmark's data differs from the paper's):")
+        print("\n".join(f"  {b}: {line}" for b, line in briefs.items()))
     ours = rows[rows.benchmark.isin(chosen) & (rows.source != "paper")].agent.nunique()
     papers, numbers = (table.source == "paper").sum(), len(table.columns) - 2
     return f"{ours} agents of ours, {papers} paper models, {numbers} headline number{'s' * (numbers != 1)}"
+
+
+def page_briefs(chosen: tuple[str, ...], reports: Path = REPORTS) -> dict[str, str]:
+    """Benchmark -> the short form of what its report says about its data (its registration's `page.brief`, from
+    its Markdown twin: J1's instance provenance), for the benchmarks that have one and a report on disk."""
+    from steps.benchmarks import benchmark
+    from steps.registry import resolve
+
+    out: dict[str, str] = {}
+    for name in chosen:
+        page = benchmark(name).page
+        twin = reports / (page.markdown or f"{name}.md")
+        if page.brief and twin.is_file() and (line := resolve(page.brief)(twin.read_text(encoding="utf-8"))):
+            out[name] = line
+    return out
 
 
 def _print_rich(table: pd.DataFrame) -> None:

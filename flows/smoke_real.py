@@ -38,6 +38,7 @@ from steps.reports.real_model import (
     outcome_counts,
     outcome_section,
     read_stage_tables,
+    run_windows,
 )
 from steps.tables import write_text_atomic
 
@@ -319,9 +320,9 @@ def write_report(out: Path, report_path: Path) -> int:
     if stopped and last and not any(last.values()):  # interrupted: the stage it was running did not finish
         exits[list(last)[-1]] = run["dvc_exit"] or -int(signal.SIGTERM)
     tables = read_stage_tables(out / "jurisflow" / "data")
-    counts = pd.concat(
-        [outcome_counts(tables), echo_counts(tables, instruction_windows(out / "jurisflow"))], ignore_index=True
-    )
+    # the instructions a reply may recite: our templates, and per run the released prompts it used (UCL-Bench's)
+    windows = run_windows(out / "jurisflow" / "data", instruction_windows(out / "jurisflow"))
+    counts = pd.concat([outcome_counts(tables), echo_counts(tables, windows)], ignore_index=True)
     counts = counts.sort_values(["stage", "table", "column", "kind"], kind="stable")
     state = "interrupted, " if run.get("interrupted") else ""
     name = run.get("profile")

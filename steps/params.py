@@ -235,16 +235,20 @@ class Params(Section):
         return list(seen.values())
 
     def protocol_record(
-        self, benchmark: str, size: int | None = None, roles: Sequence[str] | None = None
+        self, benchmark: str, size: int | None = None, roles: Sequence[str] | None = None, agent: str | None = None
     ) -> ProtocolRecord:
         """The protocol `benchmark` runs with (its roles, or only `roles`, its settings and `size` beside its
-        paper's)."""
-        return self.section_named(benchmark).protocol_record(self.shared_roles(), size, roles)
+        paper's; with `agent`, that agent as the benchmark sends it)."""
+        section = self.section_named(benchmark)
+        sent = section.agent_model(self.agent(agent)) if agent is not None else None
+        return section.protocol_record(self.shared_roles(), size, roles, sent)
 
-    def run_protocol(self, benchmark: str, size: int | None, roles: Sequence[str] = ()) -> dict[str, Any]:
-        """The `protocol_record` entry of a run.json: what the run's stage ran with (the `roles` it calls) beside
-        the paper's, the prompt templates' hashes, and its `size`."""
-        return self.protocol_record(benchmark, size, roles).as_dict()
+    def run_protocol(
+        self, benchmark: str, size: int | None, roles: Sequence[str] = (), agent: str | None = None
+    ) -> dict[str, Any]:
+        """The `protocol_record` entry of a run.json: what the run's stage ran with (the `roles` it calls, and
+        `agent` as it was sent) beside the paper's, the prompt templates' hashes, and its `size`."""
+        return self.protocol_record(benchmark, size, roles, agent).as_dict()
 
 
 def runs_of(agents: dict[str, Any] | None) -> dict[str, list[str]]:

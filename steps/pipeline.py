@@ -56,6 +56,7 @@ def last_stages() -> tuple[Stage, ...]:
             "The static HTML report: one page per benchmark with plots and a transcript viewer.",
             reads=(
                 *(f"reports/{b.name}.csv" for b in registered),
+                *(f"reports/{b.page.markdown or b.name + '.md'}" for b in registered if b.page.preface),
                 *(f"data/{b.name}/runs" for b in registered if b.dialogues),
             ),
             writes=("reports/html",),

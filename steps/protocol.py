@@ -70,13 +70,16 @@ class PaperSetting:
     source: str
     text: str = "{key} {value}, paper {paper}"
     show: Callable[[Any], str] | None = None  # how `{value}` reads in a label (None: as it is)
+    caps: str | None = None  # the agent's decoding field this setting caps (its deviation is named once, here)
 
 
 @dataclass(frozen=True)
 class PaperProtocol:
     """A benchmark's paper protocol: its roles, its protocol-relevant settings, the size of the paper's data
     (`size` units of `unit`), caveats that always hold (e.g. instances rebuilt from public data), the prompt
-    source of our runs and the template folders (relative to steps/) whose files are its prompts."""
+    source of our runs and the template folders (relative to steps/) whose files are its prompts. A paper that
+    decoded the models it evaluated its own way names it in `agent_decoding` (a litellm model string → the paper's
+    decoding for it; `agent_source` its spec section): a run then compares its agent's decoding with it."""
 
     roles: Mapping[str, PaperRole] = field(default_factory=dict)
     settings: tuple[PaperSetting, ...] = ()
@@ -85,6 +88,8 @@ class PaperProtocol:
     caveats: tuple[str, ...] = ()
     prompts: str = "ours"
     templates: tuple[str, ...] = ()
+    agent_decoding: Callable[[str], Decoding] | None = None
+    agent_source: str = ""
 
 
 class RoleEntry(_Frozen):
@@ -138,10 +143,14 @@ def decoding_deviations(role: str, used: Decoding, paper: Decoding) -> list[str]
     """`judge temperature 0.7, paper 0` for each compared decoding field that differs."""
     ours, theirs = used.model_dump(), paper.model_dump()
     return [
-        f"{role} {name} {_number(ours[name])}, paper {_number(theirs[name]) if theirs[name] is not None else 'unset'}"
+        f"{role} {name} {_shown(ours[name])}, paper {_shown(theirs[name])}"
         for name in DECODING_FIELDS
         if ours[name] != theirs[name]
     ]
+
+
+def _shown(value: Any) -> str:
+    return "unset" if value is None else _number(value)
 
 
 def _dig(section: Mapping[str, Any], key: str) -> Any:
@@ -160,9 +169,38 @@ class ProtocolRecord:
     paper: PaperProtocol
     settings: Mapping[str, Any] = field(default_factory=dict)  # the section's values of the paper's settings
     size: int | None = None  # units this run had (None: not known, e.g. a report-level record)
+    agent: ModelConfig | None = None  # the agent as the run sent it (compared when the paper has `agent_decoding`)
+
+    def agent_paper_decoding(self) -> Decoding | None:
+        """The paper's decoding for this record's agent, when the paper names one and the agent is a model (a
+        scripted stand-in's decoding means nothing to a paper: its numbers are labelled `[scripted]`)."""
+        if self.agent is None or self.agent.is_scripted or self.paper.agent_decoding is None:
+            return None
+        return self.paper.agent_decoding(self.agent.model)
+
+    def agent_deviations(self) -> list[str]:
+        """`agent temperature 0, paper 0.7` for each decoding field of the agent that differs from the paper's
+        decoding of its family; a field a deviating setting caps (`PaperSetting.caps`) at the agent's value is
+        left to that setting's words."""
+        theirs = self.agent_paper_decoding()
+        if self.agent is None or theirs is None:
+            return []
+        capped = {
+            s.caps
+            for s in self.paper.settings
+            if s.caps is not None
+            and self.settings.get(s.key) != s.value
+            and self.settings.get(s.key) == getattr(self.agent.decoding, s.caps)
+        }
+        return [
+            line
+            for line in decoding_deviations("agent", self.agent.decoding, theirs)
+            if line.split(" ", 2)[1] not in capped
+        ]
 
     def deviations(self) -> list[str]:
-        """Each way the run differs from the paper, in the order roles, decoding, settings, data, caveats."""
+        """Each way the run differs from the paper, in the order roles, decoding (the agent's last), settings,
+        data, caveats."""
         out: list[str] = []
         for role, theirs in self.paper.roles.items():
             used = self.roles.get(role)
@@ -172,6 +210,7 @@ class ProtocolRecord:
                 out.append(f"{role} {used.model}, paper {theirs.paper}")
             elif not used.is_scripted:
                 out += decoding_deviations(role, used.decoding, theirs.decoding)
+        out += self.agent_deviations()
         for setting in self.paper.settings:
             value = self.settings.get(setting.key)
             if value != setting.value:
@@ -206,9 +245,23 @@ class ProtocolRecord:
             }
             for role, m in sorted(self.roles.items())
         }
+        theirs = self.agent_paper_decoding()
+        agent = (
+            {
+                "agent": {
+                    "model": self.agent.model,
+                    "decoding": self.agent.decoding.model_dump(),
+                    "paper_decoding": theirs.model_dump(),
+                    "source": self.paper.agent_source,
+                }
+            }
+            if self.agent is not None and theirs is not None
+            else {}  # only a model the paper decodes its own way: a scripted agent's record stays as it was
+        )
         return {
             "protocol": self.protocol,
             "roles": roles,
+            **agent,
             "settings": {
                 s.key: {"value": self.settings.get(s.key), "paper": s.value, "source": s.source}
                 for s in self.paper.settings
@@ -248,6 +301,20 @@ def role_lines(record: ProtocolRecord) -> list[str]:
     return lines
 
 
+def agent_line(name: str, record: ProtocolRecord) -> str:
+    """`agent mine openai/<model> (temperature 0): deviates: agent temperature 0, paper 0.7 (<source>)`: an
+    agent's decoding beside the paper's for its family (a record with an agent the paper decodes its own way)."""
+    assert record.agent is not None
+    m = record.agent
+    decoding = ", ".join(
+        f"{k} {_number(v)}" for k, v in m.decoding.model_dump().items() if k in DECODING_FIELDS and v is not None
+    )
+    diffs = record.agent_deviations()
+    verdict = "follows the paper" if not diffs else "deviates: " + "; ".join(diffs)
+    head = f"agent {name} {m.model}" + (f" ({decoding})" if decoding else "")
+    return f"{head}: {verdict} ({record.paper.agent_source})"
+
+
 def protocol_lines(params: Params, benchmarks: Sequence[str] | None = None) -> list[str]:
     """What `params check` and `models check` say about protocols: per benchmark, each role (follows the paper or
     deviates) and the label before any data size; then the API keys the roles lack."""
@@ -257,6 +324,11 @@ def protocol_lines(params: Params, benchmarks: Sequence[str] | None = None) -> l
         record = params.protocol_record(benchmark)
         lines.append(f"{benchmark} (protocol: {record.protocol}): {record.label}")
         lines += [f"  {line}" for line in role_lines(record)]
+        if record.paper.agent_decoding is not None:
+            for name in params.derived_runs().get(benchmark, []):
+                sent = params.protocol_record(benchmark, agent=name)
+                if sent.agent is not None and not sent.agent.is_scripted:
+                    lines.append(f"  {agent_line(name, sent)}")
     missing = missing_keys(params.role_models(chosen))
     lines += [f"missing API key: {line}" for line in missing] or ["API keys: none missing for the roles"]
     return lines

@@ -81,7 +81,9 @@ class Page:
     `scope_order` () -> the scopes in the order the tables list them (J1's environments); `charts` (df, chart) ->
     the page's charts, each `chart(title, table, categories, key, **filters)`; `link` (href, envs, agent, scope,
     metric) -> the viewer link of one of our table cells (None: a cell whose scope is an environment of the
-    viewer's records links to them)."""
+    viewer's records links to them); `preface` (the Markdown twin's text) -> a Markdown paragraph the page shows
+    above its tables (J1's instance provenance), or None; `brief` (the same text) -> its one-line short form, which
+    `jurisflow results` prints under the leaderboard, or None."""
 
     titles: tuple[tuple[str, str], ...] = ()
     table_order: tuple[str, ...] = ()
@@ -92,6 +94,8 @@ class Page:
     scope_order: str | None = None
     charts: str | None = None
     link: str | None = None
+    preface: str | None = None
+    brief: str | None = None
 
 
 @dataclass(frozen=True)
@@ -124,7 +128,9 @@ class Benchmark:
     `dialogue_marker`. `show` ("module:function", (run folder, instance id, usage rows by call key) -> lines of
     rich markup) prints one dialogue for `jurisflow show` (None: the viewer's record). `smoke` ("module:function",
     () -> {profile: section overrides}) gives its samples in the real-model runs (flows/smoke_real.py).
-    `commands` are its own CLI commands (`jurisflow <name> ...`), beside its stages'."""
+    `commands` are its own CLI commands (`jurisflow <name> ...`), beside its stages'. `run_prompts` ("module:function",
+    (data dir, a run's folder) -> texts) gives the prompt templates a run used that are not ours (read at run time
+    from the pinned data, as UCL-Bench's released prompts), which the real-model echo check compares replies with."""
 
     name: str
     title: str
@@ -141,6 +147,7 @@ class Benchmark:
     show: str | None = None
     smoke: str | None = None
     commands: tuple[Command, ...] = ()
+    run_prompts: str | None = None
 
     def smoke_profile(self, profile: str) -> dict[str, Any]:
         """Its params.yaml section overrides in the real-model profile `profile` (`make smoke-real`: `small`; the

@@ -54,15 +54,23 @@ class BenchmarkSection(Section):
         paper = self.PAPER.roles.get(role) if self.protocol == "paper" else None
         return resolve_role(role, fallback, paper, self.own_role(role))
 
+    def agent_model(self, agent: ModelConfig) -> ModelConfig:
+        """The agent as this benchmark sends it (its decoding under the section's settings); as it is by default."""
+        return agent
+
     def protocol_record(
-        self, shared: Mapping[str, ModelEntry], size: int | None = None, roles: Sequence[str] | None = None
+        self,
+        shared: Mapping[str, ModelEntry],
+        size: int | None = None,
+        roles: Sequence[str] | None = None,
+        agent: ModelConfig | None = None,
     ) -> ProtocolRecord:
         """What a run of this benchmark runs with beside its paper (`size`: the units it ran, when known; `roles`:
-        the roles it calls, None: all of them)."""
+        the roles it calls, None: all of them; `agent`: the agent as the run sends it, `agent_model`)."""
         chosen = self.ROLES if roles is None else roles
         models = {r: self.role_model(r, shared) for r in chosen}
         dumped: dict[str, Any] = self.model_dump()
-        return ProtocolRecord(self.protocol, models, self.PAPER, settings_of(dumped, self.PAPER), size)
+        return ProtocolRecord(self.protocol, models, self.PAPER, settings_of(dumped, self.PAPER), size, agent)
 
     def shared_limit(self) -> int | None:
         """The benchmark's own cap on the units it sends every agent (None: none); an agent's `limit` and this,

@@ -1,6 +1,8 @@
 """A small OpenAI-compatible HTTP server for tests and benchmarks, with fault injection.
 
-It answers `/v1/chat/completions` and `/v1/models` on a loopback port, in its own thread and event loop.
+It answers `/v1/chat/completions` and `/v1/models` on a loopback port, in its own thread and event loop, and
+Google AI Studio's `/v1/models/<model>:generateContent` (what litellm's `gemini/` provider calls at a custom
+`api_base`; recorded in `requests` as the OpenAI-shaped body it stands for, with `gemini: True`; no faults).
 Replies are scripted by a function of the request (default: an echo of the last user message). Faults are
 queued with `inject(...)` and consumed by the next requests, one per request (`None` in the queue lets
 that request through untouched):
@@ -308,6 +310,44 @@ class FakeOpenAIServer:
             with self._lock:
                 self.in_flight -= 1
 
+    async def _gemini(self, request: web.Request) -> web.Response:
+        """Google AI Studio's `POST <base>/models/<model>:generateContent`, as litellm's `gemini/` provider calls a
+        custom `api_base`: recorded as the OpenAI-shaped body it stands for (`model`, `messages`, `temperature`,
+        `top_p`, `max_tokens`, and `gemini: True`), answered by `reply` in Gemini's shape."""
+        model, _, method = request.match_info["call"].partition(":")
+        if method != "generateContent":
+            return web.json_response({"error": {"code": 404, "message": f"no method {method}"}}, status=404)
+        native = json.loads(await request.read())
+        config = native.get("generationConfig") or {}
+        system = native.get("system_instruction") or native.get("systemInstruction") or {}
+        messages = [{"role": "system", "content": "".join(p.get("text", "") for p in system.get("parts", []))}]
+        messages = messages if messages[0]["content"] else []
+        for content in native.get("contents", []):
+            role = "assistant" if content.get("role") == "model" else "user"
+            messages.append({"role": role, "content": "".join(p.get("text", "") for p in content.get("parts", []))})
+        body = {
+            "model": model,
+            "messages": messages,
+            "temperature": config.get("temperature"),
+            "top_p": config.get("top_p", config.get("topP")),  # litellm writes snake_case, Google's docs camelCase
+            "max_tokens": config.get("max_output_tokens", config.get("maxOutputTokens")),
+            "gemini": True,
+        }
+        with self._lock:
+            self.requests.append(body)
+            self.headers_seen.append(dict(request.headers))
+        text = self.reply(body)
+        usage = {"promptTokenCount": 7, "candidatesTokenCount": max(1, len(text)), "totalTokenCount": 7 + len(text)}
+        return web.json_response(
+            {
+                "candidates": [
+                    {"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP", "index": 0}
+                ],
+                "usageMetadata": usage,
+                "modelVersion": model,
+            }
+        )
+
     async def _fault(
         self, request: web.Request, body: dict[str, Any], number: int, fault: tuple
     ) -> web.StreamResponse | None:
@@ -443,6 +483,7 @@ class FakeOpenAIServer:
             app = web.Application()
             app.router.add_post("/v1/chat/completions", self._chat)
             app.router.add_get("/v1/models", self._models)
+            app.router.add_post("/v1/models/{call}", self._gemini)  # litellm's gemini/ provider, api_base <url>
             app.router.add_get("/props", self._props)
             app.router.add_post("/tokenize", self._tokenize)
             app.router.add_post("/detokenize", self._detokenize)

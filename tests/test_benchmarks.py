@@ -67,8 +67,13 @@ def test_the_leaderboard_columns_are_the_registered_headlines():
         ["ucl", "UCL win rate", 7, "win_rate", "win_rate", "overall", 1.0],
         ["plawbench", "PLawBench", 8, "table3", "Overall", "overall", 100.0],
     ]
-    paper = paper_headline_table()  # UCL-Bench's Table 3 AVG, as the UCL report quotes it
-    assert set(paper.benchmark) == {"ucl"} and set(paper.judge) == {"gpt-4-0613"} and len(paper) > 10
+    paper = paper_headline_table()  # UCL-Bench's Table 3 AVG, as the UCL report quotes it; LawBench's 51 models
+    ucl = paper[paper.benchmark == "ucl"]
+    assert set(ucl.judge) == {"gpt-4-0613"} and len(ucl) > 10
+    lawbench = paper[paper.benchmark == "lawbench"].set_index(["table", "agent"]).value
+    assert len(lawbench) == 102  # the appendix tables' 51 models in each setting, not results.csv's mirrored rows
+    assert lawbench[("zero_shot", "GPT-4")] == pytest.approx(0.5235)  # Table 27 Overall, printed 52.35
+    assert lawbench[("one_shot", "GPT-4")] == pytest.approx(0.5385)
 
 
 def test_the_paper_model_check_lists_every_paper_with_a_model_list():

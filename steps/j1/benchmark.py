@@ -26,6 +26,8 @@ BENCHMARK = Benchmark(
         paper_in_plots=("GPT-4o",),
         scope_order="steps.j1.page:scope_order",
         charts="steps.j1.page:charts",
+        preface="steps.j1.page:preface",
+        brief="steps.j1.page:results_note",
     ),
     dialogue_reader="steps.j1.page:records",
     show="steps.j1.show:dialogue_lines",

@@ -1,5 +1,6 @@
 """J1-EVAL's HTML page (its registration's `page` and `dialogue_reader`): the environments in the paper's order,
-one chart of the ten metrics per environment, and the transcript viewer's records of a run."""
+one chart of the ten metrics per environment, the transcript viewer's records of a run, and the instances'
+provenance paragraph of reports/j1.md (the page's preface; its short form under `jurisflow results`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from steps.j1.envs.catalog import codes
+from steps.j1.envs.provenance import brief, report_paragraph
 from steps.paths import DIALOGUES, TURNS
 from steps.reports.html.dialogues import (
     Record,
@@ -21,6 +23,17 @@ from steps.reports.html.dialogues import (
     text_of,
 )
 from steps.reports.html.viewer import optional, read_table
+
+
+def preface(markdown: str) -> str | None:
+    """The provenance paragraph of reports/j1.md (`markdown`, its text), shown above the page's tables."""
+    return report_paragraph(markdown)
+
+
+def results_note(markdown: str) -> str | None:
+    """The provenance paragraph's short form, for `jurisflow results` (None: a report without one)."""
+    paragraph = report_paragraph(markdown)
+    return None if paragraph is None else f"instances {brief(paragraph)} (reports/j1.md says how they differ)"
 
 
 def scope_order() -> tuple[str, ...]:

@@ -10,8 +10,10 @@ TASKS = tuple(f"{level}-{i}" for level, k in ((1, 2), (2, 10), (3, 8)) for i in 
 
 
 def _setting(setting: str, column: str) -> tuple[Headline, ...]:
-    """A setting's overall score (a leaderboard column and a line of `jurisflow eval`) and its three levels."""
-    overall = Headline(setting, "score", key=(setting, "overall"), column=column, scale=100)
+    """A setting's overall score (a leaderboard column and a line of `jurisflow eval`, beside the Overall of the
+    paper's 51 models in its appendix tables) and its three levels."""
+    paper = f"steps.lawbench.paper:{setting}_overall"
+    overall = Headline(setting, "score", key=(setting, "overall"), column=column, scale=100, paper=paper)
     return (overall, *(Headline(setting, "score", level, key=(setting, level), scale=100) for level in LEVELS))
 
 

@@ -2,7 +2,8 @@
 with the numbers exactly as printed, and the report's table that ranks our agents among them by Overall.
 
 LawBench's results.csv (the mirror holds only the rows of the models whose predictions it mirrors) stays the
-reference of the reproduced-from-predictions check; these tables are what the paper printed for every model.
+reference of the reproduced-from-predictions check; these tables are what the paper printed for every model, and
+their Overall is what `jurisflow results` and eval's printout compare with (`zero_shot_overall`, `one_shot_overall`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,24 @@ def paper_rows(setting: str) -> pd.DataFrame:
     table = load_paper_table(PAPER_TABLES / f"{setting}.csv")  # validates the provenance lines
     lines = [line for line in table.path.read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
     return pd.read_csv(StringIO("\n".join(lines)), dtype=str, keep_default_na=False)
+
+
+def overall(setting: str) -> pd.DataFrame:
+    """The setting's Overall of all 51 models as the paper printed it, as a fraction (agent, value, judge): the
+    papers' rows of `jurisflow results` and eval's paper best and median (not results.csv's mirrored models)."""
+    rows = paper_rows(setting)
+    values = pd.to_numeric(rows.Overall, errors="coerce") / 100
+    return pd.DataFrame({"agent": rows.paper_model, "value": values, "judge": None}).dropna(subset=["value"])
+
+
+def zero_shot_overall() -> pd.DataFrame:
+    """`overall` of the zero-shot tables (named in the registration)."""
+    return overall("zero_shot")
+
+
+def one_shot_overall() -> pd.DataFrame:
+    """`overall` of the one-shot tables (named in the registration)."""
+    return overall("one_shot")
 
 
 def _ours(long: pd.DataFrame, setting: str, agents: dict[str, AgentInfo]) -> pd.DataFrame:

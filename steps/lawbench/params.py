@@ -13,13 +13,15 @@ from typing import ClassVar, Literal
 
 from pydantic import Field, field_validator
 
-from steps.lawbench.protocol import PAPER, PAPER_MAX_INPUT_TOKENS, PAPER_MAX_NEW_TOKENS
-from steps.llm.config import Decoding
+from steps.lawbench.protocol import (
+    PAPER,
+    PAPER_MAX_INPUT_TOKENS,
+    PAPER_MAX_NEW_TOKENS,
+    paper_decoding,
+)
+from steps.llm.config import ModelConfig
 from steps.protocol import PaperProtocol
 from steps.sections import BenchmarkSection, check_subset
-
-PAPER_TEMPERATURE_GPT = 0.7  # "For both ChatGPT and GPT-4, we set the temperature at 0.7 and top p to 1"
-_GPT_FAMILY = ("gpt-4", "gpt4", "gpt-3.5", "gpt3.5", "chatgpt")
 
 
 class LawBenchParams(BenchmarkSection):
@@ -43,21 +45,31 @@ class LawBenchParams(BenchmarkSection):
     def shared_limit(self) -> int | None:
         return self.limit
 
-
-def is_gpt_family(model: str) -> bool:
-    """Whether `model` (a litellm model string such as `openai/gpt-4-0613`, or a paper name such as `ChatGPT`,
-    `GPT4`) is one of the OpenAI chat models the paper sampled at temperature 0.7."""
-    name = model.rsplit("/", 1)[-1].lower()
-    return name.startswith(_GPT_FAMILY)
+    def agent_model(self, agent: ModelConfig) -> ModelConfig:
+        """The agent as `lawbench_predict` sends it: decoded as the paper decoded its family under `protocol:
+        paper` (`with_protocol`), at most `max_new_tokens` new tokens (`with_max_new_tokens`)."""
+        return with_max_new_tokens(with_protocol(agent, self.protocol), self.max_new_tokens)
 
 
-def paper_decoding(model: str) -> Decoding:
-    """The paper's decoding for `model` (§4 Experiment setup): ChatGPT and GPT-4 at temperature 0.7 and top_p 1,
-    every other model greedy (temperature 0; the paper ran only open models besides those two); at most 1,024 new
-    tokens for all. A `protocol: paper` preset sets an agent's `decoding` to this."""
-    if is_gpt_family(model):
-        return Decoding(temperature=PAPER_TEMPERATURE_GPT, top_p=1.0, max_tokens=PAPER_MAX_NEW_TOKENS)
-    return Decoding(temperature=0.0, max_tokens=PAPER_MAX_NEW_TOKENS)
+def with_protocol(agent: ModelConfig, protocol: str) -> ModelConfig:
+    """The agent as the paper decoded its family under `protocol: paper` (ChatGPT and GPT-4 at temperature 0.7 and
+    top_p 1, every other model greedy, at most 1,024 new tokens: `paper_decoding`), over its own decoding; under
+    `ours` the agent's own decoding (the protocol label names where it differs from the paper's). run.json records
+    the decoding sent."""
+    if protocol != "paper":
+        return agent
+    paper = paper_decoding(agent.model).model_dump(exclude_unset=True)
+    return agent.model_copy(update={"decoding": agent.decoding.model_copy(update=paper)})
+
+
+def with_max_new_tokens(agent: ModelConfig, max_new_tokens: int | None) -> ModelConfig:
+    """The agent with at most `lawbench.max_new_tokens` new tokens: that cap when it sets no max_tokens or a larger
+    one; its own smaller max_tokens stays (e.g. `eval --max-tokens 64`: a deviation run.json records and the
+    label names). None: the agent's decoding unchanged."""
+    own = agent.decoding.max_tokens
+    if max_new_tokens is None or (own is not None and own <= max_new_tokens):
+        return agent
+    return agent.model_copy(update={"decoding": agent.decoding.model_copy(update={"max_tokens": max_new_tokens})})
 
 
 def paper_section() -> LawBenchParams:

@@ -22,7 +22,7 @@ import pandas as pd
 from steps.lawbench.metrics import score_predictions
 from steps.lawbench.metrics.proofread import LexiconFiles, lexicon_tables
 from steps.lawbench.metrics.tasks import SETTINGS
-from steps.lawbench.params import LawBenchParams, paper_decoding
+from steps.lawbench.params import LawBenchParams
 from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_frame, select_items, with_prompts
 from steps.lawbench.schemas import LawBenchRunPredictions, LawBenchScores
 from steps.lawbench.sources import LawBenchItems, LawBenchPredictions, LawBenchPublished
@@ -80,26 +80,6 @@ def score(ctx: StageContext) -> str:
 
 
 # ------------------------------------------------------------------ an agent's predictions
-def with_protocol(agent: ModelConfig, protocol: str) -> ModelConfig:
-    """The agent as the paper decoded its family under `protocol: paper` (ChatGPT and GPT-4 at temperature 0.7 and
-    top_p 1, every other model greedy, at most 1,024 new tokens: params.paper_decoding), over its own decoding;
-    under `ours` the agent's own decoding. run.json records the decoding sent."""
-    if protocol != "paper":
-        return agent
-    paper = paper_decoding(agent.model).model_dump(exclude_unset=True)
-    return agent.model_copy(update={"decoding": agent.decoding.model_copy(update=paper)})
-
-
-def with_max_new_tokens(agent: ModelConfig, max_new_tokens: int | None) -> ModelConfig:
-    """The agent with at most `lawbench.max_new_tokens` new tokens: that cap when it sets no max_tokens or a larger
-    one; its own smaller max_tokens stays (e.g. `eval --max-tokens 64`: a deviation run.json records). None: the
-    agent's decoding unchanged."""
-    own = agent.decoding.max_tokens
-    if max_new_tokens is None or (own is not None and own <= max_new_tokens):
-        return agent
-    return agent.model_copy(update={"decoding": agent.decoding.model_copy(update={"max_tokens": max_new_tokens})})
-
-
 def input_limit(section: LawBenchParams, rule: str) -> dict[str, object]:
     """The input limit as run.json records it: tokens allowed, which side is cut, how tokens were counted."""
     return {"max_input_tokens": section.max_input_tokens, "truncation": section.truncation, "count": rule}
@@ -148,7 +128,7 @@ def predict(ctx: StageContext) -> str:
         raise ValueError(f"unknown setting '{setting}'; expected one of {', '.join(SETTINGS)}")
     limit = params.limit_for(agent_name, "lawbench")  # the agent's own limit and lawbench.limit, the smaller
     lawbench = params.section(LawBenchParams)
-    agent = with_max_new_tokens(with_protocol(params.agent(agent_name), lawbench.protocol), lawbench.max_new_tokens)
+    agent = lawbench.agent_model(params.agent(agent_name))  # with_protocol, then with_max_new_tokens
     items = ctx.read_table(paths.interim / "lawbench_items.parquet", LawBenchItems)
     items = select_items(items, setting, limit, lawbench.tasks)
     tokenizer = ctx.served_tokenizer(agent) if lawbench.count_tokens == "tokens" else None
@@ -168,7 +148,7 @@ def predict(ctx: StageContext) -> str:
         **subset,
         input_limit=input_limit(lawbench, tokenizer.rule if tokenizer else CHARACTERS),
         max_new_tokens=lawbench.max_new_tokens,
-        protocol_record=params.run_protocol("lawbench", len(items)),
+        protocol_record=params.run_protocol("lawbench", len(items), agent=agent_name),
     )
     rid = ctx.begin_run(run_dir, spec)
     with ctx.model_session(rid, usage=run_dir / USAGE) as session:

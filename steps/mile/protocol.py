@@ -1,6 +1,6 @@
 """MILE's paper protocol (spec maser-mile): gpt-4o-2024-08-06 plays the client, the supervisor, the stage
 classifier and the style checker, each with its own decoding (`mile.role_decoding: paper`, §2.6), and judges at
-temperature 0 (§4.1); 693 instances."""
+temperature 0 with at most 50 new tokens (§4.1); 693 instances."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ from steps.llm.config import Decoding
 from steps.protocol import PaperProtocol, PaperRole, PaperSetting
 
 GPT4O = "openai/gpt-4o-2024-08-06"
+# the released evaluation code's judge calls ask at most 50 tokens (spec maser-mile §4.1, "Reference"); our default
+# judge asks no limit so that the explanation survives (a reply cut at 50 tokens is parsed by the regex fallback)
+PAPER_JUDGE_MAX_TOKENS = 50
 
 PAPER = PaperProtocol(
     roles={
@@ -18,7 +21,10 @@ PAPER = PaperProtocol(
             Decoding(),
         ),
         "judge": PaperRole(
-            GPT4O, "gpt-4o-2024-08-06", "spec maser-mile §4.1 (judge gpt-4o-2024-08-06, temperature 0)", Decoding()
+            GPT4O,
+            "gpt-4o-2024-08-06",
+            "spec maser-mile §4.1 (judge gpt-4o-2024-08-06, temperature 0, max_tokens 50)",
+            Decoding(temperature=0, max_tokens=PAPER_JUDGE_MAX_TOKENS),
         ),
     },
     settings=(

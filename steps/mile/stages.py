@@ -6,7 +6,8 @@ scores, the report. Each takes its `StageContext` and returns its one-line summa
   role). Writes <run>/{turns,dialogues,usage}.parquet and run.json. The journal
   (.cache/journals/mile/<agent>/<run id>.jsonl, outside the DVC outputs) lets an interrupted run resume.
 - `judge`: goal, interaction and client-consistency scores (steps.mile.evaluate plans them, steps.mile.judging and
-  steps.mile.matching score them); writes <run>/{scores,judge_usage}.parquet.
+  steps.mile.matching score them); writes <run>/{scores,judge_usage}.parquet and judge/run.json (the judge model
+  and decoding, and its protocol record: under `protocol: paper` the paper's max_tokens 50).
 - `report`: reports/mile.md (MASER Tables 1-3 with the paper's numbers), its CSV twin and the DVC views, from every
   agent's scores and dialogues (steps/mile/sql/mile_*.sql).
 """
@@ -31,6 +32,8 @@ from steps.simulate import Dialogue
 from steps.simulate.records import RunLabel, context_limit_keys
 from steps.stages import ModelSession, StageContext
 from steps.tables import batches, table_rows
+
+JUDGE_RUN = "judge"  # <run>/judge/run.json: the judge's model, decoding and protocol record
 
 BATCH = 20  # dialogues per unit the monitor shows
 
@@ -153,6 +156,15 @@ def judge(ctx: StageContext) -> str:
     dialogues = ctx.read_table(run_dir / DIALOGUES, MileDialogues)
     mile = ctx.read_table(paths.interim / "mile.parquet", Mile)
     plan = plan_evaluation(mile, dialogues, turns, params.section(MileParams))
+    # the judge's own record (<run>/judge/run.json): the judge model and decoding it asked with (under `protocol:
+    # paper` the paper's max_tokens 50) beside the paper's; the score rows keep the dialogue run's id
+    judge_spec = {
+        "agent_run": rid,
+        "judge": judge_model.model,
+        "decoding": judge_model.decoding.model_dump(),
+        "protocol_record": params.run_protocol("mile", len(dialogues), ("judge",)),
+    }
+    ctx.begin_run(run_dir / JUDGE_RUN, judge_spec)
 
     def judge_all(plan: Plan, door: Completer, model: ModelConfig, label: str) -> list[dict]:
         with ctx.counter(label, len(plan.tasks)) as advance:
@@ -172,6 +184,7 @@ def judge(ctx: StageContext) -> str:
         f"{' (proxy)' if judge_model.is_scripted else ''}; run {rid}",
     )
     ctx.check_calls(run_dir / JUDGE_USAGE, judged=[run_dir / "scores.parquet"])
+    ctx.write_run_json(run_dir / JUDGE_RUN, judge_spec)
     failed = scores[scores.failure.notna() & (scores.failure != "dialogue_failed")]
     return (
         f"{agent_name}: {len(dialogues)} dialogues, {len(plan.tasks):,} judge calls by {judge_model.model} "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,15 +75,55 @@ RECITE_MIN_CHARS = 16
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 
 
+def _line_windows(fragments: Iterable[str]) -> set[str]:
+    """Every RECITE_MIN_CHARS-long run within one line of `fragments` (a run never spans a line or a fragment)."""
+    windows: set[str] = set()
+    for fragment in fragments:
+        for line in fragment.splitlines():
+            line = line.strip()
+            windows.update(line[i : i + RECITE_MIN_CHARS] for i in range(len(line) - RECITE_MIN_CHARS + 1))
+    return windows
+
+
 def instruction_windows(root: Path) -> frozenset[str]:
     """Every RECITE_MIN_CHARS-long run of the literal text of the role templates under `root`/steps."""
-    windows: set[str] = set()
-    for template in sorted(root.glob("steps/**/templates/*.j2")):
-        for fragment in _JINJA.split(template.read_text(encoding="utf-8")):
-            for line in fragment.splitlines():
-                line = line.strip()
-                windows.update(line[i : i + RECITE_MIN_CHARS] for i in range(len(line) - RECITE_MIN_CHARS + 1))
-    return frozenset(windows)
+    return frozenset(
+        _line_windows(
+            fragment
+            for template in sorted(root.glob("steps/**/templates/*.j2"))
+            for fragment in _JINJA.split(template.read_text(encoding="utf-8"))
+        )
+    )
+
+
+# a released template's placeholder (`{information}`, filled by `str.format` in the original code)
+_SLOT = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
+
+
+def prompt_windows(texts: Iterable[str]) -> frozenset[str]:
+    """Every RECITE_MIN_CHARS-long run of the literal text of prompt templates that are not ours (a benchmark's
+    released prompts, read at run time), their `{slot}` placeholders left out."""
+    return frozenset(_line_windows(fragment for text in texts for fragment in _SLOT.split(str(text))))
+
+
+def run_windows(data_dir: Path, base: frozenset[str]) -> Callable[[str], frozenset[str]]:
+    """Stage (a table's folder under `data_dir`) -> the instruction windows its utterances are checked against:
+    `base` (our templates) and the prompts its run used that are not ours, which the benchmark's registration
+    reads from the run (`run_prompts`: UCL-Bench's released role and model prompts when the run used them)."""
+    from steps.benchmarks import benchmark, names
+    from steps.registry import resolve
+
+    known: dict[str, frozenset[str]] = {}
+
+    def windows(stage: str) -> frozenset[str]:
+        if stage not in known:
+            name = stage.split("/", 1)[0]
+            hook = benchmark(name).run_prompts if name in names() else None
+            texts = resolve(hook)(data_dir, data_dir / stage) if hook else []
+            known[stage] = base | prompt_windows(texts) if texts else base
+        return known[stage]
+
+    return windows
 
 
 def recites(text: str, windows: frozenset[str]) -> bool:
@@ -125,11 +165,14 @@ def echo_flags(frame: pd.DataFrame) -> pd.Series | None:
     return None if kinds is None else kinds == "echoed_prompt"
 
 
-def echo_counts(tables: Iterable[StageTable], windows: frozenset[str] = frozenset()) -> pd.DataFrame:
-    """Outputs that echo their prompt or recite their instructions, per stage and table (column `echo`)."""
+def echo_counts(
+    tables: Iterable[StageTable], windows: frozenset[str] | Callable[[str], frozenset[str]] = frozenset()
+) -> pd.DataFrame:
+    """Outputs that echo their prompt or recite their instructions, per stage and table (column `echo`); `windows`:
+    the instruction windows, or per stage the ones its run's prompts give (`run_windows`)."""
     rows: list[dict[str, object]] = []
     for t in tables:
-        kinds = echo_kinds(t.frame, windows)
+        kinds = echo_kinds(t.frame, windows(t.stage) if callable(windows) else windows)
         if kinds is None or kinds.empty:
             continue
         for kind, n in kinds.value_counts().sort_index().items():

@@ -27,18 +27,24 @@ from steps.runs import RunRecord, read_run, read_run_if_any
 def protocol_label(params: Params, benchmark: str, records: Sequence[RunRecord | None]) -> str:
     """The protocol label of an agent's numbers in `benchmark` (steps/protocol.py): the roles its runs recorded
     (their run.json `protocol_record`), the others as params.yaml names them (its judge, where no run records it),
-    and the smallest data size its runs recorded."""
+    the agent as its runs sent it (where the paper decodes agents its own way) and the smallest data size its runs
+    recorded."""
     record = params.protocol_record(benchmark)
     ran: dict[str, ModelConfig] = {}
     sizes: list[int] = []
+    agent: ModelConfig | None = None
     for r in records:
         entry = (r.spec.get("protocol_record") or {}) if r is not None else {}
         for role, used in (entry.get("roles") or {}).items():
             ran[role] = ModelConfig(name=role, model=used["model"], decoding=used["decoding"])
+        sent = entry.get("agent")
+        if sent and agent is None:
+            agent = ModelConfig(name="agent", model=sent["model"], decoding=sent["decoding"])
         size = (entry.get("data") or {}).get("size")
         if size is not None:
             sizes.append(int(size))
-    return replace(record, roles={**record.roles, **ran}, size=min(sizes) if sizes else None).label
+    size = min(sizes) if sizes else None
+    return replace(record, roles={**record.roles, **ran}, size=size, agent=agent).label
 
 
 def model_info(

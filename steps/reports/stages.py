@@ -25,7 +25,7 @@ from steps.paths import Paths
 from steps.registry import SourceTable
 from steps.reports.data_card import RunsSection, TableSection, render_data_card
 from steps.reports.html import dialogues
-from steps.reports.html.pages import benchmark_page, index_page
+from steps.reports.html.pages import benchmark_page, index_page, markdown_name
 from steps.reports.html.viewer import agent_dialogues
 from steps.schemas.judged import Judged
 from steps.sources import load_manifest
@@ -146,7 +146,9 @@ def write_page(ctx: StageContext, bench: str) -> tuple[str, int, int]:
     reports, agents = ctx.paths.reports, list(ctx.params.agents)
     df = read_long(ctx.input_path(reports / f"{bench}.csv"))
     records = load_dialogues(bench, agents, ctx.paths, ctx.input_path) if benchmark(bench).dialogues else None
-    ctx.write_text(reports / "html" / f"{bench}.html", benchmark_page(bench, df, records, agents))
+    twin = ctx.input_path(reports / markdown_name(bench))  # read only for a page with a preface (J1's provenance)
+    markdown = twin.read_text(encoding="utf-8") if benchmark(bench).page.preface and twin.is_file() else None
+    ctx.write_text(reports / "html" / f"{bench}.html", benchmark_page(bench, df, records, agents, markdown))
     return bench, len(df), len(records or [])
 
 

@@ -9,6 +9,7 @@ BENCHMARK = Benchmark(
     name="ucl",
     title="UCL-Bench",
     smoke="steps.ucl.smoke:profiles",
+    run_prompts="steps.ucl.prompts:used_released",
     page=Page(
         titles=(
             ("win_rate", "Win rates against the reference model per task (UCL-Bench Table 3 layout)"),

@@ -87,6 +87,34 @@ def prompt_record(source: PromptSource, items: Any, roles: Iterable[str]) -> dic
     return record
 
 
+def used_released(data_dir: Path, run_dir: Path) -> list[str]:
+    """The released templates a run used, as text: each role's per-task template whose hash its run.json records
+    (`prompts.templates`), read from the interim table under `data_dir` (the user's role prompt under `released`,
+    the assistant's model prompt always); [] for a run without a record or one that used only ours."""
+    import json
+
+    import pandas as pd
+
+    spec = run_dir / "run.json"
+    record = json.loads(spec.read_text(encoding="utf-8")).get("prompts") if spec.is_file() else None
+    wanted = [
+        (RELEASED_COLUMNS[role], str(task), str(hashed))
+        for role, per_task in ((record or {}).get("templates") or {}).items()
+        if role in RELEASED_COLUMNS and isinstance(per_task, dict)
+        for task, hashed in per_task.items()
+    ]
+    if not wanted:
+        return []
+    columns = sorted({column for column, _, _ in wanted})
+    table = pd.read_parquet(data_dir / "interim" / "ucl.parquet", columns=["task", *columns]).drop_duplicates("task")
+    by_task = {str(r["task"]): r for r in table.to_dict("records")}
+    return [
+        str(by_task[task][column])
+        for column, task, hashed in wanted
+        if task in by_task and digest(str(by_task[task][column])) == hashed
+    ]
+
+
 def describe(source: str) -> str:
     """One sentence for the report: which role reads which prompt under `source`."""
     if source == RELEASED:

@@ -54,10 +54,28 @@ def test_the_leaderboard_holds_the_committed_numbers_and_the_papers_rows():
     assert rows["GPT-4 (paper)"]["UCL win rate"] == f"{paper_ucl.loc['GPT-4', 'AVG']:.1f}"
     plaw = _one(_twin("plawbench"), table="table3", metric="Overall", agent="Kimi-K2", source="paper")
     assert rows["Kimi-K2 (paper)"]["PLawBench"] == f"{100 * plaw.value:.1f}"
+    # LawBench's paper rows are the 51 models of its appendix tables (Overall as printed), not results.csv's rows
+    lawbench = [r for r in rows.values() if r["source"] == "paper" and r["LawBench 0-shot"]]
+    assert len(lawbench) == len([r for r in rows.values() if r["source"] == "paper" and r["LawBench 1-shot"]]) == 51
+    assert rows["GPT-4 (paper)"]["LawBench 0-shot"] == f"{100 * (52.35 / 100):.1f}"  # Table 27's Overall of GPT-4
+    assert "GPT4 (paper)" not in rows  # results.csv's name for it
     # ours first, then the papers'
     sources = [r["source"] for r in rows.values()]
     assert sources.index("paper") == sum(s != "paper" for s in sources)
     assert "2 agents of ours" in done.stderr
+
+
+def test_j1s_instance_provenance_is_listed_under_the_leaderboard():
+    """The short form of reports/j1.md's provenance paragraph, under the table (not in CSV, which is data only)."""
+    from steps.j1.page import results_note
+
+    done = _results("-b", "j1", "--format", "md")
+    assert done.returncode == 0, done.stderr
+    note = results_note((ROOT / "reports" / "j1.md").read_text(encoding="utf-8"))
+    assert note is not None and note.startswith("instances rebuilt from public judgments")
+    assert f"  j1: {note}" in done.stdout.splitlines()
+    assert "instances rebuilt" not in _results("-b", "j1", "--format", "csv").stdout
+    assert "instances rebuilt" not in _results("-b", "ucl", "--format", "md").stdout  # only J1 has a brief
 
 
 def test_one_benchmark_as_markdown_and_without_the_paper():

@@ -149,14 +149,17 @@ def test_headlines_are_the_leaderboards_numbers_and_labels_beside_the_papers(tmp
     ).to_csv(tmp_path / "lawbench.csv", index=False)
     got = headlines("probe", ["lawbench"], tmp_path)
     assert [h.column for h in got] == ["LawBench 0-shot", "LawBench 1-shot"]  # the leaderboard's columns
-    papers = [("GPT4", pytest.approx(52.4)), ("qwen", pytest.approx(35.81))]
+    # the paper's numbers are the 51 models of LawBench's appendix tables (Overall as printed), not the twin's
+    # mirrored results.csv rows (GPT4, qwen above)
+    papers = got[0].paper
+    assert len(papers) == 51 and papers[0] == ("GPT-4", pytest.approx(52.35)) and "qwen" not in dict(papers)
     # beside the paper's numbers, the label carries the protocol (the leaderboard lists it under its table)
     assert got[0] == HeadlineLine("LawBench 0-shot", "probe [limit 3] [60 of 10,000 items]", "41.2 (n 60)", papers)
-    assert got[1].cell is None
+    assert got[1].cell is None and len(got[1].paper) == 51
     text = headline_text("probe", ["lawbench"], tmp_path)
     assert (
         "probe [limit 3] [60 of 10,000 items]  41.2 (n 60)" in text
-        and "paper: best GPT4 52.4, median 44.1 over 2 models" in text
+        and "paper: best GPT-4 52.3, median 14.8 over 51 models" in text  # 52.35 as a double: 52.3499…
     )
     assert "not in the report" in text
     board = leaderboard(headline_rows(tmp_path)).set_index("agent")

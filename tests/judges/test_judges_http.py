@@ -20,6 +20,7 @@ from steps.judges import (
     judge_pointwise,
     judge_rubric,
 )
+from steps.llm.config import Decoding
 from tests.judges.conftest import http_judge, run
 from tests.judges.trials import CRIMINAL_JUDGMENT, CRIMINAL_ORACLE_STEPS, exchanges
 
@@ -327,3 +328,36 @@ def test_a_missing_item_is_repaired_then_a_failure(answers, door):
     server, script = answers("A 项 5 分，B 项 3 分。")
     failed = rubric(door, server, repairs=2)
     assert (failed.failure, failed.attempts, len(script.bodies)) == (JudgeFailure.UNPARSABLE, 3, 3)
+
+
+# ---------------------------------------------------------------- graded, cut at max_tokens
+GRADED = ("互动性", "专业性", "逻辑性")
+
+
+@pytest.mark.parametrize(
+    ("answer", "cut", "grades"),
+    [
+        # MILE's paper judge asks at most 50 tokens: the grades come first, the explanation is cut
+        ('{"互动性": 9, "专业性": 7, "逻辑性": 8, "解释": "先安慰原告再推进到', True, (9, 7, 8)),
+        ('{"互动性": 9, "专业性": 7, "逻辑', True, None),  # a grade lost to the cut: no reading
+        ('{"互动性": 9, "专业性": 12, "逻辑性": 8, "解释": "先', True, None),  # a grade outside the scale
+        ('{"互动性": 9, "专业性": 7, "逻辑性": 8, "解释": "先安慰原告再推进到', False, None),  # not cut: malformed
+    ],
+)
+def test_a_graded_answer_cut_at_max_tokens_is_read_when_every_grade_came_first(answers, door, answer, cut, grades):
+    from steps.judges.graded import Scale, judge_graded
+
+    server, script = answers(answer)
+    if cut:
+        server.inject(("cut",), ("cut",))  # the answer and its repair both end at max_tokens
+    model = http_judge(server).model_copy(update={"decoding": Decoding(temperature=0, max_tokens=50)})
+    got = run(judge_graded(door, model, "评分", Scale(GRADED), prompt_version="t@1"))
+    assert len(script.bodies) == 2 and {b["max_tokens"] for b in script.bodies} == {50}
+    if grades is None:
+        assert all(j.value is None and j.failure == JudgeFailure.UNPARSABLE for j in got.values())
+        return
+    for key, grade in zip(GRADED, grades, strict=True):
+        judgement = got[key]
+        assert (judgement.value, judgement.failure) == (pytest.approx((grade - 1) / 9), None)
+        assert judgement.evidence == {"score": grade, "reason": "", "cut_at_max_tokens": True}
+        assert judgement.truncated and judgement.attempts == 2

@@ -8,8 +8,9 @@ import pandas as pd
 import pytest
 from pydantic import ValidationError
 
-from steps.lawbench.params import LawBenchParams, is_gpt_family, paper_decoding, paper_section
+from steps.lawbench.params import LawBenchParams, paper_section
 from steps.lawbench.predict import with_prompts
+from steps.lawbench.protocol import is_gpt_family, paper_decoding
 from steps.lawbench.report import inputs_note
 from steps.lawbench.truncate import CHARACTERS, Cut, cut_prompt
 from steps.llm import ModelConfig
@@ -134,7 +135,7 @@ def test_the_report_says_how_each_agents_prompts_were_cut():
 
 
 def test_max_new_tokens_caps_the_agents_own_and_keeps_a_smaller_one():
-    from steps.lawbench.stages import with_max_new_tokens
+    from steps.lawbench.params import with_max_new_tokens
 
     def cap(own: int | None, limit: int | None) -> int | None:
         agent = ModelConfig(name="a", model="openai/m", decoding={"max_tokens": own})

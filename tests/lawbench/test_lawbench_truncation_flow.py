@@ -109,7 +109,7 @@ def test_without_a_tokenizer_the_character_rule_cuts_and_the_limits_are_configur
 def test_protocol_paper_decodes_each_model_family_as_the_paper_did(model, temperature, top_p):
     """Under `protocol: paper` GPT-4 and ChatGPT sample at 0.7 (top_p 1) and open models are greedy, each with at
     most 1,024 new tokens, whatever the agent's own decoding said; under `ours` the agent's decoding stays."""
-    from steps.lawbench.stages import with_protocol
+    from steps.lawbench.params import with_protocol
     from steps.llm import ModelConfig
 
     agent = ModelConfig(name="a", model=model, decoding={"temperature": 0.2, "max_tokens": 4096, "seed": 3})

@@ -53,3 +53,45 @@ def test_paper_protocol_sends_every_environment_role_to_the_papers_snapshot_and_
     assert record["settings"]["role_decoding"] == {"value": "paper", "paper": "paper", "source": "spec maser-mile §2.6"}
     assert record["label"] == "max_turns 4, paper 15; 1 of 693 instances"
     assert all(path.startswith("mile/templates/") for path in record["prompts"]["templates"])
+
+
+def test_paper_protocol_asks_the_judge_for_at_most_50_tokens_and_records_it(tmp_path, interim):
+    """The released evaluation code's judge (spec maser-mile §4.1): gpt-4o-2024-08-06 at temperature 0 with
+    max_tokens 50. Under `protocol: paper` every judge call carries both, and judge/run.json records them beside
+    the paper's; a judge of our own decoding is named in the label."""
+    from flows.run import mile_judge
+
+    with FakeOpenAIServer(reply=lambda body: '{"score": 8}') as server:
+        params = {
+            "agents": {"oracle": {"model": "scripted/oracle"}},
+            "llm": {"cache_dir": str(tmp_path / "llm"), "max_attempts": 1, "max_failed_fraction": 1.0},
+            "mile": {
+                "protocol": "paper",
+                "environment": {"model": "scripted/persona"},  # the dialogue offline: only the judge is called
+                "judge": {"api_base": server.url},
+                "sample": 1,
+            },
+        }
+        path = tmp_path / "params.yaml"
+        path.write_text(yaml.safe_dump(params, allow_unicode=True), encoding="utf-8")
+        args = {"params_file": path, "paths": project_paths(tmp_path, interim)}
+        assert run_stage("mile_simulate", mile_simulate, agent_name="oracle", **args) == 0
+        assert run_stage("mile_judge", mile_judge, agent_name="oracle", **args) == 0
+        requests = list(server.requests)
+    assert requests
+    assert {(b["model"], b["temperature"], b["max_tokens"]) for b in requests} == {("gpt-4o-2024-08-06", 0, 50)}
+    run = tmp_path / "data" / "mile" / "runs" / "oracle"
+    record = json.loads((run / "judge" / "run.json").read_text(encoding="utf-8"))
+    judge = record["protocol_record"]["roles"]["judge"]
+    assert (judge["decoding"]["max_tokens"], judge["paper_decoding"]["max_tokens"]) == (50, 50)
+    assert judge["source"].startswith("spec maser-mile §4.1")
+    assert record["agent_run"] == json.loads((run / "run.json").read_text(encoding="utf-8"))["run_id"]
+    assert record["protocol_record"]["label"] == "1 of 693 instances"  # the judge's record: the judge follows the paper
+
+
+def test_a_judge_asking_more_than_the_papers_50_tokens_is_named():
+    from steps.params import Params
+
+    ours = Params.model_validate({"mile": {"protocol": "paper", "judge": {"decoding": {"max_tokens": 300}}}})
+    assert "judge max_tokens 300, paper 50" in ours.protocol_record("mile").label
+    assert "judge" not in Params.model_validate({"mile": {"protocol": "paper"}}).protocol_record("mile").label

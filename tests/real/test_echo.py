@@ -72,3 +72,55 @@ def test_template_placeholders_and_tags_are_not_instructions(tmp_path):
     windows = instruction_windows(tmp_path)
     assert recites("好的。请遵守以下规则并且只回答与案件有关的问题", windows)
     assert not recites("information_that_is_long_enough", windows)
+
+
+def test_a_reply_reciting_the_released_ucl_prompts_the_run_used_is_counted(tmp_path, mirror):
+    """UCL-Bench's dialogues use the released per-task prompts (`ucl.prompts: released`, read from the pinned
+    legal_prompt.json at run time, never copied here): a simulated user or assistant reciting them recites its
+    instructions, as one reciting our templates does. Which prompts count is what the run's run.json records."""
+    from steps.reports.real_model import run_windows
+    from steps.ucl.prompts import OURS, RELEASED, prompt_record
+
+    released = json.loads((mirror / "ucl" / "legal_prompt.json").read_text(encoding="utf-8"))["Accusation Prediction"]
+    items = pd.DataFrame(
+        {
+            "task": ["Accusation Prediction"],
+            "role_template": [released["role prompt"]],
+            "model_template": [released["model prompt"]],
+            "evaluation_template": [released["evaluation prompt"]],
+        }
+    )
+    data = tmp_path / "data"
+    (data / "interim").mkdir(parents=True)
+    items.to_parquet(data / "interim" / "ucl.parquet")
+    for agent, source in (("released", RELEASED), ("ours", OURS)):
+        run = data / "ucl" / "runs" / agent
+        run.mkdir(parents=True)
+        spec = {"prompts": prompt_record(source, items, ("assistant", "user"))}
+        (run / "run.json").write_text(json.dumps(spec), encoding="utf-8")
+    # lines of the released role prompt and model prompt, said back; and a user's own words
+    user_line = next(line for line in released["role prompt"].splitlines() if line.startswith("你的任务是"))
+    model_line = next(line for line in released["model prompt"].splitlines() if line.startswith("你是一名法律专家"))
+    turns = pd.DataFrame(
+        {
+            "instance_id": ["a", "a", "b"],
+            "turn_index": [0, 1, 0],
+            "kind": ["utterance"] * 3,
+            "speaker": ["user", "assistant", "user"],
+            "text": [user_line, model_line, "我想咨询一下我朋友的案子，他到底犯了什么罪，会怎么判呢"],
+        }
+    )
+    base = instruction_windows(ROOT)
+    assert not recites(user_line, base) and not recites(model_line, base)  # in no template of ours
+    windows = run_windows(data, base)
+
+    def kinds(stage: str) -> dict[str, int]:
+        counts = echo_counts([StageTable(stage, "turns", turns)], windows)
+        return dict(zip(counts.kind, counts.n, strict=True))
+
+    assert kinds("ucl/runs/released") == {"own words": 1, "recited_instructions": 2}
+    # prompts: ours: the user read our template (its released role prompt is no instruction of this run); the
+    # assistant still read the released model prompt
+    assert kinds("ucl/runs/ours") == {"own words": 2, "recited_instructions": 1}
+    assert kinds("mile/runs/x") == {"own words": 3}  # another benchmark's run: our templates only
+    assert windows("ucl/runs/missing") == base  # a folder without run.json: our templates only

@@ -134,6 +134,26 @@ def test_page_is_self_contained_deterministic_and_links_cells_to_dialogues():
     assert link("GPT-4o", "KQ", "I-1") is None and link("oracle", "overall", "Overall") is None
 
 
+def test_the_j1_page_shows_the_provenance_paragraph_of_its_markdown_twin():
+    """reports/j1.md opens with where the instances come from; the HTML page shows that paragraph above its tables
+    (escaped, bold and code kept); a page whose registration has no preface never shows one."""
+    from steps.j1.envs.provenance import HEAD
+
+    paragraph = f"{HEAD} (unreleased): ours <KQ>. CD, DD and CI share only 1 (`j1.instances.civil_cases: separate`)."
+    markdown = f"# J1\n\n{paragraph}\n\n| table |\n"
+    page = benchmark_page("j1", LONG, None, ["oracle", "null"], markdown)
+    shown = (
+        '<p class="preface"><strong>Instances rebuilt from public judgments and Q&amp;A, not J1&#x27;s</strong> '
+        "(unreleased): ours &lt;KQ&gt;. CD, DD and CI share only 1 "
+        "(<code>j1.instances.civil_cases: separate</code>).</p>"
+    )
+    assert shown in page and page.index(shown) < page.index("<table")
+    assert "preface" not in benchmark_page("j1", LONG, None, ["oracle", "null"])  # no twin text: no preface
+    assert "preface" not in benchmark_page("j1", LONG, None, ["oracle"], "# J1\n\nno such paragraph\n")
+    mile = _long([("mile", "goal", "oracle", "overall", "AVE", 50.0, 1, 0, "proxy", True, "ours")])
+    assert "preface" not in benchmark_page("mile", mile, None, ["oracle"], markdown)
+
+
 def test_show_finds_a_dialogue_in_any_benchmark_by_its_file_name_id(tmp_path):
     turns, deliverables, scores = j1_frames(3)
     paths = Paths(data=tmp_path / "data")

@@ -8,6 +8,7 @@ and CI from one set of 93) and the yes/no and open topics beside App C; `provena
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,7 @@ from steps.j1.envs.catalog import environments, paper_sizes
 
 PAPER_TOPICS = {"KQ": (286, 188, 474, 4.84), "LC": (116, 107, 223, 3.60)}  # binary, open, total, avg (App C)
 PAPER_SHARED_CIVIL = 93  # civil judgments behind CD, DD and CI alike (J1 §3.1, Table 5)
+HEAD = "**Instances rebuilt from public judgments and Q&A, not J1's**"  # how the paragraph opens, in every report
 SOURCES = (
     "civil cases from C3RD first-instance judgments, criminal cases from JuDGE judgments, KQ topics from LawBench "
     "1-1/1-2 items, LC consultations from LawBench 3-8 (66law.cn, J1's LC site)"
@@ -61,10 +63,7 @@ def provenance(instances: pd.DataFrame) -> Provenance:
 def provenance_line(p: Provenance) -> str:
     """One Markdown paragraph: the instances are rebuilt from public data, and each way they differ from J1's."""
     sizes = ", ".join(f"{code} {ours} ({paper})" for code, (ours, paper) in p.sizes.items())
-    parts = [
-        f"**Instances rebuilt from public judgments and Q&A, not J1's** (unreleased): {SOURCES}. "
-        f"Instances ours (paper, Table 5): {sizes}."
-    ]
+    parts = [f"{HEAD} (unreleased): {SOURCES}. Instances ours (paper, Table 5): {sizes}."]
     if p.civil:
         names = ", ".join(p.civil[:-1]) + f" and {p.civil[-1]}" if len(p.civil) > 1 else p.civil[0]
         if p.shared_cases == p.civil_cases:
@@ -96,3 +95,24 @@ def provenance_line(p: Provenance) -> str:
                 "GPT-4o split each 66law.cn article into 3.6 topics, 1.9 of them yes/no)."
             )
     return " ".join(parts)
+
+
+def report_paragraph(markdown: str) -> str | None:
+    """The provenance paragraph of a J1 report (its Markdown text): the line opening with `HEAD`; None without."""
+    return next((line for line in markdown.splitlines() if line.startswith(HEAD)), None)
+
+
+_SIZES = re.compile(r"Instances (?:run, )?ours \(paper, Table 5\): ([^.]*)\.")
+_CIVIL = re.compile(r"(\w+, \w+ and \w+ (?:are built from one shared set of|share only) .*?)\.(?:\s|$)")
+
+
+def brief(paragraph: str) -> str:
+    """The paragraph's short form (what `jurisflow results` prints): rebuilt, the sizes beside Table 5's and the
+    civil case set, e.g. `rebuilt from public judgments and Q&A, not J1's (unreleased); ours (paper, Table 5): KQ
+    98 (98), …; CD, DD and CI are built from one shared set of 25 civil cases (paper: one set of 93)`."""
+    parts = ["rebuilt from public judgments and Q&A, not J1's (unreleased)"]
+    if (sizes := _SIZES.search(paragraph)) is not None:
+        parts.append(f"ours (paper, Table 5): {sizes.group(1)}")
+    if (civil := _CIVIL.search(paragraph)) is not None:
+        parts.append(civil.group(1).split("; fewer because")[0])  # the sentence, not its explanation
+    return "; ".join(parts)

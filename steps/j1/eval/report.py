@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from steps.j1.envs.catalog import environments, paper_sizes
-from steps.j1.envs.provenance import Provenance, provenance_line
+from steps.j1.envs.provenance import HEAD, Provenance, provenance_line
 from steps.j1.eval.paper import (
     PAPER_ENVIRONMENT,
     PAPER_JUDGE,
@@ -395,7 +395,7 @@ def _provenance(sizes: list[tuple[str, int, int]], provenance: Provenance | None
         return provenance_line(provenance)
     listed = ", ".join(f"{scope} {ours} ({paper})" for scope, ours, paper in sizes)
     return (
-        "**Instances rebuilt from public judgments and Q&A, not J1's** (unreleased; reports/instances.md says how "
+        f"{HEAD} (unreleased; reports/instances.md says how "
         f"they differ). Instances run, ours (paper, Table 5): {listed}."
     )
 

@@ -7,6 +7,7 @@ without it gets its CSV tables in order under their own names, and no charts."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from html import escape
 from importlib import resources
@@ -184,13 +185,38 @@ def percent(df: pd.DataFrame, bench: str) -> pd.DataFrame:
     return df.assign(value=df.value.where(~scaled, df.value * 100))
 
 
+_STRONG, _CODE = re.compile(r"\*\*(.+?)\*\*"), re.compile(r"`([^`]+)`")
+
+
+def inline_markdown(text: str) -> str:
+    """One Markdown paragraph as HTML: escaped, with its **bold** and `code` spans."""
+    return _CODE.sub(r"<code>\1</code>", _STRONG.sub(r"<strong>\1</strong>", escape(text)))
+
+
+def markdown_name(bench: str) -> str:
+    """The benchmark's Markdown twin under reports/ (its page's `markdown`, else <benchmark>.md)."""
+    return benchmark(bench).page.markdown or f"{bench}.md"
+
+
+def preface(bench: str, markdown: str | None) -> str:
+    """The page's preface paragraph (its registration's `page.preface`, from the Markdown twin's text), as HTML."""
+    hook = benchmark(bench).page.preface
+    paragraph = resolve(hook)(markdown) if hook and markdown is not None else None
+    return f'<p class="preface">{inline_markdown(paragraph)}</p>' if paragraph else ""
+
+
 def benchmark_page(
-    bench: str, df: pd.DataFrame, records: list[Record] | None = None, agents: list[str] | None = None
+    bench: str,
+    df: pd.DataFrame,
+    records: list[Record] | None = None,
+    agents: list[str] | None = None,
+    markdown: str | None = None,
 ) -> str:
+    """The benchmark's page; `markdown`: its Markdown twin's text, for a registration with a `page.preface`."""
     df = percent(ordered(df, bench, agents or []), bench)
     presented = benchmark(bench).page
-    md = presented.markdown or f"{bench}.md"
-    body = charts(bench, df) + _tables(df, bench, link_for(bench, records or []))
+    md = markdown_name(bench)
+    body = preface(bench, markdown) + charts(bench, df) + _tables(df, bench, link_for(bench, records or []))
     if records is not None:
         body += viewer(records)
     note = NOTE.format(bench=bench, md=md)

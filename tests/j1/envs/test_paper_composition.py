@@ -4,13 +4,15 @@ consultations with a yes/no topic first, and the provenance line that says how t
 from __future__ import annotations
 
 import copy
+import re
 
 import pandas as pd
 import pytest
 
 from steps.j1.envs.common.built import Draft
 from steps.j1.envs.common.plan import plan
-from steps.j1.envs.provenance import provenance, provenance_line
+from steps.j1.envs.provenance import HEAD, brief, provenance, provenance_line, report_paragraph
+from tests.conftest import ROOT
 from tests.j1.envs.conftest import sources
 
 CIVIL = ("CD", "DD", "CI")
@@ -133,6 +135,29 @@ def test_the_provenance_line_states_sizes_shared_cases_and_topic_counts():
     line = provenance_line(provenance(frame(separate)))
     assert "CD, DD and CI share only 1 of the 3 civil cases they use (`j1.instances.civil_cases: separate`" in line
     assert "Topics" not in line  # no topic environment built
+    assert brief(line) == (  # the short form `jurisflow results` prints
+        "rebuilt from public judgments and Q&A, not J1's (unreleased); ours (paper, Table 5): KQ 0 (98), LC 0 (62), "
+        "CD 2 (93), DD 2 (93), CI 2 (93), CR 0 (69); CD, DD and CI share only 1 of the 3 civil cases they use "
+        "(`j1.instances.civil_cases: separate`; paper: one set of 93)"
+    )
+
+
+def test_the_short_form_of_the_committed_j1_reports_provenance():
+    """reports/j1.md's paragraph (what the HTML page shows whole) and its short form for `jurisflow results`."""
+    from steps.j1.page import preface, results_note
+
+    markdown = (ROOT / "reports" / "j1.md").read_text(encoding="utf-8")
+    paragraph = report_paragraph(markdown)
+    assert paragraph is not None and preface(markdown) == paragraph and paragraph.startswith(HEAD)
+    sizes = re.search(r"Instances ours \(paper, Table 5\): ([^.]*)\.", paragraph)
+    shared = re.search(r"one shared set of (\d+) civil cases", paragraph)
+    assert sizes is not None and shared is not None
+    assert results_note(markdown) == (
+        f"instances rebuilt from public judgments and Q&A, not J1's (unreleased); ours (paper, Table 5): "
+        f"{sizes.group(1)}; CD, DD and CI are built from one shared set of {shared.group(1)} civil cases (paper: one "
+        "set of 93) (reports/j1.md says how they differ)"
+    )
+    assert report_paragraph("# J1\n\nno provenance here\n") is None and results_note("# J1\n") is None
 
 
 def test_the_instances_report_opens_with_the_provenance_of_what_was_built(project):
