@@ -4,7 +4,9 @@
 `"<model string> @ <api_base>"` to a `steps.llm.calibration.Calibration`: the server's prompt tokens over the
 estimate's count, prefill and generation tokens per second, a call's overhead and mean latency. It holds no API key
 (only model strings and addresses). The probes are sent one after another, fresh (the response cache bypassed), so
-each is timed on an idle slot.
+each is timed on an idle slot. A model that plays a judge is then asked the judge probes
+(`steps.llm.calibration.JUDGE_PROBES`) with the judge's decoding, and the share of its answers that the judges'
+own parsers (`validate_answer`, `parse_verdict`) cannot read is kept as its `judge_repair_rate`.
 """
 
 from __future__ import annotations
@@ -14,9 +16,18 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
+from pydantic import BaseModel, Field
+
 from flows.kit.paths import PATHS
 from steps.llm import Completer, ModelConfig
-from steps.llm.calibration import CALIBRATION_PROBES, Calibration, ProbeTiming, calibrate, calibration_key
+from steps.llm.calibration import (
+    CALIBRATION_PROBES,
+    JUDGE_PROBES,
+    Calibration,
+    ProbeTiming,
+    calibrate,
+    calibration_key,
+)
 from steps.llm.standin import TokenCounter
 
 CALIBRATION_FILE = PATHS.cache / "calibration.json"
@@ -75,3 +86,50 @@ def measure(door: Completer, model: ModelConfig) -> Calibration | str:
     if isinstance(timings, str):
         return timings
     return calibrate(model.model, first_base(model), timings, datetime.now(UTC).isoformat(timespec="seconds"))
+
+
+class ProbeScore(BaseModel):
+    """A JSON judge probe's answer: what the judges' JSON answers are like (a score in range and a reason)."""
+
+    score: int = Field(ge=1, le=10)
+    reason: str
+
+
+def readable(kind: str, text: str) -> bool:
+    """Whether a judge probe's answer is one the judges' parsers read: a `ProbeScore` JSON object, or a verdict."""
+    from steps.judges.pairwise import parse_verdict
+    from steps.llm.structured import validate_answer
+
+    if kind == "verdict":
+        return parse_verdict(text)[1] is None
+    try:
+        validate_answer(text, ProbeScore)
+    except ValueError:
+        return False
+    return True
+
+
+def measure_judge(door: Completer, judge: ModelConfig) -> tuple[int, int] | str:
+    """Ask `judge` the judge probes, fresh, one after another with its own decoding: (unreadable answers, probes), or
+    why there is no figure (a probe's call failed)."""
+
+    async def run() -> tuple[int, int] | str:
+        bad = 0
+        for name, kind, messages in JUDGE_PROBES:
+            reply = await door.complete(
+                judge, messages, purpose="calibration", metadata={"scenario": "judge-probe", "role": name}, fresh=True
+            )
+            if not reply.ok:
+                return f"judge probe {name} failed: {reply.kind.value}"
+            bad += not readable(kind, reply.text)
+        return bad, len(JUDGE_PROBES)
+
+    return asyncio.run(run())
+
+
+def with_repair_rate(record: Calibration, measured: tuple[int, int]) -> Calibration:
+    """The record with the judge probes' share of unreadable answers."""
+    from dataclasses import replace
+
+    bad, asked = measured
+    return replace(record, judge_repair_rate=round(bad / asked, 4) if asked else None, judge_probes=asked)

@@ -310,7 +310,8 @@ def _estimate_once(
     from steps.llm.standin import StandInDoor
 
     ratios = {(c.model, c.api_base): c.prompt_ratio for c in calibrations.values()}
-    door = StandInDoor(stand_ins, prompt_ratios=ratios)
+    repairs = {(c.model, c.api_base): c.judge_repair_rate for c in calibrations.values() if c.judge_repair_rate}
+    door = StandInDoor(stand_ins, prompt_ratios=ratios, repair_rates=repairs)
     seconds: dict[str, float] = {}
     agent_of: dict[str, str] = {}
     skipped: list[str] = []
@@ -328,7 +329,9 @@ def _estimate_once(
                 seconds[target] = seconds.get(target, 0.0) + time.perf_counter() - started
     rows = tally(door.sent, seconds, agent_of)
     wall, uncalibrated = stage_wall(door.sent, calibrations, params.llm.concurrency)
-    report = Report(rows, seconds, notes(rows, door.stand_ins), door.sent, wall, skipped)
+    report = Report(
+        rows, seconds, notes(rows, door.stand_ins) + repair_notes(door.sent, calibrations), door.sent, wall, skipped
+    )
     report.uncalibrated = uncalibrated
     return report
 
@@ -439,6 +442,31 @@ def notes(rows: list[Estimate], stand_ins: dict) -> list[str]:
     failed = sum(r.failed for r in rows)
     if failed:
         out.append(f"{failed} calls the stand-ins could not answer (counted as calls; a real model would answer)")
+    return out
+
+
+def repair_notes(sent: list[Sent], calibrations: Mapping[str, Calibration]) -> list[str]:
+    """Where each real judge's repair rate came from: `models check`'s judge probes, or nowhere (first-time parses)."""
+    from steps.llm.calibration import calibration_key
+
+    out = []
+    judges = sorted(
+        {(s.model, s.api_base) for s in sent if s.purpose == "judge" and not s.model.startswith("scripted/")}
+    )
+    for model, base in judges:
+        key = calibration_key(model, base)
+        c = calibrations.get(key)
+        if c is not None and c.judge_repair_rate is not None:
+            out.append(
+                f"judge {key}: repair rate {c.judge_repair_rate:.2f} ({round(c.judge_repair_rate * c.judge_probes)} "
+                f"of {c.judge_probes} judge probe answers unreadable, `jurisflow models check` at {c.measured_at}): "
+                "that share of its answers is played unparsable, so their repair rounds are counted"
+            )
+        else:
+            out.append(
+                f"judge {key}: no measured repair rate (`jurisflow models check` measures it); every answer is taken "
+                "to parse the first time, no repair round counted"
+            )
     return out
 
 

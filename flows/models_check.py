@@ -8,7 +8,9 @@ Then, for every real model (not scripted) that answered, it times three fresh pr
 (flows/calibrate.py: a short and a long prompt with max_tokens 1, a question generating up to 64 tokens) and
 records the server's prompt tokens over the estimate's count, prefill and generation tokens per second and the mean
 latency in `.cache/calibration.json`, which `jurisflow estimate` reads for its token counts and wall time. A model
-met twice (the agent's server playing the judge) is timed once.
+met twice (the agent's server playing the judge) is timed once. A model that plays a judge is also asked four judge
+probes with the judge's decoding (flows/calibrate.py): the share of answers the judges' parsers cannot read is its
+repair rate, with which the estimate counts the judge's repair rounds.
 
 Last, the context check (flows/context_check.py; `--no-context` skips it): the servers' context sizes, and the items
 whose longest request in the agents' stages would not fit (from the estimate, so it takes the estimate's time).
@@ -51,7 +53,7 @@ def calibrate_all(
     params_file: Path, models: list[tuple[str, ModelConfig]], results: list[ProbeResult], out: Path
 ) -> list[str]:
     """Time the real models that answered (flows/calibrate.py) and save their records to `out`; a line each."""
-    from flows.calibrate import first_base, measure, save
+    from flows.calibrate import first_base, measure, measure_judge, save, with_repair_rate
     from steps.llm.calibration import Calibration
 
     params = load_params(params_file)
@@ -61,6 +63,10 @@ def calibrate_all(
             seen.setdefault((m.model, first_base(m)), m)
     if not seen:
         return []
+    judges: dict[tuple[str, str], ModelConfig] = {}  # a judge's own decoding for its probes
+    for _, role, m in params.benchmark_roles():
+        if role == "judge" and (m.model, first_base(m)) in seen:
+            judges.setdefault((m.model, first_base(m)), m)
     lines, records = [], []
     run_id = f"models-calibrate-{uuid.uuid4().hex[:8]}"
     with model_session(params, run_id, models=list(seen.values())) as session:
@@ -68,11 +74,22 @@ def calibrate_all(
             found = measure(session.door, m)
             where = f"{model} @ {base or 'its provider'}"
             if isinstance(found, Calibration):
+                judged = measure_judge(session.door, judges[model, base]) if (model, base) in judges else None
+                if isinstance(judged, tuple):
+                    found = with_repair_rate(found, judged)
                 records.append(found)
                 lines.append(
                     f"calibrated {where}: server/estimate prompt tokens {found.prompt_ratio:.2f}, prefill "
                     f"{found.prefill_tps:,.0f} tokens/s, generation {found.generation_tps:,.1f} tokens/s, mean "
                     f"latency {found.mean_latency_s:.2f} s"
+                    + (
+                        f"; as judge, {judged[0]} of {judged[1]} probe answers unreadable (repair rate "
+                        f"{found.judge_repair_rate:.2f})"
+                        if isinstance(judged, tuple)
+                        else f"; judge probes: {judged}"
+                        if judged
+                        else ""
+                    )
                 )
             else:
                 lines.append(f"not calibrated {where}: {found}")

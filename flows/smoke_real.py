@@ -182,6 +182,32 @@ def start_server(
     raise RuntimeError(f"serve local exited with code {proc.wait()} before it was ready (log: {log_path})")
 
 
+def calibrate_copy(project: Path, env: dict[str, str], log_path: Path, nice: int = NICE) -> list[str]:
+    """`jurisflow models check --no-context` in the copy, so that its `.cache/calibration.json` holds the served
+    model's record (the server's tokenizer ratio, its speeds, and as judge its repair rate) and `jurisflow estimate`
+    or perf/estimate_vs_run.py run there are calibrated as a user's would be after `models check`. A line per record
+    (or why there is none: the smoke run goes on without one)."""
+    from flows.calibrate import load
+
+    record_file = project / ".cache" / "calibration.json"
+    record_file.unlink(missing_ok=True)  # an earlier run's record must not pass for this one's
+    jurisflow = Path(sys.executable).parent / "jurisflow"
+    command = ["nice", "-n", str(nice), str(jurisflow), "models", "check", "--no-context"]
+    done = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True)
+    log_path.write_text(done.stdout + done.stderr, encoding="utf-8")
+    records = load(record_file)
+    if not records:
+        return [
+            f"models check wrote no calibration (exit {done.returncode}, log: {log_path}); estimates are uncalibrated"
+        ]
+    return [
+        f"{key}: server/estimate prompt tokens {c.prompt_ratio:.2f}, generation {c.generation_tps:.1f} tokens/s, "
+        + ("judge repair rate -" if c.judge_repair_rate is None else f"judge repair rate {c.judge_repair_rate:.2f}")
+        + f" ({c.judge_probes} probes)"
+        for key, c in records.items()
+    ]
+
+
 def stop_server(proc: subprocess.Popen) -> None:
     if proc.poll() is None:
         proc.send_signal(signal.SIGTERM)
@@ -251,6 +277,12 @@ def main(argv: list[str] | None = None) -> int:
         default="small",
         help="small: a few items of every task and environment; slice: one item per benchmark",
     )
+    parser.add_argument(
+        "--calibrate",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="run `jurisflow models check` in the copy first, so its estimate is calibrated (default: profile small)",
+    )
     args = parser.parse_args(argv)
     if args.report_only:
         return write_report(args.out, args.report)
@@ -261,6 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     proc, api_base, alias = start_server(args.port, args.out / "server.log", args.nice, args.threads)
     repro: subprocess.Popen | None = None
+    calibration: list[str] = []
     interrupted = False
     stack = contextlib.ExitStack()
     try:
@@ -277,6 +310,10 @@ def main(argv: list[str] | None = None) -> int:
             "PREFECT_API_URL": prefect_api,
             "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
         }
+        if args.calibrate if args.calibrate is not None else args.profile == "small":
+            calibration = calibrate_copy(project, env, args.out / "models_check.log", args.nice)
+            for line in calibration:
+                print(f"  models check: {line}", flush=True)
         print(f"dvc repro --keep-going in {project} (log: {args.out / 'dvc.log'})", flush=True)
         (args.out / "dvc.log").write_text("", encoding="utf-8")
         for attempt in range(1, args.attempts + 1):
@@ -303,6 +340,8 @@ def main(argv: list[str] | None = None) -> int:
         "dvc_exit": repro.returncode if repro is not None else None,
         "profile": args.profile,
     }
+    if calibration:
+        run["calibration"] = calibration
     if interrupted:
         run["interrupted"] = True
     (args.out / "run.json").write_text(json.dumps(run), encoding="utf-8")
@@ -331,6 +370,8 @@ def write_report(out: Path, report_path: Path) -> int:
         f"# A real but tiny model, end to end\n\n{profile}Wall time {run['minutes']} min "
         f"({state}dvc exit {run['dvc_exit']})."
     )
+    if run.get("calibration"):
+        head += " Calibrated first by `jurisflow models check` in the copy: " + "; ".join(run["calibration"]) + "."
     head += "\n\n"
     report = head + outcome_section(counts, exits)
     write_text_atomic(out / "jurisflow" / "reports" / "real_model.md", report)

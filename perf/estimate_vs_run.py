@@ -7,7 +7,8 @@ replies of max_tokens that end no dialogue early) is compared. Then, per benchma
 the run on calls, prompt tokens and completion tokens, each beyond ±25 % flagged `!` (issue 37's target). Time is
 CPU seconds of the whole estimate (user + system), and wall seconds per stage. With the calibration record of
 `jurisflow models check` (`.cache/calibration.json`) the estimate's prompt tokens are scaled as `jurisflow
-estimate` scales them.
+estimate` scales them, and a judge's measured repair rate adds its repair rounds (the script says where each
+judge's rate came from).
 
     python perf/estimate_vs_run.py [--root DIR] [--label TEXT] [--record]
 """
@@ -113,6 +114,9 @@ def main() -> None:
         error = (est_total - run_total) / run_total if run_total else 0.0
         print(f"{figure}: run {run_total:,}, estimate {est_total:,} ({error:+.3%})")
     print(f"estimate: {cpu_s:.1f} s CPU, {wall:.1f} s wall, {len(report.sent):,} requests recorded")
+    for line in report.notes:  # where each real judge's repair rate came from (models check's record, or none)
+        if line.startswith("judge "):
+            print(line)
     errors = benchmark_errors(both, benchmark_of)
     print(errors.to_string())
     flagged = [b for b, row in errors.iterrows() if any(str(v).endswith("!") for v in row)]

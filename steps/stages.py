@@ -212,10 +212,13 @@ class StageContext(Protocol):
         ...
 
     def follow_groups(
-        self, sizes: dict[str, int], work: Callable[[Callable[[str], None]], Awaitable[R]]
+        self,
+        sizes: dict[str, int],
+        work: Callable[[Callable[[str], None]], Awaitable[R]],
+        members: Mapping[str, str] | None = None,
     ) -> Coroutine[Any, Any, R]:
         """Run `work` once, with one unit per group that ends when `work` calls `done(group)` `sizes[group]`
-        times."""
+        times; `members` (instance id → group) tells the monitor which group a model call belongs to."""
         ...
 
     def publish_table(self, key: str, rows: list[dict[str, Any]], description: str) -> None: ...

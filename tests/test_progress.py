@@ -48,3 +48,23 @@ def test_calls_count_for_the_stage_the_loop_and_the_group_they_run_in(capsys):
     assert summary.startswith("demo_stage: done in ")
     assert summary.endswith("; 4/4 items, 4 calls (1 cached, 1 failed), 100 tokens (80 new)")
     assert "demo loop: 4/4 (100%), 4 calls (1 cached, 1 failed), 100 tokens" in capsys.readouterr().err
+
+
+def test_a_groups_first_started_call_begins_it_once_by_its_context_or_its_instance():
+    """The door's starter (`progress.began`) begins the group at work (gather_groups' context) or, in work that runs
+    every group at once (follow_groups), the group its call's instance belongs to; each tally tells its listeners
+    once, and a call of no known group begins nothing."""
+    from flows.kit.progress import Tally, began, in_group, in_members
+
+    a, b, c = Tally("a", 2), Tally("b", 1), Tally("c", 1)
+    told: list[str] = []
+    for t in (a, b, c):
+        t.on_begin.append(lambda t=t: told.append(t.label))
+    in_group(a).run(began, {"instance_id": "i9"})  # the group at work wins over the instance
+    in_group(a).run(began, {})
+    members = in_members({"i1": b, "i2": c})
+    members.run(began, {"instance_id": "i2"})
+    members.run(began, {"instance_id": "unknown"})
+    members.run(began, None)
+    began({"instance_id": "i1"})  # outside both contexts: no group
+    assert told == ["a", "c"] and (a.begun, b.begun, c.begun) == (True, False, True)

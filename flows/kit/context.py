@@ -116,9 +116,12 @@ class FlowContext:
         return monitor.gather_groups(items, group_of, run, label)
 
     def follow_groups(
-        self, sizes: dict[str, int], work: Callable[[Callable[[str], None]], Awaitable[R]]
+        self,
+        sizes: dict[str, int],
+        work: Callable[[Callable[[str], None]], Awaitable[R]],
+        members: Mapping[str, str] | None = None,
     ) -> Coroutine[Any, Any, R]:
-        return monitor.follow_groups(sizes, work)
+        return monitor.follow_groups(sizes, work, members)
 
     def publish_table(self, key: str, rows: list[dict[str, Any]], description: str) -> None:
         monitor.publish_table(key, rows, description)

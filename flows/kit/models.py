@@ -37,11 +37,12 @@ def open_door(params: Params, run_id: str, models: Iterable[ModelConfig] = ()) -
     `api_key_env` variable is unset is named in one MissingApiKeyError before anything runs (the door itself also
     refuses, before any request, a model whose key it lacks)."""
     check_api_keys(models)
-    from flows.kit.progress import observe_calls
+    from flows.kit.progress import began, observe_calls
     from steps.llm.door import ModelDoor  # litellm (3 s of CPU to import) loads only in stages that call models
 
     door = ModelDoor(params.llm, run_id=run_id, cache_dir=Path(params.llm.cache_dir), shards=shard_layer())
     door.observers.append(observe_calls)  # the stage's progress counts its calls and tokens
+    door.starters.append(began)  # and knows when a group's first call starts (its Prefect task run: Running)
     return door
 
 

@@ -10,7 +10,9 @@ artifacts with the headline results. Nothing here changes what a stage computes 
   outside a run; `flows.kit.progress` reports through it.
 - `gather_groups` runs the groups of one stage (LawBench tasks, J1 environments, UCL tasks ...) as one task run
   each, concurrently in the caller's event loop, so the model door's bounds and the engine's concurrency bound
-  stay shared, and returns the results in the input order.
+  stay shared, and returns the results in the input order; `follow_groups` follows one piece of work with a task
+  run per group. Each group's task run is Pending while its calls wait and Running from its first call
+  (`GroupRuns`).
 - `publish_table` / `publish_markdown` attach a result table or a report to the run (Artifacts tab).
 """
 
@@ -23,7 +25,8 @@ import os
 import re
 import socket
 import subprocess
-from collections.abc import Awaitable, Callable, Coroutine, Hashable, Sequence
+import uuid
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from functools import cache
 from pathlib import Path
@@ -306,21 +309,24 @@ async def gather_groups(
         return results
 
     # every group ends before the first error is raised: a group still running when the flow ends would be cut off
-    # (Prefect logs each as crashed, and the answers on their way would be lost)
+    # (its task run would stay Running, and the answers on their way would be lost)
     if not in_flow_run():
         done = await asyncio.gather(*(in_group(g, one(p)) for g, p in groups.items()), return_exceptions=True)
     else:
-        from prefect import task
-        from prefect.cache_policies import NO_CACHE
-
-        group_task = task(name="group", cache_policy=NO_CACHE)(one)
         async with shared_client():
+            runs = await GroupRuns.open({label(g): tallies[label(g)] for g in groups})
+
+            async def tracked(g: Hashable, positions: list[int]) -> list[R]:
+                try:
+                    results = await one(positions)
+                except Exception as exc:
+                    await runs.end(label(g), exc)
+                    raise
+                await runs.end(label(g))
+                return results
+
             done = await asyncio.gather(
-                *(
-                    in_group(g, group_task.with_options(task_run_name=_task_name(label(g)))(p))
-                    for g, p in groups.items()
-                ),
-                return_exceptions=True,
+                *(in_group(g, tracked(g, p)) for g, p in groups.items()), return_exceptions=True
             )
     out: list[Any] = [None] * len(items)
     for result in done:
@@ -370,10 +376,16 @@ def publish_report(path: Any, description: str) -> None:
     publish_markdown(f"report-{path.stem}", path.read_text(encoding="utf-8"), description)
 
 
-async def follow_groups(sizes: dict[str, int], work: Callable[[Callable[[str], None]], Awaitable[R]]) -> R:
+async def follow_groups(
+    sizes: dict[str, int],
+    work: Callable[[Callable[[str], None]], Awaitable[R]],
+    members: Mapping[str, str] | None = None,
+) -> R:
     """Run `work` once, as it is (its concurrency, journal and order untouched), with one Prefect task run per
     group that follows it: `work` calls the given `done(group)` once per finished item, and the group's task run
-    ends when its `sizes[group]` items are done (or fails with `work`'s error). Returns `work`'s result."""
+    ends when its `sizes[group]` items are done (or fails with `work`'s error). `members` (instance id → group)
+    tells a call's group from its metadata, so that a group's task run turns Running at its first call (without
+    it, when its first item is done). Returns `work`'s result."""
     from flows.kit import progress
 
     loop = asyncio.get_running_loop()
@@ -384,28 +396,149 @@ async def follow_groups(sizes: dict[str, int], work: Callable[[Callable[[str], N
     def done(group: str) -> None:
         counts[group] += 1
         progress.group_done(tallies[group])
+        tallies[group].begin()
         if counts[group] == sizes[group] and not finished[group].done():
             finished[group].set_result(None)
 
-    running = asyncio.ensure_future(work(done))
+    owned = {i: tallies[g] for i, g in (members or {}).items() if g in tallies}
+    context = progress.in_members(owned)
     if not in_flow_run():
-        return await running
-    from prefect import task
-    from prefect.cache_policies import NO_CACHE
+        return await loop.create_task(_awaited(work(done)), context=context)
 
-    async def follow(group: str) -> int:
-        await asyncio.wait({finished[group], running}, return_when=asyncio.FIRST_COMPLETED)
-        if not finished[group].done():
-            running.result()  # work failed: its error fails this group too
-            raise RuntimeError(f"{group}: the run ended after {counts[group]} of {sizes[group]} items")
-        log(f"{group}: {sizes[group]:,} done")
-        return sizes[group]
-
-    follower = task(name="group", cache_policy=NO_CACHE)(follow)
     async with shared_client():
-        followers = [follower.with_options(task_run_name=_task_name(g))(g) for g in finished]
-        results = await asyncio.gather(running, *followers, return_exceptions=True)
+        runs = await GroupRuns.open({g: tallies[g] for g in finished})  # before the work makes its first call
+        running = loop.create_task(_awaited(work(done)), context=context)
+
+        async def follow(group: str) -> int:
+            await asyncio.wait({finished[group], running}, return_when=asyncio.FIRST_COMPLETED)
+            if not finished[group].done():
+                error = running.exception() if not running.cancelled() else None
+                failure = error or RuntimeError(f"{group}: the run ended after {counts[group]} of {sizes[group]} items")
+                await runs.end(group, failure)
+                raise failure
+            await runs.end(group, note=f"{group}: {sizes[group]:,} done")
+            return sizes[group]
+
+        results = await asyncio.gather(running, *(follow(g) for g in finished), return_exceptions=True)
     for r in results:
         if isinstance(r, BaseException):
             raise r
     return running.result()
+
+
+async def _awaited(work: Awaitable[R]) -> R:
+    """`work` as a coroutine (what `create_task` takes)."""
+    return await work
+
+
+class GroupRuns:
+    """A stage's groups as Prefect task runs, kept through Prefect's client API (`create_task_run`,
+    `set_task_run_state`, `create_logs`), so that the UI shows queued work as queued: each task run is created Pending
+    when the stage starts, turns Running when its group's first model call starts (the door tells the progress
+    tallies, flows/kit/progress.py: `began`; a group that makes no call, when it ends), and ends Completed, or Failed
+    with its error. A task run of Prefect's task engine would be Running from the stage's start, however long its
+    group's calls wait for the door's slots. Bookkeeping only: an API error is logged once and never fails the
+    stage."""
+
+    def __init__(self, client: Any, flow_run_id: Any, ids: dict[str, Any]):
+        self.client, self.flow_run_id, self.ids = client, flow_run_id, ids
+        self.running: dict[str, asyncio.Task[None]] = {}
+        self.warned = False
+
+    @classmethod
+    async def open(cls, tallies: Mapping[str, Any]) -> GroupRuns:
+        """A Pending task run per group (`label → its progress tally`), named after it; each turns Running when its
+        tally begins."""
+        from prefect import get_client
+        from prefect.context import FlowRunContext
+        from prefect.states import Pending
+
+        context = FlowRunContext.get()
+        assert context is not None and context.flow_run is not None  # only called in a flow run
+        client = get_client()  # the shared client of `shared_client`
+        suffix = uuid.uuid4().hex[:8]  # a stage may open several loops of groups: each task run is new
+        runs = cls(client, context.flow_run.id, {})
+        try:
+            created = await asyncio.gather(
+                *(
+                    client.create_task_run(
+                        _group_task(),
+                        context.flow_run.id,
+                        dynamic_key=f"{label}-{suffix}",
+                        name=_task_name(label),
+                        state=Pending(message="queued: none of its model calls has started"),
+                    )
+                    for label in tallies
+                )
+            )
+        except Exception as exc:  # the UI's bookkeeping never fails a stage
+            runs.warn(exc)
+            return runs
+        runs.ids = {label: run.id for label, run in zip(tallies, created, strict=True)}
+        loop = asyncio.get_running_loop()
+        for label, tally in tallies.items():
+            tally.on_begin.append(lambda label=label: loop.call_soon_threadsafe(runs.start, label))
+            if tally.begun:
+                runs.start(label)
+        return runs
+
+    def start(self, label: str) -> None:
+        """Set the group's task run Running (once)."""
+        from prefect.states import Running
+
+        if label in self.ids and label not in self.running:
+            self.running[label] = asyncio.ensure_future(self._set(label, Running()))
+
+    async def end(self, label: str, error: BaseException | None = None, note: str = "") -> None:
+        """Set the group's task run Completed (with `note` in its logs) or Failed with `error`; Running first."""
+        from prefect.states import Completed, Failed
+
+        if label not in self.ids:
+            return
+        self.start(label)
+        await self.running[label]
+        if note:
+            await self._log(label, note)
+        state: Any = (
+            Completed(message=note or None) if error is None else Failed(message=f"{type(error).__name__}: {error}")
+        )
+        await self._set(label, state)
+
+    async def _set(self, label: str, state: Any) -> None:
+        try:
+            await self.client.set_task_run_state(self.ids[label], state)
+        except Exception as exc:
+            self.warn(exc)
+
+    async def _log(self, label: str, message: str) -> None:
+        from datetime import UTC, datetime
+
+        entry = {  # a LogCreate as JSON
+            "name": "jurisflow.groups",
+            "level": logging.INFO,
+            "message": message,
+            "timestamp": datetime.now(UTC).isoformat(),
+            "flow_run_id": str(self.flow_run_id),
+            "task_run_id": str(self.ids[label]),
+        }
+        try:
+            await self.client.create_logs([entry])
+        except Exception as exc:
+            self.warn(exc)
+
+    def warn(self, exc: Exception) -> None:
+        if not self.warned:
+            self.warned = True
+            logging.getLogger(__name__).warning("the Prefect UI's group task runs are not kept up: %s", exc)
+
+
+@cache
+def _group_task() -> Any:
+    """The Prefect task every group's task run is a run of (its key and policy; the task itself never runs)."""
+    from prefect import task
+    from prefect.cache_policies import NO_CACHE
+
+    def group() -> None:
+        """A group of a stage's items (a LawBench task, a J1 environment …)."""
+
+    return task(name="group", cache_policy=NO_CACHE)(group)

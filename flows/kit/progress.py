@@ -20,7 +20,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sized
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sized
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -76,6 +76,15 @@ class Tally:
     started: float = field(default_factory=time.monotonic)
     ended: float | None = None
     groups: dict[str, Tally] = field(default_factory=dict)
+    begun: bool = False  # a group's first model call has started (`began`)
+    on_begin: list[Callable[[], None]] = field(default_factory=list, repr=False)  # told once, when it begins
+
+    def begin(self) -> None:
+        """The unit's first call started: tell `on_begin` (once)."""
+        if not self.begun:
+            self.begun = True
+            for tell in self.on_begin:
+                tell()
 
     def add_call(self, record: UsageRecord) -> None:
         tokens = record.prompt_tokens + record.completion_tokens
@@ -459,10 +468,36 @@ def group_done(group: Tally) -> None:
 
 
 def observe_calls(record: UsageRecord) -> None:
-    """A door's observer: the call counts for the running stage (nothing outside one)."""
+    """A door's observer: the call counts for the running stage (nothing outside one); its group has begun."""
+    began(record.metadata)
     meter = _current
     if meter is not None:
         meter.call(record)
+
+
+_MEMBERS: contextvars.ContextVar[Mapping[str, Tally] | None] = contextvars.ContextVar(
+    "jurisflow_progress_members", default=None
+)
+
+
+def in_members(members: Mapping[str, Tally]) -> contextvars.Context:
+    """A copy of the current context in which a call's group is found from its metadata's `instance_id` in
+    `members` (work that runs every group at once: flows/kit/monitor.py's follow_groups)."""
+    context = contextvars.copy_context()
+    context.run(_MEMBERS.set, members)
+    return context
+
+
+def began(metadata: Mapping[str, Any] | None = None) -> None:
+    """A door's starter: a call started (from the cache, or holding its slot); the group it belongs to (the group at
+    work, else its instance's in `in_members`) has begun."""
+    group = _GROUP.get()
+    if group is None:
+        members = _MEMBERS.get()
+        if members is not None and metadata:
+            group = members.get(str(metadata.get("instance_id")))
+    if group is not None:
+        group.begin()
 
 
 class _RunLog:

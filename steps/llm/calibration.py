@@ -5,7 +5,11 @@ one with `max_tokens` 1 (prefill), and a short question that generates up to `GE
 server's reported usage and the latencies it keeps a `Calibration`: the ratio of the server's prompt tokens to the
 estimate's own count (litellm's `token_counter`, cl100k_base for a model it does not know), the overhead of a call,
 prefill and generation tokens per second. `jurisflow estimate` scales its prompt-token counts by the ratio and turns
-its recorded requests into a wall time (`stage_seconds`). Plain functions: the record's file is the flows' business.
+its recorded requests into a wall time (`stage_seconds`). A model that plays a judge is also asked
+`JUDGE_PROBES`, short questions in the judges' two answer formats (a JSON object, a `[[d]]` verdict) with the
+judge's own decoding: the share of answers that the judges' parsers cannot read is its `judge_repair_rate`, the
+share of judge calls that will need a repair round, which the estimate plays (steps/llm/standin.py). Plain
+functions: the record's file is the flows' business.
 """
 
 from __future__ import annotations
@@ -28,6 +32,61 @@ CALIBRATION_PROBES: tuple[tuple[str, list[dict[str, str]], int], ...] = (
         "generate",
         [{"role": "user", "content": "请用大约一百字说明劳动合同解除时用人单位应当支付经济补偿的情形。"}],
         GENERATION_TOKENS,
+    ),
+)
+
+
+_ANSWER = "劳动者因用人单位未依法缴纳社会保险费而解除劳动合同的，用人单位应当向劳动者支付经济补偿。"
+# (name, format, messages): format "json" asks for {"score": 1-10, "reason": "..."}, "verdict" for [[1]]/[[2]]/[[3]]
+JUDGE_PROBES: tuple[tuple[str, str, list[dict[str, str]]], ...] = (
+    (
+        "score",
+        "json",
+        [
+            {
+                "role": "user",
+                "content": "你是法律问答的评分员。"
+                "问题：用人单位未缴纳社会保险费，劳动者解除劳动合同能否获得经济补偿？\n"
+                f"回答：{_ANSWER}\n请按 1 到 10 分评价回答的准确性。"
+                '只输出一个 JSON 对象，形如 {"score": 7, "reason": "一句话理由"}，不要输出其他内容。',
+            }
+        ],
+    ),
+    (
+        "criterion",
+        "json",
+        [
+            {
+                "role": "user",
+                "content": "请判断下面的回答是否提到了“经济补偿”这一要点。\n"
+                f"回答：{_ANSWER}\n"
+                '只输出一个 JSON 对象，形如 {"score": 10, "reason": "一句话理由"}：提到给 10 分，没有提到给 1 分。',
+            }
+        ],
+    ),
+    (
+        "pair",
+        "verdict",
+        [
+            {
+                "role": "user",
+                "content": "请比较两个回答哪一个更好地回答了问题。问题：试用期内用人单位能否随意解除劳动合同？\n"
+                "回答一：不能，试用期内解除也需要证明劳动者不符合录用条件等法定情形。\n回答二：可以，试用期内随时解除。\n"
+                "先用一两句话说明理由，最后单独一行写出结论：回答一更好写 [[1]]，回答二更好写 [[2]]，一样好写 [[3]]。",
+            }
+        ],
+    ),
+    (
+        "order",
+        "verdict",
+        [
+            {
+                "role": "user",
+                "content": "请比较两个回答哪一个更准确。问题：借款合同没有约定利息，出借人能否主张利息？\n"
+                "回答一：可以，按市场利率计算。\n回答二：自然人之间的借款合同对支付利息没有约定的，视为没有利息。\n"
+                "先用一两句话说明理由，最后单独一行写出结论：回答一更好写 [[1]]，回答二更好写 [[2]]，一样好写 [[3]]。",
+            }
+        ],
     ),
 )
 
@@ -61,6 +120,8 @@ class Calibration:
     mean_latency_s: float
     probes: int
     measured_at: str  # ISO time, UTC
+    judge_repair_rate: float | None = None  # share of the judge probes' answers no judge parser read (None: no judge)
+    judge_probes: int = 0  # how many judge probes were asked
 
     def call_seconds(self, prompt_tokens: float, completion_tokens: float) -> float:
         """One call's latency on an idle slot: overhead + prefill + generation (prompt tokens as the server counts

@@ -76,6 +76,9 @@ class ModelDoor:
         self.shards = shards if settings.cache else None  # read when the SQLite cache misses
         self.usage: list[UsageRecord] = []
         self.observers: list[Callable[[UsageRecord], None]] = []  # told of each accounting row (progress displays)
+        # told of each call's metadata when it starts: answered from the cache, or holding its slot to be sent (a
+        # call waiting for a slot has not started; the Prefect UI shows its group queued until one has)
+        self.starters: list[Callable[[dict[str, Any]], None]] = []
         self.answers: dict[str, tuple[str, CachedResponse]] = {}  # every answer this door gave: the stage's shard
         self.spent_usd = 0.0  # what this door's new calls cost (litellm's prices; hits and failures cost nothing)
         # with a cap and a run session (JURISFLOW_RUN_SESSION), the cap is over every stage of the run: their spend
@@ -125,6 +128,7 @@ class ModelDoor:
         key = call_key(model, messages, key_extra)
         cached = self._cached(key) if not fresh else None
         if cached is not None:
+            self._started(metadata)
             reply: Reply = self._completion(model, key, cached, attempts=0, cache_hit=True)
         elif key in self._inflight:  # the same call is already on its way: share its result
             reply = await asyncio.shield(self._inflight[key])
@@ -212,6 +216,8 @@ class ModelDoor:
             sent = False
             try:
                 async with self._bound(model):
+                    if attempt == 1:
+                        self._started(metadata)
                     if self.over_budget():  # checked when the call would go out: nothing is sent past the cap
                         return CallFailure(FailureKind.BUDGET, self._budget_message(), model.model, key, attempt - 1)
                     if self.cache is not None and self.cache.failed is not None:  # its answer could not be kept
@@ -434,6 +440,10 @@ class ModelDoor:
                 failure_message=redact(reply.message),
             )
         self._record(record)
+
+    def _started(self, metadata: dict[str, Any]) -> None:
+        for start in self.starters:
+            start(metadata)
 
     def _record(self, record: UsageRecord) -> None:
         self.usage.append(record)

@@ -14,10 +14,17 @@ every call with neutral filler text of the agent's reply length (`reply_tokens`:
 its `decoding.max_tokens`, else `ASSUMED_REPLY_TOKENS`) that carries no end marker and answers nothing, so
 dialogues run until their turn cap or the environment ends them, and revisions, forced deliverables and repair
 rounds happen as a real run's do (the small real models of reports/real_model.md ran every dialogue to its cap).
+
+A judge that does not always answer in the requested format (`repair_rates`: the share of its answers that
+`jurisflow models check`'s judge probes could not parse) is played as such: that share of a real judge's answers,
+spread evenly over the stage's calls (`fails`), is neutral filler of the judge's reply length, which no judge parser
+reads, so the judge's own repair round follows with its real prompt (the question, the bad answer, the repair
+request); a repair answer fails at the same rate, counted apart from the first answers.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,6 +60,12 @@ def filler_text(counter: TokenCounter, tokens: int) -> str:
             break
         text += ch
     return text or FILLER_UNIT[0]
+
+
+def fails(n: int, rate: float) -> bool:
+    """Whether the n-th (from 0) of a run of answers failing at `rate` fails: ⌊(n+1)·rate⌋ > ⌊n·rate⌋ (rounded to
+    1e-9 first, so that e.g. rate 0.1 after 10 answers has failed exactly once)."""
+    return math.floor(round((n + 1) * rate, 9)) > math.floor(round(n * rate, 9))
 
 
 class TokenCounter:
@@ -138,6 +151,8 @@ class StandInDoor:
     run_id: str = ""
     reply_tokens: dict[str, int] = field(default_factory=dict)
     prompt_ratios: dict[tuple[str, str], float] = field(default_factory=dict)  # (model, api_base) → server/ours
+    repair_rates: dict[tuple[str, str], float] = field(default_factory=dict)  # (model, api_base) → judge's bad share
+    _judged: dict[tuple[str, str, bool], int] = field(default_factory=dict)  # (stage, model, repair) → answers so far
     _counters: dict[str, TokenCounter] = field(default_factory=dict)
     _fillers: dict[tuple[str, int], str] = field(default_factory=dict)
 
@@ -170,6 +185,22 @@ class StandInDoor:
             return min(measured, cap) if cap else measured
         return cap or ASSUMED_REPLY_TOKENS
 
+    def unparsable(self, model: ModelConfig, purpose: str, messages: list[dict[str, Any]]) -> bool:
+        """Whether this judge answer is one its repair rate makes unparsable: of a real judge's answers in this stage
+        (first answers and repair answers counted apart; a repair round's request holds the judge's earlier answer),
+        the n-th (from 0) fails when ⌊(n+1)·rate⌋ > ⌊n·rate⌋, so exactly ⌊N·rate⌋ of the first N fail, evenly spread."""
+        if purpose != "judge" or model.is_scripted:
+            return False
+        base = model.api_base[0] if isinstance(model.api_base, list) else model.api_base
+        rate = min(max(self.repair_rates.get((model.model, base or ""), 0.0), 0.0), 1.0)
+        if not rate:
+            return False
+        repair = any(m.get("role") == "assistant" for m in messages)
+        key = (self.stage, model.model, repair)
+        n = self._judged.get(key, 0)
+        self._judged[key] = n + 1
+        return fails(n, rate)
+
     def filler(self, model: ModelConfig) -> str:
         """The filler reply for `model`, made once per (model, length)."""
         length = self.reply_length(model)
@@ -200,8 +231,9 @@ class StandInDoor:
         item = str(metadata.get("instance_id") or "")
         own = [m for m in messages if m.get("role") == "assistant"]
         history = (len(own), self.scaled(model, sum(counter.text(str(m.get("content") or ""), memo=True) for m in own)))
-        if who == FILLER and not model.is_scripted:
-            label = "real-model-like filler"
+        bad = self.unparsable(model, purpose, messages)
+        if bad or (who == FILLER and not model.is_scripted):
+            label = "unparsable judge answer (repair rate)" if bad else "real-model-like filler"
             text = self.filler(model)
             tokens_in, tokens_out = self.prompt_tokens(model, messages), self.reply_length(model)
             self._record(model, purpose, key, tokens_in, tokens_out, label, item=item, history=history)

@@ -88,7 +88,7 @@ def _dialogues(ctx: StageContext, instances, scenario, speak, journal, label: st
 
             return run_engine(instances, lambda _: scenario, speak, journal, on_done=on_done)
 
-        return asyncio.run(ctx.follow_groups(dict(Counter(batch_of.values())), work))
+        return asyncio.run(ctx.follow_groups(dict(Counter(batch_of.values())), work, batch_of))
 
 
 def simulate(ctx: StageContext) -> str:

@@ -139,7 +139,7 @@ async def _multi_turn(
                 instances, lambda _: scenario, DoorSpeaker(door, agent, environment), journal, on_done=on_done
             )
 
-        dialogues = await ctx.follow_groups(dict(Counter(batch_of.values())), work)
+        dialogues = await ctx.follow_groups(dict(Counter(batch_of.values())), work, batch_of)
     turns, rows = run_tables(dialogues, lambda _: scenario, RunLabel(rid, agent.name, "plawbench"))
     return multiturn_frame(consult, dialogues, agent.name, rid), turns, rows
 

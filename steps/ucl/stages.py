@@ -87,7 +87,7 @@ def _converse(
                 door, assistant, user, instances, journal, on_done=on_done, scenario=scenario_for(prompts)
             )
 
-        dialogues = asyncio.run(ctx.follow_groups(dict(Counter(label_of.values())), work))
+        dialogues = asyncio.run(ctx.follow_groups(dict(Counter(label_of.values())), work, label_of))
     turns, rows = ucl_tables(dialogues, RunLabel(rid, assistant.name, "ucl"))
     return turns, rows, resumed
 

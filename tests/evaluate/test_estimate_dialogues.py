@@ -184,3 +184,41 @@ def test_dvc_stale_is_what_dvc_status_says(tmp_path, monkeypatch):
     subprocess.run(command("repro", "done"), check=True, capture_output=True)
     assert dvc_stale(["done", "todo"]) == ["todo"]
     assert dvc_stale(["no_such_stage"]) is None
+
+
+def test_a_judges_measured_repair_rate_adds_its_repair_rounds(run, capsys):
+    """A real judge (one repair round per verdict here) with `models check`'s repair rate r: of the N first answers
+    of the judge stage, ⌊N·r⌋ fail and each gets one repair round, so the stage's judge calls are N + ⌊N·r⌋ (r = 1:
+    twice N, as SmolLM2-135M's judge in `make smoke-real`); the agents' calls do not change, and the output says
+    where the rate came from."""
+    path, paths, url = run
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    doc["judge"] = {"model": "openai/gpt-4o-mini", "api_base": url, "decoding": {"max_tokens": 64}}
+    doc["ucl"]["judge_retries"] = 1
+    params_file = path.with_name("params-judged.yaml")
+    params_file.write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
+    params = load_params(params_file)
+
+    def judged(rate: float | None) -> tuple[list, object]:
+        record = Calibration("openai/gpt-4o-mini", url, 1.0, 1.0, 1e12, 1e12, 1.0, 3, "t", rate, 4 if rate else 0)
+        report = estimate(
+            params, benchmarks=["ucl"], paths=paths, calibrations={calibration_key(record.model, url): record}
+        )
+        return [s for s in report.sent if s.stage == "ucl_judge@mini" and s.purpose == "judge"], report
+
+    first, plain = judged(None)
+    n = len(first)
+    assert n >= 4 and all(s.replies == 0 for s in first)  # no repair round without a rate
+    for rate, extra in ((1.0, n), (0.5, n // 2), (0.25, n // 4)):
+        calls, report = judged(rate)
+        assert len(calls) == n + extra, (rate, len(calls), n)
+        assert sum(s.replies == 1 for s in calls) == extra  # the repair rounds, each holding the bad answer
+        assert sum(s.output_tokens for s in calls if s.stand_in.startswith("unparsable")) >= 64 * extra
+        agents = [s for s in report.sent if s.purpose == "agent"]
+        assert len(agents) == len([s for s in plain.sent if s.purpose == "agent"])
+    show(report)
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"judge openai/gpt-4o-mini @ {url}: repair rate 0.25 (1 of 4 judge probe answers unreadable" in out
+    show(plain)
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"judge openai/gpt-4o-mini @ {url}: no measured repair rate" in out

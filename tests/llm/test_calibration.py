@@ -15,7 +15,7 @@ import tiktoken
 from flows.calibrate import load, lookup, save
 from flows.kit.config import load_params
 from flows.models_check import models_check
-from steps.llm.calibration import Calibration, TimedCall, calibrate, stage_seconds
+from steps.llm.calibration import JUDGE_PROBES, Calibration, TimedCall, calibrate, stage_seconds
 from tests.fake_openai_server import FakeOpenAIServer
 
 SECRET = "sk-jurisflow-dummy-calibration-0123456789"
@@ -33,6 +33,8 @@ def test_models_check_writes_a_calibration_the_estimate_reads(tmp_path, monkeypa
 
     def slow_reply(body: dict) -> str:
         time.sleep(0.01)
+        if "[[1]]" in body["messages"][-1]["content"]:  # the verdict probes: readable; the JSON ones are not
+            return "回答一引用了法定情形。\n[[1]]"
         return "收到" * min(int(body.get("max_tokens") or 8), 32)
 
     with FakeOpenAIServer(reply=slow_reply, tokens=lambda t: 2 * _cl100k(t)) as server:
@@ -52,7 +54,9 @@ llm: {{cache_dir: .cache/llm, max_attempts: 1}}
             models_check(tmp_path / "params.yaml", calibration_out=out) == "5 models answered, 0 failed"
         )  # every role, UCL's reference too
         bodies = [b for b in server.requests if b.get("max_tokens") is not None]
+        judged = [b for b in server.requests if any(b["messages"] == m for _, _, m in JUDGE_PROBES)]
     assert len(bodies) == 3  # the agent and the judge share one endpoint: timed once, three probes
+    assert len(judged) == 4  # and, as it plays the judge, asked the four judge probes once each
     text = out.read_text(encoding="utf-8")
     assert SECRET not in text
     data = json.loads(text)
@@ -63,6 +67,8 @@ llm: {{cache_dir: .cache/llm, max_attempts: 1}}
     assert 1.8 < record.prompt_ratio < 2.05
     assert record.prefill_tps > 0 and record.generation_tps > 0 and record.mean_latency_s >= 0.01
     assert record.probes == 3
+    # two JSON probes answered 收到…, unreadable; two verdicts read: half the judge's answers will need a repair
+    assert (record.judge_repair_rate, record.judge_probes) == (0.5, 4)
 
 
 def test_save_keeps_other_records_and_a_broken_file_reads_as_none(tmp_path):
@@ -95,3 +101,16 @@ def test_calibrate_and_wall_time_by_hand():
     assert stage_seconds([TimedCall(c.item, c.endpoint, 1, c.seconds) for c in calls]) == 6.0
     # ten single calls on 2 slots: 5 s
     assert stage_seconds([TimedCall(str(i), "s", 2, 1.0) for i in range(10)]) == 5.0
+
+
+def test_the_judge_probes_are_read_by_the_judges_own_parsers():
+    from flows.calibrate import readable, with_repair_rate
+
+    assert readable("json", '好的。{"score": 7, "reason": "准确"}')
+    assert not readable("json", '{"score": 11, "reason": "超出"}')  # out of range: a repair round in a judge
+    assert not readable("json", "```python\nimport json\n")  # what SmolLM2-135M answered MILE's judge
+    assert readable("verdict", "回答一更好。\n[[1]]")
+    assert not readable("verdict", "回答一更好写 [[1]]，回答二更好写 [[2]]，一样好写 [[3]]。")  # reciting the options
+    record = Calibration("openai/a", "", 1.0, 0.1, 100.0, 10.0, 0.5, 3, "t")
+    assert with_repair_rate(record, (3, 4)).judge_repair_rate == 0.75
+    assert with_repair_rate(record, (0, 0)).judge_repair_rate is None

@@ -100,6 +100,31 @@ def test_a_model_can_raise_its_own_bound(tmp_path):
     assert server.max_in_flight == 12
 
 
+def test_a_call_starts_when_it_holds_its_slot_or_comes_from_the_cache(tmp_path):
+    """`starters` hear of a call when it goes out holding one of the endpoint's slots (not while it waits for one)
+    and when the cache answers it: with one slot and 0.2 s per answer, the second call starts after the first is
+    back; on a rerun both start at once, from the cache."""
+    events: list[tuple[str, str]] = []
+    with FakeOpenAIServer(latency_s=0.2) as server:
+        model = ModelConfig(name="m", model="hosted_vllm/test-model", api_base=server.url)
+        door = ModelDoor(LLMSettings(concurrency=1, cache_dir=str(tmp_path / "c")))
+        door.starters.append(lambda meta: events.append(("start", meta["instance_id"])))
+        door.observers.append(lambda record: events.append(("done", record.metadata["instance_id"])))
+        requests = [
+            Request(model, [{"role": "user", "content": text}], purpose="agent", metadata={"instance_id": n})
+            for n, text in (("1", "你好"), ("2", "再见"))
+        ]
+        run(door.complete_many(requests))
+        assert events == [("start", "1"), ("done", "1"), ("start", "2"), ("done", "2")]
+        events.clear()
+        run(ModelDoor(LLMSettings(concurrency=1, cache_dir=str(tmp_path / "c"))).complete_many(requests))
+        assert events == []  # a door with no starters tells nobody
+        again = ModelDoor(LLMSettings(concurrency=1, cache_dir=str(tmp_path / "c")))
+        again.starters.append(lambda meta: events.append(("start", meta["instance_id"])))
+        run(again.complete_many(requests))
+    assert events == [("start", "1"), ("start", "2")] and server.count == 2
+
+
 def test_second_run_hits_the_cache_without_http(server, fast_settings, vllm_model):
     requests = [Request(vllm_model, [{"role": "user", "content": f"q{i}"}], purpose="agent") for i in range(10)]
     first = run(ModelDoor(fast_settings).complete_many(requests))

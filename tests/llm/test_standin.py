@@ -111,3 +111,59 @@ def test_a_real_models_reply_is_counted_at_most_at_its_max_tokens_and_a_scripted
     whole = litellm.token_counter(model="gpt-4o-mini", text="判" * 300)
     assert whole > 16
     assert [s.output_tokens for s in door.sent] == [16, whole, 300]  # scripted: one token per character
+
+
+def test_fails_spreads_a_rate_evenly_and_exactly():
+    from steps.llm.standin import fails
+
+    assert [fails(n, 0.5) for n in range(4)] == [False, True, False, True]
+    assert [n for n in range(8) if fails(n, 0.25)] == [3, 7]
+    assert [n for n in range(10) if fails(n, 0.1)] == [9]  # 10 × 0.1 is 1 after rounding, not 0.999…
+    assert all(fails(n, 1.0) for n in range(5)) and not any(fails(n, 0.0) for n in range(5))
+
+
+def test_a_judges_repair_rate_makes_that_share_of_its_answers_unparsable_and_their_repair_rounds_are_counted():
+    """Four JSON judge questions (one repair round each) to a real judge whose repair rate is 0.5: the 2nd and 4th
+    first answers are filler (unparsable), so each gets a repair round whose request holds the question, the filler
+    and the repair request; the repair answers are counted apart (the 1st of them parses, the 2nd fails and ends
+    the question as `parse`). 4 + 2 = 6 calls; an agent's call and a scripted judge are never made to fail."""
+    from pydantic import BaseModel
+
+    from steps.llm.structured import REPAIR, complete_json
+
+    class Score(BaseModel):
+        score: int
+
+    judge = ModelConfig(name="judge", model="openai/gpt-4o-mini", api_base="http://127.0.0.1:9/v1")
+    judge = judge.model_copy(update={"decoding": judge.decoding.model_copy(update={"max_tokens": 40})})
+    door = StandInDoor(
+        stand_ins={"judge": lambda r: '{"score": 3}', "agent": lambda r: "答"},
+        stage="s",
+        repair_rates={(judge.model, "http://127.0.0.1:9/v1"): 0.5},
+    )
+    questions = [[{"role": "user", "content": f"问题{i}：请只输出 JSON。"}] for i in range(4)]
+
+    async def ask_all() -> list:
+        return [await complete_json(door, judge, q, Score, purpose="judge") for q in questions]
+
+    results = asyncio.run(ask_all())
+    assert [r.attempts for r in results] == [1, 2, 1, 2]
+    assert [r.failure is None for r in results] == [True, True, True, False]  # the 2nd repair answer fails too
+    assert len(door.sent) == 6
+    assert [s.stand_in.startswith("unparsable") for s in door.sent] == [False, True, False, False, True, True]
+    filler = door.filler(judge)
+    counter = TokenCounter(judge.model)
+    assert counter.text(filler) >= 40 and door.sent[1].output_tokens == 40  # the judge's reply length
+    error = "no JSON object in the answer"
+    repair = [
+        *questions[1],
+        {"role": "assistant", "content": filler},
+        {"role": "user", "content": REPAIR.format(error=error)},
+    ]
+    assert door.sent[2].input_tokens == counter.prompt(repair)
+    assert door.sent[2].replies == 1
+    # the same door: an agent's calls and a scripted judge's are answered as before
+    asyncio.run(door.complete(judge, questions[0], purpose="agent"))
+    scripted_judge = ModelConfig(name="j", model="scripted/judge")
+    assert not door.unparsable(scripted_judge, "judge", questions[0])
+    assert door.sent[-1].stand_in != "unparsable judge answer (repair rate)"

@@ -166,3 +166,34 @@ def test_the_slices_mile_seed_samples_one_of_the_shortest_instances(mirror, mani
     length = mile.case_r_f.str.len() + mile.evidence.str.len() + mile.output.map(str).str.len()
     (sampled,) = sample_rows(mile, SLICE["mile"]["sample"], SLICE["mile"]["seed"]).instance_id
     assert length[mile.instance_id == sampled].item() <= length.quantile(0.05)
+
+
+def test_the_copy_is_calibrated_by_models_check_before_the_run(tmp_path):
+    """`calibrate_copy` runs `jurisflow models check` in the copy (the smoke profile's params, every role on one
+    server, here the fake one answering the JSON judge probes with text and the verdict probes with a verdict): the
+    copy's `.cache/calibration.json` then holds the server's record with a judge repair rate of 2/4, which the
+    estimate there reads."""
+    import os
+    import sys
+
+    from flows.calibrate import load
+    from flows.smoke_real import calibrate_copy
+    from steps.llm.local_server import LOCAL_KEY_PLACEHOLDER
+    from tests.fake_openai_server import FakeOpenAIServer
+
+    def reply(body: dict) -> str:
+        return "回答一更好。\n[[1]]" if "[[1]]" in body["messages"][-1]["content"] else "收到"
+
+    params = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
+    with FakeOpenAIServer(reply=reply) as server:
+        real = real_params(params, server.url, "tiny", tmp_path / "llm-cache")
+        (tmp_path / "params.yaml").write_text(yaml.safe_dump(real, allow_unicode=True), encoding="utf-8")
+        (tmp_path / ".cache").mkdir()
+        (tmp_path / ".cache" / "calibration.json").write_text('{"stale @ -": {}}', encoding="utf-8")
+        path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+        env = {**os.environ, LOCAL_KEY_ENV: LOCAL_KEY_PLACEHOLDER, "PATH": path, "PYTHONPATH": str(ROOT)}
+        lines = calibrate_copy(tmp_path, env, tmp_path / "models_check.log", nice=0)
+    records = load(tmp_path / ".cache" / "calibration.json")
+    assert list(records) == [f"openai/tiny @ {server.url}"], (tmp_path / "models_check.log").read_text()
+    assert records[f"openai/tiny @ {server.url}"].judge_repair_rate == 0.5
+    assert len(lines) == 1 and lines[0].endswith("judge repair rate 0.50 (4 probes)")

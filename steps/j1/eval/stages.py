@@ -134,7 +134,7 @@ def run_dialogues(
                 on_done=on_done,
             )
 
-        dialogues = asyncio.run(ctx.follow_groups(dict(sizes), work))
+        dialogues = asyncio.run(ctx.follow_groups(dict(sizes), work, label_of))
     turns, rows = run_tables(
         sorted(dialogues, key=lambda d: d.instance_id),
         SCENARIOS.__getitem__,
