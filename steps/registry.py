@@ -124,7 +124,9 @@ class Benchmark:
     `dialogue_marker`. `show` ("module:function", (run folder, instance id, usage rows by call key) -> lines of
     rich markup) prints one dialogue for `jurisflow show` (None: the viewer's record). `smoke` ("module:function",
     () -> {profile: section overrides}) gives its samples in the real-model runs (flows/smoke_real.py).
-    `commands` are its own CLI commands (`jurisflow <name> ...`), beside its stages'."""
+    `commands` are its own CLI commands (`jurisflow <name> ...`), beside its stages'. `item_scores`
+    ("module:function", (Paths, agents) -> `steps.stats.cells.ItemScores`) gives its runs' item-level scores, from
+    which its report's intervals and `jurisflow compare` come (None: no intervals)."""
 
     name: str
     title: str
@@ -141,6 +143,7 @@ class Benchmark:
     show: str | None = None
     smoke: str | None = None
     commands: tuple[Command, ...] = ()
+    item_scores: str | None = None
 
     def smoke_profile(self, profile: str) -> dict[str, Any]:
         """Its params.yaml section overrides in the real-model profile `profile` (`make smoke-real`: `small`; the
