@@ -58,7 +58,7 @@ def permutation_p(
     diffs = np.asarray(d, dtype=float)
     codes = _codes(clusters, diffs.size)
     sums = np.bincount(codes, weights=diffs, minlength=int(codes.max()) + 1)
-    if not np.any(sums):
+    if not np.any(sums) or sums.size < 2:  # one cluster: both sign patterns reach |total|, p = 1
         return 1.0
 
     def total(x: np.ndarray, axis: int) -> np.ndarray:

@@ -135,6 +135,7 @@ def test_permutation_p_is_exact_for_few_clusters() -> None:
     clusters = ["a", "a", "b", "c", "d"]
     assert permutation_p(d, clusters) == pytest.approx(6 / 16)
     assert permutation_p([0, 0], ["a", "b"]) == 1.0
+    assert permutation_p([3.0, 1.0], ["a", "a"]) == 1.0  # one cluster: its two sign patterns tie
 
 
 def test_paired_difference_of_scores_and_of_01_items() -> None:
