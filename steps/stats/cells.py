@@ -28,7 +28,7 @@ from steps.stats.intervals import (
 )
 
 ITEM_COLUMNS = ["agent", "table", "scope", "metric", "item", "cluster", "score", "kind"]
-KINDS = ("proportion", "mean")
+KINDS = ("proportion", "percent", "mean")
 CELL = ["table", "scope", "metric"]
 INTERVAL_COLUMNS = ["se", "ci_low", "ci_high", "ci_method"]
 
@@ -38,8 +38,9 @@ Key = tuple[str, str, str]  # (table, scope, metric)
 @dataclass(frozen=True)
 class ItemScores:
     """Item-level scores of a benchmark's runs, on the scale its CSV twin reports. `kind`: `proportion` (0/1
-    items, a share) or `mean` (any score). `aggregates`: cell → {component cell: weight}, the cell being the
-    weighted sum of its components' values (weights 1/k for an average of k cells)."""
+    items, a share), `percent` (0/100 items, a share in percent) or `mean` (any score). `aggregates`: cell →
+    {component cell: weight}, the cell being the weighted sum of its components' values (weights 1/k for an
+    average of k cells)."""
 
     items: pd.DataFrame
     aggregates: Mapping[Key, Mapping[Key, float]] = field(default_factory=dict)
@@ -54,11 +55,13 @@ class ItemScores:
 
 
 def base_interval(scores: np.ndarray, clusters: np.ndarray, kind: str) -> Interval:
-    """A base cell's interval: Wilson when its items are 0/1, `proportion` and each its own cluster; otherwise the
-    mean with its clustered standard error."""
+    """A base cell's interval: Wilson when its items are each their own cluster and of kind `proportion` (0/1) or
+    `percent` (0/100, a share in percent); otherwise the mean with its clustered standard error."""
     singletons = len(set(clusters.tolist())) == scores.size
     if kind == "proportion" and singletons and np.isin(scores, (0.0, 1.0)).all():
         return wilson(int(scores.sum()), int(scores.size))
+    if kind == "percent" and singletons and np.isin(scores, (0.0, 100.0)).all():
+        return wilson(int((scores == 100.0).sum()), int(scores.size)).scaled(100.0)
     return cluster_mean(scores, clusters)
 
 
@@ -76,21 +79,29 @@ def flatten(key: Key, aggregates: Mapping[Key, Mapping[Key, float]], depth: int 
 
 
 def aggregate_interval(
-    items: pd.DataFrame, weights: Mapping[Key, float], b: int = DEFAULT_B, seed: int = DEFAULT_SEED
+    items: pd.DataFrame,
+    weights: Mapping[Key, float],
+    b: int = DEFAULT_B,
+    seed: int = DEFAULT_SEED,
+    positions: Mapping[Key, np.ndarray] | None = None,
 ) -> Interval | None:
-    """The cluster bootstrap of Σ_k w_k · mean_k over the base cells `weights`, from one agent's scored items;
-    None when a component has no scored item."""
+    """The cluster bootstrap of Σ_k w_k · mean_k over the base cells `weights`, from one agent's scored items
+    (`positions`: each cell's row positions in `items`, when already known); None when a component has no scored
+    item."""
+    where = positions if positions is not None else items.groupby(CELL, sort=False).indices
     keys = list(weights)
-    rows = items.set_index(CELL).index
-    columns = []
-    for key in keys:
-        inside = np.asarray(rows.isin([key]), dtype=float)
-        if not inside.any():
-            return None
-        columns += [items.score.to_numpy(dtype=float) * inside, inside]
-    part = np.column_stack(columns)
-    used = part[:, 1::2].any(axis=1)
-    data = ClusterSums.from_items(part[used], items.cluster.to_numpy()[used])
+    if not all(len(where.get(k, ())) for k in keys):
+        return None
+    used = np.unique(np.concatenate([where[k] for k in keys]))
+    local = np.full(len(items), -1)
+    local[used] = np.arange(used.size)
+    score = items.score.to_numpy(dtype=float)
+    part = np.zeros((used.size, 2 * len(keys)))
+    for j, key in enumerate(keys):
+        rows = where[key]
+        part[local[rows], 2 * j] = score[rows]
+        part[local[rows], 2 * j + 1] = 1.0
+    data = ClusterSums.from_items(part, items.cluster.to_numpy()[used])
     w = np.array([weights[k] for k in keys])
 
     def statistic(totals: np.ndarray) -> np.ndarray:
@@ -109,8 +120,10 @@ def cell_intervals(scores: ItemScores, b: int = DEFAULT_B, seed: int = DEFAULT_S
         iv = base_interval(part.score.to_numpy(dtype=float), part.cluster.to_numpy(), str(part.kind.iloc[0]))
         out.append(_row(str(agent), (str(table), str(scope), str(metric)), iv))
     for agent, mine in scored.groupby("agent", sort=True):
+        mine = mine.reset_index(drop=True)
+        positions = mine.groupby(CELL, sort=False).indices
         for key in sorted(scores.aggregates):
-            agg = aggregate_interval(mine, flatten(key, scores.aggregates), b, seed)
+            agg = aggregate_interval(mine, flatten(key, scores.aggregates), b, seed, positions)
             if agg is not None:
                 out.append(_row(str(agent), key, agg))
     columns = ["agent", *CELL, "estimate", "n", "clusters", *INTERVAL_COLUMNS]

@@ -68,10 +68,11 @@ def compare(
     rows: list[dict[str, object]] = []
     for key, part in paired.groupby(CELL, sort=True):
         x, y = part.score_a.to_numpy(dtype=float), part.score_b.to_numpy(dtype=float)
-        binary = bool(
-            (part.kind == "proportion").all() and np.isin(x, (0.0, 1.0)).all() and np.isin(y, (0.0, 1.0)).all()
-        )
-        res = paired_difference(x, y, part.cluster.to_numpy(), binary=binary, draws=draws, seed=seed)
+        kind = str(part.kind.iloc[0])
+        top = 100.0 if kind == "percent" else 1.0
+        zero_one = np.isin(x, (0.0, top)).all() and np.isin(y, (0.0, top)).all()
+        binary = bool(kind in ("proportion", "percent") and zero_one)
+        res = paired_difference(x, y, part.cluster.to_numpy(), binary=binary, draws=draws, seed=seed, top=top)
         rows.append(
             {
                 **dict(zip(CELL, key, strict=True)),

@@ -132,15 +132,18 @@ class ClusterSums:
         return cls(sums, st, int(vals.shape[0]))
 
 
-def bootstrap_weights(strata: np.ndarray | None, g: int, b: int, seed: int) -> np.ndarray:
-    """(B, G) counts of how often each cluster is drawn in each replicate, clusters drawn with replacement within
-    their stratum, as many as the stratum holds."""
-    rng = np.random.default_rng(seed)
+CHUNK = 256  # replicates drawn and evaluated at once: bounds memory at CHUNK × G weights
+
+
+def bootstrap_weights(strata: np.ndarray | None, g: int, b: int, rng: np.random.Generator) -> np.ndarray:
+    """(b, G) counts of how often each cluster is drawn in each of b replicates: each stratum's k clusters drawn
+    k times with replacement (uniform indices, counted per replicate)."""
     weights = np.zeros((b, g))
     groups = [np.arange(g)] if strata is None else [np.flatnonzero(strata == s) for s in np.unique(strata)]
     for idx in groups:
         k = idx.size
-        weights[:, idx] = rng.multinomial(k, np.full(k, 1 / k), size=b)
+        draws = rng.integers(0, k, size=(b, k)) + (np.arange(b) * k)[:, None]
+        weights[:, idx] = np.bincount(draws.ravel(), minlength=b * k).reshape(b, k)
     return weights
 
 
@@ -153,13 +156,18 @@ def cluster_bootstrap(
 ) -> Interval:
     """Percentile cluster bootstrap of `statistic`, a function of the (B, m) weighted column totals returning B
     values (the point estimate is the statistic of the plain totals). SE is the replicates' SD. Seeded: the same
-    data, B and seed give the same interval. Replicates where the statistic is undefined (NaN) are dropped."""
+    data, B and seed give the same interval. Replicates where the statistic is undefined (NaN) are dropped.
+    Replicates are drawn in chunks of `CHUNK` from one generator, so memory stays CHUNK × G."""
     g = data.sums.shape[0]
     estimate = float(np.asarray(statistic(data.sums.sum(axis=0)[None, :]), dtype=float)[0])
     if g < 2:
         return Interval(estimate, None, None, None, f"cluster-bootstrap(B={b})", data.n, g)
-    weights = bootstrap_weights(data.strata, g, b, seed)
-    reps = np.asarray(statistic(weights @ data.sums), dtype=float)
+    rng = np.random.default_rng(seed)
+    chunks = []
+    for start in range(0, b, CHUNK):
+        weights = bootstrap_weights(data.strata, g, min(CHUNK, b - start), rng)
+        chunks.append(np.asarray(statistic(weights @ data.sums), dtype=float))
+    reps = np.concatenate(chunks)
     reps = reps[~np.isnan(reps)]
     if reps.size < 2:
         return Interval(estimate, None, None, None, f"cluster-bootstrap(B={b})", data.n, g)

@@ -91,15 +91,17 @@ def paired_difference(
     draws: int = PERMUTATIONS,
     seed: int = DEFAULT_SEED,
     alpha: float = 0.05,
+    top: float = 1.0,
 ) -> PairedResult:
     """Δ = mean(a − b) over paired items with its clustered SE and t interval (`cluster_mean` of the
-    differences); p from McNemar's exact test when `binary`, else from the cluster sign-flip permutation test."""
+    differences); p from McNemar's exact test when `binary` (outcomes 0/`top`, e.g. 0/100), else from the cluster
+    sign-flip permutation test."""
     x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if x.shape != y.shape:
         raise ValueError("paired scores differ in length")
     diff = cluster_mean(x - y, clusters, alpha)
     if binary:
-        p, test = mcnemar_exact(x, y), "mcnemar-exact"
+        p, test = mcnemar_exact(x / top, y / top), "mcnemar-exact"
     else:
         p, test = permutation_p(x - y, clusters, draws, seed), f"permutation({draws})"
     pearson, spearman = correlation(x, y)
