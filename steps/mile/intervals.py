@@ -80,7 +80,14 @@ def item_scores_of(scores: pd.DataFrame, dialogues: pd.DataFrame) -> ItemScores:
     }
     for scope in scopes:
         aggregates[("interaction", scope, "AVE")] = {("interaction", scope, m): 1 / 3 for m in INTERACTION}
-    return ItemScores(items, aggregates)
+    causes = [s for s in scopes if s not in ("overall", "windows")]
+    power: tuple[Key, ...] = (
+        ("total", "overall", "AVE"),
+        ("goal", "overall", "AVE"),
+        ("interaction", "overall", "AVE"),
+        *(("interaction", c, "AVE") for c in causes),
+    )
+    return ItemScores(items, aggregates, power=power, scale=100.0)
 
 
 def item_scores(paths: Paths, agents: Sequence[str]) -> ItemScores:

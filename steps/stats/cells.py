@@ -40,10 +40,14 @@ class ItemScores:
     """Item-level scores of a benchmark's runs, on the scale its CSV twin reports. `kind`: `proportion` (0/1
     items, a share), `percent` (0/100 items, a share in percent) or `mean` (any score). `aggregates`: cell →
     {component cell: weight}, the cell being the weighted sum of its components' values (weights 1/k for an
-    average of k cells)."""
+    average of k cells). `power`: the cells (per task or scenario, and the headline) whose smallest detectable
+    difference the data card lists; `scale`: the range of an item's score (100 for points on 0–100, 1 for a
+    fraction), whose half is the largest SD an item can have (steps/stats/power.py)."""
 
     items: pd.DataFrame
     aggregates: Mapping[Key, Mapping[Key, float]] = field(default_factory=dict)
+    power: tuple[Key, ...] = ()
+    scale: float = 100.0
 
     def __post_init__(self) -> None:
         missing = [c for c in ITEM_COLUMNS if c not in self.items.columns]

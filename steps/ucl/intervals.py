@@ -98,7 +98,12 @@ def item_scores_of(verdicts: pd.DataFrame, hints: pd.DataFrame, dialogues: pd.Da
         ids = list(ids)
         for table, metric in [*(("win_rate", m) for m in TASK_METRICS), ("hint_score", "hint_score")]:
             aggregates[(table, str(scope), metric)] = {(table, t, metric): 1 / len(ids) for t in ids}
-    return ItemScores(items, aggregates)
+    power: tuple[Key, ...] = (
+        ("win_rate", "overall", "win_rate"),
+        *((("win_rate", str(scope), "win_rate") for scope, _ in groups if scope != "overall")),
+        *(("win_rate", t, "win_rate") for t in tasks.task_id),
+    )
+    return ItemScores(items, aggregates, power=power, scale=100.0)
 
 
 def item_scores(paths: Paths, agents: Sequence[str]) -> ItemScores:
