@@ -28,6 +28,7 @@ from steps.stats.intervals import (
 )
 
 ITEM_COLUMNS = ["agent", "table", "scope", "metric", "item", "cluster", "score", "kind"]
+WEIGHT = "weight"  # optional: an item's weight in its cell's mean (its maximum points in a pooled rate); 1 if absent
 KINDS = ("proportion", "percent", "mean")
 CELL = ["table", "scope", "metric"]
 INTERVAL_COLUMNS = ["se", "ci_low", "ci_high", "ci_method"]
@@ -40,9 +41,11 @@ class ItemScores:
     """Item-level scores of a benchmark's runs, on the scale its CSV twin reports. `kind`: `proportion` (0/1
     items, a share), `percent` (0/100 items, a share in percent) or `mean` (any score). `aggregates`: cell →
     {component cell: weight}, the cell being the weighted sum of its components' values (weights 1/k for an
-    average of k cells). `power`: the cells (per task or scenario, and the headline) whose smallest detectable
-    difference the data card lists; `scale`: the range of an item's score (100 for points on 0–100, 1 for a
-    fraction), whose half is the largest SD an item can have (steps/stats/power.py)."""
+    average of k cells). An optional `weight` column makes a cell the weighted mean Σ w·score / Σ w (a pooled
+    rate Σ awarded / Σ maximum: score = awarded / maximum, weight = maximum). `power`: the cells (per task or
+    scenario, and the headline) whose smallest detectable difference the data card lists; `scale`: the range of
+    an item's score (100 for points on 0–100, 1 for a fraction), whose half is the largest SD an item can have
+    (steps/stats/power.py)."""
 
     items: pd.DataFrame
     aggregates: Mapping[Key, Mapping[Key, float]] = field(default_factory=dict)
@@ -58,9 +61,17 @@ class ItemScores:
             raise ValueError(f"unknown kind(s) of cell: {', '.join(sorted(bad))}")
 
 
-def base_interval(scores: np.ndarray, clusters: np.ndarray, kind: str) -> Interval:
-    """A base cell's interval: Wilson when its items are each their own cluster and of kind `proportion` (0/1) or
-    `percent` (0/100, a share in percent); otherwise the mean with its clustered standard error."""
+def weights_of(items: pd.DataFrame) -> np.ndarray:
+    """The items' weights (1 where the frame has no `weight` column)."""
+    return items[WEIGHT].to_numpy(dtype=float) if WEIGHT in items else np.ones(len(items))
+
+
+def base_interval(scores: np.ndarray, clusters: np.ndarray, kind: str, weights: np.ndarray | None = None) -> Interval:
+    """A base cell's interval: Wilson when its items are unweighted, each their own cluster and of kind
+    `proportion` (0/1) or `percent` (0/100, a share in percent); otherwise the (weighted) mean with its clustered
+    standard error."""
+    if weights is not None and not np.all(weights == 1.0):
+        return cluster_mean(scores, clusters, weights=weights)
     singletons = len(set(clusters.tolist())) == scores.size
     if kind == "proportion" and singletons and np.isin(scores, (0.0, 1.0)).all():
         return wilson(int(scores.sum()), int(scores.size))
@@ -89,7 +100,8 @@ def aggregate_interval(
     seed: int = DEFAULT_SEED,
     positions: Mapping[Key, np.ndarray] | None = None,
 ) -> Interval | None:
-    """The cluster bootstrap of Σ_k w_k · mean_k over the base cells `weights`, from one agent's scored items
+    """The cluster bootstrap of Σ_k w_k · mean_k (each a weighted mean if the items have weights) over the base
+    cells `weights`, from one agent's scored items
     (`positions`: each cell's row positions in `items`, when already known); None when a component has no scored
     item."""
     where = positions if positions is not None else items.groupby(CELL, sort=False).indices
@@ -99,12 +111,12 @@ def aggregate_interval(
     used = np.unique(np.concatenate([where[k] for k in keys]))
     local = np.full(len(items), -1)
     local[used] = np.arange(used.size)
-    score = items.score.to_numpy(dtype=float)
+    score, weight = items.score.to_numpy(dtype=float), weights_of(items)
     part = np.zeros((used.size, 2 * len(keys)))
     for j, key in enumerate(keys):
         rows = where[key]
-        part[local[rows], 2 * j] = score[rows]
-        part[local[rows], 2 * j + 1] = 1.0
+        part[local[rows], 2 * j] = weight[rows] * score[rows]
+        part[local[rows], 2 * j + 1] = weight[rows]
     data = ClusterSums.from_items(part, items.cluster.to_numpy()[used])
     w = np.array([weights[k] for k in keys])
 
@@ -121,7 +133,9 @@ def cell_intervals(scores: ItemScores, b: int = DEFAULT_B, seed: int = DEFAULT_S
     scored = scores.items[scores.items.score.notna()]
     out = []
     for (agent, table, scope, metric), part in scored.groupby(["agent", *CELL], sort=True):
-        iv = base_interval(part.score.to_numpy(dtype=float), part.cluster.to_numpy(), str(part.kind.iloc[0]))
+        iv = base_interval(
+            part.score.to_numpy(dtype=float), part.cluster.to_numpy(), str(part.kind.iloc[0]), weights_of(part)
+        )
         out.append(_row(str(agent), (str(table), str(scope), str(metric)), iv))
     for agent, mine in scored.groupby("agent", sort=True):
         mine = mine.reset_index(drop=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from steps.stats.cells import CELL, ItemScores, aggregate_interval, flatten
+from steps.stats.cells import CELL, ItemScores, aggregate_interval, flatten, weights_of
 from steps.stats.intervals import DEFAULT_B, DEFAULT_SEED
 from steps.stats.paired import PERMUTATIONS, bh_adjust, correlation, paired_difference, permutation_p
 
@@ -42,11 +42,11 @@ COMPARE_COLUMNS = [
 
 
 def paired_items(scores: ItemScores, a: str, b: str) -> pd.DataFrame:
-    """One row per item both agents have a row for: the cell, item, cluster, kind, score_a, score_b (NaN where
-    that agent's item is unscored)."""
-    items = scores.items
+    """One row per item both agents have a row for: the cell, item, cluster, kind, weight (A's: the same items
+    carry the same maximum points), score_a, score_b (NaN where that agent's item is unscored)."""
+    items = scores.items.assign(weight=weights_of(scores.items))
     keys = [*CELL, "item"]
-    left = items[items.agent == a][[*keys, "cluster", "kind", "score"]].rename(columns={"score": "score_a"})
+    left = items[items.agent == a][[*keys, "cluster", "kind", "weight", "score"]].rename(columns={"score": "score_a"})
     right = items[items.agent == b][[*keys, "score"]].rename(columns={"score": "score_b"})
     return left.merge(right, on=keys, how="inner", validate="one_to_one")
 
@@ -68,11 +68,14 @@ def compare(
     rows: list[dict[str, object]] = []
     for key, part in paired.groupby(CELL, sort=True):
         x, y = part.score_a.to_numpy(dtype=float), part.score_b.to_numpy(dtype=float)
+        w = part.weight.to_numpy(dtype=float)
         kind = str(part.kind.iloc[0])
         top = 100.0 if kind == "percent" else 1.0
         zero_one = np.isin(x, (0.0, top)).all() and np.isin(y, (0.0, top)).all()
-        binary = bool(kind in ("proportion", "percent") and zero_one)
-        res = paired_difference(x, y, part.cluster.to_numpy(), binary=binary, draws=draws, seed=seed, top=top)
+        binary = bool(kind in ("proportion", "percent") and zero_one and np.all(w == 1.0))
+        res = paired_difference(
+            x, y, part.cluster.to_numpy(), binary=binary, draws=draws, seed=seed, top=top, weights=w
+        )
         rows.append(
             {
                 **dict(zip(CELL, key, strict=True)),
@@ -80,8 +83,8 @@ def compare(
                 "n": res.diff.n,
                 "clusters": res.diff.clusters,
                 "n_excluded": int(excluded.get(key, 0)),
-                "a": float(x.mean()),
-                "b": float(y.mean()),
+                "a": float(w @ x / w.sum()),
+                "b": float(y @ w / w.sum()),
                 "delta": res.diff.estimate,
                 "se": res.diff.se,
                 "ci_low": res.diff.low,
@@ -121,13 +124,15 @@ def _aggregate(
     iv = aggregate_interval(diff, weights, b=boot, seed=seed)
     if iv is None:
         return None
-    # the aggregate is Σ_k w_k mean_k(d) = Σ_i c_i d_i with c_i = w_k / n_k: a sign-flip test of the c_i d_i
+    # the aggregate is Σ_k w_k mean_k(d) = Σ_i c_i d_i with c_i = w_k · v_i / Σ_{j∈k} v_j (v the item weights,
+    # 1/n_k unweighted): a sign-flip test of the c_i d_i
+    item_w = paired.weight.to_numpy(dtype=float)
     coef = np.zeros(len(paired))
     for k, m in inside.items():
-        coef[m] += weights[k] / m.sum()
+        coef[m] += weights[k] * item_w[m] / item_w[m].sum()
     contrib = (coef * (paired.score_a - paired.score_b).to_numpy(dtype=float))[used]
-    side_a = sum(w * paired.score_a[inside[k]].mean() for k, w in weights.items())
-    side_b = sum(w * paired.score_b[inside[k]].mean() for k, w in weights.items())
+    side_a = float(coef @ paired.score_a.to_numpy(dtype=float))
+    side_b = float(coef @ paired.score_b.to_numpy(dtype=float))
     # the correlation of the two agents' per-cluster contributions to the aggregate (each unit's headline share)
     codes = pd.factorize(part.cluster)[0]
     per_a = np.bincount(codes, weights=coef[used] * part.score_a.to_numpy(dtype=float))

@@ -66,24 +66,33 @@ def wilson(successes: int, n: int, alpha: float = 0.05) -> Interval:
 
 
 def cluster_mean(
-    scores: Sequence[float] | np.ndarray, clusters: Sequence[object] | np.ndarray, alpha: float = 0.05
+    scores: Sequence[float] | np.ndarray,
+    clusters: Sequence[object] | np.ndarray,
+    alpha: float = 0.05,
+    weights: Sequence[float] | np.ndarray | None = None,
 ) -> Interval:
     """Mean of item scores with a cluster-robust (CR1) standard error:
 
         SE = √(Σ_c (Σ_{i∈c} (s_i − s̄))²) / n · √(G / (G − 1)),   interval s̄ ± t_{G−1, 1−α/2} · SE
 
     G the number of clusters; with one item per cluster this is the usual s/√n. Equal to statsmodels' OLS on a
-    constant with `cov_type="cluster"`. Fewer than two clusters: no standard error."""
+    constant with `cov_type="cluster"`. With `weights` w (points per item: a pooled rate Σ awarded / Σ maximum is
+    the w-weighted mean of the items' rates) the mean is Σ w s / Σ w and the sums are of w_i (s_i − s̄), over
+    Σ w instead of n (the linearised ratio estimator; statsmodels' WLS with clusters). Fewer than two clusters:
+    no standard error."""
     s = np.asarray(scores, dtype=float)
     if s.size == 0:
         raise ValueError("a mean needs at least one item")
+    w = np.ones_like(s) if weights is None else np.asarray(weights, dtype=float)
+    if w.shape != s.shape or (w < 0).any() or w.sum() <= 0:
+        raise ValueError("weights must be non-negative, one per item, not all zero")
     codes = _codes(clusters, s.size)
     g = int(codes.max()) + 1
-    mean = float(s.mean())
+    mean = float(w @ s / w.sum())
     if g < 2:
         return Interval(mean, None, None, None, f"cluster-se(t, G={g})", int(s.size), g)
-    resid = np.bincount(codes, weights=s - mean, minlength=g)
-    se = math.sqrt(float(resid @ resid)) / s.size * math.sqrt(g / (g - 1))
+    resid = np.bincount(codes, weights=w * (s - mean), minlength=g)
+    se = math.sqrt(float(resid @ resid)) / float(w.sum()) * math.sqrt(g / (g - 1))
     t = float(sps.t.ppf(1 - alpha / 2, g - 1))
     return Interval(mean, se, mean - t * se, mean + t * se, f"cluster-se(t, G={g})", int(s.size), g)
 

@@ -92,18 +92,21 @@ def paired_difference(
     seed: int = DEFAULT_SEED,
     alpha: float = 0.05,
     top: float = 1.0,
+    weights: Sequence[float] | np.ndarray | None = None,
 ) -> PairedResult:
     """Δ = mean(a − b) over paired items with its clustered SE and t interval (`cluster_mean` of the
     differences); p from McNemar's exact test when `binary` (outcomes 0/`top`, e.g. 0/100), else from the cluster
-    sign-flip permutation test."""
+    sign-flip permutation test. With `weights` (an item's maximum points, the same for both agents) Δ is the
+    weighted mean of the differences and the test flips the clusters' weighted sums."""
     x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if x.shape != y.shape:
         raise ValueError("paired scores differ in length")
-    diff = cluster_mean(x - y, clusters, alpha)
+    w = np.ones_like(x) if weights is None else np.asarray(weights, dtype=float)
+    diff = cluster_mean(x - y, clusters, alpha, weights=w)
     if binary:
         p, test = mcnemar_exact(x / top, y / top), "mcnemar-exact"
     else:
-        p, test = permutation_p(x - y, clusters, draws, seed), f"permutation({draws})"
+        p, test = permutation_p(w * (x - y), clusters, draws, seed), f"permutation({draws})"
     pearson, spearman = correlation(x, y)
     return PairedResult(diff, p, test, pearson, spearman)
 

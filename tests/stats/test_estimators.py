@@ -174,3 +174,19 @@ def test_mde_matches_the_spec_and_statsmodels_power() -> None:
     assert minimum_detectable_difference(100, 1.0, design_effect=2.0) == pytest.approx(
         minimum_detectable_difference(50, 1.0)
     )
+
+
+def test_weighted_cluster_mean_equals_statsmodels_cluster_robust_wls() -> None:
+    # a pooled rate Σ awarded / Σ max as the max-weighted mean of per-item rates
+    rng = np.random.default_rng(5)
+    groups = np.repeat(np.arange(9), rng.integers(1, 4, size=9))
+    maxima = rng.integers(2, 20, size=groups.size).astype(float)
+    awarded = np.floor(maxima * rng.uniform(size=groups.size))
+    rate = awarded / maxima
+    iv = cluster_mean(rate, groups, weights=maxima)
+    assert iv.estimate == pytest.approx(awarded.sum() / maxima.sum())
+    fit = sm.WLS(rate, np.ones_like(rate), weights=maxima).fit(
+        cov_type="cluster", cov_kwds={"groups": groups}, use_t=True
+    )
+    assert iv.se == pytest.approx(float(fit.bse[0]), rel=1e-10)
+    assert cluster_mean(rate, groups, weights=np.ones_like(rate)) == cluster_mean(rate, groups)
