@@ -28,6 +28,7 @@ BENCHMARK = Benchmark(
         charts="steps.j1.page:charts",
     ),
     dialogue_reader="steps.j1.page:records",
+    item_scores="steps.j1.eval.intervals:item_scores",
     show="steps.j1.show:dialogue_lines",
     position=2,
     judged=("scores",),
