@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 
 import duckdb
@@ -59,7 +60,8 @@ def data_report(ctx: StageContext) -> str:
 
 def power_rows(paths: Paths) -> pd.DataFrame | None:
     """The smallest detectable differences (steps/stats/power.py) of every benchmark that registers item scores,
-    from the sizes of its runs under data/<benchmark>/runs/ (None when no benchmark has a run)."""
+    from the sizes of its runs under data/<benchmark>/runs/ (each read alone; a run without its scores yet is
+    left out; None when no benchmark has a run)."""
     from steps.registry import resolve
     from steps.stats.power import power_table
 
@@ -69,7 +71,16 @@ def power_rows(paths: Paths) -> pd.DataFrame | None:
         agents = sorted(p.name for p in runs.iterdir() if p.is_dir()) if runs.is_dir() else []
         if reg.item_scores is None or not agents:
             continue
-        table = power_table(resolve(reg.item_scores)(paths, agents))
+        read = []
+        for agent in agents:  # a run not judged yet (no scores) has no items: left out
+            try:
+                read.append(resolve(reg.item_scores)(paths, [agent]))
+            except (OSError, KeyError, ValueError):
+                continue
+        if not read:
+            continue
+        items = pd.concat([r.items for r in read], ignore_index=True)
+        table = power_table(replace(read[0], items=items))
         frames.append(table.assign(benchmark=name))
     if not frames:
         return None

@@ -44,3 +44,16 @@ def test_the_data_card_lists_them_only_when_given() -> None:
     text = render_data_card(manifest, [], None, None, power)
     assert "## Smallest detectable differences" in text and "ρ = 0.5" in text
     assert "| b | t | y | m | 18 | 18 | 0.33" in text
+
+
+def test_the_data_card_reads_every_run_and_skips_one_without_scores(tmp_path) -> None:
+    from steps.reports.stages import power_rows
+    from tests.cli.test_compare import _runs
+
+    paths = _runs(tmp_path)
+    (paths.run("mile", "unjudged")).mkdir(parents=True)  # simulated, not judged yet: no scores.parquet
+    rows = power_rows(paths)
+    assert rows is not None and set(rows.benchmark) == {"mile"}
+    goal = rows[(rows["table"] == "goal") & (rows.metric == "AVE")].iloc[0]
+    assert goal["items"] == 3 and goal.mde_items == pytest.approx(round(minimum_detectable_difference(3, 50.0), 1))
+    assert power_rows(type(paths)(data=tmp_path / "empty", reports=tmp_path / "r", cache=tmp_path / "c")) is None
