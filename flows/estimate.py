@@ -213,10 +213,20 @@ def _covers(read: str, written: str) -> bool:
     return written == read or written.startswith(read.rstrip("/") + "/") or read.startswith(written.rstrip("/") + "/")
 
 
-def estimated_stages(chosen: Sequence[str], root: Path | None = None) -> list[Stage]:
+def on_disk(declared: str, paths: Paths) -> Path:
+    """Where a stage's declared path (`data/...`, `reports/...`, relative to the project) is under `paths`."""
+    head, _, rest = declared.partition("/")
+    if head == "data":
+        return paths.data / rest
+    if head == "reports":
+        return paths.reports / rest
+    return paths.data.parent / declared
+
+
+def estimated_stages(chosen: Sequence[str], paths: Paths | None = None) -> list[Stage]:
     """The stages the estimate runs for benchmarks `chosen`, in pipeline order: those that call models, and those
     that read what an estimated stage wrote and write what a later estimated stage reads (J1's instances). With the
-    project's `root`, also every stage (shared ones too) whose outputs are missing there and that an estimated stage
+    project's `paths`, also every stage (shared ones too) whose outputs are missing there and that an estimated stage
     reads, however far back (`ingest` on a fresh clone): it calls no model, and the estimate runs it in its scratch
     folder, as the run will before its first call."""
     from steps.pipeline import owner
@@ -231,13 +241,13 @@ def estimated_stages(chosen: Sequence[str], root: Path | None = None) -> list[St
         before_model = any(_covers(r, w) for w in s.writes for e in ordered[i + 1 :] if e.calls_models for r in e.reads)
         if after_model and before_model:
             run.add(s.name)
-    if root is not None:
+    if paths is not None:
         for i in reversed(range(len(every))):  # a missing input's writer, then that writer's missing inputs
             s = every[i]
             if s.name in run:
                 continue
             later = [r for e in every[i + 1 :] if e.name in run for r in e.reads if "{" not in r]
-            if any(_covers(r, w) for r in later if not (root / r).exists() for w in s.writes):
+            if any(_covers(r, w) for r in later if not on_disk(r, paths).exists() for w in s.writes):
                 run.add(s.name)
     return [s for s in every if s.name in run]
 
@@ -269,17 +279,17 @@ def estimate(
 
 
 def targets(
-    params: Params, agents: list[str] | None, benchmarks: list[str] | None, root: Path | None = None
+    params: Params, agents: list[str] | None, benchmarks: list[str] | None, paths: Paths | None = None
 ) -> list[tuple[Stage, str, str | None, str | None]]:
     """(stage, DVC target, agent, setting) of every stage instance the estimate runs, in pipeline order (`root`:
-    the project, where a missing output makes its stage run first: `estimated_stages`)."""
+    where the project's tables are: a missing output makes its stage run first, `estimated_stages`)."""
     from steps.pipeline import owner
 
     names = agents or list(params.agents)
     chosen = [b for b in BENCHMARKS if b in (benchmarks or BENCHMARKS)]
     taking = {b: [n for n in names if b in params.agents[n].benchmarks] for b in chosen}
     out: list[tuple[Stage, str, str | None, str | None]] = []
-    for stage in estimated_stages([b for b, n in taking.items() if n], root):
+    for stage in estimated_stages([b for b, n in taking.items() if n], paths):
         if stage.per_agent:
             agents_here = taking.get(owner(stage.name) or "", [])
             out += [(stage, stage.target(a, s), a, s) for a in agents_here for s in (stage.settings or (None,))]
@@ -305,7 +315,7 @@ def _estimate_once(
     agent_of: dict[str, str] = {}
     skipped: list[str] = []
     with tempfile.TemporaryDirectory(prefix="jurisflow-estimate-") as tmp:
-        for stage, target, agent, setting in targets(params, agents, benchmarks, paths.data.parent):
+        for stage, target, agent, setting in targets(params, agents, benchmarks, paths):
             if target in up_to_date:
                 skipped.append(target)
                 continue

@@ -27,13 +27,13 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field, field_validator
 
 from steps.llm.config import (
+    ApiBase,
+    ApiKeyEnv,
     Decoding,
     ModelConfig,
     ModelEntry,
+    ModelString,
     _Frozen,
-    check_api_base,
-    check_api_key_env,
-    check_model_string,
 )
 from steps.llm.secrets import missing_keys
 
@@ -91,27 +91,12 @@ class RoleEntry(_Frozen):
     """A benchmark's own entry for one role: every field optional, each replacing that field of the model it
     overrides (the paper's role under `protocol: paper`, else the global entry); `decoding` merges field by field."""
 
-    model: str | None = None
-    api_base: str | list[str] | None = None
-    api_key_env: str | None = None
+    model: ModelString | None = None
+    api_base: ApiBase = None
+    api_key_env: ApiKeyEnv = None
     decoding: dict[str, Any] = Field(default_factory=dict)
     concurrency: int | None = Field(default=None, ge=1)
     timeout_s: float | None = Field(default=None, gt=0)
-
-    @field_validator("model")
-    @classmethod
-    def _known_provider(cls, value: str | None) -> str | None:
-        return None if value is None else check_model_string(value)
-
-    @field_validator("api_key_env")
-    @classmethod
-    def _a_variable_name(cls, value: str | None) -> str | None:
-        return check_api_key_env(value)
-
-    @field_validator("api_base")
-    @classmethod
-    def _urls(cls, value: str | list[str] | None) -> str | list[str] | None:
-        return check_api_base(value)
 
     @field_validator("decoding")
     @classmethod

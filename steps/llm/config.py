@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 # A name that becomes a path component (agents, models, settings): letters, digits, `_`, `-`, `.`, starting with a
 # letter, digit or `_` (so never `.`, `..` or a hidden name), at most 64 characters.
@@ -81,11 +81,10 @@ def check_api_base(value: str | list[str] | None) -> str | list[str] | None:
 
 @functools.cache
 def known_providers() -> frozenset[str]:
-    """litellm's provider prefixes plus `scripted`; litellm loads only when a real model is configured (its price
-    map setting is made by steps/llm/__init__.py, which runs before this module)."""
-    import litellm
+    """litellm's provider prefixes (steps/llm/providers.txt, checked against litellm by the tests) plus `scripted`."""
+    from steps.llm.providers import listed_providers
 
-    return frozenset(str(getattr(p, "value", p)) for p in litellm.provider_list) | {SCRIPTED_PROVIDER}
+    return frozenset(listed_providers()) | {SCRIPTED_PROVIDER}
 
 
 def check_model_string(value: str) -> str:
@@ -96,6 +95,13 @@ def check_model_string(value: str) -> str:
     if provider != SCRIPTED_PROVIDER and provider not in known_providers():
         raise ValueError(f"model '{value}': unknown provider '{provider}' (not in litellm.provider_list nor scripted)")
     return value
+
+
+# The checked field types every model entry shares (ModelConfig, ModelEntry, a benchmark's RoleEntry).
+ModelString = Annotated[str, AfterValidator(check_model_string)]
+ApiBase = Annotated[str | list[str] | None, AfterValidator(check_api_base)]
+ApiKeyEnv = Annotated[str | None, AfterValidator(check_api_key_env)]
+SafeName = Annotated[str, AfterValidator(check_safe_name)]
 
 
 class _Frozen(BaseModel):
@@ -130,33 +136,13 @@ class ModelConfig(_Frozen):
     steps.llm.secrets.api_key_for.
     """
 
-    name: str
-    model: str
-    api_base: str | list[str] | None = None
-    api_key_env: str | None = None
+    name: SafeName
+    model: ModelString
+    api_base: ApiBase = None
+    api_key_env: ApiKeyEnv = None
     decoding: Decoding = Decoding()
     concurrency: int | None = Field(default=None, ge=1)  # per-endpoint bound; defaults to LLMSettings.concurrency
     timeout_s: float | None = Field(default=None, gt=0)
-
-    @field_validator("model")
-    @classmethod
-    def _has_provider(cls, value: str) -> str:
-        return check_model_string(value)
-
-    @field_validator("name")
-    @classmethod
-    def _safe_name(cls, value: str) -> str:
-        return check_safe_name(value)
-
-    @field_validator("api_key_env")
-    @classmethod
-    def _a_variable_name(cls, value: str | None) -> str | None:
-        return check_api_key_env(value)
-
-    @field_validator("api_base")
-    @classmethod
-    def _urls(cls, value: str | list[str] | None) -> str | list[str] | None:
-        return check_api_base(value)
 
     @property
     def provider(self) -> str:
@@ -180,9 +166,9 @@ class ModelConfig(_Frozen):
 class ModelEntry(_Frozen):
     """A model as params.yaml writes it (its name is the key it is listed under): `resolve` names it."""
 
-    model: str
-    api_base: str | list[str] | None = None
-    api_key_env: str | None = None
+    model: ModelString
+    api_base: ApiBase = None
+    api_key_env: ApiKeyEnv = None
     decoding: Decoding = Decoding()
     concurrency: int | None = Field(default=None, ge=1)
     timeout_s: float | None = Field(default=None, gt=0)
@@ -191,21 +177,6 @@ class ModelEntry(_Frozen):
     # the lists live with the benchmarks, and every stage (the J1 simulation's code fingerprint too) would depend
     # on them.
     paper_model: str | dict[str, str] | None = None
-
-    @field_validator("model")
-    @classmethod
-    def _known_provider(cls, value: str) -> str:
-        return check_model_string(value)
-
-    @field_validator("api_key_env")
-    @classmethod
-    def _a_variable_name(cls, value: str | None) -> str | None:
-        return check_api_key_env(value)
-
-    @field_validator("api_base")
-    @classmethod
-    def _urls(cls, value: str | list[str] | None) -> str | list[str] | None:
-        return check_api_base(value)
 
     def resolve(self, name: str) -> ModelConfig:
         return ModelConfig(name=name, **self.model_dump(exclude={"paper_model"}))

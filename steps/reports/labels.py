@@ -21,8 +21,8 @@ twin) by `stand_ins` and `twin_limits`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -56,30 +56,27 @@ def stand_ins(rows: pd.DataFrame) -> dict[tuple[str, str], bool]:
     return {(str(t), str(a)): bool(v) for (t, a), v in touched.items()}
 
 
-def twin_limits(rows: pd.DataFrame) -> dict[str, int | None]:
-    """agent -> the item limit its run had (the largest in its rows' `limit`; None: a full run, or a twin written
-    before it had the column)."""
+def _per_agent(rows: pd.DataFrame, column: str, pick: Callable[[pd.Series], Any]) -> dict[str, Any]:
+    """agent -> `pick` of the known values of `column` in its own rows of one benchmark's long rows (None: no
+    value, or a twin written before it had the column)."""
     ours = _ours(rows)
-    if "limit" not in ours:
+    if column not in ours:
         return dict.fromkeys(ours.agent.astype(str))
-    out: dict[str, int | None] = {}
-    for agent, limits in ours.groupby(ours.agent.astype(str))["limit"]:
-        known = limits.dropna()
-        out[str(agent)] = int(known.max()) if len(known) else None
+    out: dict[str, Any] = {}
+    for agent, values in ours.groupby(ours.agent.astype(str))[column]:
+        known = values.dropna()
+        out[str(agent)] = pick(known) if len(known) else None
     return out
+
+
+def twin_limits(rows: pd.DataFrame) -> dict[str, int | None]:
+    """agent -> the item limit its run had (the largest in its rows' `limit`; None: a full run)."""
+    return _per_agent(rows, "limit", lambda known: int(known.max()))
 
 
 def twin_protocols(rows: pd.DataFrame) -> dict[str, str | None]:
-    """agent -> its run's protocol label in one benchmark's long rows (the twin's `protocol`; None: a twin written
-    before it had the column)."""
-    ours = _ours(rows)
-    if "protocol" not in ours:
-        return dict.fromkeys(ours.agent.astype(str))
-    out: dict[str, str | None] = {}
-    for agent, labels in ours.groupby(ours.agent.astype(str))["protocol"]:
-        known = [str(v) for v in labels.dropna() if str(v)]
-        out[str(agent)] = known[0] if known else None
-    return out
+    """agent -> its run's protocol label (the first non-empty `protocol` of its rows)."""
+    return _per_agent(rows, "protocol", lambda known: next((str(v) for v in known if str(v)), None))
 
 
 def twin_labels(rows: pd.DataFrame, protocol: bool = True) -> dict[tuple[str, str], str]:

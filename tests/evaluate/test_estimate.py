@@ -158,14 +158,18 @@ def test_bad_input_is_one_line(tmp_path, monkeypatch, capsys):
 
 def test_a_fresh_clone_estimates_after_running_the_missing_data_stages(tmp_path):
     """On a fresh clone nothing has run: the stages whose outputs the model stages read are estimated first (in the
-    scratch folder); once their outputs exist they are not."""
-    from flows.estimate import estimated_stages
+    scratch folder); once their outputs exist they are not. The declared paths are looked up where `Paths` puts
+    them (here a data folder that is not called data)."""
+    from flows.estimate import estimated_stages, on_disk
 
-    fresh = [s.name for s in estimated_stages(["lawbench"], tmp_path)]
+    paths = Paths(data=tmp_path / "data7", reports=tmp_path / "out")
+    fresh = [s.name for s in estimated_stages(["lawbench"], paths)]
     assert fresh[0] == "ingest" and "lawbench_predict" in fresh
-    assert "ingest" not in [s.name for s in estimated_stages(["lawbench"])]  # no root: the model stages only
-    ingest = next(s for s in estimated_stages(["lawbench"], tmp_path) if s.name == "ingest")
+    assert "ingest" not in [s.name for s in estimated_stages(["lawbench"])]  # no paths: the model stages only
+    ingest = next(s for s in estimated_stages(["lawbench"], paths) if s.name == "ingest")
     for written in ingest.writes:
-        (tmp_path / written).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / written).touch()
-    assert [s.name for s in estimated_stages(["lawbench"], tmp_path)] == ["lawbench_predict"]
+        on_disk(written, paths).parent.mkdir(parents=True, exist_ok=True)
+        on_disk(written, paths).touch()
+    assert [s.name for s in estimated_stages(["lawbench"], paths)] == ["lawbench_predict"]
+    assert on_disk("reports/lawbench.csv", paths) == tmp_path / "out/lawbench.csv"
+    assert on_disk("sources.yaml", paths) == tmp_path / "sources.yaml"

@@ -33,6 +33,7 @@ def test_the_prompt_cache_is_capped_by_default():
 
 
 @pytest.mark.slow
+@pytest.mark.e2e  # a real model server busy on both cores for over a minute: `make test-e2e`
 @pytest.mark.timeout(1200)
 def test_serve_local_prints_its_memory_budget_and_stays_within_its_prompt_cache_cap():
     extra = ("--cache-ram-mib", str(CAP_MIB), "--n-ctx", "4096", "--nice", "0")
