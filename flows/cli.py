@@ -177,6 +177,27 @@ def results_command(
     console.print(f"[bold green]results[/]: {summary}", soft_wrap=True)
 
 
+@app.command("compare")
+def compare_command(
+    a: str = typer.Argument(..., help="agent A (params.yaml agents)"),
+    b: str = typer.Argument(..., help="agent B"),
+    benchmark: str | None = typer.Option(
+        None, "--benchmark", "-b", help="benchmark names, comma-separated (default: all)"
+    ),
+    fmt: str = typer.Option("table", "--format", help="table (the terminal), md or csv (every column)"),
+) -> None:
+    """A − B paired on the items both answered, per benchmark and cell: Δ, 95 % CI, p (BH-adjusted), ρ."""
+    from flows.compare import compare_command as run
+    from flows.kit.stage import console
+
+    try:
+        summary = run(a, b, benchmark, fmt)
+    except (OSError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from None
+    console.print(f"[bold green]compare[/]: {summary}", soft_wrap=True)
+
+
 @params_app.command("check")
 def params_check(
     file: Path = typer.Option(Path("params.yaml"), "--file", help="the parameters file to validate"),

@@ -604,7 +604,9 @@ def headlines(agent: str, benchmarks: list[str], reports: Path = REPORTS) -> lis
                 HeadlineLine(
                     column,
                     agent if found is None else _with_protocol(str(found.label), found.get("protocol")),
-                    None if found is None else cell(found.value, found.n, found.n_failed),
+                    None
+                    if found is None
+                    else cell(found.value, found.n, found.n_failed, found.get("ci_low"), found.get("ci_high")),
                     [(str(r.agent), float(r.value)) for r in paper.itertuples()],
                 )
             )

@@ -37,10 +37,16 @@ def headline_rows(reports: Path = REPORTS) -> pd.DataFrame:
         "union_by_name = true, nullstr = '')"
     )
     columns = {str(row[0]) for row in con.execute("DESCRIBE raw").fetchall()}
+    # intervals (steps/stats/cells.py): numbers where a twin has them, NULL in twins without the columns
+    intervals = ", ".join(
+        f'TRY_CAST("{c}" AS DOUBLE) AS {c}' if c in columns else f"NULL::DOUBLE AS {c}" for c in ("ci_low", "ci_high")
+    )
+    kept = "EXCLUDE (ci_low, ci_high)" if {"ci_low", "ci_high"} <= columns else ""
+    con.execute(f"CREATE VIEW withci AS SELECT * {kept}, {intervals} FROM raw")
     if "limit" in columns:  # every value a count (a column empty in every twin reads as text)
-        con.execute('CREATE VIEW twins AS SELECT * REPLACE (TRY_CAST("limit" AS BIGINT) AS "limit") FROM raw')
+        con.execute('CREATE VIEW twins AS SELECT * REPLACE (TRY_CAST("limit" AS BIGINT) AS "limit") FROM withci')
     else:  # twins written before the column: no run was limited as far as they say
-        con.execute('CREATE VIEW twins AS SELECT *, NULL::BIGINT AS "limit" FROM raw')
+        con.execute('CREATE VIEW twins AS SELECT *, NULL::BIGINT AS "limit" FROM withci')
     register_headlines(con)
     protocol = '"protocol"' if "protocol" in columns else 'NULL::VARCHAR AS "protocol"'
     ours = con.execute(

@@ -130,7 +130,9 @@ class Benchmark:
     () -> {profile: section overrides}) gives its samples in the real-model runs (flows/smoke_real.py).
     `commands` are its own CLI commands (`jurisflow <name> ...`), beside its stages'. `run_prompts` ("module:function",
     (data dir, a run's folder) -> texts) gives the prompt templates a run used that are not ours (read at run time
-    from the pinned data, as UCL-Bench's released prompts), which the real-model echo check compares replies with."""
+    from the pinned data, as UCL-Bench's released prompts), which the real-model echo check compares replies with.
+    `item_scores` ("module:function", (Paths, agents) -> `steps.stats.cells.ItemScores`) gives its runs' item-level
+    scores, from which its report's intervals and `jurisflow compare` come (None: no intervals)."""
 
     name: str
     title: str
@@ -148,6 +150,7 @@ class Benchmark:
     smoke: str | None = None
     commands: tuple[Command, ...] = ()
     run_prompts: str | None = None
+    item_scores: str | None = None
 
     def smoke_profile(self, profile: str) -> dict[str, Any]:
         """Its params.yaml section overrides in the real-model profile `profile` (`make smoke-real`: `small`; the

@@ -25,9 +25,18 @@ def _present(value: float | None) -> TypeGuard[float]:
     return not (value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)))
 
 
-def cell(value: float | None, n: float | None = None, n_failed: float | None = None) -> str:
-    """`98.5 (n 1,185)`, `71.2 (n 40, 3 failed)`, `62.2` (no n), or `—` (no number)."""
+def cell(
+    value: float | None,
+    n: float | None = None,
+    n_failed: float | None = None,
+    low: float | None = None,
+    high: float | None = None,
+) -> str:
+    """`98.5 (n 1,185)`, `71.2 ± 3.1 (n 40, 3 failed)` (± half the 95 % interval, where the twin has one),
+    `62.2` (no n), or `—` (no number)."""
     text = f"{float(value):.1f}" if _present(value) else "—"
+    if _present(value) and _present(low) and _present(high):
+        text += f" ± {(float(high) - float(low)) / 2:.1f}"
     notes = [f"n {int(n):,}"] if _present(n) else []
     if _present(n_failed) and int(n_failed) > 0:
         notes.append(f"{int(n_failed)} failed")
@@ -91,7 +100,7 @@ def leaderboard(long: pd.DataFrame, benchmarks: tuple[str, ...] | None = None, p
     for r in rows.itertuples(index=False):
         key = (str(r.agent), str(r.label), str(r.source))
         entry = out.setdefault(key, {"agent": str(r.label), "source": str(r.source)})
-        entry[r.column] = cell(r.value, r.n, r.n_failed)
+        entry[r.column] = cell(r.value, r.n, r.n_failed, getattr(r, "ci_low", None), getattr(r, "ci_high", None))
         first = (int(r.position), -float(r.value) if _present(r.value) else math.inf)
         firsts[key] = min(firsts.get(key, (99, 0.0)), first)
     ours = sorted((k for k in out if k[2] != PAPER), key=lambda k: (k[0].lower(), k[1]))

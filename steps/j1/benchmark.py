@@ -30,6 +30,7 @@ BENCHMARK = Benchmark(
         brief="steps.j1.page:results_note",
     ),
     dialogue_reader="steps.j1.page:records",
+    item_scores="steps.j1.eval.intervals:item_scores",
     show="steps.j1.show:dialogue_lines",
     position=2,
     judged=("scores",),

@@ -21,6 +21,7 @@ BENCHMARK = Benchmark(
         link="steps.mile.page:link",
     ),
     dialogue_reader="steps.mile.page:records",
+    item_scores="steps.mile.intervals:item_scores",
     position=3,
     judged=("scores",),
     dialogues=True,

@@ -15,7 +15,14 @@ from steps.mile.published import GOAL_METRICS, paper_long
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.labels import size_phrase
 from steps.reports.long import long_columns
-from steps.reports.markdown import CONTENT_FILTER_RULE, LABELS_RULE, truncated_note, value_pivot, with_failed
+from steps.reports.markdown import (
+    CONTENT_FILTER_RULE,
+    LABELS_RULE,
+    truncated_note,
+    value_pivot,
+    with_failed,
+    with_interval,
+)
 from steps.reports.prose import render_template
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -151,6 +158,25 @@ def _mark(
     return out
 
 
+def _plus(
+    table: pd.DataFrame, keys: list, ours: pd.DataFrame, where: tuple[str, str], columns: dict[str, str]
+) -> pd.DataFrame:
+    """`71.2 ± 3.1` in each (already rounded) number of `table` with an interval: `keys` are its rows' agents,
+    `where` the (table, scope) of `ours` the columns' metrics come from (`columns`: table column → metric).
+    Unchanged when `ours` carries no intervals."""
+    if "ci_low" not in ours:
+        return table
+    rows = ours[(ours["table"] == where[0]) & (ours.scope == where[1])]
+    half = rows.assign(half=(rows.ci_high - rows.ci_low) / 2).pivot_table(
+        index="agent", columns="metric", values="half", aggfunc="first"
+    )
+    out = table.copy()
+    for column, metric in columns.items():
+        values = [half.at[k, metric] if k in half.index and metric in half.columns else None for k in keys]
+        out[column] = [with_interval(v, h) for v, h in zip(out[column], values, strict=True)]
+    return out
+
+
 def any_failed(ours: pd.DataFrame) -> bool:
     """Whether model calls failing after retries cost any dialogue, window or grade."""
     goal = ours[(ours["table"] == "goal") & (ours.metric == "AVE")]
@@ -189,7 +215,8 @@ def goal_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict[str, p
     names = table.agent.tolist()
     table["agent"] = table.agent.map(lambda a: _label(a, agents, "goal"))
     goal_metrics = (*GOAL_METRICS, "AVE")
-    goal = _mark(_round(table), names, _both(ours, "goal", "overall", goal_metrics), {m: m for m in goal_metrics})
+    plus = _plus(_round(table), names, ours, ("goal", "overall"), {m: m for m in goal_metrics})
+    goal = _mark(plus, names, _both(ours, "goal", "overall", goal_metrics), {m: m for m in goal_metrics})
     paper = paper_long()
     published = paper[paper["table"] == "goal"].pivot_table(
         index=["group", "model"], columns="metric", values="value", sort=False
@@ -218,13 +245,14 @@ def interaction_tables(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> dict
     names = wide.agent.tolist()
     wide["agent"] = wide.agent.map(lambda a: _label(a, agents, "interaction"))
     wide = _mark(
-        _round(wide),
+        _plus(_round(wide), names, ours, ("interaction", "overall"), {m: m for m in INTERACTION_METRICS}),
         names,
         _both(ours, "interaction", "overall", INTERACTION_METRICS),
         {m: m for m in INTERACTION_METRICS},
     )
+    windows = {f"{m} (windows)": m for m in ("INT", "PROF", "LOGI")}
     wide = _mark(
-        wide,
+        _plus(wide, names, ours, ("interaction", "windows"), windows),
         names,
         _both(ours, "interaction", "windows", ("INT", "PROF", "LOGI")),
         {f"{m} (windows)": m for m in ("INT", "PROF", "LOGI")},
@@ -361,8 +389,9 @@ def total_table(ours: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataFram
     """(goal AVE + interaction AVE) / 2 per agent (our reading of the paper's Fig. 4)."""
     totals = ours[ours["table"] == "total"].set_index("agent")
     total = totals.value
+    table = _round(pd.DataFrame({"agent": [_label(a, agents, "total") for a in total.index], "total": total.values}))
     return _mark(
-        _round(pd.DataFrame({"agent": [_label(a, agents, "total") for a in total.index], "total": total.values})),
+        _plus(table, list(total.index), ours, ("total", "overall"), {"total": "AVE"}),
         list(total.index),
         (totals[["n_failed_calls"]], totals[["n_unparsable"]].set_axis(["n_failed_calls"], axis=1)),
         {"total": "n_failed_calls"},

@@ -224,6 +224,7 @@ def result_rows(scores: pd.DataFrame, dialogues: pd.DataFrame, agents: pd.DataFr
 def report(ctx: StageContext) -> str:
     """The paper-style MILE tables of every agent taking part, with the paper's numbers."""
     from steps.mile.benchmark import BENCHMARK
+    from steps.mile.intervals import item_scores_of
     from steps.mile.published import paper_names
     from steps.mile.report import csv_frame, render
     from steps.reports.agents import labelled_rows, with_stand_ins
@@ -231,6 +232,7 @@ def report(ctx: StageContext) -> str:
     from steps.reports.labels import size_phrase
     from steps.reports.long import long_csv
     from steps.reports.runs import agent_infos, run_info
+    from steps.stats.cells import attach_intervals, cell_intervals
 
     params, paths = ctx.params.for_benchmark("mile"), ctx.paths  # the agents that take part in it
     reports = paths.reports
@@ -253,15 +255,17 @@ def report(ctx: StageContext) -> str:
             "environment_scripted": run.environment_scripted,
         }
     )
-    ours: pd.DataFrame = ctx.task(result_rows, name="result_rows")(
-        pd.concat(scores, ignore_index=True), pd.concat(dialogues, ignore_index=True), flags
-    )
+    all_scores, all_dialogues = pd.concat(scores, ignore_index=True), pd.concat(dialogues, ignore_index=True)
+    ours: pd.DataFrame = ctx.task(result_rows, name="result_rows")(all_scores, all_dialogues, flags)
+    cells = ctx.task(cell_intervals, name="intervals")(item_scores_of(all_scores, all_dialogues))
     sampled_from = len(ctx.read_table(paths.interim / "mile.parquet", Mile))
-    frame = labelled_rows(csv_frame(ours), agents)  # the twin; the Markdown labels its rows from it
+    # the twin, with our rows' intervals; the Markdown labels its rows from it
+    frame = attach_intervals(labelled_rows(csv_frame(ours), agents), cells)
+    ours = ours.merge(cells[["agent", "table", "scope", "metric", "ci_low", "ci_high"]], how="left")
     agents = with_stand_ins(agents, frame)
     markdown = render(ours, agents, run, sampled_from)
     ctx.write_text(reports / "mile.md", markdown)
-    twin = long_csv(frame, table="reports/mile.csv", with_unparsable=True, with_limit=True)
+    twin = long_csv(frame, table="reports/mile.csv", with_unparsable=True, with_limit=True, with_intervals=True)
     ctx.write_text(reports / "mile.csv", twin)
     ctx.publish_markdown(
         "report-mile", markdown, "MILE goal and interaction scores (MASER Tables 1-3), ours beside the paper's"

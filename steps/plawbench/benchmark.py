@@ -8,6 +8,7 @@ BENCHMARK = Benchmark(
     name="plawbench",
     title="PLawBench",
     smoke="steps.plawbench.smoke:profiles",
+    item_scores="steps.plawbench.intervals:item_scores",
     page=Page(
         titles=(
             ("table2", "Table 2: the data"),

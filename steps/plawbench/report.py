@@ -15,7 +15,14 @@ from steps.plawbench import paper
 from steps.plawbench.penalty_report import render_penalties
 from steps.plawbench.rubrics import RubricTables
 from steps.reports.agents import AgentInfo, RunInfo
-from steps.reports.markdown import CONTENT_FILTER_RULE, LABELS_RULE, truncated_note, value_pivot, with_failed
+from steps.reports.markdown import (
+    CONTENT_FILTER_RULE,
+    LABELS_RULE,
+    truncated_note,
+    value_pivot,
+    with_failed,
+    with_interval,
+)
 from steps.reports.prose import render_template
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -106,6 +113,7 @@ def main_table(long: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataFrame
     for name, info in agents.items():
         mine = main[(main.agent == name) & (main.source == "ours")].set_index("metric")
         ours, n = mine.value, mine.n
+        half = (mine.ci_high - mine.ci_low) / 2 * 100 if "ci_low" in mine else pd.Series(dtype=float)
         failed = mine.n_failed if "n_failed" in mine else pd.Series(dtype=float)
         unparsable = mine.n_unparsable if "n_unparsable" in mine else pd.Series(dtype=float)
         label = replace(info, name=f"{name} ({info.model})").label_in("table3")
@@ -113,7 +121,9 @@ def main_table(long: pd.DataFrame, agents: dict[str, AgentInfo]) -> pd.DataFrame
             {
                 "model": label,
                 **{
-                    h: with_failed(_fmt(ours.get(c)), failed.get(c), unparsable=unparsable.get(c))
+                    h: with_failed(
+                        with_interval(_fmt(ours.get(c)), half.get(c)), failed.get(c), unparsable=unparsable.get(c)
+                    )
                     for h, c in zip(MAIN_HEADERS, MAIN_COLUMNS, strict=True)
                 },
                 "n": int(n.get("T2", 0) or 0)
@@ -158,6 +168,12 @@ def pivot(
     if metric_filter is not None:
         wide = wide.reindex(columns=[m for m in metric_filter if m in wide.columns])
     out = (wide * 100).round(2).astype(object).where(wide.notna(), None)
+    if "ci_low" in part:  # ± half the 95 % interval, in the table's ×100 units
+        part = part.assign(half=(part.ci_high.astype(float) - part.ci_low.astype(float)) * 50)
+        half = part.pivot_table(index=index.split(","), columns=columns, values="half", aggfunc="first", sort=False)
+        half = half.reindex(index=wide.index, columns=wide.columns)
+        for col in out.columns:
+            out[col] = [with_interval(v, h) for v, h in zip(out[col], half[col], strict=True)]
     if "n_failed" in part:
         failed, unparsable = (
             part.assign(**{count: part.get(count)})

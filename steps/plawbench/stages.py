@@ -412,6 +412,7 @@ def report(ctx: StageContext) -> str:
     """The paper-style PLawBench tables of every agent taking part, with the paper's numbers beside ours."""
     from steps.plawbench import paper
     from steps.plawbench.benchmark import BENCHMARK
+    from steps.plawbench.intervals import item_scores_of
     from steps.plawbench.paper import paper_names
     from steps.plawbench.report import ReportInputs, render_report
     from steps.reports.agents import labelled_rows, with_stand_ins
@@ -419,6 +420,7 @@ def report(ctx: StageContext) -> str:
     from steps.reports.long import long_csv
     from steps.reports.runs import agent_infos, run_info
     from steps.sources import load_manifest
+    from steps.stats.cells import attach_intervals, cell_intervals
 
     paths = ctx.paths
     out_dir, reports = paths.shared("plawbench"), paths.reports
@@ -459,7 +461,9 @@ def report(ctx: StageContext) -> str:
         ),
     }
     tables = ctx.task(build_tables, name="build_tables")(frames)
-    tables["long"] = labelled_rows(tables["long"], agents)  # the twin; the Markdown labels its rows from it
+    cells = ctx.task(cell_intervals, name="intervals")(item_scores_of(frames["scores"], tasks))
+    # the twin, with our rows' standard errors and 95 % intervals; the Markdown labels its rows from it
+    tables["long"] = labelled_rows(attach_intervals(tables["long"], cells), agents)
     agents = with_stand_ins(agents, tables["long"])
     issues = ctx.read_table(out_dir / "parse_issues.parquet", PlawParseIssues)
     manifest = load_manifest(ctx.input_path(Path("sources.yaml")))
@@ -475,7 +479,9 @@ def report(ctx: StageContext) -> str:
     markdown = render_report(tables, inputs)
     ctx.write_text(reports / "plawbench.md", markdown)
     long = tables["long"]
-    csv = long_csv(long, table="reports/plawbench.csv", digits=12, with_unparsable=True, with_limit=True)
+    csv = long_csv(
+        long, table="reports/plawbench.csv", digits=12, with_unparsable=True, with_limit=True, with_intervals=True
+    )
     ctx.write_text(reports / "plawbench.csv", csv)
     ctx.publish_markdown("report-plawbench", markdown, "PLawBench scores (Tables 2-4 layouts), ours beside the paper's")
     write_dvc_views(BENCHMARK, ctx.input_path(reports / "plawbench.csv"), list(params.agents), ctx.output_path(reports))

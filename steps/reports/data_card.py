@@ -9,6 +9,7 @@ import pandas as pd
 
 from steps.reports.prose import render_template
 from steps.sources.pinned import Manifest
+from steps.stats.power import RHO
 
 GROUPING = 1000  # every integer from 1,000 up is written with thousands separators, as in the prose
 TEMPLATES = Path(__file__).parent / "templates"
@@ -52,10 +53,15 @@ def sources_table(manifest: Manifest, rows: dict[str, int]) -> pd.DataFrame:
 
 
 def render_data_card(
-    manifest: Manifest, sections: list[TableSection], usage: TableSection | None = None, runs: RunsSection | None = None
+    manifest: Manifest,
+    sections: list[TableSection],
+    usage: TableSection | None = None,
+    runs: RunsSection | None = None,
+    power: pd.DataFrame | None = None,
 ) -> str:
     """reports/data.md (templates/data.md.j2): the sources, one section per interim table, the model usage, the
-    runs across benchmarks (templates/data_runs.md.j2)."""
+    runs across benchmarks (templates/data_runs.md.j2), the smallest detectable differences (`power`, rows of
+    `steps.stats.power.power_table` with a benchmark column; None: none)."""
     rows = {s.table: s.rows for s in sections}
     return render_template(
         TEMPLATES,
@@ -66,6 +72,8 @@ def render_data_card(
         sections=sections,
         usage=usage,
         runs=runs or RunsSection(),
+        power=power,
+        rho=RHO,
         requests=int(usage.summary.requests.sum()) if usage is not None and len(usage.summary) else 0,
     )
 

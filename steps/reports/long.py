@@ -2,18 +2,20 @@
 check of long rows made by SQL.
 
 One row per reported number. Columns, in order: benchmark, table, agent, scope, metric, value, n, [n_failed,]
-[n_unparsable,] [limit, protocol,] judge, proxy, source. The five benchmark twins have `n_failed` (units that failed
-model calls left out; empty on the paper's rows), the extraction and instances twins do not; the twins of the LLM-judged
-benchmarks (J1, MILE, UCL-Bench, PLawBench) also have `n_unparsable` (judged units left out because the judge's
-answer did not parse after its repair rounds; empty on the paper's rows); the benchmark twins have `limit` (the
-item limit of the agent's run, `[limit N]` in every output; empty for full runs and the paper's rows) and `protocol`
-(the agent's protocol label, steps/protocol.py: `paper protocol` or the deviations; empty on the paper's rows), and
-`proxy` is true where a scripted stand-in touched the number (steps/reports/labels.py). Every twin is validated against
-`LongRows` before it is written, so a report whose rows drift from the shared layout (a column missing or out of
-order, a number twice, a paper row with failed calls) fails its stage with one line instead of writing a file
-that `jurisflow results`, the DVC metrics and plots or a user's script would misread. The schema checks and never
-coerces: the writer writes the frame as given, so each file keeps its exact format. (It lives here, not in
-steps/schemas/, whose every file is in the J1 simulation's code fingerprint.)
+[n_unparsable,] [limit, protocol,] judge, proxy, source, [se, ci_low, ci_high, ci_method]. The interval columns
+(steps/stats/cells.py) are filled on our rows where an interval is defined and empty on the paper's. The five
+benchmark twins have `n_failed` (units that failed model calls left out; empty on the paper's rows), the extraction
+and instances twins do not; the twins of the LLM-judged benchmarks (J1, MILE, UCL-Bench, PLawBench) also have
+`n_unparsable` (judged units left out because the judge's answer did not parse after its repair rounds; empty on the
+paper's rows); the benchmark twins have `limit` (the item limit of the agent's run, `[limit N]` in every output;
+empty for full runs and the paper's rows) and `protocol` (the agent's protocol label, steps/protocol.py: `paper
+protocol` or the deviations; empty on the paper's rows), and `proxy` is true where a scripted stand-in touched the
+number (steps/reports/labels.py). Every twin is validated against `LongRows` before it is written, so a report whose
+rows drift from the shared layout (a column missing or out of order, a number twice, a paper row with failed calls)
+fails its stage with one line instead of writing a file that `jurisflow results`, the DVC metrics and plots or a
+user's script would misread. The schema checks and never coerces: the writer writes the frame as given, so each file
+keeps its exact format. (It lives here, not in steps/schemas/, whose every file is in the J1 simulation's code
+fingerprint.)
 """
 
 from __future__ import annotations
@@ -73,6 +75,10 @@ class LongRows(pa.DataFrameModel):
     judge: Series[str] = pa.Field(nullable=True)
     proxy: Series[bool]
     source: Series[str] = pa.Field(isin=list(SOURCES))
+    se: Series[Any] | None = pa.Field(nullable=True)
+    ci_low: Series[Any] | None = pa.Field(nullable=True)
+    ci_high: Series[Any] | None = pa.Field(nullable=True)
+    ci_method: Series[Any] | None = pa.Field(nullable=True)
 
     class Config:
         strict = True
@@ -98,6 +104,34 @@ class LongRows(pa.DataFrameModel):
     @pa.check("limit", error="not a whole, positive item limit")
     def limit_is_a_limit(cls, series: pd.Series) -> bool:
         return _counts(series) and bool((series.dropna().astype(float) > 0).all())
+
+    @pa.check("se", error="not a non-negative number")
+    def se_is_non_negative(cls, series: pd.Series) -> bool:
+        numbers = _numbers(series)
+        return numbers is not None and bool((numbers >= 0).all())
+
+    @pa.check("ci_low", error="not a number")
+    def ci_low_is_a_number(cls, series: pd.Series) -> bool:
+        return _numbers(series) is not None
+
+    @pa.check("ci_high", error="not a number")
+    def ci_high_is_a_number(cls, series: pd.Series) -> bool:
+        return _numbers(series) is not None
+
+    @pa.dataframe_check(error="an interval without its method, or ci_low above ci_high")
+    def intervals_are_named_and_ordered(cls, df: pd.DataFrame) -> bool:
+        if "ci_low" not in df:
+            return True
+        low, high = df.ci_low.astype(float), df.ci_high.astype(float)
+        named = df.ci_method.fillna("").astype(str).ne("") | (low.isna() & high.isna())
+        return bool(named.all() and not (low > high + 1e-9).any())
+
+    @pa.dataframe_check(error="a paper row has an interval method (the paper's intervals are its printed ones)")
+    def paper_intervals_are_printed(cls, df: pd.DataFrame) -> bool:
+        if "ci_method" not in df:
+            return True
+        paper = df[df.source == "paper"]
+        return not bool(paper.ci_method.fillna("").astype(str).str.match(r"(wilson|cluster-)").any())
 
     @pa.dataframe_check(error="(table, agent, scope, metric, source) is not unique")
     def one_number_per_key(cls, df: pd.DataFrame) -> bool:
@@ -129,11 +163,18 @@ class LongRows(pa.DataFrameModel):
 LONG_COLUMNS = list(LongRows.to_schema().columns)
 
 
-def long_columns(with_failed: bool = True, with_unparsable: bool = False, with_limit: bool = False) -> list[str]:
+INTERVAL_COLUMNS = ["se", "ci_low", "ci_high", "ci_method"]
+
+
+def long_columns(
+    with_failed: bool = True, with_unparsable: bool = False, with_limit: bool = False, with_intervals: bool = False
+) -> list[str]:
     """The twin's columns in order; the extraction and instances twins have no `n_failed`, only the twins of
     LLM-judged benchmarks have `n_unparsable`, and the benchmark twins `limit` and `protocol` (`labelled_rows`
-    adds them)."""
-    left_out = {"n_failed"} if not with_failed else set()
+    adds them); the twins of benchmarks that register item scores end with `se`, `ci_low`, `ci_high`,
+    `ci_method` (steps/stats/cells.py: our rows' standard error, 95 % interval and its method)."""
+    left_out = set(INTERVAL_COLUMNS) if not with_intervals else set()
+    left_out |= {"n_failed"} if not with_failed else set()
     left_out |= {"n_unparsable"} if not with_unparsable else set()
     left_out |= {"limit", "protocol"} if not with_limit else set()
     return [c for c in LONG_COLUMNS if c not in left_out]
@@ -146,10 +187,11 @@ def checked(
     with_failed: bool = True,
     with_unparsable: bool = False,
     with_limit: bool = False,
+    with_intervals: bool = False,
 ) -> pd.DataFrame:
     """`rows` reduced to the twin's columns (in order) and validated; a missing column or a broken rule is a
     one-line `TableError` naming `table`."""
-    columns = long_columns(with_failed, with_unparsable, with_limit)
+    columns = long_columns(with_failed, with_unparsable, with_limit, with_intervals)
     missing = [c for c in columns if c not in rows.columns]
     if missing:
         raise TableError(f"{table}: long rows lack the column(s) {', '.join(missing)}")
@@ -170,6 +212,7 @@ def long_csv(
     with_failed: bool = True,
     with_unparsable: bool = False,
     with_limit: bool = False,
+    with_intervals: bool = False,
 ) -> str:
     """The CSV twin's text: the rows in the schema's column order, `value` rounded to `digits` places, the
     `whole` count columns as integers (empty stays empty), checked against the schema before a byte is written.
@@ -180,6 +223,11 @@ def long_csv(
     for column in whole:
         out[column] = out[column].astype("Int64")
     checked_rows = checked(
-        out, table=table, with_failed=with_failed, with_unparsable=with_unparsable, with_limit=with_limit
+        out,
+        table=table,
+        with_failed=with_failed,
+        with_unparsable=with_unparsable,
+        with_limit=with_limit,
+        with_intervals=with_intervals,
     )
     return checked_rows.to_csv(index=False, lineterminator="\n")

@@ -88,3 +88,13 @@ def truncated_note(truncated: Mapping[str, Mapping[str, int]]) -> str:
         for name, n in total.items()
     )
     return f"Replies cut at max_tokens, by agent (and purpose): {counts}; they are {TRUNCATED_RULE}."
+
+
+def with_interval(value: object, half: float | None, digits: int = 2) -> object:
+    """A table cell with its 95 % interval's half-width, `71.2 ± 3.1` (both rounded to `digits` places); the
+    value untouched where there is no interval (None or NaN half-width) or no value."""
+    if half is None or (isinstance(half, float) and math.isnan(half)) or not isinstance(value, int | float):
+        return value
+    if isinstance(value, float) and math.isnan(value):
+        return value
+    return f"{_cell(round(float(value), digits), '—')} ± {_cell(round(float(half), digits), '—')}"

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 
 import duckdb
@@ -51,10 +52,40 @@ def data_report(ctx: StageContext) -> str:
     out = paths.reports / "data.md"
     sections, usage = ctx.task(summarise)([(t, ctx.input_path(p)) for t, p in tables], usage_files)
     manifest = load_manifest(ctx.input_path(paths.manifest))
-    text = render_data_card(manifest, sections, usage, ctx.task(summarise_runs)(paths))
+    text = render_data_card(manifest, sections, usage, ctx.task(summarise_runs)(paths), ctx.task(power_rows)(paths))
     ctx.write_text(out, text)
     ctx.publish_markdown(f"report-{out.stem}", text, "The data card: pinned sources, row counts, model usage")
     return f"{out} written ({len(sections)} tables, {sum(s.rows for s in sections):,} rows described); 0 failed"
+
+
+def power_rows(paths: Paths) -> pd.DataFrame | None:
+    """The smallest detectable differences (steps/stats/power.py) of every benchmark that registers item scores,
+    from the sizes of its runs under data/<benchmark>/runs/ (each read alone; a run without its scores yet is
+    left out; None when no benchmark has a run)."""
+    from steps.registry import resolve
+    from steps.stats.power import power_table
+
+    frames = []
+    for name, reg in benchmarks().items():
+        runs = paths.runs(name)
+        agents = sorted(p.name for p in runs.iterdir() if p.is_dir()) if runs.is_dir() else []
+        if reg.item_scores is None or not agents:
+            continue
+        read = []
+        for agent in agents:  # a run not judged yet (no scores) has no items: left out
+            try:
+                read.append(resolve(reg.item_scores)(paths, [agent]))
+            except (OSError, KeyError, ValueError):
+                continue
+        if not read:
+            continue
+        items = pd.concat([r.items for r in read], ignore_index=True)
+        table = power_table(replace(read[0], items=items))
+        frames.append(table.assign(benchmark=name))
+    if not frames:
+        return None
+    out = pd.concat(frames, ignore_index=True)
+    return out[["benchmark", *[c for c in out.columns if c != "benchmark"]]].round({"mde_items": 1, "mde_clusters": 1})
 
 
 def card_tables() -> list[SourceTable]:

@@ -21,6 +21,7 @@ BENCHMARK = Benchmark(
         charts="steps.ucl.page:charts",
     ),
     dialogue_reader="steps.ucl.page:records",
+    item_scores="steps.ucl.intervals:item_scores",
     position=4,
     judged=("verdicts", "hint_scores"),
     dialogues=True,

@@ -9,8 +9,9 @@ import pandas as pd
 
 from steps.reports.agents import AgentInfo, RunInfo
 from steps.reports.labels import size_phrase
-from steps.reports.markdown import CONTENT_FILTER_RULE, LABELS_RULE, truncated_note, with_failed
+from steps.reports.markdown import CONTENT_FILTER_RULE, LABELS_RULE, truncated_note, with_failed, with_interval
 from steps.reports.prose import render_template
+from steps.stats.cells import half_width
 from steps.ucl.paper import paper_models
 from steps.ucl.tasks import BLOOM_LEVELS, PAPER_TASK_IDS, SCENARIOS, TASKS
 
@@ -86,10 +87,19 @@ def _unparsable(long: pd.DataFrame, agent: str, scope: str, metric: str) -> int:
 
 
 def _ours(long: pd.DataFrame, agent: str, scope: str, metric: str, digits: int = 1) -> object:
-    """Our number, rounded, with `(n failed)` beside it when failed calls left some of its verdicts out, and
-    `(n unparsable)` when judge answers that did not parse did."""
+    """Our number, rounded, `± half its 95 % interval` where it has one, with `(n failed)` beside it when failed
+    calls left some of its verdicts out, and `(n unparsable)` when judge answers that did not parse did."""
     value = _fmt(_cell(long, agent, scope, metric), digits)
-    return with_failed(value, _failed(long, agent, scope, metric), unparsable=_unparsable(long, agent, scope, metric))
+    shown = with_interval(value, _half(long, agent, scope, metric), digits)
+    return with_failed(shown, _failed(long, agent, scope, metric), unparsable=_unparsable(long, agent, scope, metric))
+
+
+def _half(long: pd.DataFrame, agent: str, scope: str, metric: str) -> float | None:
+    """Half our number's 95 % interval (`ci_low`, `ci_high`), None where it has none."""
+    if "ci_low" not in long:
+        return None
+    hit = long[(long.agent == agent) & (long.scope == scope) & (long.metric == metric) & (long.source == "ours")]
+    return half_width(hit.ci_low.iloc[0], hit.ci_high.iloc[0]) if len(hit) else None
 
 
 def failed_verdicts(long: pd.DataFrame, info: ReportInfo) -> dict[str, int]:

@@ -254,7 +254,9 @@ def report(ctx: StageContext) -> str:
     from steps.reports.long import long_csv
     from steps.reports.runs import agent_infos, model_info, run_info
     from steps.sources import load_manifest
+    from steps.stats.cells import attach_intervals, cell_intervals
     from steps.ucl.benchmark import BENCHMARK
+    from steps.ucl.intervals import item_scores_of
     from steps.ucl.paper import paper_long, paper_models, paper_names
     from steps.ucl.report import ReportInfo, headline_text, note_figures, render
     from steps.ucl.tables import agent_flags, long_table
@@ -299,6 +301,9 @@ def report(ctx: StageContext) -> str:
             "agents": agents,
         }
     )
+    all_hints = pd.concat(hints, ignore_index=True)
+    cells = ctx.task(cell_intervals, name="intervals")(item_scores_of(all_verdicts, all_hints, all_dialogues))
+    long = attach_intervals(long, cells)  # our rows' standard errors and 95 % intervals
     everyone = {**{r.name: r for r in runs}, ref_run.name: ref_run}
     long = labelled_rows(long, everyone)  # the twin; the Markdown labels its rows from the same rows
     everyone = with_stand_ins(everyone, long)
@@ -318,7 +323,9 @@ def report(ctx: StageContext) -> str:
     )
     markdown = render(long, info)
     ctx.write_text(paths.reports / "ucl.md", markdown)
-    twin = long_csv(long, table="reports/ucl.csv", digits=10, with_unparsable=True, with_limit=True)
+    twin = long_csv(
+        long, table="reports/ucl.csv", digits=10, with_unparsable=True, with_limit=True, with_intervals=True
+    )
     ctx.write_text(paths.reports / "ucl.csv", twin)
     ctx.publish_markdown("report-ucl", markdown, "UCL-Bench win rates against the reference model (Table 3 layout)")
     summary = "; ".join(f"{r.name}: {headline_text(long, r.name)}" for r in runs)

@@ -164,3 +164,23 @@ def test_a_twin_written_before_the_limit_column_still_reads(tmp_path):
         "null [scripted] [limit 3]",
         "oracle [scripted] [limit 3]",
     }
+
+
+def test_intervals_show_as_half_widths_where_a_twin_has_them(tmp_path):
+    assert cell(71.24, 40, 0, 68.1, 74.3) == "71.2 ± 3.1 (n 40)"
+    assert cell(71.24, 40, 2, None, None) == "71.2 (n 40, 2 failed)"
+    twin = _twin("mile")
+    ours = (twin.source == "ours") & (twin["table"] == "goal") & (twin.metric == "AVE")
+    twin = twin.assign(
+        se=[1.0 if o else None for o in ours],
+        ci_low=twin.value.where(ours) - 2.0,
+        ci_high=twin.value.where(ours) + 2.0,
+        ci_method=["cluster-bootstrap(B=2000)" if o else None for o in ours],
+    )
+    twin.to_csv(tmp_path / "mile.csv", index=False)
+    rows = headline_rows(tmp_path)
+    goal = rows[(rows.source == "ours") & (rows["column"] == "MILE goal")]
+    assert len(goal) == 2 and ((goal.ci_high - goal.ci_low - 4.0).abs() < 1e-9).all()
+    table = leaderboard(rows, ("mile",), paper=False).set_index("source")
+    assert all(" ± 2.0 (n " in c for c in table["MILE goal"])
+    assert not any("±" in c for c in table["MILE interaction"])

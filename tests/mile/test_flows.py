@@ -66,11 +66,18 @@ def test_the_report_and_its_csv_twin(project):
         "[environment scripted/persona, paper gpt-4o-2024-08-06; judge scripted/judge, paper gpt-4o-2024-08-06; "
         "3 of 693 instances]"
     )
-    assert f"| oracle [scripted] {protocol} | scripted/oracle | 3 | 100 | 100 |" in md
+    assert f"| oracle [scripted] {protocol} | scripted/oracle | 3 | 100 ± 0 | 100 ± 0 |" in md
     csv = pd.read_csv(project / "reports" / "mile.csv", keep_default_na=False, na_values=[""])  # agent "null"
     ours = csv[(csv.source == "ours") & (csv["table"] == "goal") & (csv.scope == "overall")]
     cli = ours.set_index(["agent", "metric"]).value
     assert cli[("oracle", "CLI")] == 100 and cli[("null", "CLI")] == 0 and ours.proxy.all()
+    # every goal number of ours has its interval (clustered on the dialogue; AVE bootstrapped), the paper's none
+    methods = ours.set_index(["agent", "metric"]).ci_method
+    assert methods[("oracle", "CLI")] == "cluster-se(t, G=3)" and methods[("null", "AVE")].startswith(
+        "cluster-bootstrap"
+    )
+    assert (ours.ci_low <= ours.value + 1e-9).all() and (ours.value <= ours.ci_high + 1e-9).all()
+    assert csv[csv.source == "paper"].ci_method.isna().all()
 
 
 def test_run_json_and_the_report_name_the_decoding_of_every_role(project):

@@ -44,9 +44,15 @@ def test_the_columns_are_the_shared_layout():
         "judge",
         "proxy",
         "source",
+        "se",
+        "ci_low",
+        "ci_high",
+        "ci_method",
     ]
+    assert long_columns(with_unparsable=True, with_limit=True, with_intervals=True) == LONG_COLUMNS
+    assert "se" not in long_columns(with_unparsable=True, with_limit=True)
     assert "n_failed" not in long_columns(with_failed=False) and len(long_columns(with_failed=False)) == 10
-    assert long_columns(with_unparsable=True, with_limit=True) == LONG_COLUMNS and "n_unparsable" not in long_columns()
+    assert "n_unparsable" not in long_columns()
     assert "limit" not in long_columns(with_unparsable=True)  # the extraction and instances twins have none
     assert "protocol" not in long_columns(with_unparsable=True)
 
@@ -126,3 +132,23 @@ def test_long_rows_made_by_sql_are_checked_too():
     assert checked(good, table="q").value.tolist() == [pytest.approx(0.6)]
     with pytest.raises(TableError, match=r"steps/sql/q\.sql: .*column 'n' fails"):
         checked(good.assign(n=-good.n), table="steps/sql/q.sql")
+
+
+def test_intervals_are_written_and_checked() -> None:
+    with_iv = rows(se=[1.5, None], ci_low=[47.0, None], ci_high=[53.2, None], ci_method=["wilson", None])
+    text = long_csv(with_iv, table="t", digits=3, whole=("n_failed",), with_intervals=True)
+    assert text.splitlines()[0].endswith("source,se,ci_low,ci_high,ci_method")
+    assert text.splitlines()[1].endswith("ours,1.5,47.0,53.2,wilson")
+    assert text.splitlines()[2].endswith("paper,,,,")
+    unnamed = rows(se=[1.5, None], ci_low=[47.0, None], ci_high=[53.2, None], ci_method=[None, None])
+    with pytest.raises(TableError, match="without its method"):
+        long_csv(unnamed, table="t", with_intervals=True)
+    upside_down = rows(se=[1.5, None], ci_low=[53.2, None], ci_high=[47.0, None], ci_method=["wilson", None])
+    with pytest.raises(TableError, match="ci_low above ci_high"):
+        long_csv(upside_down, table="t", with_intervals=True)
+    negative = rows(se=[-1.0, None], ci_low=[47.0, None], ci_high=[53.2, None], ci_method=["wilson", None])
+    with pytest.raises(TableError, match="non-negative"):
+        long_csv(negative, table="t", with_intervals=True)
+    paper = rows(se=[None, 1.0], ci_low=[None, 50.0], ci_high=[None, 60.0], ci_method=[None, "cluster-se(t, G=3)"])
+    with pytest.raises(TableError, match="paper row has an interval method"):
+        long_csv(paper, table="t", with_intervals=True)

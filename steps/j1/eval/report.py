@@ -31,6 +31,7 @@ from steps.reports.long import long_columns
 from steps.reports.markdown import CONTENT_FILTER_RULE, LABELS_RULE, truncated_note, with_failed
 from steps.reports.paper_models import match_paper_model
 from steps.reports.prose import render_template
+from steps.stats.cells import half_width
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -153,10 +154,15 @@ def csv_frame(results: Results, agents: dict[str, AgentInfo], run: RunInfo) -> p
 
 
 # ---------------------------------------------------------------- Markdown
-def _fmt(value: float | None, *, proxy: bool = False, excluded: bool = False, digits: int = 1) -> str:
+def _fmt(
+    value: float | None, *, proxy: bool = False, excluded: bool = False, digits: int = 1, half: float | None = None
+) -> str:
+    """`71.2`, with `± 3.1` (half its 95 % interval) where it has one, then † (the proxy judge) and ‡ (judge
+    failures left out)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "—"
-    return f"{float(value):.{digits}f}" + ("†" if proxy else "") + ("‡" if excluded else "")
+    plus = "" if half is None or (isinstance(half, float) and math.isnan(half)) else f" ± {float(half):.{digits}f}"
+    return f"{float(value):.{digits}f}{plus}" + ("†" if proxy else "") + ("‡" if excluded else "")
 
 
 def _label(agent: str, agents: dict[str, AgentInfo], table: str = "table3") -> str:
@@ -205,7 +211,13 @@ def _wide(
             [_label(name, agents, table), n or "—"]
             + [
                 with_failed(
-                    _fmt(c["value"], proxy=bool(c["judge_proxy"]), excluded=c["n_judge_failed"] > 0, digits=digits),
+                    _fmt(
+                        c["value"],
+                        proxy=bool(c["judge_proxy"]),
+                        excluded=c["n_judge_failed"] > 0,
+                        digits=digits,
+                        half=half_width(c.get("ci_low"), c.get("ci_high")),
+                    ),
                     c["n_failed"],
                     unparsable=c["n_unparsable"],
                 )
@@ -400,10 +412,20 @@ def _provenance(sizes: list[tuple[str, int, int]], provenance: Provenance | None
     )
 
 
-def render(results: Results, agents: dict[str, AgentInfo], run: RunInfo, provenance: Provenance | None = None) -> str:
+def render(
+    results: Results,
+    agents: dict[str, AgentInfo],
+    run: RunInfo,
+    provenance: Provenance | None = None,
+    intervals: pd.DataFrame | None = None,
+) -> str:
     """The whole report: the tables built here, the prose in templates/report.md.j2; `provenance` (from the
-    instances table) opens it with where the instances come from and how they differ from J1's."""
+    instances table) opens it with where the instances come from and how they differ from J1's; `intervals`
+    (steps.stats.cells.cell_intervals) puts `± half the 95 % interval` beside our numbers."""
     long = ours_long(results)
+    if intervals is not None:
+        keys = ["agent", "table", "scope", "metric"]
+        long = long.merge(intervals[[*keys, "ci_low", "ci_high"]], on=keys, how="left")
     names = list(agents)
     main = _wide(long, "table3", [*TABLE3, *(("overall", a) for a in AVERAGES)], agents, names, paper_table="table3")
     components = [

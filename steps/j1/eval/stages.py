@@ -358,12 +358,14 @@ def report(ctx: StageContext) -> str:
     """The J1-EVAL tables of every agent taking part, with the paper's numbers beside them."""
     from steps.j1.benchmark import BENCHMARK
     from steps.j1.envs.provenance import provenance
+    from steps.j1.eval.intervals import item_scores_of
     from steps.j1.eval.report import csv_frame, groups, headline, render
     from steps.j1.eval.schemas import FailureCauses, J1Scores
     from steps.reports.agents import labelled_rows, with_stand_ins
     from steps.reports.dvc_views import write_dvc_views
     from steps.reports.long import long_csv
     from steps.reports.runs import run_info
+    from steps.stats.cells import attach_intervals, cell_intervals
 
     params, paths = ctx.params.for_benchmark("j1"), ctx.paths  # the agents that take part in it
     if not params.agents:
@@ -391,12 +393,15 @@ def report(ctx: StageContext) -> str:
             )
     results = ctx.task(_tables, name="tables")(pd.concat(scores, ignore_index=True), all_dialogues, params)
     run = run_info(params, "j1", params.section(J1Params).eval.model_dump())
-    frame = labelled_rows(csv_frame(results, agents, run), agents)  # the twin; the Markdown labels rows from it
+    cells = ctx.task(cell_intervals, name="intervals")(item_scores_of(pd.concat(scores, ignore_index=True)))
+    # the twin, with our rows' standard errors and 95 % intervals; the Markdown labels rows from it
+    frame = attach_intervals(labelled_rows(csv_frame(results, agents, run), agents), cells)
     agents = with_stand_ins(agents, frame)
     instances = ctx.read_table(paths.shared("j1") / "instances.parquet", Instances)
-    markdown = render(results, agents, run, provenance(instances))
+    markdown = render(results, agents, run, provenance(instances), intervals=cells)
     ctx.write_text(reports / "j1.md", markdown)
-    ctx.write_text(reports / "j1.csv", long_csv(frame, table="reports/j1.csv", with_unparsable=True, with_limit=True))
+    twin = long_csv(frame, table="reports/j1.csv", with_unparsable=True, with_limit=True, with_intervals=True)
+    ctx.write_text(reports / "j1.csv", twin)
     ctx.publish_markdown(
         "report-j1", markdown, "J1-EVAL: the ten metrics per environment (J1 Table 3 layout) and Tables 6-10"
     )

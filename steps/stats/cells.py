@@ -1,0 +1,201 @@
+"""Intervals for the cells of a report from a benchmark's item-level scores (docs/statistics.md).
+
+A benchmark registers a function (`Benchmark.item_scores`) that returns `ItemScores`: one row per agent × cell ×
+item (`ITEM_COLUMNS`; `score` NaN where the item was left out of the cell, e.g. a failed model call) and its
+aggregates, the cells that are weighted means of other cells' means (an average of task averages; nested
+aggregates allowed). Every base cell gets its interval from its items (Wilson for 0/1 items that are their own
+clusters, else the clustered SE); every aggregate a percentile cluster bootstrap that resamples the units of all
+its component cells at once and recomputes every level.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from steps.stats.intervals import (
+    DEFAULT_B,
+    DEFAULT_SEED,
+    ClusterSums,
+    Interval,
+    cluster_bootstrap,
+    cluster_mean,
+    wilson,
+)
+
+ITEM_COLUMNS = ["agent", "table", "scope", "metric", "item", "cluster", "score", "kind"]
+WEIGHT = "weight"  # optional: an item's weight in its cell's mean (its maximum points in a pooled rate); 1 if absent
+KINDS = ("proportion", "percent", "mean")
+CELL = ["table", "scope", "metric"]
+INTERVAL_COLUMNS = ["se", "ci_low", "ci_high", "ci_method"]
+
+Key = tuple[str, str, str]  # (table, scope, metric)
+
+
+@dataclass(frozen=True)
+class ItemScores:
+    """Item-level scores of a benchmark's runs, on the scale its CSV twin reports. `kind`: `proportion` (0/1
+    items, a share), `percent` (0/100 items, a share in percent) or `mean` (any score). `aggregates`: cell →
+    {component cell: weight}, the cell being the weighted sum of its components' values (weights 1/k for an
+    average of k cells). An optional `weight` column makes a cell the weighted mean Σ w·score / Σ w (a pooled
+    rate Σ awarded / Σ maximum: score = awarded / maximum, weight = maximum). `power`: the cells (per task or
+    scenario, and the headline) whose smallest detectable difference the data card lists; `scale`: the range of
+    an item's score (100 for points on 0–100, 1 for a fraction), whose half is the largest SD an item can have
+    (steps/stats/power.py)."""
+
+    items: pd.DataFrame
+    aggregates: Mapping[Key, Mapping[Key, float]] = field(default_factory=dict)
+    power: tuple[Key, ...] = ()
+    scale: float = 100.0
+
+    def __post_init__(self) -> None:
+        missing = [c for c in ITEM_COLUMNS if c not in self.items.columns]
+        if missing:
+            raise ValueError(f"item scores lack the column(s) {', '.join(missing)}")
+        bad = set(self.items.kind) - set(KINDS)
+        if bad:
+            raise ValueError(f"unknown kind(s) of cell: {', '.join(sorted(bad))}")
+
+
+def weights_of(items: pd.DataFrame) -> np.ndarray:
+    """The items' weights (1 where the frame has no `weight` column)."""
+    return items[WEIGHT].to_numpy(dtype=float) if WEIGHT in items else np.ones(len(items))
+
+
+def base_interval(scores: np.ndarray, clusters: np.ndarray, kind: str, weights: np.ndarray | None = None) -> Interval:
+    """A base cell's interval: Wilson when its items are unweighted, each their own cluster and of kind
+    `proportion` (0/1) or `percent` (0/100, a share in percent); otherwise the (weighted) mean with its clustered
+    standard error."""
+    if weights is not None and not np.all(weights == 1.0):
+        return cluster_mean(scores, clusters, weights=weights)
+    singletons = len(set(clusters.tolist())) == scores.size
+    if kind == "proportion" and singletons and np.isin(scores, (0.0, 1.0)).all():
+        return wilson(int(scores.sum()), int(scores.size))
+    if kind == "percent" and singletons and np.isin(scores, (0.0, 100.0)).all():
+        return wilson(int((scores == 100.0).sum()), int(scores.size)).scaled(100.0)
+    return cluster_mean(scores, clusters)
+
+
+def flatten(key: Key, aggregates: Mapping[Key, Mapping[Key, float]], depth: int = 0) -> dict[Key, float]:
+    """The aggregate `key` as weights over base cells (nested aggregates expanded)."""
+    if depth > 10:
+        raise ValueError(f"aggregate {key} nests too deep (a cycle?)")
+    if key not in aggregates:
+        return {key: 1.0}
+    out: dict[Key, float] = {}
+    for part, w in aggregates[key].items():
+        for base, v in flatten(part, aggregates, depth + 1).items():
+            out[base] = out.get(base, 0.0) + w * v
+    return out
+
+
+def aggregate_interval(
+    items: pd.DataFrame,
+    weights: Mapping[Key, float],
+    b: int = DEFAULT_B,
+    seed: int = DEFAULT_SEED,
+    positions: Mapping[Key, np.ndarray] | None = None,
+) -> Interval | None:
+    """The cluster bootstrap of Σ_k w_k · mean_k (each a weighted mean if the items have weights) over the base
+    cells `weights`, from one agent's scored items
+    (`positions`: each cell's row positions in `items`, when already known); None when a component has no scored
+    item."""
+    where = positions if positions is not None else items.groupby(CELL, sort=False).indices
+    keys = list(weights)
+    if not all(len(where.get(k, ())) for k in keys):
+        return None
+    used = np.unique(np.concatenate([where[k] for k in keys]))
+    local = np.full(len(items), -1)
+    local[used] = np.arange(used.size)
+    score, weight = items.score.to_numpy(dtype=float), weights_of(items)
+    part = np.zeros((used.size, 2 * len(keys)))
+    for j, key in enumerate(keys):
+        rows = where[key]
+        part[local[rows], 2 * j] = weight[rows] * score[rows]
+        part[local[rows], 2 * j + 1] = weight[rows]
+    data = ClusterSums.from_items(part, items.cluster.to_numpy()[used])
+    w = np.array([weights[k] for k in keys])
+
+    def statistic(totals: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (totals[:, 0::2] / totals[:, 1::2]) @ w
+
+    return cluster_bootstrap(data, statistic, b=b, seed=seed)
+
+
+def cell_intervals(scores: ItemScores, b: int = DEFAULT_B, seed: int = DEFAULT_SEED) -> pd.DataFrame:
+    """One row per agent × cell (base and aggregate): agent, table, scope, metric, estimate, n, clusters, se,
+    ci_low, ci_high, ci_method. Items with no score are left out."""
+    scored = scores.items[scores.items.score.notna()]
+    out = []
+    for (agent, table, scope, metric), part in scored.groupby(["agent", *CELL], sort=True):
+        iv = base_interval(
+            part.score.to_numpy(dtype=float), part.cluster.to_numpy(), str(part.kind.iloc[0]), weights_of(part)
+        )
+        out.append(_row(str(agent), (str(table), str(scope), str(metric)), iv))
+    for agent, mine in scored.groupby("agent", sort=True):
+        mine = mine.reset_index(drop=True)
+        positions = mine.groupby(CELL, sort=False).indices
+        for key in sorted(scores.aggregates):
+            agg = aggregate_interval(mine, flatten(key, scores.aggregates), b, seed, positions)
+            if agg is not None:
+                out.append(_row(str(agent), key, agg))
+    columns = ["agent", *CELL, "estimate", "n", "clusters", *INTERVAL_COLUMNS]
+    return pd.DataFrame(out, columns=columns)
+
+
+def _row(agent: str, key: Key, iv: Interval) -> dict[str, object]:
+    return {
+        "agent": agent,
+        "table": key[0],
+        "scope": key[1],
+        "metric": key[2],
+        "estimate": iv.estimate,
+        "n": iv.n,
+        "clusters": iv.clusters,
+        "se": iv.se,
+        "ci_low": iv.low,
+        "ci_high": iv.high,
+        "ci_method": iv.method,
+    }
+
+
+def attach_intervals(rows: pd.DataFrame, cells: pd.DataFrame, tolerance: float = 1e-4, digits: int = 6) -> pd.DataFrame:
+    """`rows` (long rows) with `se`, `ci_low`, `ci_high`, `ci_method` filled on our rows that have a cell in
+    `cells`, empty elsewhere (the paper's rows, diagnostics). A cell whose recomputed estimate differs from the
+    reported value by more than `tolerance` (relative to max(1, |value|)) is an error: the item scores do not
+    describe the number they would give an interval to."""
+    keys = ["agent", *CELL]
+    merged = rows.merge(
+        cells[[*keys, "estimate", *INTERVAL_COLUMNS]].assign(source="ours"),
+        on=[*keys, "source"],
+        how="left",
+        validate="many_to_one",
+    )
+    value = pd.to_numeric(merged.value, errors="coerce").astype(float)
+    check = merged.estimate.notna() & value.notna()
+    off = check & ((merged.estimate - value).abs() > tolerance * np.maximum(1.0, value.abs()))
+    if off.any():
+        r = merged[off].iloc[0]
+        raise ValueError(
+            f"interval of {r.agent}/{r.table}/{r.scope}/{r.metric}: the items give {r.estimate:.6g}, "
+            f"the report {r.value!r}"
+        )
+    out = merged.drop(columns="estimate")
+    for c in ("se", "ci_low", "ci_high"):
+        out[c] = out[c].astype(float).round(digits)
+    out["ci_method"] = out.ci_method.astype(object).where(out.ci_method.notna(), None)
+    return out
+
+
+def half_width(low: object, high: object) -> float | None:
+    """Half an interval's width, None when either end is missing."""
+    try:
+        lo, hi = float(low), float(high)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(lo) or math.isnan(hi) else (hi - lo) / 2

@@ -1,0 +1,59 @@
+"""The data card's smallest detectable differences (steps/stats/power.py, steps/reports/data_card.py)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from steps.reports.data_card import render_data_card
+from steps.sources.pinned import Manifest
+from steps.stats.cells import ITEM_COLUMNS, ItemScores
+from steps.stats.power import minimum_detectable_difference, power_table
+
+
+def _scores() -> ItemScores:
+    rows = [("A", "t", "x", "m", f"i{i}", f"c{i // 2}", 1.0, "proportion") for i in range(8)]
+    rows += [("A", "t", "y", "m", f"j{i}", f"d{i}", 0.0, "proportion") for i in range(18)]
+    rows += [("B", "t", "y", "m", f"j{i}", f"d{i}", 1.0, "proportion") for i in range(12)]  # a smaller run
+    agg = {("t", "all", "m"): {("t", "x", "m"): 0.5, ("t", "y", "m"): 0.5}}
+    keys = (("t", "all", "m"), ("t", "x", "m"), ("t", "y", "m"))
+    return ItemScores(pd.DataFrame(rows, columns=ITEM_COLUMNS), agg, power=keys, scale=1.0)
+
+
+def test_power_rows_by_hand() -> None:
+    table = power_table(_scores()).set_index("scope")
+    # 18 items at σ = 0.5, ρ = 0.5: 2.8016 · √(0.25 / 18) ≈ 0.330 (the spec's 33 points)
+    assert table.loc["y", "items"] == 18 and table.loc["y", "mde_items"] == pytest.approx(0.330, abs=0.001)
+    # 8 items in 4 clusters of 2: independent items vs one unit per cluster
+    assert (table.loc["x", "items"], table.loc["x", "clusters"]) == (8, 4)
+    assert table.loc["x", "mde_items"] == pytest.approx(minimum_detectable_difference(8, 0.5))
+    assert table.loc["x", "mde_clusters"] == pytest.approx(minimum_detectable_difference(4, 0.5))
+    assert table.loc["x", "mde_clusters"] / table.loc["x", "mde_items"] == pytest.approx(math.sqrt(2))
+    # the aggregate counts its units: 4 + 18 clusters
+    assert table.loc["all", "items"] == 22 and table.loc["all", "clusters"] == 22
+
+
+def test_the_data_card_lists_them_only_when_given() -> None:
+    manifest = Manifest(upstream_url="https://example.org", files=())
+    without = render_data_card(manifest, [], None, None, None)
+    assert "Smallest detectable differences" not in without
+    rows = power_table(_scores())
+    power = rows.assign(benchmark="b")[["benchmark", *rows.columns]]
+    text = render_data_card(manifest, [], None, None, power)
+    assert "## Smallest detectable differences" in text and "ρ = 0.5" in text
+    assert "| b | t | y | m | 18 | 18 | 0.33" in text
+
+
+def test_the_data_card_reads_every_run_and_skips_one_without_scores(tmp_path) -> None:
+    from steps.reports.stages import power_rows
+    from tests.cli.test_compare import _runs
+
+    paths = _runs(tmp_path)
+    (paths.run("mile", "unjudged")).mkdir(parents=True)  # simulated, not judged yet: no scores.parquet
+    rows = power_rows(paths)
+    assert rows is not None and set(rows.benchmark) == {"mile"}
+    goal = rows[(rows["table"] == "goal") & (rows.metric == "AVE")].iloc[0]
+    assert goal["items"] == 3 and goal.mde_items == pytest.approx(round(minimum_detectable_difference(3, 50.0), 1))
+    assert power_rows(type(paths)(data=tmp_path / "empty", reports=tmp_path / "r", cache=tmp_path / "c")) is None
