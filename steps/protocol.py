@@ -266,7 +266,11 @@ class ProtocolRecord:
                 s.key: {"value": self.settings.get(s.key), "paper": s.value, "source": s.source}
                 for s in self.paper.settings
             },
-            "prompts": {"source": self.paper.prompts, "templates": template_hashes(self.paper.templates)},
+            # a benchmark whose prompts are one of its settings (`prompts: released|ours`) records the run's choice
+            "prompts": {
+                "source": self.settings.get("prompts") or self.paper.prompts,
+                "templates": template_hashes(self.paper.templates),
+            },
             "data": {"size": self.size, "paper_size": self.paper.size, "unit": self.paper.unit},
             "caveats": list(self.paper.caveats),
             "label": self.label,

@@ -154,6 +154,8 @@ def test_the_stages_send_the_released_prompts_by_default_and_ours_on_request(tmp
     assert all(m[0] == {"role": "system", "content": expected_user} for m in users)
     run = json.loads((paths.run("ucl", "oracle") / "run.json").read_text(encoding="utf-8"))
     judged = json.loads((paths.run("ucl", "oracle") / "judge" / "run.json").read_text(encoding="utf-8"))
+    for record in (run, judged):  # the protocol record names the prompts the run used
+        assert record["protocol_record"]["prompts"]["source"] == record["prompts"]["source"]
     verdicts = pd.read_parquet(paths.run("ucl", "oracle") / "verdicts.parquet")
     report = (paths.reports / "ucl.md").read_text(encoding="utf-8")
     if prompts is None:  # released: the item's own role prompt, and the judge's released template
