@@ -30,6 +30,7 @@ from steps.llm.config import (
     Decoding,
     ModelConfig,
     ModelEntry,
+    StructuredOutput,
     _Frozen,
     check_api_base,
     check_api_key_env,
@@ -97,6 +98,7 @@ class RoleEntry(_Frozen):
     decoding: dict[str, Any] = Field(default_factory=dict)
     concurrency: int | None = Field(default=None, ge=1)
     timeout_s: float | None = Field(default=None, gt=0)
+    structured_output: StructuredOutput | None = None
 
     @field_validator("model")
     @classmethod
