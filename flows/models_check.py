@@ -10,6 +10,10 @@ records the server's prompt tokens over the estimate's count, prefill and genera
 latency in `.cache/calibration.json`, which `jurisflow estimate` reads for its token counts and wall time. A model
 met twice (the agent's server playing the judge) is timed once.
 
+Each real model that answered is also asked for a reply constrained to a JSON schema (steps/llm/probe.py): whether
+its endpoint honours `response_format` is printed and recorded beside the response cache, where models with
+`structured_output: auto` read it (steps/llm/capabilities.py).
+
 Last, the context check (flows/context_check.py; `--no-context` skips it): the servers' context sizes, and the items
 whose longest request in the agents' stages would not fit (from the estimate, so it takes the estimate's time).
 """
