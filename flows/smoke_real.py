@@ -30,11 +30,12 @@ import yaml
 from flows.dvc_cli import command as dvc_command
 from flows.kit.config import runs_of
 from flows.pipeline import prefect_server
-from steps.benchmarks import benchmarks
+from steps.benchmarks import benchmarks, judged_tables
 from steps.llm.local_server import LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER
 from steps.reports.real_model import (
     echo_counts,
     instruction_windows,
+    judge_share_section,
     outcome_counts,
     outcome_section,
     read_stage_tables,
@@ -368,7 +369,7 @@ def write_report(out: Path, report_path: Path) -> int:
         f"({state}dvc exit {run['dvc_exit']})."
     )
     head += "\n\n"
-    report = head + outcome_section(counts, exits)
+    report = head + judge_share_section(counts, judged_tables()) + "\n" + outcome_section(counts, exits)
     write_text_atomic(out / "jurisflow" / "reports" / "real_model.md", report)
     write_text_atomic(report_path, report)
     failed = sorted(name for name, code in exits.items() if code)

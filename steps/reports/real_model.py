@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -158,4 +158,20 @@ def outcome_section(counts: pd.DataFrame, stage_exits: dict[str, int], *, title:
     lines += ["", "| stage | table | column | kind | n |", "|---|---|---|---|---|"]
     for r in counts.itertuples(index=False):
         lines.append(f"| {r.stage} | {r.table} | {r.column} | {r.kind} | {r.n} |")
+    return "\n".join(lines) + "\n"
+
+
+def judge_share_section(counts: pd.DataFrame, judged: Mapping[str, tuple[str, ...]]) -> str:
+    """Per benchmark, the judge answers counted in its runs' judged tables (`judged`: benchmark → tables) and the
+    share of them unparsable: the figure constrained output is measured by (docs/models.md)."""
+    asked = ("ok", "unparsable", "out_of_range", "call_failed")  # not the rows left out before any judge was asked
+    failures = counts[(counts.column == "failure") & counts.kind.isin(asked)]
+    lines = ["## Judge answers per benchmark", "", "| benchmark | judge answers | unparsable | unparsable % |"]
+    lines.append("|---|---|---|---|")
+    for bench, tables in judged.items():
+        rows = failures[failures.stage.str.startswith(f"{bench}/runs/") & failures.table.isin(tables)]
+        if rows.empty:
+            continue
+        total, bad = int(rows.n.sum()), int(rows[rows.kind == "unparsable"].n.sum())
+        lines.append(f"| {bench} | {total} | {bad} | {100 * bad / total:.0f} |")
     return "\n".join(lines) + "\n"

@@ -10,7 +10,14 @@ import yaml
 from flows.smoke_real import AGENT, MAX_TOKENS, profile_sections, real_params, stage_exits
 from steps.llm import ModelConfig
 from steps.llm.local_server import LOCAL_KEY_ENV
-from steps.reports.real_model import LABEL, StageTable, outcome_counts, outcome_section, read_stage_tables
+from steps.reports.real_model import (
+    LABEL,
+    StageTable,
+    judge_share_section,
+    outcome_counts,
+    outcome_section,
+    read_stage_tables,
+)
 from tests.conftest import ROOT
 
 
@@ -26,6 +33,7 @@ def test_real_params_put_the_local_model_in_every_role_and_keep_every_other_sett
         config = ModelConfig(name=role, **entry)  # the door accepts it as is
         assert config.model == "openai/smollm2-135m" and config.api_key_env == LOCAL_KEY_ENV
         assert config.decoding.max_tokens == MAX_TOKENS[role] and config.decoding.temperature == 0
+        assert config.structured_output == "auto"  # as the probe before the run recorded it
     assert real["j1"]["instances"]["sizes"] == dict.fromkeys(["KQ", "LC", "CD", "DD", "CI", "CR"], 1)
     assert real["j1"]["simulate"]["scenarios"] == params["j1"]["simulate"]["scenarios"], "merged, not replaced"
     assert real["mile"]["max_turns"] == profile_sections("small")["mile"]["max_turns"]
@@ -166,3 +174,21 @@ def test_the_slices_mile_seed_samples_one_of_the_shortest_instances(mirror, mani
     length = mile.case_r_f.str.len() + mile.evidence.str.len() + mile.output.map(str).str.len()
     (sampled,) = sample_rows(mile, SLICE["mile"]["sample"], SLICE["mile"]["seed"]).instance_id
     assert length[mile.instance_id == sampled].item() <= length.quantile(0.05)
+
+
+def test_the_unparsable_share_of_judge_answers_per_benchmark():
+    counts = pd.DataFrame(
+        [
+            ("mile/runs/a", "scores", "failure", "ok", 4),
+            ("mile/runs/a", "scores", "failure", "unparsable", 9),
+            ("mile/runs/a", "turns", "failure", "unparsable", 5),  # not a judged table
+            ("ucl/runs/a", "verdicts", "failure", "unparsable", 6),
+            ("ucl/runs/a", "verdicts", "failure", "no_dialogue", 2),  # left out before a judge was asked
+            ("ucl/runs/a", "hint_scores", "failure", "out_of_range", 2),
+            ("ucl/runs/a", "verdicts", "outcome", "none", 6),
+        ],
+        columns=["stage", "table", "column", "kind", "n"],
+    )
+    section = judge_share_section(counts, {"mile": ("scores",), "ucl": ("verdicts", "hint_scores"), "j1": ("scores",)})
+    assert "| mile | 13 | 9 | 69 |" in section and "| ucl | 8 | 6 | 75 |" in section
+    assert "| j1 |" not in section  # no judged rows: no line
