@@ -106,7 +106,8 @@ async def ask_verdict(
     keys: list[str] = []
     raw, error, cut = "", "", False
     failure: JudgeFailure | None = JudgeFailure.UNPARSABLE
-    constrained: dict[str, Any] = {} if model.is_scripted else {"response_format": response_format(PairwiseAnswer)}
+    fmt = response_format(PairwiseAnswer, None, model.decoding.max_tokens)
+    constrained: dict[str, Any] = {} if model.is_scripted else {"response_format": fmt}
     for attempt in range(1, retries + 2):
         reply = await door.complete(model, messages, purpose="judge", metadata=metadata, **constrained)
         keys.append(reply.call_key)

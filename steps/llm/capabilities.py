@@ -66,9 +66,22 @@ def asks_structured(model: ModelConfig, record: dict[str, StructuredCheck]) -> b
     return check is not None and check.works
 
 
-def response_format(schema: type[BaseModel] | dict[str, Any], name: str | None = None) -> dict[str, Any]:
-    """OpenAI's `response_format` asking for JSON valid under `schema` (a pydantic model or a JSON schema)."""
+# Characters of free text (reasons, justifications) a constrained answer may hold per token of its model's max_tokens,
+# over all its free-text fields together: the verdict and the closing braces must fit in the rest (a CJK character
+# costs about two tokens on a small English-first tokenizer, SmolLM2: 42 tokens for 20 characters, and one or so on
+# Qwen's or GPT-4o's).
+TEXT_PER_TOKEN = 0.25
+MIN_TEXT = 8  # below this many characters per field, an optional free-text field is left out of the schema
+
+
+def response_format(
+    schema: type[BaseModel] | dict[str, Any], name: str | None = None, max_tokens: int | None = None
+) -> dict[str, Any]:
+    """OpenAI's `response_format` asking for JSON valid under `schema` (a pydantic model or a JSON schema); with
+    `max_tokens` (the model's cap), its free text is bounded so that the answer closes within the cap."""
     body = schema if isinstance(schema, dict) else wire_schema(schema)
+    if max_tokens is not None:
+        body = bound_text(body, int(max_tokens * TEXT_PER_TOKEN))
     title = name or (schema.__name__ if not isinstance(schema, dict) else "answer")
     return {"type": "json_schema", "json_schema": {"name": _safe(title), "schema": body}}
 
@@ -80,6 +93,50 @@ def wire_schema(schema: type[BaseModel]) -> dict[str, Any]:
     own = getattr(schema, "wire_schema", None)
     body = own() if callable(own) else schema.model_json_schema()
     return _text_last(body)
+
+
+def bound_text(schema: dict[str, Any], chars: int) -> dict[str, Any]:
+    """`schema` with its free-text properties sharing `chars` characters (`maxLength` each); where a share is under
+    `MIN_TEXT`, the optional ones are left out and the required ones get `MIN_TEXT`."""
+    count = _count_free(schema)
+    if not count:
+        return schema
+    share = chars // count
+    return _bounded(schema, share)
+
+
+def _count_free(node: Any) -> int:
+    if isinstance(node, list):
+        return sum(_count_free(x) for x in node)
+    if not isinstance(node, dict):
+        return 0
+    props = node.get("properties")
+    own = sum(1 for v in props.values() if _free_text(v)) if isinstance(props, dict) else 0
+    return (
+        own
+        + sum(_count_free(v) for k, v in node.items() if k != "properties")
+        + sum(_count_free(v) for v in (props.values() if isinstance(props, dict) else []))
+    )
+
+
+def _bounded(node: Any, share: int) -> Any:
+    if isinstance(node, list):
+        return [_bounded(x, share) for x in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _bounded(v, share) for k, v in node.items() if k != "properties"}
+    props = node.get("properties")
+    if isinstance(props, dict):
+        required = set(node.get("required", []))
+        kept: dict[str, Any] = {}
+        for key, prop in props.items():
+            if not _free_text(prop):
+                kept[key] = _bounded(prop, share)
+            elif share >= MIN_TEXT or key in required:
+                limit = max(share, MIN_TEXT)
+                kept[key] = {**prop, "maxLength": min(prop.get("maxLength", limit), limit)}
+        out["properties"] = kept
+    return out
 
 
 def _text_last(node: Any) -> Any:

@@ -85,7 +85,8 @@ async def complete_json(
     keys: list[str] = []
     history = list(messages)
     raw, error, cut = "", "", False
-    constrained: dict[str, Any] = {} if model.is_scripted else {"response_format": response_format(schema)}
+    cap = model.decoding.max_tokens
+    constrained: dict[str, Any] = {} if model.is_scripted else {"response_format": response_format(schema, None, cap)}
     for attempt in range(1, repairs + 2):
         reply = await door.complete(model, history, purpose=purpose, metadata=metadata, **constrained)
         keys.append(reply.call_key)

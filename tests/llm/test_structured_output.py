@@ -14,8 +14,10 @@ from steps.judges.rubric import rubric_schema
 from steps.llm import Completion, LLMSettings, ModelConfig, ModelDoor
 from steps.llm.cache import call_key
 from steps.llm.capabilities import (
+    TEXT,
     StructuredCheck,
     asks_structured,
+    bound_text,
     load_record,
     record_key,
     response_format,
@@ -150,3 +152,29 @@ def test_a_constrained_pairwise_verdict_reads_its_key_not_a_quoted_mark():
     assert parse_verdict('{"verdict": "[[2]]", "reason": "回答一不如 [[1]] 所说"}') == ("lose", None, "")
     assert parse_verdict('{"verdict": "[[9]]"}  所以 [[3]]')[0] == "tie"  # not the schema's object: free text
     assert parse_verdict("先分析……最终 [[1]]") == ("win", None, "")
+
+
+def test_free_text_shares_a_budget_from_max_tokens():
+    # 96 tokens: 24 characters of free text; one field gets them all
+    assert wire_bound(PointwiseAnswer, 96)["properties"]["reason"]["maxLength"] == 24
+    # eight optional justifications would get 3 each: left out, the ids and points stay
+    checked = rubric_schema(tuple((f"A{i}", 2.0) for i in range(8)), (), (), ())
+    line = wire_bound(checked, 96)["properties"]["items"]["prefixItems"][0]
+    assert set(line["properties"]) == {"id", "awarded"}
+    # a real judge's larger cap leaves them room: 1024 / 4 / 8 = 32 each
+    assert wire_bound(checked, 1024)["properties"]["items"]["prefixItems"][0]["properties"]["justification"] == {
+        "type": "string",
+        "maxLength": 32,
+    }
+    # no cap: no bound
+    assert "maxLength" not in wire_bound(PointwiseAnswer, None)["properties"]["reason"]
+
+
+def test_a_required_free_text_is_kept_at_its_minimum():
+    schema = {"type": "object", "properties": {"a": TEXT, "b": TEXT, "c": TEXT}, "required": ["a"]}
+    bounded = bound_text(schema, 12)  # 4 each: under the minimum
+    assert bounded["properties"] == {"a": {"type": "string", "maxLength": 8}}
+
+
+def wire_bound(schema, max_tokens):
+    return response_format(schema, None, max_tokens)["json_schema"]["schema"]
