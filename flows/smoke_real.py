@@ -369,7 +369,8 @@ def write_report(out: Path, report_path: Path) -> int:
         f"({state}dvc exit {run['dvc_exit']})."
     )
     head += "\n\n"
-    report = head + judge_share_section(counts, judged_tables()) + "\n" + outcome_section(counts, exits)
+    shares = judge_share_section(out / "jurisflow" / "data", judged_tables())
+    report = head + shares + "\n" + outcome_section(counts, exits)
     write_text_atomic(out / "jurisflow" / "reports" / "real_model.md", report)
     write_text_atomic(report_path, report)
     failed = sorted(name for name, code in exits.items() if code)

@@ -176,19 +176,22 @@ def test_the_slices_mile_seed_samples_one_of_the_shortest_instances(mirror, mani
     assert length[mile.instance_id == sampled].item() <= length.quantile(0.05)
 
 
-def test_the_unparsable_share_of_judge_answers_per_benchmark():
-    counts = pd.DataFrame(
-        [
-            ("mile/runs/a", "scores", "failure", "ok", 4),
-            ("mile/runs/a", "scores", "failure", "unparsable", 9),
-            ("mile/runs/a", "turns", "failure", "unparsable", 5),  # not a judged table
-            ("ucl/runs/a", "verdicts", "failure", "unparsable", 6),
-            ("ucl/runs/a", "verdicts", "failure", "no_dialogue", 2),  # left out before a judge was asked
-            ("ucl/runs/a", "hint_scores", "failure", "out_of_range", 2),
-            ("ucl/runs/a", "verdicts", "outcome", "none", 6),
-        ],
-        columns=["stage", "table", "column", "kind", "n"],
+def test_the_unparsable_share_of_judge_answers_per_benchmark(tmp_path):
+    def write(bench: str, table: str, rows: list[tuple]) -> None:
+        path = tmp_path / bench / "runs" / "a" / f"{table}.parquet"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pd.DataFrame(rows, columns=["judge", "value", "failure"]).to_parquet(path)
+
+    judge = "openai/m"
+    write("mile", "scores", [(judge, 0.5, None)] * 4 + [(judge, None, "unparsable")] * 9 + [("rule", 0.0, None)] * 3)
+    write("mile", "turns", [(judge, None, "unparsable")] * 5)  # not a judged table
+    write(
+        "ucl", "verdicts", [(judge, None, "unparsable")] * 6 + [("", None, "no_dialogue")] * 2
+    )  # left out: asked no judge
+    write("ucl", "hint_scores", [(judge, None, "out_of_range")] * 2)
+    write("j1", "scores", [("rule", 0.0, None)] * 45)  # every value a rule's: no judge answer, no line
+    section = judge_share_section(
+        tmp_path, {"mile": ("scores",), "ucl": ("verdicts", "hint_scores"), "j1": ("scores",)}
     )
-    section = judge_share_section(counts, {"mile": ("scores",), "ucl": ("verdicts", "hint_scores"), "j1": ("scores",)})
     assert "| mile | 13 | 9 | 69 |" in section and "| ucl | 8 | 6 | 75 |" in section
-    assert "| j1 |" not in section  # no judged rows: no line
+    assert "| j1 |" not in section
