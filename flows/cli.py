@@ -231,8 +231,9 @@ def models_check(
         True, help="then compare the longest prompts of the agents' stages with each server's context (offline)"
     ),
 ) -> None:
-    """Send one probe message to every configured agent, the environment and the judge model; time real models; then
-    the context check: the items whose prompts would outgrow the context their server reports."""
+    """Send one probe message to every configured agent, the environment and the judge model; check and record whether
+    each real endpoint constrains output to a JSON schema; time real models; then the context check: the items whose
+    prompts would outgrow the context their server reports."""
     from flows.kit.stage import run_command
     from flows.models_check import models_check as check
 

@@ -12,6 +12,10 @@ met twice (the agent's server playing the judge) is timed once. A model that pla
 probes with the judge's decoding (flows/calibrate.py): the share of answers the judges' parsers cannot read is its
 repair rate, with which the estimate counts the judge's repair rounds.
 
+Each real model that answered is also asked for a reply constrained to a JSON schema (steps/llm/probe.py): whether
+its endpoint honours `response_format` is printed and recorded beside the response cache, where models with
+`structured_output: auto` read it (steps/llm/capabilities.py).
+
 Last, the context check (flows/context_check.py; `--no-context` skips it): the servers' context sizes, and the items
 whose longest request in the agents' stages would not fit (from the estimate, so it takes the estimate's time).
 """
@@ -29,8 +33,16 @@ from flows.kit.config import PARAMS_FILE, load_params
 from flows.kit.models import model_session
 from flows.terminal import console
 from flows.terminal import table as fitting_table
-from steps.llm import Completer, ModelConfig
-from steps.llm.probe import PROBE_MESSAGES, PROBE_SCENARIO, ProbeResult, probe_result
+from steps.llm import Completer, ModelConfig, Reply
+from steps.llm.capabilities import StructuredCheck, response_format, save_record
+from steps.llm.probe import (
+    PROBE_MESSAGES,
+    PROBE_SCENARIO,
+    STRUCTURED_SCHEMA,
+    ProbeResult,
+    probe_result,
+    structured_verdict,
+)
 from steps.protocol import protocol_lines
 
 
@@ -47,6 +59,40 @@ def probe_all(door: Completer, models: list[tuple[str, ModelConfig]]) -> list[Pr
         return [probe_result(role, m, r) for (role, m), r in zip(models, replies, strict=True)]
 
     return asyncio.run(run())
+
+
+def probe_structured(door: Completer, models: list[ModelConfig]) -> list[StructuredCheck]:
+    """Ask each model for the structured-output probe's reply (steps/llm/probe.py), its setting aside: a check each."""
+    fmt = response_format(STRUCTURED_SCHEMA, "ack")
+    asked = [m.model_copy(update={"structured_output": "json_schema"}) for m in models]
+
+    async def run() -> list[Reply]:
+        meta = {"scenario": PROBE_SCENARIO}
+        calls = (
+            door.complete(m, PROBE_MESSAGES, purpose="probe", metadata=meta, fresh=True, response_format=fmt)
+            for m in asked
+        )
+        return list(await asyncio.gather(*calls))
+
+    return [structured_verdict(m, r) for m, r in zip(models, asyncio.run(run()), strict=True)]
+
+
+def check_structured(params_file: Path, models: list[tuple[str, ModelConfig]], results: list[ProbeResult]) -> list[str]:
+    """Probe every real model that answered for constrained output, record per endpoint whether it works beside the
+    response cache (what `structured_output: auto` reads) and say so, a line each. Scripted models are never asked."""
+    params = load_params(params_file)
+    seen: dict[str, ModelConfig] = {}
+    for (_, m), r in zip(models, results, strict=True):
+        if r.ok and not m.is_scripted:
+            seen.setdefault(f"{m.model} @ {m.endpoint()}", m)
+    if not seen:
+        return []
+    run_id = f"models-structured-{uuid.uuid4().hex[:8]}"
+    with model_session(params, run_id, models=list(seen.values())) as session:
+        checks = probe_structured(session.door, list(seen.values()))
+        where = save_record(Path(session.door.cache_dir), checks)
+    lines = [f"structured output {c.model} @ {c.endpoint}: {c.detail}" for c in checks]
+    return [*lines, f"structured output recorded in {where} (read by models with structured_output: auto)"]
 
 
 def calibrate_all(
@@ -124,6 +170,8 @@ def models_check(
         table.add_row(r.role, r.name, escape(r.model), ok, escape(r.detail), f"{r.latency_s:.2f}", str(r.attempts))
     console(stderr=True).print(table)
     for line in protocol_lines(params):
+        console(stderr=True).print(escape(line), soft_wrap=True)
+    for line in check_structured(params_file, models, results):
         console(stderr=True).print(escape(line), soft_wrap=True)
     for line in calibrate_all(params_file, models, results, calibration_out or CALIBRATION_FILE):
         console(stderr=True).print(escape(line), soft_wrap=True)

@@ -30,11 +30,12 @@ import yaml
 from flows.dvc_cli import command as dvc_command
 from flows.kit.config import runs_of
 from flows.pipeline import prefect_server
-from steps.benchmarks import benchmarks
+from steps.benchmarks import benchmarks, judged_tables
 from steps.llm.local_server import LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER
 from steps.reports.real_model import (
     echo_counts,
     instruction_windows,
+    judge_share_section,
     outcome_counts,
     outcome_section,
     read_stage_tables,
@@ -79,7 +80,9 @@ THREADS = 2
 PROFILE_CONCURRENCY = {"small": 2, "slice": 1}
 
 
-def model_entry(api_base: str, alias: str, max_tokens: int, concurrency: int = 2) -> dict[str, Any]:
+def model_entry(
+    api_base: str, alias: str, max_tokens: int, concurrency: int = 2, structured: str = "auto"
+) -> dict[str, Any]:
     return {
         "model": f"openai/{alias}",
         "api_base": api_base,
@@ -87,19 +90,26 @@ def model_entry(api_base: str, alias: str, max_tokens: int, concurrency: int = 2
         "decoding": {"temperature": 0, "max_tokens": max_tokens, "seed": 0},
         "concurrency": concurrency,
         "timeout_s": 300,
+        "structured_output": structured,
     }
 
 
 def real_params(
-    params: dict[str, Any], api_base: str, alias: str, cache_dir: Path, profile: str = "small"
+    params: dict[str, Any],
+    api_base: str,
+    alias: str,
+    cache_dir: Path,
+    profile: str = "small",
+    structured: str = "auto",
 ) -> dict[str, Any]:
-    """params.yaml with the local model in every role, the profile's samples, and the door sized for one CPU server."""
+    """params.yaml with the local model in every role, the profile's samples, and the door sized for one CPU server;
+    `structured` is every role's `structured_output` (`auto`: as `record_structured` measured)."""
     sample, caps, calls = profile_sections(profile), PROFILE_MAX_TOKENS[profile], PROFILE_CONCURRENCY[profile]
     out = {**params, **{k: merged(params.get(k), v) for k, v in sample.items()}}
-    out["agents"] = {AGENT: model_entry(api_base, alias, caps["agent"], calls)}
+    out["agents"] = {AGENT: model_entry(api_base, alias, caps["agent"], calls, structured)}
     out["runs"] = runs_of(out["agents"])
-    out["environment"] = model_entry(api_base, alias, caps["environment"], calls)
-    out["judge"] = model_entry(api_base, alias, caps["judge"], calls)
+    out["environment"] = model_entry(api_base, alias, caps["environment"], calls, structured)
+    out["judge"] = model_entry(api_base, alias, caps["judge"], calls, structured)
     # A failed call is counted in the report, not a reason to stop: a stage exits 1 only when every call failed, so
     # the stages after it still meet what the tiny model wrote.
     door = {
@@ -208,6 +218,24 @@ def calibrate_copy(project: Path, env: dict[str, str], log_path: Path, nice: int
     ]
 
 
+def record_structured(api_base: str, alias: str, cache_dir: Path) -> str:
+    """Probe the server for constrained output as `jurisflow models check` does and record the result in the run's
+    response cache (what `structured_output: auto` reads); the probe's line."""
+    from flows.models_check import probe_structured
+    from steps.llm import LLMSettings, ModelConfig, ModelDoor
+    from steps.llm.capabilities import save_record
+
+    os.environ.setdefault(LOCAL_KEY_ENV, LOCAL_KEY_PLACEHOLDER)
+    model = ModelConfig(name="probe", **model_entry(api_base, alias, 16))
+    door = ModelDoor(LLMSettings(cache_dir=str(cache_dir), max_attempts=2), run_id="smoke-real-structured")
+    try:
+        (check,) = probe_structured(door, [model])
+    finally:
+        door.close()
+    save_record(cache_dir, [check])
+    return f"structured output {check.model} @ {check.endpoint}: {check.detail}"
+
+
 def stop_server(proc: subprocess.Popen) -> None:
     if proc.poll() is None:
         proc.send_signal(signal.SIGTERM)
@@ -283,6 +311,13 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="run `jurisflow models check` in the copy first, so its estimate is calibrated (default: profile small)",
     )
+    parser.add_argument(
+        "--structured",
+        choices=["auto", "json_schema", "off"],
+        default="auto",
+        help="every role's structured_output (auto: probe the server first and ask where it works; off: the judges' "
+        "answers are parsed from free text, as before constrained output)",
+    )
     args = parser.parse_args(argv)
     if args.report_only:
         return write_report(args.out, args.report)
@@ -302,7 +337,10 @@ def main(argv: list[str] | None = None) -> int:
         prefect_api = os.environ.get("PREFECT_API_URL") or stack.enter_context(prefect_server(args.out / "prefect"))
         params = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
         project = args.out / "jurisflow"
-        copy_project(project, real_params(params, api_base, alias, args.out / "llm-cache", args.profile), args.start)
+        if args.structured == "auto":
+            print(record_structured(api_base, alias, args.out / "llm-cache"), flush=True)
+        door_params = real_params(params, api_base, alias, args.out / "llm-cache", args.profile, args.structured)
+        copy_project(project, door_params, args.start)
         env = {
             **os.environ,
             "JURISFLOW_MIRROR": mirror,
@@ -373,7 +411,8 @@ def write_report(out: Path, report_path: Path) -> int:
     if run.get("calibration"):
         head += " Calibrated first by `jurisflow models check` in the copy: " + "; ".join(run["calibration"]) + "."
     head += "\n\n"
-    report = head + outcome_section(counts, exits)
+    shares = judge_share_section(out / "jurisflow" / "data", judged_tables())
+    report = head + shares + "\n" + outcome_section(counts, exits)
     write_text_atomic(out / "jurisflow" / "reports" / "real_model.md", report)
     write_text_atomic(report_path, report)
     failed = sorted(name for name, code in exits.items() if code)

@@ -39,7 +39,7 @@ def first_stages() -> tuple[Stage, ...]:
 
 
 def last_stages() -> tuple[Stage, ...]:
-    """After every benchmark's stages: the data card and the HTML report."""
+    """After every benchmark's stages: the data card, the judge audit and the HTML report."""
     registered = benchmarks().values()
     return (
         Stage(
@@ -48,6 +48,15 @@ def last_stages() -> tuple[Stage, ...]:
             "Write the data card: every interim table, and the runs across benchmarks.",
             reads=(*_interim(), *(f"data/{b.name}" for b in registered)),
             reports=("reports/data.md",),
+            code=_registered_code(),
+        ),
+        Stage(
+            "judges_report",
+            "steps.reports.judges:judges_report",
+            "The judge audit: failures, repairs, order flips and self-preference of every LLM-judged table.",
+            reads=tuple(f"data/{b.name}/runs" for b in registered if b.judged),
+            reports=("reports/judges.md", "reports/judges.csv"),
+            params=("agents",),
             code=_registered_code(),
         ),
         Stage(

@@ -33,6 +33,7 @@ from steps.llm.config import (
     ModelConfig,
     ModelEntry,
     ModelString,
+    StructuredOutput,
     _Frozen,
 )
 from steps.llm.secrets import missing_keys
@@ -102,6 +103,7 @@ class RoleEntry(_Frozen):
     decoding: dict[str, Any] = Field(default_factory=dict)
     concurrency: int | None = Field(default=None, ge=1)
     timeout_s: float | None = Field(default=None, gt=0)
+    structured_output: StructuredOutput | None = None
 
     @field_validator("decoding")
     @classmethod

@@ -328,3 +328,15 @@ def test_the_validation_error_itself_never_holds_the_key():
         with pytest.raises(ValidationError) as caught:
             build()
         assert "api_key_env" in str(caught.value) and KEY not in str(caught.value)
+
+
+def test_structured_output_is_a_setting_of_every_model_entry_and_a_benchmarks_role(tmp_path):
+    text = (
+        "judge:\n  model: openai/x\n  structured_output: json_schema\nmile:\n  judge:\n    structured_output: 'off'\n"
+    )
+    params = load_params(_write(tmp_path, FOO + text))
+    assert params.judge_model("ucl").structured_output == "json_schema"
+    assert params.judge_model("mile").structured_output == "off"  # the benchmark's role overrides the field only
+    assert params.agent("foo").structured_output == "auto"
+    bad = _one_line_error(_write(tmp_path, "judge:\n  model: openai/x\n  structured_output: maybe\n"))
+    assert "judge.structured_output" in bad and "'auto', 'json_schema' or 'off'" in bad

@@ -16,14 +16,18 @@ single-order protocol would, pool them, or require agreement. `judge_pairwise` f
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
 
 from steps.judges.prompts import render, version
 from steps.judges.result import JudgedBy, JudgeFailure, Judgement
 from steps.llm import Completer, ModelConfig
+from steps.llm.capabilities import response_format
 from steps.llm.reasoning import strip_reasoning
 
 KIND = "pairwise"
@@ -34,6 +38,15 @@ SWAPPED = {WIN: LOSE, LOSE: WIN, TIE: TIE}
 REPAIR = "你上一次的回答无法使用：{error}。请重新作答，并在最后只写出 [[1]]、[[2]] 或 [[3]] 中的一个作为结论。"
 
 _VERDICT = re.compile(r"\[\[\s*(\d+)\s*\]\]")
+
+
+class PairwiseAnswer(BaseModel):
+    """The verdict as constrained output asks for it (a real judge whose endpoint supports it): the [[d]] first,
+    then the reason, so an answer cut at max_tokens still holds its verdict. Free text keeps its last [[d]]."""
+
+    model_config = ConfigDict(extra="ignore")
+    verdict: Literal["[[1]]", "[[2]]", "[[3]]"]
+    reason: str = ""
 
 
 def _lists_options(marks: list[str]) -> bool:
@@ -47,7 +60,14 @@ def parse_verdict(text: str) -> tuple[str | None, JudgeFailure | None, str]:
     do: "…写 [[1]]；…写 [[2]]；…写 [[3]]"), so it concludes nothing and is not read; a line that changes its mind
     ("起初倾向[[2]]，但应为[[1]]") keeps its last verdict.
     """
-    lines = strip_reasoning(text).splitlines()
+    answer = strip_reasoning(text).strip()
+    if answer.startswith("{"):  # constrained output: the verdict key counts, not a [[d]] quoted in the reason
+        try:
+            verdict = PairwiseAnswer.model_validate(json.loads(answer)).verdict
+            return VERDICTS[int(verdict.strip("[]"))], None, ""
+        except ValueError:
+            pass  # not the schema's object: read as free text
+    lines = answer.splitlines()
     found = [v for line in lines if not _lists_options(marks := _VERDICT.findall(line)) for v in marks]
     if not found:
         if any(_VERDICT.search(line) for line in lines):
@@ -86,8 +106,10 @@ async def ask_verdict(
     keys: list[str] = []
     raw, error, cut = "", "", False
     failure: JudgeFailure | None = JudgeFailure.UNPARSABLE
+    fmt = response_format(PairwiseAnswer, None, model.decoding.max_tokens)
+    constrained: dict[str, Any] = {} if model.is_scripted else {"response_format": fmt}
     for attempt in range(1, retries + 2):
-        reply = await door.complete(model, messages, purpose="judge", metadata=metadata)
+        reply = await door.complete(model, messages, purpose="judge", metadata=metadata, **constrained)
         keys.append(reply.call_key)
         if not reply.ok:
             return OrderVerdict(None, JudgeFailure.CALL_FAILED, reply.message, raw, attempt, tuple(keys), prompt)

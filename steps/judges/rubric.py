@@ -24,6 +24,7 @@ from steps.judges.prompts import render, template_source, version
 from steps.judges.result import JudgedBy, Judgement
 from steps.judges.rubric_tally import Answer, ItemKind, Rubric, RubricGroup, RubricItem, tally
 from steps.llm import Completer, ModelConfig
+from steps.llm.capabilities import TEXT, obj, one_each
 
 KIND = "rubric"
 TEMPLATE = "rubric.j2"
@@ -102,6 +103,39 @@ def rubric_schema(
             if bad:
                 raise PydanticCustomError("out_of_range", "values out of range: {bad}", {"bad": "; ".join(bad)})
             return self
+
+        @classmethod
+        def wire_schema(cls) -> dict[str, Any]:
+            """Every id once, in the rubric's order, each value within its bounds (constrained output)."""
+            error = {"error": {"enum": list(labels)}} if labels else {}
+            award = [
+                obj(
+                    {
+                        "id": {"const": i},
+                        "awarded": {"type": "number", "minimum": 0, "maximum": top},
+                        **error,
+                        "justification": TEXT,
+                    },
+                    ["id", "awarded"],
+                )
+                for i, top in awards
+            ]
+            fail = [
+                obj({"id": {"const": i}, "triggered": {"type": "boolean"}, "justification": TEXT}, ["id", "triggered"])
+                for i in fails
+            ]
+            times = [
+                obj(
+                    {
+                        "id": {"const": i},
+                        "times": {"type": "integer", "minimum": 0, "maximum": most},
+                        "justification": TEXT,
+                    },
+                    ["id", "times"],
+                )
+                for i, most in penalties
+            ]
+            return obj({"items": one_each(award), "fails": one_each(fail), "penalties": one_each(times)})
 
     return Checked
 

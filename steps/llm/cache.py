@@ -47,11 +47,17 @@ CREATE TABLE IF NOT EXISTS responses (
 ADD_TRUNCATED = "ALTER TABLE responses ADD COLUMN truncated INTEGER NOT NULL DEFAULT 0"
 
 
-def call_key(model: ModelConfig, messages: list[dict[str, Any]], metadata: dict[str, Any] | None = None) -> str:
+def call_key(
+    model: ModelConfig,
+    messages: list[dict[str, Any]],
+    metadata: dict[str, Any] | None = None,
+    response_format: dict[str, Any] | None = None,
+) -> str:
     """Content key of a call (see the module docstring for what is in it and what is not).
 
     Scripted models read the call metadata (the oracle's reference answer, the persona's profile), so for
-    them the metadata changes the output and enters the key; real models never see it.
+    them the metadata changes the output and enters the key; real models never see it. A `response_format`
+    sent (constrained output) enters it too; a call without one keys as before.
     """
     body = {
         "model": model.model,
@@ -61,6 +67,8 @@ def call_key(model: ModelConfig, messages: list[dict[str, Any]], metadata: dict[
     }
     if model.is_scripted and metadata:
         body["metadata"] = metadata
+    if response_format is not None:
+        body["response_format"] = response_format
     canonical = json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 

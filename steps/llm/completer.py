@@ -25,6 +25,7 @@ class Completer(Protocol):
         purpose: str,
         metadata: dict | None = None,
         fresh: bool = False,
+        response_format: dict[str, Any] | None = None,
     ) -> Reply: ...
 
     async def complete_many(

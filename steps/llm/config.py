@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
@@ -17,6 +17,10 @@ SCRIPTED_PROVIDER = "scripted"
 ENV_VAR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 _LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?"
 _HOST = re.compile(rf"{_LABEL}(\.{_LABEL})*\.?|\[[0-9A-Fa-f:.]+\]")  # a host name, an IPv4 address or [IPv6]
+# Whether the door asks the endpoint for output constrained to a JSON schema when a step wants JSON (the judges,
+# extraction, personas): `json_schema` always, `off` never (the answer is parsed leniently, with a repair round),
+# `auto` when `jurisflow models check` measured that this endpoint honours it (steps/llm/capabilities.py).
+StructuredOutput = Literal["auto", "json_schema", "off"]
 
 
 def check_safe_name(name: str) -> str:
@@ -143,6 +147,7 @@ class ModelConfig(_Frozen):
     decoding: Decoding = Decoding()
     concurrency: int | None = Field(default=None, ge=1)  # per-endpoint bound; defaults to LLMSettings.concurrency
     timeout_s: float | None = Field(default=None, gt=0)
+    structured_output: StructuredOutput = "auto"
 
     @property
     def provider(self) -> str:
@@ -172,6 +177,7 @@ class ModelEntry(_Frozen):
     decoding: Decoding = Decoding()
     concurrency: int | None = Field(default=None, ge=1)
     timeout_s: float | None = Field(default=None, gt=0)
+    structured_output: StructuredOutput = "auto"
     # the paper model this agent corresponds to (its rows are shown under ours): a name, or one per benchmark.
     # Checked against the papers' model lists by `jurisflow params check` and by each report stage, not at load:
     # the lists live with the benchmarks, and every stage (the J1 simulation's code fingerprint too) would depend

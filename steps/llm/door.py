@@ -21,6 +21,7 @@ import litellm
 
 from steps.llm import scripted, scripted_provider
 from steps.llm.cache import CachedResponse, CacheError, ResponseCache, call_key
+from steps.llm.capabilities import StructuredCheck, asks_structured, load_record
 from steps.llm.config import LLMSettings, ModelConfig
 from steps.llm.errors import (
     CallTimedOut,
@@ -91,6 +92,7 @@ class ModelDoor:
         self._inflight: dict[str, asyncio.Future] = {}
         self._sending = 0  # requests out whose answers are not yet stored (see _settle)
         self._routers: dict[tuple[str, str | None], Any] = {}
+        self._structured: dict[str, StructuredCheck] | None = None  # what `models check` measured (read once)
         scripted_provider.install()
 
     # ------------------------------------------------------------------ public API
@@ -102,22 +104,43 @@ class ModelDoor:
         purpose: str,
         metadata: dict | None = None,
         fresh: bool = False,
+        response_format: dict[str, Any] | None = None,
     ) -> Reply:
         """Return the completion of `messages` by `model`, or a typed failure. Never raises for call errors.
+
+        `response_format` (OpenAI's, of type `json_schema`) asks for output constrained to a schema; it is sent only
+        when the model's `structured_output` setting says so (`structured_wanted`), and then enters the cache key.
 
         `fresh=True` skips the cache lookup (the answer is still stored), e.g. to probe an endpoint. A model
         whose `api_key_env` variable is unset raises MissingApiKeyError (a configuration error) before any
         request is sent; a cached answer needs no key. A response cache that fails raises CacheError once the
         requests already sent are back and stored (`_settle`), and no new request is sent from then on.
         """
+        sent_format = response_format if response_format is not None and self.structured_wanted(model) else None
         try:
-            return await self._complete(model, messages, purpose=purpose, metadata=metadata, fresh=fresh)
+            return await self._complete(
+                model, messages, purpose=purpose, metadata=metadata, fresh=fresh, response_format=sent_format
+            )
         except CacheError:
             await self._settle()
             raise
 
+    def structured_wanted(self, model: ModelConfig) -> bool:
+        """Whether a `response_format` for `model` is sent: its setting, `auto` by what `models check` recorded
+        beside this door's cache (steps/llm/capabilities.py)."""
+        if self._structured is None:
+            self._structured = load_record(self.cache_dir)
+        return asks_structured(model, self._structured)
+
     async def _complete(
-        self, model: ModelConfig, messages: list[dict[str, Any]], *, purpose: str, metadata: dict | None, fresh: bool
+        self,
+        model: ModelConfig,
+        messages: list[dict[str, Any]],
+        *,
+        purpose: str,
+        metadata: dict | None,
+        fresh: bool,
+        response_format: dict[str, Any] | None = None,
     ) -> Reply:
         self._for_this_loop()
         metadata = dict(metadata or {})
@@ -125,7 +148,7 @@ class ModelDoor:
         if model.is_scripted:  # a scripted answer is a function of the messages, the metadata and the policy code
             policy = scripted.fingerprint_of(model.model, metadata)
             key_extra = {**metadata, "_policy": policy}
-        key = call_key(model, messages, key_extra)
+        key = call_key(model, messages, key_extra, response_format)
         cached = self._cached(key) if not fresh else None
         if cached is not None:
             self._started(metadata)
@@ -138,7 +161,7 @@ class ModelDoor:
             future: asyncio.Future = asyncio.get_running_loop().create_future()
             self._inflight[key] = future
             try:
-                reply = await self._call_with_retries(model, messages, key, metadata, api_key)
+                reply = await self._call_with_retries(model, messages, key, metadata, api_key, response_format)
                 future.set_result(reply)
             except CacheError as err:  # the same call's waiters get it too
                 future.set_exception(err)
@@ -206,6 +229,7 @@ class ModelDoor:
         key: str,
         metadata: dict[str, Any],
         api_key: str | None,
+        response_format: dict[str, Any] | None = None,
     ) -> Reply:
         deadline = time.monotonic() + self.settings.retry_budget_s
         attempt = 0
@@ -223,7 +247,7 @@ class ModelDoor:
                     if self.cache is not None and self.cache.failed is not None:  # its answer could not be kept
                         raise CacheError(str(self.cache.failed))
                     sent, self._sending = True, self._sending + 1
-                    response = await self._attempt(model, messages, metadata, api_key)
+                    response = await self._attempt(model, messages, metadata, api_key, response_format)
             except CacheError:
                 raise
             except Exception as exc:  # every failure is classified; none escapes
@@ -282,7 +306,12 @@ class ModelDoor:
         return model.timeout_s or self.settings.timeout_s
 
     async def _attempt(
-        self, model: ModelConfig, messages: list[dict[str, Any]], metadata: dict[str, Any], api_key: str | None
+        self,
+        model: ModelConfig,
+        messages: list[dict[str, Any]],
+        metadata: dict[str, Any],
+        api_key: str | None,
+        response_format: dict[str, Any] | None = None,
     ):
         """One request, bounded as a whole by the timeout. The timeout handed to litellm bounds each phase (connect,
         each read), so a server that sends a byte now and then would hold a call for ever without this bound."""
@@ -292,14 +321,19 @@ class ModelDoor:
         bound = asyncio.timeout(limit)
         try:
             async with bound:
-                return await self._litellm_call(model, messages, metadata, api_key)
+                return await self._litellm_call(model, messages, metadata, api_key, response_format)
         except TimeoutError:
             if not bound.expired():  # a timeout from below (the transport's): classified as it is
                 raise
             raise CallTimedOut(f"no whole reply within timeout_s {limit:g} (connecting, waiting and reading)") from None
 
     async def _litellm_call(
-        self, model: ModelConfig, messages: list[dict[str, Any]], metadata: dict[str, Any], api_key: str | None
+        self,
+        model: ModelConfig,
+        messages: list[dict[str, Any]],
+        metadata: dict[str, Any],
+        api_key: str | None,
+        response_format: dict[str, Any] | None = None,
     ):
         kwargs: dict[str, Any] = {
             **model.decoding.as_kwargs(),
@@ -313,6 +347,8 @@ class ModelDoor:
             kwargs["output_cost_per_token"] = pricing.output_per_token if pricing else 0.0
         if model.is_scripted:
             kwargs["metadata"] = metadata  # only scripted models see call metadata
+        if response_format is not None:  # litellm hands it on as is to OpenAI-compatible servers
+            kwargs["response_format"] = response_format
         if model.replicas:  # the key goes into the deployments: passed per call, it would bypass the balancing
             return await self._router(model, api_key).acompletion(model=model.name, messages=messages, **kwargs)
         if api_key is not None:  # see secrets.api_key_for: only the model's own key, or a dummy for api_base

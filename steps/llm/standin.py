@@ -217,8 +217,10 @@ class StandInDoor:
         purpose: str,
         metadata: dict | None = None,
         fresh: bool = False,
+        response_format: dict[str, Any] | None = None,
     ) -> Reply:
-        """The stand-in's answer to the call; the request is recorded with `model`'s call key and tokens."""
+        """The stand-in's answer to the call; the request is recorded with `model`'s call key and tokens (a
+        `response_format` is not: the stand-in's answer does not depend on it, nor do the estimate's tokens)."""
         metadata = dict(metadata or {})
         key_extra = metadata
         if model.is_scripted:  # as the door keys a scripted call (steps/llm/door.py)

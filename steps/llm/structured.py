@@ -1,5 +1,9 @@
 """Asking a model for JSON that a pydantic schema validates, with one repair round on invalid answers.
 
+Where the endpoint supports it (a model's `structured_output` setting, steps/llm/capabilities.py) the answer is
+constrained to the schema's JSON form at decoding; elsewhere it is parsed leniently (fenced or bare, after a
+reasoning trace) and an invalid answer gets one repair round, counted in `attempts`.
+
 Used by the LLM judges, persona generation and extraction. An answer that still does not validate is a
 `parse` failure carrying the raw text and the validation error: recorded and counted, never scored 0.
 """
@@ -13,6 +17,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from steps.llm.capabilities import response_format
 from steps.llm.completer import Completer
 from steps.llm.config import ModelConfig
 from steps.llm.reasoning import strip_reasoning
@@ -73,12 +78,17 @@ async def complete_json(
     metadata: dict[str, Any] | None = None,
     repairs: int = 1,
 ) -> Structured[T]:
-    """Call `model` and validate its JSON answer; on failure, show it the error and ask again `repairs` times."""
+    """Call `model` and validate its JSON answer; on failure, show it the error and ask again `repairs` times.
+
+    A real model is asked for output constrained to `schema` (steps/llm/capabilities.py: the door sends it where
+    the model's `structured_output` setting says so); a scripted one never is."""
     keys: list[str] = []
     history = list(messages)
     raw, error, cut = "", "", False
+    cap = model.decoding.max_tokens
+    constrained: dict[str, Any] = {} if model.is_scripted else {"response_format": response_format(schema, None, cap)}
     for attempt in range(1, repairs + 2):
-        reply = await door.complete(model, history, purpose=purpose, metadata=metadata)
+        reply = await door.complete(model, history, purpose=purpose, metadata=metadata, **constrained)
         keys.append(reply.call_key)
         if not reply.ok:
             return Structured(None, reply, raw, attempt, tuple(keys))

@@ -21,6 +21,7 @@ from steps.judges.asking import Asked, ask_json
 from steps.judges.prompts import render, template_source, version
 from steps.judges.result import JudgedBy, JudgeFailure
 from steps.llm import Completer, ModelConfig
+from steps.llm.capabilities import TEXT, obj
 from steps.plawbench.penalties import DIMENSIONS, PENALTY_TYPES, ZERO_TYPES, Finding, PenaltyTally, apply_penalties
 from steps.plawbench.questions import split_questions
 
@@ -100,6 +101,25 @@ def penalty_schema(answer: str) -> type[PenaltyAnswer]:
             if bad:
                 raise PydanticCustomError("out_of_range", "values out of range: {bad}", {"bad": "; ".join(bad)})
             return self
+
+        @classmethod
+        def wire_schema(cls) -> dict[str, Any]:
+            """Known types and points within the widest range (constrained output; each type's own range and
+            the quotes are checked on the answer)."""
+            low = min(t.low for t in PENALTY_TYPES.values())
+            high = max(t.high for t in PENALTY_TYPES.values())
+            quote = {"type": "string", "minLength": 1}
+            finding = obj(
+                {
+                    "type": {"enum": sorted(PENALTY_TYPES)},
+                    "points": {"type": "number", "minimum": low, "maximum": high},
+                    "quote": quote,
+                    "reason": TEXT,
+                },
+                ["type", "points", "quote"],
+            )
+            flag = obj({"type": {"enum": sorted(ZERO_TYPES)}, "quote": quote, "reason": TEXT}, ["type", "quote"])
+            return obj({"findings": {"type": "array", "items": finding}, "red_flags": {"type": "array", "items": flag}})
 
     return Checked
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -201,4 +201,28 @@ def outcome_section(counts: pd.DataFrame, stage_exits: dict[str, int], *, title:
     lines += ["", "| stage | table | column | kind | n |", "|---|---|---|---|---|"]
     for r in counts.itertuples(index=False):
         lines.append(f"| {r.stage} | {r.table} | {r.column} | {r.kind} | {r.n} |")
+    return "\n".join(lines) + "\n"
+
+
+def judge_share_section(data_dir: Path, judged: Mapping[str, tuple[str, ...]]) -> str:
+    """Per benchmark, the answers a judge model gave in its runs' judged tables (`judged`: benchmark → tables; rows a
+    rule valued or left out before any judge was asked are not counted) and the share of them unparsable: the figure
+    constrained output is measured by (docs/models.md)."""
+    asked = ("unparsable", "out_of_range", "call_failed")
+    lines = ["## Judge answers per benchmark", "", "| benchmark | judge answers | unparsable | unparsable % |"]
+    lines.append("|---|---|---|---|")
+    for bench, tables in judged.items():
+        frames = [
+            pd.read_parquet(path, columns=["judge", "value", "failure"])
+            for table in tables
+            for path in sorted((data_dir / bench / "runs").glob(f"*/{table}.parquet"))
+        ]
+        if not frames:
+            continue
+        rows = pd.concat(frames, ignore_index=True)
+        rows = rows[~rows.judge.isin(["rule", ""]) & (rows.value.notna() | rows.failure.isin(asked))]
+        if rows.empty:
+            continue
+        total, bad = len(rows), int((rows.failure == "unparsable").sum())
+        lines.append(f"| {bench} | {total} | {bad} | {100 * bad / total:.0f} |")
     return "\n".join(lines) + "\n"

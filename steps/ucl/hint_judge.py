@@ -23,6 +23,7 @@ from steps.judges.asking import ask_json
 from steps.judges.prompts import render, version
 from steps.judges.result import JudgedBy, Judgement
 from steps.llm import Completer, ModelConfig
+from steps.llm.capabilities import TEXT, obj, one_each
 from steps.ucl.cases import Case
 from steps.ucl.hints import hint_score
 
@@ -76,6 +77,23 @@ def hint_schema(item_ids: tuple[str, ...], forbidden_ids: tuple[str, ...]) -> ty
                         {"what": what, "expected": list(expected), "got": got},
                     )
             return self
+
+        @classmethod
+        def wire_schema(cls) -> dict[str, Any]:
+            """Every point and forbidden item once, in order, and the score in 1-10 (constrained output)."""
+            items = [
+                obj({"id": {"const": i}, "status": {"enum": list(CREDIT)}, "reason": TEXT}, ["id", "status"])
+                for i in item_ids
+            ]
+            forbidden = [
+                obj({"id": {"const": i}, "mentioned": {"enum": ["yes", "no"]}, "reason": TEXT}, ["id", "mentioned"])
+                for i in forbidden_ids
+            ]
+            score = {"type": "number", "minimum": 1, "maximum": 10}
+            return obj(
+                {"items": one_each(items), "forbidden": one_each(forbidden), "score": score, "reason": TEXT},
+                ["items", "forbidden", "score"],
+            )
 
     return Complete
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -44,6 +45,15 @@ def test_models_check_probes_every_role_and_writes_no_key(tmp_path):
         )
         assert done.returncode == 0, done.stderr
         assert "models check: 5 models answered, 0 failed" in done.stderr.replace("\n", "")
+        # the echo server ignores response_format: each real endpoint is recorded as not honouring it
+        said = done.stderr.replace("\n", "")
+        assert f"structured output hosted_vllm/test-model @ {server.url}: ignored" in said
+        record = json.loads((tmp_path / ".cache/llm/structured_output.json").read_text(encoding="utf-8"))
+        assert {v["model"]: v["works"] for v in record.values()} == {
+            "openai/gpt-4o-2024-11-20": False,
+            "hosted_vllm/test-model": False,
+        }
+        assert sum("response_format" in body for body in server.requests) == 2  # one probe per real endpoint
         sent = zip(server.requests, server.headers_seen, strict=True)
         keys = {(body["model"], h.get("Authorization")) for body, h in sent}
         # the key goes to the agent that names its variable; the keyless local judge gets no real key

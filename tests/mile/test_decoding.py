@@ -37,8 +37,10 @@ class RecordingDoor(ModelDoor):
         super().__init__(*args, **kwargs)
         self.calls: list[tuple[ModelConfig, dict, object]] = []
 
-    async def complete(self, model, messages, *, purpose, metadata=None, fresh=False):
-        reply = await super().complete(model, messages, purpose=purpose, metadata=metadata, fresh=fresh)
+    async def complete(self, model, messages, *, purpose, metadata=None, fresh=False, response_format=None):
+        reply = await super().complete(
+            model, messages, purpose=purpose, metadata=metadata, fresh=fresh, response_format=response_format
+        )
         self.calls.append((model, dict(metadata or {}), reply))
         return reply
 

@@ -10,7 +10,14 @@ import yaml
 from flows.smoke_real import AGENT, MAX_TOKENS, profile_sections, real_params, stage_exits
 from steps.llm import ModelConfig
 from steps.llm.local_server import LOCAL_KEY_ENV
-from steps.reports.real_model import LABEL, StageTable, outcome_counts, outcome_section, read_stage_tables
+from steps.reports.real_model import (
+    LABEL,
+    StageTable,
+    judge_share_section,
+    outcome_counts,
+    outcome_section,
+    read_stage_tables,
+)
 from tests.conftest import ROOT
 
 
@@ -26,6 +33,7 @@ def test_real_params_put_the_local_model_in_every_role_and_keep_every_other_sett
         config = ModelConfig(name=role, **entry)  # the door accepts it as is
         assert config.model == "openai/smollm2-135m" and config.api_key_env == LOCAL_KEY_ENV
         assert config.decoding.max_tokens == MAX_TOKENS[role] and config.decoding.temperature == 0
+        assert config.structured_output == "auto"  # as the probe before the run recorded it
     assert real["j1"]["instances"]["sizes"] == dict.fromkeys(["KQ", "LC", "CD", "DD", "CI", "CR"], 1)
     assert real["j1"]["simulate"]["scenarios"] == params["j1"]["simulate"]["scenarios"], "merged, not replaced"
     assert real["mile"]["max_turns"] == profile_sections("small")["mile"]["max_turns"]
@@ -197,3 +205,24 @@ def test_the_copy_is_calibrated_by_models_check_before_the_run(tmp_path):
     assert list(records) == [f"openai/tiny @ {server.url}"], (tmp_path / "models_check.log").read_text()
     assert records[f"openai/tiny @ {server.url}"].judge_repair_rate == 0.5
     assert len(lines) == 1 and lines[0].endswith("judge repair rate 0.50 (4 probes)")
+
+
+def test_the_unparsable_share_of_judge_answers_per_benchmark(tmp_path):
+    def write(bench: str, table: str, rows: list[tuple]) -> None:
+        path = tmp_path / bench / "runs" / "a" / f"{table}.parquet"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pd.DataFrame(rows, columns=["judge", "value", "failure"]).to_parquet(path)
+
+    judge = "openai/m"
+    write("mile", "scores", [(judge, 0.5, None)] * 4 + [(judge, None, "unparsable")] * 9 + [("rule", 0.0, None)] * 3)
+    write("mile", "turns", [(judge, None, "unparsable")] * 5)  # not a judged table
+    write(
+        "ucl", "verdicts", [(judge, None, "unparsable")] * 6 + [("", None, "no_dialogue")] * 2
+    )  # left out: asked no judge
+    write("ucl", "hint_scores", [(judge, None, "out_of_range")] * 2)
+    write("j1", "scores", [("rule", 0.0, None)] * 45)  # every value a rule's: no judge answer, no line
+    section = judge_share_section(
+        tmp_path, {"mile": ("scores",), "ucl": ("verdicts", "hint_scores"), "j1": ("scores",)}
+    )
+    assert "| mile | 13 | 9 | 69 |" in section and "| ucl | 8 | 6 | 75 |" in section
+    assert "| j1 |" not in section

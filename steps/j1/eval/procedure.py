@@ -34,6 +34,7 @@ from steps.judges.asking import Asked, ask_json
 from steps.judges.prompts import render, template_source, version
 from steps.judges.result import JudgedBy, Judgement
 from steps.llm import Completer, ModelConfig
+from steps.llm.capabilities import TEXT, obj, one_each
 
 TEMPLATES = Path(__file__).parent / "templates"  # stages.j2, checklist.j2
 KIND = "procedure"
@@ -98,6 +99,18 @@ def labels_schema(stages: tuple[str, ...], turns: tuple[int, ...]) -> type[Stage
                 )
             return self
 
+        @classmethod
+        def wire_schema(cls) -> dict[str, Any]:
+            """A known stage for each turn of the window, in order (constrained output)."""
+            lines = [
+                obj(
+                    {"turn": {"const": t}, "court_stage": {"enum": list(stages)}, "reason": TEXT},
+                    ["turn", "court_stage"],
+                )
+                for t in turns
+            ]
+            return obj({"result": one_each(lines)})
+
     return WindowLabels
 
 
@@ -118,6 +131,15 @@ def checklist_schema(ids: tuple[str, ...]) -> type[ChecklistAnswers]:
                     "incomplete", "answer each item exactly once; missing {missing}", {"missing": ", ".join(missing)}
                 )
             return self
+
+        @classmethod
+        def wire_schema(cls) -> dict[str, Any]:
+            """是 or 否 for each checklist item, in order (constrained output)."""
+            lines = [
+                obj({"id": {"const": i}, "answer": {"enum": ["是", "否"]}, "reason": TEXT}, ["id", "answer"])
+                for i in ids
+            ]
+            return obj({"result": one_each(lines)})
 
     return UnitAnswers
 

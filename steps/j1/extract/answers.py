@@ -10,9 +10,19 @@ that the cross-check can compare them; they are never stored as the case's value
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+    create_model,
+)
 
 
 def _blank_to_none(value: Any) -> Any:
@@ -107,6 +117,16 @@ LLM_COLUMNS = (
     "court_findings",
     "court_reasoning",
 )
+
+
+@cache
+def answer_model(kind: str) -> type[BaseModel]:
+    """The whole answer of one `kind` as one pydantic model: every key required (what constrained output asks
+    for; the answer is still validated field by field, `validate_field`)."""
+    fields: dict[str, Any] = {name: (t, ...) for name, t in FIELDS[kind].items()}
+    return create_model(f"{kind.title()}Fields", __config__=ConfigDict(extra="ignore"), **fields)
+
+
 _ADAPTERS = {kind: {name: TypeAdapter(t) for name, t in fields.items()} for kind, fields in FIELDS.items()}
 
 

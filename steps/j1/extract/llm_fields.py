@@ -14,11 +14,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from steps.j1.extract.answers import FIELDS, mandatory, validate_field
+from steps.j1.extract.answers import FIELDS, answer_model, mandatory, validate_field
 from steps.j1.extract.inputs import CaseInput
 from steps.j1.extract.issues import IssueRow, LLMIssue, Stage
 from steps.j1.extract.prompts import build_prompt, repair_message
 from steps.llm import Completer, ModelConfig
+from steps.llm.capabilities import response_format
 from steps.llm.structured import extract_json
 
 PURPOSE = "extraction"
@@ -70,9 +71,15 @@ async def extract_fields(door: Completer, model: ModelConfig, case: CaseInput, *
     raw: dict[str, Any] = {}
     messages = list(prompt.messages)
     errors: dict[str, str] = {}
+    # a real model is asked for the whole answer's schema where its endpoint supports it (steps/llm/capabilities.py)
+    constrained: dict[str, Any] = (
+        {} if model.is_scripted else {"response_format": response_format(answer_model(case.kind))}
+    )
     for attempt in range(1, max_attempts + 1):
         # a scripted answer is a function of the metadata, which the cache key does not cover: recompute it
-        reply = await door.complete(model, messages, purpose=PURPOSE, metadata=prompt.metadata, fresh=model.is_scripted)
+        reply = await door.complete(
+            model, messages, purpose=PURPOSE, metadata=prompt.metadata, fresh=model.is_scripted, **constrained
+        )
         result.attempts = attempt
         if not reply.ok:
             detail = f"{reply.kind.value} after {reply.attempts} tries: {reply.message}"

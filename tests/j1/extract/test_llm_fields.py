@@ -165,3 +165,19 @@ def test_many_cases_run_concurrently_and_come_back_in_order(server, door, model)
     assert [r.status for r in results] == ["ok"] * 8 and len(done) == 8
     assert [("claims" in r.values) for r in results] == [False, True] * 4
     assert server.max_in_flight >= 2
+
+
+def test_a_model_with_constrained_output_is_sent_the_whole_answers_schema(server, door, model):
+    server.reply = Script(as_text(answer("criminal")))
+    constrained = model.model_copy(update={"structured_output": "json_schema"})
+    result = run(door, constrained, criminal_case())
+    assert (result.status, server.count) == ("ok", 1)
+    schema = server.requests[0]["response_format"]["json_schema"]["schema"]
+    assert set(schema["required"]) == set(schema["properties"]) == set(answer("criminal"))
+    assert "response_format" not in json.dumps(run_unconstrained(server, door, model))
+
+
+def run_unconstrained(server, door, model) -> dict:
+    """The request sent for the same case by a model whose setting is `off`."""
+    run(door, model.model_copy(update={"structured_output": "off"}), civil_case())
+    return server.requests[-1]

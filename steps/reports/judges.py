@@ -1,0 +1,202 @@
+"""The judge audit (stage `judges_report`): how reliable the judge behind each LLM-judged number is.
+
+For every judged table of every run (the registrations' `judged`), one row per (benchmark, table, agent, judge
+model, prompt) with the number of versions of that prompt it was asked with (a prompt version `name@hash` hashes the
+template and what it is filled with, e.g. one version per rubric), and:
+
+- the judge's failures by kind (`unparsable`, `out_of_range`, `call_failed`) and the unparsable share of what it was
+  asked; `repaired`: judgements that took more calls than the fewest any judgement of that row took: a repair round
+  after an invalid answer where a judgement asks one question, but also a longer dialogue where it asks one per
+  window of it; `calls`: every judge call behind the rows, repair rounds included;
+- position consistency, where the table judges each item in both orders (an `order` column beside `outcome`): the
+  pairs with both orders answered and the share whose outcome for the candidate flips when the order is swapped;
+- self-preference: `same model` when the judge is the agent's own model, `same family` when both names start with
+  the same family (gpt, qwen, deepseek, …); the proxy judge (a scripted model) is never flagged.
+
+Rows a rule valued or nothing was asked for are left out. Written to reports/judges.md and its CSV twin.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+
+from steps.stages import StageContext
+
+COLUMNS = [
+    "benchmark",
+    "table",
+    "agent",
+    "judge",
+    "prompt",
+    "versions",
+    "proxy",
+    "judged",
+    "valued",
+    "unparsable",
+    "out_of_range",
+    "call_failed",
+    "unparsable_pct",
+    "repaired",
+    "calls",
+    "order_pairs",
+    "flipped",
+    "flip_pct",
+    "self_preference",
+]
+FAILURES = ("unparsable", "out_of_range", "call_failed")
+BASE = ["judge", "judge_prompt_version", "judge_proxy", "value", "failure", "attempts"]
+PAIRED = ["item_id", "order", "outcome"]  # a table judged in both orders
+_FAMILY = re.compile(r"[a-z]+")
+
+
+def family(model: str) -> str:
+    """The family of a litellm model string: the leading letters of its name (openai/gpt-4o → gpt)."""
+    name = model.rsplit("/", 1)[-1].lower()
+    found = _FAMILY.match(name)
+    return found.group(0) if found else name
+
+
+def self_preference(judge: str, agent_model: str | None, proxy: bool) -> str:
+    """`same model`, `same family` or "" (unknown agent model, a proxy judge, or unrelated models)."""
+    if proxy or not agent_model:
+        return ""
+    if judge.rsplit("/", 1)[-1] == agent_model.rsplit("/", 1)[-1]:
+        return "same model"
+    return "same family" if family(judge) == family(agent_model) else ""
+
+
+def flips(rows: pd.DataFrame) -> tuple[int, int]:
+    """(pairs with both orders answered, pairs whose candidate outcome differs between the orders)."""
+    answered = rows[rows.outcome.notna()]
+    per_item = answered.groupby("item_id").outcome.agg(["nunique", "size"])
+    pairs = per_item[per_item["size"] >= 2]
+    return len(pairs), int((pairs["nunique"] > 1).sum())
+
+
+def audit_table(labels: Mapping[str, str], frame: pd.DataFrame, agent_model: str | None) -> list[dict]:
+    """The audit rows of one judged table of one run."""
+    asked = frame[~frame.judge.isin(["rule", ""])]
+    asked = asked.assign(prompt=asked.judge_prompt_version.str.split("@").str[0])
+    out = []
+    for (judge, prompt), rows in asked.groupby(["judge", "prompt"], sort=True):
+        proxy = bool(rows.judge_proxy.any())
+        counts = {kind: int((rows.failure == kind).sum()) for kind in FAILURES}
+        called = rows[rows.attempts > 0]
+        fewest = int(called.attempts.min()) if len(called) else 0
+        pairs, flipped = flips(rows) if set(PAIRED) <= set(rows.columns) else (0, 0)
+        out.append(
+            {
+                **labels,
+                "judge": judge,
+                "prompt": prompt,
+                "versions": int(rows.judge_prompt_version.nunique()),
+                "proxy": proxy,
+                "judged": len(rows),
+                "valued": int(rows.value.notna().sum()),
+                **counts,
+                "unparsable_pct": round(100 * counts["unparsable"] / len(rows), 1),
+                "repaired": int((called.attempts > fewest).sum()),
+                "calls": int(rows.attempts.sum()),
+                "order_pairs": pairs,
+                "flipped": flipped,
+                "flip_pct": round(100 * flipped / pairs, 1) if pairs else None,
+                "self_preference": self_preference(str(judge), agent_model, proxy),
+            }
+        )
+    return out
+
+
+def audit(files: list[tuple[dict[str, str], Path]], agent_models: Mapping[str, str]) -> pd.DataFrame:
+    """Every judged table's audit rows; `files` as `steps.reports.stages.judged_files` lists them, the run's
+    agent being the folder the table lies in."""
+    rows = []
+    for labels, path in files:
+        agent = path.parent.name
+        columns = pq.read_schema(path).names
+        frame = pd.read_parquet(path, columns=BASE + [c for c in PAIRED if c in columns])
+        rows += audit_table({**labels, "agent": agent}, frame, agent_models.get(agent))
+    out = pd.DataFrame(rows, columns=COLUMNS)
+    out["flip_pct"] = out.flip_pct.astype("Float64")
+    return out
+
+
+HEAD = """# The judges
+
+How reliable the judge behind each LLM-judged number is, per benchmark table, agent, judge model and prompt (with how
+many versions of it the rows were asked; rows a rule valued are left out). `unparsable %`: judge answers that held no
+valid answer after the repair round, of those asked; `repaired`: judgements that took more calls than the fewest of
+their row took (a repair round; for a judge that asks once per window of a dialogue, also a longer dialogue); `calls`:
+judge calls, repairs included. `flip %` (tables judged in both orders): pairs whose outcome for the
+candidate changes when the order is swapped. `self-preference`: the judge is the agent's own model or of its family.
+`[proxy]`: the scripted proxy judge, which checks the pipeline and measures no model.
+
+Not audited yet: panels of judges and their agreement, re-judging for self-consistency, shuffled rubric items, and
+agreement with human ratings (no human labels ship with the project).
+
+"""
+HEADER = (
+    "benchmark",
+    "table",
+    "agent",
+    "judge",
+    "prompt (versions)",
+    "judged",
+    "valued",
+    "unparsable",
+    "out of range",
+    "call failed",
+    "unparsable %",
+    "repaired",
+    "calls",
+    "pairs",
+    "flip %",
+    "self-preference",
+)
+
+
+def render(frame: pd.DataFrame) -> str:
+    """reports/judges.md."""
+    if frame.empty:
+        return HEAD + "No judged table found.\n"
+    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    for r in frame.itertuples(index=False):
+        cells = (
+            r.benchmark,
+            r.table,
+            r.agent,
+            f"`{r.judge} [proxy]`" if r.proxy else f"`{r.judge}`",
+            f"{r.prompt} ({r.versions})",
+            r.judged,
+            r.valued,
+            r.unparsable,
+            r.out_of_range,
+            r.call_failed,
+            f"{r.unparsable_pct:g}",
+            r.repaired,
+            r.calls,
+            r.order_pairs,
+            "—" if pd.isna(r.flip_pct) else f"{r.flip_pct:g}",
+            r.self_preference or "—",
+        )
+        lines.append("| " + " | ".join(map(str, cells)) + " |")
+    return HEAD + "\n".join(lines) + "\n"
+
+
+def judges_report(ctx: StageContext) -> str:
+    """Write reports/judges.md and reports/judges.csv from every run's judged tables."""
+    from steps.reports.stages import judged_files
+
+    files = [(labels, ctx.input_path(path)) for labels, path in judged_files(ctx.paths)]
+    models = {name: ctx.params.agent(name).model for name in ctx.params.agents}
+    frame = audit(files, models)
+    md, csv = ctx.paths.reports / "judges.md", ctx.paths.reports / "judges.csv"
+    ctx.write_text(md, render(frame))
+    ctx.write_text(csv, frame.to_csv(index=False, lineterminator="\n"))
+    ctx.publish_markdown("report-judges", render(frame), "The judge audit: failures, repairs, order flips")
+    unparsable = int(frame.unparsable.sum())
+    return f"{md} written ({len(frame)} judge rows over {len(files)} judged tables, {unparsable} unparsable); 0 failed"
