@@ -13,11 +13,15 @@ LIST = Path(__file__).with_name("providers.txt")
 
 
 def litellm_providers() -> list[str]:
-    """The installed litellm's provider prefixes, sorted (imports litellm, after steps/llm/__init__.py's price-map
-    setting, as every import of this module is)."""
+    """The installed litellm's own provider prefixes, sorted, without those registered at run time (our `scripted`
+    provider, litellm.custom_provider_map). Imports litellm, after steps/llm/__init__.py's price-map setting, as
+    every import of this module is."""
     import litellm
 
-    return sorted(str(getattr(p, "value", p)) for p in litellm.provider_list)
+    registered = {str(entry["provider"]) for entry in litellm.custom_provider_map}
+    return sorted(
+        str(getattr(p, "value", p)) for p in litellm.provider_list if str(getattr(p, "value", p)) not in registered
+    )
 
 
 def listed_providers() -> list[str]:
