@@ -110,14 +110,30 @@ def readable(kind: str, text: str) -> bool:
 
 
 def measure_judge(door: Completer, judge: ModelConfig) -> tuple[int, int] | str:
-    """Ask `judge` the judge probes, fresh, one after another with its own decoding: (unreadable answers, probes), or
-    why there is no figure (a probe's call failed)."""
+    """Ask `judge` the judge probes, fresh, one after another with its own decoding and, as the judges do, the
+    answer's schema as `response_format` (sent where its `structured_output` says so): (unreadable answers, probes),
+    or why there is no figure (a probe's call failed)."""
+
+    from steps.judges.pairwise import PairwiseAnswer
+    from steps.llm.capabilities import response_format
 
     async def run() -> tuple[int, int] | str:
         bad = 0
         for name, kind, messages in JUDGE_PROBES:
+            # asked as the judges ask: with the answer's schema, sent where the judge's structured_output says so
+            schema = PairwiseAnswer if kind == "verdict" else ProbeScore
+            fmt = (
+                {}
+                if judge.is_scripted
+                else {"response_format": response_format(schema, None, judge.decoding.max_tokens)}
+            )
             reply = await door.complete(
-                judge, messages, purpose="calibration", metadata={"scenario": "judge-probe", "role": name}, fresh=True
+                judge,
+                messages,
+                purpose="calibration",
+                metadata={"scenario": "judge-probe", "role": name},
+                fresh=True,
+                **fmt,
             )
             if not reply.ok:
                 return f"judge probe {name} failed: {reply.kind.value}"

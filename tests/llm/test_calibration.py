@@ -114,3 +114,33 @@ def test_the_judge_probes_are_read_by_the_judges_own_parsers():
     record = Calibration("openai/a", "", 1.0, 0.1, 100.0, 10.0, 0.5, 3, "t")
     assert with_repair_rate(record, (3, 4)).judge_repair_rate == 0.75
     assert with_repair_rate(record, (0, 0)).judge_repair_rate is None
+
+
+@pytest.mark.parametrize("structured", ["json_schema", "off"])
+def test_the_judge_probes_are_asked_with_the_answers_schema_where_the_judge_takes_one(tmp_path, structured):
+    """As the judges ask: the JSON probes with the score's schema, the verdict probes with the verdict's, sent only
+    where the judge's structured_output says so; a server that answers within the schema needs no repair."""
+    from flows.calibrate import measure_judge
+    from steps.llm import LLMSettings, ModelConfig, ModelDoor
+
+    def reply(body: dict) -> str:
+        name = body.get("response_format", {}).get("json_schema", {}).get("name")
+        return {
+            "PairwiseAnswer": '{"verdict": "[[1]]", "reason": "一"}',
+            "ProbeScore": '{"score": 7, "reason": "好"}',
+        }.get(name, "收到")
+
+    with FakeOpenAIServer(reply=reply) as server:
+        judge = ModelConfig(name="j", model="openai/tiny", api_base=server.url, structured_output=structured)
+        door = ModelDoor(LLMSettings(cache_dir=str(tmp_path / "cache"), max_attempts=1))
+        try:
+            measured = measure_judge(door, judge)
+        finally:
+            door.close()
+        names = [b.get("response_format", {}).get("json_schema", {}).get("name") for b in server.requests]
+    kinds = [kind for _, kind, _ in JUDGE_PROBES]
+    if structured == "json_schema":
+        assert names == ["PairwiseAnswer" if k == "verdict" else "ProbeScore" for k in kinds]
+        assert measured == (0, 4)
+    else:
+        assert names == [None] * 4 and measured == (4, 4)  # free text without a verdict or JSON: all unreadable
