@@ -42,7 +42,9 @@ def test_the_leaderboard_holds_the_committed_numbers_and_the_papers_rows():
     assert done.returncode == 0, done.stderr
     rows = _rows(done.stdout)
     ucl = _one(_twin("ucl"), table="win_rate", metric="win_rate", scope="overall", agent="oracle", source="ours")
-    assert rows["oracle [scripted]"]["UCL win rate"] == f"{ucl.value:.1f} (n {int(ucl.n):,})"
+    # ± half the twin's 95 % interval (UCL-Bench's win rate has one; LawBench's scores none yet)
+    interval = f" ± {(ucl.ci_high - ucl.ci_low) / 2:.1f}"
+    assert rows["oracle [scripted]"]["UCL win rate"] == f"{ucl.value:.1f}{interval} (n {int(ucl.n):,})"
     assert rows["oracle [scripted]"]["source"] == "ours"  # the oracle is a scripted stand-in: its label says so
     law = _one(_twin("lawbench"), table="zero_shot", metric="score", scope="overall", agent="null", source="ours")
     assert rows["null [scripted]"]["LawBench 0-shot"] == f"{100 * law.value:.1f} (n {int(law.n):,})"
