@@ -26,28 +26,29 @@ from tests.plawbench.test_flows import judge_reply
 pytestmark = pytest.mark.slow
 
 
-def test_a_switched_paper_judge_is_called_and_named_in_the_label(tmp_path, monkeypatch, sources):
-    monkeypatch.chdir(tmp_path)
+def _judged_with(tmp_path: Path, sources, judge_entry: dict) -> None:
+    """In `tmp_path` (the working folder): the interim tables, a params.yaml with PLawBench under `protocol: paper`
+    and `judge_entry` as its judge (one item, single-turn), then its rubrics, the oracle's answers and their judging."""
     shutil.copy(ROOT / "sources.yaml", tmp_path / "sources.yaml")
     for name in NAMES:
         write_parquet_atomic(
             to_arrow(sources[name], dict(interim_tables()[name].arrow_types)), Path("data/interim") / f"{name}.parquet"
         )
+    params = {
+        "agents": {"oracle": {"model": "scripted/oracle"}},
+        "llm": {"cache_dir": str(tmp_path / "cache"), "max_attempts": 1, "max_failed_fraction": 0.2},
+        "plawbench": {"protocol": "paper", "judge": judge_entry, "limit": 1, "multiturn": {"enabled": False}},
+    }
+    Path("params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True), encoding="utf-8")
+    plawbench_rubrics()
+    plawbench_predict("oracle")
+    plawbench_judge("oracle")
+
+
+def test_a_switched_paper_judge_is_called_and_named_in_the_label(tmp_path, monkeypatch, sources):
+    monkeypatch.chdir(tmp_path)
     with FakeOpenAIServer(reply=judge_reply) as judge:
-        params = {
-            "agents": {"oracle": {"model": "scripted/oracle"}},
-            "llm": {"cache_dir": str(tmp_path / "cache"), "max_attempts": 1, "max_failed_fraction": 0.2},
-            "plawbench": {
-                "protocol": "paper",
-                "judge": {"model": "openai/gemini-3-pro-preview", "api_base": judge.url},
-                "limit": 1,
-                "multiturn": {"enabled": False},
-            },
-        }
-        Path("params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True), encoding="utf-8")
-        plawbench_rubrics()
-        plawbench_predict("oracle")
-        plawbench_judge("oracle")
+        _judged_with(tmp_path, sources, {"model": "openai/gemini-3-pro-preview", "api_base": judge.url})
         requests = list(judge.requests)
     assert requests and {b["model"] for b in requests} == {"gemini-3-pro-preview"}
     assert all(b["temperature"] == 0 for b in requests)
@@ -73,26 +74,8 @@ def test_the_papers_gemini_judge_reaches_a_configured_endpoint(tmp_path, monkeyp
     monkeypatch.chdir(tmp_path)
     for variable in ("GEMINI_API_KEY", "GOOGLE_API_KEY"):
         monkeypatch.setenv(variable, "a-real-key-that-must-not-be-sent")
-    shutil.copy(ROOT / "sources.yaml", tmp_path / "sources.yaml")
-    for name in NAMES:
-        write_parquet_atomic(
-            to_arrow(sources[name], dict(interim_tables()[name].arrow_types)), Path("data/interim") / f"{name}.parquet"
-        )
     with FakeOpenAIServer(reply=judge_reply) as judge:
-        params = {
-            "agents": {"oracle": {"model": "scripted/oracle"}},
-            "llm": {"cache_dir": str(tmp_path / "cache"), "max_attempts": 1, "max_failed_fraction": 0.2},
-            "plawbench": {
-                "protocol": "paper",
-                "judge": {"api_base": judge.url},  # the paper's model string, reached at this endpoint
-                "limit": 1,
-                "multiturn": {"enabled": False},
-            },
-        }
-        Path("params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True), encoding="utf-8")
-        plawbench_rubrics()
-        plawbench_predict("oracle")
-        plawbench_judge("oracle")
+        _judged_with(tmp_path, sources, {"api_base": judge.url})  # the paper's model string, reached at this endpoint
         requests, headers = list(judge.requests), list(judge.headers_seen)
     assert requests and all(b["gemini"] for b in requests)  # every call came as Gemini's generateContent
     assert {b["model"] for b in requests} == {"gemini-3-pro-preview"}
