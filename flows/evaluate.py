@@ -508,20 +508,20 @@ def run_plan(agent: str, chosen: Plan, say: Callable[[str], None]) -> Outcome:
     caps what its stages spend together (steps/llm/ledger.py). One `dvc repro --single-item` for the common stages,
     then one per benchmark (its stages, then its report), so that a benchmark that fails loses none of the others'
     results; then the HTML report when a report was refreshed and its inputs exist."""
-    from flows import pipeline
+    from flows import children, pipeline
     from steps.llm.ledger import session_env
 
     bin_dir = Path(sys.executable).parent
     env = session_env({**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"})  # stages: python
     out = Outcome()
-    with pipeline.served(env, announce=True) as served:
+    with children.interruptible(), pipeline.served(env, announce=True) as served:
 
         def repro(stages: list[str]) -> bool:
             """Whether `dvc repro --single-item STAGES` succeeded."""
             if not stages:
                 return True
             argv = dvc_command("--wait-for-lock", "repro", "--single-item", *stages)
-            return subprocess.run(argv, env=served).returncode == 0
+            return children.run(argv, env=served) == 0
 
         def left(stages: list[str]) -> str:
             stale = stale_stages(stages, served)
