@@ -17,9 +17,12 @@ def _approx_tokens(text: str) -> int:
 class ScriptedProvider(CustomLLM):
     """The litellm handler behind the `scripted/` prefix."""
 
-    def _respond(self, model: str, messages: list, litellm_params: dict | None) -> litellm.ModelResponse:
+    def _respond(
+        self, model: str, messages: list, litellm_params: dict | None, optional_params: dict | None = None
+    ) -> litellm.ModelResponse:
         metadata = dict((litellm_params or {}).get("metadata") or {})
-        text = answer(ScriptedRequest(model=model, messages=list(messages), metadata=metadata))
+        decoding = dict(optional_params or {})  # temperature, seed … as sent (the sampler reads them)
+        text = answer(ScriptedRequest(model=model, messages=list(messages), metadata=metadata, decoding=decoding))
         prompt = sum(_approx_tokens(str(m.get("content") or "")) for m in messages)
         return litellm.ModelResponse(
             model=f"scripted/{model}",
@@ -32,10 +35,10 @@ class ScriptedProvider(CustomLLM):
         )
 
     def completion(self, model, messages, *args, litellm_params=None, **kwargs) -> litellm.ModelResponse:
-        return self._respond(model, messages, litellm_params)
+        return self._respond(model, messages, litellm_params, kwargs.get("optional_params"))
 
     async def acompletion(self, model, messages, *args, litellm_params=None, **kwargs) -> litellm.ModelResponse:
-        return self._respond(model, messages, litellm_params)
+        return self._respond(model, messages, litellm_params, kwargs.get("optional_params"))
 
 
 _HANDLER = ScriptedProvider()
