@@ -1,5 +1,4 @@
-"""Deterministic offline models (`scripted/oracle`, `scripted/null`, `scripted/persona`, `scripted/judge`, and
-`scripted/sampler`, which samples: its answer is a function of its seed and temperature too).
+"""Deterministic offline models (`scripted/oracle`, `scripted/null`, `scripted/persona`, `scripted/judge`).
 
 They are a litellm custom provider (`steps/llm/scripted_provider.py`, installed by the door), so they travel
 the same path as real models (cache, accounting, concurrency bounds). Each call is answered by a *policy* looked
@@ -14,14 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-SCRIPTED_MODELS = ("oracle", "null", "persona", "judge", "sampler")
+SCRIPTED_MODELS = ("oracle", "null", "persona", "judge")
 ANY_SCENARIO = "*"
 
 
@@ -30,7 +28,6 @@ class ScriptedRequest:
     model: str  # "oracle", "null", ...
     messages: list[dict[str, Any]]
     metadata: dict[str, Any] = field(default_factory=dict)
-    decoding: dict[str, Any] = field(default_factory=dict)  # what the call was sent with (temperature, seed …)
 
     @property
     def scenario(self) -> str:
@@ -85,8 +82,6 @@ def policy_fingerprint(model: str, scenario: str, kind: str = "") -> str:
     for other in extra(kind) if extra is not None else ():
         if other != path:
             content += b"\0" + Path(other).read_bytes()
-    for delegate in getattr(policy, "delegates", ()):  # the policies it hands calls on to (the sampler's oracle)
-        content += b"\0" + policy_fingerprint(delegate, scenario, kind).encode()
     return hashlib.sha256(content).hexdigest()[:16]
 
 
@@ -106,25 +101,3 @@ def _null_policy(request: ScriptedRequest) -> str:
 
 
 register_policy("null", ANY_SCENARIO, _null_policy)
-
-
-SAMPLER_SHARE = 0.5  # the share of calls the sampler answers as the oracle
-
-
-def _sampler_policy(request: ScriptedRequest) -> str:
-    """A sampling agent: each call is answered as the oracle (its policy for the scenario) or as the null agent
-    (nothing), by a coin hashed from the call (instance, messages) and, when its temperature is above 0, its seed:
-    greedy (temperature 0) it answers alike whatever the seed; sampling, each seed (each repeat of a run) its own."""
-    temperature = float(request.decoding.get("temperature") or 0.0)
-    seed = request.decoding.get("seed") if temperature > 0 else None
-    coin = json.dumps(
-        [seed, str(request.metadata.get("instance_id", "")), request.messages], ensure_ascii=False, sort_keys=True
-    )
-    draw = int(hashlib.sha256(coin.encode("utf-8")).hexdigest()[:8], 16) / 16**8
-    if draw < SAMPLER_SHARE:
-        return policy_for("oracle", request.scenario)(request)
-    return _null_policy(request)
-
-
-_sampler_policy.delegates = ("oracle",)  # type: ignore[attr-defined]
-register_policy("sampler", ANY_SCENARIO, _sampler_policy)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import litellm
 from litellm import CustomLLM
 
+from steps.llm import sampler
 from steps.llm.scripted import ScriptedRequest, answer
 
 
@@ -21,8 +22,9 @@ class ScriptedProvider(CustomLLM):
         self, model: str, messages: list, litellm_params: dict | None, optional_params: dict | None = None
     ) -> litellm.ModelResponse:
         metadata = dict((litellm_params or {}).get("metadata") or {})
-        decoding = dict(optional_params or {})  # temperature, seed … as sent (the sampler reads them)
-        text = answer(ScriptedRequest(model=model, messages=list(messages), metadata=metadata, decoding=decoding))
+        if model == sampler.MODEL:  # temperature, seed … as sent: what the sampler samples with
+            metadata[sampler.DECODING] = dict(optional_params or {})
+        text = answer(ScriptedRequest(model=model, messages=list(messages), metadata=metadata))
         prompt = sum(_approx_tokens(str(m.get("content") or "")) for m in messages)
         return litellm.ModelResponse(
             model=f"scripted/{model}",

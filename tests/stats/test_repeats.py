@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from steps.llm.cache import call_key
+from steps.llm.sampler import DECODING
 from steps.llm.scripted import ScriptedRequest, answer, register_policy
 from steps.params import Params
 from steps.paths import Paths
@@ -118,8 +119,11 @@ def test_the_sampler_samples_with_its_seed_only_when_it_samples() -> None:
                 ScriptedRequest(
                     "sampler",
                     [{"role": "user", "content": f"问题 {i}"}],
-                    {"scenario": "repeats-test", "instance_id": f"i{i}"},
-                    {"temperature": temperature, "seed": seed},
+                    {
+                        "scenario": "repeats-test",
+                        "instance_id": f"i{i}",
+                        DECODING: {"temperature": temperature, "seed": seed},
+                    },
                 )
             )
             for i in range(40)
