@@ -292,16 +292,18 @@ def judge(ctx: StageContext) -> str:
         arrow_types=FAILURE_CAUSES_ARROW_TYPES,
     )
     proxy = params.agent(agent_name).is_scripted or params.environment_model("j1").is_scripted
-    shown = ctx.task(write_transcripts, name="write_transcripts")(
-        ctx,
-        turns,
-        deliverables.merge(causes[["instance_id", "failure_causes"]], on="instance_id"),
-        paths.reports / "transcripts",
-        params.section(J1Params).simulate.transcripts,
-        agent=agent_name,
-        rid=rid,
-        proxy=proxy,
-    )
+    shown = 0  # the transcripts are repeat 0's (a later repeat of the agent's run would overwrite them)
+    if not params.repeat_of(agent_name):
+        shown = ctx.task(write_transcripts, name="write_transcripts")(
+            ctx,
+            turns,
+            deliverables.merge(causes[["instance_id", "failure_causes"]], on="instance_id"),
+            paths.reports / "transcripts",
+            params.section(J1Params).simulate.transcripts,
+            agent=agent_name,
+            rid=rid,
+            proxy=proxy,
+        )
     ctx.check_calls(run_dir / JUDGE_USAGE, judged=[run_dir / "scores.parquet"])
     return summary(agent_name, params, valid, calls, hits, rid) + f"; {shown} transcripts"
 
