@@ -252,6 +252,7 @@ def report(ctx: StageContext) -> str:
     from steps.reports.agents import labelled_rows, with_stand_ins
     from steps.reports.dvc_views import write_dvc_views
     from steps.reports.long import long_csv
+    from steps.reports.repeats import mean_over_repeats, passes, repeated_cells, repeats_markdown, run_of
     from steps.reports.runs import agent_infos, model_info, run_info
     from steps.sources import load_manifest
     from steps.stats.cells import attach_intervals, cell_intervals
@@ -265,44 +266,57 @@ def report(ctx: StageContext) -> str:
     ucl = params.section(UclParams)
     judge_model, user = params.judge_model("ucl"), params.environment_model("ucl")
     reference = reference_model(params)
-    verdicts, hints, dialogues = [], [], []
     infos = agent_infos(params, "ucl", paths, names=paper_names())
-    for name in infos:
-        run_dir = paths.run("ucl", name)
-        dialogues.append(ctx.read_table(run_dir / DIALOGUES, UclDialogues))
-        infos[name] = replace(infos[name], sizes=_items_per_task(dialogues[-1]))
-        verdicts.append(ctx.read_table(run_dir / "verdicts.parquet", UclVerdicts))
-        hints.append(ctx.read_table(run_dir / "hint_scores.parquet", UclHintScores))
-    runs = list(infos.values())
-    matches = {a.name: p for a in runs for p in paper_models() if p.name == a.paper_model}
+    repeats = {name: params.repeats(name) for name in infos}  # each agent's runs (docs/statistics.md#repeated-runs)
     reference_dir = paths.reference("ucl")
-    dialogues.append(ctx.read_table(reference_dir / DIALOGUES, UclDialogues))
+    reference_dialogues = ctx.read_table(reference_dir / DIALOGUES, UclDialogues)
     ref_run = replace(
         model_info(reference.name, reference, [reference_dir], protocol=(params, "ucl")),
-        sizes=_items_per_task(dialogues[-1]),
-    )
-    agents = agent_flags(
-        runs,
-        ref_run,
-        judge_model.model,
-        user_scripted=user.is_scripted,
-        judge_scripted=judge_model.is_scripted,
+        sizes=_items_per_task(reference_dialogues),
     )
     source = ctx.read_table(paths.interim / "ucl.parquet", Ucl)
     items = limit_items(source, ucl.limit, ucl.tasks)
-    all_verdicts = pd.concat(verdicts, ignore_index=True)
-    all_dialogues = pd.concat(dialogues, ignore_index=True)
-    long: pd.DataFrame = ctx.task(long_table, name="build_long")(
-        {
-            "verdicts": all_verdicts,
-            "hint_scores": pd.concat(hints, ignore_index=True),
-            "dialogues": all_dialogues,
-            "paper": paper_long(matches),
-            "agents": agents,
-        }
-    )
-    all_hints = pd.concat(hints, ignore_index=True)
-    cells = ctx.task(cell_intervals, name="intervals")(item_scores_of(all_verdicts, all_hints, all_dialogues))
+    longs, all_cells = [], []
+    for index in range(passes(repeats)):  # once per repeat of the repeated agents (once without repeats)
+        verdicts, hints, dialogues = [], [], []
+        for name in infos:
+            run_dir = paths.repeat_run("ucl", name, run_of(repeats, name, index))
+            dialogues.append(ctx.read_table(run_dir / DIALOGUES, UclDialogues))
+            if index == 0:
+                infos[name] = replace(infos[name], sizes=_items_per_task(dialogues[-1]))
+            verdicts.append(ctx.read_table(run_dir / "verdicts.parquet", UclVerdicts))
+            hints.append(ctx.read_table(run_dir / "hint_scores.parquet", UclHintScores))
+        runs = list(infos.values())
+        matches = {a.name: p for a in runs for p in paper_models() if p.name == a.paper_model}
+        dialogues.append(reference_dialogues)
+        agents = agent_flags(
+            runs,
+            ref_run,
+            judge_model.model,
+            user_scripted=user.is_scripted,
+            judge_scripted=judge_model.is_scripted,
+        )
+        pass_verdicts = pd.concat(verdicts, ignore_index=True)
+        pass_dialogues = pd.concat(dialogues, ignore_index=True)
+        longs.append(
+            ctx.task(long_table, name="build_long")(
+                {
+                    "verdicts": pass_verdicts,
+                    "hint_scores": pd.concat(hints, ignore_index=True),
+                    "dialogues": pass_dialogues,
+                    "paper": paper_long(matches),
+                    "agents": agents,
+                }
+            )
+        )
+        all_hints = pd.concat(hints, ignore_index=True)
+        all_cells.append(
+            ctx.task(cell_intervals, name="intervals")(item_scores_of(pass_verdicts, all_hints, pass_dialogues))
+        )
+        if index == 0:
+            all_verdicts, all_dialogues = pass_verdicts, pass_dialogues
+    long = mean_over_repeats(longs, repeats)
+    cells = repeated_cells(all_cells, repeats)
     long = attach_intervals(long, cells)  # our rows' standard errors and 95 % intervals
     everyone = {**{r.name: r for r in runs}, ref_run.name: ref_run}
     long = labelled_rows(long, everyone)  # the twin; the Markdown labels its rows from the same rows
@@ -322,6 +336,11 @@ def report(ctx: StageContext) -> str:
         prompts=runs_label(prompts),
     )
     markdown = render(long, info)
+    headline_cells = [(h.table, h.scope, h.metric) for h in BENCHMARK.headlines]  # and each task's win rate
+    scopes = sorted(set(long.scope[long.table == "win_rate"]) - {"overall"})
+    headline_cells += [("win_rate", t, "win_rate") for t in scopes]
+    if extra := repeats_markdown(long, repeats, headline_cells):
+        markdown = markdown.rstrip("\n") + "\n\n" + extra
     ctx.write_text(paths.reports / "ucl.md", markdown)
     twin = long_csv(
         long, table="reports/ucl.csv", digits=10, with_unparsable=True, with_limit=True, with_intervals=True
