@@ -22,9 +22,9 @@ import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import BeforeValidator, Discriminator, Field, Tag, field_validator
 
 from steps.llm.config import (
     ApiBase,
@@ -116,6 +116,64 @@ class RoleEntry(_Frozen):
         given = self.model_dump(include=self.model_fields_set - {"decoding"})
         decoding = Decoding.model_validate({**base.decoding.model_dump(), **self.decoding})
         return base.model_copy(update={**given, "decoding": decoding})
+
+
+Aggregation = Literal["majority", "mean"]
+
+
+class JudgePanel(_Frozen):
+    """A panel of judges for one benchmark: `judge: [a, b, c]` (each member a model string or a role entry, merged
+    over the model it replaces as a single judge is), or `judge: {panel: [...], aggregate: majority|mean}`. Every
+    member judges every row; each member's rows are kept and their aggregate feeds the scores (`aggregate`
+    None: the judged table's default, majority for pairwise verdicts, the mean for scores; steps/judges/panel.py)."""
+
+    panel: list[RoleEntry]
+    aggregate: Aggregation | None = None
+
+    @field_validator("panel", mode="before")
+    @classmethod
+    def _members(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            return [{"model": m} if isinstance(m, str) else m for m in value]
+        return value
+
+    @field_validator("panel")
+    @classmethod
+    def _distinct(cls, value: list[RoleEntry]) -> list[RoleEntry]:
+        if not value:
+            raise ValueError("an empty panel; name one judge or more")
+        unnamed = [i for i, m in enumerate(value) if m.model is None]
+        if unnamed:
+            raise ValueError(f"panel member {unnamed[0]} names no model (each member is told apart by its model)")
+        models = [str(m.model) for m in value]
+        repeated = sorted({m for m in models if models.count(m) > 1})
+        if repeated:
+            raise ValueError(f"panel member {repeated[0]} is listed twice; each judge once")
+        return value
+
+
+def _judge_shape(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, JudgePanel) or (isinstance(value, Mapping) and "panel" in value):
+        return "panel"
+    return "one"
+
+
+def _panel_shorthand(value: Any) -> Any:
+    """`judge: [a, b]` is `judge: {panel: [a, b]}`."""
+    return {"panel": value} if isinstance(value, list) else value
+
+
+# A benchmark section's `judge`: one judge (a role entry) or a panel of them.
+JudgeSetting = Annotated[
+    Annotated[
+        Annotated[RoleEntry, Tag("one")] | Annotated[JudgePanel, Tag("panel")],
+        Discriminator(_judge_shape),
+    ]
+    | None,
+    BeforeValidator(_panel_shorthand),
+]
 
 
 def resolve_role(name: str, fallback: ModelEntry, paper: PaperRole | None, own: RoleEntry | None) -> ModelConfig:

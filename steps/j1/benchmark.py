@@ -34,6 +34,7 @@ BENCHMARK = Benchmark(
     show="steps.j1.show:dialogue_lines",
     position=2,
     judged=("scores",),
+    human_study="steps.j1.human:STUDY",
     dialogues=True,
     headlines=(
         Headline("table3", "Overall"),

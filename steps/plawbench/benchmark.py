@@ -24,6 +24,7 @@ BENCHMARK = Benchmark(
     dialogue_marker="responses.parquet",
     position=5,
     judged=("judgements",),
+    human_study="steps.plawbench.human:STUDY",
     dialogues=True,
     headlines=(
         Headline("table3", "Overall", column="PLawBench", scale=100),

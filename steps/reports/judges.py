@@ -135,8 +135,8 @@ judge calls, repairs included. `flip %` (tables judged in both orders): pairs wh
 candidate changes when the order is swapped. `self-preference`: the judge is the agent's own model or of its family.
 `[proxy]`: the scripted proxy judge, which checks the pipeline and measures no model.
 
-Not audited yet: panels of judges and their agreement, re-judging for self-consistency, shuffled rubric items, and
-agreement with human ratings (no human labels ship with the project).
+Not audited yet: re-judging for self-consistency and shuffled rubric items. Panels of judges and agreement with human
+labels (no human labels ship with the project) follow the table.
 
 """
 HEADER = (
@@ -195,8 +195,27 @@ def judges_report(ctx: StageContext) -> str:
     models = {name: ctx.params.agent(name).model for name in ctx.params.agents}
     frame = audit(files, models)
     md, csv = ctx.paths.reports / "judges.md", ctx.paths.reports / "judges.csv"
-    ctx.write_text(md, render(frame))
+    text = render(frame) + "\n" + panels_and_humans(ctx, files)
+    ctx.write_text(md, text)
     ctx.write_text(csv, frame.to_csv(index=False, lineterminator="\n"))
-    ctx.publish_markdown("report-judges", render(frame), "The judge audit: failures, repairs, order flips")
+    ctx.publish_markdown("report-judges", text, "The judge audit: failures, repairs, order flips, panels, humans")
     unparsable = int(frame.unparsable.sum())
     return f"{md} written ({len(frame)} judge rows over {len(files)} judged tables, {unparsable} unparsable); 0 failed"
+
+
+def panels_and_humans(ctx: StageContext, files: list[tuple[dict[str, str], Path]]) -> str:
+    """The panels' agreement and rankings (reports/judges_panels.csv, judges_rankings.csv) and the agreement with
+    human labels (reports/judges_human.csv): the sections of reports/judges.md after the audit's table."""
+    from steps.params import BENCHMARKS
+    from steps.reports import human_labels, judge_panels
+
+    agreement, ranking = judge_panels.panels(files)
+    folder = ctx.input_path(ctx.paths.data / human_labels.FOLDER)
+    studies = human_labels.studies()
+    labels = human_labels.read_labels(folder, BENCHMARKS)
+    judged = human_labels.judged_frames(files, studies) if len(labels) else {}
+    humans = human_labels.human_agreement(studies, judged, labels)
+    for name, table in (("panels", agreement), ("rankings", ranking), ("human", humans)):
+        ctx.write_text(ctx.paths.reports / f"judges_{name}.csv", table.to_csv(index=False, lineterminator="\n"))
+    where = f"data/{human_labels.FOLDER}"
+    return judge_panels.render(agreement, ranking) + "\n" + human_labels.render(humans, labels, studies, where)

@@ -24,6 +24,7 @@ BENCHMARK = Benchmark(
     item_scores="steps.ucl.intervals:item_scores",
     position=4,
     judged=("verdicts", "hint_scores"),
+    human_study="steps.ucl.human:STUDY",
     dialogues=True,
     headlines=(
         Headline("win_rate", "win_rate", column="UCL win rate", paper="steps.ucl.paper:win_rates"),
