@@ -79,8 +79,14 @@ def aggregate_values(values: Sequence[float], aggregation: Aggregation) -> float
     return float(top.index[0]) if len(top) == 1 else float(median(values))
 
 
-def aggregate(members: pd.DataFrame, keys: Sequence[str], aggregation: Aggregation) -> pd.DataFrame:
-    """One row per unit (`keys`) from every member's rows (`members`, the first member's order kept)."""
+def aggregate(
+    members: pd.DataFrame,
+    keys: Sequence[str],
+    aggregation: Aggregation,
+    finish: Callable[[pd.Series], pd.Series] | None = None,
+) -> pd.DataFrame:
+    """One row per unit (`keys`) from every member's rows (`members`, the first member's order kept); `finish`
+    makes a valued row's columns that follow from its value agree with it (UCL-Bench's outcome and verdict)."""
     models = list(dict.fromkeys(members.judge))
     if members.duplicated([*keys, "judge"]).any():
         raise ValueError(f"a judge holds two rows of one unit ({', '.join(keys)}): not a key of the table")
@@ -94,6 +100,8 @@ def aggregate(members: pd.DataFrame, keys: Sequence[str], aggregation: Aggregati
         else:
             chosen = valid.loc[(valid.value - value).abs().idxmin()].copy()
             chosen["value"], chosen["failure"], chosen["error"] = value, None, ""
+            if finish is not None:
+                chosen = finish(chosen)
         chosen["judge"] = label
         chosen["judge_proxy"] = bool(unit.judge_proxy.any())
         chosen["attempts"] = int(unit.attempts.sum())
@@ -106,7 +114,8 @@ def judge_by_panel(
     judge_one: Callable[[ModelConfig], pd.DataFrame],
     keys: Sequence[str],
     aggregation: Aggregation,
+    finish: Callable[[pd.Series], pd.Series] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(aggregated rows, every member's rows): `judge_one(model)` judges every unit with one member."""
     members = pd.concat([judge_one(m) for m in models], ignore_index=True)
-    return aggregate(members, keys, aggregation), members
+    return aggregate(members, keys, aggregation, finish), members

@@ -100,6 +100,8 @@ BENCHMARK = Benchmark(
                 "data/ucl/runs/{agent}/judge/run.json",
                 "data/ucl/runs/{agent}/verdicts.parquet",
                 "data/ucl/runs/{agent}/hint_scores.parquet",
+                "data/ucl/runs/{agent}/verdicts_panel.parquet",
+                "data/ucl/runs/{agent}/hint_scores_panel.parquet",
                 "data/ucl/runs/{agent}/judge_usage.parquet",
                 "data/ucl/runs/{agent}/judge_call_cache.parquet",
             ),
