@@ -165,6 +165,7 @@ BENCHMARK = Benchmark(
             ),
             writes=(
                 "data/j1/runs/{agent}/scores.parquet",
+                "data/j1/runs/{agent}/scores_panel.parquet",
                 "data/j1/runs/{agent}/failure_causes.parquet",
                 "data/j1/runs/{agent}/judge_usage.parquet",
                 "data/j1/runs/{agent}/judge_call_cache.parquet",

@@ -6,7 +6,8 @@ Aggregation of the members' valid values of one unit:
 - `mean`: their mean (the default for scores);
 - `majority`: the value most members gave (the default for pairwise verdicts and other categories); when several
   values are given equally often, the median of the valid values (a 1–1 split between a win and a loss is a tie).
-A unit no member valued keeps the first member's failure. The aggregated row's other columns (reason, raw answer,
+A unit no member valued keeps the first member's failure; a unit a rule valued (the same for every member) is kept
+as it is, and only in the aggregated table. The aggregated row's other columns (reason, raw answer,
 evidence) are those of the member whose value is nearest the aggregate (the first such); its `judge` is the panel's
 label (`panel_label`), its `attempts` every member's calls.
 """
@@ -25,6 +26,7 @@ from steps.protocol import Aggregation
 if TYPE_CHECKING:
     from steps.params import Params
 
+NOT_ASKED = ("rule", "")  # the `judge` of a value no judge model gave
 PANEL_SUFFIX = "_panel"  # <table>_panel.parquet: every member's rows of a panel-judged table
 # columns that identify a judged unit in some judged table (those a table has, with its agent, are its key)
 KEY_COLUMNS = (
@@ -87,12 +89,17 @@ def aggregate(
 ) -> pd.DataFrame:
     """One row per unit (`keys`) from every member's rows (`members`, the first member's order kept); `finish`
     makes a valued row's columns that follow from its value agree with it (UCL-Bench's outcome and verdict)."""
-    models = list(dict.fromkeys(members.judge))
-    if members.duplicated([*keys, "judge"]).any():
+    asked = ~members.judge.isin(NOT_ASKED)
+    models = list(dict.fromkeys(members.judge[asked]))
+    if members[asked].duplicated([*keys, "judge"]).any():
         raise ValueError(f"a judge holds two rows of one unit ({', '.join(keys)}): not a key of the table")
     label = panel_label(models, aggregation)
     rows = []
     for _, unit in members.groupby(list(keys), sort=False, dropna=False):
+        if not asked[unit.index].any():  # a rule's value (or nobody's): the same for every member, kept as it is
+            rows.append(unit.iloc[0])
+            continue
+        unit = unit[asked[unit.index]]
         valid = unit[unit.value.notna() & unit.failure.isna()]
         value = aggregate_values([float(v) for v in valid.value], aggregation)
         if value is None:
@@ -118,4 +125,9 @@ def judge_by_panel(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(aggregated rows, every member's rows): `judge_one(model)` judges every unit with one member."""
     members = pd.concat([judge_one(m) for m in models], ignore_index=True)
-    return aggregate(members, keys, aggregation, finish), members
+    return aggregate(members, keys, aggregation, finish), asked_rows(members)
+
+
+def asked_rows(members: pd.DataFrame) -> pd.DataFrame:
+    """The rows a judge model produced (a rule's rows are the same for every member: kept once, in the table)."""
+    return members[~members.judge.isin(NOT_ASKED)].reset_index(drop=True)

@@ -144,8 +144,8 @@ def _simulate_summary(name: str, agent: ModelConfig, d: pd.DataFrame, session: M
 # ------------------------------------------------------------------ judge
 def judge(ctx: StageContext) -> str:
     """Goal, interaction and client-consistency scores of one agent's MILE run."""
-    import steps.judges.scripted_contrary  # (registers the contrary proxy judge, for panels)
     import steps.mile.proxy  # noqa: F401  (registers the proxy judge for MILE's judge kinds)
+    from steps.judges import scripted_contrary  # noqa: F401  (registers the contrary proxy judge, for panels)
     from steps.mile.evaluate import Plan, plan_evaluation
     from steps.mile.judging import run_tasks
 

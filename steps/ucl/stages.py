@@ -161,9 +161,9 @@ def _consult(
 # ------------------------------------------------------------------ judge
 def judge(ctx: StageContext) -> str:
     """Judge one agent's dialogues against the reference's in both orders, plus the hint scores."""
-    import steps.judges.scripted_contrary  # (registers the contrary proxy judge, for panels)
     import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL proxy judge)
-    from steps.judges.panel import aggregate, panel_aggregation, panel_label
+    from steps.judges import scripted_contrary  # noqa: F401  (registers the contrary proxy judge, for panels)
+    from steps.judges.panel import aggregate, asked_rows, panel_aggregation, panel_label
     from steps.ucl.judging import RunIds, judge_run, panel_verdict
     from steps.ucl.report import headline_text
     from steps.ucl.tables import agent_long
@@ -219,6 +219,7 @@ def judge(ctx: StageContext) -> str:
             hint_members = pd.concat([h for _, h in each], ignore_index=True)
             verdicts = aggregate(verdict_members, ["item_id", "order"], aggregations[0], panel_verdict)
             hints = aggregate(hint_members, ["item_id"], aggregations[1])
+            verdict_members, hint_members = asked_rows(verdict_members), asked_rows(hint_members)
         ctx.write_table(verdicts, run_dir / "verdicts.parquet", UclVerdicts, table="ucl_verdicts")
         ctx.write_table(hints, run_dir / "hint_scores.parquet", UclHintScores, table="ucl_hint_scores")
         ctx.write_table(
