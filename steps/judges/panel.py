@@ -86,9 +86,12 @@ def aggregate(
     keys: Sequence[str],
     aggregation: Aggregation,
     finish: Callable[[pd.Series], pd.Series] | None = None,
+    also: Sequence[str] = (),
 ) -> pd.DataFrame:
     """One row per unit (`keys`) from every member's rows (`members`, the first member's order kept); `finish`
-    makes a valued row's columns that follow from its value agree with it (UCL-Bench's outcome and verdict)."""
+    makes a valued row's columns that follow from its value agree with it (UCL-Bench's outcome and verdict);
+    `also` are numeric columns aggregated as the value is, over the members that valued the unit (PLawBench's
+    points)."""
     asked = ~members.judge.isin(NOT_ASKED)
     models = list(dict.fromkeys(members.judge[asked]))
     if members[asked].duplicated([*keys, "judge"]).any():
@@ -107,6 +110,9 @@ def aggregate(
         else:
             chosen = valid.loc[(valid.value - value).abs().idxmin()].copy()
             chosen["value"], chosen["failure"], chosen["error"] = value, None, ""
+            for column in also:
+                given = [float(v) for v in valid[column] if pd.notna(v)]
+                chosen[column] = aggregate_values(given, aggregation) if given else chosen[column]
             if finish is not None:
                 chosen = finish(chosen)
         chosen["judge"] = label

@@ -91,6 +91,7 @@ BENCHMARK = Benchmark(
             writes=(
                 "data/plawbench/runs/{agent}/judge/run.json",
                 "data/plawbench/runs/{agent}/judgements.parquet",
+                "data/plawbench/runs/{agent}/judgements_panel.parquet",
                 "data/plawbench/runs/{agent}/scores.parquet",
                 "data/plawbench/runs/{agent}/item_scores.parquet",
                 "data/plawbench/runs/{agent}/judge_usage.parquet",
