@@ -152,12 +152,17 @@ class JudgePanel(_Frozen):
         return value
 
 
+# the union's tags appear in an error's key path: named `function-…`, which the one-line errors leave out
+# (flows/kit/config.py), so an error reads `<benchmark>.judge.decoding` or `<benchmark>.judge.panel`, as without them
+_ONE, _PANEL = "function-one-judge", "function-judge-panel"
+
+
 def _judge_shape(value: Any) -> str | None:
     if value is None:
         return None
     if isinstance(value, JudgePanel) or (isinstance(value, Mapping) and "panel" in value):
-        return "panel"
-    return "one"
+        return _PANEL
+    return _ONE
 
 
 def _panel_shorthand(value: Any) -> Any:
@@ -168,7 +173,7 @@ def _panel_shorthand(value: Any) -> Any:
 # A benchmark section's `judge`: one judge (a role entry) or a panel of them.
 JudgeSetting = Annotated[
     Annotated[
-        Annotated[RoleEntry, Tag("one")] | Annotated[JudgePanel, Tag("panel")],
+        Annotated[RoleEntry, Tag(_ONE)] | Annotated[JudgePanel, Tag(_PANEL)],
         Discriminator(_judge_shape),
     ]
     | None,
@@ -388,6 +393,11 @@ def protocol_lines(params: Params, benchmarks: Sequence[str] | None = None) -> l
         record = params.protocol_record(benchmark)
         lines.append(f"{benchmark} (protocol: {record.protocol}): {record.label}")
         lines += [f"  {line}" for line in role_lines(record)]
+        panel = params.section_named(benchmark).own_panel("judge")
+        if panel is not None:
+            how = panel.aggregate or "default: majority for pairwise verdicts, mean for scores"
+            members = ", ".join(m.model for m in params.judge_panel(benchmark) or [])
+            lines.append(f"  judge panel of {len(panel.panel)} ({how}): {members}")
         if record.paper.agent_decoding is not None:
             for name in params.derived_runs().get(benchmark, []):
                 sent = params.protocol_record(benchmark, agent=name)

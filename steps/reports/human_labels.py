@@ -2,25 +2,25 @@
 the paper's figures.
 
 A user drops CSV files into `data/human_labels/` (every `*.csv` there is read; the folder is a dependency of the
-stage, and its README.md, docs/judges.md, gives the format), one row per rating:
+stage; its README.md and docs/judges.md give the format), one row per rating:
 
     benchmark,item,agent,rater,score
 
-`benchmark` a benchmark's name (j1, ucl, plawbench: those whose registration names a `HumanStudy`); `item` the
-judged table's item (its `HumanStudy.item` column: J1's `instance_id`, UCL-Bench's and PLawBench's `item_id`);
-`agent` the agent whose answer was rated (its name in params.yaml); `rater` any name of the human rater; `score`
-on the benchmark's scale (`HumanStudy.score_max`: J1 0–10 as its pointwise judge, UCL-Bench 1 = the agent's
-dialogue better / 0.5 tie / 0 the reference's, PLawBench 0–100 points). A rater rates an item of an agent once.
+`benchmark` a benchmark whose registration names a `HumanStudy` (`human_study`, in its package's human.py); `item`
+the judged table's item (the study's `item` column); `agent` the agent whose answer was rated (its name in
+params.yaml); `rater` any name of the human rater; `score` on the study's scale (`score_max`). A rater rates an item
+of an agent once.
 
 A judge's value of an item is the mean of its valued rows of that item (rows a rule valued or that failed are
 left out; `HumanStudy.rows` keeps a subset). The statistics (`HumanStudy.statistic`):
-- `difference` (J1-EVAL, §4.4): per item d = human mean − judge on `unit_scale` (0–100); the mean of d, σ (its
-  sample standard deviation) and the share of items with |d| ≤ σ;
-- `agreement` (UCL-Bench, Fig. 12): each item's verdict (win > 0.5, tie = 0.5, loss < 0.5; the judge's value is
-  the mean of both orders) against the human majority (the category most raters gave; no single one: a tie), the
-  share that agree with ties, and without ties (items neither side calls a tie); the raters' own agreement
-  (every pair of raters of an item) the same two ways;
-- `correlation` (PLawBench Table 4): per task, Pearson's r and Spearman's ρ of the judge against the human mean.
+- `difference`: per item d = human mean − judge on `unit_scale`; the mean of d, σ (its sample standard deviation)
+  and the share of items with |d| ≤ σ;
+- `agreement` (pairwise verdicts): each item's verdict (win > 0.5, tie = 0.5, loss < 0.5; the judge's value is the
+  mean of its rows of the item, e.g. both orders) against the human majority (the verdict most raters gave; no
+  single one: a tie), the share that agree with ties, and without ties (items neither side calls a tie); the raters'
+  own agreement (every pair of raters of an item) the same two ways;
+- `correlation`: per task (the study's `task` column), Pearson's r and Spearman's ρ of the judge against the human
+  mean.
 """
 
 from __future__ import annotations
@@ -89,9 +89,11 @@ def read_labels(folder: Path, known: Iterable[str]) -> pd.DataFrame:
     labels = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=[*COLUMNS, "file"])
     twice = labels[labels.duplicated(["benchmark", "item", "agent", "rater"], keep=False)]
     if len(twice):
-        r = twice.iloc[0]
+        r = twice.iloc[0].to_dict()
+        files = ", ".join(sorted(set(twice.file)))
         raise ValueError(
-            f"{folder}: rater {r.rater} rates {r.benchmark} item {r.item} of {r.agent} more than once ({r.file})"
+            f"{folder}: rater {r['rater']} rates {r['benchmark']} item {r['item']} of {r['agent']} more than once "
+            f"({files})"
         )
     return labels
 
