@@ -62,9 +62,13 @@ def family(model: str) -> str:
 
 
 def self_preference(judge: str, agent_model: str | None, proxy: bool) -> str:
-    """`same model`, `same family` or "" (unknown agent model, a proxy judge, or unrelated models)."""
+    """`same model`, `same family` or "" (unknown agent model, a proxy judge, or unrelated models); a panel's label
+    (`panel(mean): a + b`) is flagged as its most flagged member."""
     if proxy or not agent_model:
         return ""
+    if judge.startswith("panel(") and ": " in judge:
+        flags = {self_preference(m, agent_model, False) for m in judge.split(": ", 1)[1].split(" + ")}
+        return next((f for f in ("same model", "same family") if f in flags), "")
     if judge.rsplit("/", 1)[-1] == agent_model.rsplit("/", 1)[-1]:
         return "same model"
     return "same family" if family(judge) == family(agent_model) else ""
@@ -114,12 +118,16 @@ def audit_table(labels: Mapping[str, str], frame: pd.DataFrame, agent_model: str
 def audit(files: list[tuple[dict[str, str], Path]], agent_models: Mapping[str, str]) -> pd.DataFrame:
     """Every judged table's audit rows; `files` as `steps.reports.stages.judged_files` lists them, the run's
     agent being the folder the table lies in."""
+    from steps.reports.judge_panels import panel_file
+
     rows = []
     for labels, path in files:
         agent = path.parent.name
-        columns = pq.read_schema(path).names
-        frame = pd.read_parquet(path, columns=BASE + [c for c in PAIRED if c in columns])
-        rows += audit_table({**labels, "agent": agent}, frame, agent_models.get(agent))
+        # a panel's members' rows (their failures, repairs and flips each), after the aggregated rows
+        for source in [path, panel_file(path)] if panel_file(path).is_file() else [path]:
+            columns = pq.read_schema(source).names
+            frame = pd.read_parquet(source, columns=BASE + [c for c in PAIRED if c in columns])
+            rows += audit_table({**labels, "agent": agent}, frame, agent_models.get(agent))
     out = pd.DataFrame(rows, columns=COLUMNS)
     out["flip_pct"] = out.flip_pct.astype("Float64")
     return out

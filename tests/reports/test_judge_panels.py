@@ -147,3 +147,18 @@ def test_the_report_shows_agreement_rankings_and_the_papers_figures(project):
     rankings = pd.read_csv(project / "reports/judges_rankings.csv")
     means = rankings.set_index("judge")["mean"].to_dict()
     assert means == {A: pytest.approx(0.6), B: pytest.approx(0.4), PANEL: pytest.approx(0.5)}
+
+
+def test_the_audit_table_has_a_row_per_member_and_one_for_the_panel(project):
+    audit = pd.read_csv(project / "reports/judges.csv")
+    assert audit.judge.tolist() == [PANEL, A, B]
+    assert audit.judged.tolist() == [4, 4, 4] and audit.calls.tolist() == [8, 4, 4]  # the panel: both members' calls
+
+
+def test_self_preference_of_a_panel_is_its_members():
+    from steps.reports.judges import self_preference
+
+    label = "panel(mean): openai/gpt-4o + deepseek/deepseek-chat"
+    assert self_preference(label, "openai/gpt-4o-mini", False) == "same family"
+    assert self_preference(label, "deepseek/deepseek-chat", False) == "same model"
+    assert self_preference(label, "hosted_vllm/Qwen3-32B", False) == ""
