@@ -235,6 +235,7 @@ class ProtocolRecord:
     settings: Mapping[str, Any] = field(default_factory=dict)  # the section's values of the paper's settings
     size: int | None = None  # units this run had (None: not known, e.g. a report-level record)
     agent: ModelConfig | None = None  # the agent as the run sent it (compared when the paper has `agent_decoding`)
+    panels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # role → its panel's models (none: one model)
 
     def agent_paper_decoding(self) -> Decoding | None:
         """The paper's decoding for this record's agent, when the paper names one and the agent is a model (a
@@ -271,7 +272,9 @@ class ProtocolRecord:
             used = self.roles.get(role)
             if used is None:
                 continue
-            if used.model != theirs.model:
+            if role in self.panels:
+                out.append(f"{role} panel {' + '.join(self.panels[role])}, paper {theirs.paper}")
+            elif used.model != theirs.model:
                 out.append(f"{role} {used.model}, paper {theirs.paper}")
             elif not used.is_scripted:
                 out += decoding_deviations(role, used.decoding, theirs.decoding)
@@ -307,6 +310,7 @@ class ProtocolRecord:
                     if role in self.paper.roles
                     else {}
                 ),
+                **({"panel": list(self.panels[role])} if role in self.panels else {}),
             }
             for role, m in sorted(self.roles.items())
         }

@@ -96,8 +96,10 @@ class BenchmarkSection(Section):
         the roles it calls, None: all of them; `agent`: the agent as the run sends it, `agent_model`)."""
         chosen = self.ROLES if roles is None else roles
         models = {r: self.role_model(r, shared) for r in chosen}
+        panels = {r: tuple(m.model for m in found) for r in chosen if (found := self.panel_models(r, shared))}
         dumped: dict[str, Any] = self.model_dump()
-        return ProtocolRecord(self.protocol, models, self.PAPER, settings_of(dumped, self.PAPER), size, agent)
+        settings = settings_of(dumped, self.PAPER)
+        return ProtocolRecord(self.protocol, models, self.PAPER, settings, size, agent, panels=panels)
 
     def shared_limit(self) -> int | None:
         """The benchmark's own cap on the units it sends every agent (None: none); an agent's `limit` and this,

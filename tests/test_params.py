@@ -388,3 +388,13 @@ def test_params_check_accepts_panels_and_names_their_members(tmp_path):
 def test_one_judge_errors_keep_their_key_path(tmp_path):
     path = _write(tmp_path, "ucl:\n  judge: {model: scripted/judge, decoding: {temprature: 1}}\n")
     assert _one_line_error(path) == f"{path}: ucl.judge.decoding.temprature: Extra inputs are not permitted"
+
+
+def test_a_panel_is_a_deviation_of_its_own_in_the_protocol_label(tmp_path):
+    path = _write(tmp_path, "ucl:\n  protocol: paper\n  judge: [openai/gpt-4-0613, openai/gpt-4o]\n")
+    params = load_params(path)
+    record = params.protocol_record("ucl", roles=("judge",))
+    assert record.label.startswith("judge panel openai/gpt-4-0613 + openai/gpt-4o, paper GPT-4")
+    assert record.as_dict()["roles"]["judge"]["panel"] == ["openai/gpt-4-0613", "openai/gpt-4o"]
+    single = load_params(_write(tmp_path, "ucl:\n  protocol: paper\n")).protocol_record("ucl", roles=("judge",))
+    assert "panel" not in single.as_dict()["roles"]["judge"]  # one judge: the record as it was

@@ -4,8 +4,8 @@ how much its judges agree, and how the ranking of the agents changes with the ju
 A panel-judged table keeps every member's rows in `<table>_panel.parquet` beside it (steps/judges/panel.py). A
 unit is one row of a member (its agent and the table's key columns, `unit_keys`); rows a rule valued or that
 failed are left out. Per benchmark, table and prompt (the prompt's name, all its versions): for every pair of
-judges the units both valued, Cohen's κ (linear weights on an ordinal scale, none on an interval scale, where κ
-is not computed), Spearman's ρ and Krippendorff's α; with three judges or more, α of all of them (`all`). The level
+judges the units both valued, Cohen's κ (unweighted on a nominal scale, linear weights on an ordinal one, not
+computed on an interval one), Spearman's ρ and Krippendorff's α; with three judges or more, α of all of them (`all`). The level
 comes from the values (steps/stats/agreement.py `level_of`). Rankings: per benchmark and table, each judge's mean
 value per agent over its valued rows, and the panel's (the aggregated table), with each agent's rank (1 = best).
 """
