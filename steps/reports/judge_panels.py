@@ -5,9 +5,10 @@ A panel-judged table keeps every member's rows in `<table>_panel.parquet` beside
 unit is one row of a member (its agent and the table's key columns, `unit_keys`); rows a rule valued or that
 failed are left out. Per benchmark, table and prompt (the prompt's name, all its versions): for every pair of
 judges the units both valued, Cohen's κ (unweighted on a nominal scale, linear weights on an ordinal one, not
-computed on an interval one), Spearman's ρ and Krippendorff's α; with three judges or more, α of all of them (`all`). The level
-comes from the values (steps/stats/agreement.py `level_of`). Rankings: per benchmark and table, each judge's mean
-value per agent over its valued rows, and the panel's (the aggregated table), with each agent's rank (1 = best).
+computed on an interval one), Spearman's ρ and Krippendorff's α; with three judges or more, α of all of them
+(`all`). The level comes from the values (steps/stats/agreement.py `level_of`). Rankings: per benchmark and table,
+each judge's mean value per agent over its valued rows, and the panel's (the aggregated table), with each agent's
+rank (1 = best, ties share the best) and a member's rank minus the panel's (`rank_change`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from steps.judges.panel import PANEL_SUFFIX, unit_keys
 from steps.stats.agreement import cohen_kappa, krippendorff_alpha, level_of, spearman
 
 AGREEMENT = ["benchmark", "table", "prompt", "raters", "level", "units", "kappa", "kappa_weights", "spearman", "alpha"]
-RANKING = ["benchmark", "table", "agent", "judge", "panel", "mean", "rank"]
+RANKING = ["benchmark", "table", "agent", "judge", "panel", "mean", "rank", "rank_change"]
 
 
 def panel_file(path: Path) -> Path:
@@ -90,6 +91,9 @@ def ranking_rows(labels: Mapping[str, str], members: pd.DataFrame, panel: pd.Dat
             {**labels, "agent": a, "judge": judge, "panel": is_panel, "mean": round(float(m), 4), "rank": int(ranks[a])}
             for a, m in means.items()
         ]
+    panel_rank = {r["agent"]: r["rank"] for r in out if r["panel"]}
+    for r in out:  # a member's rank minus the panel's (0: the same place; +1: one place lower under this judge)
+        r["rank_change"] = r["rank"] - panel_rank[r["agent"]] if r["agent"] in panel_rank else None
     return out
 
 
@@ -138,7 +142,8 @@ def render(agreement: pd.DataFrame, ranking: pd.DataFrame) -> str:
     lines += [
         "",
         "How the ranking of the agents changes with the judge: each agent's mean value (rank) under each judge and "
-        "under the panel. Twin: reports/judges_rankings.csv.",
+        "under the panel; `rank_change` in the twin (reports/judges_rankings.csv) is a judge's rank minus the "
+        "panel's.",
         "",
     ]
     for (benchmark, table), part in ranking.groupby(["benchmark", "table"], sort=False):

@@ -127,3 +127,27 @@ def test_majority_and_mean_of_a_panels_members():
     assert set(out.judge.drop("R")) == {"panel(mean): x + y"}
     with pytest.raises(ValueError, match="not a key"):
         aggregate(pd.concat([members, members.iloc[:1]]), ["item_id"], "mean")
+
+
+def test_the_ranking_of_agents_under_each_judge_and_the_panel():
+    from steps.reports.judge_panels import ranking_rows
+
+    def rows(judge: str, values: dict[str, float]) -> pd.DataFrame:
+        return pd.DataFrame(
+            {
+                "agent": list(values),
+                "item_id": "A",
+                "judge": judge,
+                "judge_prompt_version": "v@1",
+                "value": list(values.values()),
+                "failure": None,
+            }
+        )
+
+    members = pd.concat([rows("x", {"p": 0.9, "q": 0.5, "r": 0.1}), rows("y", {"p": 0.2, "q": 0.6, "r": 0.4})])
+    panel = rows("panel(mean): x + y", {"p": 0.55, "q": 0.55, "r": 0.25})
+    got = {(r["judge"], r["agent"]): (r["rank"], r["rank_change"]) for r in ranking_rows({}, members, panel)}
+    # the panel ranks p and q first together (0.55), r third; x: p 1, q 2, r 3; y: q 1, r 2, p 3
+    assert got[("panel(mean): x + y", "p")] == (1, 0) and got[("panel(mean): x + y", "r")] == (3, 0)
+    assert [got[("x", a)] for a in "pqr"] == [(1, 0), (2, 1), (3, 0)]
+    assert [got[("y", a)] for a in "pqr"] == [(3, 2), (1, 0), (2, -1)]

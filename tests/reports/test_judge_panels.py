@@ -146,6 +146,7 @@ def test_the_report_shows_agreement_rankings_and_the_papers_figures(project):
     assert "| paper | Gemini-3.0-Pro-Preview | consultation | Spearman | — | 0.862 |" in text
     rankings = pd.read_csv(project / "reports/judges_rankings.csv")
     means = rankings.set_index("judge")["mean"].to_dict()
+    assert rankings.rank_change.tolist() == [0, 0, 0]  # one agent: first under every judge
     assert means == {A: pytest.approx(0.6), B: pytest.approx(0.4), PANEL: pytest.approx(0.5)}
 
 
