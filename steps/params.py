@@ -248,6 +248,10 @@ class Params(Section):
     def judge_model(self, benchmark: str) -> ModelConfig:
         return self.role_model(benchmark, "judge")
 
+    def judge_panel(self, benchmark: str) -> list[ModelConfig] | None:
+        """The members of `benchmark`'s judge panel, each resolved as a single judge would be (None: one judge)."""
+        return self.section_named(benchmark).panel_models("judge", self.shared_roles())
+
     def benchmark_roles(self, benchmarks: Sequence[str] | None = None) -> list[tuple[str, str, ModelConfig]]:
         """(benchmark, role, model) for every role of `benchmarks` (None: all) besides the agents."""
         return [
@@ -259,8 +263,10 @@ class Params(Section):
     def role_models(self, benchmarks: Sequence[str] | None = None) -> list[ModelConfig]:
         """The distinct models playing the roles of `benchmarks` (None: all), each once."""
         seen: dict[str, ModelConfig] = {}
-        for _, _, m in self.benchmark_roles(benchmarks):
+        for b, _, m in self.benchmark_roles(benchmarks):
             seen.setdefault(m.model_dump_json(exclude={"name"}), m)
+            for member in self.judge_panel(b) or []:  # every judge of a panel (the first is the role's model)
+                seen.setdefault(member.model_dump_json(exclude={"name"}), member)
         return list(seen.values())
 
     def protocol_record(

@@ -34,7 +34,7 @@ from steps.ucl.instances import build_instances, limit_items
 from steps.ucl.params import UclParams, reference_model
 from steps.ucl.prompts import PromptSource, prompt_record, runs_label
 from steps.ucl.scenario import UCL, scenario_for
-from steps.ucl.schemas import UclDialogues, UclHintScores, UclVerdicts
+from steps.ucl.schemas import UclDialogues, UclHintScores, UclHintScoresPanel, UclVerdicts, UclVerdictsPanel
 from steps.ucl.sources import Ucl
 from steps.ucl.tasks import task_of
 from steps.ucl.version import protocol_version
@@ -162,7 +162,9 @@ def _consult(
 def judge(ctx: StageContext) -> str:
     """Judge one agent's dialogues against the reference's in both orders, plus the hint scores."""
     import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL proxy judge)
-    from steps.ucl.judging import RunIds, judge_run
+    from steps.judges import scripted_contrary  # noqa: F401  (registers the contrary proxy judge, for panels)
+    from steps.judges.panel import aggregate, asked_rows, panel_aggregation, panel_label
+    from steps.ucl.judging import RunIds, judge_run, panel_verdict
     from steps.ucl.report import headline_text
     from steps.ucl.tables import agent_long
 
@@ -175,6 +177,9 @@ def judge(ctx: StageContext) -> str:
     items = ctx.read_table(paths.interim / "ucl.parquet", Ucl)
     items = limit_items(items, params.limit_for(agent_name, "ucl"), ucl.tasks)
     judge_model = params.judge_model("ucl")
+    panel = params.judge_panel("ucl")
+    # the verdicts' and the hint scores' (a panel's `aggregate`, else majority and mean)
+    aggregations = (panel_aggregation(params, "ucl", pairwise=True), panel_aggregation(params, "ucl", pairwise=False))
     ids = RunIds(
         agent_name,
         read_run(ctx.input_path(run_dir)).run_id,
@@ -191,6 +196,7 @@ def judge(ctx: StageContext) -> str:
         "protocol": protocol_version(),
         "prompts": prompt_record(ucl.prompts, items, ("judge", "hint_judge") if ucl.pointwise else ("judge",)),
         "protocol_record": params.run_protocol("ucl", len(items), ("judge",)),
+        **({"panel": {"judges": [m.model for m in panel], "aggregate": list(aggregations)}} if panel else {}),
     }
     judge_run_id = ctx.begin_run(run_dir / JUDGE_RUN, judge_spec)
     with ctx.model_session(judge_run_id, usage=run_dir / JUDGE_USAGE) as session:
@@ -199,11 +205,29 @@ def judge(ctx: StageContext) -> str:
             return ctx.counter(f"ucl judge {ids.agent}", total)
 
         judged = ctx.task(judge_run, name="judge")
-        verdicts, hints = judged(
-            session.door, judge_model, ucl, items, dialogues, reference_dialogues, ids, progress=progress
-        )
+        if panel is None:
+            verdicts, hints = judged(
+                session.door, judge_model, ucl, items, dialogues, reference_dialogues, ids, progress=progress
+            )
+            verdict_members, hint_members = verdicts.iloc[0:0], hints.iloc[0:0]
+        else:  # every member judges every pair and hint; their rows are kept, their aggregate is the verdict
+            each = [
+                judged(session.door, m, ucl, items, dialogues, reference_dialogues, ids, progress=progress)
+                for m in panel
+            ]
+            verdict_members = pd.concat([v for v, _ in each], ignore_index=True)
+            hint_members = pd.concat([h for _, h in each], ignore_index=True)
+            verdicts = aggregate(verdict_members, ["item_id", "order"], aggregations[0], panel_verdict)
+            hints = aggregate(hint_members, ["item_id"], aggregations[1])
+            verdict_members, hint_members = asked_rows(verdict_members), asked_rows(hint_members)
         ctx.write_table(verdicts, run_dir / "verdicts.parquet", UclVerdicts, table="ucl_verdicts")
         ctx.write_table(hints, run_dir / "hint_scores.parquet", UclHintScores, table="ucl_hint_scores")
+        ctx.write_table(
+            verdict_members, run_dir / "verdicts_panel.parquet", UclVerdictsPanel, table="ucl_verdicts_panel"
+        )
+        ctx.write_table(
+            hint_members, run_dir / "hint_scores_panel.parquet", UclHintScoresPanel, table="ucl_hint_scores_panel"
+        )
     ctx.write_run_json(run_dir / JUDGE_RUN, judge_spec)
     per = (
         verdicts[verdicts.failure.isna()]
@@ -220,16 +244,17 @@ def judge(ctx: StageContext) -> str:
     ctx.check_calls(run_dir / JUDGE_USAGE, judged=[run_dir / "verdicts.parquet", run_dir / "hint_scores.parquet"])
     valid = verdicts[verdicts.failure.isna()]
     excluded = verdicts.failure.value_counts().to_dict()
+    judge_name = judge_model.model if panel is None else panel_label([m.model for m in panel], aggregations[0])
     long = agent_long(
         agent_name,
         ids.reference,
-        judge_model.model,
+        judge_name,
         verdicts,
         hints,
         pd.concat([dialogues, reference_dialogues], ignore_index=True),
     )
     return (
-        f"{agent_name} vs {ids.reference} judged by {judge_model.model}: {len(valid):,}/{len(verdicts):,} "
+        f"{agent_name} vs {ids.reference} judged by {judge_name}: {len(valid):,}/{len(verdicts):,} "
         f"verdicts valid, excluded {excluded or 'none'}; {headline_text(long, agent_name)} (as in reports/ucl.md: "
         f"means of the 22 task rates, CC apart); {session.hits:,} calls from the cache"
     )

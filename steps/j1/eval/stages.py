@@ -239,7 +239,9 @@ def judge(ctx: StageContext) -> str:
     from steps.j1.eval.case import Case, Panel
     from steps.j1.eval.evaluate import build_cases, evaluate_run, score_frame
     from steps.j1.eval.failures import case_failure_causes, failure_frame
-    from steps.j1.eval.schemas import FAILURE_CAUSES_ARROW_TYPES, FailureCauses, J1Scores
+    from steps.j1.eval.schemas import FAILURE_CAUSES_ARROW_TYPES, FailureCauses, J1Scores, J1ScoresPanel
+    from steps.judges import scripted_contrary  # noqa: F401  (registers the contrary proxy judge, for panels)
+    from steps.judges.panel import aggregate, asked_rows, panel_aggregation
 
     assert ctx.agent_name is not None
     params, paths, agent_name = ctx.params, ctx.paths, ctx.agent_name
@@ -250,19 +252,35 @@ def judge(ctx: StageContext) -> str:
     deliverables = ctx.read_table(run_dir / DIALOGUES, Dialogues)
     cases = build_cases(instances, turns, deliverables)
 
-    def score_cases(cases: list[Case]) -> tuple[pd.DataFrame, int, int]:
-        """Every case (judge calls concurrently through the door); the scores, calls made and cache hits."""
+    judges = params.judge_panel("j1")  # a panel of judges: every member scores every case
+
+    def score_cases(cases: list[Case]) -> tuple[pd.DataFrame, pd.DataFrame, int, int]:
+        """Every case (judge calls concurrently through the door) by the judge, or by each member of the panel;
+        the scores (the panel's aggregate), every member's rows, calls made and cache hits."""
         evaluation = params.section(J1Params).eval
+        models = judges or [params.judge_model("j1")]
         with (
             ctx.model_session(rid, usage=run_dir / JUDGE_USAGE) as session,
-            ctx.counter(f"judge {agent_name}", len(cases)) as advance,
+            ctx.counter(f"judge {agent_name}", len(cases) * len(models)) as advance,
         ):
-            panel = Panel(session.door, params.judge_model("j1"), evaluation.procedure)
-            rows = asyncio.run(evaluate_run(cases, panel, evaluation, on_done=advance))
-        return score_frame(rows, run_id=rid, agent=agent_name), session.calls, session.hits
+            frames = [
+                score_frame(
+                    asyncio.run(evaluate_run(cases, Panel(session.door, m, evaluation.procedure), evaluation, advance)),
+                    run_id=rid,
+                    agent=agent_name,
+                )
+                for m in models
+            ]
+        if judges is None:
+            return frames[0], frames[0].iloc[0:0], session.calls, session.hits
+        keys = ["instance_id", "metric", "component"]
+        aggregation = panel_aggregation(params, "j1", pairwise=False)
+        members = pd.concat(frames, ignore_index=True)
+        return aggregate(members, keys, aggregation), asked_rows(members), session.calls, session.hits
 
-    scores, calls, hits = ctx.task(score_cases, name="score_cases")(cases)
+    scores, members, calls, hits = ctx.task(score_cases, name="score_cases")(cases)
     valid = ctx.write_table(scores, run_dir / "scores.parquet", J1Scores, table="j1_scores")
+    ctx.write_table(members, run_dir / "scores_panel.parquet", J1ScoresPanel, table="j1_scores_panel")
     head = valid[(valid.component == "") & (valid.status != "dialogue_failed")]
     per = (
         head.groupby(["scenario", "metric"], sort=False)
