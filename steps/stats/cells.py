@@ -25,12 +25,13 @@ from steps.stats.intervals import (
     cluster_bootstrap,
     cluster_mean,
     wilson,
+    wilson_effective,
 )
 
 ITEM_COLUMNS = ["agent", "table", "scope", "metric", "item", "cluster", "score", "kind"]
 WEIGHT = "weight"  # optional: an item's weight in its cell's mean (its maximum points in a pooled rate); 1 if absent
 STRATUM = "stratum"  # optional: the stratum a bootstrap resamples an item's cluster within (LawBench: its task)
-KINDS = ("proportion", "percent", "mean")
+KINDS = ("proportion", "percent", "rate", "mean")
 CELL = ["table", "scope", "metric"]
 INTERVAL_COLUMNS = ["se", "ci_low", "ci_high", "ci_method"]
 
@@ -40,7 +41,8 @@ Key = tuple[str, str, str]  # (table, scope, metric)
 @dataclass(frozen=True)
 class ItemScores:
     """Item-level scores of a benchmark's runs, on the scale its CSV twin reports. `kind`: `proportion` (0/1
-    items, a share), `percent` (0/100 items, a share in percent) or `mean` (any score). `aggregates`: cell →
+    items, a share), `percent` (0/100 items, a share in percent), `rate` (a win rate in percent whose items are
+    0, 50 or 100: a tie is half a win; Wilson at the effective sample size) or `mean` (any score). `aggregates`: cell →
     {component cell: weight}, the cell being the weighted sum of its components' values (weights 1/k for an
     average of k cells). An optional `weight` column makes a cell the weighted mean Σ w·score / Σ w (a pooled
     rate Σ awarded / Σ maximum: score = awarded / maximum, weight = maximum). `power`: the cells (per task or
@@ -72,8 +74,8 @@ def weights_of(items: pd.DataFrame) -> np.ndarray:
 
 def base_interval(scores: np.ndarray, clusters: np.ndarray, kind: str, weights: np.ndarray | None = None) -> Interval:
     """A base cell's interval: Wilson when its items are unweighted, each their own cluster and of kind
-    `proportion` (0/1) or `percent` (0/100, a share in percent); otherwise the (weighted) mean with its clustered
-    standard error."""
+    `proportion` (0/1) or `percent` (0/100, a share in percent); Wilson at the effective sample size for a `rate`
+    (`wilson_effective`); otherwise the (weighted) mean with its clustered standard error."""
     if weights is not None and not np.all(weights == 1.0):
         return cluster_mean(scores, clusters, weights=weights)
     singletons = len(set(clusters.tolist())) == scores.size
@@ -81,6 +83,8 @@ def base_interval(scores: np.ndarray, clusters: np.ndarray, kind: str, weights: 
         return wilson(int(scores.sum()), int(scores.size))
     if kind == "percent" and singletons and np.isin(scores, (0.0, 100.0)).all():
         return wilson(int((scores == 100.0).sum()), int(scores.size)).scaled(100.0)
+    if kind == "rate":
+        return wilson_effective(scores / 100.0, clusters).scaled(100.0)
     return cluster_mean(scores, clusters)
 
 
