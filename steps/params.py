@@ -1,7 +1,7 @@
 """Typed parameters: the model `params.yaml` is validated into (frozen pydantic models); flows.kit.config reads the
 file and validates it, once, at the boundary.
 
-`Params` holds the shared sections (sources, agents, runs, environment, judge, llm) and one section per
+`Params` holds the shared sections (sources, agents, runs, environment, judge, llm, stats) and one section per
 benchmark. A benchmark's section lives in its own package: `steps/<benchmark>/params.py` defines the model and
 names it `SECTION`; the packages that have one are the benchmarks (found on disk, below), so adding a benchmark
 adds its section without an edit here. A stage reads a section through its model, `params.section(UclParams)`.
@@ -59,6 +59,13 @@ class SourcesParams(Section):
         return None
 
 
+class StatsParams(Section):
+    """The statistics of the reports (docs/statistics.md). `rho`: the correlation of two models' item scores the
+    data card assumes for its smallest detectable differences of a paired comparison, in (−1, 1)."""
+
+    rho: float = Field(default=0.5, gt=-1.0, lt=1.0)
+
+
 def check_benchmarks(value: list[str]) -> list[str]:
     unknown = [b for b in value if b not in BENCHMARKS]
     if unknown:
@@ -106,6 +113,7 @@ class Params(Section):
     environment: ModelEntry = ModelEntry(model="scripted/persona")
     judge: ModelEntry = ModelEntry(model="scripted/judge")
     llm: LLMSettings = LLMSettings()
+    stats: StatsParams = StatsParams()
 
     @model_validator(mode="before")
     @classmethod

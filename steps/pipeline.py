@@ -48,6 +48,7 @@ def last_stages() -> tuple[Stage, ...]:
             "Write the data card: every interim table, and the runs across benchmarks.",
             reads=(*_interim(), *(f"data/{b.name}" for b in registered)),
             reports=("reports/data.md",),
+            params=("stats",),
             code=_registered_code(),
         ),
         Stage(

@@ -33,6 +33,7 @@ from steps.sources import load_manifest
 from steps.sources.tables import source_tables
 from steps.sql import register_labelled_union, register_parquet, register_parquet_union, run_query
 from steps.stages import StageContext
+from steps.stats.power import RHO
 
 # Every stage that calls models writes its accounting rows beside its outputs (steps/paths.py).
 USAGE_GLOB = "**/*usage.parquet"  # usage.parquet, judge_usage.parquet, extract_usage.parquet …
@@ -52,16 +53,18 @@ def data_report(ctx: StageContext) -> str:
     out = paths.reports / "data.md"
     sections, usage = ctx.task(summarise)([(t, ctx.input_path(p)) for t, p in tables], usage_files)
     manifest = load_manifest(ctx.input_path(paths.manifest))
-    text = render_data_card(manifest, sections, usage, ctx.task(summarise_runs)(paths), ctx.task(power_rows)(paths))
+    rho = ctx.params.stats.rho  # the correlation the smallest detectable differences assume (params.yaml stats.rho)
+    power = ctx.task(power_rows)(paths, rho)
+    text = render_data_card(manifest, sections, usage, ctx.task(summarise_runs)(paths), power, rho=rho)
     ctx.write_text(out, text)
     ctx.publish_markdown(f"report-{out.stem}", text, "The data card: pinned sources, row counts, model usage")
     return f"{out} written ({len(sections)} tables, {sum(s.rows for s in sections):,} rows described); 0 failed"
 
 
-def power_rows(paths: Paths) -> pd.DataFrame | None:
+def power_rows(paths: Paths, rho: float = RHO) -> pd.DataFrame | None:
     """The smallest detectable differences (steps/stats/power.py) of every benchmark that registers item scores,
     from the sizes of its runs under data/<benchmark>/runs/ (each read alone; a run without its scores yet is
-    left out; None when no benchmark has a run)."""
+    left out; None when no benchmark has a run), for two models whose item scores correlate by `rho`."""
     from steps.registry import resolve
     from steps.stats.power import power_table
 
@@ -80,7 +83,7 @@ def power_rows(paths: Paths) -> pd.DataFrame | None:
         if not read:
             continue
         items = pd.concat([r.items for r in read], ignore_index=True)
-        table = power_table(replace(read[0], items=items))
+        table = power_table(replace(read[0], items=items), rho=rho)
         frames.append(table.assign(benchmark=name))
     if not frames:
         return None
