@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from steps.benchmarks import names, register_headlines
+from steps.paths import Paths
 from steps.results import labelled, leaderboard
 
 REPORTS = Path("reports")
@@ -66,13 +67,28 @@ def parse_benchmarks(text: str | None) -> tuple[str, ...]:
     return wanted
 
 
-def results(benchmark: str | None = None, fmt: str = "table", paper: bool = True, reports: Path = REPORTS) -> str:
-    """Print the leaderboard (`fmt`: a rich table, Markdown or CSV) and return a one-line summary."""
+def results(
+    benchmark: str | None = None,
+    fmt: str = "table",
+    paper: bool = True,
+    reports: Path = REPORTS,
+    ranks: bool = False,
+    paths: Paths | None = None,
+) -> str:
+    """Print the leaderboard (`fmt`: a rich table, Markdown or CSV) and return a one-line summary. `ranks`: our
+    cells start with their tie-group rank (steps.results.headline_ranks, from the runs' item scores under
+    `paths`)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format '{fmt}'; use one of {', '.join(FORMATS)}")
     chosen = parse_benchmarks(benchmark)
     rows = headline_rows(reports)
-    table = leaderboard(rows, chosen, paper=paper)
+    ranked = None
+    if ranks:
+        from flows.kit.paths import PATHS
+        from steps.results import headline_ranks
+
+        ranked = headline_ranks(rows, paths or PATHS, chosen)
+    table = leaderboard(rows, chosen, paper=paper, ranks=ranked)
     if table.empty:
         raise ValueError(f"no result rows for {benchmark or 'any benchmark'} under {reports}/")
     if fmt == "csv":
@@ -89,6 +105,10 @@ def results(benchmark: str | None = None, fmt: str = "table", paper: bool = True
     if notes and fmt != "csv":
         print("protocol (paper protocol, or how each run differs from the paper's):")
         print("\n".join(f"  {line}" for line in notes))
+    if ranked is not None and fmt != "csv":
+        from steps.results import RANKS_NOTE
+
+        print(f"ranks: {RANKS_NOTE}")
     briefs = page_briefs(chosen, reports)
     if briefs and fmt != "csv":
         print("data (how a benchmark's data differs from the paper's):")

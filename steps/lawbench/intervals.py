@@ -30,6 +30,7 @@ from steps.paths import Paths
 from steps.stats.cells import ITEM_COLUMNS, STRATUM, WEIGHT, ItemScores, Key
 
 ITEM_SCORES = "item_scores.parquet"  # in a run's directory (steps/lawbench/stages.py)
+PUBLISHED_ITEMS = "published_item_scores.parquet"  # in data/lawbench/: the rescored published predictions' items
 ACCURACY = frozenset(t.task_id for t in TASKS if t.metric == "Accuracy")
 PROOFREADING = "2-1"
 
@@ -80,13 +81,22 @@ def item_scores_of(items: pd.DataFrame) -> ItemScores:
 
 def read_items(paths: Paths, agents: Sequence[str]) -> pd.DataFrame:
     """The item rows of the agents' runs (data/lawbench/runs/<agent>/<setting>/item_scores.parquet; a setting not
-    run is left out; an agent with none is an error)."""
+    run is left out); an agent without a run: a paper model's rescored published predictions
+    (data/lawbench/published_item_scores.parquet) if it has them, else an error."""
     frames = []
+    published: pd.DataFrame | None = None
     for agent in agents:
         files = [f for s in SETTINGS if (f := paths.run("lawbench", agent, s) / ITEM_SCORES).is_file()]
-        if not files:
+        if files:
+            frames += [pd.read_parquet(f) for f in files]
+            continue
+        where = paths.shared("lawbench") / PUBLISHED_ITEMS
+        if published is None and where.is_file():
+            published = pd.read_parquet(where)
+        mine = published[published.agent == agent] if published is not None else None
+        if mine is None or mine.empty:
             raise FileNotFoundError(f"{paths.run('lawbench', agent)}: no {ITEM_SCORES} in any setting")
-        frames += [pd.read_parquet(f) for f in files]
+        frames.append(mine)
     return pd.concat(frames, ignore_index=True)
 
 
