@@ -67,7 +67,9 @@ def last_stages() -> tuple[Stage, ...]:
             reads=(
                 *(f"reports/{b.name}.csv" for b in registered),
                 *(f"reports/{b.page.markdown or b.name + '.md'}" for b in registered if b.page.preface),
-                *(f"data/{b.name}/runs" for b in registered if b.dialogues),
+                *(f"data/{b.name}/runs" for b in registered if b.dialogues and not b.item_scores),
+                # the overview's tie groups: every benchmark's item scores (its runs, LawBench's rescored predictions)
+                *(f"data/{b.name}" for b in registered if b.item_scores),
             ),
             writes=("reports/html",),
             params=("agents",),

@@ -166,13 +166,25 @@ def html_report(ctx: StageContext) -> str:
     page = ctx.task(build_page)
     built = [page(bench) for bench in names()]
     counts = {bench: (rows, n) for bench, rows, n in built}
-    ctx.write_text(html / "index.html", index_page(counts))
+    board, notes, ranks_note = ctx.task(overview_leaderboard)(ctx.input_path(ctx.paths.reports), ctx.paths)
+    ctx.write_text(html / "index.html", index_page(counts, board, notes, ranks_note))
     size = sum(p.stat().st_size for p in ctx.output_path(html).glob("*.html"))
     dialogue_total = sum(n for _, n in counts.values())
     return (
         f"reports/html/: {len(built) + 1} pages written ({size / 1e6:.1f} MB), "
         f"{dialogue_total:,} dialogues in the transcript viewer"
     )
+
+
+def overview_leaderboard(reports: Path, paths: Paths) -> tuple[pd.DataFrame, list[str], str]:
+    """The overview's leaderboard: every benchmark's headline numbers from the CSV twins under `reports`, ours with
+    their intervals and tie-group ranks (steps.results.headline_ranks, from the runs' item scores under `paths`),
+    the papers' models beside them; the protocol lines; the note on the ranks."""
+    from steps.results import RANKS_NOTE, headline_ranks, headline_rows, leaderboard, protocol_lines
+
+    rows = headline_rows(reports)
+    ranks = headline_ranks(rows, paths)
+    return leaderboard(rows, ranks=ranks), protocol_lines(rows), RANKS_NOTE if ranks else ""
 
 
 def write_page(ctx: StageContext, bench: str) -> tuple[str, int, int]:
