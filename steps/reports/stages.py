@@ -84,11 +84,12 @@ def power_rows(paths: Paths, rho: float = RHO) -> pd.DataFrame | None:
             continue
         items = pd.concat([r.items for r in read], ignore_index=True)
         table = power_table(replace(read[0], items=items), rho=rho)
-        frames.append(table.assign(benchmark=name))
+        digits = 1 if read[0].scale >= 10 else 3  # points on 0–100 to 1 decimal; a 0–1 scale (LawBench) to 3
+        frames.append(table.assign(benchmark=name).round({"mde_items": digits, "mde_clusters": digits}))
     if not frames:
         return None
     out = pd.concat(frames, ignore_index=True)
-    return out[["benchmark", *[c for c in out.columns if c != "benchmark"]]].round({"mde_items": 1, "mde_clusters": 1})
+    return out[["benchmark", *[c for c in out.columns if c != "benchmark"]]]
 
 
 def card_tables() -> list[SourceTable]:

@@ -77,3 +77,18 @@ def test_rho_comes_from_params_and_the_card_prints_it(tmp_path) -> None:
     text = render_data_card(Manifest(upstream_url="https://example.org", files=()), [], None, None,
                             rows, rho=rho)  # fmt: skip
     assert "ρ = 0.8 the" in text
+
+
+def test_lawbench_is_listed_on_its_own_scale(tmp_path) -> None:
+    """LawBench's items are on 0–1 (its CSV twin's scale): its MDDs keep 3 decimals, not 1."""
+    from steps.paths import Paths
+    from steps.reports.stages import power_rows
+    from tests.stats.test_ranks import _lawbench_run
+
+    paths = Paths(data=tmp_path / "data", reports=tmp_path / "reports", cache=tmp_path / ".cache")
+    _lawbench_run(paths, "a", 1.0)
+    rows = power_rows(paths)
+    assert rows is not None and set(rows.benchmark) == {"lawbench"}
+    task = rows[(rows["table"] == "zero_shot") & (rows.scope == "1-2")].iloc[0]
+    assert task["items"] == 10 and task.mde_items == round(minimum_detectable_difference(10, 0.5), 3)
+    assert 0.1 < task.mde_items < 1 and task.mde_items != round(task.mde_items, 1)
