@@ -235,14 +235,14 @@ def benchmark_page(
 def leaderboard_table(board: pd.DataFrame) -> str:
     """The overview's leaderboard (`steps.results.leaderboard`'s text cells: agent, source, a column per headline
     number): our agents first, each cell its number ± half the 95 % interval with its rank (`#1`), then the papers'
-    models, greyed and marked `(paper)`."""
+    models, greyed (named `<model> (paper)`)."""
     columns = [c for c in board.columns if c not in ("agent", "source")]
     head = "".join(f"<th>{escape(str(c))}</th>" for c in columns)
     out = [f'<table class="results leaderboard"><thead><tr><th>agent</th>{head}</tr></thead><tbody>']
     for row in board.itertuples(index=False):
         record = dict(zip(board.columns, row, strict=True))
         paper = record["source"] == "paper"
-        name = escape(str(record["agent"])) + (" (paper)" if paper else "")
+        name = escape(str(record["agent"]))  # the papers' rows are already named `<model> (paper)`
         cells = "".join(f"<td>{escape(str(record[c]))}</td>" for c in columns)
         cls = ' class="paper"' if paper else ""
         out.append(f"<tr{cls}><th>{name}</th>{cells}</tr>")
