@@ -158,6 +158,7 @@ def results_command(
     fmt: str = typer.Option("table", "--format", help="table (the terminal), md or csv"),
     paper: bool = typer.Option(True, "--paper/--no-paper", help="list the papers' models below ours"),
     reports: Path = typer.Option(Path("reports"), help="the folder of the reports' CSV twins"),
+    ranks: bool = typer.Option(False, "--ranks", help="rank our agents per headline in tie groups (paired tests)"),
 ) -> None:
     """A leaderboard across agents and benchmarks from the reports' CSV twins, with the papers' rows for reference."""
     import os
@@ -167,7 +168,7 @@ def results_command(
     from flows.results import results
 
     try:
-        summary = results(benchmark, fmt, paper, reports)
+        summary = results(benchmark, fmt, paper, reports, ranks=ranks)
     except BrokenPipeError:  # the reader stopped early (`| head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise typer.Exit(0) from None

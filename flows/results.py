@@ -9,50 +9,20 @@ from pathlib import Path
 
 import pandas as pd
 
-from steps.benchmarks import names, register_headlines
-from steps.results import labelled, leaderboard
+from steps.benchmarks import names
+from steps.paths import Paths
+from steps.results import leaderboard
 
 REPORTS = Path("reports")
 FORMATS = ("table", "md", "csv")
 
 
-def _literal(path: Path) -> str:
-    return "'" + str(path).replace("'", "''") + "'"
-
-
 def headline_rows(reports: Path = REPORTS) -> pd.DataFrame:
-    """The headline numbers of every benchmark whose CSV twin exists under `reports`, ours and the papers', each
-    row with its `label` (steps.results.labelled). `jurisflow results` and `jurisflow eval` both read these."""
-    import duckdb
+    """The headline numbers of every benchmark whose CSV twin exists under `reports` (steps.results.headline_rows);
+    `jurisflow results` and `jurisflow eval` both read these."""
+    from steps.results import headline_rows as rows
 
-    from steps.sql import run_query
-
-    twins = [reports / f"{b}.csv" for b in names() if (reports / f"{b}.csv").is_file()]
-    if not twins:
-        raise FileNotFoundError(f"no benchmark CSV under {reports}/ ({', '.join(names())}); run `dvc repro` first")
-    con = duckdb.connect()
-    # nullstr '' only: the null agent is called `null`
-    con.execute(
-        f"CREATE VIEW raw AS SELECT * FROM read_csv([{', '.join(map(_literal, twins))}], header = true, "
-        "union_by_name = true, nullstr = '')"
-    )
-    columns = {str(row[0]) for row in con.execute("DESCRIBE raw").fetchall()}
-    # intervals (steps/stats/cells.py): numbers where a twin has them, NULL in twins without the columns
-    intervals = ", ".join(
-        f'TRY_CAST("{c}" AS DOUBLE) AS {c}' if c in columns else f"NULL::DOUBLE AS {c}" for c in ("ci_low", "ci_high")
-    )
-    kept = "EXCLUDE (ci_low, ci_high)" if {"ci_low", "ci_high"} <= columns else ""
-    con.execute(f"CREATE VIEW withci AS SELECT * {kept}, {intervals} FROM raw")
-    if "limit" in columns:  # every value a count (a column empty in every twin reads as text)
-        con.execute('CREATE VIEW twins AS SELECT * REPLACE (TRY_CAST("limit" AS BIGINT) AS "limit") FROM withci')
-    else:  # twins written before the column: no run was limited as far as they say
-        con.execute('CREATE VIEW twins AS SELECT *, NULL::BIGINT AS "limit" FROM withci')
-    register_headlines(con)
-    protocol = '"protocol"' if "protocol" in columns else 'NULL::VARCHAR AS "protocol"'
-    ours = con.execute(
-        f'SELECT benchmark, "table", agent, proxy, "limit", {protocol}, source FROM twins WHERE source = \'ours\''
-    ).df()
-    return labelled(run_query(con, "results_leaderboard"), ours)
+    return rows(reports)
 
 
 def parse_benchmarks(text: str | None) -> tuple[str, ...]:
@@ -66,13 +36,28 @@ def parse_benchmarks(text: str | None) -> tuple[str, ...]:
     return wanted
 
 
-def results(benchmark: str | None = None, fmt: str = "table", paper: bool = True, reports: Path = REPORTS) -> str:
-    """Print the leaderboard (`fmt`: a rich table, Markdown or CSV) and return a one-line summary."""
+def results(
+    benchmark: str | None = None,
+    fmt: str = "table",
+    paper: bool = True,
+    reports: Path = REPORTS,
+    ranks: bool = False,
+    paths: Paths | None = None,
+) -> str:
+    """Print the leaderboard (`fmt`: a rich table, Markdown or CSV) and return a one-line summary. `ranks`: our
+    cells start with their tie-group rank (steps.results.headline_ranks, from the runs' item scores under
+    `paths`)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format '{fmt}'; use one of {', '.join(FORMATS)}")
     chosen = parse_benchmarks(benchmark)
     rows = headline_rows(reports)
-    table = leaderboard(rows, chosen, paper=paper)
+    ranked = None
+    if ranks:
+        from flows.kit.paths import PATHS
+        from steps.results import headline_ranks
+
+        ranked = headline_ranks(rows, paths or PATHS, chosen)
+    table = leaderboard(rows, chosen, paper=paper, ranks=ranked)
     if table.empty:
         raise ValueError(f"no result rows for {benchmark or 'any benchmark'} under {reports}/")
     if fmt == "csv":
@@ -89,6 +74,10 @@ def results(benchmark: str | None = None, fmt: str = "table", paper: bool = True
     if notes and fmt != "csv":
         print("protocol (paper protocol, or how each run differs from the paper's):")
         print("\n".join(f"  {line}" for line in notes))
+    if ranked is not None and fmt != "csv":
+        from steps.results import RANKS_NOTE
+
+        print(f"ranks: {RANKS_NOTE}")
     briefs = page_briefs(chosen, reports)
     if briefs and fmt != "csv":
         print("data (how a benchmark's data differs from the paper's):")

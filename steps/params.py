@@ -1,7 +1,7 @@
 """Typed parameters: the model `params.yaml` is validated into (frozen pydantic models); flows.kit.config reads the
 file and validates it, once, at the boundary.
 
-`Params` holds the shared sections (sources, agents, runs, environment, judge, llm) and one section per
+`Params` holds the shared sections (sources, agents, runs, environment, judge, llm, stats) and one section per
 benchmark. A benchmark's section lives in its own package: `steps/<benchmark>/params.py` defines the model and
 names it `SECTION`; the packages that have one are the benchmarks (found on disk, below), so adding a benchmark
 adds its section without an edit here. A stage reads a section through its model, `params.section(UclParams)`.
@@ -57,6 +57,13 @@ class SourcesParams(Section):
         if self.mirror and Path(self.mirror).is_dir():
             return Path(self.mirror)
         return None
+
+
+class StatsParams(Section):
+    """The statistics of the reports (docs/statistics.md). `rho`: the correlation of two models' item scores the
+    data card assumes for its smallest detectable differences of a paired comparison, in (−1, 1)."""
+
+    rho: float = Field(default=0.5, gt=-1.0, lt=1.0)
 
 
 def check_benchmarks(value: list[str]) -> list[str]:
@@ -117,6 +124,7 @@ class Params(Section):
     environment: ModelEntry = ModelEntry(model="scripted/persona")
     judge: ModelEntry = ModelEntry(model="scripted/judge")
     llm: LLMSettings = LLMSettings()
+    stats: StatsParams = StatsParams()
     _repeat_of: dict[str, int] = PrivateAttr(default_factory=dict)  # agent -> the repeat these parameters run
 
     @model_validator(mode="before")

@@ -48,6 +48,7 @@ def last_stages() -> tuple[Stage, ...]:
             "Write the data card: every interim table, and the runs across benchmarks.",
             reads=(*_interim(), *(f"data/{b.name}" for b in registered)),
             reports=("reports/data.md",),
+            params=("stats",),
             code=_registered_code(),
         ),
         Stage(
@@ -73,7 +74,9 @@ def last_stages() -> tuple[Stage, ...]:
             reads=(
                 *(f"reports/{b.name}.csv" for b in registered),
                 *(f"reports/{b.page.markdown or b.name + '.md'}" for b in registered if b.page.preface),
-                *(f"data/{b.name}/runs" for b in registered if b.dialogues),
+                *(f"data/{b.name}/runs" for b in registered if b.dialogues and not b.item_scores),
+                # the overview's tie groups: every benchmark's item scores (its runs, LawBench's rescored predictions)
+                *(f"data/{b.name}" for b in registered if b.item_scores),
             ),
             writes=("reports/html",),
             params=("agents",),

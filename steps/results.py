@@ -11,11 +11,17 @@ per benchmark, so the leaderboard leaves it out of its rows and names it under t
 from __future__ import annotations
 
 import math
-from typing import TypeGuard
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeGuard
 
 import pandas as pd
 
 from steps.reports.labels import twin_labels, twin_protocols
+
+if TYPE_CHECKING:
+    from steps.paths import Paths
+    from steps.stats.cells import ItemScores
 
 PAPER = "paper"
 
@@ -84,13 +90,19 @@ def protocol_lines(long: pd.DataFrame, benchmarks: tuple[str, ...] | None = None
     return out
 
 
-def leaderboard(long: pd.DataFrame, benchmarks: tuple[str, ...] | None = None, paper: bool = True) -> pd.DataFrame:
+def leaderboard(
+    long: pd.DataFrame,
+    benchmarks: tuple[str, ...] | None = None,
+    paper: bool = True,
+    ranks: Mapping[tuple[str, str, str], int] | None = None,
+) -> pd.DataFrame:
     """One row per label of ours (an agent, or one per label it has: `echo`, `echo [scripted]`) and per paper model,
     one column per headline number of `benchmarks` (None: all).
 
     `long` has the columns of results_leaderboard.sql and `label` (`labelled`). Our rows come first (by name, then
     label); the paper's follow, grouped by the first benchmark they appear in and sorted by its number, best first.
-    Cells are text (see `cell`)."""
+    Cells are text (see `cell`); with `ranks` ((benchmark, column, agent) → rank, `headline_ranks`) our cells start
+    with their rank, `#1 71.2 ± 3.1 (n 500)`."""
     rows = long if benchmarks is None else long[long.benchmark.isin(benchmarks)]
     if not paper:
         rows = rows[rows.source != PAPER]
@@ -101,9 +113,106 @@ def leaderboard(long: pd.DataFrame, benchmarks: tuple[str, ...] | None = None, p
         key = (str(r.agent), str(r.label), str(r.source))
         entry = out.setdefault(key, {"agent": str(r.label), "source": str(r.source)})
         entry[r.column] = cell(r.value, r.n, r.n_failed, getattr(r, "ci_low", None), getattr(r, "ci_high", None))
+        rank = (ranks or {}).get((str(r.benchmark), str(r.column), str(r.agent))) if r.source != PAPER else None
+        if rank is not None:
+            entry[r.column] = f"#{rank} {entry[r.column]}"
         first = (int(r.position), -float(r.value) if _present(r.value) else math.inf)
         firsts[key] = min(firsts.get(key, (99, 0.0)), first)
     ours = sorted((k for k in out if k[2] != PAPER), key=lambda k: (k[0].lower(), k[1]))
     papers = sorted((k for k in out if k[2] == PAPER), key=lambda k: (firsts[k], k[0].lower()))
     table = pd.DataFrame([out[k] for k in ours + papers], columns=["agent", "source", *columns])
     return table.fillna("")
+
+
+def _literal(path: Path) -> str:
+    return "'" + str(path).replace("'", "''") + "'"
+
+
+def headline_rows(reports: Path) -> pd.DataFrame:
+    """The headline numbers of every benchmark whose CSV twin exists under `reports`, ours and the papers', each
+    row with its `label` (steps.results.labelled). `jurisflow results` and `jurisflow eval` both read these."""
+    import duckdb
+
+    from steps.benchmarks import names, register_headlines
+    from steps.sql import run_query
+
+    twins = [reports / f"{b}.csv" for b in names() if (reports / f"{b}.csv").is_file()]
+    if not twins:
+        raise FileNotFoundError(f"no benchmark CSV under {reports}/ ({', '.join(names())}); run `dvc repro` first")
+    con = duckdb.connect()
+    # nullstr '' only: the null agent is called `null`
+    con.execute(
+        f"CREATE VIEW raw AS SELECT * FROM read_csv([{', '.join(map(_literal, twins))}], header = true, "
+        "union_by_name = true, nullstr = '')"
+    )
+    columns = {str(row[0]) for row in con.execute("DESCRIBE raw").fetchall()}
+    # intervals (steps/stats/cells.py): numbers where a twin has them, NULL in twins without the columns
+    intervals = ", ".join(
+        f'TRY_CAST("{c}" AS DOUBLE) AS {c}' if c in columns else f"NULL::DOUBLE AS {c}" for c in ("ci_low", "ci_high")
+    )
+    kept = "EXCLUDE (ci_low, ci_high)" if {"ci_low", "ci_high"} <= columns else ""
+    con.execute(f"CREATE VIEW withci AS SELECT * {kept}, {intervals} FROM raw")
+    if "limit" in columns:  # every value a count (a column empty in every twin reads as text)
+        con.execute('CREATE VIEW twins AS SELECT * REPLACE (TRY_CAST("limit" AS BIGINT) AS "limit") FROM withci')
+    else:  # twins written before the column: no run was limited as far as they say
+        con.execute('CREATE VIEW twins AS SELECT *, NULL::BIGINT AS "limit" FROM withci')
+    register_headlines(con)
+    protocol = '"protocol"' if "protocol" in columns else 'NULL::VARCHAR AS "protocol"'
+    ours = con.execute(
+        f'SELECT benchmark, "table", agent, proxy, "limit", {protocol}, source FROM twins WHERE source = \'ours\''
+    ).df()
+    return labelled(run_query(con, "results_leaderboard"), ours)
+
+
+RANKS_NOTE = (
+    "#k: the agent's rank on that headline. The leader (best number) is #1, and every agent whose paired difference "
+    "with it on the items both answered is not significant (McNemar's exact test for 0/1 items, else the cluster "
+    "sign-flip permutation test; unadjusted p >= 0.05, one test per agent) shares #1; the rest are ranked the same "
+    "way (docs/statistics.md). Agents without item scores are not ranked."
+)
+
+
+def headline_ranks(
+    rows: pd.DataFrame, paths: Paths, benchmarks: tuple[str, ...] | None = None
+) -> dict[tuple[str, str, str], int]:
+    """(benchmark, column, agent) → rank of our agents on each headline column (`rows`: `headline_rows`), by tie
+    groups (steps/stats/ranks.py) from each benchmark's registered item scores read per agent (an agent whose
+    item scores cannot be read is not ranked)."""
+    from dataclasses import replace
+
+    from steps.benchmarks import benchmarks as registered
+    from steps.benchmarks import headline_table
+    from steps.registry import resolve
+    from steps.stats.ranks import cell_p_value, tie_groups
+
+    heads = {(b, c): (t, s, m) for b, c, t, s, m in headline_table()[["benchmark", "column", "table", "scope",
+                                                                      "metric"]].itertuples(index=False)}  # fmt: skip
+    ours = rows[(rows.source != PAPER) & rows.value.notna()]
+    if benchmarks is not None:
+        ours = ours[ours.benchmark.isin(benchmarks)]
+    out: dict[tuple[str, str, str], int] = {}
+    for bench, part in ours.groupby("benchmark", sort=True):
+        reg = registered().get(str(bench))
+        if reg is None or reg.item_scores is None:
+            continue
+        read = []
+        for agent in sorted(set(part.agent.astype(str))):
+            try:
+                read.append(resolve(reg.item_scores)(paths, [agent]))
+            except (OSError, KeyError, ValueError):
+                continue
+        if not read:
+            continue
+        scores = replace(read[0], items=pd.concat([r.items for r in read], ignore_index=True))
+        have = set(scores.items.agent.astype(str))
+        for column, col_rows in part.groupby("column", sort=True):
+            key = heads[(str(bench), str(column))]
+            values = {str(a): float(v) for a, v in zip(col_rows.agent, col_rows.value, strict=True) if str(a) in have}
+
+            def p_value(a: str, b: str, key: tuple[str, str, str] = key, scores: ItemScores = scores) -> float | None:
+                found = cell_p_value(scores, a, b, key)
+                return None if found is None else found[0]
+
+            for agent, rank in tie_groups(values, p_value).items():
+                out[(str(bench), str(column), agent)] = rank
+    return out

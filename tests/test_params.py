@@ -53,6 +53,8 @@ def _one_line_error(path: Path) -> str:
         ("lawbench:\n  tasks: []\n", "lawbench.tasks", "an empty or repeating list"),
         ("ucl:\n  tasks: [Charge Prediction, Charge Prediction]\n", "ucl.tasks", "an empty or repeating list"),
         ("plawbench:\n  scenarios: []\n", "plawbench.scenarios", "an empty or repeating list"),
+        ("stats:\n  rho: 1.0\n", "stats.rho", "less than 1"),
+        ("stats:\n  rho: -1\n", "stats.rho", "greater than -1"),
     ],
 )
 def test_a_bad_value_is_one_line_naming_file_key_and_rule(tmp_path, text, key, rule):

@@ -22,6 +22,7 @@ BENCHMARK = Benchmark(
     title="LawBench",
     smoke="steps.lawbench.smoke:profiles",
     commands=(Command("score", "steps.lawbench.commands:score"),),
+    item_scores="steps.lawbench.intervals:item_scores",
     page=Page(
         titles=(
             ("zero_shot", "Zero-shot scores per task (LawBench appendix tables)"),
@@ -53,7 +54,7 @@ BENCHMARK = Benchmark(
                 "data/interim/lawbench_cilin.parquet",
                 "data/interim/lawbench_confusions.parquet",
             ),
-            writes=("data/lawbench/published_scores.parquet",),
+            writes=("data/lawbench/published_scores.parquet", "data/lawbench/published_item_scores.parquet"),
         ),
         Stage(
             "lawbench_predict",
@@ -70,6 +71,7 @@ BENCHMARK = Benchmark(
                 "data/lawbench/runs/{agent}/{setting}/run.json",
                 "data/lawbench/runs/{agent}/{setting}/predictions.parquet",
                 "data/lawbench/runs/{agent}/{setting}/scores.parquet",
+                "data/lawbench/runs/{agent}/{setting}/item_scores.parquet",
                 "data/lawbench/runs/{agent}/{setting}/usage.parquet",
                 "data/lawbench/runs/{agent}/{setting}/call_cache.parquet",
             ),
@@ -85,6 +87,7 @@ BENCHMARK = Benchmark(
             "The paper-style LawBench tables of every agent taking part, beside the published scores rescored.",
             reads=(
                 "data/lawbench/published_scores.parquet",
+                "data/lawbench/published_item_scores.parquet",
                 "data/interim/lawbench_published.parquet",
                 "data/lawbench/runs",
             ),

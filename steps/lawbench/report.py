@@ -12,7 +12,7 @@ from steps.lawbench.metrics.tasks import TASK_IDS, TASKS
 from steps.lawbench.paper import paper_table
 from steps.reports.agents import AgentInfo
 from steps.reports.long import long_csv
-from steps.reports.markdown import CONTENT_FILTER_RULE, LABELS_RULE, truncated_note, with_failed
+from steps.reports.markdown import CONTENT_FILTER_RULE, LABELS_RULE, truncated_note, with_failed, with_interval
 from steps.reports.prose import render_template
 
 LEVEL_COLUMNS = ("Memorization", "Understanding", "Application")
@@ -67,6 +67,14 @@ def _pivot(long: pd.DataFrame, setting: str, metric: str, scopes: list[str], age
     out.insert(1, "n", [items.get((a, s), FULL_ITEMS) for a, s in wide.index])
     out = out.reset_index(drop=True)
     out = out.astype({c: object for c in scopes}).where(out.notna(), None)
+    if "ci_low" in rows:  # ± half our 95 % interval, in the table's ×100 units (the paper's rows have none)
+        ours = rows[rows.source == "ours"]
+        half = ((ours.ci_high.astype(float) - ours.ci_low.astype(float)) * 50).to_numpy()
+        halves = dict(zip(zip(ours.agent, ours.scope, strict=True), half, strict=True))
+        for row, (agent, source) in enumerate(wide.index):
+            if source == "ours":
+                for c in scopes:
+                    out.at[row, c] = with_interval(out.at[row, c], halves.get((agent, c)))
     return _with_failed(out, wide.index, failed_by_task(long, setting), agents) if metric == "score" else out
 
 
@@ -115,8 +123,12 @@ def _differing_cells(long: pd.DataFrame, setting: str, task: str) -> list[tuple[
 
 def csv_text(long: pd.DataFrame) -> str:
     """reports/lawbench.csv: the long table with `n_failed` (our failed calls; empty for the paper's rows) and
-    `limit` (`labelled_rows`)."""
-    return long_csv(long, table="reports/lawbench.csv", digits=12, whole=("n_failed",), with_limit=True)
+    `limit` (`labelled_rows`), and the intervals of our rows (`se`, `ci_low`, `ci_high`, `ci_method`;
+    steps/lawbench/intervals.py) when `long` has them."""
+    return long_csv(
+        long, table="reports/lawbench.csv", digits=12, whole=("n_failed",), with_limit=True,
+        with_intervals="ci_low" in long,
+    )  # fmt: skip
 
 
 def inputs_note(agent: str, predictions: pd.DataFrame, run: Mapping[str, Any]) -> str:

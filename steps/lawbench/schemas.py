@@ -52,3 +52,25 @@ class LawBenchScores(Strict):
     n_failed: Series[int] = pa.Field(ge=0)
     proxy: Series[bool]
     run_id: Series[str]
+
+
+class LawBenchItemScores(Strict):
+    """One row per scored item (setting, agent, task, idx): the task rule's value of the item, whose mean over
+    the task's non-null values is its score (null where the rule skips the item: zero-shot 2-2 `赔偿` rows, 3-4/3-5
+    death or life sentences), or, for 2-1, the item's edit counts, whose sums give the corpus F0.5. The intervals
+    of the report are computed from it (steps/lawbench/intervals.py)."""
+
+    setting: Series[str] = pa.Field(isin=SETTINGS)
+    agent: Series[str]
+    task: Series[str] = pa.Field(isin=TASK_IDS)
+    idx: Series[int] = pa.Field(ge=0)
+    score: Series[pd.Float64Dtype] = pa.Field(nullable=True)
+    tp: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=0)
+    fp: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=0)
+    fn: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=0)
+
+    @pa.dataframe_check(error="a 2-1 row without its edit counts, or another task's row with them")
+    def counts_on_proofreading_only(cls, df: pd.DataFrame) -> bool:
+        proofreading = df.task == "2-1"
+        has = df.tp.notna() & df.fp.notna() & df.fn.notna()
+        return bool((has == proofreading).all() and df.score[proofreading].isna().all())

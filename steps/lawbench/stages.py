@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from steps.lawbench.metrics import score_predictions
+from steps.lawbench.metrics.batch import score_predictions_and_items
 from steps.lawbench.metrics.proofread import LexiconFiles, lexicon_tables
 from steps.lawbench.metrics.tasks import SETTINGS
 from steps.lawbench.params import LawBenchParams
 from steps.lawbench.predict import PROMPT_VERSION, build_requests, predictions_frame, select_items, with_prompts
-from steps.lawbench.schemas import LawBenchRunPredictions, LawBenchScores
+from steps.lawbench.schemas import LawBenchItemScores, LawBenchRunPredictions, LawBenchScores
 from steps.lawbench.sources import LawBenchItems, LawBenchPredictions, LawBenchPublished
 from steps.lawbench.truncate import CHARACTERS
 from steps.llm import Completer, ModelConfig
@@ -34,6 +34,8 @@ from steps.stages import StageContext
 from steps.tables import table_rows
 
 PUBLISHED_SCORES = "published_scores.parquet"  # in data/lawbench/
+PUBLISHED_ITEMS = "published_item_scores.parquet"  # in data/lawbench/: the items behind PUBLISHED_SCORES
+ITEM_SCORES = "item_scores.parquet"  # in a run's directory
 TOLERANCE = 1e-6
 
 
@@ -43,9 +45,19 @@ def _lexicon(ctx: StageContext) -> LexiconFiles:
 
 
 # ------------------------------------------------------------------ published predictions
-def score_published(predictions: pd.DataFrame, proofread_paths: LexiconFiles) -> pd.DataFrame:
-    scores = score_predictions(predictions, **proofread_paths).rename(columns={"model": "agent"})
-    return scores.assign(n_failed=0, proxy=False, run_id="published")[list(LawBenchScores.to_schema().columns)]
+def score_published(predictions: pd.DataFrame, proofread_paths: LexiconFiles) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The published predictions' scores per (setting, model, task) and their items' scores."""
+    scores, items = score_predictions_and_items(predictions, **proofread_paths)
+    scores = scores.rename(columns={"model": "agent"})
+    return (
+        scores.assign(n_failed=0, proxy=False, run_id="published")[list(LawBenchScores.to_schema().columns)],
+        _items(items),
+    )
+
+
+def _items(items: pd.DataFrame) -> pd.DataFrame:
+    """The item scores in LawBenchItemScores' layout."""
+    return items.rename(columns={"model": "agent"})[list(LawBenchItemScores.to_schema().columns)]
 
 
 def compare(scores: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
@@ -68,8 +80,9 @@ def score(ctx: StageContext) -> str:
     proofread_paths = _lexicon(ctx)
     predictions = ctx.read_table(paths.interim / "lawbench_predictions.parquet", LawBenchPredictions)
     published = ctx.read_table(paths.interim / "lawbench_published.parquet", LawBenchPublished)
-    scores: pd.DataFrame = ctx.task(score_published)(predictions, proofread_paths)
+    scores, items = ctx.task(score_published)(predictions, proofread_paths)
     ctx.write_table(scores, paths.shared("lawbench") / PUBLISHED_SCORES, LawBenchScores, table="lawbench_scores")
+    ctx.write_table(items, paths.shared("lawbench") / PUBLISHED_ITEMS, LawBenchItemScores, table="lawbench_item_scores")
     cells = compare(scores, published)
     off = cells[(cells.score_diff > TOLERANCE) | (cells.abstention_diff > TOLERANCE)]
     return (
@@ -102,20 +115,24 @@ def _predict(ctx: StageContext, items: pd.DataFrame, agent: ModelConfig, door: C
     return predictions_frame(items, replies, agent.name)
 
 
-def score_run(predictions: pd.DataFrame, agent: ModelConfig, rid: str, proofread_paths: LexiconFiles) -> pd.DataFrame:
-    """Score the successful predictions; failed calls are counted per task, never scored as empty answers."""
+def score_run(
+    predictions: pd.DataFrame, agent: ModelConfig, rid: str, proofread_paths: LexiconFiles
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Score the successful predictions; failed calls are counted per task, never scored as empty answers. Returns
+    the scores per task and the scored items' scores."""
     ok = predictions[predictions.failure_kind.isna()]
-    scores = score_predictions(ok, contiguous=False, **proofread_paths)
+    scores, items = score_predictions_and_items(ok, contiguous=False, **proofread_paths)
     failed = predictions[predictions.failure_kind.notna()].groupby(["setting", "task"]).size().rename("n_failed")
     # outer: a task whose every call failed keeps its row (no score, n 0) and its failed count
     scores = scores.merge(failed.reset_index(), on=["setting", "task"], how="outer", validate="one_to_one")
-    return scores.assign(
+    scores = scores.assign(
         agent=agent.name,
         n=scores.n.fillna(0).astype(int),
         n_failed=scores.n_failed.fillna(0).astype(int),
         proxy=agent.is_scripted,
         run_id=rid,
     )[list(LawBenchScores.to_schema().columns)]
+    return scores, _items(items.assign(model=agent.name))
 
 
 def predict(ctx: StageContext) -> str:
@@ -156,8 +173,9 @@ def predict(ctx: StageContext) -> str:
         ctx.write_table(
             predictions, run_dir / "predictions.parquet", LawBenchRunPredictions, table="lawbench_predictions"
         )
-        scores: pd.DataFrame = ctx.task(score_run, name="score")(predictions, agent, rid, _lexicon(ctx))
+        scores, item_rows = ctx.task(score_run, name="score")(predictions, agent, rid, _lexicon(ctx))
         ctx.write_table(scores, run_dir / "scores.parquet", LawBenchScores, table="lawbench_scores")
+        ctx.write_table(item_rows, run_dir / ITEM_SCORES, LawBenchItemScores, table="lawbench_item_scores")
     ctx.write_run_json(run_dir, spec)
     ctx.publish_table(
         f"lawbench-{agent_name}-{setting}",
@@ -218,15 +236,18 @@ def _inputs_line(ctx: StageContext, agent: str, setting: str) -> str | None:
 def report(ctx: StageContext) -> str:
     """The paper-style LawBench tables of every agent taking part, beside the published scores rescored."""
     from steps.lawbench.benchmark import BENCHMARK
+    from steps.lawbench.intervals import item_scores_of
     from steps.lawbench.report import csv_text, render_setting
     from steps.reports.agents import labelled_rows, with_stand_ins
     from steps.reports.dvc_views import write_dvc_views
     from steps.reports.runs import agent_info, truncated_replies
     from steps.sources import load_manifest
+    from steps.stats.cells import attach_intervals, cell_intervals
 
     params, paths = ctx.params.for_benchmark("lawbench"), ctx.paths  # the agents that take part in it
     reports = paths.reports
     frames = [ctx.read_table(paths.shared("lawbench") / PUBLISHED_SCORES, LawBenchScores)]
+    items = [ctx.read_table(paths.shared("lawbench") / PUBLISHED_ITEMS, LawBenchItemScores)]
     published = ctx.read_table(paths.interim / "lawbench_published.parquet", LawBenchPublished)
     names = {m: () for m in sorted(set(published.model))}  # the paper's models: those of its results.csv
     agents = {}
@@ -236,10 +257,13 @@ def report(ctx: StageContext) -> str:
         ran = [paths.run("lawbench", name, s) for s in SETTINGS]
         ran = [d for d in ran if ctx.exists(d / "scores.parquet")]
         frames += [ctx.read_table(d / "scores.parquet", LawBenchScores) for d in ran]
+        items += [ctx.read_table(d / ITEM_SCORES, LawBenchItemScores) for d in ran if ctx.exists(d / ITEM_SCORES)]
         dirs = [ctx.input_path(d) for d in ran]
         agents[name] = agent_info(params, name, "lawbench", dirs, names=names, by_name=False, required=False)
     scores = pd.concat(frames, ignore_index=True)
     long, deltas = ctx.task(build_tables)(scores, published)
+    cells = ctx.task(cell_intervals, name="intervals")(item_scores_of(pd.concat(items, ignore_index=True)))
+    long = attach_intervals(long, cells)  # our rows' standard errors and 95 % intervals (the paper's: none)
     long = labelled_rows(long, agents)  # the twin's `limit`; Markdown labels its rows from the same rows
     agents = with_stand_ins(agents, long)
     manifest = load_manifest(ctx.input_path(Path("sources.yaml")))

@@ -58,10 +58,12 @@ def render_data_card(
     usage: TableSection | None = None,
     runs: RunsSection | None = None,
     power: pd.DataFrame | None = None,
+    rho: float = RHO,
 ) -> str:
     """reports/data.md (templates/data.md.j2): the sources, one section per interim table, the model usage, the
     runs across benchmarks (templates/data_runs.md.j2), the smallest detectable differences (`power`, rows of
-    `steps.stats.power.power_table` with a benchmark column; None: none)."""
+    `steps.stats.power.power_table` with a benchmark column; None: none) for the correlation `rho`
+    (params.yaml `stats.rho`)."""
     rows = {s.table: s.rows for s in sections}
     return render_template(
         TEMPLATES,
@@ -73,7 +75,7 @@ def render_data_card(
         usage=usage,
         runs=runs or RunsSection(),
         power=power,
-        rho=RHO,
+        rho=rho,
         requests=int(usage.summary.requests.sum()) if usage is not None and len(usage.summary) else 0,
     )
 

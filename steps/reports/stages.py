@@ -33,6 +33,7 @@ from steps.sources import load_manifest
 from steps.sources.tables import source_tables
 from steps.sql import register_labelled_union, register_parquet, register_parquet_union, run_query
 from steps.stages import StageContext
+from steps.stats.power import RHO
 
 # Every stage that calls models writes its accounting rows beside its outputs (steps/paths.py).
 USAGE_GLOB = "**/*usage.parquet"  # usage.parquet, judge_usage.parquet, extract_usage.parquet …
@@ -52,16 +53,18 @@ def data_report(ctx: StageContext) -> str:
     out = paths.reports / "data.md"
     sections, usage = ctx.task(summarise)([(t, ctx.input_path(p)) for t, p in tables], usage_files)
     manifest = load_manifest(ctx.input_path(paths.manifest))
-    text = render_data_card(manifest, sections, usage, ctx.task(summarise_runs)(paths), ctx.task(power_rows)(paths))
+    rho = ctx.params.stats.rho  # the correlation the smallest detectable differences assume (params.yaml stats.rho)
+    power = ctx.task(power_rows)(paths, rho)
+    text = render_data_card(manifest, sections, usage, ctx.task(summarise_runs)(paths), power, rho=rho)
     ctx.write_text(out, text)
     ctx.publish_markdown(f"report-{out.stem}", text, "The data card: pinned sources, row counts, model usage")
     return f"{out} written ({len(sections)} tables, {sum(s.rows for s in sections):,} rows described); 0 failed"
 
 
-def power_rows(paths: Paths) -> pd.DataFrame | None:
+def power_rows(paths: Paths, rho: float = RHO) -> pd.DataFrame | None:
     """The smallest detectable differences (steps/stats/power.py) of every benchmark that registers item scores,
     from the sizes of its runs under data/<benchmark>/runs/ (each read alone; a run without its scores yet is
-    left out; None when no benchmark has a run)."""
+    left out; None when no benchmark has a run), for two models whose item scores correlate by `rho`."""
     from steps.registry import resolve
     from steps.stats.power import power_table
 
@@ -80,12 +83,13 @@ def power_rows(paths: Paths) -> pd.DataFrame | None:
         if not read:
             continue
         items = pd.concat([r.items for r in read], ignore_index=True)
-        table = power_table(replace(read[0], items=items))
-        frames.append(table.assign(benchmark=name))
+        table = power_table(replace(read[0], items=items), rho=rho)
+        digits = 1 if read[0].scale >= 10 else 3  # points on 0–100 to 1 decimal; a 0–1 scale (LawBench) to 3
+        frames.append(table.assign(benchmark=name).round({"mde_items": digits, "mde_clusters": digits}))
     if not frames:
         return None
     out = pd.concat(frames, ignore_index=True)
-    return out[["benchmark", *[c for c in out.columns if c != "benchmark"]]].round({"mde_items": 1, "mde_clusters": 1})
+    return out[["benchmark", *[c for c in out.columns if c != "benchmark"]]]
 
 
 def card_tables() -> list[SourceTable]:
@@ -163,13 +167,25 @@ def html_report(ctx: StageContext) -> str:
     page = ctx.task(build_page)
     built = [page(bench) for bench in names()]
     counts = {bench: (rows, n) for bench, rows, n in built}
-    ctx.write_text(html / "index.html", index_page(counts))
+    board, notes, ranks_note = ctx.task(overview_leaderboard)(ctx.input_path(ctx.paths.reports), ctx.paths)
+    ctx.write_text(html / "index.html", index_page(counts, board, notes, ranks_note))
     size = sum(p.stat().st_size for p in ctx.output_path(html).glob("*.html"))
     dialogue_total = sum(n for _, n in counts.values())
     return (
         f"reports/html/: {len(built) + 1} pages written ({size / 1e6:.1f} MB), "
         f"{dialogue_total:,} dialogues in the transcript viewer"
     )
+
+
+def overview_leaderboard(reports: Path, paths: Paths) -> tuple[pd.DataFrame, list[str], str]:
+    """The overview's leaderboard: every benchmark's headline numbers from the CSV twins under `reports`, ours with
+    their intervals and tie-group ranks (steps.results.headline_ranks, from the runs' item scores under `paths`),
+    the papers' models beside them; the protocol lines; the note on the ranks."""
+    from steps.results import RANKS_NOTE, headline_ranks, headline_rows, leaderboard, protocol_lines
+
+    rows = headline_rows(reports)
+    ranks = headline_ranks(rows, paths)
+    return leaderboard(rows, ranks=ranks), protocol_lines(rows), RANKS_NOTE if ranks else ""
 
 
 def write_page(ctx: StageContext, bench: str) -> tuple[str, int, int]:

@@ -11,6 +11,7 @@ from steps.stats.intervals import (
     cluster_bootstrap,
     cluster_mean,
     wilson,
+    wilson_effective,
 )
 from steps.stats.paired import PairedResult, bh_adjust, correlation, mcnemar_exact, paired_difference
 from steps.stats.power import minimum_detectable_difference
@@ -27,4 +28,5 @@ __all__ = [
     "minimum_detectable_difference",
     "paired_difference",
     "wilson",
+    "wilson_effective",
 ]

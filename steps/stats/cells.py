@@ -25,11 +25,13 @@ from steps.stats.intervals import (
     cluster_bootstrap,
     cluster_mean,
     wilson,
+    wilson_effective,
 )
 
 ITEM_COLUMNS = ["agent", "table", "scope", "metric", "item", "cluster", "score", "kind"]
 WEIGHT = "weight"  # optional: an item's weight in its cell's mean (its maximum points in a pooled rate); 1 if absent
-KINDS = ("proportion", "percent", "mean")
+STRATUM = "stratum"  # optional: the stratum a bootstrap resamples an item's cluster within (LawBench: its task)
+KINDS = ("proportion", "percent", "rate", "mean")
 CELL = ["table", "scope", "metric"]
 INTERVAL_COLUMNS = ["se", "ci_low", "ci_high", "ci_method"]
 
@@ -39,18 +41,22 @@ Key = tuple[str, str, str]  # (table, scope, metric)
 @dataclass(frozen=True)
 class ItemScores:
     """Item-level scores of a benchmark's runs, on the scale its CSV twin reports. `kind`: `proportion` (0/1
-    items, a share), `percent` (0/100 items, a share in percent) or `mean` (any score). `aggregates`: cell →
+    items, a share), `percent` (0/100 items, a share in percent), `rate` (a win rate in percent whose items are
+    0, 50 or 100: a tie is half a win; Wilson at the effective sample size) or `mean` (any score). `aggregates`: cell →
     {component cell: weight}, the cell being the weighted sum of its components' values (weights 1/k for an
     average of k cells). An optional `weight` column makes a cell the weighted mean Σ w·score / Σ w (a pooled
     rate Σ awarded / Σ maximum: score = awarded / maximum, weight = maximum). `power`: the cells (per task or
     scenario, and the headline) whose smallest detectable difference the data card lists; `scale`: the range of
     an item's score (100 for points on 0–100, 1 for a fraction), whose half is the largest SD an item can have
-    (steps/stats/power.py)."""
+    (steps/stats/power.py). `corpus`: base cells whose number is a statistic of the corpus rather than a mean of
+    items (a corpus F-score Σ num / Σ den, given as score num/den and weight den): they get the cluster bootstrap,
+    not the linearised SE. An optional `stratum` column makes every bootstrap resample clusters within strata."""
 
     items: pd.DataFrame
     aggregates: Mapping[Key, Mapping[Key, float]] = field(default_factory=dict)
     power: tuple[Key, ...] = ()
     scale: float = 100.0
+    corpus: frozenset[Key] = frozenset()
 
     def __post_init__(self) -> None:
         missing = [c for c in ITEM_COLUMNS if c not in self.items.columns]
@@ -68,8 +74,8 @@ def weights_of(items: pd.DataFrame) -> np.ndarray:
 
 def base_interval(scores: np.ndarray, clusters: np.ndarray, kind: str, weights: np.ndarray | None = None) -> Interval:
     """A base cell's interval: Wilson when its items are unweighted, each their own cluster and of kind
-    `proportion` (0/1) or `percent` (0/100, a share in percent); otherwise the (weighted) mean with its clustered
-    standard error."""
+    `proportion` (0/1) or `percent` (0/100, a share in percent); Wilson at the effective sample size for a `rate`
+    (`wilson_effective`); otherwise the (weighted) mean with its clustered standard error."""
     if weights is not None and not np.all(weights == 1.0):
         return cluster_mean(scores, clusters, weights=weights)
     singletons = len(set(clusters.tolist())) == scores.size
@@ -77,6 +83,8 @@ def base_interval(scores: np.ndarray, clusters: np.ndarray, kind: str, weights: 
         return wilson(int(scores.sum()), int(scores.size))
     if kind == "percent" and singletons and np.isin(scores, (0.0, 100.0)).all():
         return wilson(int((scores == 100.0).sum()), int(scores.size)).scaled(100.0)
+    if kind == "rate":
+        return wilson_effective(scores / 100.0, clusters).scaled(100.0)
     return cluster_mean(scores, clusters)
 
 
@@ -117,7 +125,8 @@ def aggregate_interval(
         rows = where[key]
         part[local[rows], 2 * j] = weight[rows] * score[rows]
         part[local[rows], 2 * j + 1] = weight[rows]
-    data = ClusterSums.from_items(part, items.cluster.to_numpy()[used])
+    strata = items[STRATUM].to_numpy()[used] if STRATUM in items else None
+    data = ClusterSums.from_items(part, items.cluster.to_numpy()[used], strata)
     w = np.array([weights[k] for k in keys])
 
     def statistic(totals: np.ndarray) -> np.ndarray:
@@ -133,10 +142,15 @@ def cell_intervals(scores: ItemScores, b: int = DEFAULT_B, seed: int = DEFAULT_S
     scored = scores.items[scores.items.score.notna()]
     out = []
     for (agent, table, scope, metric), part in scored.groupby(["agent", *CELL], sort=True):
-        iv = base_interval(
-            part.score.to_numpy(dtype=float), part.cluster.to_numpy(), str(part.kind.iloc[0]), weights_of(part)
-        )
-        out.append(_row(str(agent), (str(table), str(scope), str(metric)), iv))
+        key = (str(table), str(scope), str(metric))
+        if key in scores.corpus:
+            iv = aggregate_interval(part.reset_index(drop=True), {key: 1.0}, b, seed)
+        else:
+            iv = base_interval(
+                part.score.to_numpy(dtype=float), part.cluster.to_numpy(), str(part.kind.iloc[0]), weights_of(part)
+            )
+        if iv is not None:
+            out.append(_row(str(agent), key, iv))
     for agent, mine in scored.groupby("agent", sort=True):
         mine = mine.reset_index(drop=True)
         positions = mine.groupby(CELL, sort=False).indices

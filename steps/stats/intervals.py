@@ -65,6 +65,36 @@ def wilson(successes: int, n: int, alpha: float = 0.05) -> Interval:
     return Interval(p, math.sqrt(p * (1 - p) / n), float(low), float(high), "wilson", n, n)
 
 
+def wilson_effective(
+    shares: Sequence[float] | np.ndarray, clusters: Sequence[object] | np.ndarray, alpha: float = 0.05
+) -> Interval:
+    """A win rate of clustered items (each a share in [0, 1]: 1 a win, 0.5 a tie, 0 a loss): the Wilson interval
+    at the effective sample size (Kish; Korn & Graubard 1998), so that it is neither degenerate at 0 % or 100 %
+    nor narrower than the clustering allows:
+
+        n_eff = p̂(1 − p̂) / SE²,   bounded to [G, n];   n_eff = G when p̂ is 0 or 1 (SE 0 says nothing then)
+
+    SE the clustered (CR1) standard error of the mean, G the clusters, n the items; then statsmodels'
+    `proportion_confint(p̂·n_eff, n_eff, method="wilson")`. n_eff = G counts each cluster once (its items moving
+    together), n_eff = n treats the items as independent 0/1 items. `se` is the clustered SE."""
+    s = np.asarray(shares, dtype=float)
+    if s.size == 0:
+        raise ValueError("a rate needs at least one item")
+    if (s < 0).any() or (s > 1).any():
+        raise ValueError("a win share lies in [0, 1]")
+    base = cluster_mean(s, clusters, alpha)
+    p, g, n = base.estimate, base.clusters, base.n
+    se = base.se or 0.0
+    if p <= 0.0 or p >= 1.0:
+        n_eff = float(g)
+    elif se > 0:
+        n_eff = min(max(p * (1 - p) / se**2, float(g)), float(n))
+    else:
+        n_eff = float(n)
+    low, high = proportion_confint(p * n_eff, n_eff, alpha=alpha, method="wilson")
+    return Interval(p, base.se, float(low), float(high), f"wilson-eff(n={n_eff:.1f}, G={g})", n, g)
+
+
 def cluster_mean(
     scores: Sequence[float] | np.ndarray,
     clusters: Sequence[object] | np.ndarray,

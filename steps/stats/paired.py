@@ -60,6 +60,8 @@ def permutation_p(
     sums = np.bincount(codes, weights=diffs, minlength=int(codes.max()) + 1)
     if not np.any(sums) or sums.size < 2:  # one cluster: both sign patterns reach |total|, p = 1
         return 1.0
+    if sums.size > MANY_CLUSTERS:
+        return sign_flip_p(sums, draws, seed)
 
     def total(x: np.ndarray, axis: int) -> np.ndarray:
         return np.sum(x, axis=axis)
@@ -68,6 +70,28 @@ def permutation_p(
         (sums,), total, permutation_type="samples", vectorized=True, n_resamples=draws, rng=np.random.default_rng(seed)
     )
     return float(min(1.0, res.pvalue))
+
+
+MANY_CLUSTERS = 2000  # above this, `sign_flip_p` (scipy's test takes 46 s and 6 GB at 10,000 clusters)
+FLIP_CHUNK = 500  # sign-flip draws evaluated at once: memory FLIP_CHUNK × clusters
+
+
+def sign_flip_p(sums: np.ndarray, draws: int = PERMUTATIONS, seed: int = DEFAULT_SEED) -> float:
+    """The randomised sign-flip test of Σ sums with scipy `permutation_test`'s two-sided p-value (its `samples`
+    test of one sample: 2·min(P(T* ≤ T), P(T* ≥ T)) with the +1 correction and its relative tolerance), the
+    draws made in chunks as a ±1 matrix times the cluster sums: seconds and megabytes where scipy, which permutes
+    every draw's clusters at once, takes minutes and gigabytes (LawBench's 10,000 items)."""
+    rng = np.random.default_rng(seed)
+    observed = float(sums.sum())
+    gamma = abs(np.finfo(float).eps * 100 * observed)
+    less = greater = 0
+    for start in range(0, draws, FLIP_CHUNK):
+        k = min(FLIP_CHUNK, draws - start)
+        signs = rng.integers(0, 2, size=(k, sums.size), dtype=np.int8) * 2 - 1
+        null = signs @ sums
+        less += int(np.sum(null <= observed + gamma))
+        greater += int(np.sum(null >= observed - gamma))
+    return float(min(1.0, 2 * min((less + 1) / (draws + 1), (greater + 1) / (draws + 1))))
 
 
 def correlation(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> tuple[float | None, float | None]:

@@ -9,7 +9,7 @@ from scipy.stats import norm
 
 from steps.stats.cells import CELL, ItemScores, flatten
 
-RHO = 0.5  # the assumed correlation of two models' item scores (docs/statistics.md)
+RHO = 0.5  # the assumed correlation of two models' item scores by default (params.yaml `stats.rho`)
 
 
 def minimum_detectable_difference(

@@ -2,8 +2,9 @@
 The unit is the item: its two verdicts (candidate first, reference first) are one cluster.
 
 - win_rate: each verdict's points × 100 per task (both orders, clustered on the item); by order; balanced (one
-  value per item from its two outcomes, as ucl_long.sql); order_disagreement: 0/100 per item, pooled over the
-  items of each scope (a share: Wilson);
+  value per item from its two outcomes, as ucl_long.sql): `rate` cells, a Wilson interval at the effective sample
+  size (steps/stats/intervals.py `wilson_effective`), not degenerate at 0 % or 100 %; order_disagreement: 0/100
+  per item, pooled over the items of each scope (a share: Wilson);
 - hint_score: each hint score × 100, clustered on the item;
 - turns: each dialogue's rounds (mean_rounds) and whether it ended at the cap (cap_rate, 0/100);
 - the Bloom-level, scenario and overall cells of the task metrics are the unweighted mean of their (non-extra)
@@ -56,8 +57,8 @@ def item_scores_of(verdicts: pd.DataFrame, hints: pd.DataFrame, dialogues: pd.Da
     tasks = tasks_frame()
     v = verdicts.merge(tasks, on="task", how="inner")
     points = (v.value * 100).where(v.failure.isna())
-    frames = [_frame(v, "win_rate", "win_rate", v.task_id, points, "mean", v.item_id + "#" + v.order, v.item_id)]
-    frames.append(_frame(v, "win_rate", "win_rate_" + v.order, v.task_id, points, "mean", v.item_id, v.item_id))
+    frames = [_frame(v, "win_rate", "win_rate", v.task_id, points, "rate", v.item_id + "#" + v.order, v.item_id)]
+    frames.append(_frame(v, "win_rate", "win_rate_" + v.order, v.task_id, points, "rate", v.item_id, v.item_id))
     per_item = v.pivot_table(index=["agent", "task_id", "item_id"], columns="order", values="outcome", aggfunc="first")
     per_item = per_item.reindex(columns=["candidate_first", "reference_first"]).reset_index()
     per_item = per_item.merge(tasks, on="task_id", how="inner")
@@ -66,7 +67,7 @@ def item_scores_of(verdicts: pd.DataFrame, hints: pd.DataFrame, dialogues: pd.Da
     balanced = np.where(first != second, 50.0, np.where(first == "win", 100.0, np.where(first == "tie", 50.0, 0.0)))
     frames.append(
         _frame(per_item, "win_rate", "win_rate_balanced", per_item.task_id, pd.Series(balanced).where(both.to_numpy()),
-               "mean", per_item.item_id, per_item.item_id)
+               "rate", per_item.item_id, per_item.item_id)
     )  # fmt: skip
     disagree = pd.Series(np.where(first != second, 100.0, 0.0), index=per_item.index).where(both)
     scored = per_item.assign(score=disagree)

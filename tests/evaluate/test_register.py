@@ -120,7 +120,7 @@ def test_the_plan_of_one_agent_never_holds_another_agents_stage(monkeypatch):
         "lawbench": ["lawbench_score", "lawbench_predict@oracle-one_shot", "lawbench_predict@oracle-zero_shot"],
         "ucl": ["ucl_reference", "ucl_simulate@oracle", "ucl_judge@oracle"],
     }
-    assert chosen.html is not None and {"reports/lawbench.csv", "data/ucl/runs"} <= set(chosen.html)
+    assert chosen.html is not None and {"reports/lawbench.csv", "data/ucl"} <= set(chosen.html)
     j1 = plan("oracle", ["j1"])
     assert j1.first[-2:] == ["j1_simulate@oracle", "j1_judge@oracle"] and "@null" not in " ".join(j1.first)
     assert j1.others == {"j1_report": ["j1_simulate@null", "j1_judge@null"]}

@@ -72,11 +72,39 @@ def test_oracle_and_null_bound_every_task_through_the_door(tmp_path, interim):
         assert scores.set_index("task").loc[task, "score"] == pytest.approx(best.score)
     assert scores.proxy.all() and (scores.n_failed == 0).all()
 
+    oracle_scores = scores
     predictions, scores = _run(tmp_path, interim, "null", agents)
     assert (predictions.prediction == "").all()
     by_task = scores.set_index("task")
     assert by_task.drop(index="2-6").score.abs().max() == 0.0
     assert by_task.loc[["1-2", "2-2", "3-1", "3-6", "3-7"], "abstention_rate"].eq(1.0).all()
+    _check_intervals(tmp_path, interim, pd.concat([oracle_scores, scores], ignore_index=True))
+
+
+def _check_intervals(tmp_path: Path, interim: Path, scores: pd.DataFrame) -> None:
+    """The runs' item scores give their task scores and overall exactly; the CSV and Markdown carry the intervals;
+    the oracle's and the null's intervals sit at the top and the bottom."""
+    from steps.lawbench.intervals import item_scores
+    from steps.lawbench.report import csv_text
+    from steps.reports.agents import labelled_rows
+    from steps.stats.cells import attach_intervals, cell_intervals
+
+    cells = cell_intervals(item_scores(project_paths(tmp_path, interim), ["oracle", "null"]), b=200)
+    published = pd.DataFrame({"setting": [], "model": [], "task": [], "score": [], "abstention_rate": []})
+    long, deltas = build_tables(scores, published.astype({"score": float, "abstention_rate": float}))
+    long = attach_intervals(long, cells)  # raises if an item-based estimate differs from the printed number
+    score = long[long.metric == "score"].set_index(["agent", "scope"])
+    assert score.ci_method.notna().all() and len(score) == 2 * 24  # 20 tasks, 3 levels, overall
+    assert score.loc[("oracle", "1-2"), "ci_method"] == "wilson" and score.loc[("oracle", "1-2"), "ci_high"] == 1.0
+    assert score.loc[("oracle", "2-1"), "ci_method"] == "cluster-bootstrap(B=200)"
+    assert score.loc[("null", "overall"), "ci_low"] < score.loc[("null", "overall"), "value"] + 1e-9
+    assert score.loc[("null", "overall"), "ci_high"] < score.loc[("oracle", "overall"), "ci_low"]
+    info = {a: AgentInfo(a, f"scripted/{a}", True) for a in ("oracle", "null")}
+    assert csv_text(labelled_rows(long, info)).splitlines()[0].endswith(",source,se,ci_low,ci_high,ci_method")
+    report = render_setting(long, deltas, "zero_shot", info, "c0ffee", [])
+    half = (score.loc[("oracle", "1-2"), "ci_high"] - score.loc[("oracle", "1-2"), "ci_low"]) * 50
+    oracle_row = next(line for line in report.splitlines() if line.startswith("| oracle"))
+    assert f" ± {round(half, 2)} |" in oracle_row and oracle_row.count("±") == 24
 
 
 def test_failed_calls_are_counted_never_scored_as_empty_answers(tmp_path, interim):

@@ -64,7 +64,7 @@ def runs(tmp_path_factory) -> dict[str, pd.DataFrame]:
 def _scores(predictions: pd.DataFrame) -> list:
     agent = ModelConfig(name="reasoner", model="hosted_vllm/test-model")
     no_lexicon = cast(LexiconFiles, {})  # only task 2-1 reads the lexicon files
-    return score_run(predictions, agent, "r", no_lexicon)[
+    return score_run(predictions, agent, "r", no_lexicon)[0][
         ["task", "score", "abstention_rate", "n", "n_failed"]
     ].values.tolist()
 

@@ -51,6 +51,18 @@ def test_bar_heights_are_proportional_and_paper_bars_hatched():
     assert nice_max(0.7) == 1 and nice_max(7.1) == 10 and nice_max(71) == 100 and nice_max(230) == 300
 
 
+def test_error_bars_span_the_interval_on_the_bar_scale():
+    svg = bar_chart("t", ["a", "b"], [("ours", [50.0, 100.0])], y_max=100, height=200,
+                    errors={"ours": [(40.0, 60.0), None]})  # fmt: skip
+    bars = re.findall(r'<g class="error-bar"><title>([^<]*)</title><line x1="([\d.]+)" x2="[\d.]+" y1="([\d.]+)" '
+                      r'y2="([\d.]+)"/>', svg)  # fmt: skip
+    assert len(bars) == 1  # only where an interval exists
+    tip, _, low, high = bars[0]
+    # the plot area starts 26 px down and is 200 px high: 40 → 26 + 200 − 80, 60 → 26 + 200 − 120
+    assert (float(low), float(high)) == (146.0, 106.0)
+    assert tip == "ours · a: 50 (95 % CI 40–60)"
+
+
 def test_a_chart_is_responsive_and_narrows_its_bars_to_fit():
     """Its size is its viewBox, drawn at the page's width up to its natural width; many categories and series
     narrow the bars rather than widen the chart past MAX_WIDTH."""

@@ -57,3 +57,38 @@ def test_the_data_card_reads_every_run_and_skips_one_without_scores(tmp_path) ->
     goal = rows[(rows["table"] == "goal") & (rows.metric == "AVE")].iloc[0]
     assert goal["items"] == 3 and goal.mde_items == pytest.approx(round(minimum_detectable_difference(3, 50.0), 1))
     assert power_rows(type(paths)(data=tmp_path / "empty", reports=tmp_path / "r", cache=tmp_path / "c")) is None
+
+
+def test_rho_comes_from_params_and_the_card_prints_it(tmp_path) -> None:
+    """params.yaml `stats.rho` reaches the data card: its MDDs use it and the card names it."""
+    from flows.kit.config import load_params
+    from steps.reports.stages import power_rows
+    from tests.cli.test_compare import _runs
+
+    params = tmp_path / "params.yaml"
+    params.write_text("stats:\n  rho: 0.8\n", encoding="utf-8")
+    rho = load_params(params).stats.rho
+    assert rho == 0.8
+    rows = power_rows(_runs(tmp_path), rho)
+    assert rows is not None
+    goal = rows[(rows["table"] == "goal") & (rows.metric == "AVE")].iloc[0]
+    # σ = 50 points, ρ 0.8: 2.8016 · √((2 · 2500 − 2 · 0.8 · 2500) / 3) = 2.8016 · √(1000/3) ≈ 51.1
+    assert goal.mde_items == pytest.approx(round(2.801585 * math.sqrt(1000 / 3), 1))
+    text = render_data_card(Manifest(upstream_url="https://example.org", files=()), [], None, None,
+                            rows, rho=rho)  # fmt: skip
+    assert "ρ = 0.8 the" in text
+
+
+def test_lawbench_is_listed_on_its_own_scale(tmp_path) -> None:
+    """LawBench's items are on 0–1 (its CSV twin's scale): its MDDs keep 3 decimals, not 1."""
+    from steps.paths import Paths
+    from steps.reports.stages import power_rows
+    from tests.stats.test_ranks import _lawbench_run
+
+    paths = Paths(data=tmp_path / "data", reports=tmp_path / "reports", cache=tmp_path / ".cache")
+    _lawbench_run(paths, "a", 1.0)
+    rows = power_rows(paths)
+    assert rows is not None and set(rows.benchmark) == {"lawbench"}
+    task = rows[(rows["table"] == "zero_shot") & (rows.scope == "1-2")].iloc[0]
+    assert task["items"] == 10 and task.mde_items == round(minimum_detectable_difference(10, 0.5), 3)
+    assert 0.1 < task.mde_items < 1 and task.mde_items != round(task.mde_items, 1)

@@ -49,3 +49,34 @@ def test_win_rates_by_hand() -> None:
     assert (dis.ci_low, dis.ci_high) == pytest.approx((ref.low, ref.high))
     assert cells.loc[("win_rate", "1-1", "win_rate_candidate_first")].estimate == pytest.approx(62.5)
     assert ("win_rate", "overall", "win_rate") not in cells.index  # the other 21 tasks have no verdicts
+
+
+def test_win_rate_interval_is_wilson_at_the_effective_sample_size() -> None:
+    hints = pd.DataFrame(columns=["agent", "item_id", "task", "value", "failure"])
+    dialogues = pd.DataFrame(columns=["agent", "instance_id", "task", "rounds", "ended_by", "failure"])
+    cells = cell_intervals(item_scores_of(_verdicts(), hints, dialogues), b=300).set_index(["table", "scope", "metric"])
+    win = cells.loc[("win_rate", "1-1", "win_rate")]
+    # p̂ = 0.5; SE on the 0–1 scale = the clustered SE above / 100; n_eff = p̂(1 − p̂)/SE² bounded to [G, n] = [4, 7]
+    se = math.sqrt(1.0**2 + 0.0**2 + 0.5**2 + 0.5**2) / 7 * math.sqrt(4 / 3)  # residuals 1, 0, −0.5, −0.5
+    n_eff = min(max(0.25 / se**2, 4.0), 7.0)
+    assert n_eff == pytest.approx(6.125)  # 0.25 / (1.5/49 · 4/3) = 0.25 / (2/49)
+    z = 1.959963984540054
+    centre = (0.5 + z * z / (2 * n_eff)) / (1 + z * z / n_eff)
+    half = z / (1 + z * z / n_eff) * math.sqrt(0.25 / n_eff + z * z / (4 * n_eff * n_eff))
+    assert win.ci_method == "wilson-eff(n=6.1, G=4)"
+    assert (win.ci_low, win.ci_high) == pytest.approx((100 * (centre - half), 100 * (centre + half)))
+
+
+def test_an_all_win_cell_is_not_a_zero_width_interval() -> None:
+    verdicts = _verdicts()
+    verdicts = verdicts[verdicts.failure.isna()].assign(outcome="win", value=1.0)  # 7 verdicts on 4 items, all won
+    hints = pd.DataFrame(columns=["agent", "item_id", "task", "value", "failure"])
+    dialogues = pd.DataFrame(columns=["agent", "instance_id", "task", "rounds", "ended_by", "failure"])
+    cells = cell_intervals(item_scores_of(verdicts, hints, dialogues), b=300).set_index(["table", "scope", "metric"])
+    win = cells.loc[("win_rate", "1-1", "win_rate")]
+    # p̂ = 1: n_eff = G = 4 items; Wilson(4, 4): centre (1 + z²/8)/(1 + z²/4), half z/(1 + z²/4)·√(z²/64)
+    z = 1.959963984540054
+    low = (1 + z * z / 8) / (1 + z * z / 4) - z / (1 + z * z / 4) * z / 8
+    assert win.estimate == 100.0 and win.ci_high == pytest.approx(100.0)
+    assert win.ci_low == pytest.approx(100 * low) and 50 < win.ci_low < 60  # 51.0, not 100 ± 0
+    assert win.ci_method == "wilson-eff(n=4.0, G=4)"

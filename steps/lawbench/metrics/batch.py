@@ -14,6 +14,9 @@ from steps.lawbench.metrics.scoring import score_task
 
 REQUIRED_COLUMNS = ["setting", "model", "task", "idx", "prompt", "prediction", "reference"]
 SCORE_COLUMNS = ["setting", "model", "task", "score", "abstention_rate", "n"]
+# One row per scored item: the task rule's value of the item (null where the rule skips it, and for 2-1, whose
+# corpus F0.5 is built from the items' edit counts tp/fp/fn, null on every other task).
+ITEM_COLUMNS = ["setting", "model", "task", "idx", "score", "tp", "fp", "fn"]
 # Scored first so that the slowest groups do not end up alone at the tail of the pool.
 _SLOW_TASKS = ("2-1", "3-8", "1-1", "3-2", "2-7")
 
@@ -23,6 +26,7 @@ class _Group:
     setting: str
     model: str
     task: str
+    idx: list[int]
     predictions: list[str]
     references: list[str]
     prompts: list[str] | None
@@ -52,7 +56,7 @@ def _items_in_index_order(
     return group
 
 
-def _score_group(group: _Group) -> tuple[str, str, str, TaskScore]:
+def _score_group(group: _Group) -> TaskScore:
     try:
         result = score_task(
             group.task,
@@ -64,7 +68,7 @@ def _score_group(group: _Group) -> tuple[str, str, str, TaskScore]:
         )
     except ScoringError as e:
         raise ScoringError(f"setting {group.setting} model {group.model}: {e}") from None
-    return group.setting, group.model, group.task, result
+    return result
 
 
 def _groups(df: pd.DataFrame, cilin_path: Path | None, confusion_path: Path | None, contiguous: bool) -> list[_Group]:
@@ -76,6 +80,7 @@ def _groups(df: pd.DataFrame, cilin_path: Path | None, confusion_path: Path | No
                 setting,
                 model,
                 task,
+                [int(i) for i in group["idx"]],
                 group["prediction"].tolist(),
                 group["reference"].tolist(),
                 group["prompt"].tolist() if task == "2-1" else None,
@@ -107,18 +112,59 @@ def score_predictions(
     setting, model, task, score, abstention_rate, n, sorted by setting, model and task. `contiguous=False`
     scores a subset of items (an agent's successful calls) without requiring every index.
     """
+    scores, _ = score_predictions_and_items(
+        df, workers, cilin_path=cilin_path, confusion_path=confusion_path, contiguous=contiguous
+    )
+    return scores
+
+
+def score_predictions_and_items(
+    df: pd.DataFrame,
+    workers: int | None = None,
+    *,
+    cilin_path: Path | None = None,
+    confusion_path: Path | None = None,
+    contiguous: bool = True,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """`score_predictions`'s table and the items' scores behind it (`ITEM_COLUMNS`, one row per item, sorted by
+    setting, model, task and idx): the rule's value of each item, whose mean over the non-null values is the
+    task's score, and for 2-1 each item's edit counts, from whose sums the corpus F0.5 is computed."""
     missing = [c for c in REQUIRED_COLUMNS if c not in df.columns]
     if missing:
         raise ScoringError(f"prediction table lacks column(s) {', '.join(missing)}")
     groups = _groups(df, cilin_path, confusion_path, contiguous)
     workers = workers or os.cpu_count() or 1
     if workers == 1 or len(groups) <= 1 or len(df) < IN_PROCESS_ROWS:
-        results = [_score_group(g) for g in groups]
+        scored = [_score_group(g) for g in groups]
     else:
         with ProcessPoolExecutor(max_workers=min(workers, len(groups))) as pool:
-            results = list(pool.map(_score_group, groups))
+            scored = list(pool.map(_score_group, groups))
+    results = list(zip(groups, scored, strict=True))
     rows = [
-        {"setting": s, "model": m, "task": t, "score": r.score, "abstention_rate": r.abstention_rate, "n": r.n}
-        for s, m, t, r in results
-    ]
-    return pd.DataFrame(rows, columns=SCORE_COLUMNS).sort_values(["setting", "model", "task"], ignore_index=True)
+        {"setting": g.setting, "model": g.model, "task": g.task, "score": r.score,
+         "abstention_rate": r.abstention_rate, "n": r.n}
+        for g, r in results
+    ]  # fmt: skip
+    scores = pd.DataFrame(rows, columns=SCORE_COLUMNS).sort_values(["setting", "model", "task"], ignore_index=True)
+    items = pd.concat([_item_rows(g, r) for g, r in results], ignore_index=True) if results else None
+    if items is None:
+        items = pd.DataFrame({c: pd.Series(dtype=object) for c in ITEM_COLUMNS})
+    return scores, items.sort_values(["setting", "model", "task", "idx"], ignore_index=True)
+
+
+def _item_rows(group: _Group, result: TaskScore) -> pd.DataFrame:
+    """The group's items: the rule's value of each (null where skipped), or 2-1's edit counts."""
+    n = len(group.idx)
+    counts = result.detail.get("per_item") if group.task == "2-1" else None
+    if counts is not None:
+        tp, fp, fn = (pd.array([c[k] for c in counts], dtype="Int64") for k in range(3))
+        score = pd.array([None] * n, dtype="Float64")
+    else:
+        if len(result.item_scores) != n:
+            raise ScoringError(f"task {group.task}: {len(result.item_scores)} item scores for {n} items")
+        score = pd.array(list(result.item_scores), dtype="Float64")
+        tp = fp = fn = pd.array([None] * n, dtype="Int64")
+    return pd.DataFrame(
+        {"setting": group.setting, "model": group.model, "task": group.task, "idx": group.idx,
+         "score": score, "tp": tp, "fp": fp, "fn": fn}
+    )  # fmt: skip

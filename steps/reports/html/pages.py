@@ -19,7 +19,7 @@ from steps.benchmarks import benchmark, benchmarks
 from steps.registry import resolve
 from steps.reports.html.dialogues import Record, to_json
 from steps.reports.html.svg import bar_chart
-from steps.reports.html.tables import Link, html_table, series
+from steps.reports.html.tables import Link, html_table, intervals, series
 from steps.reports.labels import twin_labels
 
 PAGES = {"index": "Overview", **{name: b.title for name, b in benchmarks().items()}}
@@ -71,10 +71,12 @@ def _chart(
     for column, value in filters.items():
         rows = rows[rows[column] == value]
     paper = [a for a in benchmark(bench).page.paper_in_plots if a in set(rows[rows.source == "paper"].agent)]
-    data = series(rows, categories, key, paper_agents=paper, labels=_labels(df, table))
+    labels = _labels(df, table)
+    data = series(rows, categories, key, paper_agents=paper, labels=labels)
     if not data or not categories:
         return ""
-    return bar_chart(title, categories, data, paper=frozenset(f"{a} (paper)" for a in paper))
+    errors = intervals(rows, categories, key, labels=labels)
+    return bar_chart(title, categories, data, paper=frozenset(f"{a} (paper)" for a in paper), errors=errors)
 
 
 def charts(bench: str, df: pd.DataFrame) -> str:
@@ -182,7 +184,12 @@ def percent(df: pd.DataFrame, bench: str) -> pd.DataFrame:
     if not tables:
         return df
     scaled = df.table.isin(tables)
-    return df.assign(value=df.value.where(~scaled, df.value * 100))
+    out = df.assign(value=df.value.where(~scaled, df.value * 100))
+    for column in ("ci_low", "ci_high"):  # the intervals on the same scale
+        if column in out:
+            values = pd.to_numeric(out[column], errors="coerce")
+            out[column] = values.where(~scaled, values * 100)
+    return out
 
 
 _STRONG, _CODE = re.compile(r"\*\*(.+?)\*\*"), re.compile(r"`([^`]+)`")
@@ -225,13 +232,54 @@ def benchmark_page(
     return page(bench, body, note, scripts=records is not None)
 
 
-def index_page(counts: dict[str, tuple[int, int]]) -> str:
-    """The overview: each benchmark page with its result rows and dialogues."""
+def leaderboard_table(board: pd.DataFrame) -> str:
+    """The overview's leaderboard (`steps.results.leaderboard`'s text cells: agent, source, a column per headline
+    number): our agents first, each cell its number ± half the 95 % interval with its rank (`#1`), then the papers'
+    models, greyed (named `<model> (paper)`)."""
+    columns = [c for c in board.columns if c not in ("agent", "source")]
+    head = "".join(f"<th>{escape(str(c))}</th>" for c in columns)
+    out = [f'<table class="results leaderboard"><thead><tr><th>agent</th>{head}</tr></thead><tbody>']
+    for row in board.itertuples(index=False):
+        record = dict(zip(board.columns, row, strict=True))
+        paper = record["source"] == "paper"
+        name = escape(str(record["agent"]))  # the papers' rows are already named `<model> (paper)`
+        cells = "".join(f"<td>{escape(str(record[c]))}</td>" for c in columns)
+        cls = ' class="paper"' if paper else ""
+        out.append(f"<tr{cls}><th>{name}</th>{cells}</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+PROTOCOL_NOTE = "Protocol (paper protocol, or how each run differs from the paper's):"
+LEADERBOARD_NOTE = (
+    "Each benchmark's headline numbers on 0–100: ours with ± half the 95 % interval (docs/statistics.md) and the "
+    "items it averages (n), the papers' models below as their papers printed them (no interval unless the paper "
+    "printed one). {ranks}"
+)
+
+
+def index_page(
+    counts: dict[str, tuple[int, int]],
+    board: pd.DataFrame | None = None,
+    notes: list[str] | None = None,
+    ranks_note: str = "",
+) -> str:
+    """The overview: the leaderboard (`board`, `leaderboard_table`; `notes`: the protocol of each benchmark's
+    numbers; `ranks_note`: how the ranks were made), then each benchmark page with its result rows and dialogues."""
     rows = "".join(
         f'<tr><th><a href="{b}.html">{escape(PAGES[b])}</a></th><td>{n}</td><td>{d}</td></tr>'
         for b, (n, d) in counts.items()
     )
-    body = (
+    body = ""
+    if board is not None and not board.empty:
+        body += '<h2 id="leaderboard">Leaderboard</h2>'
+        body += f'<p class="preface">{escape(LEADERBOARD_NOTE.format(ranks=ranks_note))}</p>'
+        body += f'<div class="scroll">{leaderboard_table(board)}</div>'
+        if notes:
+            items = "".join(f"<li>{escape(line)}</li>" for line in notes)
+            body += f'<p>{escape(PROTOCOL_NOTE)}</p><ul class="protocol">{items}</ul>'
+        body += '<h2 id="pages">Pages</h2>'
+    body += (
         '<table class="results"><thead><tr><th>benchmark</th><th>result rows</th><th>dialogues</th></tr>'
         f"</thead><tbody>{rows}</tbody></table>"
     )

@@ -6,6 +6,7 @@ never wider; the bars narrow so that a chart with many categories stays within M
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from html import escape
 
 # colour-blind-safe palette (Okabe–Ito); the paper's series are drawn in the same hue, hatched
@@ -34,12 +35,16 @@ def bar_chart(
     y_max: float | None = None,
     paper: frozenset[str] = frozenset(),
     height: int = 220,
+    errors: Mapping[str, list[tuple[float, float] | None]] | None = None,
 ) -> str:
     """A grouped vertical bar chart: one group per category, one bar per series (None = no bar).
 
     Series named in `paper` are hatched (the paper's numbers); each bar has a tooltip with its exact value.
+    `errors`: per series name, each category's 95 % interval (low, high) or None, drawn as an error bar (a
+    vertical line with caps) over the bar and given in its tooltip.
     """
     values = [v for _, vs in series for v in vs if v is not None and not math.isnan(v)]
+    values += [x for ivs in (errors or {}).values() for iv in ivs if iv is not None for x in iv if not math.isnan(x)]
     top = max(y_max if y_max is not None else nice_max(max(values, default=1.0)), max(values, default=0.0))
     n_series = max(len(series), 1)
     left, top_pad = 40, 26
@@ -72,13 +77,17 @@ def bar_chart(
             h = height * max(value, 0.0) / top if top else 0.0
             x, y = x0 + s * bar_w, top_pad + height - h
             colour = PALETTE[s % len(PALETTE)]
-            tip = escape(f"{name} · {category}: {_num(value)}")
+            interval = (errors or {}).get(name, [None] * len(categories))[c]
+            ci = f" (95 % CI {_num(interval[0])}–{_num(interval[1])})" if interval is not None else ""
+            tip = escape(f"{name} · {category}: {_num(value)}{ci}")
             out.append(
                 f'<rect x="{x}" y="{_num(y)}" width="{bar_w - 1}" height="{_num(h)}" fill="{colour}">'
                 f"<title>{tip}</title></rect>"
             )
             if name in paper:
                 out.append(f'<rect x="{x}" y="{_num(y)}" width="{bar_w - 1}" height="{_num(h)}" fill="url(#hatch)"/>')
+            if interval is not None:
+                out.append(_error_bar(x + (bar_w - 1) / 2, interval, top, top_pad, height, bar_w, tip))
         cx = x0 + bar_w * n_series / 2
         out.append(
             f'<text x="{_num(cx)}" y="{top_pad + height + 12}" class="tick" text-anchor="end" '
@@ -94,3 +103,21 @@ def bar_chart(
         out.append(f'<text x="{lx + 14}" y="{row}" class="legend">{escape(name)}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def _error_bar(
+    cx: float, interval: tuple[float, float], top: float, top_pad: int, height: int, bar_w: int, tip: str
+) -> str:
+    """A 95 % interval over a bar: a vertical line from low to high (clipped to the axis) with caps at both ends."""
+
+    def y_of(v: float) -> float:
+        return top_pad + height - height * min(max(v, 0.0), top) / top if top else float(top_pad + height)
+
+    y_low, y_high = y_of(interval[0]), y_of(interval[1])
+    cap = max(1.0, (bar_w - 1) / 3)
+    return (
+        f'<g class="error-bar"><title>{tip}</title>'
+        f'<line x1="{_num(cx)}" x2="{_num(cx)}" y1="{_num(y_low)}" y2="{_num(y_high)}"/>'
+        f'<line x1="{_num(cx - cap)}" x2="{_num(cx + cap)}" y1="{_num(y_low)}" y2="{_num(y_low)}"/>'
+        f'<line x1="{_num(cx - cap)}" x2="{_num(cx + cap)}" y1="{_num(y_high)}" y2="{_num(y_high)}"/></g>'
+    )

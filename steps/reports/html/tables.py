@@ -25,6 +25,31 @@ def fmt(value: object) -> str:
     return escape(str(value))
 
 
+def _present(value: object) -> bool:
+    """A number, not a missing cell."""
+    return isinstance(value, int | float) and not (isinstance(value, float) and math.isnan(value))
+
+
+def intervals(
+    rows: pd.DataFrame, categories: list[str], key: Callable[[object], str], *, labels: Mapping[str, str] | None = None
+) -> dict[str, list[tuple[float, float] | None]]:
+    """Per series of ours (named as `series` names it), each category's 95 % interval (ci_low, ci_high) where the
+    rows have one."""
+    if "ci_low" not in rows or "ci_high" not in rows:
+        return {}
+    out: dict[str, list[tuple[float, float] | None]] = {}
+    ours = rows[rows.source == "ours"]
+    for agent in dict.fromkeys(ours.agent.fillna("")):
+        found: dict[str, tuple[float, float]] = {
+            key(r): (float(r.ci_low), float(r.ci_high))
+            for r in ours[ours.agent == agent].itertuples(index=False)
+            if _present(r.ci_low) and _present(r.ci_high)
+        }
+        if found:
+            out[(labels or {}).get(agent, agent)] = [found.get(c) for c in categories]
+    return out
+
+
 def _n(value: float | None) -> str:
     if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
         return ""
@@ -46,7 +71,8 @@ def html_table(
     """One result table: a row per (source, agent), ours first, a column per (scope, metric) in CSV order; our
     rows named by `labels` (agent -> its label in this table; else the name).
 
-    A cell of ours scored (partly) by a scripted model or the proxy judge carries †; its tooltip gives `n`.
+    A cell of ours scored (partly) by a scripted model or the proxy judge carries †; its tooltip gives `n` and its
+    95 % interval where it has one.
     """
     if rows.empty:
         return ""
@@ -73,7 +99,10 @@ def html_table(
                 continue
             text = fmt(r.value) + ("†" if source == "ours" and bool(r.proxy) else "")
             n = _n(r.n)
-            tip = f' title="n = {n}"' if n else ""
+            low, high = getattr(r, "ci_low", None), getattr(r, "ci_high", None)
+            ci = f"95 % CI {fmt(low)}–{fmt(high)}" if _present(low) and _present(high) else ""
+            notes = "; ".join(x for x in (f"n = {n}" if n else "", ci) if x)
+            tip = f' title="{notes}"' if notes else ""
             href = link(agent, scope, metric) if link and source == "ours" else None
             inner = f'<a href="{escape(href)}">{text}</a>' if href else text
             tds.append(f"<td{tip}>{inner}</td>")
