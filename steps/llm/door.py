@@ -346,7 +346,9 @@ class ModelDoor:
             kwargs["input_cost_per_token"] = pricing.input_per_token if pricing else 0.0
             kwargs["output_cost_per_token"] = pricing.output_per_token if pricing else 0.0
         if model.is_scripted:
-            kwargs["metadata"] = metadata  # only scripted models see call metadata
+            # only scripted models see call metadata; a copy, since litellm's logging threads add to the dict it
+            # is given while the door goes on reading its own (a "dictionary changed size during iteration")
+            kwargs["metadata"] = dict(metadata)
         if response_format is not None:  # litellm hands it on as is to OpenAI-compatible servers
             kwargs["response_format"] = response_format
         if model.replicas:  # the key goes into the deployments: passed per call, it would bypass the balancing
