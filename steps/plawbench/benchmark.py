@@ -99,6 +99,7 @@ BENCHMARK = Benchmark(
                 "judge",
                 "plawbench.max_questions",
                 "plawbench.judge_repairs",
+                "plawbench.judge_verdict",
                 "plawbench.t1_penalties",
             ),
             calls_models=True,

@@ -110,6 +110,7 @@ def build_rubric(task: Any, rows: pd.DataFrame, options: PlawBenchParams) -> Rub
         max_points=float(task.max_points),
         rules=judge_rules(task, options),
         error_labels=error_labels(task.category),
+        verdict=options.judge_verdict,
     )
 
 

@@ -245,6 +245,7 @@ def judge(ctx: StageContext) -> str:
     """Judge one agent's responses item by item with the configured judge."""
     import steps.plawbench.scripted  # noqa: F401  (registers the proxy judge with PLawBench's kind)
     from steps.judges.prompts import template_source
+    from steps.llm.capabilities import structured_spec
     from steps.plawbench.judging import penalty_answers
     from steps.plawbench.penalty_judge import TEMPLATE as PENALTY_TEMPLATE
     from steps.plawbench.penalty_judge import TEMPLATES as PENALTY_TEMPLATES
@@ -271,6 +272,7 @@ def judge(ctx: StageContext) -> str:
         max_questions=p.max_questions,
         repairs=p.judge_repairs,
         **extra,
+        **structured_spec(judge_model, params.llm.cache_dir),
         protocol_record=params.run_protocol("plawbench", len(responses), ("judge",)),
     )
     judge_run = ctx.begin_run(run_dir / "judge", spec)
