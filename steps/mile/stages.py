@@ -22,6 +22,7 @@ import duckdb
 import pandas as pd
 
 from steps.llm import Completer, ModelConfig
+from steps.llm.capabilities import structured_spec
 from steps.mile.params import MileParams
 from steps.mile.schemas import MileDialogues, MileScores
 from steps.mile.sources import Mile
@@ -163,6 +164,7 @@ def judge(ctx: StageContext) -> str:
         "judge": judge_model.model,
         "decoding": judge_model.decoding.model_dump(),
         "protocol_record": params.run_protocol("mile", len(dialogues), ("judge",)),
+        **structured_spec(judge_model, params.llm.cache_dir),
     }
     ctx.begin_run(run_dir / JUDGE_RUN, judge_spec)
 

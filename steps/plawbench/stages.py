@@ -264,6 +264,8 @@ def judge(ctx: StageContext) -> str:
         if p.t1_penalties != "none"
         else {}
     )
+    if p.judge_verdict != "points":  # likewise the compact verdict
+        extra |= {"judge_verdict": p.judge_verdict, "flags_template": template_source("rubric_flags.j2")}
     spec = run_spec(
         judge_model,
         "plawbench-judge",

@@ -22,6 +22,7 @@ from typing import Any
 import pandas as pd
 
 from steps.llm import Completer, ModelConfig
+from steps.llm.capabilities import structured_spec
 from steps.paths import DIALOGUES, JUDGE_USAGE, TURNS, USAGE
 from steps.runs import read_run, run_spec
 from steps.schemas import Turns
@@ -191,6 +192,7 @@ def judge(ctx: StageContext) -> str:
         "protocol": protocol_version(),
         "prompts": prompt_record(ucl.prompts, items, ("judge", "hint_judge") if ucl.pointwise else ("judge",)),
         "protocol_record": params.run_protocol("ucl", len(items), ("judge",)),
+        **structured_spec(judge_model, params.llm.cache_dir),
     }
     judge_run_id = ctx.begin_run(run_dir / JUDGE_RUN, judge_spec)
     with ctx.model_session(judge_run_id, usage=run_dir / JUDGE_USAGE) as session:
