@@ -55,7 +55,7 @@ def last_stages() -> tuple[Stage, ...]:
             "steps.reports.judges:judges_report",
             "The judge audit: failures, repairs, order flips and self-preference of every LLM-judged table.",
             reads=tuple(f"data/{b.name}/runs" for b in registered if b.judged),
-            reports=("reports/judges.md", "reports/judges.csv"),
+            reports=("reports/judges.md", "reports/judges.csv", "reports/judge_probes.csv"),
             params=("agents",),
             code=_registered_code(),
         ),

@@ -8,6 +8,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from steps.judges.probes import JudgeProbeParams
 from steps.plawbench.protocol import PAPER
 from steps.protocol import PaperProtocol, RoleEntry
 from steps.sections import BenchmarkSection, Section, check_subset
@@ -42,6 +43,7 @@ class PlawBenchParams(BenchmarkSection):
     # paper's way); flags: only met or not per item (full points or 0), no free text: a verdict about a third as
     # long, which a small judge with a low max_tokens can finish (the smoke profile's), and coarser scores
     judge_verdict: Literal["points", "flags"] = "points"
+    judge_probes: JudgeProbeParams = JudgeProbeParams()  # the judge audit's re-judgements and shuffled rubrics
     multiturn: PlawMultiturnParams = PlawMultiturnParams()
     paper_names: dict[str, str] = Field(default_factory=dict)  # agent -> model name in the paper's Table 3
     t1_penalties: Literal["none", "paper"] = "none"  # paper: also apply Table 8's T1 penalties (ours, reported apart)

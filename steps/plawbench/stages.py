@@ -244,12 +244,14 @@ def predict(ctx: StageContext) -> str:
 def judge(ctx: StageContext) -> str:
     """Judge one agent's responses item by item with the configured judge."""
     import steps.plawbench.scripted  # noqa: F401  (registers the proxy judge with PLawBench's kind)
+    from steps.judges.probes import PROBE_FILE
     from steps.judges.prompts import template_source
     from steps.llm.capabilities import structured_spec
     from steps.plawbench.judging import penalty_answers
     from steps.plawbench.penalty_judge import TEMPLATE as PENALTY_TEMPLATE
     from steps.plawbench.penalty_judge import TEMPLATES as PENALTY_TEMPLATES
     from steps.plawbench.prompts import templates_version
+    from steps.schemas.probes import JudgeProbes
 
     assert ctx.agent_name is not None
     agent_name, params, paths = ctx.agent_name, ctx.params, ctx.paths
@@ -275,16 +277,18 @@ def judge(ctx: StageContext) -> str:
         repairs=p.judge_repairs,
         **extra,
         **structured_spec(judge_model, params.llm.cache_dir),
+        judge_probes=p.judge_probes.model_dump(),
         protocol_record=params.run_protocol("plawbench", len(responses), ("judge",)),
     )
     judge_run = ctx.begin_run(run_dir / "judge", spec)
     with ctx.model_session(judge_run, usage=run_dir / JUDGE_USAGE) as session:
-        judgements, scores, items = ctx.task(_judge_responses, name="judge")(
+        judgements, scores, items, probes = ctx.task(_judge_responses, name="judge")(
             tasks, rubric, responses, judge_model, session.door, p, judge_run, counter=ctx.counter
         )
         ctx.write_table(judgements, run_dir / "judgements.parquet", PlawJudgements, table="plawbench_judgements")
         ctx.write_table(scores, run_dir / "scores.parquet", PlawScores, table="plawbench_scores")
         ctx.write_table(items, run_dir / "item_scores.parquet", PlawItemScores, table="plawbench_item_scores")
+        ctx.write_table(probes, run_dir / PROBE_FILE, JudgeProbes, table="plawbench_judge_probes")
     ctx.write_run_json(run_dir / "judge", spec)
     total = scores[(scores.dimension == "total") & scores.failure.isna()]
     per = (
@@ -323,10 +327,10 @@ def _judge_responses(
     judge_run: str,
     *,
     counter: Callable[[str, int], AbstractContextManager[Callable[..., None]]],
-) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Every answered response judged (and, opt-in, the consultations' paper penalties): the judgement, score and
-    item-score rows, with a row without a score for every failed agent call."""
-    from steps.plawbench.judging import judge_all, judge_penalties_all, judgement_rows
+    item-score rows, with a row without a score for every failed agent call; and the judge probes' rows."""
+    from steps.plawbench.judging import judge_all, judge_penalties_all, judgement_rows, probe_all
 
     repairs = options.judge_repairs
     todo = int(responses.response.notna().sum())
@@ -342,7 +346,11 @@ def _judge_responses(
             penalties = asyncio.run(
                 judge_penalties_all(door, judge_model, tasks, results, repairs=repairs, on_done=advance)
             )
-    return judgement_rows(results, responses[responses.response.isna()], tasks, rubric, judge_run, penalties)
+    with counter(f"plawbench judge probes {agent}", 1) as advance:
+        probes = asyncio.run(probe_all(door, judge_model, tasks, rubric, results, options, repairs=repairs))
+        advance()
+    tables = judgement_rows(results, responses[responses.response.isna()], tasks, rubric, judge_run, penalties)
+    return (*tables, probes)
 
 
 def _penalty_summary(scores: pd.DataFrame) -> str:
