@@ -25,12 +25,16 @@ def profiles() -> dict[str, dict[str, Any]]:
             "judge_repairs": 0,
             "judge_verdict": "flags",
             "judge": {"decoding": {"max_tokens": JUDGE_MAX_TOKENS}},
+            # the judge audit's probes on one answer: two re-judgements (the same prompt: llama.cpp's prompt cache
+            # spares its reading) and one with the rubric shuffled
+            "judge_probes": {"sample": 1, "repeats": 2, "shuffle": True},
             "multiturn": {"enabled": True, "max_turns": 1},
         },
         "slice": {
             "limit": 1,
             "scenarios": ["consultation"],
             "judge_repairs": 1,
+            "judge_probes": {"sample": 0},
             "multiturn": {"enabled": False},
         },
     }

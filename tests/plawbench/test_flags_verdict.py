@@ -95,3 +95,7 @@ def test_the_smoke_profile_judges_plawbench_with_flags_and_a_larger_cap(tmp_path
     assert loaded.section(PlawBenchParams).judge_verdict == "flags"
     assert loaded.judge_model("plawbench").decoding.max_tokens == JUDGE_MAX_TOKENS == 512
     assert loaded.judge_model("ucl").decoding.max_tokens == 96  # the other judges keep the profile's cap
+    probes = loaded.section(PlawBenchParams).judge_probes
+    assert (probes.sample, probes.repeats, probes.shuffle) == (1, 2, True)
+    slice_ = Params.model_validate(real_params(params, "http://127.0.0.1:8099/v1", "m", tmp_path, "slice"))
+    assert slice_.section(PlawBenchParams).judge_probes.sample == 0  # the CI slice makes no extra judge call
