@@ -67,6 +67,7 @@ def last_stages() -> tuple[Stage, ...]:
                 *(f"reports/{b.name}.csv" for b in registered),
                 *(f"reports/{b.page.markdown or b.name + '.md'}" for b in registered if b.page.preface),
                 *(f"data/{b.name}/runs" for b in registered if b.dialogues),
+                "reports/judges.md",
             ),
             writes=("reports/html",),
             params=("agents",),
