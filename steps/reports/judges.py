@@ -239,7 +239,9 @@ judgement and re-judgements all gave the same value; `within SD`: the mean over 
 deviation (n − 1) of their values (a value is the share of the maximum, 0–1). `changed %`: rubric items whose verdict
 differs between the shuffled and the original order; `mean Δ`: the mean value difference (shuffled − original).
 A deterministic stand-in (the `[proxy]` judge) answers alike by construction: its agreement is trivially 100 % and
-its order effect nil, which measures no model; its rows show that instead of numbers.
+its order effect nil, which measures no model; its rows show that instead of numbers. A real judge decoding greedily
+(temperature 0) mostly answers alike whatever the seed: there, agreement shows the server's determinism more than the
+judge's uncertainty, and the rubric order is the informative probe.
 
 """
 PROBE_HEADER = (
