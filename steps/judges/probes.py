@@ -65,9 +65,10 @@ def shuffled(rubric: Rubric, seed: int) -> Rubric:
 
 
 def probe_row(item_id: str, probe: str, round_: int, judgement: Any) -> dict[str, Any]:
-    """A `judge_probes` row from a `steps.judges.Judgement` (its evidence's `items`, where a rubric judge wrote
-    them, give the per-item values)."""
-    given = {str(i["id"]): i["given"] for i in judgement.evidence.get("items", [])} if judgement.ok else {}
+    """A `judge_probes` row from a `steps.judges.Judgement` (the per-item values: a rubric judge's evidence `items`,
+    a hint judge's `status`)."""
+    ev = judgement.evidence if judgement.ok else {}
+    given = {str(i["id"]): i["given"] for i in ev.get("items", [])} or dict(ev.get("status", {}))  # rubric, hints
     return {
         "item_id": item_id,
         "probe": probe,

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import Field, field_validator
 
+from steps.judges.probes import JudgeProbeParams
 from steps.llm.config import ModelConfig, ModelEntry, check_safe_name
 from steps.protocol import PaperProtocol, RoleEntry
 from steps.sections import BenchmarkSection, check_subset
@@ -51,6 +52,7 @@ class UclParams(BenchmarkSection):
     tasks: list[str] | None = None  # task names to run (e.g. [Charge Prediction]); None: all 23
     judge_retries: int = Field(default=2, ge=0, le=5)
     pointwise: bool = True
+    judge_probes: JudgeProbeParams = JudgeProbeParams()  # the judge audit's probes of the hint judge (pointwise)
     prompts: PromptSource = RELEASED
 
     @field_validator("tasks")

@@ -163,7 +163,9 @@ def _consult(
 def judge(ctx: StageContext) -> str:
     """Judge one agent's dialogues against the reference's in both orders, plus the hint scores."""
     import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL proxy judge)
-    from steps.ucl.judging import RunIds, judge_run
+    from steps.judges.probes import PROBE_FILE
+    from steps.schemas.probes import JudgeProbes
+    from steps.ucl.judging import RunIds, judge_run, probe_hints
     from steps.ucl.report import headline_text
     from steps.ucl.tables import agent_long
 
@@ -193,6 +195,7 @@ def judge(ctx: StageContext) -> str:
         "prompts": prompt_record(ucl.prompts, items, ("judge", "hint_judge") if ucl.pointwise else ("judge",)),
         "protocol_record": params.run_protocol("ucl", len(items), ("judge",)),
         **structured_spec(judge_model, params.llm.cache_dir),
+        **({"judge_probes": ucl.judge_probes.model_dump()} if ucl.pointwise else {}),
     }
     judge_run_id = ctx.begin_run(run_dir / JUDGE_RUN, judge_spec)
     with ctx.model_session(judge_run_id, usage=run_dir / JUDGE_USAGE) as session:
@@ -206,6 +209,8 @@ def judge(ctx: StageContext) -> str:
         )
         ctx.write_table(verdicts, run_dir / "verdicts.parquet", UclVerdicts, table="ucl_verdicts")
         ctx.write_table(hints, run_dir / "hint_scores.parquet", UclHintScores, table="ucl_hint_scores")
+        probes = ctx.task(probe_hints, name="judge probes")(session.door, judge_model, ucl, items, dialogues, hints)
+        ctx.write_table(probes, run_dir / PROBE_FILE, JudgeProbes, table="ucl_judge_probes")
     ctx.write_run_json(run_dir / JUDGE_RUN, judge_spec)
     per = (
         verdicts[verdicts.failure.isna()]
