@@ -19,27 +19,18 @@ from dataclasses import replace
 from typing import Any
 
 import pandas as pd
-from pydantic import Field
 
 from steps.judges.rubric_tally import Rubric
 from steps.llm import ModelConfig
-from steps.sections import Section
+from steps.sections import JudgeProbeParams
+
+__all__ = ["JudgeProbeParams", "consistency", "order_effect", "probe_row", "reseeded", "sample_ids", "shuffled"]
 
 PROBE_FILE = "judge_probes.parquet"
 REPEAT, SHUFFLE = "repeat", "shuffle"
 # one row per probe call: the item (a benchmark's own key), the probe, its round (0: the stage's own judgement,
 # 1..k the re-judgements; shuffle: 1), the judge's value (None: a failure, named) and per rubric item what it gave
 PROBE_COLUMNS = ["item_id", "probe", "round", "judge", "judge_proxy", "value", "failure", "items"]
-
-
-class JudgeProbeParams(Section):
-    """`<benchmark>.judge_probes`: how many judged items to probe (0: none), k re-judgements of each (0: none),
-    whether to re-judge them with the rubric items shuffled, and the seed of the sample and of the shuffles."""
-
-    sample: int = Field(default=10, ge=0)
-    repeats: int = Field(default=3, ge=0, le=20)
-    shuffle: bool = True
-    seed: int = 0
 
 
 def sample_ids(ids: Sequence[str], n: int, seed: int) -> list[str]:

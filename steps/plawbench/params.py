@@ -8,10 +8,9 @@ from typing import ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from steps.judges.probes import JudgeProbeParams
 from steps.plawbench.protocol import PAPER
 from steps.protocol import PaperProtocol, RoleEntry
-from steps.sections import BenchmarkSection, Section, check_subset
+from steps.sections import BenchmarkSection, JudgeProbeParams, Section, check_subset
 
 
 class PlawMultiturnParams(Section):

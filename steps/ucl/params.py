@@ -7,10 +7,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import Field, field_validator
 
-from steps.judges.probes import JudgeProbeParams
 from steps.llm.config import ModelConfig, ModelEntry, check_safe_name
 from steps.protocol import PaperProtocol, RoleEntry
-from steps.sections import BenchmarkSection, check_subset
+from steps.sections import BenchmarkSection, JudgeProbeParams, check_subset
 from steps.ucl.prompts import RELEASED, PromptSource
 from steps.ucl.protocol import PAPER, REFERENCE_NAME
 
