@@ -43,17 +43,15 @@ install-local: $(LOCAL_STAMP)
 smoke-real: $(LOCAL_STAMP)
 	$(BIN)/python -m flows.smoke_real
 
-# `dvc repro` with one Prefect server for every stage (or the one PREFECT_API_URL names): flows/pipeline.py
+# The whole pipeline with one Prefect server for every stage (or the one PREFECT_API_URL names), every agent's
+# stages JOBS at a time: the shared stages, then the agents concurrently, then the reports (`jurisflow agents run`,
+# flows/agents.py). `make run JOBS=1` is one `dvc repro` of everything, one stage at a time (flows/pipeline.py).
+JOBS ?= 2
 run: $(STAMP)
-	$(BIN)/python -m flows.pipeline
+	@if [ "$(JOBS)" = 1 ]; then $(BIN)/python -m flows.pipeline; else $(BIN)/jurisflow agents run --jobs $(JOBS); fi
 	@$(BIN)/dvc status
 
-# `make run` with every agent's stages JOBS at a time: the shared stages, then the agents concurrently, then the
-# reports (`jurisflow agents run`, flows/agents.py; --pool NAME runs the agents on Prefect workers in other clones).
-JOBS ?= 2
-agents: $(STAMP)
-	$(BIN)/jurisflow agents run --jobs $(JOBS)
-	@$(BIN)/dvc status
+agents: run
 
 # pytest on three workers (pytest-xdist) on two cores, since the slow tests wait on servers and stages part of the
 # time; each test file goes whole to one worker (`--dist loadfile`: a module's fixtures are built once), the files with

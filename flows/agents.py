@@ -123,11 +123,13 @@ def _say(label: str, line: str) -> None:
 
 def _stream(label: str, args: list[str], env: dict[str, str]) -> int:
     """Run a command, its output lines prefixed with `label` (several run at once); its exit code."""
-    proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+    from flows import children
+
+    proc = children.start(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
     assert proc.stdout is not None
     for line in proc.stdout:
         _say(label, line)
-    return proc.wait()
+    return children.finish(proc)
 
 
 def repro_args(targets: list[str], *, pull: bool = False, single: bool = False) -> list[str]:
@@ -250,9 +252,11 @@ def run(agents: list[str] | None = None, jobs: int = 2, pool: str | None = None)
             print(f"agents: failed: {', '.join(failed)} (later phases not run)", file=sys.stderr)
         return 1 if failed else 0
 
+    from flows import children
     from flows.pipeline import served
 
     with (
+        children.interruptible(),
         _environment(SESSION_ENV, session),
         served(dict(os.environ), announce=True) as env,
         _environment("PREFECT_API_URL", env["PREFECT_API_URL"]),

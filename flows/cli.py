@@ -442,6 +442,10 @@ Limit = Annotated[
     int | None, typer.Option(min=1, help="the agent's own cap (items per task, instances …); omitted: none")
 ]
 MaxTokens = Annotated[int | None, typer.Option(min=1, help="a reply's cap: agents.<AGENT>.decoding.max_tokens")]
+Repeats = Annotated[
+    int | None,
+    typer.Option(min=1, help="independent runs of each of the agent's stages (agents.<AGENT>.repeats; 1: one run)"),
+]
 Temperature = Annotated[float | None, typer.Option(min=0.0, help="agents.<AGENT>.decoding.temperature")]
 Concurrency = Annotated[
     int | None,
@@ -498,6 +502,7 @@ def evaluate_agent(
     api_key_env: ApiKeyEnv = None,
     benchmarks: Benchmarks = None,
     limit: Limit = None,
+    repeats: Repeats = None,
     max_tokens: MaxTokens = None,
     temperature: Temperature = None,
     concurrency: Concurrency = None,
@@ -520,6 +525,7 @@ def evaluate_agent(
         api_base=api_base,
         api_key_env=api_key_env,
         limit=limit,
+        repeats=repeats,
         max_tokens=max_tokens,
         temperature=temperature,
         concurrency=concurrency,

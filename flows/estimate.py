@@ -321,12 +321,21 @@ def _estimate_once(
                 skipped.append(target)
                 continue
             door.stage, agent_of[target] = target, agent or ""
-            ctx = EstimateContext(params, paths, agent, setting, door=door, scratch=Path(tmp))
-            started = time.perf_counter()
-            try:
-                stage.run_body(ctx)
-            finally:
-                seconds[target] = seconds.get(target, 0.0) + time.perf_counter() - started
+            repeats = params.repeats(agent) if stage.per_agent and agent else 1
+            for i in range(repeats):  # each repeat of the agent's run sends its own calls, as the stage does
+                ctx = EstimateContext(
+                    params.for_repeat(agent, i) if agent else params,
+                    paths.for_repeat(agent, i) if agent else paths,
+                    agent,
+                    setting,
+                    door=door,
+                    scratch=Path(tmp),
+                )
+                started = time.perf_counter()
+                try:
+                    stage.run_body(ctx)
+                finally:
+                    seconds[target] = seconds.get(target, 0.0) + time.perf_counter() - started
     rows = tally(door.sent, seconds, agent_of)
     wall, uncalibrated = stage_wall(door.sent, calibrations, params.llm.concurrency)
     report = Report(

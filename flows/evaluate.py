@@ -1,7 +1,8 @@
 """`jurisflow eval`: register one model as an agent in params.yaml and run its stages and the reports with DVC.
 
     jurisflow eval --agent NAME --model MODEL [--api-base URL] [--api-key-env VAR]
-                   [--benchmarks lawbench,j1,mile,ucl,plawbench] [--limit N] [--max-tokens N] [--temperature T]
+                   [--benchmarks lawbench,j1,mile,ucl,plawbench] [--limit N] [--repeats K] [--max-tokens N]
+                   [--temperature T]
                    [--concurrency N] [--max-failed-fraction F] [--judge MODEL] [--environment MODEL] [--dry-run]
 
 It first prints the model of every role its benchmarks call (the agent, the environment, the judge, a seat such
@@ -146,6 +147,7 @@ class Settings:
     api_key_env: str | None = None
     benchmarks: list[str] | None = None
     limit: int | None = None
+    repeats: int | None = None  # agents.<name>.repeats: runs of each of its stages (1 removes the key)
     max_tokens: int | None = None  # agents.<name>.decoding.max_tokens
     temperature: float | None = None  # agents.<name>.decoding.temperature
     concurrency: int | None = None  # agents.<name>.concurrency (default: the server's parallel slots)
@@ -201,6 +203,10 @@ def apply(data: CommentedMap, agent: str, model: str | None, settings: Settings)
         entry.pop("limit", None)
     else:
         _set(entry, "limit", settings.limit)
+    if settings.repeats == 1:
+        entry.pop("repeats", None)
+    elif settings.repeats is not None:
+        _set(entry, "repeats", settings.repeats)
     for key, number in (("max_tokens", settings.max_tokens), ("temperature", settings.temperature)):
         if number is None:
             continue
@@ -508,20 +514,20 @@ def run_plan(agent: str, chosen: Plan, say: Callable[[str], None]) -> Outcome:
     caps what its stages spend together (steps/llm/ledger.py). One `dvc repro --single-item` for the common stages,
     then one per benchmark (its stages, then its report), so that a benchmark that fails loses none of the others'
     results; then the HTML report when a report was refreshed and its inputs exist."""
-    from flows import pipeline
+    from flows import children, pipeline
     from steps.llm.ledger import session_env
 
     bin_dir = Path(sys.executable).parent
     env = session_env({**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"})  # stages: python
     out = Outcome()
-    with pipeline.served(env, announce=True) as served:
+    with children.interruptible(), pipeline.served(env, announce=True) as served:
 
         def repro(stages: list[str]) -> bool:
             """Whether `dvc repro --single-item STAGES` succeeded."""
             if not stages:
                 return True
             argv = dvc_command("--wait-for-lock", "repro", "--single-item", *stages)
-            return subprocess.run(argv, env=served).returncode == 0
+            return children.run(argv, env=served) == 0
 
         def left(stages: list[str]) -> str:
             stale = stale_stages(stages, served)

@@ -104,8 +104,9 @@ def configured(env: dict[str, str] | None = None) -> str | None:
 @contextmanager
 def served(env: dict[str, str], announce: bool = False) -> Iterator[dict[str, str]]:
     """`env` for `dvc` commands whose stages report to one Prefect server: the configured one (`configured`), else
-    one started here for the block with the project's Prefect home. `announce` prints the UI's address of a
-    configured server before and after the block (it outlives the run), or says that the block's own stops with it."""
+    one started here for the block with the project's Prefect home; none when `env` turns Prefect off. `announce`
+    prints the UI's address of a configured server before and after the block (it outlives the run), or says that the
+    block's own stops with it."""
     from flows.kit.monitor import project_name
     from flows.ui import project_home, ui_address
 
@@ -113,6 +114,12 @@ def served(env: dict[str, str], announce: bool = False) -> Iterator[dict[str, st
         if announce:
             print(line, file=sys.stderr, flush=True)
 
+    from flows.kit.stage import PREFECT_SWITCH, orchestrated
+
+    if not orchestrated(env):  # stages run as plain functions: no server to report to
+        say(f"Prefect: off ({PREFECT_SWITCH}=off): no run is recorded")
+        yield env
+        return
     with ExitStack() as stack:
         url = configured(env)
         if url is not None:
@@ -130,8 +137,10 @@ def served(env: dict[str, str], announce: bool = False) -> Iterator[dict[str, st
 
 def repro(args: list[str], env: dict[str, str], announce: bool = False) -> int:
     """`dvc repro ARGS` with `env`, its stages served as `served` says."""
-    with served(env, announce) as env_served:
-        return subprocess.run(dvc_command("repro", *args), env=env_served).returncode
+    from flows import children
+
+    with children.interruptible(), served(env, announce) as env_served:
+        return children.run(dvc_command("repro", *args), env=env_served)
 
 
 def main(argv: list[str]) -> int:

@@ -41,7 +41,17 @@ def flow_of(name: str) -> Any:
         params = load_params(params_file)
         if agent_name is not None:
             params.agent(agent_name)  # an unknown agent is a clear error
-        return declared.run_body(FlowContext(params, paths, agent_name, setting))
+        repeats = params.repeats(agent_name) if declared.per_agent and agent_name is not None else 1
+        if repeats == 1:
+            return declared.run_body(FlowContext(params, paths, agent_name, setting))
+        assert agent_name is not None
+        summaries = [  # each repeat its own run: its folder, seed and cache keys (docs/statistics.md#repeated-runs)
+            declared.run_body(
+                FlowContext(params.for_repeat(agent_name, i), paths.for_repeat(agent_name, i), agent_name, setting)
+            )
+            for i in range(repeats)
+        ]
+        return f"{repeats} repeats: " + " | ".join(f"repeat {i}: {s}" for i, s in enumerate(summaries))
 
     body.__name__ = body.__qualname__ = name
     body.__doc__ = declared.help

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 from pydantic_core import InitErrorDetails
 
 import steps
@@ -72,18 +72,29 @@ class AgentEntry(ModelEntry):
     """An agent under test: a model plus the benchmarks it takes part in (default: all) and its own cap on the
     units each benchmark sends it (`limit`: LawBench and UCL-Bench items per task, PLawBench tasks per scenario,
     MILE instances of the sample, J1 instances per scenario; the benchmark's own limit still applies, the
-    smaller wins). Both are the agent's own keys, so changing them reruns only this agent's stages."""
+    smaller wins). Both are the agent's own keys, so changing them reruns only this agent's stages. `repeats`: how
+    many independent runs each of its per-agent stages makes (docs/statistics.md#repeated-runs): repeat 0 is the run
+    an agent without repeats makes, repeat i ≥ 1 (data/<benchmark>/runs/<agent>/repeat-<i>/) sends its own calls
+    with the seed shifted by i (`for_repeat`)."""
 
     benchmarks: list[str] = Field(default_factory=lambda: list(BENCHMARKS))
     limit: int | None = Field(default=None, ge=1)
+    repeats: int = Field(default=1, ge=1)
 
     @field_validator("benchmarks")
     @classmethod
     def _known(cls, value: list[str]) -> list[str]:
         return check_benchmarks(value)
 
-    def resolve(self, name: str) -> ModelConfig:
-        return ModelConfig(name=name, **self.model_dump(exclude={"benchmarks", "limit", "paper_model"}))
+    def resolve(self, name: str, repeat: int = 0) -> ModelConfig:
+        """The agent as the door calls it in repeat `repeat` (0: as an agent without repeats; i ≥ 1: its own cache
+        keys and run id, and the seed shifted by i, from 0 when none is set)."""
+        config = ModelConfig(name=name, **self.model_dump(exclude={"benchmarks", "limit", "paper_model", "repeats"}))
+        if not repeat:
+            return config
+        seed = (config.decoding.seed or 0) + repeat
+        decoding = config.decoding.model_copy(update={"seed": seed})
+        return config.model_copy(update={"repeat": repeat, "decoding": decoding})
 
 
 def smaller(*limits: int | None) -> int | None:
@@ -106,6 +117,7 @@ class Params(Section):
     environment: ModelEntry = ModelEntry(model="scripted/persona")
     judge: ModelEntry = ModelEntry(model="scripted/judge")
     llm: LLMSettings = LLMSettings()
+    _repeat_of: dict[str, int] = PrivateAttr(default_factory=dict)  # agent -> the repeat these parameters run
 
     @model_validator(mode="before")
     @classmethod
@@ -202,7 +214,24 @@ class Params(Section):
     def agent(self, name: str) -> ModelConfig:
         if name not in self.agents:
             raise ValueError(f"unknown agent '{name}'; params.yaml lists: {', '.join(self.agents) or 'none'}")
-        return self.agents[name].resolve(name)
+        return self.agents[name].resolve(name, self.repeat_of(name))
+
+    def repeats(self, name: str) -> int:
+        """How many runs agent `name` makes of each of its per-agent stages (`agents.<name>.repeats`; 1 if unknown)."""
+        return self.agents[name].repeats if name in self.agents else 1
+
+    def repeat_of(self, name: str) -> int:
+        """Which repeat of agent `name` these parameters run (0 unless `for_repeat` made them)."""
+        return self._repeat_of.get(name, 0)
+
+    def for_repeat(self, name: str, repeat: int) -> Params:
+        """These parameters running repeat `repeat` of agent `name`: `agent(name)` gives that repeat's model (its
+        seed shifted, its calls its own); repeat 0 gives these parameters unchanged."""
+        if not repeat:
+            return self
+        copy = self.model_copy()
+        copy._repeat_of = {**self._repeat_of, name: repeat}
+        return copy
 
     def shared_roles(self) -> dict[str, ModelEntry]:
         """The global role entries a benchmark's own (or its paper's) override."""
@@ -219,6 +248,10 @@ class Params(Section):
     def judge_model(self, benchmark: str) -> ModelConfig:
         return self.role_model(benchmark, "judge")
 
+    def judge_panel(self, benchmark: str) -> list[ModelConfig] | None:
+        """The members of `benchmark`'s judge panel, each resolved as a single judge would be (None: one judge)."""
+        return self.section_named(benchmark).panel_models("judge", self.shared_roles())
+
     def benchmark_roles(self, benchmarks: Sequence[str] | None = None) -> list[tuple[str, str, ModelConfig]]:
         """(benchmark, role, model) for every role of `benchmarks` (None: all) besides the agents."""
         return [
@@ -230,8 +263,10 @@ class Params(Section):
     def role_models(self, benchmarks: Sequence[str] | None = None) -> list[ModelConfig]:
         """The distinct models playing the roles of `benchmarks` (None: all), each once."""
         seen: dict[str, ModelConfig] = {}
-        for _, _, m in self.benchmark_roles(benchmarks):
+        for b, _, m in self.benchmark_roles(benchmarks):
             seen.setdefault(m.model_dump_json(exclude={"name"}), m)
+            for member in self.judge_panel(b) or []:  # every judge of a panel (the first is the role's model)
+                seen.setdefault(member.model_dump_json(exclude={"name"}), member)
         return list(seen.values())
 
     def protocol_record(

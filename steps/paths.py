@@ -81,6 +81,18 @@ class Paths:
         """One agent's run of a benchmark (`sub`: e.g. LawBench's setting)."""
         return safe_child(self.runs(benchmark), agent, *sub)
 
+    def repeat_run(self, benchmark: str, agent: str, repeat: int, *sub: str) -> Path:
+        """Repeat `repeat` of an agent's run (`agents.<name>.repeats`): repeat 0 is `run`, a later one the folder
+        `repeat-<i>` inside it."""
+        if not repeat:
+            return self.run(benchmark, agent, *sub)
+        return Paths.run(self, benchmark, agent, repeat_folder(repeat), *sub)
+
+    def for_repeat(self, agent: str, repeat: int) -> Paths:
+        """These paths with `run(…, agent)` the folder of repeat `repeat` (what a per-agent stage body is given for
+        each repeat of its agent); repeat 0: these paths."""
+        return self if not repeat else RepeatPaths(self.data, self.reports, self.cache, self.manifest, agent, repeat)
+
     def reference(self, benchmark: str) -> Path:
         """The run of a benchmark's reference model (UCL-Bench)."""
         return self.data / benchmark / "reference"
@@ -93,3 +105,21 @@ class Paths:
     def downloads(self) -> Path:
         """Pinned source files downloaded from upstream (ingest, and commands that score or read pinned files)."""
         return self.cache / "sources"
+
+
+def repeat_folder(repeat: int) -> str:
+    """The folder of a later repeat inside its agent's run: `repeat-1`, `repeat-2` …"""
+    return f"repeat-{repeat}"
+
+
+@dataclass(frozen=True)
+class RepeatPaths(Paths):
+    """`Paths` whose run folder of `agent` is that of one of its later repeats (`Paths.for_repeat`)."""
+
+    agent: str = ""
+    repeat: int = 0
+
+    def run(self, benchmark: str, agent: str, *sub: str) -> Path:
+        if agent == self.agent and self.repeat:
+            return super().run(benchmark, agent, repeat_folder(self.repeat), *sub)
+        return super().run(benchmark, agent, *sub)

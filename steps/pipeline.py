@@ -53,9 +53,17 @@ def last_stages() -> tuple[Stage, ...]:
         Stage(
             "judges_report",
             "steps.reports.judges:judges_report",
-            "The judge audit: failures, repairs, order flips and self-preference of every LLM-judged table.",
-            reads=tuple(f"data/{b.name}/runs" for b in registered if b.judged),
-            reports=("reports/judges.md", "reports/judges.csv", "reports/judge_probes.csv"),
+            "The judge audit: failures, repairs, order flips and self-preference of every LLM-judged table, the "
+            "agreement of panels of judges and with human labels (data/human_labels/*.csv).",
+            reads=(*(f"data/{b.name}/runs" for b in registered if b.judged), "data/human_labels"),
+            reports=(
+                "reports/judges.md",
+                "reports/judges.csv",
+                "reports/judges_panels.csv",
+                "reports/judges_rankings.csv",
+                "reports/judges_human.csv",
+                "reports/judge_probes.csv",
+            ),
             params=("agents",),
             code=_registered_code(),
         ),

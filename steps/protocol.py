@@ -22,9 +22,9 @@ import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import BeforeValidator, Discriminator, Field, Tag, field_validator
 
 from steps.llm.config import (
     ApiBase,
@@ -118,6 +118,69 @@ class RoleEntry(_Frozen):
         return base.model_copy(update={**given, "decoding": decoding})
 
 
+Aggregation = Literal["majority", "mean"]
+
+
+class JudgePanel(_Frozen):
+    """A panel of judges for one benchmark: `judge: [a, b, c]` (each member a model string or a role entry, merged
+    over the model it replaces as a single judge is), or `judge: {panel: [...], aggregate: majority|mean}`. Every
+    member judges every row; each member's rows are kept and their aggregate feeds the scores (`aggregate`
+    None: the judged table's default, majority for pairwise verdicts, the mean for scores; steps/judges/panel.py)."""
+
+    panel: list[RoleEntry]
+    aggregate: Aggregation | None = None
+
+    @field_validator("panel", mode="before")
+    @classmethod
+    def _members(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            return [{"model": m} if isinstance(m, str) else m for m in value]
+        return value
+
+    @field_validator("panel")
+    @classmethod
+    def _distinct(cls, value: list[RoleEntry]) -> list[RoleEntry]:
+        if not value:
+            raise ValueError("an empty panel; name one judge or more")
+        unnamed = [i for i, m in enumerate(value) if m.model is None]
+        if unnamed:
+            raise ValueError(f"panel member {unnamed[0]} names no model (each member is told apart by its model)")
+        models = [str(m.model) for m in value]
+        repeated = sorted({m for m in models if models.count(m) > 1})
+        if repeated:
+            raise ValueError(f"panel member {repeated[0]} is listed twice; each judge once")
+        return value
+
+
+# the union's tags appear in an error's key path: named `function-…`, which the one-line errors leave out
+# (flows/kit/config.py), so an error reads `<benchmark>.judge.decoding` or `<benchmark>.judge.panel`, as without them
+_ONE, _PANEL = "function-one-judge", "function-judge-panel"
+
+
+def _judge_shape(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, JudgePanel) or (isinstance(value, Mapping) and "panel" in value):
+        return _PANEL
+    return _ONE
+
+
+def _panel_shorthand(value: Any) -> Any:
+    """`judge: [a, b]` is `judge: {panel: [a, b]}`."""
+    return {"panel": value} if isinstance(value, list) else value
+
+
+# A benchmark section's `judge`: one judge (a role entry) or a panel of them.
+JudgeSetting = Annotated[
+    Annotated[
+        Annotated[RoleEntry, Tag(_ONE)] | Annotated[JudgePanel, Tag(_PANEL)],
+        Discriminator(_judge_shape),
+    ]
+    | None,
+    BeforeValidator(_panel_shorthand),
+]
+
+
 def resolve_role(name: str, fallback: ModelEntry, paper: PaperRole | None, own: RoleEntry | None) -> ModelConfig:
     """The model playing role `name`: `own` (the benchmark's entry) over `paper` (when the protocol is the
     paper's) over `fallback` (the global entry)."""
@@ -172,6 +235,7 @@ class ProtocolRecord:
     settings: Mapping[str, Any] = field(default_factory=dict)  # the section's values of the paper's settings
     size: int | None = None  # units this run had (None: not known, e.g. a report-level record)
     agent: ModelConfig | None = None  # the agent as the run sent it (compared when the paper has `agent_decoding`)
+    panels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # role → its panel's models (none: one model)
 
     def agent_paper_decoding(self) -> Decoding | None:
         """The paper's decoding for this record's agent, when the paper names one and the agent is a model (a
@@ -208,7 +272,9 @@ class ProtocolRecord:
             used = self.roles.get(role)
             if used is None:
                 continue
-            if used.model != theirs.model:
+            if role in self.panels:
+                out.append(f"{role} panel {' + '.join(self.panels[role])}, paper {theirs.paper}")
+            elif used.model != theirs.model:
                 out.append(f"{role} {used.model}, paper {theirs.paper}")
             elif not used.is_scripted:
                 out += decoding_deviations(role, used.decoding, theirs.decoding)
@@ -244,6 +310,7 @@ class ProtocolRecord:
                     if role in self.paper.roles
                     else {}
                 ),
+                **({"panel": list(self.panels[role])} if role in self.panels else {}),
             }
             for role, m in sorted(self.roles.items())
         }
@@ -330,6 +397,11 @@ def protocol_lines(params: Params, benchmarks: Sequence[str] | None = None) -> l
         record = params.protocol_record(benchmark)
         lines.append(f"{benchmark} (protocol: {record.protocol}): {record.label}")
         lines += [f"  {line}" for line in role_lines(record)]
+        panel = params.section_named(benchmark).own_panel("judge")
+        if panel is not None:
+            how = panel.aggregate or "default: majority for pairwise verdicts, mean for scores"
+            members = ", ".join(m.model for m in params.judge_panel(benchmark) or [])
+            lines.append(f"  judge panel of {len(panel.panel)} ({how}): {members}")
         if record.paper.agent_decoding is not None:
             for name in params.derived_runs().get(benchmark, []):
                 sent = params.protocol_record(benchmark, agent=name)

@@ -132,7 +132,9 @@ class Benchmark:
     (data dir, a run's folder) -> texts) gives the prompt templates a run used that are not ours (read at run time
     from the pinned data, as UCL-Bench's released prompts), which the real-model echo check compares replies with.
     `item_scores` ("module:function", (Paths, agents) -> `steps.stats.cells.ItemScores`) gives its runs' item-level
-    scores, from which its report's intervals and `jurisflow compare` come (None: no intervals)."""
+    scores, from which its report's intervals and `jurisflow compare` come (None: no intervals). `human_study`
+    ("module:NAME", a `steps.reports.human_labels.HumanStudy`) says how its judge is compared with human labels in
+    its paper's own statistic, beside the paper's figures (None: its paper reports no judge–human agreement)."""
 
     name: str
     title: str
@@ -151,6 +153,7 @@ class Benchmark:
     commands: tuple[Command, ...] = ()
     run_prompts: str | None = None
     item_scores: str | None = None
+    human_study: str | None = None
 
     def smoke_profile(self, profile: str) -> dict[str, Any]:
         """Its params.yaml section overrides in the real-model profile `profile` (`make smoke-real`: `small`; the

@@ -23,6 +23,7 @@ def run_spec(agent: ModelConfig, benchmark: str, **versions: Any) -> dict[str, A
         "model": agent.model,
         "endpoint": agent.api_base if isinstance(agent.api_base, str) else None,
         "decoding": agent.decoding.model_dump(),
+        **({"repeat": agent.repeat} if agent.repeat else {}),  # a later repeat (the first's spec is unchanged)
         **versions,
     }
 

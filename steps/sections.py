@@ -13,7 +13,15 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from steps.llm.config import ModelConfig, ModelEntry
-from steps.protocol import PaperProtocol, ProtocolName, ProtocolRecord, RoleEntry, resolve_role, settings_of
+from steps.protocol import (
+    JudgePanel,
+    PaperProtocol,
+    ProtocolName,
+    ProtocolRecord,
+    RoleEntry,
+    resolve_role,
+    settings_of,
+)
 
 
 class Section(BaseModel):
@@ -48,9 +56,28 @@ class BenchmarkSection(Section):
     protocol: ProtocolName = "ours"
 
     def own_role(self, role: str) -> RoleEntry | None:
-        """The section's own entry for `role` (None: it names none)."""
+        """The section's own entry for `role` (None: it names none; a panel's first member for a panel)."""
         found = getattr(self, role, None) if role in type(self).model_fields else None
+        if isinstance(found, JudgePanel):
+            return found.panel[0]
         return found if isinstance(found, RoleEntry) else None
+
+    def own_panel(self, role: str) -> JudgePanel | None:
+        """The panel the section names for `role` (None: one judge)."""
+        found = getattr(self, role, None) if role in type(self).model_fields else None
+        return found if isinstance(found, JudgePanel) else None
+
+    def panel_models(self, role: str, shared: Mapping[str, ModelEntry]) -> list[ModelConfig] | None:
+        """Each member of the role's panel, resolved as a single judge would be (each merged over the paper's role
+        under `protocol: paper`, else the global entry); None when the role has one model."""
+        panel = self.own_panel(role)
+        if panel is None:
+            return None
+        fallback = shared.get(role) or self.role_default(role)
+        if fallback is None:
+            raise KeyError(f"no model for role '{role}'")
+        paper = self.PAPER.roles.get(role) if self.protocol == "paper" else None
+        return [resolve_role(role, fallback, paper, member) for member in panel.panel]
 
     def role_default(self, role: str) -> ModelEntry | None:
         """The entry of a role that has no global one (e.g. a reference model), else None."""
@@ -80,8 +107,10 @@ class BenchmarkSection(Section):
         the roles it calls, None: all of them; `agent`: the agent as the run sends it, `agent_model`)."""
         chosen = self.ROLES if roles is None else roles
         models = {r: self.role_model(r, shared) for r in chosen}
+        panels = {r: tuple(m.model for m in found) for r in chosen if (found := self.panel_models(r, shared))}
         dumped: dict[str, Any] = self.model_dump()
-        return ProtocolRecord(self.protocol, models, self.PAPER, settings_of(dumped, self.PAPER), size, agent)
+        settings = settings_of(dumped, self.PAPER)
+        return ProtocolRecord(self.protocol, models, self.PAPER, settings, size, agent, panels=panels)
 
     def shared_limit(self) -> int | None:
         """The benchmark's own cap on the units it sends every agent (None: none); an agent's `limit` and this,

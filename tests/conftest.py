@@ -17,6 +17,10 @@ os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 # Flows started by tests (also in subprocesses and other working directories) may wait for the ephemeral
 # API longer than Prefect's default 20 s: the test machine has 2 cores and runs much at once.
 os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
+# Stage tests call a stage's body as a plain function (flows/kit/stage.py `orchestrated`): the same lines, outputs and
+# exit code without a Prefect flow run, whose server round trips made up most of their time. The tests of what
+# Prefect shows (runs, task states, the UI) and the session's one whole-pipeline run (`small`) turn it on.
+os.environ.setdefault("JURISFLOW_PREFECT", "off")
 
 ROOT = Path(__file__).resolve().parents[1]
 MIRROR = Path(os.environ.get("JURISFLOW_MIRROR", ROOT.parent / "shared" / "data"))
@@ -50,6 +54,15 @@ def pytest_configure_node(node) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     _SHARED_SERVER.pop("url", None)
     _SHARED_STOP.close()
+
+
+@pytest.fixture(scope="module")
+def prefect_on():
+    """Stages run as Prefect flows (the default outside the test suite), here and in the processes started here, for
+    a whole module (its module-scoped fixtures too): `pytestmark = pytest.mark.usefixtures("prefect_on")`."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("JURISFLOW_PREFECT", "on")
+        yield
 
 
 @pytest.fixture(scope="session")

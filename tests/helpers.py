@@ -176,7 +176,7 @@ def small_run(dest: Path, mirror: Path, prefect_api: str, base: Path | None = No
     `small_agents`), with its test server alive until the context ends."""
     from tests.fake_openai_server import FakeOpenAIServer
 
-    env = run_env(mirror, prefect_api)
+    env = run_env(mirror, prefect_api) | {"JURISFLOW_PREFECT": "on"}  # the real thing: every stage a Prefect flow
     with FakeOpenAIServer() as server:
         agents = small_agents(server.url)
         copy_project(dest, {**SMALL, "agents": agents}, replace=("agents",), base=base)

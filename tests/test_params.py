@@ -340,3 +340,61 @@ def test_structured_output_is_a_setting_of_every_model_entry_and_a_benchmarks_ro
     assert params.agent("foo").structured_output == "auto"
     bad = _one_line_error(_write(tmp_path, "judge:\n  model: openai/x\n  structured_output: maybe\n"))
     assert "judge.structured_output" in bad and "'auto', 'json_schema' or 'off'" in bad
+
+
+# issue 40: panels of judges
+PANEL = "judge:\n  model: scripted/judge\nmile:\n  judge: {}\n"
+
+
+@pytest.mark.parametrize(
+    ("panel", "error"),
+    [
+        ("[]", "mile.judge.panel: an empty panel; name one judge or more"),
+        ("[scripted/judge, scripted/judge]", "mile.judge.panel: panel member scripted/judge is listed twice"),
+        ("{panel: [scripted/judge, scripted/judge_contrary], aggregate: median}", "mile.judge.aggregate: Input should"),
+        ("[{decoding: {temperature: 1}}]", "mile.judge.panel: panel member 0 names no model"),
+    ],
+)
+def test_params_check_refuses_a_malformed_panel_in_one_line(tmp_path, panel, error):
+    path = _write(tmp_path, PANEL.format(panel))
+    result = CliRunner().invoke(app, ["params", "check", "--file", str(path)])
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 1 and len(lines) == 1, result.output
+    assert lines[0].startswith(f"error: {path}: {error}")
+
+
+def test_params_check_accepts_panels_and_names_their_members(tmp_path):
+    text = (
+        "judge:\n  model: scripted/judge\n"
+        "mile:\n  judge: [scripted/judge, {model: scripted/judge_contrary, decoding: {temperature: 0.5}}]\n"
+        "ucl:\n  judge: {panel: [scripted/judge, scripted/judge_contrary], aggregate: mean}\n"
+    )
+    path = _write(tmp_path, text)
+    result = CliRunner().invoke(app, ["params", "check", "--file", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "  judge panel of 2 (default: majority for pairwise verdicts, mean for scores): scripted/judge, " in (
+        result.output
+    )
+    assert "  judge panel of 2 (mean): scripted/judge, scripted/judge_contrary" in result.output
+    params = load_params(path)
+    members = params.judge_panel("mile")
+    assert members is not None and [m.model for m in members] == ["scripted/judge", "scripted/judge_contrary"]
+    assert members[1].decoding.temperature == 0.5 and members[0].decoding.temperature == 0.0
+    assert params.judge_model("mile").model == "scripted/judge"  # the role's model: the panel's first member
+    assert params.judge_panel("j1") is None  # one judge: no panel
+    assert {m.model for m in params.role_models(["mile"])} >= {"scripted/judge", "scripted/judge_contrary"}
+
+
+def test_one_judge_errors_keep_their_key_path(tmp_path):
+    path = _write(tmp_path, "ucl:\n  judge: {model: scripted/judge, decoding: {temprature: 1}}\n")
+    assert _one_line_error(path) == f"{path}: ucl.judge.decoding.temprature: Extra inputs are not permitted"
+
+
+def test_a_panel_is_a_deviation_of_its_own_in_the_protocol_label(tmp_path):
+    path = _write(tmp_path, "ucl:\n  protocol: paper\n  judge: [openai/gpt-4-0613, openai/gpt-4o]\n")
+    params = load_params(path)
+    record = params.protocol_record("ucl", roles=("judge",))
+    assert record.label.startswith("judge panel openai/gpt-4-0613 + openai/gpt-4o, paper GPT-4")
+    assert record.as_dict()["roles"]["judge"]["panel"] == ["openai/gpt-4-0613", "openai/gpt-4o"]
+    single = load_params(_write(tmp_path, "ucl:\n  protocol: paper\n")).protocol_record("ucl", roles=("judge",))
+    assert "panel" not in single.as_dict()["roles"]["judge"]  # one judge: the record as it was

@@ -14,7 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
+# slow: runs stages end to end (handed out before the quick modules); prefect_on: what Prefect records is under test
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("prefect_on")]
 
 STAGE = """stages:
   where:

@@ -20,7 +20,7 @@ from steps.ucl.tasks import task_of
 from tests.conftest import ROOT
 from tests.helpers import write_lawbench_interim
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("prefect_on")]
 
 _EVERY_TENTH = {"JURISFLOW_PROGRESS_INTERVAL_S": "0"}  # plain progress lines at every tenth however fast the stage
 

@@ -17,7 +17,8 @@ import pytest
 from tests.conftest import ROOT
 from tests.helpers import one_source_project
 
-pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
+# slow: runs stages end to end (handed out before the quick modules); prefect_on: what Prefect records is under test
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("prefect_on")]
 
 SESSION = "5e551011abcdef0123456789"
 

@@ -13,7 +13,8 @@ from tests.conftest import ROOT
 from tests.helpers import one_source_project
 from tests.helpers import prefect_server as start_prefect_server
 
-pytestmark = pytest.mark.slow  # runs stages end to end: handed out before the quick modules
+# slow: runs stages end to end (handed out before the quick modules); prefect_on: what Prefect records is under test
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("prefect_on")]
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,8 @@ import pytest
 from flows.kit.server_guard import _GuardedSubprocess, guarded
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.usefixtures("prefect_on")  # the stage's temporary Prefect server is under test
+
 
 def _children(pid: int) -> list[int]:
     """Processes whose parent is `pid` (from /proc)."""

@@ -15,6 +15,8 @@ from prefect import flow, task
 from flows.kit.stage import run_stage
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.usefixtures("prefect_on")  # what Prefect records is under test
+
 MESSAGE = "data/x.parquet: row 3: column 'score' out of range"
 
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from rich.console import Console
@@ -163,11 +164,13 @@ def _run_stage(name: str, flow_fn: Flow[..., Any], **kwargs: Any) -> int:
     except ParamsError as err:
         console.print(f"[bold red]{name} failed[/]: {err}", soft_wrap=True)
         return 1
+    run_name, run_tags = describe(name, params, kwargs.get("agent_name"), kwargs.get("setting"))
+    if not orchestrated():
+        return _run_plain(name, flow_fn, run_name, kwargs)
     _shorten_prefect_tracebacks()
     _send_info_to_the_api()
     install_server_guard()  # a killed stage leaves no temporary Prefect server behind
     _mark_crashed()
-    run_name, run_tags = describe(name, params, kwargs.get("agent_name"), kwargs.get("setting"))
     with progress.stage(run_name) as meter:
         try:
             with tags(*run_tags):
@@ -177,6 +180,40 @@ def _run_stage(name: str, flow_fn: Flow[..., Any], **kwargs: Any) -> int:
             console.print(meter.summary(ok=False), soft_wrap=True, markup=False, highlight=False)
             raise
     code = _report(name, state)
+    console.print(meter.summary(ok=code == 0), soft_wrap=True, markup=False, highlight=False)  # the closing line
+    return code
+
+
+PREFECT_SWITCH = "JURISFLOW_PREFECT"
+
+
+def orchestrated(env: Mapping[str, str] | None = None) -> bool:
+    """Whether a stage runs as a Prefect flow (`JURISFLOW_PREFECT`, default `on`). `off`: its body is called as a
+    plain function, with the same lines on the terminal and exit code, and nothing sent to any Prefect server (no
+    run in the UI, no server started): for quick checks and for the test suite's stage tests. `env`: the environment
+    of the processes about to start (default: this one's)."""
+    value = (os.environ if env is None else env).get(PREFECT_SWITCH, "on")
+    return value.strip().lower() not in {"off", "0", "false", "no"}
+
+
+def _run_plain(name: str, flow_fn: Flow[..., Any], run_name: str, kwargs: dict[str, Any]) -> int:
+    """The stage's body called as a plain function (`orchestrated()` off), ending as `_report` ends a flow run."""
+    with progress.stage(run_name) as meter:
+        try:
+            summary = flow_fn.fn(**kwargs)
+        except EXPECTED_ERRORS as err:
+            console.print(f"[bold red]{name} failed[/]: {err}", soft_wrap=True)
+            code = 1
+        except Exception as err:
+            console.print_exception()
+            console.print(f"[bold red]{name} failed[/] with an unexpected error: {type(err).__name__}: {err}")
+            code = 1
+        except BaseException:
+            console.print(meter.summary(ok=False), soft_wrap=True, markup=False, highlight=False)
+            raise
+        else:
+            console.print(f"[bold green]{name}[/]: {summary}", soft_wrap=True)
+            code = 0
     console.print(meter.summary(ok=code == 0), soft_wrap=True, markup=False, highlight=False)  # the closing line
     return code
 

@@ -34,6 +34,7 @@ BENCHMARK = Benchmark(
     show="steps.j1.show:dialogue_lines",
     position=2,
     judged=("scores",),
+    human_study="steps.j1.human:STUDY",
     dialogues=True,
     headlines=(
         Headline("table3", "Overall"),
@@ -164,6 +165,7 @@ BENCHMARK = Benchmark(
             ),
             writes=(
                 "data/j1/runs/{agent}/scores.parquet",
+                "data/j1/runs/{agent}/scores_panel.parquet",
                 "data/j1/runs/{agent}/failure_causes.parquet",
                 "data/j1/runs/{agent}/judge_usage.parquet",
                 "data/j1/runs/{agent}/judge_call_cache.parquet",

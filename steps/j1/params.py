@@ -11,7 +11,7 @@ from pydantic import Field, field_validator, model_validator
 from steps.j1.envs import known_codes
 from steps.j1.protocol import PAPER
 from steps.llm.config import ModelConfig, ModelEntry
-from steps.protocol import PaperProtocol, RoleEntry
+from steps.protocol import JudgeSetting, PaperProtocol, RoleEntry
 from steps.sections import BenchmarkSection, Section
 
 
@@ -133,7 +133,7 @@ class J1Params(BenchmarkSection):
     ROLES: ClassVar[tuple[str, ...]] = ("environment", "judge")
 
     environment: RoleEntry | None = None  # over the paper's (protocol: paper) or the global environment
-    judge: RoleEntry | None = None
+    judge: JudgeSetting = None
     extract: ExtractParams = ExtractParams()
     topics: TopicsParams = TopicsParams()
     personas: PersonasParams = PersonasParams()

@@ -1,10 +1,11 @@
 """The response cache: completed calls stored by content in SQLite, outside any DVC output.
 
 The key is a sha256 over the canonical JSON of what changes the output (model string, the endpoint when it
-is a single server, messages, decoding parameters). API keys, timeouts, retry settings, concurrency and the
-addresses of interchangeable replicas never enter it. Only successful completions are stored, so a rerun
-repeats failed calls and replays every finished one without touching the network. SQLite in WAL mode is safe
-for several processes at once; within a process all access happens on the event loop's thread.
+is a single server, messages, decoding parameters, and a later repeat's index: `agents.<name>.repeats`). API keys,
+timeouts, retry settings, concurrency and the addresses of interchangeable replicas never enter it. Only successful
+completions are stored, so a rerun repeats failed calls and replays every finished one without touching the network.
+SQLite in WAL mode is safe for several processes at once; within a process all access happens on the event loop's
+thread.
 
 Each answer is committed as it arrives, so what a stage received survives the stage. A cache that cannot be opened,
 read or written raises `CacheError`: one line naming the file and the cause (read-only, disk full, not a directory
@@ -59,7 +60,7 @@ def call_key(
     them the metadata changes the output and enters the key; real models never see it. A `response_format`
     sent (constrained output) enters it too; a call without one keys as before.
     """
-    body = {
+    body: dict[str, Any] = {
         "model": model.model,
         "endpoint": model.api_base if isinstance(model.api_base, str) else None,
         "messages": messages,
@@ -69,6 +70,8 @@ def call_key(
         body["metadata"] = metadata
     if response_format is not None:
         body["response_format"] = response_format
+    if model.repeat:  # a later repeat of an agent's run: its own calls (the first keys as a run without repeats)
+        body["repeat"] = model.repeat
     canonical = json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 

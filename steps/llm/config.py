@@ -148,6 +148,9 @@ class ModelConfig(_Frozen):
     concurrency: int | None = Field(default=None, ge=1)  # per-endpoint bound; defaults to LLMSettings.concurrency
     timeout_s: float | None = Field(default=None, gt=0)
     structured_output: StructuredOutput = "auto"
+    # which of an agent's repeated runs this is (`agents.<name>.repeats`): 0, the first, calls and keys as an agent
+    # without repeats; a later one enters the response cache key, so its calls are its own
+    repeat: int = Field(default=0, ge=0)
 
     @property
     def provider(self) -> str:

@@ -1,4 +1,5 @@
-"""Deterministic offline models (`scripted/oracle`, `scripted/null`, `scripted/persona`, `scripted/judge`).
+"""Deterministic offline models (`scripted/oracle`, `scripted/null`, `scripted/persona`, `scripted/judge`, and
+`scripted/judge_contrary`, a second proxy judge that disagrees with the first by construction, for panels).
 
 They are a litellm custom provider (`steps/llm/scripted_provider.py`, installed by the door), so they travel
 the same path as real models (cache, accounting, concurrency bounds). Each call is answered by a *policy* looked
@@ -19,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-SCRIPTED_MODELS = ("oracle", "null", "persona", "judge")
+SCRIPTED_MODELS = ("oracle", "null", "persona", "judge", "judge_contrary")
 ANY_SCENARIO = "*"
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import litellm
 from litellm import CustomLLM
 
+from steps.llm import sampler
 from steps.llm.scripted import ScriptedRequest, answer
 
 
@@ -17,8 +18,12 @@ def _approx_tokens(text: str) -> int:
 class ScriptedProvider(CustomLLM):
     """The litellm handler behind the `scripted/` prefix."""
 
-    def _respond(self, model: str, messages: list, litellm_params: dict | None) -> litellm.ModelResponse:
+    def _respond(
+        self, model: str, messages: list, litellm_params: dict | None, optional_params: dict | None = None
+    ) -> litellm.ModelResponse:
         metadata = dict((litellm_params or {}).get("metadata") or {})
+        if model == sampler.MODEL:  # temperature, seed … as sent: what the sampler samples with
+            metadata[sampler.DECODING] = dict(optional_params or {})
         text = answer(ScriptedRequest(model=model, messages=list(messages), metadata=metadata))
         prompt = sum(_approx_tokens(str(m.get("content") or "")) for m in messages)
         return litellm.ModelResponse(
@@ -32,10 +37,10 @@ class ScriptedProvider(CustomLLM):
         )
 
     def completion(self, model, messages, *args, litellm_params=None, **kwargs) -> litellm.ModelResponse:
-        return self._respond(model, messages, litellm_params)
+        return self._respond(model, messages, litellm_params, kwargs.get("optional_params"))
 
     async def acompletion(self, model, messages, *args, litellm_params=None, **kwargs) -> litellm.ModelResponse:
-        return self._respond(model, messages, litellm_params)
+        return self._respond(model, messages, litellm_params, kwargs.get("optional_params"))
 
 
 _HANDLER = ScriptedProvider()

@@ -77,6 +77,7 @@ BENCHMARK = Benchmark(
             ),
             writes=(
                 "data/mile/runs/{agent}/scores.parquet",
+                "data/mile/runs/{agent}/scores_panel.parquet",
                 "data/mile/runs/{agent}/judge/run.json",
                 "data/mile/runs/{agent}/judge_usage.parquet",
                 "data/mile/runs/{agent}/judge_call_cache.parquet",

@@ -23,7 +23,7 @@ from pydantic import Field, ValidationError, field_validator
 
 from steps.llm.config import Decoding, ModelConfig, ModelEntry
 from steps.mile.protocol import PAPER as PAPER_PROTOCOL
-from steps.protocol import PaperProtocol, RoleEntry
+from steps.protocol import JudgeSetting, PaperProtocol, RoleEntry
 from steps.sections import BenchmarkSection, Section
 
 ROLES = ("client", "supervisor", "classifier", "styler", "blur")
@@ -122,7 +122,7 @@ class MileParams(BenchmarkSection):
     ROLES: ClassVar[tuple[str, ...]] = ("environment", "judge")
 
     environment: RoleEntry | None = None  # over the paper's (protocol: paper) or the global environment
-    judge: RoleEntry | None = None
+    judge: JudgeSetting = None
     sample: int | None = Field(default=100, ge=1)
     seed: int = 0
     max_turns: int = Field(default=15, ge=1, le=50)

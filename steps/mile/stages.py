@@ -21,6 +21,7 @@ from dataclasses import replace
 import duckdb
 import pandas as pd
 
+from steps.judges.panel import judge_by_panel, panel_aggregation, panel_label, panel_spec, unit_keys
 from steps.llm import Completer, ModelConfig
 from steps.llm.capabilities import structured_spec
 from steps.mile.params import MileParams
@@ -145,6 +146,7 @@ def _simulate_summary(name: str, agent: ModelConfig, d: pd.DataFrame, session: M
 def judge(ctx: StageContext) -> str:
     """Goal, interaction and client-consistency scores of one agent's MILE run."""
     import steps.mile.proxy  # noqa: F401  (registers the proxy judge for MILE's judge kinds)
+    from steps.judges import scripted_contrary  # noqa: F401  (registers the contrary proxy judge, for panels)
     from steps.mile.evaluate import Plan, plan_evaluation
     from steps.mile.judging import run_tasks
 
@@ -159,12 +161,15 @@ def judge(ctx: StageContext) -> str:
     plan = plan_evaluation(mile, dialogues, turns, params.section(MileParams))
     # the judge's own record (<run>/judge/run.json): the judge model and decoding it asked with (under `protocol:
     # paper` the paper's max_tokens 50) beside the paper's; the score rows keep the dialogue run's id
+    panel = params.judge_panel("mile")
+    aggregation = panel_aggregation(params, "mile", pairwise=False)
     judge_spec = {
         "agent_run": rid,
         "judge": judge_model.model,
         "decoding": judge_model.decoding.model_dump(),
         "protocol_record": params.run_protocol("mile", len(dialogues), ("judge",)),
         **structured_spec(judge_model, params.llm.cache_dir),
+        **(panel_spec(panel, aggregation) if panel else {}),
     }
     ctx.begin_run(run_dir / JUDGE_RUN, judge_spec)
 
@@ -172,11 +177,25 @@ def judge(ctx: StageContext) -> str:
         with ctx.counter(label, len(plan.tasks)) as advance:
             return asyncio.run(run_tasks(door, model, plan.tasks, on_done=advance))
 
+    columns = list(MileScores.to_schema().columns)
     with ctx.model_session(rid, usage=run_dir / JUDGE_USAGE) as session:
-        judged = ctx.task(judge_all, name="judge")(plan, session.door, judge_model, f"mile judge {agent_name}")
-        columns = list(MileScores.to_schema().columns)
-        scores = pd.DataFrame(plan.rows + judged).assign(run_id=rid, agent=agent_name)[columns]
+        if panel is None:
+            judged = ctx.task(judge_all, name="judge")(plan, session.door, judge_model, f"mile judge {agent_name}")
+            scores = pd.DataFrame(plan.rows + judged).assign(run_id=rid, agent=agent_name)[columns]
+            members = pd.DataFrame(columns=columns)
+        else:  # every member judges every task; their rows are kept, their aggregate is the score
+            rules = pd.DataFrame(plan.rows).assign(run_id=rid, agent=agent_name)
+
+            def one(model: ModelConfig) -> pd.DataFrame:
+                rows = ctx.task(judge_all, name=f"judge {model.model}")(
+                    plan, session.door, model, f"mile judge {agent_name} by {model.model}"
+                )
+                return pd.DataFrame(rows).assign(run_id=rid, agent=agent_name).reindex(columns=columns)
+
+            judged_rows, members = judge_by_panel(panel, one, unit_keys(columns), aggregation)
+            scores = pd.concat([rules.reindex(columns=columns), judged_rows], ignore_index=True)[columns]
         ctx.write_table(scores, run_dir / "scores.parquet", MileScores, table="mile_scores")
+        ctx.write_table(members, run_dir / "scores_panel.parquet", MileScores, table="mile_scores_panel")
     ok = scores[scores.failure.isna()]
     per = ok.groupby(["stage", "metric"], sort=True).agg(mean=("value", "mean"), n=("value", "size")).reset_index()
     ctx.publish_table(
@@ -189,7 +208,8 @@ def judge(ctx: StageContext) -> str:
     ctx.write_run_json(run_dir / JUDGE_RUN, judge_spec)
     failed = scores[scores.failure.notna() & (scores.failure != "dialogue_failed")]
     return (
-        f"{agent_name}: {len(dialogues)} dialogues, {len(plan.tasks):,} judge calls by {judge_model.model} "
+        f"{agent_name}: {len(dialogues)} dialogues, {len(plan.tasks):,} judge calls by "
+        f"{judge_model.model if panel is None else panel_label([m.model for m in panel], aggregation) + ' (each)'} "
         f"({session.hits:,} from the cache), {len(scores):,} score rows, {len(failed)} judge failures, "
         f"{int((scores.failure == 'dialogue_failed').sum())} rows of failed dialogues; run {rid}"
     )

@@ -24,6 +24,7 @@ BENCHMARK = Benchmark(
     dialogue_marker="responses.parquet",
     position=5,
     judged=("judgements",),
+    human_study="steps.plawbench.human:STUDY",
     dialogues=True,
     headlines=(
         Headline("table3", "Overall", column="PLawBench", scale=100),
@@ -90,6 +91,7 @@ BENCHMARK = Benchmark(
             writes=(
                 "data/plawbench/runs/{agent}/judge/run.json",
                 "data/plawbench/runs/{agent}/judgements.parquet",
+                "data/plawbench/runs/{agent}/judgements_panel.parquet",
                 "data/plawbench/runs/{agent}/scores.parquet",
                 "data/plawbench/runs/{agent}/item_scores.parquet",
                 "data/plawbench/runs/{agent}/judge_probes.parquet",

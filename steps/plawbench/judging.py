@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from steps.judges import Judgement
+from steps.judges.panel import aggregate_values
 from steps.judges.result import NOBODY
 from steps.judges.rubric import ItemKind, Rubric, RubricGroup, RubricItem, empty_answer_judgement, judge_rubric
 from steps.llm import Completer, ModelConfig
@@ -29,6 +30,7 @@ from steps.plawbench.penalty_judge import PenaltyJudgement, judge_penalties
 from steps.plawbench.prompts import judge_rules, task_input
 from steps.plawbench.questions import first_questions
 from steps.plawbench.schemas import PlawItemScores, PlawJudgements, PlawScores
+from steps.protocol import Aggregation
 from steps.schemas import Strict
 
 DIMENSION_CODES = {"C": "conclusion", "F": "facts", "R": "reasoning", "S": "statute"}
@@ -396,3 +398,24 @@ async def probe_all(
 
     done = await asyncio.gather(*(one(n, k) for n, k in enumerate(keys)))
     return probe_frame([row for rows in done for row in rows])
+
+
+def panel_points(
+    frames: Sequence[pd.DataFrame], keys: Sequence[str], columns: Sequence[str], aggregation: Aggregation
+) -> pd.DataFrame:
+    """The score or item-score rows of a panel of judges from each member's (`frames`, in the panel's order): one
+    row per unit (`keys`, the first member's rows first), its `columns` (points) aggregated over the members whose
+    row holds them (no `failure`); a unit some member scored loses the failure of a member that did not."""
+    stacked = pd.concat(frames, ignore_index=True)
+    scored = stacked[stacked.failure.isna()] if "failure" in stacked.columns else stacked
+    out = stacked.drop_duplicates(list(keys), keep="first").reset_index(drop=True)
+    groups = scored.groupby(list(keys), sort=False, dropna=False)
+    index = pd.MultiIndex.from_frame(out[list(keys)])
+    for column in columns:
+        merged = groups[column].agg(lambda v: aggregate_values([float(x) for x in v.dropna()], aggregation))
+        found = merged.reindex(index)
+        out[column] = found.where(found.notna(), out[column].to_numpy()).to_numpy()
+    if "failure" in out.columns:
+        valued = pd.Series(True, index=groups.size().index).reindex(index, fill_value=False).to_numpy()
+        out.loc[valued, "failure"] = None
+    return out

@@ -9,7 +9,7 @@ from typing import ClassVar, Literal
 from pydantic import Field, field_validator, model_validator
 
 from steps.plawbench.protocol import PAPER
-from steps.protocol import PaperProtocol, RoleEntry
+from steps.protocol import JudgeSetting, PaperProtocol, RoleEntry
 from steps.sections import BenchmarkSection, JudgeProbeParams, Section, check_subset
 
 
@@ -25,7 +25,7 @@ class PlawBenchParams(BenchmarkSection):
     ROLES: ClassVar[tuple[str, ...]] = ("environment", "judge")  # environment: the multi-turn variant's client
 
     environment: RoleEntry | None = None  # over the global environment (the paper has no such role)
-    judge: RoleEntry | None = None  # over the paper's judge (protocol: paper) or the global one
+    judge: JudgeSetting = None  # over the paper's judge (protocol: paper) or the global one
     limit: int | None = Field(default=None, ge=1)  # tasks per scenario (15 scenarios); None: all 280
     scenarios: list[str] | None = None  # scenarios to run (e.g. [consultation, plaintiff]); None: all 15
 

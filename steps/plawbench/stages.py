@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from steps.judges.panel import aggregate, asked_rows
 from steps.llm import Completer, ModelConfig
 from steps.paths import DIALOGUES, JUDGE_USAGE, TURNS, USAGE
 from steps.plawbench import dialogue
@@ -41,6 +42,7 @@ from steps.plawbench.schemas import (
     PlawTasks,
 )
 from steps.plawbench.sql import QUERIES
+from steps.protocol import Aggregation
 from steps.runs import run_spec
 from steps.simulate.journal import Journal
 from steps.simulate.records import context_limit_keys
@@ -244,10 +246,12 @@ def predict(ctx: StageContext) -> str:
 def judge(ctx: StageContext) -> str:
     """Judge one agent's responses item by item with the configured judge."""
     import steps.plawbench.scripted  # noqa: F401  (registers the proxy judge with PLawBench's kind)
-    from steps.judges.probes import PROBE_FILE
+    from steps.judges import scripted_contrary  # noqa: F401  (registers the contrary proxy judge, for panels)
+    from steps.judges.panel import panel_aggregation, panel_spec
+    from steps.judges.probes import PROBE_FILE, probe_frame
     from steps.judges.prompts import template_source
     from steps.llm.capabilities import structured_spec
-    from steps.plawbench.judging import penalty_answers
+    from steps.plawbench.judging import panel_points, penalty_answers
     from steps.plawbench.penalty_judge import TEMPLATE as PENALTY_TEMPLATE
     from steps.plawbench.penalty_judge import TEMPLATES as PENALTY_TEMPLATES
     from steps.plawbench.prompts import templates_version
@@ -280,12 +284,28 @@ def judge(ctx: StageContext) -> str:
         judge_probes=p.judge_probes.model_dump(),
         protocol_record=params.run_protocol("plawbench", len(responses), ("judge",)),
     )
+    panel = params.judge_panel("plawbench")
+    aggregation = panel_aggregation(params, "plawbench", pairwise=False)
+    if panel is not None:
+        spec = {**spec, **panel_spec(panel, aggregation)}
     judge_run = ctx.begin_run(run_dir / "judge", spec)
     with ctx.model_session(judge_run, usage=run_dir / JUDGE_USAGE) as session:
-        judgements, scores, items, probes = ctx.task(_judge_responses, name="judge")(
-            tasks, rubric, responses, judge_model, session.door, p, judge_run, counter=ctx.counter
-        )
+        judged = ctx.task(_judge_responses, name="judge")
+        if panel is None:
+            judgements, scores, items, probes = judged(
+                tasks, rubric, responses, judge_model, session.door, p, judge_run, counter=ctx.counter
+            )
+            members = judgements.iloc[0:0]
+        else:  # every member judges every response; their judgements are kept, their aggregate is the score
+            each = [judged(tasks, rubric, responses, m, session.door, p, judge_run, counter=ctx.counter) for m in panel]
+            judgements, members = _panel_tables([(j, s, i) for j, s, i, _ in each], aggregation)
+            scores = panel_points([sc for _, sc, _, _ in each], SCORE_KEYS, ["awarded"], aggregation)
+            items = panel_points([it for _, _, it, _ in each], ITEM_KEYS, ["given", "awarded"], aggregation)
+            probes = probe_frame([])  # the probes re-ask one judge; a panel's aggregate is no one judge's answer
         ctx.write_table(judgements, run_dir / "judgements.parquet", PlawJudgements, table="plawbench_judgements")
+        ctx.write_table(
+            members, run_dir / "judgements_panel.parquet", PlawJudgements, table="plawbench_judgements_panel"
+        )
         ctx.write_table(scores, run_dir / "scores.parquet", PlawScores, table="plawbench_scores")
         ctx.write_table(items, run_dir / "item_scores.parquet", PlawItemScores, table="plawbench_item_scores")
         ctx.write_table(probes, run_dir / PROBE_FILE, JudgeProbes, table="plawbench_judge_probes")
@@ -315,6 +335,20 @@ def judge(ctx: StageContext) -> str:
         f"({session.hits:,} of {session.calls:,} calls from the cache); failures: {failed}; "
         f"{int(judgements.clamped.sum())} clamps; judge run {judge_run}" + _penalty_summary(scores)
     )
+
+
+SCORE_KEYS = ["item_id", "variant", "dimension"]
+ITEM_KEYS = ["item_id", "variant", "rubric_id"]
+POINT_COLUMNS = ["awarded", "penalty_points"]  # a judgement's points, aggregated as its value
+
+
+def _panel_tables(
+    each: list[tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]], aggregation: Aggregation
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(the panel's judgements, every member's) from each member's (judgements, scores, item scores)."""
+    members = pd.concat([j for j, _, _ in each], ignore_index=True)
+    aggregated = aggregate(members, ["item_id", "variant"], aggregation, also=POINT_COLUMNS)
+    return aggregated, asked_rows(members)
 
 
 def _judge_responses(

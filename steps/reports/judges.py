@@ -63,9 +63,13 @@ def family(model: str) -> str:
 
 
 def self_preference(judge: str, agent_model: str | None, proxy: bool) -> str:
-    """`same model`, `same family` or "" (unknown agent model, a proxy judge, or unrelated models)."""
+    """`same model`, `same family` or "" (unknown agent model, a proxy judge, or unrelated models); a panel's label
+    (`panel(mean): a + b`) is flagged as its most flagged member."""
     if proxy or not agent_model:
         return ""
+    if judge.startswith("panel(") and ": " in judge:
+        flags = {self_preference(m, agent_model, False) for m in judge.split(": ", 1)[1].split(" + ")}
+        return next((f for f in ("same model", "same family") if f in flags), "")
     if judge.rsplit("/", 1)[-1] == agent_model.rsplit("/", 1)[-1]:
         return "same model"
     return "same family" if family(judge) == family(agent_model) else ""
@@ -115,12 +119,16 @@ def audit_table(labels: Mapping[str, str], frame: pd.DataFrame, agent_model: str
 def audit(files: list[tuple[dict[str, str], Path]], agent_models: Mapping[str, str]) -> pd.DataFrame:
     """Every judged table's audit rows; `files` as `steps.reports.stages.judged_files` lists them, the run's
     agent being the folder the table lies in."""
+    from steps.reports.judge_panels import panel_file
+
     rows = []
     for labels, path in files:
         agent = path.parent.name
-        columns = pq.read_schema(path).names
-        frame = pd.read_parquet(path, columns=BASE + [c for c in PAIRED if c in columns])
-        rows += audit_table({**labels, "agent": agent}, frame, agent_models.get(agent))
+        # a panel's members' rows (their failures, repairs and flips each), after the aggregated rows
+        for source in [path, panel_file(path)] if panel_file(path).is_file() else [path]:
+            columns = pq.read_schema(source).names
+            frame = pd.read_parquet(source, columns=BASE + [c for c in PAIRED if c in columns])
+            rows += audit_table({**labels, "agent": agent}, frame, agent_models.get(agent))
     out = pd.DataFrame(rows, columns=COLUMNS)
     out["flip_pct"] = out.flip_pct.astype("Float64")
     return out
@@ -136,8 +144,8 @@ judge calls, repairs included. `flip %` (tables judged in both orders): pairs wh
 candidate changes when the order is swapped. `self-preference`: the judge is the agent's own model or of its family.
 `[proxy]`: the scripted proxy judge, which checks the pipeline and measures no model.
 
-Not audited yet: panels of judges and their agreement, and agreement with human ratings (no human labels ship with
-the project).
+Not audited yet: probes of the graded judges. Panels of judges and agreement with human labels follow the table
+(no human labels ship with the project).
 
 """
 HEADER = (
@@ -312,10 +320,30 @@ def judges_report(ctx: StageContext) -> str:
     frame = audit(files, models)
     probed = probe_audit([(b, ctx.input_path(p)) for b, p in probe_files(ctx.paths, list(judged_tables()))])
     md, csv = ctx.paths.reports / "judges.md", ctx.paths.reports / "judges.csv"
-    text = render(frame) + render_probes(probed)
+    text = render(frame) + render_probes(probed) + "\n" + panels_and_humans(ctx, files)
     ctx.write_text(md, text)
     ctx.write_text(csv, frame.to_csv(index=False, lineterminator="\n"))
     ctx.write_text(ctx.paths.reports / "judge_probes.csv", probed.to_csv(index=False, lineterminator="\n"))
-    ctx.publish_markdown("report-judges", text, "The judge audit: failures, repairs, order flips")
+    ctx.publish_markdown(
+        "report-judges", text, "The judge audit: failures, repairs, order flips, probes, panels, humans"
+    )
     unparsable = int(frame.unparsable.sum())
     return f"{md} written ({len(frame)} judge rows over {len(files)} judged tables, {unparsable} unparsable); 0 failed"
+
+
+def panels_and_humans(ctx: StageContext, files: list[tuple[dict[str, str], Path]]) -> str:
+    """The panels' agreement and rankings (reports/judges_panels.csv, judges_rankings.csv) and the agreement with
+    human labels (reports/judges_human.csv): the sections of reports/judges.md after the audit's table."""
+    from steps.params import BENCHMARKS
+    from steps.reports import human_labels, judge_panels
+
+    agreement, ranking = judge_panels.panels(files)
+    folder = ctx.input_path(ctx.paths.data / human_labels.FOLDER)
+    studies = human_labels.studies()
+    labels = human_labels.read_labels(folder, BENCHMARKS)
+    judged = human_labels.judged_frames(files, studies) if len(labels) else {}
+    humans = human_labels.human_agreement(studies, judged, labels)
+    for name, table in (("panels", agreement), ("rankings", ranking), ("human", humans)):
+        ctx.write_text(ctx.paths.reports / f"judges_{name}.csv", table.to_csv(index=False, lineterminator="\n"))
+    where = f"data/{human_labels.FOLDER}"
+    return judge_panels.render(agreement, ranking) + "\n" + human_labels.render(humans, labels, studies, where)

@@ -131,10 +131,11 @@ def agent_infos(
 def run_info(params: Params, benchmark: str, options: Mapping[str, Any] | None = None) -> RunInfo:
     """The report's setting: the environment and judge models of `benchmark`, and the benchmark's `options`."""
     environment, judge = params.environment_model(benchmark), params.judge_model(benchmark)
+    panel = params.judge_panel(benchmark)  # a panel of judges: every member named
     return RunInfo(
         environment=environment.model,
         environment_scripted=environment.is_scripted,
-        judge=judge.model,
-        judge_scripted=judge.is_scripted,
+        judge=judge.model if panel is None else "panel of " + " + ".join(m.model for m in panel),
+        judge_scripted=judge.is_scripted if panel is None else all(m.is_scripted for m in panel),
         options=dict(options or {}),
     )

@@ -24,6 +24,7 @@ BENCHMARK = Benchmark(
     item_scores="steps.ucl.intervals:item_scores",
     position=4,
     judged=("verdicts", "hint_scores"),
+    human_study="steps.ucl.human:STUDY",
     dialogues=True,
     headlines=(
         Headline("win_rate", "win_rate", column="UCL win rate", paper="steps.ucl.paper:win_rates"),
@@ -100,6 +101,8 @@ BENCHMARK = Benchmark(
                 "data/ucl/runs/{agent}/verdicts.parquet",
                 "data/ucl/runs/{agent}/hint_scores.parquet",
                 "data/ucl/runs/{agent}/judge_probes.parquet",
+                "data/ucl/runs/{agent}/verdicts_panel.parquet",
+                "data/ucl/runs/{agent}/hint_scores_panel.parquet",
                 "data/ucl/runs/{agent}/judge_usage.parquet",
                 "data/ucl/runs/{agent}/judge_call_cache.parquet",
             ),

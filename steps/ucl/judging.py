@@ -13,11 +13,12 @@ from typing import Any
 
 import pandas as pd
 
+from steps.judges.pairwise import LOSE, POINTS, SWAPPED, TIE, VERDICTS, WIN
 from steps.judges.result import JudgedBy, Judgement
 from steps.llm import Completer, ModelConfig
 from steps.ucl.cases import AGENT_FAILED, AGENT_MISSING, Case, failed_dialogue, item_cases, pair_up
 from steps.ucl.hint_judge import hints_version, judge_all_hints
-from steps.ucl.pairs import judge_metadata, judge_pairs, verdict_rows
+from steps.ucl.pairs import CANDIDATE_FIRST, judge_metadata, judge_pairs, verdict_rows
 from steps.ucl.params import UclParams
 from steps.ucl.version import protocol_version
 
@@ -213,3 +214,13 @@ def probe_hints(
         return list(await asyncio.gather(*(one(n, *job) for n, job in enumerate(chosen))))
 
     return probe_frame([row for rows in asyncio.run(every()) for row in rows])
+
+
+def panel_verdict(row: pd.Series) -> pd.Series:
+    """An aggregated verdict as a verdict: a win above 0.5, a loss below, a tie at 0.5 (a verdict is a category:
+    its value becomes the outcome's points), with the [[d]] a judge gives in the row's order for that outcome."""
+    outcome = WIN if row["value"] > 0.5 else LOSE if row["value"] < 0.5 else TIE
+    shown = outcome if row["order"] == CANDIDATE_FIRST else SWAPPED[outcome]
+    row["value"], row["outcome"] = POINTS[outcome], outcome
+    row["verdict"] = next(d for d, o in VERDICTS.items() if o == shown)
+    return row

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 from pydantic import Field, field_validator
 
 from steps.llm.config import ModelConfig, ModelEntry, check_safe_name
-from steps.protocol import PaperProtocol, RoleEntry
+from steps.protocol import JudgeSetting, PaperProtocol, RoleEntry
 from steps.sections import BenchmarkSection, JudgeProbeParams, check_subset
 from steps.ucl.prompts import RELEASED, PromptSource
 from steps.ucl.protocol import PAPER, REFERENCE_NAME
@@ -43,7 +43,7 @@ class UclParams(BenchmarkSection):
     ROLES: ClassVar[tuple[str, ...]] = ("environment", "judge", "reference")
 
     environment: RoleEntry | None = None  # over the paper's (protocol: paper) or the global environment
-    judge: RoleEntry | None = None
+    judge: JudgeSetting = None
     reference: UclReference = DEFAULT_REFERENCE  # named here: replaces the paper's under protocol: paper
     max_exchanges: int = Field(default=3, ge=1, le=20)
     single_round: bool = False

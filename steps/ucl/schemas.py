@@ -69,3 +69,21 @@ class UclHintScores(Judged):
     forbidden_mentioned: Series[int] = pa.Field(ge=0)
     holistic: Series[float] = pa.Field(nullable=True, ge=1.0, le=10.0)
     raw: Series[str]
+
+
+class UclVerdictsPanel(UclVerdicts):
+    """Every member's verdicts of a panel of judges (verdicts_panel.parquet): one row per (item, order, judge)."""
+
+    @pa.dataframe_check(error="(item_id, order, judge) is not unique")
+    def key_unique(cls, df: pd.DataFrame) -> bool:
+        return not df.duplicated(["item_id", "order", "judge"]).any()
+
+
+class UclHintScoresPanel(UclHintScores):
+    """Every member's hint scores of a panel of judges (hint_scores_panel.parquet): one row per (item, judge)."""
+
+    item_id: Series[str]
+
+    @pa.dataframe_check(error="(item_id, judge) is not unique")
+    def key_unique(cls, df: pd.DataFrame) -> bool:
+        return not df.duplicated(["item_id", "judge"]).any()

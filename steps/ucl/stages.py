@@ -35,7 +35,7 @@ from steps.ucl.instances import build_instances, limit_items
 from steps.ucl.params import UclParams, reference_model
 from steps.ucl.prompts import PromptSource, prompt_record, runs_label
 from steps.ucl.scenario import UCL, scenario_for
-from steps.ucl.schemas import UclDialogues, UclHintScores, UclVerdicts
+from steps.ucl.schemas import UclDialogues, UclHintScores, UclHintScoresPanel, UclVerdicts, UclVerdictsPanel
 from steps.ucl.sources import Ucl
 from steps.ucl.tasks import task_of
 from steps.ucl.version import protocol_version
@@ -163,9 +163,11 @@ def _consult(
 def judge(ctx: StageContext) -> str:
     """Judge one agent's dialogues against the reference's in both orders, plus the hint scores."""
     import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL proxy judge)
-    from steps.judges.probes import PROBE_FILE
+    from steps.judges import scripted_contrary  # noqa: F401  (registers the contrary proxy judge, for panels)
+    from steps.judges.panel import aggregate, asked_rows, panel_aggregation, panel_label
+    from steps.judges.probes import PROBE_FILE, probe_frame
     from steps.schemas.probes import JudgeProbes
-    from steps.ucl.judging import RunIds, judge_run, probe_hints
+    from steps.ucl.judging import RunIds, judge_run, panel_verdict, probe_hints
     from steps.ucl.report import headline_text
     from steps.ucl.tables import agent_long
 
@@ -178,6 +180,9 @@ def judge(ctx: StageContext) -> str:
     items = ctx.read_table(paths.interim / "ucl.parquet", Ucl)
     items = limit_items(items, params.limit_for(agent_name, "ucl"), ucl.tasks)
     judge_model = params.judge_model("ucl")
+    panel = params.judge_panel("ucl")
+    # the verdicts' and the hint scores' (a panel's `aggregate`, else majority and mean)
+    aggregations = (panel_aggregation(params, "ucl", pairwise=True), panel_aggregation(params, "ucl", pairwise=False))
     ids = RunIds(
         agent_name,
         read_run(ctx.input_path(run_dir)).run_id,
@@ -195,7 +200,8 @@ def judge(ctx: StageContext) -> str:
         "prompts": prompt_record(ucl.prompts, items, ("judge", "hint_judge") if ucl.pointwise else ("judge",)),
         "protocol_record": params.run_protocol("ucl", len(items), ("judge",)),
         **structured_spec(judge_model, params.llm.cache_dir),
-        **({"judge_probes": ucl.judge_probes.model_dump()} if ucl.pointwise else {}),
+        **({"judge_probes": ucl.judge_probes.model_dump()} if ucl.pointwise and panel is None else {}),
+        **({"panel": {"judges": [m.model for m in panel], "aggregate": list(aggregations)}} if panel else {}),
     }
     judge_run_id = ctx.begin_run(run_dir / JUDGE_RUN, judge_spec)
     with ctx.model_session(judge_run_id, usage=run_dir / JUDGE_USAGE) as session:
@@ -204,12 +210,36 @@ def judge(ctx: StageContext) -> str:
             return ctx.counter(f"ucl judge {ids.agent}", total)
 
         judged = ctx.task(judge_run, name="judge")
-        verdicts, hints = judged(
-            session.door, judge_model, ucl, items, dialogues, reference_dialogues, ids, progress=progress
-        )
+        if panel is None:
+            verdicts, hints = judged(
+                session.door, judge_model, ucl, items, dialogues, reference_dialogues, ids, progress=progress
+            )
+            verdict_members, hint_members = verdicts.iloc[0:0], hints.iloc[0:0]
+        else:  # every member judges every pair and hint; their rows are kept, their aggregate is the verdict
+            each = [
+                judged(session.door, m, ucl, items, dialogues, reference_dialogues, ids, progress=progress)
+                for m in panel
+            ]
+            verdict_members = pd.concat([v for v, _ in each], ignore_index=True)
+            hint_members = pd.concat([h for _, h in each], ignore_index=True)
+            verdicts = aggregate(verdict_members, ["item_id", "order"], aggregations[0], panel_verdict)
+            hints = aggregate(hint_members, ["item_id"], aggregations[1])
+            verdict_members, hint_members = asked_rows(verdict_members), asked_rows(hint_members)
         ctx.write_table(verdicts, run_dir / "verdicts.parquet", UclVerdicts, table="ucl_verdicts")
         ctx.write_table(hints, run_dir / "hint_scores.parquet", UclHintScores, table="ucl_hint_scores")
-        probes = ctx.task(probe_hints, name="judge probes")(session.door, judge_model, ucl, items, dialogues, hints)
+        ctx.write_table(
+            verdict_members, run_dir / "verdicts_panel.parquet", UclVerdictsPanel, table="ucl_verdicts_panel"
+        )
+        ctx.write_table(
+            hint_members, run_dir / "hint_scores_panel.parquet", UclHintScoresPanel, table="ucl_hint_scores_panel"
+        )
+        # the judge probes: of one judge only (a panel's aggregate is no one judge's answer to re-ask)
+        probed = panel is None
+        probes = (
+            ctx.task(probe_hints, name="judge probes")(session.door, judge_model, ucl, items, dialogues, hints)
+            if probed
+            else probe_frame([])
+        )
         ctx.write_table(probes, run_dir / PROBE_FILE, JudgeProbes, table="ucl_judge_probes")
     ctx.write_run_json(run_dir / JUDGE_RUN, judge_spec)
     per = (
@@ -227,16 +257,17 @@ def judge(ctx: StageContext) -> str:
     ctx.check_calls(run_dir / JUDGE_USAGE, judged=[run_dir / "verdicts.parquet", run_dir / "hint_scores.parquet"])
     valid = verdicts[verdicts.failure.isna()]
     excluded = verdicts.failure.value_counts().to_dict()
+    judge_name = judge_model.model if panel is None else panel_label([m.model for m in panel], aggregations[0])
     long = agent_long(
         agent_name,
         ids.reference,
-        judge_model.model,
+        judge_name,
         verdicts,
         hints,
         pd.concat([dialogues, reference_dialogues], ignore_index=True),
     )
     return (
-        f"{agent_name} vs {ids.reference} judged by {judge_model.model}: {len(valid):,}/{len(verdicts):,} "
+        f"{agent_name} vs {ids.reference} judged by {judge_name}: {len(valid):,}/{len(verdicts):,} "
         f"verdicts valid, excluded {excluded or 'none'}; {headline_text(long, agent_name)} (as in reports/ucl.md: "
         f"means of the 22 task rates, CC apart); {session.hits:,} calls from the cache"
     )
@@ -259,6 +290,7 @@ def report(ctx: StageContext) -> str:
     from steps.reports.agents import labelled_rows, with_stand_ins
     from steps.reports.dvc_views import write_dvc_views
     from steps.reports.long import long_csv
+    from steps.reports.repeats import mean_over_repeats, passes, repeated_cells, repeats_markdown, run_of
     from steps.reports.runs import agent_infos, model_info, run_info
     from steps.sources import load_manifest
     from steps.stats.cells import attach_intervals, cell_intervals
@@ -272,44 +304,57 @@ def report(ctx: StageContext) -> str:
     ucl = params.section(UclParams)
     judge_model, user = params.judge_model("ucl"), params.environment_model("ucl")
     reference = reference_model(params)
-    verdicts, hints, dialogues = [], [], []
     infos = agent_infos(params, "ucl", paths, names=paper_names())
-    for name in infos:
-        run_dir = paths.run("ucl", name)
-        dialogues.append(ctx.read_table(run_dir / DIALOGUES, UclDialogues))
-        infos[name] = replace(infos[name], sizes=_items_per_task(dialogues[-1]))
-        verdicts.append(ctx.read_table(run_dir / "verdicts.parquet", UclVerdicts))
-        hints.append(ctx.read_table(run_dir / "hint_scores.parquet", UclHintScores))
-    runs = list(infos.values())
-    matches = {a.name: p for a in runs for p in paper_models() if p.name == a.paper_model}
+    repeats = {name: params.repeats(name) for name in infos}  # each agent's runs (docs/statistics.md#repeated-runs)
     reference_dir = paths.reference("ucl")
-    dialogues.append(ctx.read_table(reference_dir / DIALOGUES, UclDialogues))
+    reference_dialogues = ctx.read_table(reference_dir / DIALOGUES, UclDialogues)
     ref_run = replace(
         model_info(reference.name, reference, [reference_dir], protocol=(params, "ucl")),
-        sizes=_items_per_task(dialogues[-1]),
-    )
-    agents = agent_flags(
-        runs,
-        ref_run,
-        judge_model.model,
-        user_scripted=user.is_scripted,
-        judge_scripted=judge_model.is_scripted,
+        sizes=_items_per_task(reference_dialogues),
     )
     source = ctx.read_table(paths.interim / "ucl.parquet", Ucl)
     items = limit_items(source, ucl.limit, ucl.tasks)
-    all_verdicts = pd.concat(verdicts, ignore_index=True)
-    all_dialogues = pd.concat(dialogues, ignore_index=True)
-    long: pd.DataFrame = ctx.task(long_table, name="build_long")(
-        {
-            "verdicts": all_verdicts,
-            "hint_scores": pd.concat(hints, ignore_index=True),
-            "dialogues": all_dialogues,
-            "paper": paper_long(matches),
-            "agents": agents,
-        }
-    )
-    all_hints = pd.concat(hints, ignore_index=True)
-    cells = ctx.task(cell_intervals, name="intervals")(item_scores_of(all_verdicts, all_hints, all_dialogues))
+    longs, all_cells = [], []
+    for index in range(passes(repeats)):  # once per repeat of the repeated agents (once without repeats)
+        verdicts, hints, dialogues = [], [], []
+        for name in infos:
+            run_dir = paths.repeat_run("ucl", name, run_of(repeats, name, index))
+            dialogues.append(ctx.read_table(run_dir / DIALOGUES, UclDialogues))
+            if index == 0:
+                infos[name] = replace(infos[name], sizes=_items_per_task(dialogues[-1]))
+            verdicts.append(ctx.read_table(run_dir / "verdicts.parquet", UclVerdicts))
+            hints.append(ctx.read_table(run_dir / "hint_scores.parquet", UclHintScores))
+        runs = list(infos.values())
+        matches = {a.name: p for a in runs for p in paper_models() if p.name == a.paper_model}
+        dialogues.append(reference_dialogues)
+        agents = agent_flags(
+            runs,
+            ref_run,
+            judge_model.model,
+            user_scripted=user.is_scripted,
+            judge_scripted=judge_model.is_scripted,
+        )
+        pass_verdicts = pd.concat(verdicts, ignore_index=True)
+        pass_dialogues = pd.concat(dialogues, ignore_index=True)
+        longs.append(
+            ctx.task(long_table, name="build_long")(
+                {
+                    "verdicts": pass_verdicts,
+                    "hint_scores": pd.concat(hints, ignore_index=True),
+                    "dialogues": pass_dialogues,
+                    "paper": paper_long(matches),
+                    "agents": agents,
+                }
+            )
+        )
+        all_hints = pd.concat(hints, ignore_index=True)
+        all_cells.append(
+            ctx.task(cell_intervals, name="intervals")(item_scores_of(pass_verdicts, all_hints, pass_dialogues))
+        )
+        if index == 0:
+            all_verdicts, all_dialogues = pass_verdicts, pass_dialogues
+    long = mean_over_repeats(longs, repeats)
+    cells = repeated_cells(all_cells, repeats)
     long = attach_intervals(long, cells)  # our rows' standard errors and 95 % intervals
     everyone = {**{r.name: r for r in runs}, ref_run.name: ref_run}
     long = labelled_rows(long, everyone)  # the twin; the Markdown labels its rows from the same rows
@@ -329,6 +374,11 @@ def report(ctx: StageContext) -> str:
         prompts=runs_label(prompts),
     )
     markdown = render(long, info)
+    headline_cells = [(h.table, h.scope, h.metric) for h in BENCHMARK.headlines]  # and each task's win rate
+    scopes = sorted(set(long.scope[long.table == "win_rate"]) - {"overall"})
+    headline_cells += [("win_rate", t, "win_rate") for t in scopes]
+    if extra := repeats_markdown(long, repeats, headline_cells):
+        markdown = markdown.rstrip("\n") + "\n\n" + extra
     ctx.write_text(paths.reports / "ucl.md", markdown)
     twin = long_csv(
         long, table="reports/ucl.csv", digits=10, with_unparsable=True, with_limit=True, with_intervals=True

@@ -173,3 +173,14 @@ def test_a_fresh_clone_estimates_after_running_the_missing_data_stages(tmp_path)
     assert [s.name for s in estimated_stages(["lawbench"], paths)] == ["lawbench_predict"]
     assert on_disk("reports/lawbench.csv", paths) == tmp_path / "out/lawbench.csv"
     assert on_disk("sources.yaml", paths) == tmp_path / "sources.yaml"
+
+
+def test_each_repeat_of_an_agent_is_estimated_as_its_own_calls(tmp_path, data):
+    agent = {"model": "openai/gpt-4o-mini", "decoding": {"max_tokens": 100}, "limit": 1, "benchmarks": ["lawbench"]}
+    once = estimate(_params(tmp_path, {"mini": agent}), paths=data).rows
+    thrice = estimate(_params(tmp_path, {"mini": agent | {"repeats": 3}}), paths=data).rows
+    assert [r.stage for r in thrice] == [r.stage for r in once]
+    # three runs of the same 20 prompts: three times the calls, each sent (its own cache key), three times the tokens
+    assert [(r.calls, r.sent, r.input_tokens) for r in thrice] == [
+        (3 * r.calls, 3 * r.sent, 3 * r.input_tokens) for r in once
+    ]

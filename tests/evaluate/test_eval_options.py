@@ -210,7 +210,14 @@ def test_the_estimate_of_an_agent_params_yaml_does_not_list(project, monkeypatch
 
 
 @pytest.mark.parametrize(
-    "option", [["--max-failed-fraction", "1.5"], ["--temperature", "-1"], ["--concurrency", "0"], ["--max-tokens", "0"]]
+    "option",
+    [
+        ["--max-failed-fraction", "1.5"],
+        ["--temperature", "-1"],
+        ["--concurrency", "0"],
+        ["--max-tokens", "0"],
+        ["--repeats", "0"],
+    ],
 )
 def test_out_of_range_options_are_refused_by_the_parser(tmp_path, monkeypatch, option):
     monkeypatch.chdir(tmp_path)
@@ -218,3 +225,20 @@ def test_out_of_range_options_are_refused_by_the_parser(tmp_path, monkeypatch, o
     done = CliRunner().invoke(app, ["eval", "--agent", "a", "--model", "scripted/oracle", *option, "--dry-run"])
     assert done.exit_code == 2 and option[0] in done.output
     assert path.read_text(encoding="utf-8") == SHIPPED
+
+
+def test_repeats_land_in_the_agent_entry_and_one_removes_them(tmp_path, monkeypatch):
+    path = _file(tmp_path)
+    register(path, "s", "scripted/sampler", Settings(benchmarks=["ucl"], temperature=0.7, repeats=3))
+    assert yaml.safe_load(path.read_text(encoding="utf-8"))["agents"]["s"]["repeats"] == 3
+    assert load_params(path).repeats("s") == 3
+    register(path, "s", "scripted/sampler", Settings(benchmarks=["ucl"]))  # left out: kept
+    assert load_params(path).repeats("s") == 3
+    register(path, "s", "scripted/sampler", Settings(benchmarks=["ucl"], repeats=1))  # one run: the key goes
+    assert "repeats" not in yaml.safe_load(path.read_text(encoding="utf-8"))["agents"]["s"]
+    # params check refuses a count below one in one line
+    monkeypatch.chdir(tmp_path)
+    path.write_text(SHIPPED.replace("    model: scripted/oracle\n", "    model: scripted/oracle\n    repeats: 0\n"))
+    done = CliRunner().invoke(app, ["params", "check"])
+    assert done.exit_code == 1 and "agents.oracle.repeats" in done.output
+    assert len([line for line in done.output.splitlines() if "repeats" in line]) == 1

@@ -57,6 +57,15 @@ class J1Scores(Judged):
         return bool((df.failure.notna() == df.status.isin(["judge_failed", "dialogue_failed"])).all())
 
 
+class J1ScoresPanel(J1Scores):
+    """Every member's rows of a panel of judges (scores_panel.parquet): those a judge model gave, one per
+    (instance, metric, component, judge)."""
+
+    @pa.dataframe_check(error="(instance_id, metric, component, judge) must be unique")
+    def unique_key(cls, df: pd.DataFrame) -> bool:
+        return not df.duplicated(["instance_id", "metric", "component", "judge"]).any()
+
+
 class FailureCauses(Strict):
     """One row per dialogue of a run: the court failure causes found in its transcript (J1 App F.4; none outside
     the court scenarios), written by the judge stage (steps.j1.eval.failures)."""

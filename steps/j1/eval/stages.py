@@ -239,7 +239,9 @@ def judge(ctx: StageContext) -> str:
     from steps.j1.eval.case import Case, Panel
     from steps.j1.eval.evaluate import build_cases, evaluate_run, score_frame
     from steps.j1.eval.failures import case_failure_causes, failure_frame
-    from steps.j1.eval.schemas import FAILURE_CAUSES_ARROW_TYPES, FailureCauses, J1Scores
+    from steps.j1.eval.schemas import FAILURE_CAUSES_ARROW_TYPES, FailureCauses, J1Scores, J1ScoresPanel
+    from steps.judges import scripted_contrary  # noqa: F401  (registers the contrary proxy judge, for panels)
+    from steps.judges.panel import aggregate, asked_rows, panel_aggregation
 
     assert ctx.agent_name is not None
     params, paths, agent_name = ctx.params, ctx.paths, ctx.agent_name
@@ -250,19 +252,35 @@ def judge(ctx: StageContext) -> str:
     deliverables = ctx.read_table(run_dir / DIALOGUES, Dialogues)
     cases = build_cases(instances, turns, deliverables)
 
-    def score_cases(cases: list[Case]) -> tuple[pd.DataFrame, int, int]:
-        """Every case (judge calls concurrently through the door); the scores, calls made and cache hits."""
+    judges = params.judge_panel("j1")  # a panel of judges: every member scores every case
+
+    def score_cases(cases: list[Case]) -> tuple[pd.DataFrame, pd.DataFrame, int, int]:
+        """Every case (judge calls concurrently through the door) by the judge, or by each member of the panel;
+        the scores (the panel's aggregate), every member's rows, calls made and cache hits."""
         evaluation = params.section(J1Params).eval
+        models = judges or [params.judge_model("j1")]
         with (
             ctx.model_session(rid, usage=run_dir / JUDGE_USAGE) as session,
-            ctx.counter(f"judge {agent_name}", len(cases)) as advance,
+            ctx.counter(f"judge {agent_name}", len(cases) * len(models)) as advance,
         ):
-            panel = Panel(session.door, params.judge_model("j1"), evaluation.procedure)
-            rows = asyncio.run(evaluate_run(cases, panel, evaluation, on_done=advance))
-        return score_frame(rows, run_id=rid, agent=agent_name), session.calls, session.hits
+            frames = [
+                score_frame(
+                    asyncio.run(evaluate_run(cases, Panel(session.door, m, evaluation.procedure), evaluation, advance)),
+                    run_id=rid,
+                    agent=agent_name,
+                )
+                for m in models
+            ]
+        if judges is None:
+            return frames[0], frames[0].iloc[0:0], session.calls, session.hits
+        keys = ["instance_id", "metric", "component"]
+        aggregation = panel_aggregation(params, "j1", pairwise=False)
+        members = pd.concat(frames, ignore_index=True)
+        return aggregate(members, keys, aggregation), asked_rows(members), session.calls, session.hits
 
-    scores, calls, hits = ctx.task(score_cases, name="score_cases")(cases)
+    scores, members, calls, hits = ctx.task(score_cases, name="score_cases")(cases)
     valid = ctx.write_table(scores, run_dir / "scores.parquet", J1Scores, table="j1_scores")
+    ctx.write_table(members, run_dir / "scores_panel.parquet", J1ScoresPanel, table="j1_scores_panel")
     head = valid[(valid.component == "") & (valid.status != "dialogue_failed")]
     per = (
         head.groupby(["scenario", "metric"], sort=False)
@@ -292,16 +310,18 @@ def judge(ctx: StageContext) -> str:
         arrow_types=FAILURE_CAUSES_ARROW_TYPES,
     )
     proxy = params.agent(agent_name).is_scripted or params.environment_model("j1").is_scripted
-    shown = ctx.task(write_transcripts, name="write_transcripts")(
-        ctx,
-        turns,
-        deliverables.merge(causes[["instance_id", "failure_causes"]], on="instance_id"),
-        paths.reports / "transcripts",
-        params.section(J1Params).simulate.transcripts,
-        agent=agent_name,
-        rid=rid,
-        proxy=proxy,
-    )
+    shown = 0  # the transcripts are repeat 0's (a later repeat of the agent's run would overwrite them)
+    if not params.repeat_of(agent_name):
+        shown = ctx.task(write_transcripts, name="write_transcripts")(
+            ctx,
+            turns,
+            deliverables.merge(causes[["instance_id", "failure_causes"]], on="instance_id"),
+            paths.reports / "transcripts",
+            params.section(J1Params).simulate.transcripts,
+            agent=agent_name,
+            rid=rid,
+            proxy=proxy,
+        )
     ctx.check_calls(run_dir / JUDGE_USAGE, judged=[run_dir / "scores.parquet"])
     return summary(agent_name, params, valid, calls, hits, rid) + f"; {shown} transcripts"
 
@@ -338,10 +358,9 @@ def j1_agents(params: Params, dialogues: pd.DataFrame, paths: Paths) -> dict[str
     return {name: replace(a, sizes=counts.get(name, {})) for name, a in agents.items()}
 
 
-def _tables(scores: pd.DataFrame, dialogues: pd.DataFrame, params: Params):
-    from steps.j1.eval.tables import compute
-
-    agents = pd.DataFrame(
+def _agents_table(params: Params) -> pd.DataFrame:
+    """The agents as the J1 tables take them: agent, model, agent_scripted, environment_scripted."""
+    return pd.DataFrame(
         {
             "agent": list(params.agents),
             "model": [e.model for e in params.agents.values()],
@@ -349,6 +368,27 @@ def _tables(scores: pd.DataFrame, dialogues: pd.DataFrame, params: Params):
             "environment_scripted": params.environment_model("j1").is_scripted,
         }
     )
+
+
+def _judged_run(ctx: StageContext, run_dir: Path, name: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One judged run's scores and its dialogues with their failure causes."""
+    from steps.j1.eval.schemas import FailureCauses, J1Scores
+
+    scored = ctx.read_table(run_dir / "scores.parquet", J1Scores)
+    causes = ctx.read_table(run_dir / "failure_causes.parquet", FailureCauses)[["instance_id", "failure_causes"]]
+    ran = ctx.read_table(run_dir / DIALOGUES, Dialogues)
+    if set(causes.instance_id) != set(ran.instance_id):
+        raise ValueError(
+            f"{run_dir}/failure_causes.parquet does not cover the run's dialogues: rerun the "
+            f"judge stage (dvc repro j1_judge@{name})"
+        )
+    return scored, ran.merge(causes, on="instance_id")
+
+
+def _tables(scores: pd.DataFrame, dialogues: pd.DataFrame, params: Params):
+    from steps.j1.eval.tables import compute
+
+    agents = _agents_table(params)
     members = [(g, a) for g, agents_ in params.section(J1Params).eval.repeats.items() for a in agents_]
     groups = pd.DataFrame(members, columns=["group", "agent"]).astype(str)
     return compute(scores, dialogues, agents, groups)
@@ -360,7 +400,6 @@ def report(ctx: StageContext) -> str:
     from steps.j1.envs.provenance import provenance
     from steps.j1.eval.intervals import item_scores_of
     from steps.j1.eval.report import csv_frame, groups, headline, render
-    from steps.j1.eval.schemas import FailureCauses, J1Scores
     from steps.reports.agents import labelled_rows, with_stand_ins
     from steps.reports.dvc_views import write_dvc_views
     from steps.reports.long import long_csv
@@ -372,16 +411,9 @@ def report(ctx: StageContext) -> str:
         raise ValueError("params.yaml lists no agents: nothing to report")
     scores, dialogues, reports = [], [], paths.reports
     for name in params.agents:
-        run_dir = paths.run("j1", name)
-        scores.append(ctx.read_table(run_dir / "scores.parquet", J1Scores))
-        causes = ctx.read_table(run_dir / "failure_causes.parquet", FailureCauses)[["instance_id", "failure_causes"]]
-        ran = ctx.read_table(run_dir / DIALOGUES, Dialogues)
-        if set(causes.instance_id) != set(ran.instance_id):
-            raise ValueError(
-                f"{run_dir}/failure_causes.parquet does not cover the run's dialogues: rerun the "
-                f"judge stage (dvc repro j1_judge@{name})"
-            )
-        dialogues.append(ran.merge(causes, on="instance_id"))
+        scored, ran = _judged_run(ctx, paths.run("j1", name), name)
+        scores.append(scored)
+        dialogues.append(ran)
     all_dialogues = pd.concat(dialogues, ignore_index=True)
     agents = j1_agents(params, all_dialogues, paths)
     for name, scored in zip(agents, scores, strict=True):
@@ -392,7 +424,20 @@ def report(ctx: StageContext) -> str:
                 f"rerun the judge stage (dvc repro j1_judge@{name})"
             )
     results = ctx.task(_tables, name="tables")(pd.concat(scores, ignore_index=True), all_dialogues, params)
-    run = run_info(params, "j1", params.section(J1Params).eval.model_dump())
+    options = params.section(J1Params).eval.model_dump()
+    repeated = [n for n in params.agents if params.repeats(n) > 1]
+    if repeated:  # each repeated agent's runs: a repeats group under its name (Tables 11-12 layout)
+        from steps.j1.eval.tables import agent_repeats
+
+        first = dict(zip(params.agents, zip(scores, dialogues, strict=True), strict=True))
+        runs = {
+            n: [first[n], *(_judged_run(ctx, paths.repeat_run("j1", n, i), n) for i in range(1, params.repeats(n)))]
+            for n in repeated
+        }
+        rows, members = ctx.task(agent_repeats, name="repeats")(runs, _agents_table(params))
+        results = replace(results, repeats=pd.concat([results.repeats, rows], ignore_index=True))
+        options = {**options, "repeats": {**options["repeats"], **members}}
+    run = run_info(params, "j1", options)
     cells = ctx.task(cell_intervals, name="intervals")(item_scores_of(pd.concat(scores, ignore_index=True)))
     # the twin, with our rows' standard errors and 95 % intervals; the Markdown labels rows from it
     frame = attach_intervals(labelled_rows(csv_frame(results, agents, run), agents), cells)

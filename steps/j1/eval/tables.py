@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import duckdb
@@ -56,3 +57,33 @@ def averages_of(cells: pd.DataFrame) -> pd.DataFrame:
         con.register("cells", cells)
         register_environments(con)
         return QUERIES.run(con, "j1_averages")
+
+
+def agent_repeats(
+    runs: Mapping[str, Sequence[tuple[pd.DataFrame, pd.DataFrame]]], agents: pd.DataFrame
+) -> tuple[pd.DataFrame, dict[str, list[str]]]:
+    """Tables 11-12 for agents with repeated runs (`agents.<name>.repeats`, docs/statistics.md#repeated-runs): each
+    agent's runs (`runs`: agent -> each repeat's (scores, dialogues), repeat 0 first) as a repeats group under the
+    agent's name, its runs named `<agent>` and `<agent>/repeat-<i>`; returns the groups' rows of `Results.repeats`
+    (mean and sample std of each Table 3 cell over the runs) and the groups (name -> its runs). `agents`: the
+    agents' rows as `compute` takes them (agent, model, agent_scripted, environment_scripted)."""
+    scores, dialogues, members, table = [], [], [], []
+    for agent, repeats in runs.items():
+        row = agents[agents.agent == agent]
+        for i, (scored, ran) in enumerate(repeats):
+            label = agent if i == 0 else f"{agent}/repeat-{i}"
+            scores.append(scored.assign(agent=label))
+            dialogues.append(ran.assign(agent=label))
+            members.append((agent, label))
+            table.append(row.assign(agent=label))
+    groups = pd.DataFrame(members, columns=["group", "agent"]).astype(str)
+    results = compute(
+        pd.concat(scores, ignore_index=True),
+        pd.concat(dialogues, ignore_index=True),
+        pd.concat(table, ignore_index=True),
+        groups,
+    )
+    named: dict[str, list[str]] = {}
+    for group, label in members:
+        named.setdefault(group, []).append(label)
+    return results.repeats, named

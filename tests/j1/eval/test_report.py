@@ -202,3 +202,28 @@ def test_the_header_says_where_the_instances_come_from_and_how_they_differ():
     # without the instances table, the sizes the runs show, still labelled as rebuilt
     fallback = next(x for x in render(results, agents, run()).splitlines() if x.startswith("**Instances rebuilt"))
     assert "Instances run, ours (paper, Table 5): KQ 0 (98), LC 0 (62)" in fallback and "CR 3 (69)" in fallback
+
+
+def test_an_agents_repeated_runs_are_a_repeats_group_under_its_name():
+    from dataclasses import replace
+
+    from steps.j1.eval.tables import agent_repeats
+
+    runs = []
+    for i in range(3):  # III-3 per run: (1 + 0.2)/2, (1 + 0.4)/2, (1 + 0.6)/2 → 60, 70, 80
+        values: list[tuple[float | None, str]] = [(1.0, "scored"), (0.2 + 0.2 * i, "scored")]
+        runs.append((pd.DataFrame(rows("s", "CR", "III-3", values)), dialogues("s", "CR", [3, 4])))
+    table = pd.DataFrame(
+        {"agent": ["s"], "model": "openai/gpt-4o-2024-11-20", "agent_scripted": False, "environment_scripted": False}
+    )
+    repeats, groups = agent_repeats({"s": runs}, table)
+    assert groups == {"s": ["s", "s/repeat-1", "s/repeat-2"]}
+    cell = repeats[(repeats.agent == "s") & (repeats.metric == "III-3")].iloc[0]
+    assert (cell["mean"], cell["std"], cell["runs"]) == (pytest.approx(70.0), pytest.approx(10.0), 3)
+    results = replace(results_for(["s"], {}), repeats=repeats)
+    agents = {"s": AgentInfo("s", "openai/gpt-4o-2024-11-20", False, None)}
+    text = render(results, agents, run(groups))
+    assert any(x.startswith("| s (3 runs) |") and "| 70.0 ± 10.0 |" in x for x in text.splitlines())
+    csv = csv_frame(results, agents, run(groups))
+    std = csv[(csv["table"] == "repeats_std") & (csv.source == "ours") & (csv.metric == "III-3")]
+    assert std.agent.tolist() == ["s"] and std.value.tolist() == [10.0]
