@@ -180,19 +180,34 @@ def results_command(
 
 @app.command("compare")
 def compare_command(
-    a: str = typer.Argument(..., help="agent A (params.yaml agents)"),
-    b: str = typer.Argument(..., help="agent B"),
+    a: str | None = typer.Argument(None, help="agent A (params.yaml agents); with --judge: an agent to compare"),
+    b: str | None = typer.Argument(None, help="agent B; with --judge: another agent to compare"),
     benchmark: str | None = typer.Option(
         None, "--benchmark", "-b", help="benchmark names, comma-separated (default: all)"
     ),
     fmt: str = typer.Option("table", "--format", help="table (the terminal), md or csv (every column)"),
+    judge: list[Path] | None = typer.Option(
+        None,
+        "--judge",
+        help="twice: two project (or data) folders judged by two judges on the same transcripts; compares the judges",
+    ),
 ) -> None:
-    """A − B paired on the items both answered, per benchmark and cell: Δ, 95 % CI, p (BH-adjusted), ρ."""
+    """A − B paired on the items both answered, per benchmark and cell: Δ, 95 % CI, p (BH-adjusted), ρ; with
+    `--judge X --judge Y`, judge X − judge Y on the same transcripts, with the share of items scored alike."""
     from flows.compare import compare_command as run
+    from flows.compare import judge_compare_command
     from flows.kit.stage import console
 
     try:
-        summary = run(a, b, benchmark, fmt)
+        if judge:
+            if len(judge) != 2:
+                raise ValueError("--judge takes two folders: --judge A --judge B")
+            agents = [x for x in (a, b) if x] or None
+            summary = judge_compare_command(judge[0], judge[1], agents, benchmark, fmt)
+        elif a is None or b is None:
+            raise ValueError("name two agents (jurisflow compare A B), or two judged folders (--judge A --judge B)")
+        else:
+            summary = run(a, b, benchmark, fmt)
     except (OSError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from None

@@ -63,6 +63,7 @@ def last_stages() -> tuple[Stage, ...]:
                 "reports/judges_panels.csv",
                 "reports/judges_rankings.csv",
                 "reports/judges_human.csv",
+                "reports/judge_probes.csv",
             ),
             params=("agents",),
             code=_registered_code(),
@@ -77,6 +78,7 @@ def last_stages() -> tuple[Stage, ...]:
                 *(f"data/{b.name}/runs" for b in registered if b.dialogues and not b.item_scores),
                 # the overview's tie groups: every benchmark's item scores (its runs, LawBench's rescored predictions)
                 *(f"data/{b.name}" for b in registered if b.item_scores),
+                "reports/judges.md",
             ),
             writes=("reports/html",),
             params=("agents",),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from steps.llm.config import ModelConfig, ModelEntry
 from steps.protocol import (
@@ -29,6 +29,17 @@ class Section(BaseModel):
     never repeats the value refused (a key pasted where the name of its variable belongs)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
+
+
+class JudgeProbeParams(Section):
+    """`<benchmark>.judge_probes` (steps/judges/probes.py): how many judged items to probe (0: none), k
+    re-judgements of each (0: none), whether to re-judge them with the rubric items shuffled, and the seed of the
+    sample and of the shuffles. Here, not beside the probes, so that a benchmark's section imports no judge code."""
+
+    sample: int = Field(default=10, ge=0)
+    repeats: int = Field(default=3, ge=0, le=20)
+    shuffle: bool = True
+    seed: int = 0
 
 
 class BenchmarkSection(Section):

@@ -406,6 +406,7 @@ def write_inputs(root: Path, reports: Path, agents: tuple[str, ...] = AGENTS, n:
     (root / "reports").mkdir(parents=True, exist_ok=True)
     for bench in BENCHMARKS:
         shutil.copyfile(reports / f"{bench}.csv", root / "reports" / f"{bench}.csv")
+    shutil.copyfile(reports / "judges.md", root / "reports" / "judges.md")  # the judge audit's page
     for agent in agents:
         write_runs(root / "data", agent, n)
     return params
@@ -423,3 +424,18 @@ def index_counts(index: str) -> dict[str, tuple[int, int]]:
     """The index page's table: benchmark page → (result rows, dialogues)."""
     found = re.findall(r'<a href="(\w+)\.html">[^<]*</a></th><td>(\d+)</td><td>(\d+)</td>', index)
     return {bench: (int(rows), int(dialogues)) for bench, rows, dialogues in found}
+
+
+def markdown_tables(text: str) -> list[tuple[list[str], list[list[str]]]]:
+    """Every pipe table of a Markdown text: (header cells, rows of cells), code spans' backticks dropped."""
+    tables: list[tuple[list[str], list[list[str]]]] = []
+    block: list[str] = []
+    for line in [*text.splitlines(), ""]:
+        if line.startswith("|"):
+            block.append(line)
+            continue
+        if len(block) >= 2:
+            cells = [[c.strip().replace("`", "") for c in row.strip().strip("|").split("|")] for row in block]
+            tables.append((cells[0], cells[2:]))
+        block = []
+    return tables

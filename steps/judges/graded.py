@@ -44,6 +44,17 @@ class Graded(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
     reason: str = ""
 
+    @classmethod
+    def wire_schema(cls) -> dict[str, Any]:
+        """pydantic's schema with every grade a whole number within its scale (constrained output): the prompts ask
+        for whole grades, and llama.cpp's grammar bounds integers only. An answer is still read leniently: a grade
+        in range with decimals (an unconstrained judge) is kept, one out of range is `out_of_range`, never clamped."""
+        body = cls.model_json_schema()
+        for prop in body.get("properties", {}).values():
+            if prop.get("type") == "number":
+                prop["type"] = "integer"
+        return body
+
 
 @cache
 def answer_schema(scale: Scale) -> type[Graded]:

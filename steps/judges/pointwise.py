@@ -19,6 +19,7 @@ from steps.judges.asking import ask_json
 from steps.judges.prompts import render, template_source, version
 from steps.judges.result import JudgedBy, Judgement
 from steps.llm import Completer, ModelConfig
+from steps.llm.capabilities import TEXT, obj
 
 TEMPLATE = "pointwise.j2"
 KIND = "pointwise"
@@ -28,6 +29,11 @@ class PointwiseAnswer(BaseModel):
     model_config = ConfigDict(extra="ignore")
     score: float = Field(ge=0, le=10)
     reason: str
+
+    @classmethod
+    def wire_schema(cls) -> dict[str, Any]:
+        """The score a whole number in 0-10 (the prompt asks for one; llama.cpp's grammar bounds integers only)."""
+        return obj({"score": {"type": "integer", "minimum": 0, "maximum": 10}, "reason": TEXT})
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from steps.llm.capabilities import TEXT, obj, one_each
 
 KIND = "rubric"
 TEMPLATE = "rubric.j2"
+FLAGS_TEMPLATE = "rubric_flags.j2"  # the compact verdict's (`Rubric.verdict == "flags"`)
 MAX_COUNT = 100  # the bound of a penalty without a stated bound
 
 __all__ = ["ItemKind", "Rubric", "RubricGroup", "RubricItem", "judge_rubric", "rubric_prompt", "rubric_version"]
@@ -54,6 +55,12 @@ class AwardLine(_Line):
     error: str | None = None
 
 
+class FlagLine(_Line):
+    """An award item in the compact verdict (`Rubric.verdict == "flags"`): met in full or not at all."""
+
+    met: bool
+
+
 class FailLine(_Line):
     triggered: bool
 
@@ -67,6 +74,49 @@ class RubricAnswer(BaseModel):
     items: list[AwardLine]
     fails: list[FailLine] = Field(default_factory=list)
     penalties: list[PenaltyLine] = Field(default_factory=list)
+
+
+class RubricFlagsAnswer(BaseModel):
+    """The compact verdict: per award item only whether it is met, per fail and penalty only the flag or count
+    (no justification, no error label): about a third of the tokens of `RubricAnswer`, and every value is a
+    boolean or a bounded integer, which a grammar (llama.cpp) can enforce."""
+
+    model_config = ConfigDict(extra="ignore")
+    items: list[FlagLine]
+    fails: list[FailLine] = Field(default_factory=list)
+    penalties: list[PenaltyLine] = Field(default_factory=list)
+
+
+@cache
+def rubric_flags_schema(
+    awards: tuple[str, ...], fails: tuple[str, ...], penalties: tuple[tuple[str, int], ...]
+) -> type[RubricFlagsAnswer]:
+    """The compact answer schema of one rubric: every id exactly once, a met flag per award item."""
+
+    class CheckedFlags(RubricFlagsAnswer):
+        @model_validator(mode="after")
+        def _complete_and_bounded(self) -> CheckedFlags:
+            _same_ids("items", [a.id for a in self.items], list(awards))
+            _same_ids("fails", [f.id for f in self.fails], list(fails))
+            _same_ids("penalties", [p.id for p in self.penalties], [i for i, _ in penalties])
+            bounds = dict(penalties)
+            bad = [f"{p.id}: {p.times} times, at most {bounds[p.id]}" for p in self.penalties if p.times > bounds[p.id]]
+            if bad:
+                raise PydanticCustomError("out_of_range", "values out of range: {bad}", {"bad": "; ".join(bad)})
+            return self
+
+        @classmethod
+        def wire_schema(cls) -> dict[str, Any]:
+            """Every id once, in the rubric's order; no free text (constrained output)."""
+            award = [obj({"id": {"const": i}, "met": {"type": "boolean"}}) for i in awards]
+            fail = [obj({"id": {"const": i}, "triggered": {"type": "boolean"}}) for i in fails]
+            times = [
+                obj({"id": {"const": i}, "times": {"type": "integer", "minimum": 0, "maximum": m}})
+                for i, m in penalties
+            ]
+            return obj({"items": one_each(award), "fails": one_each(fail), "penalties": one_each(times)})
+
+    return CheckedFlags
 
 
 @cache
@@ -151,7 +201,13 @@ def _same_ids(where: str, got: list[str], expected: list[str]) -> None:
         )
 
 
-def _schema_for(rubric: Rubric) -> type[RubricAnswer]:
+def _schema_for(rubric: Rubric) -> type[RubricAnswer] | type[RubricFlagsAnswer]:
+    if rubric.verdict == "flags":
+        return rubric_flags_schema(
+            tuple(i.id for i in rubric.of(ItemKind.AWARD)),
+            tuple(i.id for i in rubric.of(ItemKind.FAIL)),
+            tuple((i.id, i.max_times or MAX_COUNT) for i in rubric.of(ItemKind.PENALTY)),
+        )
     return rubric_schema(
         tuple((i.id, i.points) for i in rubric.of(ItemKind.AWARD)),
         tuple(i.id for i in rubric.of(ItemKind.FAIL)),
@@ -190,8 +246,10 @@ def rubric_prompt(
         "rules": list(rubric.rules),
         "error_labels": list(rubric.error_labels),
         "titles": {g.id: g.title for g in rubric.groups},
+        "flags": rubric.verdict == "flags",
     }
-    return render(template, context, inline=True) if template else render(TEMPLATE, context)
+    default = FLAGS_TEMPLATE if rubric.verdict == "flags" else TEMPLATE
+    return render(template, context, inline=True) if template else render(default, context)
 
 
 def rubric_version(rubric: Rubric | Sequence[RubricItem], *, template: str | None = None, name: str = KIND) -> str:
@@ -199,8 +257,15 @@ def rubric_version(rubric: Rubric | Sequence[RubricItem], *, template: str | Non
     rubric = _as_rubric(rubric)
     items = [(i.id, i.text, i.points, i.kind.value, i.group, i.target, i.max_times) for i in rubric.items]
     groups = [(g.id, g.title, g.points, g.note, g.parent) for g in rubric.groups]
+    flags = [rubric.verdict] if rubric.verdict != "points" else []  # the default keeps its earlier versions
     return version(
-        name, template or template_source(TEMPLATE), items, groups, list(rubric.rules), list(rubric.error_labels)
+        name,
+        template or template_source(FLAGS_TEMPLATE if rubric.verdict == "flags" else TEMPLATE),
+        items,
+        groups,
+        list(rubric.rules),
+        list(rubric.error_labels),
+        *flags,
     )
 
 
@@ -222,11 +287,13 @@ def _proxy_metadata(rubric: Rubric, response: str) -> dict[str, Any]:
             "error_hint": i.error_hint,
         }
 
+    flags = {"verdict": rubric.verdict} if rubric.verdict != "points" else {}
     return {
         "judge_kind": KIND,
         "response": response,
         "items": [row(i) for i in rubric.items],
         "error_labels": list(rubric.error_labels),
+        **flags,
     }
 
 
@@ -256,7 +323,11 @@ async def judge_rubric(
     if asked.value is None:
         return by.judgement(None, [asked])
     answer = asked.value
-    answers = {a.id: Answer(a.awarded, a.justification, a.error or None) for a in answer.items}
+    if isinstance(answer, RubricFlagsAnswer):
+        points = {i.id: i.points for i in rub.of(ItemKind.AWARD)}
+        answers = {a.id: Answer(points[a.id] if a.met else 0.0, a.justification) for a in answer.items}
+    else:
+        answers = {a.id: Answer(a.awarded, a.justification, a.error or None) for a in answer.items}
     answers |= {f.id: Answer(float(f.triggered), f.justification) for f in answer.fails}
     answers |= {p.id: Answer(float(p.times), p.justification) for p in answer.penalties}
     counted = tally(rub, answers)

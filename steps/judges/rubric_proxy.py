@@ -50,6 +50,9 @@ def rubric(request: Any) -> str:
             share = _share(item, response)
             awarded = round(item["points"] * share, 2)
             error = item.get("error_hint") or None if awarded < item["points"] else None
+            if meta.get("verdict") == "flags":  # met when at least half of the reference is covered
+                items.append({"id": item["id"], "met": share >= 0.5})
+                continue
             items.append(
                 {"id": item["id"], "awarded": awarded, "justification": f"代理：覆盖 {share:.2f}", "error": error}
             )

@@ -62,6 +62,7 @@ class Rubric:
     max_points: float | None = None  # None: the award points available (top groups' maxima + ungrouped items)
     rules: tuple[str, ...] = ()  # extra instructions for the judge (rendered in the prompt)
     error_labels: tuple[str, ...] = ()  # the judge may name one for an item it does not award in full
+    verdict: str = "points"  # points: each award item's points; flags: met or not (full points or 0), ids only
 
     def of(self, kind: ItemKind) -> list[RubricItem]:
         return [i for i in self.items if i.kind is kind]

@@ -66,6 +66,20 @@ def asks_structured(model: ModelConfig, record: dict[str, StructuredCheck]) -> b
     return check is not None and check.works
 
 
+def structured_spec(model: ModelConfig, cache_dir: Path | str) -> dict[str, Any]:
+    """What a judge run records of its structured output (run.json): the setting, the effective mode the door
+    uses (`json_schema` or `off`; under `auto` by the record beside the cache in `cache_dir`) and, under `auto`,
+    what `models check` recorded. A flip of `auto`'s outcome changes the run id, which DVC cannot see (the record
+    is no stage dependency). Empty for a scripted model (never asked), so that the defaults' run ids stay."""
+    if model.is_scripted:
+        return {}
+    record = load_record(Path(cache_dir))
+    check = record.get(record_key(model))
+    effective = "json_schema" if asks_structured(model, record) else "off"
+    found = None if model.structured_output != "auto" else (check.detail if check is not None else "not checked")
+    return {"structured_output": {"setting": model.structured_output, "effective": effective, "checked": found}}
+
+
 # Characters of free text (reasons, justifications) a constrained answer may hold per token of its model's max_tokens,
 # over all its free-text fields together: the verdict and the closing braces must fit in the rest (a CJK character
 # costs about two tokens on a small English-first tokenizer, SmolLM2: 42 tokens for 20 characters, and one or so on

@@ -23,6 +23,7 @@ import pandas as pd
 
 from steps.judges.panel import judge_by_panel, panel_aggregation, panel_label, panel_spec, unit_keys
 from steps.llm import Completer, ModelConfig
+from steps.llm.capabilities import structured_spec
 from steps.mile.params import MileParams
 from steps.mile.schemas import MileDialogues, MileScores
 from steps.mile.sources import Mile
@@ -167,6 +168,7 @@ def judge(ctx: StageContext) -> str:
         "judge": judge_model.model,
         "decoding": judge_model.decoding.model_dump(),
         "protocol_record": params.run_protocol("mile", len(dialogues), ("judge",)),
+        **structured_spec(judge_model, params.llm.cache_dir),
         **(panel_spec(panel, aggregation) if panel else {}),
     }
     ctx.begin_run(run_dir / JUDGE_RUN, judge_spec)

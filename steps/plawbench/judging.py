@@ -112,6 +112,7 @@ def build_rubric(task: Any, rows: pd.DataFrame, options: PlawBenchParams) -> Rub
         max_points=float(task.max_points),
         rules=judge_rules(task, options),
         error_labels=error_labels(task.category),
+        verdict=options.judge_verdict,
     )
 
 
@@ -346,6 +347,57 @@ def penalty_answers(scores: pd.DataFrame, judge: str) -> pd.DataFrame:
             "error": "",
         }
     )
+
+
+async def probe_all(
+    door: Completer,
+    judge: ModelConfig,
+    tasks: pd.DataFrame,
+    rubric: pd.DataFrame,
+    results: list[tuple[Any, Prepared, Judgement]],
+    options: PlawBenchParams,
+    *,
+    repairs: int,
+) -> pd.DataFrame:
+    """The judge probes (`steps.judges.probes`) on a seeded sample of the answers the judge valued: each answer's own
+    judgement (round 0), `repeats` re-judgements with the seed moved by the round, and one with the rubric items
+    shuffled; rows keyed `<item_id>|<variant>`."""
+    from steps.judges.probes import REPEAT, SHUFFLE, probe_frame, probe_row, reseeded, sample_ids, shuffled
+
+    probes = options.judge_probes
+    valued = {f"{r.item_id}|{r.variant}": (r, p, j) for r, p, j in results if j.ok and not _empty(j)}
+    keys = sample_ids(list(valued), probes.sample, probes.seed) if probes.repeats or probes.shuffle else []
+    task_of = {t.item_id: t for t in tasks.itertuples(index=False)}
+    rows_of = dict(tuple(rubric[rubric.item_id.isin({valued[k][0].item_id for k in keys})].groupby("item_id")))
+
+    async def one(n: int, key: str) -> list[dict[str, Any]]:
+        resp, prepared, judgement = valued[key]
+        task = task_of[resp.item_id]
+        built = build_rubric(task, rows_of[resp.item_id], options)
+        asks = [(REPEAT, r, reseeded(judge, r), built) for r in range(1, probes.repeats + 1)]
+        if probes.shuffle:
+            asks.append((SHUFFLE, 1, judge, shuffled(built, probes.seed + n)))
+        meta = {"scenario": "plawbench/judge_probe", "instance_id": resp.item_id, "variant": resp.variant}
+        answers = await asyncio.gather(
+            *(
+                judge_rubric(
+                    door,
+                    model,
+                    response=prepared.text,
+                    rubric=rub,
+                    question=task_input(task),
+                    name=f"plawbench.{task.category}",
+                    repairs=repairs,
+                    metadata=meta,
+                )
+                for _, _, model, rub in asks
+            )
+        )
+        own = probe_row(key, REPEAT, 0, judgement)
+        return [own, *(probe_row(key, probe, r, a) for (probe, r, _, _), a in zip(asks, answers, strict=True))]
+
+    done = await asyncio.gather(*(one(n, k) for n, k in enumerate(keys)))
+    return probe_frame([row for rows in done for row in rows])
 
 
 def panel_points(

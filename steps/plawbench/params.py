@@ -10,7 +10,7 @@ from pydantic import Field, field_validator, model_validator
 
 from steps.plawbench.protocol import PAPER
 from steps.protocol import JudgeSetting, PaperProtocol, RoleEntry
-from steps.sections import BenchmarkSection, Section, check_subset
+from steps.sections import BenchmarkSection, JudgeProbeParams, Section, check_subset
 
 
 class PlawMultiturnParams(Section):
@@ -38,6 +38,11 @@ class PlawBenchParams(BenchmarkSection):
     min_questions: int = Field(default=10, ge=1)  # consultation, level mid (spec §5.1, §6.6)
     max_questions: int = Field(default=25, ge=1)  # only the first N questions are judged (level mid)
     judge_repairs: int = Field(default=2, ge=0, le=5)  # re-asks after an invalid judge answer
+    # points: the judge gives each award item points in [0, its points], with a reason and an error label (the
+    # paper's way); flags: only met or not per item (full points or 0), no free text: a verdict about a third as
+    # long, which a small judge with a low max_tokens can finish (the smoke profile's), and coarser scores
+    judge_verdict: Literal["points", "flags"] = "points"
+    judge_probes: JudgeProbeParams = JudgeProbeParams()  # the judge audit's re-judgements and shuffled rubrics
     multiturn: PlawMultiturnParams = PlawMultiturnParams()
     paper_names: dict[str, str] = Field(default_factory=dict)  # agent -> model name in the paper's Table 3
     t1_penalties: Literal["none", "paper"] = "none"  # paper: also apply Table 8's T1 penalties (ours, reported apart)

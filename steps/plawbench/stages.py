@@ -248,11 +248,14 @@ def judge(ctx: StageContext) -> str:
     import steps.plawbench.scripted  # noqa: F401  (registers the proxy judge with PLawBench's kind)
     from steps.judges import scripted_contrary  # noqa: F401  (registers the contrary proxy judge, for panels)
     from steps.judges.panel import panel_aggregation, panel_spec
+    from steps.judges.probes import PROBE_FILE, probe_frame
     from steps.judges.prompts import template_source
+    from steps.llm.capabilities import structured_spec
     from steps.plawbench.judging import panel_points, penalty_answers
     from steps.plawbench.penalty_judge import TEMPLATE as PENALTY_TEMPLATE
     from steps.plawbench.penalty_judge import TEMPLATES as PENALTY_TEMPLATES
     from steps.plawbench.prompts import templates_version
+    from steps.schemas.probes import JudgeProbes
 
     assert ctx.agent_name is not None
     agent_name, params, paths = ctx.agent_name, ctx.params, ctx.paths
@@ -267,6 +270,8 @@ def judge(ctx: StageContext) -> str:
         if p.t1_penalties != "none"
         else {}
     )
+    if p.judge_verdict != "points":  # likewise the compact verdict
+        extra |= {"judge_verdict": p.judge_verdict, "flags_template": template_source("rubric_flags.j2")}
     spec = run_spec(
         judge_model,
         "plawbench-judge",
@@ -275,6 +280,8 @@ def judge(ctx: StageContext) -> str:
         max_questions=p.max_questions,
         repairs=p.judge_repairs,
         **extra,
+        **structured_spec(judge_model, params.llm.cache_dir),
+        judge_probes=p.judge_probes.model_dump(),
         protocol_record=params.run_protocol("plawbench", len(responses), ("judge",)),
     )
     panel = params.judge_panel("plawbench")
@@ -285,21 +292,23 @@ def judge(ctx: StageContext) -> str:
     with ctx.model_session(judge_run, usage=run_dir / JUDGE_USAGE) as session:
         judged = ctx.task(_judge_responses, name="judge")
         if panel is None:
-            judgements, scores, items = judged(
+            judgements, scores, items, probes = judged(
                 tasks, rubric, responses, judge_model, session.door, p, judge_run, counter=ctx.counter
             )
             members = judgements.iloc[0:0]
         else:  # every member judges every response; their judgements are kept, their aggregate is the score
             each = [judged(tasks, rubric, responses, m, session.door, p, judge_run, counter=ctx.counter) for m in panel]
-            judgements, members = _panel_tables(each, aggregation)
-            scores = panel_points([sc for _, sc, _ in each], SCORE_KEYS, ["awarded"], aggregation)
-            items = panel_points([it for _, _, it in each], ITEM_KEYS, ["given", "awarded"], aggregation)
+            judgements, members = _panel_tables([(j, s, i) for j, s, i, _ in each], aggregation)
+            scores = panel_points([sc for _, sc, _, _ in each], SCORE_KEYS, ["awarded"], aggregation)
+            items = panel_points([it for _, _, it, _ in each], ITEM_KEYS, ["given", "awarded"], aggregation)
+            probes = probe_frame([])  # the probes re-ask one judge; a panel's aggregate is no one judge's answer
         ctx.write_table(judgements, run_dir / "judgements.parquet", PlawJudgements, table="plawbench_judgements")
         ctx.write_table(
             members, run_dir / "judgements_panel.parquet", PlawJudgements, table="plawbench_judgements_panel"
         )
         ctx.write_table(scores, run_dir / "scores.parquet", PlawScores, table="plawbench_scores")
         ctx.write_table(items, run_dir / "item_scores.parquet", PlawItemScores, table="plawbench_item_scores")
+        ctx.write_table(probes, run_dir / PROBE_FILE, JudgeProbes, table="plawbench_judge_probes")
     ctx.write_run_json(run_dir / "judge", spec)
     total = scores[(scores.dimension == "total") & scores.failure.isna()]
     per = (
@@ -352,10 +361,10 @@ def _judge_responses(
     judge_run: str,
     *,
     counter: Callable[[str, int], AbstractContextManager[Callable[..., None]]],
-) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Every answered response judged (and, opt-in, the consultations' paper penalties): the judgement, score and
-    item-score rows, with a row without a score for every failed agent call."""
-    from steps.plawbench.judging import judge_all, judge_penalties_all, judgement_rows
+    item-score rows, with a row without a score for every failed agent call; and the judge probes' rows."""
+    from steps.plawbench.judging import judge_all, judge_penalties_all, judgement_rows, probe_all
 
     repairs = options.judge_repairs
     todo = int(responses.response.notna().sum())
@@ -371,7 +380,11 @@ def _judge_responses(
             penalties = asyncio.run(
                 judge_penalties_all(door, judge_model, tasks, results, repairs=repairs, on_done=advance)
             )
-    return judgement_rows(results, responses[responses.response.isna()], tasks, rubric, judge_run, penalties)
+    with counter(f"plawbench judge probes {agent}", 1) as advance:
+        probes = asyncio.run(probe_all(door, judge_model, tasks, rubric, results, options, repairs=repairs))
+        advance()
+    tables = judgement_rows(results, responses[responses.response.isna()], tasks, rubric, judge_run, penalties)
+    return (*tables, probes)
 
 
 def _penalty_summary(scores: pd.DataFrame) -> str:

@@ -25,6 +25,7 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 
+from steps.paths import Paths
 from steps.stages import StageContext
 
 COLUMNS = [
@@ -143,8 +144,8 @@ judge calls, repairs included. `flip %` (tables judged in both orders): pairs wh
 candidate changes when the order is swapped. `self-preference`: the judge is the agent's own model or of its family.
 `[proxy]`: the scripted proxy judge, which checks the pipeline and measures no model.
 
-Not audited yet: re-judging for self-consistency and shuffled rubric items. Panels of judges and agreement with human
-labels (no human labels ship with the project) follow the table.
+Not audited yet: probes of the graded judges. Panels of judges and agreement with human labels follow the table
+(no human labels ship with the project).
 
 """
 HEADER = (
@@ -195,18 +196,137 @@ def render(frame: pd.DataFrame) -> str:
     return HEAD + "\n".join(lines) + "\n"
 
 
+PROBE_COLUMNS = [
+    "benchmark",
+    "agent",
+    "judge",
+    "proxy",
+    "calls",
+    "repeat_items",
+    "rounds",
+    "unanimous_pct",
+    "within_sd",
+    "shuffle_items",
+    "rubric_items",
+    "changed_pct",
+    "mean_diff",
+]
+
+
+def probe_audit(files: list[tuple[str, Path]]) -> pd.DataFrame:
+    """Self-consistency and rubric order per (benchmark, agent, judge) from the runs' `judge_probes` tables
+    (`steps.judges.probes`); `files` are (benchmark, path), the agent being the folder the table lies in."""
+    from steps.judges.probes import consistency, order_effect
+
+    rows = []
+    for bench, path in files:
+        frame = pd.read_parquet(path)
+        for judge, probes in frame.groupby("judge", sort=True):
+            rows.append(
+                {
+                    "benchmark": bench,
+                    "agent": path.parent.name,
+                    "judge": judge,
+                    "proxy": bool(probes.judge_proxy.any()),
+                    "calls": int((probes["round"] > 0).sum()),
+                    **consistency(probes),
+                    **order_effect(probes),
+                }
+            )
+    out = pd.DataFrame(rows, columns=PROBE_COLUMNS)
+    return out.astype({c: "Float64" for c in ("unanimous_pct", "within_sd", "changed_pct", "mean_diff")})
+
+
+PROBE_HEAD = """
+## Self-consistency and rubric order
+
+Where a judge stage probes its judge (`<benchmark>.judge_probes`: a seeded sample of the answers it valued), each
+sampled answer is judged again `repeats` times with the judge's decoding seed moved by the round (distinct calls, not
+cache hits), and once more with the rubric items in a seeded random order. `unanimous %`: sampled answers whose
+judgement and re-judgements all gave the same value; `within SD`: the mean over those answers of the standard
+deviation (n − 1) of their values (a value is the share of the maximum, 0–1). `changed %`: rubric items whose verdict
+differs between the shuffled and the original order; `mean Δ`: the mean value difference (shuffled − original).
+A deterministic stand-in (the `[proxy]` judge) answers alike by construction: its agreement is trivially 100 % and
+its order effect nil, which measures no model; its rows show that instead of numbers. A real judge decoding greedily
+(temperature 0) mostly answers alike whatever the seed: there, agreement shows the server's determinism more than the
+judge's uncertainty, and the rubric order is the informative probe.
+
+"""
+PROBE_HEADER = (
+    "benchmark",
+    "agent",
+    "judge",
+    "calls",
+    "answers",
+    "rounds",
+    "unanimous %",
+    "within SD",
+    "shuffled",
+    "rubric items",
+    "changed %",
+    "mean Δ",
+)
+TRIVIAL = "trivially 100 % (deterministic stand-in)"
+
+
+def render_probes(frame: pd.DataFrame) -> str:
+    """The self-consistency and rubric-order section of reports/judges.md ("" when no stage probed its judge)."""
+    if frame.empty:
+        return ""
+    lines = ["| " + " | ".join(PROBE_HEADER) + " |", "|" + "---|" * len(PROBE_HEADER)]
+
+    def num(value: object) -> str:
+        return "—" if pd.isna(value) else f"{value:g}"
+
+    for r in frame.itertuples(index=False):
+        measured = (
+            (TRIVIAL, "—", "—", "none by construction", "—")
+            if r.proxy
+            else (num(r.unanimous_pct), num(r.within_sd), r.rubric_items, num(r.changed_pct), num(r.mean_diff))
+        )
+        cells = (
+            r.benchmark,
+            r.agent,
+            f"`{r.judge} [proxy]`" if r.proxy else f"`{r.judge}`",
+            r.calls,
+            r.repeat_items,
+            r.rounds,
+            measured[0],
+            measured[1],
+            r.shuffle_items,
+            measured[2],
+            measured[3],
+            measured[4],
+        )
+        lines.append("| " + " | ".join(map(str, cells)) + " |")
+    return PROBE_HEAD + "\n".join(lines) + "\n"
+
+
+def probe_files(paths: Paths, benchmarks: list[str]) -> list[tuple[str, Path]]:
+    """(benchmark, path) of every run's judge probes table."""
+    from steps.judges.probes import PROBE_FILE
+
+    return [(b, p) for b in benchmarks for p in sorted(paths.runs(b).glob(f"*/{PROBE_FILE}"))]
+
+
 def judges_report(ctx: StageContext) -> str:
-    """Write reports/judges.md and reports/judges.csv from every run's judged tables."""
+    """Write reports/judges.md and reports/judges.csv (and the probes' reports/judge_probes.csv) from every run's
+    judged tables and judge probes."""
+    from steps.benchmarks import judged_tables
     from steps.reports.stages import judged_files
 
     files = [(labels, ctx.input_path(path)) for labels, path in judged_files(ctx.paths)]
     models = {name: ctx.params.agent(name).model for name in ctx.params.agents}
     frame = audit(files, models)
+    probed = probe_audit([(b, ctx.input_path(p)) for b, p in probe_files(ctx.paths, list(judged_tables()))])
     md, csv = ctx.paths.reports / "judges.md", ctx.paths.reports / "judges.csv"
-    text = render(frame) + "\n" + panels_and_humans(ctx, files)
+    text = render(frame) + render_probes(probed) + "\n" + panels_and_humans(ctx, files)
     ctx.write_text(md, text)
     ctx.write_text(csv, frame.to_csv(index=False, lineterminator="\n"))
-    ctx.publish_markdown("report-judges", text, "The judge audit: failures, repairs, order flips, panels, humans")
+    ctx.write_text(ctx.paths.reports / "judge_probes.csv", probed.to_csv(index=False, lineterminator="\n"))
+    ctx.publish_markdown(
+        "report-judges", text, "The judge audit: failures, repairs, order flips, probes, panels, humans"
+    )
     unparsable = int(frame.unparsable.sum())
     return f"{md} written ({len(frame)} judge rows over {len(files)} judged tables, {unparsable} unparsable); 0 failed"
 

@@ -26,6 +26,7 @@ from steps.paths import Paths
 from steps.registry import SourceTable
 from steps.reports.data_card import RunsSection, TableSection, render_data_card
 from steps.reports.html import dialogues
+from steps.reports.html.judges import judges_page
 from steps.reports.html.pages import benchmark_page, index_page, markdown_name
 from steps.reports.html.viewer import agent_dialogues
 from steps.schemas.judged import Judged
@@ -169,6 +170,8 @@ def html_report(ctx: StageContext) -> str:
     counts = {bench: (rows, n) for bench, rows, n in built}
     board, notes, ranks_note = ctx.task(overview_leaderboard)(ctx.input_path(ctx.paths.reports), ctx.paths)
     ctx.write_text(html / "index.html", index_page(counts, board, notes, ranks_note))
+    audit = ctx.input_path(ctx.paths.reports / "judges.md")
+    ctx.write_text(html / "judges.html", judges_page(audit.read_text(encoding="utf-8") if audit.is_file() else None))
     size = sum(p.stat().st_size for p in ctx.output_path(html).glob("*.html"))
     dialogue_total = sum(n for _, n in counts.values())
     return (

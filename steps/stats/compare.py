@@ -155,3 +155,12 @@ def _aggregate(
         "pearson": pearson,
         "spearman": spearman,
     }
+
+
+def agreement(scores: ItemScores, a: str, b: str) -> pd.DataFrame:
+    """Per base cell, over the items both sides scored: `agree`, the share of items with the same score (two
+    judges of the same transcripts: the share of verdicts they share)."""
+    both = paired_items(scores, a, b).dropna(subset=["score_a", "score_b"])
+    same = np.isclose(both.score_a.to_numpy(dtype=float), both.score_b.to_numpy(dtype=float), rtol=0, atol=1e-9)
+    grouped = both.assign(same=same).groupby(CELL, sort=True).same.mean()
+    return grouped.rename("agree").reset_index()

@@ -80,7 +80,8 @@ def hint_schema(item_ids: tuple[str, ...], forbidden_ids: tuple[str, ...]) -> ty
 
         @classmethod
         def wire_schema(cls) -> dict[str, Any]:
-            """Every point and forbidden item once, in order, and the score in 1-10 (constrained output)."""
+            """Every point and forbidden item once, in order, and the score a whole number in 1-10 (constrained
+            output; a grammar bounds integers only)."""
             items = [
                 obj({"id": {"const": i}, "status": {"enum": list(CREDIT)}, "reason": TEXT}, ["id", "status"])
                 for i in item_ids
@@ -89,7 +90,7 @@ def hint_schema(item_ids: tuple[str, ...], forbidden_ids: tuple[str, ...]) -> ty
                 obj({"id": {"const": i}, "mentioned": {"enum": ["yes", "no"]}, "reason": TEXT}, ["id", "mentioned"])
                 for i in forbidden_ids
             ]
-            score = {"type": "number", "minimum": 1, "maximum": 10}
+            score = {"type": "integer", "minimum": 1, "maximum": 10}  # the prompt asks for a whole 1-10
             return obj(
                 {"items": one_each(items), "forbidden": one_each(forbidden), "score": score, "reason": TEXT},
                 ["items", "forbidden", "score"],

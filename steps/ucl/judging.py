@@ -172,6 +172,50 @@ def judge_run(
     return verdict_df, hint_df
 
 
+def probe_hints(
+    door: Completer,
+    judge: ModelConfig,
+    ucl: UclParams,
+    items: pd.DataFrame,
+    dialogues: pd.DataFrame,
+    hints: pd.DataFrame,
+    protocol: str | None = None,
+) -> pd.DataFrame:
+    """The judge probes (`steps.judges.probes`) of the hint judge on a seeded sample of the items it valued: round 0
+    is the judgement itself (asked again: the cache answers), then `repeats` re-judgements with the seed moved by the
+    round and one with the guidance items in a seeded random order. Empty without `ucl.pointwise`."""
+    from dataclasses import replace
+    from random import Random
+
+    from steps.judges.probes import REPEAT, SHUFFLE, probe_frame, probe_row, reseeded, sample_ids
+    from steps.ucl.hint_judge import judge_hints
+
+    probes = ucl.judge_probes
+    if not ucl.pointwise or hints.empty or not (probes.repeats or probes.shuffle):
+        return probe_frame([])
+    valued = hints[hints.value.notna()].item_id.tolist()
+    keys = set(sample_ids(valued, probes.sample, probes.seed))
+    jobs, _ = _hint_jobs(item_cases(items), dialogues, protocol or protocol_version())
+    chosen = [job for job in jobs if job[0].item_id in keys]
+
+    async def one(n: int, case: Case, transcript: str, meta: dict[str, Any]) -> list[dict[str, Any]]:
+        moved = list(case.items)
+        Random(probes.seed + n).shuffle(moved)
+        asks = [
+            (REPEAT, 0, judge, case),
+            *((REPEAT, r, reseeded(judge, r), case) for r in range(1, probes.repeats + 1)),
+        ]
+        if probes.shuffle:
+            asks.append((SHUFFLE, 1, judge, replace(case, items=moved)))
+        answers = await asyncio.gather(*(judge_hints(door, m, c, transcript, metadata=meta) for _, _, m, c in asks))
+        return [probe_row(case.item_id, p, r, a) for (p, r, _, _), a in zip(asks, answers, strict=True)]
+
+    async def every() -> list[list[dict[str, Any]]]:
+        return list(await asyncio.gather(*(one(n, *job) for n, job in enumerate(chosen))))
+
+    return probe_frame([row for rows in asyncio.run(every()) for row in rows])
+
+
 def panel_verdict(row: pd.Series) -> pd.Series:
     """An aggregated verdict as a verdict: a win above 0.5, a loss below, a tie at 0.5 (a verdict is a category:
     its value becomes the outcome's points), with the [[d]] a judge gives in the row's order for that outcome."""

@@ -9,7 +9,7 @@ from pydantic import Field, field_validator
 
 from steps.llm.config import ModelConfig, ModelEntry, check_safe_name
 from steps.protocol import JudgeSetting, PaperProtocol, RoleEntry
-from steps.sections import BenchmarkSection, check_subset
+from steps.sections import BenchmarkSection, JudgeProbeParams, check_subset
 from steps.ucl.prompts import RELEASED, PromptSource
 from steps.ucl.protocol import PAPER, REFERENCE_NAME
 
@@ -51,6 +51,7 @@ class UclParams(BenchmarkSection):
     tasks: list[str] | None = None  # task names to run (e.g. [Charge Prediction]); None: all 23
     judge_retries: int = Field(default=2, ge=0, le=5)
     pointwise: bool = True
+    judge_probes: JudgeProbeParams = JudgeProbeParams()  # the judge audit's probes of the hint judge (pointwise)
     prompts: PromptSource = RELEASED
 
     @field_validator("tasks")

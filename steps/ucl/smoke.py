@@ -15,6 +15,13 @@ def profiles() -> dict[str, dict[str, Any]]:
             "tasks": ["Charge Prediction", "Legal Concept Understanding", "Legal Issue Consultation"],
             "max_exchanges": 1,
             "judge_retries": 1,
+            "judge_probes": {"sample": 1, "repeats": 2, "shuffle": True},  # the audit's probes on one item
         },
-        "slice": {"limit": 1, "tasks": ["Charge Prediction"], "max_exchanges": 1, "judge_retries": 1},
+        "slice": {
+            "limit": 1,
+            "tasks": ["Charge Prediction"],
+            "max_exchanges": 1,
+            "judge_retries": 1,
+            "judge_probes": {"sample": 0},
+        },
     }

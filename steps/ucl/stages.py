@@ -22,6 +22,7 @@ from typing import Any
 import pandas as pd
 
 from steps.llm import Completer, ModelConfig
+from steps.llm.capabilities import structured_spec
 from steps.paths import DIALOGUES, JUDGE_USAGE, TURNS, USAGE
 from steps.runs import read_run, run_spec
 from steps.schemas import Turns
@@ -164,7 +165,9 @@ def judge(ctx: StageContext) -> str:
     import steps.ucl.scripted  # noqa: F401  (registers the scripted UCL proxy judge)
     from steps.judges import scripted_contrary  # noqa: F401  (registers the contrary proxy judge, for panels)
     from steps.judges.panel import aggregate, asked_rows, panel_aggregation, panel_label
-    from steps.ucl.judging import RunIds, judge_run, panel_verdict
+    from steps.judges.probes import PROBE_FILE, probe_frame
+    from steps.schemas.probes import JudgeProbes
+    from steps.ucl.judging import RunIds, judge_run, panel_verdict, probe_hints
     from steps.ucl.report import headline_text
     from steps.ucl.tables import agent_long
 
@@ -196,6 +199,8 @@ def judge(ctx: StageContext) -> str:
         "protocol": protocol_version(),
         "prompts": prompt_record(ucl.prompts, items, ("judge", "hint_judge") if ucl.pointwise else ("judge",)),
         "protocol_record": params.run_protocol("ucl", len(items), ("judge",)),
+        **structured_spec(judge_model, params.llm.cache_dir),
+        **({"judge_probes": ucl.judge_probes.model_dump()} if ucl.pointwise and panel is None else {}),
         **({"panel": {"judges": [m.model for m in panel], "aggregate": list(aggregations)}} if panel else {}),
     }
     judge_run_id = ctx.begin_run(run_dir / JUDGE_RUN, judge_spec)
@@ -228,6 +233,14 @@ def judge(ctx: StageContext) -> str:
         ctx.write_table(
             hint_members, run_dir / "hint_scores_panel.parquet", UclHintScoresPanel, table="ucl_hint_scores_panel"
         )
+        # the judge probes: of one judge only (a panel's aggregate is no one judge's answer to re-ask)
+        probed = panel is None
+        probes = (
+            ctx.task(probe_hints, name="judge probes")(session.door, judge_model, ucl, items, dialogues, hints)
+            if probed
+            else probe_frame([])
+        )
+        ctx.write_table(probes, run_dir / PROBE_FILE, JudgeProbes, table="ucl_judge_probes")
     ctx.write_run_json(run_dir / JUDGE_RUN, judge_spec)
     per = (
         verdicts[verdicts.failure.isna()]

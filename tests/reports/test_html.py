@@ -191,7 +191,7 @@ def test_the_stage_writes_every_page_with_every_dialogue_embedded(fixture_report
 
     assert sorted(p.stem for p in fixture_report.glob("*.html")) == sorted(PAGES)
     counts = index_counts((fixture_report / "index.html").read_text(encoding="utf-8"))
-    assert set(counts) == set(PAGES) - {"index"} and counts["lawbench"][1] == 0
+    assert set(counts) == set(PAGES) - {"index", "judges"} and counts["lawbench"][1] == 0
     for bench in DIALOGUE_PAGES:
         page = (fixture_report / f"{bench}.html").read_text(encoding="utf-8")
         records = page_dialogues(page)
@@ -211,3 +211,20 @@ def test_the_stage_writes_every_page_with_every_dialogue_embedded(fixture_report
     assert single["turns"][1][7] == "先看婚前财产。" and len(single["turns"][0]) == 7
     assert all(len(turn) == 7 for r in plaw if r["id"].endswith("_multiturn") for turn in r["turns"])
     assert j1["oracle/CR_synthetic_00005"]["causes"] == "missing_final_objective"
+
+
+def test_the_judges_page_is_the_audit_markdown_as_html():
+    from steps.reports.html.judges import MISSING, judges_page, markdown_body
+
+    text = (
+        "# The judges\n\nOne `flip %` line\nand <more>.\n\n| a | b |\n|---|---|\n| `x [proxy]` | 1 |\n| y | 2 |\n"
+        "## Probes\n\n| c |\n|---|\n| 3 |\n"
+    )
+    assert markdown_body(text) == (
+        "<p>One <code>flip %</code> line and &lt;more&gt;.</p>"
+        '<table class="results"><thead><tr><th>a</th><th>b</th></tr></thead><tbody>'
+        "<tr><td><code>x [proxy]</code></td><td>1</td></tr><tr><td>y</td><td>2</td></tr></tbody></table>"
+        "<h2>Probes</h2>"
+        '<table class="results"><thead><tr><th>c</th></tr></thead><tbody><tr><td>3</td></tr></tbody></table>'
+    )
+    assert MISSING in judges_page(None) and '<a href="judges.html" class=current>Judges</a>' in judges_page(text)

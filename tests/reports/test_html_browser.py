@@ -58,7 +58,7 @@ def test_page_renders_tables_and_plots(driver, html, name):
     tables = driver.find_elements(By.CSS_SELECTOR, "table.results")
     assert tables and all(t.is_displayed() for t in tables[:1])
     assert len(driver.find_elements(By.CSS_SELECTOR, "table.results tbody tr")) >= 2
-    if name != "index":
+    if name not in ("index", "judges"):  # the judge audit's page has tables only
         charts = driver.find_elements(By.CSS_SELECTOR, "svg.chart")
         assert charts, "no plot"
         # every plot has bars with a size (drawn, not just declared)
@@ -248,7 +248,7 @@ def test_every_dialogue_opens_whatever_the_replies_hold(driver, html, name):
     assert _errors(driver) == []
 
 
-@pytest.mark.parametrize("name", [p for p in PAGES if p != "index"])
+@pytest.mark.parametrize("name", [p for p in PAGES if p not in ("index", "judges")])
 def test_charts_fit_a_narrow_window(driver, html, name):
     """At 800 px every chart is drawn within the page's width (responsive SVG), still with its bars."""
     from selenium.webdriver.common.by import By
@@ -300,3 +300,23 @@ def test_console_errors_are_seen(driver, html):
     driver.get((html / "index.html").as_uri())
     driver.execute_script("setTimeout(function () { throw new Error('deliberate'); }, 0)")
     WebDriverWait(driver, 10).until(lambda d: any("deliberate" in e["message"] for e in _errors(d)))
+
+
+def test_the_judges_page_shows_the_audit_tables_of_reports_judges_md(driver, html):
+    """Reached from the index's navigation; every table of reports/judges.md is there, with its header and rows."""
+    from selenium.webdriver.common.by import By
+
+    from tests.html_data import markdown_tables
+
+    driver.get((html / "index.html").as_uri())
+    driver.find_element(By.LINK_TEXT, "Judges").click()
+    WebDriverWait(driver, 5).until(lambda d: d.current_url.endswith("judges.html"))
+    tables = driver.find_elements(By.CSS_SELECTOR, "table.results")
+    expected = markdown_tables((html.parent / "judges.md").read_text(encoding="utf-8"))
+    assert expected and len(tables) == len(expected)
+    for table, (header, rows) in zip(tables, expected, strict=True):
+        assert [th.text for th in table.find_elements(By.CSS_SELECTOR, "thead th")] == header
+        shown = table.find_elements(By.CSS_SELECTOR, "tbody tr")
+        assert len(shown) == len(rows) and shown[0].find_elements(By.TAG_NAME, "td")[0].text == rows[0][0]
+    assert "[proxy]" in driver.find_element(By.TAG_NAME, "main").text
+    assert _errors(driver) == []

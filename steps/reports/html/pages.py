@@ -22,7 +22,7 @@ from steps.reports.html.svg import bar_chart
 from steps.reports.html.tables import Link, html_table, intervals, series
 from steps.reports.labels import twin_labels
 
-PAGES = {"index": "Overview", **{name: b.title for name, b in benchmarks().items()}}
+PAGES = {"index": "Overview", **{name: b.title for name, b in benchmarks().items()}, "judges": "Judges"}
 WIDE = 8  # a table with more scopes than this is split into one table per metric
 
 
