@@ -36,7 +36,12 @@ def valued(frame: pd.DataFrame) -> pd.DataFrame:
     """The rows a judge model valued (not a rule, not a failure), with their prompt's name and unit id."""
     asked = frame[~frame.judge.isin(["rule", ""]) & frame.value.notna() & frame.failure.isna()]
     keys = ["agent", *unit_keys(list(frame.columns))]
-    unit = asked[keys].astype(str).agg("|".join, axis=1) if len(asked) else pd.Series([], dtype=str)
+    # a missing key part (NaN; pandas' str dtype keeps it missing) reads as empty
+    unit = (
+        asked[keys].astype(object).fillna("").astype(str).agg("|".join, axis=1)
+        if len(asked)
+        else pd.Series([], dtype=str)
+    )
     return asked.assign(prompt=asked.judge_prompt_version.str.split("@").str[0], unit=unit)
 
 
@@ -107,6 +112,8 @@ def panels(files: list[tuple[dict[str, str], Path]]) -> tuple[pd.DataFrame, pd.D
     for (benchmark, table), paths in grouped.items():
         labels = {"benchmark": benchmark, "table": table}
         members = pd.concat([_with_agent(panel_file(p)) for p in paths], ignore_index=True)
+        if members.empty:  # a single judge writes its members' table empty: no panel to compare
+            continue
         aggregated = pd.concat([_with_agent(p) for p in paths], ignore_index=True)
         agreement += agreement_rows(labels, members)
         ranking += ranking_rows(labels, members, aggregated)

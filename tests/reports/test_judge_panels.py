@@ -163,3 +163,28 @@ def test_self_preference_of_a_panel_is_its_members():
     assert self_preference(label, "openai/gpt-4o-mini", False) == "same family"
     assert self_preference(label, "deepseek/deepseek-chat", False) == "same model"
     assert self_preference(label, "hosted_vllm/Qwen3-32B", False) == ""
+
+
+def test_a_single_judge_has_no_panel_section_and_a_missing_key_part_reads_as_empty(tmp_path):
+    """A single judge writes its members' table empty: no agreement or ranking rows (the default run's judges_report
+    failed on it, its judged table having a key column with missing values)."""
+    from steps.reports.judge_panels import panel_file, panels, valued
+
+    run = tmp_path / "runs" / "oracle"
+    run.mkdir(parents=True)
+    judged = pd.DataFrame(
+        {
+            "instance_id": ["a", "b"],
+            "turn": [1.0, np.nan],  # a key part missing on one row
+            "judge": ["scripted/judge", "scripted/judge"],
+            "judge_prompt_version": ["graded@1", "graded@1"],
+            "value": [7.0, 3.0],
+            "failure": [None, None],
+        }
+    )
+    judged.to_parquet(run / "scores.parquet")
+    judged.iloc[0:0].to_parquet(panel_file(run / "scores.parquet"))
+    agreement, ranking = panels([({"benchmark": "mile", "table": "scores"}, run / "scores.parquet")])
+    assert agreement.empty and ranking.empty
+    units = valued(judged.assign(agent="oracle")).unit.tolist()
+    assert len(units) == 2 and units[1].endswith("|") and "nan" not in units[1]
