@@ -132,13 +132,21 @@ def merged(current: Any, values: Any) -> Any:
 
 
 def copy_tracked_files(dest: Path) -> None:
-    """Copy the project's tracked and untracked-but-not-ignored files, less data/ and .venv/, to `dest`."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.split("\n")
-    for rel in filter(None, listed):
+    """Copy the project's tracked and untracked-but-not-ignored files, less .venv/ and the untracked ones under data/,
+    to `dest`: what a clone has (data/'s tracked files, e.g. data/human_labels/README.md, are inputs of stages)."""
+
+    def listed(*which: str) -> list[str]:
+        args = ["git", "ls-files", *which]
+        return [
+            r
+            for r in subprocess.run(args, cwd=ROOT, capture_output=True, text=True, check=True).stdout.split("\n")
+            if r
+        ]
+
+    untracked_data = {r for r in listed("-o", "--exclude-standard") if r.startswith("data/")}
+    for rel in listed("-co", "--exclude-standard"):
         src = ROOT / rel
-        if src.is_file() and not rel.startswith(("data/", ".venv/")):
+        if src.is_file() and rel not in untracked_data and not rel.startswith(".venv/"):
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / rel)
 

@@ -164,6 +164,10 @@ class ModelConfig(_Frozen):
     def replicas(self) -> list[str]:
         return self.api_base if isinstance(self.api_base, list) else []
 
+    def as_entry(self) -> ModelEntry:
+        """The model as params.yaml writes it: without its name and its repeat index (a run's, not the model's)."""
+        return ModelEntry(**self.model_dump(exclude={"name", "repeat"}))
+
     def endpoint(self) -> str:
         """The key that concurrency is bounded by: the server address, or the provider's API."""
         if isinstance(self.api_base, list):

@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, ValidationError, field_validator
 
-from steps.llm.config import Decoding, ModelConfig, ModelEntry
+from steps.llm.config import Decoding, ModelConfig
 from steps.mile.protocol import PAPER as PAPER_PROTOCOL
 from steps.protocol import JudgeSetting, PaperProtocol, RoleEntry
 from steps.sections import BenchmarkSection, Section
@@ -164,9 +164,7 @@ class MileParams(BenchmarkSection):
         for role, decoding in self.role_decodings(environment.decoding).items():
             base = environment.model_copy(update={"decoding": decoding})
             own = self.role_models.get(role)
-            out[role] = (
-                base if own is None else own.over(ModelEntry(**base.model_dump(exclude={"name"}))).resolve(base.name)
-            )
+            out[role] = base if own is None else own.over(base.as_entry()).resolve(base.name)
         return out
 
     def role_decodings(self, environment: Decoding) -> dict[str, Decoding]:

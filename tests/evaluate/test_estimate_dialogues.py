@@ -195,6 +195,7 @@ def test_a_judges_measured_repair_rate_adds_its_repair_rounds(run, capsys):
     doc = yaml.safe_load(path.read_text(encoding="utf-8"))
     doc["judge"] = {"model": "openai/gpt-4o-mini", "api_base": url, "decoding": {"max_tokens": 64}}
     doc["ucl"]["judge_retries"] = 1
+    doc["ucl"]["judge_probes"] = {"sample": 0}  # the judge's own calls only: probes re-ask only readable answers
     params_file = path.with_name("params-judged.yaml")
     params_file.write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
     params = load_params(params_file)
