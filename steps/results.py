@@ -10,6 +10,7 @@ per benchmark, so the leaderboard leaves it out of its rows and names it under t
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from pathlib import Path
@@ -178,11 +179,10 @@ def headline_ranks(
     """(benchmark, column, agent) → rank of our agents on each headline column (`rows`: `headline_rows`), by tie
     groups (steps/stats/ranks.py) from each benchmark's registered item scores read per agent (an agent whose
     item scores cannot be read is not ranked)."""
-    from dataclasses import replace
-
     from steps.benchmarks import benchmarks as registered
     from steps.benchmarks import headline_table
     from steps.registry import resolve
+    from steps.stats.cells import read_each
     from steps.stats.ranks import cell_p_value, tie_groups
 
     heads = {(b, c): (t, s, m) for b, c, t, s, m in headline_table()[["benchmark", "column", "table", "scope",
@@ -195,15 +195,10 @@ def headline_ranks(
         reg = registered().get(str(bench))
         if reg is None or reg.item_scores is None:
             continue
-        read = []
-        for agent in sorted(set(part.agent.astype(str))):
-            try:
-                read.append(resolve(reg.item_scores)(paths, [agent]))
-            except (OSError, KeyError, ValueError):
-                continue
-        if not read:
+        found = read_each(functools.partial(resolve(reg.item_scores), paths), sorted(set(part.agent.astype(str))))
+        if found is None:
             continue
-        scores = replace(read[0], items=pd.concat([r.items for r in read], ignore_index=True))
+        scores = found
         have = set(scores.items.agent.astype(str))
         for column, col_rows in part.groupby("column", sort=True):
             key = heads[(str(bench), str(column))]

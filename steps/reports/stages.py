@@ -14,8 +14,8 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from pathlib import Path
 
 import duckdb
@@ -67,6 +67,7 @@ def power_rows(paths: Paths, rho: float = RHO) -> pd.DataFrame | None:
     from the sizes of its runs under data/<benchmark>/runs/ (each read alone; a run without its scores yet is
     left out; None when no benchmark has a run), for two models whose item scores correlate by `rho`."""
     from steps.registry import resolve
+    from steps.stats.cells import read_each
     from steps.stats.power import power_table
 
     frames = []
@@ -75,17 +76,11 @@ def power_rows(paths: Paths, rho: float = RHO) -> pd.DataFrame | None:
         agents = sorted(p.name for p in runs.iterdir() if p.is_dir()) if runs.is_dir() else []
         if reg.item_scores is None or not agents:
             continue
-        read = []
-        for agent in agents:  # a run not judged yet (no scores) has no items: left out
-            try:
-                read.append(resolve(reg.item_scores)(paths, [agent]))
-            except (OSError, KeyError, ValueError):
-                continue
-        if not read:
+        scores = read_each(functools.partial(resolve(reg.item_scores), paths), agents)
+        if scores is None:
             continue
-        items = pd.concat([r.items for r in read], ignore_index=True)
-        table = power_table(replace(read[0], items=items), rho=rho)
-        digits = 1 if read[0].scale >= 10 else 3  # points on 0–100 to 1 decimal; a 0–1 scale (LawBench) to 3
+        table = power_table(scores, rho=rho)
+        digits = 1 if scores.scale >= 10 else 3  # points on 0–100 to 1 decimal; a 0–1 scale (LawBench) to 3
         frames.append(table.assign(benchmark=name).round({"mde_items": digits, "mde_clusters": digits}))
     if not frames:
         return None

@@ -11,8 +11,8 @@ its component cells at once and recomputes every level.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -163,19 +163,7 @@ def cell_intervals(scores: ItemScores, b: int = DEFAULT_B, seed: int = DEFAULT_S
 
 
 def _row(agent: str, key: Key, iv: Interval) -> dict[str, object]:
-    return {
-        "agent": agent,
-        "table": key[0],
-        "scope": key[1],
-        "metric": key[2],
-        "estimate": iv.estimate,
-        "n": iv.n,
-        "clusters": iv.clusters,
-        "se": iv.se,
-        "ci_low": iv.low,
-        "ci_high": iv.high,
-        "ci_method": iv.method,
-    }
+    return {"agent": agent, "table": key[0], "scope": key[1], "metric": key[2], **iv.columns()}
 
 
 def attach_intervals(rows: pd.DataFrame, cells: pd.DataFrame, tolerance: float = 1e-4, digits: int = 6) -> pd.DataFrame:
@@ -213,3 +201,17 @@ def half_width(low: object, high: object) -> float | None:
     except (TypeError, ValueError):
         return None
     return None if math.isnan(lo) or math.isnan(hi) else (hi - lo) / 2
+
+
+def read_each(read: Callable[[list[str]], ItemScores], agents: Iterable[str]) -> ItemScores | None:
+    """The item scores of `agents`, each read alone by `read` (a benchmark's registered `item_scores` with its
+    paths): an agent whose scores cannot be read yet (a run not judged) is left out; None when none can be."""
+    found = []
+    for agent in agents:
+        try:
+            found.append(read([agent]))
+        except (OSError, KeyError, ValueError):
+            continue
+    if not found:
+        return None
+    return replace(found[0], items=pd.concat([f.items for f in found], ignore_index=True))

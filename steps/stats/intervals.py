@@ -35,6 +35,18 @@ class Interval:
     n: int
     clusters: int
 
+    def columns(self) -> dict[str, object]:
+        """The interval as a cell's row columns: estimate, n, clusters, se, ci_low, ci_high, ci_method."""
+        return {
+            "estimate": self.estimate,
+            "n": self.n,
+            "clusters": self.clusters,
+            "se": self.se,
+            "ci_low": self.low,
+            "ci_high": self.high,
+            "ci_method": self.method,
+        }
+
     @property
     def half_width(self) -> float | None:
         """Half the interval's width (what `71.2 ± 3.1` prints); None without an interval."""

@@ -84,19 +84,6 @@ def combine_cells(per_run: Sequence[pd.DataFrame], alpha: float = 0.05) -> pd.Da
         ]
         rep = repeated_interval(runs, alpha)
         iv = rep.interval
-        out.append(
-            dict(zip(CELL_KEYS, key, strict=True))
-            | {
-                "estimate": iv.estimate,
-                "n": iv.n,
-                "clusters": iv.clusters,
-                "se": iv.se,
-                "ci_low": iv.low,
-                "ci_high": iv.high,
-                "ci_method": iv.method,
-                "sd_runs": rep.sd,
-                "runs": rep.runs,
-            }
-        )
+        out.append(dict(zip(CELL_KEYS, key, strict=True)) | iv.columns() | {"sd_runs": rep.sd, "runs": rep.runs})
     columns = [*CELL_KEYS, "estimate", "n", "clusters", "se", "ci_low", "ci_high", "ci_method", "sd_runs", "runs"]
     return pd.DataFrame(out, columns=columns)

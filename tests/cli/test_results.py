@@ -42,12 +42,13 @@ def test_the_leaderboard_holds_the_committed_numbers_and_the_papers_rows():
     assert done.returncode == 0, done.stderr
     rows = _rows(done.stdout)
     ucl = _one(_twin("ucl"), table="win_rate", metric="win_rate", scope="overall", agent="oracle", source="ours")
-    # ± half the twin's 95 % interval (UCL-Bench's win rate has one; LawBench's scores none yet)
+    # ± half the twin's 95 % interval (LawBench's on its 0-1 scale, shown ×100)
     interval = f" ± {(ucl.ci_high - ucl.ci_low) / 2:.1f}"
     assert rows["oracle [scripted]"]["UCL win rate"] == f"{ucl.value:.1f}{interval} (n {int(ucl.n):,})"
     assert rows["oracle [scripted]"]["source"] == "ours"  # the oracle is a scripted stand-in: its label says so
     law = _one(_twin("lawbench"), table="zero_shot", metric="score", scope="overall", agent="null", source="ours")
-    assert rows["null [scripted]"]["LawBench 0-shot"] == f"{100 * law.value:.1f} (n {int(law.n):,})"
+    law_interval = f" ± {100 * (law.ci_high - law.ci_low) / 2:.1f}"
+    assert rows["null [scripted]"]["LawBench 0-shot"] == f"{100 * law.value:.1f}{law_interval} (n {int(law.n):,})"
     j1 = _one(_twin("j1"), table="table3", metric="AVG_OO", scope="overall", agent="GPT-4o", source="paper")
     assert rows["GPT-4o (paper)"]["J1 AVG (OO)"].startswith(f"{j1.value:.1f}")
     assert rows["GPT-4o (paper)"]["source"] == "paper"
