@@ -17,7 +17,14 @@ import pandas as pd
 
 from steps.stats.cells import CELL, ItemScores, aggregate_interval, flatten, weights_of
 from steps.stats.intervals import DEFAULT_B, DEFAULT_SEED
-from steps.stats.paired import PERMUTATIONS, bh_adjust, correlation, paired_difference, permutation_p
+from steps.stats.paired import (
+    PERMUTATIONS,
+    PairedResult,
+    bh_adjust,
+    correlation,
+    paired_difference,
+    permutation_p,
+)
 
 COMPARE_COLUMNS = [
     "table",
@@ -51,6 +58,18 @@ def paired_items(scores: ItemScores, a: str, b: str) -> pd.DataFrame:
     return left.merge(right, on=keys, how="inner", validate="one_to_one")
 
 
+def cell_difference(part: pd.DataFrame, draws: int = PERMUTATIONS, seed: int = DEFAULT_SEED) -> PairedResult:
+    """A − B on one base cell's paired items (`paired_items` rows both scored): McNemar's exact test where every
+    item is 0/1 (or 0/100) and unweighted, else the cluster sign-flip permutation test."""
+    x, y = part.score_a.to_numpy(dtype=float), part.score_b.to_numpy(dtype=float)
+    w = part.weight.to_numpy(dtype=float)
+    kind = str(part.kind.iloc[0])
+    top = 100.0 if kind == "percent" else 1.0
+    zero_one = np.isin(x, (0.0, top)).all() and np.isin(y, (0.0, top)).all()
+    binary = bool(kind in ("proportion", "percent") and zero_one and np.all(w == 1.0))
+    return paired_difference(x, y, part.cluster.to_numpy(), binary=binary, draws=draws, seed=seed, top=top, weights=w)
+
+
 def compare(
     scores: ItemScores,
     a: str,
@@ -69,13 +88,7 @@ def compare(
     for key, part in paired.groupby(CELL, sort=True):
         x, y = part.score_a.to_numpy(dtype=float), part.score_b.to_numpy(dtype=float)
         w = part.weight.to_numpy(dtype=float)
-        kind = str(part.kind.iloc[0])
-        top = 100.0 if kind == "percent" else 1.0
-        zero_one = np.isin(x, (0.0, top)).all() and np.isin(y, (0.0, top)).all()
-        binary = bool(kind in ("proportion", "percent") and zero_one and np.all(w == 1.0))
-        res = paired_difference(
-            x, y, part.cluster.to_numpy(), binary=binary, draws=draws, seed=seed, top=top, weights=w
-        )
+        res = cell_difference(part, draws, seed)
         rows.append(
             {
                 **dict(zip(CELL, key, strict=True)),

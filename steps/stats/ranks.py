@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 
 from steps.stats.cells import CELL, ItemScores, Key, flatten
-from steps.stats.compare import _aggregate, paired_items
+from steps.stats.compare import _aggregate, cell_difference, paired_items
 from steps.stats.intervals import DEFAULT_SEED
-from steps.stats.paired import PERMUTATIONS, paired_difference
+from steps.stats.paired import PERMUTATIONS
 
 ALPHA = 0.05
 RANK_BOOT = 200  # bootstrap replicates of an aggregate's Δ: only its p-value (a sign-flip test) is used here
@@ -58,14 +58,7 @@ def cell_p_value(
     if paired.empty:
         return None
     if key not in scores.aggregates:
-        x, y = paired.score_a.to_numpy(dtype=float), paired.score_b.to_numpy(dtype=float)
-        w = paired.weight.to_numpy(dtype=float)
-        kind = str(paired.kind.iloc[0])
-        top = 100.0 if kind == "percent" else 1.0
-        zero_one = np.isin(x, (0.0, top)).all() and np.isin(y, (0.0, top)).all()
-        binary = bool(kind in ("proportion", "percent") and zero_one and np.all(w == 1.0))
-        res = paired_difference(x, y, paired.cluster.to_numpy(), binary=binary, draws=draws, seed=seed, top=top,
-                                weights=w)  # fmt: skip
+        res = cell_difference(paired, draws, seed)
         return res.p_value, res.test
     row = _aggregate(paired, pd.Series(dtype=int), key, parts, draws, RANK_BOOT, seed)
     return None if row is None else (float(row["p"]), str(row["test"]))  # type: ignore[arg-type]
