@@ -4,16 +4,19 @@
     jurisflow agents deploy [--pool NAME]                           the work pool and the `agent-stages` deployment
     jurisflow agents worker [--pool NAME] [--limit N]               a Prefect worker in this clone
 
-`run` reproduces in three phases: (1) the stages every agent needs (ingest, extract, the J1 instances, the rubrics,
-the UCL reference …), once; (2) each agent's own stages, one Prefect task run per agent, up to `--jobs` at a time;
-(3) the reports and what else is stale. Phase 2 runs here as concurrent `dvc --wait-for-lock repro --single-item`
-processes in this workspace: DVC releases its repository lock while a stage's command runs, writes each stage's
-dvc.lock entry under the lock, and its read/write locks keep two processes off one output (`--single-item`, because
-checking a stage takes a write lock on its outputs, which fails while another agent's stage reads them); the
-response cache is SQLite in WAL mode and every stage reports to the one Prefect server. With `--pool`, phase 1
-ends with `dvc push --run-cache`, each agent is a run of the deployment `agent-stages/<pool>` that a Prefect worker
-in another clone picks up (`dvc repro --pull` of the agent's stages there, then `dvc push --run-cache`), and phase
-3 is `dvc repro --pull` here: DVC restores the agents' stages from the pushed run cache instead of running them.
+`run` reproduces in three phases: (1) what no agent's stage depends on, once: the stages every agent needs (ingest,
+extract, the J1 instances, the rubrics, the UCL reference …) and those that need no agent (LawBench's scoring of the
+published predictions); (2) each agent's own stages, one Prefect task run per agent, up to `--jobs` at a time;
+(3) the reports and what else is stale. Phases 1 and 3 run up to `--jobs` benchmarks at a time (`lanes`: one
+benchmark's stages in order per lane; a stage no benchmark declares before or after them). Lanes and agents run as
+concurrent `dvc --wait-for-lock repro --single-item` processes in this workspace: DVC releases its repository lock
+while a stage's command runs, writes each stage's dvc.lock entry under the lock, and its read/write locks keep two
+processes off one output (`--single-item`, because checking a stage takes a write lock on its outputs, which fails
+while another process's stage reads them); the response cache is SQLite in WAL mode and every stage reports to the
+one Prefect server. With `--pool`, phase 1 ends with `dvc push --run-cache`, each agent is a run of the deployment
+`agent-stages/<pool>` that a Prefect worker in another clone picks up (`dvc repro --pull` of the agent's stages
+there, then `dvc push --run-cache`), and phase 3 is `dvc repro --pull` here: DVC restores the agents' stages from
+the pushed run cache instead of running them.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from flows.kit.stages import stage_table
 from steps.llm.ledger import SESSION_ENV, session_env
 
 if TYPE_CHECKING:
+    import networkx as nx
     from prefect.client.schemas.objects import FlowRun
 
 POOL = "jurisflow"
@@ -84,22 +88,81 @@ def make_plan(agents: list[str] | None = None, params_file: Path = PARAMS_FILE) 
     per_agent = {a: agent_stages(a, list(params.agents[a].benchmarks)) for a in chosen}
     per_agent = {a: stages for a, stages in per_agent.items() if stages}
     final = [] if agents is None else report_stages({b for a in chosen for b in params.agents[a].benchmarks})
-    return Plan(upstream([s for stages in per_agent.values() for s in stages]), per_agent, final)
+    every_agent = [t for a in params.agents for t in agent_stages(a, list(params.agents[a].benchmarks))]
+    mine = [s for stages in per_agent.values() for s in stages]
+    return Plan(sorted(set(upstream(mine)) | set(independent(every_agent, final))), per_agent, final)
+
+
+def _graph() -> nx.DiGraph:
+    """DVC's stage graph of this repository (an edge runs from a stage to one it depends on)."""
+    from dvc.repo import Repo
+
+    with Repo() as repo:
+        return repo.index.graph
 
 
 def upstream(targets: list[str]) -> list[str]:
     """Every stage the targets depend on, directly or not, that is not itself a target (DVC's own graph)."""
     import networkx as nx
-    from dvc.repo import Repo
 
-    with Repo() as repo:
-        graph = repo.index.graph
-        by_name = {s.addressing: s for s in graph.nodes}
-        missing = [t for t in targets if t not in by_name]
-        if missing:
-            raise ParamsError(f"dvc.yaml has no stage {', '.join(missing)} (run `jurisflow params sync`?)")
-        found = set().union(*(nx.descendants(graph, by_name[t]) for t in targets)) if targets else set()
+    graph = _graph()
+    by_name = {s.addressing: s for s in graph.nodes}
+    missing = [t for t in targets if t not in by_name]
+    if missing:
+        raise ParamsError(f"dvc.yaml has no stage {', '.join(missing)} (run `jurisflow params sync`?)")
+    found = set().union(*(nx.descendants(graph, by_name[t]) for t in targets)) if targets else set()
     return sorted({s.addressing for s in found} - set(targets))
+
+
+def independent(agent_targets: list[str], final: list[str]) -> list[str]:
+    """The stages that neither are an agent's nor depend on one (LawBench's scoring of the published predictions):
+    among the whole pipeline (`final` empty) or what the `final` targets depend on. Phase 1 runs them beside the
+    shared stages instead of leaving them to phase 3, where nothing runs beside them."""
+    import networkx as nx
+
+    graph = _graph()
+    by_name = {s.addressing: s for s in graph.nodes}
+    agents = [by_name[t] for t in agent_targets if t in by_name]
+    downstream = set(agents).union(*(nx.ancestors(graph, s) for s in agents))
+    pool = set(graph.nodes) if not final else set().union(*(nx.descendants(graph, by_name[t]) for t in final))
+    return sorted(s.addressing for s in pool - downstream)
+
+
+@dataclass(frozen=True)
+class Lanes:
+    """Stages run two or more at a time: `before` in one `dvc repro`, then each lane (one benchmark's stages, in
+    order) as `dvc repro --single-item` beside the others, then `after` in one `dvc repro`."""
+
+    before: list[str]
+    lanes: list[list[str]]
+    after: list[str]
+
+
+def lanes(stages: list[str], jobs: int) -> Lanes:
+    """Split `stages` by the benchmark that declares each (benchmarks share no stage and read none of each other's
+    outputs, so their stages can run at once): a shared stage that a benchmark's stage here depends on runs before,
+    any other shared stage after; the benchmarks go to `jobs` lanes, the largest first to the shortest lane."""
+    import networkx as nx
+
+    from steps.pipeline import owner
+
+    graph = _graph()
+    chosen = set(stages)
+    nodes = {s.addressing: s for s in graph.nodes if s.addressing in chosen}
+    order = [s.addressing for s in reversed(list(nx.topological_sort(graph))) if s.addressing in chosen]
+    owners = {name: owner(name.split("@")[0]) for name in order}
+    owned = [nodes[n] for n in order if owners[n]]
+    needed = set().union(*(nx.descendants(graph, s) for s in owned))
+    before = [n for n in order if not owners[n] and nodes[n] in needed]
+    after = [n for n in order if not owners[n] and nodes[n] not in needed]
+    groups: dict[str, list[str]] = {}
+    for name in order:
+        if owners[name]:
+            groups.setdefault(str(owners[name]), []).append(name)
+    out: list[list[str]] = [[] for _ in range(max(1, min(jobs, len(groups))))]
+    for group in sorted(groups.values(), key=len, reverse=True):
+        min(out, key=len).extend(group)
+    return Lanes(before, [lane for lane in out if lane], after)
 
 
 def fingerprint(root: Path = Path()) -> dict[str, str]:
@@ -197,14 +260,15 @@ def repro_on_pool(agent: str, targets: list[str], shared: list[str], pool: str, 
 
 
 @flow(name="agents")
-def agents_flow(plan: Plan, pool: str | None = None) -> dict[str, int]:
-    """The three phases; the exit code of each (phase 2: one per agent). A failed phase ends the flow."""
+def agents_flow(plan: Plan, pool: str | None = None, jobs: int = 2) -> dict[str, int]:
+    """The three phases; the exit code of each (phase 2: one per agent). A failed phase ends the flow. Phases 1
+    and 3 also run `jobs` benchmarks' stages at a time (`lanes`)."""
     from flows.kit.monitor import mark_process
 
     mark_process()
     codes: dict[str, int] = {}
     if plan.shared:
-        codes["shared"] = _stream("shared", repro_args(plan.shared), _env())
+        codes["shared"] = in_lanes("shared", lanes(plan.shared, jobs))
         if not codes["shared"] and pool:
             codes["shared"] = _stream("shared", push_args(plan.shared), _env())
         if codes["shared"]:
@@ -220,8 +284,31 @@ def agents_flow(plan: Plan, pool: str | None = None) -> dict[str, int]:
     codes |= {a: f.result() for a, f in futures.items()}
     if any(codes.values()):
         return codes
+    if not plan.final and not pool:  # the reports of the benchmarks, a few at a time, before the whole pipeline
+        done = set(plan.shared).union(*plan.agents.values())
+        step = lanes([s.addressing for s in _graph().nodes if s.addressing not in done], jobs)
+        codes["final"] = in_lanes("final", Lanes(step.before, step.lanes, []))  # `after`: the whole pipeline's
+        if codes["final"]:
+            return codes
     codes["final"] = _stream("final", repro_args(plan.final, pull=bool(pool)), _env())
     return codes
+
+
+def in_lanes(label: str, plan: Lanes) -> int:
+    """`plan.before`, then its lanes at once (a task run each), then `plan.after`; the first non-zero exit code."""
+    if plan.before and (code := _stream(label, repro_args(plan.before), _env())):
+        return code
+    many = len(plan.lanes) > 1
+    futures = [
+        repro_here.with_options(task_run_name=f"{label} {i + 1}" if many else label).submit(
+            f"{label} {i + 1}" if many else label, lane
+        )
+        for i, lane in enumerate(plan.lanes)
+    ]
+    code = next((c for c in (f.result() for f in futures) if c), 0)
+    if code or not plan.after:
+        return code
+    return _stream(label, repro_args(plan.after), _env())
 
 
 def run(agents: list[str] | None = None, jobs: int = 2, pool: str | None = None) -> int:
@@ -246,7 +333,7 @@ def run(agents: list[str] | None = None, jobs: int = 2, pool: str | None = None)
         from flows.kit.monitor import identity_tags
 
         with tags(*identity_tags(), *(f"agent:{a}" for a in plan.agents)):
-            codes = flow_fn(plan, pool)
+            codes = flow_fn(plan, pool, jobs)
         failed = [name for name, code in codes.items() if code]
         if failed:
             print(f"agents: failed: {', '.join(failed)} (later phases not run)", file=sys.stderr)

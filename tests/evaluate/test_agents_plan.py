@@ -103,7 +103,7 @@ def test_one_agents_run_is_one_run_session_for_every_dvc_command_it_starts(monke
 
     class Flow:  # the three phases, as `run` calls them: every command gets `_env()`
         def with_options(self, **_):
-            return lambda plan, pool: seen.append(agents._env().get(SESSION_ENV)) or {"final": 0}
+            return lambda plan, pool, jobs: seen.append(agents._env().get(SESSION_ENV)) or {"final": 0}
 
     monkeypatch.setattr(agents, "make_plan", lambda chosen: agents.Plan([], {"a1": ["x@a1"]}, []))
     monkeypatch.setattr(agents, "agents_flow", Flow())
@@ -127,3 +127,60 @@ def test_a_worker_runs_its_commands_in_the_coordinators_session(tmp_path, monkey
     monkeypatch.chdir(_clone(tmp_path / "worker"))
     agents.agent_stages_run.fn("a1", ["x@a1"], ["ingest"], agents.fingerprint(), session="coordinator's")
     assert sessions == ["coordinator's"] * 3
+
+
+def test_phase_1_also_runs_what_needs_no_agent_a_benchmark_per_lane(at_root):
+    from flows.agents import lanes
+
+    plan = make_plan()
+    assert "lawbench_score" in plan.shared  # needs no agent: beside the shared stages, not alone in phase 3
+    split = lanes(plan.shared, 2)
+    assert split.before == ["ingest"] and split.after == []  # every benchmark's shared stage reads ingest's output
+    assert len(split.lanes) == 2 and sorted(s for lane in split.lanes for s in lane) == sorted(
+        set(plan.shared) - {"ingest"}
+    )
+    j1 = next(lane for lane in split.lanes if "j1_extract" in lane)
+    assert all(s.startswith("j1_") for s in j1)  # one benchmark's stages stay in one lane, in DVC's order
+    assert j1.index("j1_extract") < j1.index("j1_personas") < j1.index("j1_instances")
+    assert len(lanes(plan.shared, 1).lanes) == 1  # one job: one lane
+
+
+def test_phase_3_runs_the_benchmarks_reports_in_lanes_and_the_shared_reports_after(at_root):
+    from flows.agents import lanes
+
+    split = lanes(["html_report", "j1_report", "ucl_report", "lawbench_report", "data_report", "mile_report"], 2)
+    assert split.before == [] and set(split.after) == {"html_report", "data_report"}
+    assert sorted(len(lane) for lane in split.lanes) == [2, 2]
+    assert sorted(s for lane in split.lanes for s in lane) == [
+        "j1_report",
+        "lawbench_report",
+        "mile_report",
+        "ucl_report",
+    ]
+
+
+def test_lanes_run_after_what_they_need_and_a_failure_stops_what_follows(monkeypatch):
+    import flows.agents as agents
+
+    ran: list[tuple[str, list[str]]] = []
+
+    class Task:  # repro_here as a task run: its work done at once, its exit code the future's result
+        def with_options(self, **_):
+            return self
+
+        def submit(self, label, targets):
+            ran.append((label, targets))
+            code = 3 if "bad" in targets else 0
+            return type("Future", (), {"result": lambda self: code})()
+
+    def stream(label, args, env):
+        ran.append((label, args[args.index("repro") + 1 :]))
+        return 0
+
+    monkeypatch.setattr(agents, "repro_here", Task())
+    monkeypatch.setattr(agents, "_stream", stream)
+    assert agents.in_lanes("p", agents.Lanes(["root"], [["a1", "a2"], ["b1"]], ["end"])) == 0
+    assert ran == [("p", ["root"]), ("p 1", ["a1", "a2"]), ("p 2", ["b1"]), ("p", ["end"])]
+    ran.clear()
+    assert agents.in_lanes("p", agents.Lanes([], [["a1"], ["bad"]], ["end"])) == 3
+    assert ran == [("p 1", ["a1"]), ("p 2", ["bad"])]  # `end` never runs after a failed lane
