@@ -254,7 +254,8 @@ class ModelDoor:
                 c = classify(exc)
                 if unreachable(exc) and model.api_base:  # name the address that refused (never a key)
                     c = with_endpoint(c, _addresses(model))
-                if model.is_scripted:  # a scripted policy is deterministic: its errors are not transient
+                if model.is_scripted and c.kind is not FailureKind.TIMEOUT:
+                    # a scripted policy is deterministic: its errors are not transient, but a busy machine's delay is
                     return CallFailure(FailureKind.BAD_REQUEST, c.message, model.model, key, attempt)
             else:
                 c = classify_reply(response)  # a 200 without content is a failure, never an (empty) answer

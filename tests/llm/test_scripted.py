@@ -103,3 +103,25 @@ def test_editing_a_policy_changes_its_cache_key(tmp_path):
         texts.append((reply.text, reply.cache_hit))
     door.close()
     assert texts == [("answer one", False), ("answer two", False)]
+
+
+def test_a_scripted_call_that_a_busy_machine_delays_past_its_timeout_is_retried(tmp_path):
+    """A scripted policy's own errors are deterministic (not retried), but a call that a loaded machine holds past
+    `timeout_s` before the policy even runs is a delay, not the policy's answer: retried like a server's timeout."""
+
+    class Busy(ModelDoor):  # the first attempt waits longer than timeout_s, as a starved event loop or thread pool does
+        delayed = 0
+
+        async def _litellm_call(self, *args, **kwargs):
+            if not Busy.delayed:
+                Busy.delayed += 1
+                await asyncio.sleep(0.5)
+            return await super()._litellm_call(*args, **kwargs)
+
+    register_policy("oracle", "test.busy", lambda request: "好")
+    door = Busy(LLMSettings(cache_dir=str(tmp_path), timeout_s=0.2, backoff_base_s=0.01, backoff_max_s=0.01))
+    model = ModelConfig(name="o", model="scripted/oracle")
+    reply = asyncio.run(
+        door.complete(model, [{"role": "user", "content": "q"}], purpose="agent", metadata={"scenario": "test.busy"})
+    )
+    assert Busy.delayed == 1 and reply.ok and reply.text == "好" and reply.attempts == 2
