@@ -66,7 +66,7 @@ BENCHMARK = Benchmark(
         ),
         Stage(
             "mile_judge",
-            "steps.mile.stages:judge",
+            "steps.mile.judge_stages:judge",
             "Goal, interaction and client-consistency scores of one agent's MILE run.",
             agents="mile",
             reads=(

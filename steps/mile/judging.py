@@ -21,7 +21,7 @@ from steps.judges.prompts import render, version
 from steps.judges.result import RULE, Judgement
 from steps.llm import Completer, ModelConfig
 
-TEMPLATES = Path(__file__).parent / "templates" / "judges"
+TEMPLATES = Path(__file__).parent / "templates" / "judge"
 SCENARIO = "MILE"
 
 
