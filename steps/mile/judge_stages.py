@@ -33,8 +33,11 @@ def judge(ctx: StageContext) -> str:
     """Goal, interaction and client-consistency scores of one agent's MILE run."""
     import steps.mile.proxy  # noqa: F401  (registers the proxy judge for MILE's judge kinds)
     from steps.judges import scripted_contrary  # noqa: F401  (registers the contrary proxy judge, for panels)
+    from steps.judges.probes import PROBE_FILE, probe_frame
     from steps.mile.evaluate import Plan, plan_evaluation
-    from steps.mile.judging import run_tasks
+    from steps.mile.judging import probe_tasks, run_tasks
+    from steps.schemas.probes import JudgeProbes
+    from steps.sections import JudgeProbeParams
 
     assert ctx.agent_name is not None
     agent_name, params, paths = ctx.agent_name, ctx.params, ctx.paths
@@ -48,6 +51,7 @@ def judge(ctx: StageContext) -> str:
     # the judge's own record (<run>/judge/run.json): the judge model and decoding it asked with (under `protocol:
     # paper` the paper's max_tokens 50) beside the paper's; the score rows keep the dialogue run's id
     panel = params.judge_panel("mile")
+    probes = params.section(MileParams).judge_probes
     aggregation = panel_aggregation(params, "mile", pairwise=False)
     judge_spec = {
         "agent_run": rid,
@@ -56,8 +60,12 @@ def judge(ctx: StageContext) -> str:
         "protocol_record": params.run_protocol("mile", len(dialogues), ("judge",)),
         **structured_spec(judge_model, params.llm.cache_dir),
         **(panel_spec(panel, aggregation) if panel else {}),
+        **({"judge_probes": probes.model_dump()} if panel is None and probes.sample and probes.repeats else {}),
     }
     ctx.begin_run(run_dir / JUDGE_RUN, judge_spec)
+
+    def probe_grades(tasks: list, door: Completer, model: ModelConfig, probes: JudgeProbeParams) -> pd.DataFrame:
+        return asyncio.run(probe_tasks(door, model, tasks, probes))
 
     def judge_all(plan: Plan, door: Completer, model: ModelConfig, label: str) -> list[dict]:
         with ctx.counter(label, len(plan.tasks)) as advance:
@@ -82,6 +90,13 @@ def judge(ctx: StageContext) -> str:
             scores = pd.concat([rules.reindex(columns=columns), judged_rows], ignore_index=True)[columns]
         ctx.write_table(scores, run_dir / "scores.parquet", MileScores, table="mile_scores")
         ctx.write_table(members, run_dir / "scores_panel.parquet", MileScores, table="mile_scores_panel")
+        # the judge probes: of one judge only (a panel's aggregate is no one judge's answer to re-ask)
+        probed = (
+            ctx.task(probe_grades, name="judge probes")(plan.tasks, session.door, judge_model, probes)
+            if panel is None
+            else probe_frame([])
+        )
+        ctx.write_table(probed, run_dir / PROBE_FILE, JudgeProbes, table="mile_judge_probes")
     ok = scores[scores.failure.isna()]
     per = ok.groupby(["stage", "metric"], sort=True).agg(mean=("value", "mean"), n=("value", "size")).reset_index()
     ctx.publish_table(
