@@ -43,19 +43,19 @@ def test_a_run_that_calls_no_judge_records_no_judge_prompt():
     assert without["ucl/templates/user.j2"] == digest
 
 
-def test_plawbench_answers_do_not_hash_the_judge_prompts(tmp_path, monkeypatch):
+def test_plawbench_answers_do_not_hash_the_judge_prompts(tmp_path):
     import shutil
 
-    from steps.plawbench import prompts
+    from steps.plawbench.prompts import TEMPLATES, templates_version
 
     copy = tmp_path / "templates"
-    shutil.copytree(prompts.TEMPLATES, copy)
-    monkeypatch.setattr(prompts, "TEMPLATES", copy)
-    answers, judged = prompts.templates_version(), prompts.templates_version(judge=True)
+    shutil.copytree(TEMPLATES, copy)
+    answers, judged = templates_version(folder=copy), templates_version(judge=True, folder=copy)
+    assert (answers, judged) == (templates_version(), templates_version(judge=True))
     (copy / "judge" / "judge_drafting.j2").write_text("changed", encoding="utf-8")
-    assert prompts.templates_version() == answers and prompts.templates_version(judge=True) != judged
+    assert templates_version(folder=copy) == answers and templates_version(judge=True, folder=copy) != judged
     (copy / "drafting_user.j2").write_text("changed", encoding="utf-8")
-    assert prompts.templates_version() != answers
+    assert templates_version(folder=copy) != answers
 
 
 def test_j1_dialogue_code_hash_leaves_the_judge_part_out():

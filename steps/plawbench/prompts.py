@@ -58,13 +58,13 @@ def judge_rules(task: Any, options: PlawBenchParams) -> tuple[str, ...]:
     return tuple(line.strip() for line in text.splitlines() if line.strip())
 
 
-def templates_version(*, judge: bool = False) -> str:
+def templates_version(*, judge: bool = False, folder: Path = TEMPLATES) -> str:
     """A short hash of every PLawBench template but the judges' (templates/judge/; with them: `judge`): it enters
     the run id of predictions (without) and judgements (with), so a changed judge prompt leaves the answers alone."""
     digest = hashlib.sha256()
-    for path in sorted(TEMPLATES.rglob("*.j2")):
-        if not judge and path.relative_to(TEMPLATES).parts[0] == "judge":
+    for path in sorted(folder.rglob("*.j2")):
+        if not judge and path.relative_to(folder).parts[0] == "judge":
             continue
-        digest.update(path.relative_to(TEMPLATES).as_posix().encode())
+        digest.update(path.relative_to(folder).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:8]
