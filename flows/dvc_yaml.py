@@ -8,21 +8,24 @@ need it), so the code is the one declaration and dvc.yaml is derived from it, ch
 without jurisflow and reviewed like code. A stage's code deps are coarse: the packages its body imports, found by
 reading the imports (each under steps/ counted as its top-level package, `steps/ucl`, `steps/llm` …; each under
 flows/ as its file, flows/kit as a whole), plus what its declaration adds (`code`), then the data it reads.
+
+Judge changes are cheap: a benchmark's judge part is its modules that import steps.judges (directly or not) and its
+`templates/judge/` folders (steps/code.py). A stage whose body does not import steps.judges depends on each benchmark
+package it depends on minus that part (as the fewest files and folders covering the rest); a judging one on all of it.
 """
 
 from __future__ import annotations
 
-import ast
 import sys
 from collections.abc import Iterable
-from functools import cache
 from pathlib import Path
 
 from steps.benchmarks import benchmarks
+from steps.code import ROOT, closure, judge_part, judges
+from steps.code import module_file as _module_file
 from steps.pipeline import owner, stages
 from steps.stages import AGENT, SETTING, Stage
 
-ROOT = Path(__file__).resolve().parents[1]
 DVC_FILE = ROOT / "dvc.yaml"
 RUNNER = ("flows.run", "flows.kit.context")  # every stage runs through these
 
@@ -32,51 +35,6 @@ HEADER = """\
 # shared stages (steps/pipeline.py); its body is the "module:function" its `desc` names. Per-agent stages iterate
 # `runs.<benchmark>` in params.yaml: the agents whose `benchmarks` include it.
 """
-
-
-def _module_file(module: str) -> Path | None:
-    path = ROOT / Path(*module.split("."))
-    if path.with_suffix(".py").is_file():
-        return path.with_suffix(".py")
-    if (path / "__init__.py").is_file():
-        return path / "__init__.py"
-    return None
-
-
-def _imports(module: str) -> set[str]:
-    """The project modules (steps.*, flows.*) that `module` imports anywhere in its file, and their parent packages."""
-    file = _module_file(module)
-    if file is None:
-        return set()
-    found: set[str] = set()
-    package = module if file.name == "__init__.py" else module.rpartition(".")[0]
-    for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
-        names: list[str] = []
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                base = ".".join(
-                    package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else [])
-                )
-            names = [base, *(f"{base}.{a.name}" for a in node.names)]
-        for name in names:
-            if name.split(".")[0] in ("steps", "flows") and _module_file(name) is not None:
-                parts = name.split(".")
-                found.update(".".join(parts[: i + 1]) for i in range(len(parts)))
-    return found
-
-
-@cache
-def closure(module: str) -> frozenset[str]:
-    """Every project module `module` imports, directly or not (itself included)."""
-    seen, todo = {module}, [module]
-    while todo:
-        for name in _imports(todo.pop()) - seen:
-            seen.add(name)
-            todo.append(name)
-    return frozenset(m for m in seen if _module_file(m) is not None)
 
 
 def _coarse(module: str) -> str:
@@ -93,10 +51,24 @@ def _coarse(module: str) -> str:
     return file.relative_to(ROOT).as_posix()
 
 
+def _cover(path: Path, left_out: frozenset[Path]) -> list[str]:
+    """The fewest files and folders that hold everything under `path` but the `left_out` paths."""
+    if path in left_out:
+        return []
+    if path.is_file() or not any(p.is_relative_to(path) for p in left_out):
+        return [path.relative_to(ROOT).as_posix()]
+    children = (c for c in sorted(path.iterdir()) if c.name != "__pycache__" and not c.name.startswith("."))
+    return [dep for child in children for dep in _cover(child, left_out)]
+
+
 def code_deps(stage: Stage) -> list[str]:
-    """The code a stage depends on, coarse (see the module docstring), sorted."""
+    """The code a stage depends on (see the module docstring), sorted."""
     modules = set().union(*(closure(m) for m in (stage.module, *RUNNER)))
-    return sorted({_coarse(m) for m in modules if m not in ("steps", "flows")} | set(stage.code))
+    deps = {_coarse(m) for m in modules if m not in ("steps", "flows")} | set(stage.code)
+    if not judges(stage.module):
+        for name in (b for b in benchmarks() if f"steps/{b}" in deps):
+            deps = (deps - {f"steps/{name}"}) | set(_cover(ROOT / "steps" / name, judge_part(name)))
+    return sorted(deps)
 
 
 def _dvc_path(path: str) -> str:

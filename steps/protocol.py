@@ -189,14 +189,24 @@ def resolve_role(name: str, fallback: ModelEntry, paper: PaperRole | None, own: 
     return merged.resolve(name)
 
 
-def template_hashes(folders: Iterable[str], root: Path = _STEPS) -> dict[str, str]:
-    """sha256 of every prompt template (`*.j2`) under `folders` (relative to `root`), keyed by its path."""
+def is_judge_template(path: str) -> bool:
+    """Whether a template (its path under steps/) is a judge's prompt: the judge kernel's (judges/templates) or a
+    benchmark's `templates/judge/`. A run that calls no judge does not record them (nor depends on them in dvc.yaml:
+    flows/dvc_yaml.py), so that a changed judge prompt leaves the dialogues' runs as they are."""
+    return path.startswith("judges/") or "/templates/judge/" in f"/{path}"
+
+
+def template_hashes(folders: Iterable[str], root: Path = _STEPS, *, judge: bool = True) -> dict[str, str]:
+    """sha256 of every prompt template (`*.j2`) under `folders` (relative to `root`), keyed by its path; the judges'
+    only with `judge` (`is_judge_template`)."""
     out: dict[str, str] = {}
     for folder in folders:
         base = root / folder
         files = [base] if base.is_file() else sorted(base.rglob("*.j2"))
         for path in files:
-            out[path.relative_to(root).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
+            key = path.relative_to(root).as_posix()
+            if judge or not is_judge_template(key):
+                out[key] = hashlib.sha256(path.read_bytes()).hexdigest()
     return dict(sorted(out.items()))
 
 
@@ -338,7 +348,7 @@ class ProtocolRecord:
             # a benchmark whose prompts are one of its settings (`prompts: released|ours`) records the run's choice
             "prompts": {
                 "source": self.settings.get("prompts") or self.paper.prompts,
-                "templates": template_hashes(self.paper.templates),
+                "templates": template_hashes(self.paper.templates, judge="judge" in self.roles),
             },
             "data": {"size": self.size, "paper_size": self.paper.size, "unit": self.paper.unit},
             "caveats": list(self.paper.caveats),

@@ -154,7 +154,7 @@ BENCHMARK = Benchmark(
         ),
         Stage(
             "j1_judge",
-            "steps.j1.eval.stages:judge",
+            "steps.j1.eval.judge_stages:judge",
             "Score one agent's J1 run on the ten metrics (rules and LLM judges), with the court failure causes.",
             agents="j1",
             reads=(

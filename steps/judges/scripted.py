@@ -8,7 +8,7 @@ the judges fill and only scripted models see). It answers in the format the real
 - pairwise: the response closer to the metadata's `reference` (bigram F1), or without one the longer, wins;
   within 5 % it is a tie;
 A benchmark adds its own kinds with `register_proxy` (J1's court stages and checklist: steps.j1.eval.scripted;
-PLawBench's penalties: steps.plawbench.scripted).
+PLawBench's penalties: steps.plawbench.scripted_judge).
 Every number it produces is a proxy and is marked so (`Judgement.proxy`). It orders an oracle above a null
 agent; it does not measure legal quality.
 """
@@ -16,37 +16,15 @@ agent; it does not measure legal quality.
 from __future__ import annotations
 
 import inspect
-import itertools
 import json
-from collections import Counter
 from typing import Any
 
 from steps.judges.rubric_proxy import rubric
 from steps.llm import ScriptedRequest, register_policy
+from steps.llm.overlap import overlap
 from steps.llm.scripted import Policy, policy_fingerprint
 
 TIE_MARGIN = 0.05
-
-
-def _bigrams(text: str) -> Counter[str]:
-    chars = [ch for ch in text if ch.isalnum()]
-    return Counter(a + b for a, b in itertools.pairwise(chars))
-
-
-def overlap(reference: str, candidate: str) -> float:
-    """F1 of the character bigrams (alphanumeric characters only) of two texts; 0 when either is empty."""
-    ref, cand = _bigrams(reference), _bigrams(candidate)
-    common = sum((ref & cand).values())
-    if not common:
-        return 0.0
-    precision, recall = common / sum(cand.values()), common / sum(ref.values())
-    return 2 * precision * recall / (precision + recall)
-
-
-def coverage(source: str, response: str) -> float:
-    """Share of `source`'s character bigrams found in `response`."""
-    wanted, found = _bigrams(source), _bigrams(response)
-    return sum((wanted & found).values()) / sum(wanted.values()) if wanted else 0.0
 
 
 def pointwise(request: ScriptedRequest) -> str:
@@ -67,6 +45,7 @@ def pairwise(request: ScriptedRequest) -> str:
 
 
 PROXIES: dict[str, Policy] = {"pointwise": pointwise, "rubric": rubric, "pairwise": pairwise}
+_OVERLAP = inspect.getsourcefile(overlap) or ""  # steps/llm/overlap.py
 
 
 def register_proxy(kind: str, proxy: Policy) -> None:
@@ -81,7 +60,7 @@ def proxy_sources(kind: str) -> list[str]:
     changes with the code that answers it, not with the other kinds registered in the process."""
     proxy = PROXIES.get(kind)
     path = inspect.getsourcefile(proxy) if proxy is not None else None
-    return [path] if path else []
+    return [path, _OVERLAP] if path else []  # and the bigram overlap (the pointwise and pairwise proxies use it)
 
 
 def proxy_judge(request: ScriptedRequest) -> str:

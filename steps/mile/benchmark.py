@@ -66,7 +66,7 @@ BENCHMARK = Benchmark(
         ),
         Stage(
             "mile_judge",
-            "steps.mile.stages:judge",
+            "steps.mile.judge_stages:judge",
             "Goal, interaction and client-consistency scores of one agent's MILE run.",
             agents="mile",
             reads=(
@@ -78,6 +78,7 @@ BENCHMARK = Benchmark(
             writes=(
                 "data/mile/runs/{agent}/scores.parquet",
                 "data/mile/runs/{agent}/scores_panel.parquet",
+                "data/mile/runs/{agent}/judge_probes.parquet",
                 "data/mile/runs/{agent}/judge/run.json",
                 "data/mile/runs/{agent}/judge_usage.parquet",
                 "data/mile/runs/{agent}/judge_call_cache.parquet",
@@ -88,6 +89,7 @@ BENCHMARK = Benchmark(
                 "mile.count_empty_fields",
                 "mile.prof_reference",
                 "mile.evid_reference",
+                "mile.judge_probes",
             ),
             calls_models=True,
         ),

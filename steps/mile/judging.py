@@ -16,12 +16,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from steps.judges.graded import Scale, judge_graded
 from steps.judges.prompts import render, version
 from steps.judges.result import RULE, Judgement
 from steps.llm import Completer, ModelConfig
+from steps.sections import JudgeProbeParams
 
-TEMPLATES = Path(__file__).parent / "templates" / "judges"
+TEMPLATES = Path(__file__).parent / "templates" / "judge"
 SCENARIO = "MILE"
 
 
@@ -99,6 +102,48 @@ async def _one(door: Completer, model: ModelConfig, task: JudgeTask) -> list[dic
         door, model, task.prompt, task.scale, prompt_version=task.prompt_version, metadata=metadata
     )
     return [_row(task, metric, judged[key]) for key, metric in task.metrics.items()]
+
+
+def grade_key(task: JudgeTask, metric: str) -> str:
+    """One grade's key among a run's: instance, stage, (an interaction's) turn and metric."""
+    return "/".join([task.instance_id, task.stage, *([] if task.turn is None else [str(task.turn)]), metric])
+
+
+def task_key(task: JudgeTask) -> str:
+    """A judge call's key among a run's: its grades' keys."""
+    return "+".join(grade_key(task, m) for m in task.metrics.values())
+
+
+async def probe_tasks(
+    door: Completer, model: ModelConfig, tasks: Sequence[JudgeTask], probes: JudgeProbeParams
+) -> pd.DataFrame:
+    """The judge probes (`steps.judges.probes`) of the graded judge on a seeded sample of its calls: round 0 is the
+    judgement itself (asked again: the cache answers), then `repeats` re-judgements with the seed moved by the round;
+    one row per grade (`grade_key`). No shuffle: a graded answer has no rubric items."""
+    from steps.judges.probes import REPEAT, probe_frame, probe_row, reseeded, sample_ids
+
+    if not probes.sample or not probes.repeats:
+        return probe_frame([])
+    keys = set(sample_ids([task_key(t) for t in tasks], probes.sample, probes.seed))
+    chosen = [t for t in tasks if task_key(t) in keys]
+
+    async def one(task: JudgeTask) -> list[dict[str, Any]]:
+        metadata = {"scenario": SCENARIO, "instance_id": task.instance_id, "judge_kind": task.kind, **task.inputs}
+        asks = [(0, model), *((r, reseeded(model, r)) for r in range(1, probes.repeats + 1))]
+        answers = await asyncio.gather(
+            *(
+                judge_graded(door, m, task.prompt, task.scale, prompt_version=task.prompt_version, metadata=metadata)
+                for _, m in asks
+            )
+        )
+        return [
+            probe_row(grade_key(task, metric), REPEAT, r, judged[key])
+            for (r, _), judged in zip(asks, answers, strict=True)
+            for key, metric in task.metrics.items()
+        ]
+
+    rows = await asyncio.gather(*(one(t) for t in chosen))
+    return probe_frame([row for group in rows for row in group])
 
 
 async def run_tasks(

@@ -24,7 +24,7 @@ from pydantic import Field, ValidationError, field_validator
 from steps.llm.config import Decoding, ModelConfig
 from steps.mile.protocol import PAPER as PAPER_PROTOCOL
 from steps.protocol import JudgeSetting, PaperProtocol, RoleEntry
-from steps.sections import BenchmarkSection, Section
+from steps.sections import BenchmarkSection, JudgeProbeParams, Section
 
 ROLES = ("client", "supervisor", "classifier", "styler", "blur")
 PRESETS = ("paper", "none")
@@ -139,6 +139,9 @@ class MileParams(BenchmarkSection):
     # a model of its own for an environment role, merged field by field over the environment's (after its decoding),
     # e.g. {supervisor: {model: openai/gpt-4o-2024-11-20}}; the paper runs every role on one model
     role_models: dict[str, RoleEntry] = Field(default_factory=dict)
+    # the judge audit's re-judgements of a seeded sample of the judge's calls (self-consistency; `shuffle` does not
+    # apply: a graded answer has no rubric items to reorder)
+    judge_probes: JudgeProbeParams = JudgeProbeParams()
 
     @field_validator("role_decoding", mode="before")
     @classmethod

@@ -80,7 +80,7 @@ BENCHMARK = Benchmark(
         ),
         Stage(
             "plawbench_judge",
-            "steps.plawbench.stages:judge",
+            "steps.plawbench.judge_stages:judge",
             "Judge one agent's responses item by item with the configured judge.",
             agents="plawbench",
             reads=(

@@ -1,6 +1,6 @@
 """Asking the judge for the Table 8 penalties of one consultation answer (opt-in; rules in `penalties`).
 
-One call per answer, our own template (`steps/plawbench/templates/plawbench_penalties.j2`). The answer is one
+One call per answer, our own template (`steps/plawbench/templates/judge/plawbench_penalties.j2`). The answer is one
 JSON object listing findings (type, points, the quoted text, a reason) and red flags (type, quoted text). It
 is validated like every judge answer: a type outside the lists, points outside the type's range or a quote
 that is not in the answer is out of range, a missing list is unparsable; an invalid answer is shown its error
@@ -27,7 +27,7 @@ from steps.plawbench.questions import split_questions
 
 KIND = "penalties"
 TEMPLATE = "plawbench_penalties.j2"
-TEMPLATES = Path(__file__).parent / "templates"
+TEMPLATES = Path(__file__).parent / "templates" / "judge"
 # what the proxy judge takes for a vague "are you hiding something" question (any question containing one)
 VAGUE_CUES = (
     "隐瞒",

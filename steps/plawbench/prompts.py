@@ -54,14 +54,17 @@ def agent_messages(task: Any, options: PlawBenchParams) -> list[dict[str, str]]:
 
 
 def judge_rules(task: Any, options: PlawBenchParams) -> tuple[str, ...]:
-    text = render(f"judge_{task.category}.j2", max_questions=options.max_questions, document=task.document)
+    text = render(f"judge/judge_{task.category}.j2", max_questions=options.max_questions, document=task.document)
     return tuple(line.strip() for line in text.splitlines() if line.strip())
 
 
-def templates_version() -> str:
-    """A short hash of every PLawBench template: it enters the run id of predictions and judgements."""
+def templates_version(*, judge: bool = False, folder: Path = TEMPLATES) -> str:
+    """A short hash of every PLawBench template but the judges' (templates/judge/; with them: `judge`): it enters
+    the run id of predictions (without) and judgements (with), so a changed judge prompt leaves the answers alone."""
     digest = hashlib.sha256()
-    for path in sorted(TEMPLATES.rglob("*.j2")):
-        digest.update(path.relative_to(TEMPLATES).as_posix().encode())
+    for path in sorted(folder.rglob("*.j2")):
+        if not judge and path.relative_to(folder).parts[0] == "judge":
+            continue
+        digest.update(path.relative_to(folder).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:8]

@@ -1,5 +1,6 @@
 """Scripted PLawBench policies: an oracle that answers with the rubric's award criteria, a multi-turn oracle
-lawyer and a client who answers from the narrative (`scripted/null`, built in, answers nothing).
+lawyer and a client who answers from the narrative (`scripted/null`, built in, answers nothing). The proxy judge's
+PLawBench kind is in steps/plawbench/scripted_judge.py (the answers import no judge code).
 
 The oracle's answer is written by the caller from the rubric (`oracle_answer`) and travels in the call
 metadata as `reference`, which only scripted models see. It bounds the scores from above under the proxy
@@ -9,14 +10,12 @@ judge; it is not a model of a good lawyer.
 from __future__ import annotations
 
 import itertools
-import json
 import re
 from collections import Counter
 from typing import Any
 
 import pandas as pd
 
-from steps.judges.scripted import register_proxy
 from steps.llm import ScriptedRequest, register_policy
 from steps.plawbench.dialogue import END, SCENARIO
 from steps.plawbench.prompts import CATEGORIES
@@ -83,19 +82,3 @@ for _category in CATEGORIES:
     register_policy("oracle", scenario_of(_category), _oracle)
 register_policy("oracle", SCENARIO, oracle_lawyer)
 register_policy("persona", SCENARIO, client)
-
-
-# The proxy judge's PLawBench kind (T1 penalties, opt-in): every question holding one of the metadata's
-# `vague_cues` is a vague "are you hiding something" probe (3 points, quoted); nothing else is flagged: the proxy
-# cannot judge harm.
-def penalties(request: ScriptedRequest) -> str:
-    cues = request.metadata["vague_cues"]
-    findings = [
-        {"type": "truth_vague_probe", "points": 3, "quote": q, "reason": "代理：笼统追问是否隐瞒"}
-        for q in request.metadata["questions"]
-        if any(cue in q for cue in cues)
-    ]
-    return json.dumps({"findings": findings, "red_flags": []}, ensure_ascii=False)
-
-
-register_proxy("penalties", penalties)

@@ -86,7 +86,7 @@ BENCHMARK = Benchmark(
         ),
         Stage(
             "ucl_judge",
-            "steps.ucl.stages:judge",
+            "steps.ucl.judge_stages:judge",
             "Judge one agent's dialogues against the reference's in both orders, plus the hint scores.",
             agents="ucl",
             reads=(

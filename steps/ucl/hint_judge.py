@@ -27,7 +27,7 @@ from steps.llm.capabilities import TEXT, obj, one_each
 from steps.ucl.cases import Case
 from steps.ucl.hints import hint_score
 
-TEMPLATE = Path(__file__).parent / "templates" / "judge_hints.j2"
+TEMPLATE = Path(__file__).parent / "templates" / "judge" / "judge_hints.j2"
 KIND = "ucl_hints"
 CREDIT = {"met": 1.0, "partial": 0.5, "unmet": 0.0}
 

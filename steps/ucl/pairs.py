@@ -7,7 +7,7 @@ that counted, the candidate's outcome and points (win 1, tie 0.5, lose 0), or th
 judged). The report's SQL turns these rows into win rates.
 
 The prompt is the task's released evaluation template (`ucl.prompts: released`, filled as the original code did;
-each row's `judge_prompt_version` names its task's template by hash) or ours (templates/judge_pairwise.j2).
+each row's `judge_prompt_version` names its task's template by hash) or ours (templates/judge/judge_pairwise.j2).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from steps.llm import Completer, ModelConfig
 from steps.ucl.cases import Case, Pair
 from steps.ucl.prompts import RELEASED, PromptSource, fill
 
-TEMPLATE = Path(__file__).parent / "templates" / "judge_pairwise.j2"
+TEMPLATE = Path(__file__).parent / "templates" / "judge" / "judge_pairwise.j2"
 NAME = "ucl.pairwise"
 CANDIDATE_FIRST, REFERENCE_FIRST = "candidate_first", "reference_first"
 VERDICT_COLUMNS = [

@@ -8,9 +8,9 @@ never copied into the repository:
 - `model prompt` the assistant under test (its system message; spec §3.4),
 - `evaluation prompt` the pairwise judge (one user message; spec §4.1).
 
-`ours`: our Jinja templates for the user (templates/user.j2) and the pairwise judge (templates/judge_pairwise.j2);
+`ours`: our Jinja templates for the user (templates/user.j2) and the pairwise judge (templates/judge/judge_pairwise.j2);
 the assistant still gets the task's released model prompt (there is no prompt of ours for it). The pointwise
-hint judge (templates/judge_hints.j2) is ours in both: the paper has no pointwise protocol.
+hint judge (templates/judge/judge_hints.j2) is ours in both: the paper has no pointwise protocol.
 
 A released template is filled as the original code did (`str.format` with these slots), but in one pass over its
 placeholders only, so braces in the case text are never read as slots. Every run records its prompt source and
@@ -33,8 +33,8 @@ TEMPLATES = Path(__file__).parent / "templates"
 
 # what each role reads under each source: the interim table's column (released) or our template file (ours)
 RELEASED_COLUMNS = {"user": "role_template", "assistant": "model_template", "judge": "evaluation_template"}
-OUR_FILES = {"user": "user.j2", "judge": "judge_pairwise.j2"}
-HINT_JUDGE_FILE = "judge_hints.j2"
+OUR_FILES = {"user": "user.j2", "judge": "judge/judge_pairwise.j2"}  # the judges' prompts: templates/judge/
+HINT_JUDGE_FILE = "judge/judge_hints.j2"
 
 _SLOT = re.compile(r"\{(information|needs|evaluation_hints|dialogue1|dialogue2)\}")
 
@@ -66,7 +66,8 @@ def _per_task(rows: Iterable[dict[str, Any]], column: str) -> dict[str, str]:
 
 
 def _ours(name: str) -> str:
-    return f"{name}@{digest((TEMPLATES / name).read_text(encoding='utf-8'))}"
+    """`<file name>@<hash>` of one of our templates (by its name alone, wherever under templates/ it is)."""
+    return f"{Path(name).name}@{digest((TEMPLATES / name).read_text(encoding='utf-8'))}"
 
 
 def prompt_record(source: PromptSource, items: Any, roles: Iterable[str]) -> dict[str, Any]:

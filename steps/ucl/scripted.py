@@ -19,8 +19,8 @@ import json
 import re
 from typing import Any
 
-from steps.judges.scripted import coverage
 from steps.llm import ScriptedRequest, register_policy
+from steps.llm.overlap import coverage
 from steps.ucl.hints import HintItem, hint_score
 from steps.ucl.scenario import END
 

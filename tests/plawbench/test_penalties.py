@@ -176,7 +176,7 @@ def test_a_judge_that_is_down_is_a_call_failure(answers, door):
 
 # ---------------------------------------------------------------- the proxy judge's rule
 def test_the_proxy_flags_only_vague_probes(tmp_path):
-    import steps.plawbench.scripted  # noqa: F401  (registers the proxy judge with PLawBench's kind)
+    import steps.plawbench.scripted_judge  # noqa: F401  (registers the proxy judge with PLawBench's kind)
 
     door = ModelDoor(LLMSettings(cache_dir=str(tmp_path / "cache")), run_id="t")
     proxy = ModelConfig(name="judge", model="scripted/judge")

@@ -103,10 +103,12 @@ def test_the_run_record_hashes_each_template_used(ucl_items):
     }
     ours = prompt_record("ours", items, ("user", "judge", "hint_judge"))
     folder = Path(UCL.templates)
-    files = {"user": "user.j2", "judge": "judge_pairwise.j2", "hint_judge": "judge_hints.j2"}
+    files = {"user": "user.j2", "judge": "judge/judge_pairwise.j2", "hint_judge": "judge/judge_hints.j2"}
     assert ours == {
         "source": "ours",
-        "templates": {role: f"{f}@{sha12((folder / f).read_text(encoding='utf-8'))}" for role, f in files.items()},
+        "templates": {
+            role: f"{Path(f).name}@{sha12((folder / f).read_text(encoding='utf-8'))}" for role, f in files.items()
+        },
     }
 
 

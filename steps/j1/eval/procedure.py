@@ -36,7 +36,7 @@ from steps.judges.result import JudgedBy, Judgement
 from steps.llm import Completer, ModelConfig
 from steps.llm.capabilities import TEXT, obj, one_each
 
-TEMPLATES = Path(__file__).parent / "templates"  # stages.j2, checklist.j2
+TEMPLATES = Path(__file__).parent / "templates" / "judge"  # stages.j2, checklist.j2
 KIND = "procedure"
 DEFAULT_PROCEDURE = J1ProcedureParams()
 
