@@ -4,6 +4,7 @@ model and call key, and the scripted sampling agent (docs/statistics.md#repeated
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -137,3 +138,19 @@ def test_the_sampler_samples_with_its_seed_only_when_it_samples() -> None:
     assert sampled[0] != sampled[1] != sampled[2] != sampled[0]
     share = np.mean([a == "正确答案" for run in sampled for a in run])
     assert math.isclose(share, 0.5, abs_tol=0.15)
+
+
+def test_a_later_repeat_missing_on_disk_is_named_and_the_report_says_what_it_read(tmp_path) -> None:
+    from steps.reports.repeats import read_from_disk, repeat_file
+
+    there, gone = tmp_path / "scores.parquet", tmp_path / "repeat-1" / "scores.parquet"
+    there.write_bytes(b"")
+    assert repeat_file(Path.exists, there, 0) == there and repeat_file(Path.exists, there, 2) == there
+    assert repeat_file(Path.exists, gone, 0) == gone  # repeat 0 is a DVC output: its reader says it is missing
+    with pytest.raises(FileNotFoundError, match=r"repeat 1 of this run is not on disk.*not DVC outputs"):
+        repeat_file(Path.exists, gone, 1)
+    line = read_from_disk("mile", {"a": 3, "b": 2, "c": 1})
+    assert line.startswith(
+        "Runs read from disk: `data/mile/runs/a/` and `repeat-1/` … `repeat-2/` in it; `data/mile/runs/b/` and "
+        "`repeat-1/`. The repeat-<i> folders are not DVC outputs"
+    )
