@@ -52,7 +52,9 @@ def test_three_repeats_in_the_mile_report(tmp_path, interim):
     single = Paths(data=paths.data, reports=tmp_path / "single", cache=paths.cache)  # repeat 0 alone
     assert run_stage("mile_report", mile_report, params_file=_params(tmp_path, 1), paths=single) == 0
 
-    runs = []  # each run's interaction AVE (the goal AVE of a lawyer who said nothing is the same) and its interval, as the report of that run alone computes them
+    # each run's interaction AVE and its interval, as the report of that run alone computes them (the goal AVE of a
+    # lawyer who said nothing is the same in every run)
+    runs = []
     for i in range(3):
         folder = paths.repeat_run("mile", "sampler", i)
         scores = read_table(folder / "scores.parquet", MileScores)
