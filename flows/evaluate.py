@@ -893,6 +893,8 @@ def evaluate(
         check_before_run(preview(params_file, agent, model, settings), [agent], chosen, say, params_file=params_file)
         for note in register(params_file, agent, model, settings):
             say(note)
+        if warning := load_params(params_file).repeats_warning(agent):  # repeats that cannot vary: said, not refused
+            say(f"warning: {warning}")
         stage_plan = plan(agent, chosen)
         say(f"agents.{agent} written to {params_file}; {stage_plan.text(agent)}")
         outcome = run_plan(agent, stage_plan, say)

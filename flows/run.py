@@ -51,7 +51,10 @@ def flow_of(name: str) -> Any:
             )
             for i in range(repeats)
         ]
-        return f"{repeats} repeats: " + " | ".join(f"repeat {i}: {s}" for i, s in enumerate(summaries))
+        warning = params.repeats_warning(agent_name)  # also in each repeat's run.json
+        return (f"warning: {warning}; " if warning else "") + (
+            f"{repeats} repeats: " + " | ".join(f"repeat {i}: {s}" for i, s in enumerate(summaries))
+        )
 
     body.__name__ = body.__qualname__ = name
     body.__doc__ = declared.help

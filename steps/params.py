@@ -228,6 +228,25 @@ class Params(Section):
         """How many runs agent `name` makes of each of its per-agent stages (`agents.<name>.repeats`; 1 if unknown)."""
         return self.agents[name].repeats if name in self.agents else 1
 
+    def repeats_warning(self, name: str) -> str | None:
+        """One line when agent `name` repeats its runs where its calls cannot vary (docs/statistics.md#repeated-runs):
+        temperature 0, or a scripted model other than `scripted/sampler`; each repeat then sends the same request
+        apart from its seed, and a deterministic server answers alike (a between-run SD of 0). A warning, not a
+        refusal: the sampler and a seeded server that samples do vary. None otherwise."""
+        k = self.repeats(name)
+        if k <= 1:
+            return None
+        model = self.agents[name].resolve(name)
+        temperature = model.decoding.temperature or 0.0
+        if temperature > 0 and (not model.is_scripted or model.model == "scripted/sampler"):
+            return None
+        why = f"temperature {temperature:g}" if temperature == 0 else f"{model.model} answers alike whatever the seed"
+        return (
+            f"agents.{name}.repeats: {k} with {why}: the repeats are the same calls apart from the seed, so a "
+            "deterministic endpoint answers them alike and the between-run SD is 0 (set decoding.temperature > 0 "
+            "to sample)"
+        )
+
     def repeat_of(self, name: str) -> int:
         """Which repeat of agent `name` these parameters run (0 unless `for_repeat` made them)."""
         return self._repeat_of.get(name, 0)

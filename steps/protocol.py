@@ -419,6 +419,7 @@ def protocol_lines(params: Params, benchmarks: Sequence[str] | None = None) -> l
                     lines.append(f"  {agent_line(name, sent)}")
     missing = missing_keys(params.role_models(chosen))
     lines += [f"missing API key: {line}" for line in missing] or ["API keys: none missing for the roles"]
+    lines += [f"warning: {w}" for name in params.agents if (w := params.repeats_warning(name))]
     return lines
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,11 +82,11 @@ def begin_run(directory: Path, spec: dict[str, Any]) -> str:
     return rid
 
 
-def write_run_json(directory: Path, spec: dict[str, Any]) -> str:
-    """Write `run.json` (the spec and its id) atomically, after the run's outputs; returns the run id."""
+def write_run_json(directory: Path, spec: dict[str, Any], warnings: Sequence[str] = ()) -> str:
+    """Write `run.json` (the spec and its id) atomically, after the run's outputs; returns the run id. `warnings`
+    (e.g. repeats that cannot vary, `Params.repeats_warning`) are recorded beside the spec, not part of the id."""
     rid = run_id(spec)
     directory.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(
-        directory / RUN_JSON, json.dumps({"run_id": rid, **spec}, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
-    )
+    record = {"run_id": rid, **spec, **({"warnings": list(warnings)} if warnings else {})}
+    write_text_atomic(directory / RUN_JSON, json.dumps(record, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
     return rid

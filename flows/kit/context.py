@@ -67,7 +67,8 @@ class FlowContext:
         return runs.begin_run(directory, spec)
 
     def write_run_json(self, directory: Path, spec: dict[str, Any]) -> str:
-        return runs.write_run_json(directory, spec)
+        warning = self.params.repeats_warning(self.agent_name) if self.agent_name else None  # repeats that can't vary
+        return runs.write_run_json(directory, spec, [warning] if warning else ())
 
     # models
     def model_session(

@@ -240,30 +240,46 @@ def report(ctx: StageContext) -> str:
     from steps.lawbench.report import csv_text, render_setting
     from steps.reports.agents import labelled_rows, with_stand_ins
     from steps.reports.dvc_views import write_dvc_views
+    from steps.reports.repeats import mean_over_repeats, passes, repeat_file, repeated_cells, repeats_markdown, run_of
     from steps.reports.runs import agent_info, truncated_replies
     from steps.sources import load_manifest
     from steps.stats.cells import attach_intervals, cell_intervals
 
     params, paths = ctx.params.for_benchmark("lawbench"), ctx.paths  # the agents that take part in it
     reports = paths.reports
-    frames = [ctx.read_table(paths.shared("lawbench") / PUBLISHED_SCORES, LawBenchScores)]
-    items = [ctx.read_table(paths.shared("lawbench") / PUBLISHED_ITEMS, LawBenchItemScores)]
+    published_scores = ctx.read_table(paths.shared("lawbench") / PUBLISHED_SCORES, LawBenchScores)
+    published_items = ctx.read_table(paths.shared("lawbench") / PUBLISHED_ITEMS, LawBenchItemScores)
     published = ctx.read_table(paths.interim / "lawbench_published.parquet", LawBenchPublished)
     names = {m: () for m in sorted(set(published.model))}  # the paper's models: those of its results.csv
     agents = {}
-    for name in params.agents:
-        # a setting not run yet for this agent (e.g. `dvc repro lawbench_predict@<agent>-zero_shot` alone) is
-        # left out of that setting's table and named in its notes
-        ran = [paths.run("lawbench", name, s) for s in SETTINGS]
-        ran = [d for d in ran if ctx.exists(d / "scores.parquet")]
-        frames += [ctx.read_table(d / "scores.parquet", LawBenchScores) for d in ran]
-        items += [ctx.read_table(d / ITEM_SCORES, LawBenchItemScores) for d in ran if ctx.exists(d / ITEM_SCORES)]
-        dirs = [ctx.input_path(d) for d in ran]
-        agents[name] = agent_info(params, name, "lawbench", dirs, names=names, by_name=False, required=False)
-    scores = pd.concat(frames, ignore_index=True)
-    long, deltas = ctx.task(build_tables)(scores, published)
-    cells = ctx.task(cell_intervals, name="intervals")(item_scores_of(pd.concat(items, ignore_index=True)))
-    long = attach_intervals(long, cells)  # our rows' standard errors and 95 % intervals (the paper's: none)
+    repeats = {name: params.repeats(name) for name in params.agents}  # docs/statistics.md#repeated-runs
+    longs, all_cells = [], []
+    for index in range(passes(repeats)):  # once per repeat of the repeated agents (once without repeats)
+        frames, items = [published_scores], [published_items]
+        for name in params.agents:
+            # a setting not run yet for this agent (e.g. `dvc repro lawbench_predict@<agent>-zero_shot` alone) is
+            # left out of that setting's table and named in its notes; a later repeat has the settings repeat 0 has
+            repeat = run_of(repeats, name, index)
+            first = [paths.run("lawbench", name, s) for s in SETTINGS]
+            ran = [
+                paths.repeat_run("lawbench", name, repeat, d.name) for d in first if ctx.exists(d / "scores.parquet")
+            ]
+            frames += [
+                ctx.read_table(repeat_file(ctx.exists, d / "scores.parquet", repeat), LawBenchScores) for d in ran
+            ]
+            items += [ctx.read_table(d / ITEM_SCORES, LawBenchItemScores) for d in ran if ctx.exists(d / ITEM_SCORES)]
+            if index == 0:
+                dirs = [ctx.input_path(d) for d in ran]
+                agents[name] = agent_info(params, name, "lawbench", dirs, names=names, by_name=False, required=False)
+        scores = pd.concat(frames, ignore_index=True)
+        long_pass, deltas_pass = ctx.task(build_tables)(scores, published)
+        longs.append(long_pass)
+        all_cells.append(
+            ctx.task(cell_intervals, name="intervals")(item_scores_of(pd.concat(items, ignore_index=True)))
+        )
+        if index == 0:
+            deltas = deltas_pass  # ours against the published scores: repeat 0's, as an agent without repeats
+    long = attach_intervals(mean_over_repeats(longs, repeats), repeated_cells(all_cells, repeats))
     long = labelled_rows(long, agents)  # the twin's `limit`; Markdown labels its rows from the same rows
     agents = with_stand_ins(agents, long)
     manifest = load_manifest(ctx.input_path(Path("sources.yaml")))
@@ -273,6 +289,9 @@ def report(ctx: StageContext) -> str:
         cut = {name: truncated_replies([ctx.input_path(paths.run("lawbench", name, setting))]) for name in agents}
         inputs = [line for name in agents if (line := _inputs_line(ctx, name, setting))]
         markdown[setting] = render_setting(long, deltas, setting, agents, commit, list(names), cut, inputs)
+        headlines = [(h.table, h.scope, h.metric) for h in BENCHMARK.headlines if h.table == setting]
+        if extra := repeats_markdown(long, repeats, headlines, scale=100, benchmark="lawbench"):
+            markdown[setting] = markdown[setting].rstrip("\n") + "\n\n" + extra
         ctx.write_text(reports / f"lawbench_{setting}.md", markdown[setting])
     ctx.write_text(reports / "lawbench.csv", csv_text(long))
     for setting in SETTINGS:

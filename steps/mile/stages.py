@@ -176,6 +176,15 @@ def report(ctx: StageContext) -> str:
     from steps.reports.dvc_views import write_dvc_views
     from steps.reports.labels import size_phrase
     from steps.reports.long import long_csv
+    from steps.reports.repeats import (
+        SD_TABLE,
+        mean_over_repeats,
+        passes,
+        repeat_file,
+        repeated_cells,
+        repeats_markdown,
+        run_of,
+    )
     from steps.reports.runs import agent_infos, run_info
     from steps.stats.cells import attach_intervals, cell_intervals
 
@@ -184,31 +193,45 @@ def report(ctx: StageContext) -> str:
     agents = agent_infos(params, "mile", paths, names=paper_names())
     if not agents:
         raise ValueError("params.yaml lists no agents: nothing to report")
-    scores, dialogues = [], []
-    for name in agents:
-        run_dir = paths.run("mile", name)
-        scores.append(ctx.read_table(run_dir / "scores.parquet", MileScores))
-        dialogues.append(ctx.read_table(run_dir / DIALOGUES, MileDialogues)[DIALOGUE_COLUMNS])
-        agents[name] = replace(agents[name], sizes={"dialogues": len(dialogues[-1])})
-    first = next(iter(agents.values()))
-    run = run_info(params, "mile", {**first.run["options"], **params.section(MileParams).model_dump()})
-    flags = pd.DataFrame(
-        {
-            "agent": list(agents),
-            "model": [a.model for a in agents.values()],
-            "agent_scripted": [a.scripted for a in agents.values()],
-            "environment_scripted": run.environment_scripted,
-        }
-    )
-    all_scores, all_dialogues = pd.concat(scores, ignore_index=True), pd.concat(dialogues, ignore_index=True)
-    ours: pd.DataFrame = ctx.task(result_rows, name="result_rows")(all_scores, all_dialogues, flags)
-    cells = ctx.task(cell_intervals, name="intervals")(item_scores_of(all_scores, all_dialogues))
+    repeats = {name: params.repeats(name) for name in agents}  # docs/statistics.md#repeated-runs
+    passes_ours, all_cells = [], []
+    for index in range(passes(repeats)):  # once per repeat of the repeated agents (once without repeats)
+        scores, dialogues = [], []
+        for name in agents:
+            repeat = run_of(repeats, name, index)
+            run_dir = paths.repeat_run("mile", name, repeat)
+            scores.append(ctx.read_table(repeat_file(ctx.exists, run_dir / "scores.parquet", repeat), MileScores))
+            dialogues.append(ctx.read_table(run_dir / DIALOGUES, MileDialogues)[DIALOGUE_COLUMNS])
+            if index == 0:
+                agents[name] = replace(agents[name], sizes={"dialogues": len(dialogues[-1])})
+        if index == 0:
+            first = next(iter(agents.values()))
+            run = run_info(params, "mile", {**first.run["options"], **params.section(MileParams).model_dump()})
+            flags = pd.DataFrame(
+                {
+                    "agent": list(agents),
+                    "model": [a.model for a in agents.values()],
+                    "agent_scripted": [a.scripted for a in agents.values()],
+                    "environment_scripted": run.environment_scripted,
+                }
+            )
+            counts = [len(d) for d in dialogues]
+        all_scores, all_dialogues = pd.concat(scores, ignore_index=True), pd.concat(dialogues, ignore_index=True)
+        rows = ctx.task(result_rows, name="result_rows")(all_scores, all_dialogues, flags)
+        passes_ours.append(rows.assign(source="ours"))
+        all_cells.append(ctx.task(cell_intervals, name="intervals")(item_scores_of(all_scores, all_dialogues)))
+    # each repeated agent's numbers the mean over its runs, with a repeats_sd row beside each
+    ours = mean_over_repeats(passes_ours, repeats, counts=("n_failed_calls", "n_unparsable")).drop(columns="source")
+    cells = repeated_cells(all_cells, repeats)
     sampled_from = len(ctx.read_table(paths.interim / "mile.parquet", Mile))
     # the twin, with our rows' intervals; the Markdown labels its rows from it
     frame = attach_intervals(labelled_rows(csv_frame(ours), agents), cells)
     ours = ours.merge(cells[["agent", "table", "scope", "metric", "ci_low", "ci_high"]], how="left")
     agents = with_stand_ins(agents, frame)
-    markdown = render(ours, agents, run, sampled_from)
+    markdown = render(ours[ours["table"] != SD_TABLE], agents, run, sampled_from)
+    headlines = [(h.table, h.scope, h.metric) for h in BENCHMARK.headlines]
+    if extra := repeats_markdown(frame, repeats, headlines, benchmark="mile"):
+        markdown = markdown.rstrip("\n") + "\n\n" + extra
     ctx.write_text(reports / "mile.md", markdown)
     twin = long_csv(frame, table="reports/mile.csv", with_unparsable=True, with_limit=True, with_intervals=True)
     ctx.write_text(reports / "mile.csv", twin)
@@ -219,6 +242,6 @@ def report(ctx: StageContext) -> str:
     goal = ours[(ours["table"] == "goal") & (ours.metric == "AVE")].set_index("agent").value.round(2).to_dict()
     return (
         f"reports/mile.md and reports/mile.csv written ({len(agents)} agents, "
-        f"{size_phrase([len(d) for d in dialogues], 'dialogues per agent')}; "
+        f"{size_phrase(counts, 'dialogues per agent')}; "
         f"goal AVE {goal}; judge {run.judge})"
     )

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -41,6 +43,10 @@ from steps.simulate.journal import Journal
 from steps.simulate.records import context_limit_keys
 from steps.stages import StageContext
 from steps.tables import batches, table_rows
+
+if TYPE_CHECKING:
+    from steps.params import Params
+    from steps.reports.agents import AgentInfo
 
 BATCH = 20  # multi-turn consultations per unit of the monitor
 
@@ -285,34 +291,22 @@ def _penalised_inputs(
     return [overall_inputs], [penalised]
 
 
-def report(ctx: StageContext) -> str:
-    """The paper-style PLawBench tables of every agent taking part, with the paper's numbers beside ours."""
+def _report_frames(
+    ctx: StageContext,
+    params: Params,
+    agents: Mapping[str, AgentInfo],
+    tasks: pd.DataFrame,
+    scores: list[pd.DataFrame],
+    judgements: list[pd.DataFrame],
+    items: list[pd.DataFrame],
+) -> dict[str, pd.DataFrame]:
+    """The frames `build_tables` reads: one run of each agent's scores, judgements and item scores, the tasks and
+    rubric items, the paper's tables and the agents' and judge's flags."""
     from steps.plawbench import paper
-    from steps.plawbench.benchmark import BENCHMARK
-    from steps.plawbench.intervals import item_scores_of
-    from steps.plawbench.paper import paper_names
-    from steps.plawbench.report import ReportInputs, render_report
-    from steps.reports.agents import labelled_rows, with_stand_ins
-    from steps.reports.dvc_views import write_dvc_views
-    from steps.reports.long import long_csv
-    from steps.reports.runs import agent_infos, run_info
-    from steps.sources import load_manifest
-    from steps.stats.cells import attach_intervals, cell_intervals
 
-    paths = ctx.paths
-    out_dir, reports = paths.shared("plawbench"), paths.reports
-    params = ctx.params.for_benchmark("plawbench")  # the agents that take part in it
-    p = params.section(PlawBenchParams)
+    out_dir = ctx.paths.shared("plawbench")
     judge_model = params.judge_model("plawbench")
-    agents = agent_infos(params, "plawbench", paths, names=paper_names(), explicit=p.paper_names)
-    scores, judgements, items = [], [], []
-    for name in agents:
-        run_dir = paths.run("plawbench", name)
-        scores.append(ctx.read_table(run_dir / "scores.parquet", PlawScores))
-        judgements.append(ctx.read_table(run_dir / "judgements.parquet", PlawJudgements))
-        items.append(ctx.read_table(run_dir / "item_scores.parquet", PlawItemScores))
-    tasks = ctx.read_table(out_dir / "tasks.parquet", PlawTasks)
-    frames = {
+    return {
         "scores": pd.concat(scores, ignore_index=True),
         "judgements": pd.concat(judgements, ignore_index=True),
         "item_scores": pd.concat(items, ignore_index=True),
@@ -337,10 +331,48 @@ def report(ctx: StageContext) -> str:
             ]
         ),
     }
-    tables = ctx.task(build_tables, name="build_tables")(frames)
-    cells = ctx.task(cell_intervals, name="intervals")(item_scores_of(frames["scores"], tasks))
-    # the twin, with our rows' standard errors and 95 % intervals; the Markdown labels its rows from it
-    tables["long"] = labelled_rows(attach_intervals(tables["long"], cells), agents)
+
+
+def report(ctx: StageContext) -> str:
+    """The paper-style PLawBench tables of every agent taking part, with the paper's numbers beside ours."""
+    from steps.plawbench.benchmark import BENCHMARK
+    from steps.plawbench.intervals import item_scores_of
+    from steps.plawbench.paper import paper_names
+    from steps.plawbench.report import ReportInputs, render_report
+    from steps.reports.agents import labelled_rows, with_stand_ins
+    from steps.reports.dvc_views import write_dvc_views
+    from steps.reports.long import long_csv
+    from steps.reports.repeats import mean_over_repeats, passes, repeat_file, repeated_cells, repeats_markdown, run_of
+    from steps.reports.runs import agent_infos, run_info
+    from steps.sources import load_manifest
+    from steps.stats.cells import attach_intervals, cell_intervals
+
+    paths = ctx.paths
+    out_dir, reports = paths.shared("plawbench"), paths.reports
+    params = ctx.params.for_benchmark("plawbench")  # the agents that take part in it
+    p = params.section(PlawBenchParams)
+    agents = agent_infos(params, "plawbench", paths, names=paper_names(), explicit=p.paper_names)
+    repeats = {name: params.repeats(name) for name in agents}  # docs/statistics.md#repeated-runs
+    tasks = ctx.read_table(out_dir / "tasks.parquet", PlawTasks)
+    longs, all_cells = [], []
+    for index in range(passes(repeats)):  # once per repeat of the repeated agents (once without repeats)
+        scores, judgements, items = [], [], []
+        for name in agents:
+            repeat = run_of(repeats, name, index)
+            run_dir = paths.repeat_run("plawbench", name, repeat)
+            scores.append(ctx.read_table(repeat_file(ctx.exists, run_dir / "scores.parquet", repeat), PlawScores))
+            judgements.append(ctx.read_table(run_dir / "judgements.parquet", PlawJudgements))
+            items.append(ctx.read_table(run_dir / "item_scores.parquet", PlawItemScores))
+        frames = _report_frames(ctx, params, agents, tasks, scores, judgements, items)
+        pass_tables = ctx.task(build_tables, name="build_tables")(frames)
+        longs.append(pass_tables["long"])
+        all_cells.append(ctx.task(cell_intervals, name="intervals")(item_scores_of(frames["scores"], tasks)))
+        if index == 0:
+            tables = pass_tables  # the tables beside the scores (judge health, errors, penalties): repeat 0's
+    # the twin: each repeated agent's numbers the mean over its runs, our rows' standard errors and 95 % intervals;
+    # the Markdown labels its rows from it
+    long = attach_intervals(mean_over_repeats(longs, repeats), repeated_cells(all_cells, repeats))
+    tables["long"] = labelled_rows(long, agents)
     agents = with_stand_ins(agents, tables["long"])
     issues = ctx.read_table(out_dir / "parse_issues.parquet", PlawParseIssues)
     manifest = load_manifest(ctx.input_path(Path("sources.yaml")))
@@ -354,6 +386,9 @@ def report(ctx: StageContext) -> str:
         issue_tasks=int(issues.item_id.nunique()),
     )
     markdown = render_report(tables, inputs)
+    headlines = [(h.table, h.scope, h.metric) for h in BENCHMARK.headlines]
+    if extra := repeats_markdown(tables["long"], repeats, headlines, scale=100, benchmark="plawbench"):
+        markdown = markdown.rstrip("\n") + "\n\n" + extra
     ctx.write_text(reports / "plawbench.md", markdown)
     long = tables["long"]
     csv = long_csv(

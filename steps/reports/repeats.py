@@ -9,7 +9,8 @@ byte for byte, so a report with no repeated agent is unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -30,6 +31,17 @@ def run_of(repeats: Mapping[str, int], agent: str, index: int) -> int:
     return index if index < repeats.get(agent, 1) else 0
 
 
+def repeat_file(exists: Callable[[Path], bool], path: Path, repeat: int) -> Path:
+    """`path`, a file of run `repeat` a report reads; a FileNotFoundError saying why a later repeat's file can be
+    missing on a clone (its folder is not a DVC output: `dvc pull` brings repeat 0 only) when it is not on disk."""
+    if repeat and not exists(path):
+        raise FileNotFoundError(
+            f"{path}: repeat {repeat} of this run is not on disk; the folders repeat-<i>/ are not DVC outputs "
+            "(`dvc pull` brings repeat 0 only): rerun the agent's stages (`jurisflow eval`) to make them"
+        )
+    return path
+
+
 def repeated_cells(per_pass: Sequence[pd.DataFrame], repeats: Mapping[str, int]) -> pd.DataFrame:
     """The first pass's `cell_intervals`, each repeated agent's cells replaced by the combination of its runs'
     (steps/stats/repeats.py: the mean, SE² = mean within-run SE² + SD²/k, `sd_runs`)."""
@@ -41,10 +53,13 @@ def repeated_cells(per_pass: Sequence[pd.DataFrame], repeats: Mapping[str, int])
     return pd.concat([kept, *combined], ignore_index=True)
 
 
-def mean_over_repeats(longs: Sequence[pd.DataFrame], repeats: Mapping[str, int]) -> pd.DataFrame:
+def mean_over_repeats(
+    longs: Sequence[pd.DataFrame], repeats: Mapping[str, int], counts: Sequence[str] = ("n_failed", "n_unparsable")
+) -> pd.DataFrame:
     """The rows of the first pass, each repeated agent's own rows (source `ours`) with `value` the mean over its
-    runs, `n_failed` and `n_unparsable` summed over them, and one `repeats_sd` row after each numeric one: the
-    between-run SD (ddof 1), `n` the runs. `longs`: one long table per pass, the same rows in each."""
+    runs, the `counts` columns (failed and unparsable units) summed over them, and one `repeats_sd` row after each
+    numeric one: the between-run SD (ddof 1), `n` the runs. `longs`: one long table per pass, the same rows in
+    each."""
     first = longs[0]
     repeated = {a for a, k in repeats.items() if k > 1}
     if not repeated or len(longs) == 1:
@@ -62,7 +77,7 @@ def mean_over_repeats(longs: Sequence[pd.DataFrame], repeats: Mapping[str, int])
         if not np.isnan(column).any():
             means[j], sds[j] = column.mean(), column.std(ddof=1)
     out.loc[mine, "value"] = [m if not np.isnan(m) else v for m, v in zip(means, out.loc[mine, "value"], strict=True)]
-    for count in ("n_failed", "n_unparsable"):
+    for count in counts:
         if count in out:
             totals = sum(pd.to_numeric(k.loc[index, count], errors="coerce").fillna(0).to_numpy() for k in keyed)
             out[count] = out[count].astype(object)
@@ -74,16 +89,37 @@ def mean_over_repeats(longs: Sequence[pd.DataFrame], repeats: Mapping[str, int])
     sd_rows["table"] = SD_TABLE
     sd_rows["value"] = sds
     sd_rows["n"] = runs
-    for blank in ("n_failed", "n_unparsable", "se", "ci_low", "ci_high", "ci_method"):
+    for blank in (*counts, "se", "ci_low", "ci_high", "ci_method"):
         if blank in sd_rows:
             sd_rows[blank] = None
     sd_rows = sd_rows[~np.isnan(sds)]
     return pd.concat([out, sd_rows], ignore_index=True)
 
 
-def repeats_markdown(long: pd.DataFrame, repeats: Mapping[str, int], cells: Sequence[tuple[str, str, str]]) -> str:
+def read_from_disk(benchmark: str, repeats: Mapping[str, int]) -> str:
+    """The line naming the run folders a report read for its repeated agents (only repeat 0's is a DVC output)."""
+    folders = [
+        f"`data/{benchmark}/runs/{a}/`"
+        + (f" and `repeat-1/` … `repeat-{k - 1}/` in it" if k > 2 else " and `repeat-1/`")
+        for a, k in repeats.items()
+        if k > 1
+    ]
+    return (
+        f"Runs read from disk: {'; '.join(folders)}. The repeat-<i> folders are not DVC outputs: a `dvc pull` brings "
+        "repeat 0 only, and this report fails rather than report fewer runs."
+    )
+
+
+def repeats_markdown(
+    long: pd.DataFrame,
+    repeats: Mapping[str, int],
+    cells: Sequence[tuple[str, str, str]],
+    scale: float = 1.0,
+    benchmark: str | None = None,
+) -> str:
     """A report's section on its repeated agents: each headline cell (table, scope, metric) as `mean ± SD over the
-    runs` and its 95 % interval (docs/statistics.md#repeated-runs); empty without a repeated agent."""
+    runs` and its 95 % interval, × `scale` (docs/statistics.md#repeated-runs), and with `benchmark` the run folders
+    read (`read_from_disk`); empty without a repeated agent."""
     repeated = [a for a, k in repeats.items() if k > 1]
     if not repeated:
         return ""
@@ -92,6 +128,7 @@ def repeats_markdown(long: pd.DataFrame, repeats: Mapping[str, int], cells: Sequ
         "",
         "Mean ± between-run SD (ddof 1) over each agent's runs; the 95 % interval includes the run-to-run variance "
         "(√(mean within-run SE² + SD²/k), docs/statistics.md#repeated-runs).",
+        *(["", read_from_disk(benchmark, repeats)] if benchmark else []),
         "",
         "| agent | runs | table | scope | metric | mean ± SD | 95 % interval |",
         "|---|---:|---|---|---|---:|---|",
@@ -104,9 +141,11 @@ def repeats_markdown(long: pd.DataFrame, repeats: Mapping[str, int], cells: Sequ
             sd = (SD_TABLE, agent, f"{table}/{scope}", metric, "ours")
             if row not in ours.index or sd not in ours.index:
                 continue
-            value, spread = float(ours.loc[row, "value"]), float(ours.loc[sd, "value"])
+            value, spread = float(ours.loc[row, "value"]) * scale, float(ours.loc[sd, "value"]) * scale
             low, high = (ours.loc[row, c] if c in ours else np.nan for c in ("ci_low", "ci_high"))
-            interval = f"[{float(low):.1f}, {float(high):.1f}]" if pd.notna(low) and pd.notna(high) else "—"
+            interval = (
+                f"[{float(low) * scale:.1f}, {float(high) * scale:.1f}]" if pd.notna(low) and pd.notna(high) else "—"
+            )
             rows.append(
                 f"| {agent} | {repeats[agent]} | {table} | {scope} | {metric} | {value:.1f} ± {spread:.1f} | "
                 f"{interval} |"

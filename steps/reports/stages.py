@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -40,6 +41,7 @@ from steps.stats.power import RHO
 USAGE_GLOB = "**/*usage.parquet"  # usage.parquet, judge_usage.parquet, extract_usage.parquet …
 # Every dialogue run (the UCL reference's included) writes turns and dialogues in one schema (steps/schemas/runs.py).
 RUN_GLOB = "**/{table}.parquet"
+REPEAT_FOLDER = re.compile(r"repeat-[0-9]+")  # a later repeat's run folder (steps/paths.py `repeat_folder`)
 
 
 # ------------------------------------------------------------------ the data card
@@ -132,9 +134,29 @@ def summarise(
     return sections, usage
 
 
+def is_later_repeat(path: Path) -> bool:
+    """Whether `path` lies in a later repeat's folder of a run (`repeat-<i>/`, docs/statistics.md#repeated-runs)."""
+    return any(REPEAT_FOLDER.fullmatch(part) for part in path.parts)
+
+
+def repeats_on_disk(paths: Paths, files: Iterable[Path]) -> dict[tuple[str, str], int]:
+    """(benchmark, agent) → the runs of an agent with repeats whose dialogues are on disk: repeat 0 and each
+    `data/<benchmark>/runs/<agent>/repeat-<i>/` holding `files` (only agents with a later repeat)."""
+    later: dict[tuple[str, str], set[str]] = {}
+    for path in files:
+        parts = path.relative_to(paths.data).parts
+        if len(parts) > 4 and parts[1] == "runs" and REPEAT_FOLDER.fullmatch(parts[3]):
+            later.setdefault((parts[0], parts[2]), set()).add(parts[3])
+    return {key: 1 + len(folders) for key, folders in later.items()}
+
+
 def summarise_runs(paths: Paths) -> RunsSection:
-    """Dialogues and judged rows per benchmark, each one query over every benchmark's tables."""
-    dialogue_files, turns = (sorted(paths.data.glob(RUN_GLOB.format(table=t))) for t in ("dialogues", "turns"))
+    """Dialogues and judged rows per benchmark, each one query over every benchmark's tables. An agent with
+    repeated runs is counted once (its repeat 0, as the judged rows), with the runs on disk in a `repeats` column
+    (shown only when some agent has them)."""
+    found = [sorted(paths.data.glob(RUN_GLOB.format(table=t))) for t in ("dialogues", "turns")]
+    repeats = repeats_on_disk(paths, found[0])
+    dialogue_files, turns = ([f for f in files if not is_later_repeat(f)] for files in found)
     judged = judged_files(paths)
     with duckdb.connect() as con:
         per_dialogue = per_judged = None
@@ -144,6 +166,9 @@ def summarise_runs(paths: Paths) -> RunsSection:
             per_dialogue = run_query(con, "data_dialogues")
             if not per_dialogue.context_exceeded.any():  # shown only where an agent reached its context limit
                 per_dialogue = per_dialogue.drop(columns="context_exceeded")
+            if repeats:  # the runs of each agent, where some agent has repeats
+                runs = [repeats.get((b, a), 1) for b, a in zip(per_dialogue.benchmark, per_dialogue.agent, strict=True)]
+                per_dialogue.insert(2, "repeats", runs)
         if judged:
             register_labelled_union(con, "judged", judged, list(Judged.to_schema().columns))
             per_judged = run_query(con, "data_judged")

@@ -25,6 +25,7 @@ from steps.stats.intervals import (
     cluster_bootstrap,
     cluster_mean,
     wilson,
+    wilson_aggregate,
     wilson_effective,
 )
 
@@ -155,11 +156,31 @@ def cell_intervals(scores: ItemScores, b: int = DEFAULT_B, seed: int = DEFAULT_S
         mine = mine.reset_index(drop=True)
         positions = mine.groupby(CELL, sort=False).indices
         for key in sorted(scores.aggregates):
-            agg = aggregate_interval(mine, flatten(key, scores.aggregates), b, seed, positions)
+            weights = flatten(key, scores.aggregates)
+            agg = aggregate_interval(mine, weights, b, seed, positions)
+            if agg is not None and _all_rates(mine, weights, positions):
+                agg = wilson_aggregate(agg, *_kish(mine, weights, positions), scale=100.0)  # rates: shares × 100
             if agg is not None:
                 out.append(_row(str(agent), key, agg))
     columns = ["agent", *CELL, "estimate", "n", "clusters", *INTERVAL_COLUMNS]
     return pd.DataFrame(out, columns=columns)
+
+
+def _all_rates(items: pd.DataFrame, weights: Mapping[Key, float], positions: Mapping[Key, np.ndarray]) -> bool:
+    """Whether every base cell of an aggregate is a win rate (kind `rate`, unweighted items)."""
+    kinds = items.kind.to_numpy()
+    return WEIGHT not in items and all(np.all(kinds[positions[k]] == "rate") for k in weights)
+
+
+def _kish(
+    items: pd.DataFrame, weights: Mapping[Key, float], positions: Mapping[Key, np.ndarray]
+) -> tuple[float, float]:
+    """Kish's effective numbers of clusters and of items of an aggregate Σ_k w_k · mean_k: each item weighted
+    w_k / n_k, a cluster by the sum of its items' weights; (Σw)²/Σw² of each."""
+    rows = np.concatenate([positions[k] for k in weights])
+    each = np.concatenate([np.full(len(positions[k]), w / len(positions[k])) for k, w in weights.items()])
+    per_cluster = pd.Series(each).groupby(items.cluster.to_numpy()[rows]).sum().to_numpy()
+    return float(per_cluster.sum() ** 2 / (per_cluster**2).sum()), float(each.sum() ** 2 / (each**2).sum())
 
 
 def _row(agent: str, key: Key, iv: Interval) -> dict[str, object]:

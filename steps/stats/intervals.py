@@ -107,6 +107,31 @@ def wilson_effective(
     return Interval(p, base.se, float(low), float(high), f"wilson-eff(n={n_eff:.1f}, G={g})", n, g)
 
 
+def wilson_aggregate(
+    boot: Interval, clusters_eff: float, items_eff: float, scale: float = 1.0, alpha: float = 0.05
+) -> Interval:
+    """An average of win rates (UCL-Bench's AVG: the mean of its tasks' rates) as `wilson_effective` gives a task's
+    rate: the Wilson interval at n_eff = p̂(1 − p̂)/SE², SE the cluster bootstrap's (`boot`, on `scale`: 100 for
+    percent), bounded to [G_eff, n_eff,max], and n_eff = G_eff at p̂ 0 or 1, where the bootstrap's SE 0 says
+    nothing. G_eff and n_eff,max are Kish's effective numbers of clusters and items under the average's weights
+    (`clusters_eff`, `items_eff`: (Σw)²/Σw², each item weighted by its task's weight over the task's items, a
+    cluster by its items' sum): the clusters and the items when the tasks are equally large. Without a bootstrap
+    SE (one cluster), `boot` unchanged."""
+    if boot.se is None:
+        return boot
+    p, se = boot.estimate / scale, boot.se / scale
+    if p <= 1e-12 or p >= 1.0 - 1e-12:  # a mean of rates all 0 or all 1, up to rounding
+        n_eff = clusters_eff
+    elif se > 0:
+        n_eff = min(max(p * (1 - p) / se**2, clusters_eff), items_eff)
+    else:
+        n_eff = items_eff
+    p = min(max(p, 0.0), 1.0)
+    low, high = proportion_confint(p * n_eff, n_eff, alpha=alpha, method="wilson")
+    method = f"wilson-eff(n={n_eff:.1f}, G={clusters_eff:.1f}; {boot.method} SE)"
+    return Interval(boot.estimate, boot.se, float(low) * scale, float(high) * scale, method, boot.n, boot.clusters)
+
+
 def cluster_mean(
     scores: Sequence[float] | np.ndarray,
     clusters: Sequence[object] | np.ndarray,

@@ -8,9 +8,10 @@ single run's cell has). The report gives θ̄ = mean θ_r, the between-run SD s 
     SE² = mean_r SE_r²  +  s² / k,        interval θ̄ ± t_{ν, 1−α/2} · SE,
 
 the within-run variance of one run plus the variance of the mean over the k runs, with ν from Welch–Satterthwaite
-(ν = SE⁴ / (W² / (G − 1) + B² / (k − 1)), W and B the two parts, G the clusters of a run). The interval is never
-narrower than a single run's: what varies from run to run is added to what one run already shows, never averaged
-away.
+(ν = SE⁴ / (W² / (G − 1) + B² / (k − 1)), W and B the two parts, G the clusters of a run). The SE is never below
+the runs' mean within-run SE: what varies from run to run is added to what one run already shows, never averaged
+away (one particular run with a larger SE than the others', or ν above G − 1 at very few clusters, can still give
+a wider interval of its own).
 """
 
 from __future__ import annotations

@@ -174,7 +174,7 @@ def report(ctx: StageContext) -> str:
     from steps.reports.agents import labelled_rows, with_stand_ins
     from steps.reports.dvc_views import write_dvc_views
     from steps.reports.long import long_csv
-    from steps.reports.repeats import mean_over_repeats, passes, repeated_cells, repeats_markdown, run_of
+    from steps.reports.repeats import mean_over_repeats, passes, repeat_file, repeated_cells, repeats_markdown, run_of
     from steps.reports.runs import agent_infos, model_info, run_info
     from steps.sources import load_manifest
     from steps.stats.cells import attach_intervals, cell_intervals
@@ -202,8 +202,9 @@ def report(ctx: StageContext) -> str:
     for index in range(passes(repeats)):  # once per repeat of the repeated agents (once without repeats)
         verdicts, hints, dialogues = [], [], []
         for name in infos:
-            run_dir = paths.repeat_run("ucl", name, run_of(repeats, name, index))
-            dialogues.append(ctx.read_table(run_dir / DIALOGUES, UclDialogues))
+            repeat = run_of(repeats, name, index)
+            run_dir = paths.repeat_run("ucl", name, repeat)
+            dialogues.append(ctx.read_table(repeat_file(ctx.exists, run_dir / DIALOGUES, repeat), UclDialogues))
             if index == 0:
                 infos[name] = replace(infos[name], sizes=_items_per_task(dialogues[-1]))
             verdicts.append(ctx.read_table(run_dir / "verdicts.parquet", UclVerdicts))
@@ -261,7 +262,7 @@ def report(ctx: StageContext) -> str:
     headline_cells = [(h.table, h.scope, h.metric) for h in BENCHMARK.headlines]  # and each task's win rate
     scopes = sorted(set(long.scope[long.table == "win_rate"]) - {"overall"})
     headline_cells += [("win_rate", t, "win_rate") for t in scopes]
-    if extra := repeats_markdown(long, repeats, headline_cells):
+    if extra := repeats_markdown(long, repeats, headline_cells, benchmark="ucl"):
         markdown = markdown.rstrip("\n") + "\n\n" + extra
     ctx.write_text(paths.reports / "ucl.md", markdown)
     twin = long_csv(

@@ -115,3 +115,22 @@ def test_dialogues_at_the_agent_s_context_limit_are_shown_apart_from_failed_call
     text = runs_section(runs)
     assert "ended.\n`context_exceeded`: the dialogues that ended where the agent's request outgrew its context" in text
     assert "failed calls).\n\n| benchmark | agent |" in text
+
+
+def test_an_agent_with_repeats_is_counted_once_with_its_runs(tmp_path):
+    """A repeated agent's later runs (runs/<agent>/repeat-<i>/) are not more dialogues of it: the card counts its
+    first run and says how many runs are on disk (docs/statistics.md#repeated-runs)."""
+    paths = Paths(data=tmp_path / "data", reports=tmp_path / "reports", cache=tmp_path / ".cache")
+    dialogue_run(paths, "j1", "oracle", [trial()])
+    before = summarise_runs(paths)
+    assert "repeats" not in before.dialogues.columns and "`repeats`:" not in runs_section(before)
+    for i in (0, 1, 2):  # the sampler's three runs, each written where the flow writes it (repeat-<i>/ from 1)
+        dialogue_run(paths.for_repeat("sampler", i), "j1", "sampler", [trial()])
+    assert (paths.repeat_run("j1", "sampler", 2) / "dialogues.parquet").is_file()
+    runs = summarise_runs(paths)
+    rows = runs.dialogues.set_index("agent")
+    assert rows.loc["sampler", "dialogues"] == 1 and rows.loc["sampler", "turns"] == 4  # repeat 0's only, not 3 and 12
+    assert rows.loc["sampler", "repeats"] == 3 and rows.loc["oracle", "repeats"] == 1
+    assert list(runs.dialogues.columns[:4]) == ["benchmark", "agent", "repeats", "dialogues"]
+    text = runs_section(runs)
+    assert "| j1 | sampler | 3 | 1 | 4 |" in text and "`repeats`: the runs an agent with" in text

@@ -4,6 +4,7 @@ model and call key, and the scripted sampling agent (docs/statistics.md#repeated
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -137,3 +138,55 @@ def test_the_sampler_samples_with_its_seed_only_when_it_samples() -> None:
     assert sampled[0] != sampled[1] != sampled[2] != sampled[0]
     share = np.mean([a == "正确答案" for run in sampled for a in run])
     assert math.isclose(share, 0.5, abs_tol=0.15)
+
+
+def test_a_later_repeat_missing_on_disk_is_named_and_the_report_says_what_it_read(tmp_path) -> None:
+    from steps.reports.repeats import read_from_disk, repeat_file
+
+    there, gone = tmp_path / "scores.parquet", tmp_path / "repeat-1" / "scores.parquet"
+    there.write_bytes(b"")
+    assert repeat_file(Path.exists, there, 0) == there and repeat_file(Path.exists, there, 2) == there
+    assert repeat_file(Path.exists, gone, 0) == gone  # repeat 0 is a DVC output: its reader says it is missing
+    with pytest.raises(FileNotFoundError, match=r"repeat 1 of this run is not on disk.*not DVC outputs"):
+        repeat_file(Path.exists, gone, 1)
+    line = read_from_disk("mile", {"a": 3, "b": 2, "c": 1})
+    assert line.startswith(
+        "Runs read from disk: `data/mile/runs/a/` and `repeat-1/` … `repeat-2/` in it; `data/mile/runs/b/` and "
+        "`repeat-1/`. The repeat-<i> folders are not DVC outputs"
+    )
+
+
+def test_repeats_that_cannot_vary_are_warned_about_not_refused(tmp_path) -> None:
+    import json
+
+    from flows.kit.context import FlowContext
+    from steps.protocol import protocol_lines
+    from steps.runs import run_id
+
+    params = Params.model_validate(
+        {
+            "agents": {
+                "greedy": {"model": "hosted_vllm/qwen", "api_base": "http://127.0.0.1:8000/v1", "repeats": 3},
+                "sampling": {"model": "hosted_vllm/qwen", "decoding": {"temperature": 0.7}, "repeats": 3},
+                "sampler": {"model": "scripted/sampler", "decoding": {"temperature": 0.7}, "repeats": 2},
+                "oracle": {"model": "scripted/oracle", "decoding": {"temperature": 0.7}, "repeats": 2},
+                "once": {"model": "hosted_vllm/qwen"},
+            }
+        }
+    )
+    assert params.repeats_warning("greedy") == (
+        "agents.greedy.repeats: 3 with temperature 0: the repeats are the same calls apart from the seed, so a "
+        "deterministic endpoint answers them alike and the between-run SD is 0 (set decoding.temperature > 0 to "
+        "sample)"
+    )
+    assert params.repeats_warning("oracle").startswith("agents.oracle.repeats: 2 with scripted/oracle answers alike")
+    assert [params.repeats_warning(n) for n in ("sampling", "sampler", "once")] == [None, None, None]
+    warned = [line for line in protocol_lines(params) if line.startswith("warning: ")]  # params check prints them
+    assert [w.split(":")[1].strip() for w in warned] == ["agents.greedy.repeats", "agents.oracle.repeats"]
+    # the run record: beside the spec, not part of the run id (repeat 0 keeps the id of a run without repeats)
+    spec = {"benchmark": "lawbench", "agent": "greedy"}
+    rid = FlowContext(params.for_repeat("greedy", 1), Paths(data=tmp_path), "greedy").write_run_json(tmp_path, spec)
+    record = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
+    assert rid == run_id(spec) == record["run_id"] and record["warnings"] == [params.repeats_warning("greedy")]
+    FlowContext(params, Paths(data=tmp_path), "sampling").write_run_json(tmp_path, spec)
+    assert "warnings" not in json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))

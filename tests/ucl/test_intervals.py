@@ -80,3 +80,42 @@ def test_an_all_win_cell_is_not_a_zero_width_interval() -> None:
     assert win.estimate == 100.0 and win.ci_high == pytest.approx(100.0)
     assert win.ci_low == pytest.approx(100 * low) and 50 < win.ci_low < 60  # 51.0, not 100 ± 0
     assert win.ci_method == "wilson-eff(n=4.0, G=4)"
+
+
+def _all_won(items_per_task: dict[str, int]) -> pd.DataFrame:
+    """Every verdict a win: the main tasks' items (`items_per_task`, 2 by default), both orders each."""
+    rows = []
+    for t in tasks_frame().itertuples():
+        for i in range(items_per_task.get(t.task_id, 2)):
+            for order in ("candidate_first", "reference_first"):
+                rows.append({"agent": "a", "item_id": f"{t.task_id}#{i}", "task": t.task, "order": order,
+                             "outcome": "win", "value": 1.0, "failure": None})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_an_all_win_avg_is_wilson_at_the_effective_number_of_items() -> None:
+    """UCL-Bench's AVG (the mean of the 22 main tasks' rates) of an agent that won every verdict: not `100 ± 0`
+    (a bootstrap of identical items) but Wilson(G, G) at the items, as each task's own rate."""
+    hints = pd.DataFrame(columns=["agent", "item_id", "task", "value", "failure"])
+    dialogues = pd.DataFrame(columns=["agent", "instance_id", "task", "rounds", "ended_by", "failure"])
+    cells = cell_intervals(item_scores_of(_all_won({}), hints, dialogues), b=200).set_index(
+        ["table", "scope", "metric"]
+    )
+    avg = cells.loc[("win_rate", "overall", "win_rate")]
+    # 22 main tasks × 2 items: G_eff = 44; Wilson at p̂ = 1: low = n / (n + z²) = 44 / 47.8415 = 0.91970
+    z2 = 1.959963984540054**2
+    assert avg.estimate == pytest.approx(100.0) and avg.ci_high == pytest.approx(100.0)
+    assert avg.ci_low == pytest.approx(100 * 44 / (44 + z2)) and avg.ci_low == pytest.approx(91.970, abs=1e-3)
+    assert avg.ci_method == "wilson-eff(n=44.0, G=44.0; cluster-bootstrap(B=200) SE)"
+    task = cells.loc[("win_rate", "1-1", "win_rate")]  # a task's own rate: Wilson(2, 2)
+    assert task.ci_low == pytest.approx(100 * 2 / (2 + z2))
+    # unequal tasks: task 1-1 with 10 items, the other 21 with 2: the unweighted mean of the rates weighs an item
+    # of 1-1 1/(22·10), another 1/(22·2); G_eff = (Σ W_c)² / Σ W_c² = 1 / (10/220² + 42/44²) = 45.66, fewer than
+    # the 52 items: the 10 of task 1-1 count for one task
+    unequal = cell_intervals(item_scores_of(_all_won({"1-1": 10}), hints, dialogues), b=200)
+    avg = unequal.set_index(["table", "scope", "metric"]).loc[("win_rate", "overall", "win_rate")]
+    g_eff = 1 / (10 / 220**2 + 42 / 44**2)
+    assert g_eff == pytest.approx(45.66, abs=0.01)
+    assert avg.ci_low == pytest.approx(100 * g_eff / (g_eff + z2))
+    # another task's own rate stays Wilson at its items
+    assert cells.loc[("win_rate", "2-1", "win_rate")].ci_method.startswith("wilson-eff(n=2.0")

@@ -9,7 +9,7 @@ and process cells the environments register, Overall their mean: aggregates, boo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
@@ -66,6 +66,31 @@ def item_scores_of(scores: pd.DataFrame) -> ItemScores:
         *(("table3", sc, m) for sc, m in cells),
     )
     return ItemScores(items, aggregates, power=power, scale=100.0)
+
+
+def repeats_cells(
+    cells: pd.DataFrame, repeats: Mapping[str, Sequence[pd.DataFrame]], groups: Mapping[str, Sequence[str]]
+) -> pd.DataFrame:
+    """The intervals of the repeats groups' Table 3 cells (the twin's `repeats_mean` rows, Tables 11–12 layout):
+    per group, its runs' cell intervals combined as for any repeated run (steps/stats/repeats.py: the mean,
+    SE² = mean within-run SE² + SD²/k, docs/statistics.md#repeated-runs). A run is an agent of `cells` (repeat 0,
+    or an agent `j1.eval.repeats` names) or `<agent>/repeat-<i>`, whose cells come from `repeats` (agent → each
+    repeat's scores, repeat 0 first)."""
+    from steps.stats.cells import cell_intervals
+    from steps.stats.repeats import combine_cells
+
+    own = {
+        f"{agent}/repeat-{i}": cell_intervals(item_scores_of(scored.assign(agent=f"{agent}/repeat-{i}")))
+        for agent, runs in repeats.items()
+        for i, scored in enumerate(runs)
+        if i
+    }
+    out = []
+    for group, members in groups.items():
+        per_run = [own[m] if m in own else cells[cells.agent == m] for m in members]
+        per_run = [c[c["table"] == "table3"].assign(agent=group) for c in per_run]
+        out.append(combine_cells(per_run).assign(table="repeats_mean"))
+    return pd.concat(out, ignore_index=True) if out else cells.iloc[:0]
 
 
 def item_scores(paths: Paths, agents: Sequence[str]) -> ItemScores:

@@ -262,11 +262,12 @@ def _agents_table(params: Params) -> pd.DataFrame:
     )
 
 
-def _judged_run(ctx: StageContext, run_dir: Path, name: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """One judged run's scores and its dialogues with their failure causes."""
+def _judged_run(ctx: StageContext, run_dir: Path, name: str, repeat: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One judged run's scores and its dialogues with their failure causes (`repeat`: which of the agent's runs)."""
     from steps.j1.eval.schemas import FailureCauses, J1Scores
+    from steps.reports.repeats import repeat_file
 
-    scored = ctx.read_table(run_dir / "scores.parquet", J1Scores)
+    scored = ctx.read_table(repeat_file(ctx.exists, run_dir / "scores.parquet", repeat), J1Scores)
     causes = ctx.read_table(run_dir / "failure_causes.parquet", FailureCauses)[["instance_id", "failure_causes"]]
     ran = ctx.read_table(run_dir / DIALOGUES, Dialogues)
     if set(causes.instance_id) != set(ran.instance_id):
@@ -290,7 +291,7 @@ def report(ctx: StageContext) -> str:
     """The J1-EVAL tables of every agent taking part, with the paper's numbers beside them."""
     from steps.j1.benchmark import BENCHMARK
     from steps.j1.envs.provenance import provenance
-    from steps.j1.eval.intervals import item_scores_of
+    from steps.j1.eval.intervals import item_scores_of, repeats_cells
     from steps.j1.eval.report import csv_frame, groups, headline, render
     from steps.reports.agents import labelled_rows, with_stand_ins
     from steps.reports.dvc_views import write_dvc_views
@@ -318,12 +319,13 @@ def report(ctx: StageContext) -> str:
     results = ctx.task(_tables, name="tables")(pd.concat(scores, ignore_index=True), all_dialogues, params)
     options = params.section(J1Params).eval.model_dump()
     repeated = [n for n in params.agents if params.repeats(n) > 1]
+    runs: dict[str, list[tuple[pd.DataFrame, pd.DataFrame]]] = {}
     if repeated:  # each repeated agent's runs: a repeats group under its name (Tables 11-12 layout)
         from steps.j1.eval.tables import agent_repeats
 
         first = dict(zip(params.agents, zip(scores, dialogues, strict=True), strict=True))
         runs = {
-            n: [first[n], *(_judged_run(ctx, paths.repeat_run("j1", n, i), n) for i in range(1, params.repeats(n)))]
+            n: [first[n], *(_judged_run(ctx, paths.repeat_run("j1", n, i), n, i) for i in range(1, params.repeats(n)))]
             for n in repeated
         }
         rows, members = ctx.task(agent_repeats, name="repeats")(runs, _agents_table(params))
@@ -331,8 +333,14 @@ def report(ctx: StageContext) -> str:
         options = {**options, "repeats": {**options["repeats"], **members}}
     run = run_info(params, "j1", options)
     cells = ctx.task(cell_intervals, name="intervals")(item_scores_of(pd.concat(scores, ignore_index=True)))
+    # each repeats group's cells: the interval over its runs, with the run-to-run variance (Tables 11-12 rows)
+    grouped = ctx.task(repeats_cells, name="repeats_intervals")(
+        cells, {n: [s for s, _ in r] for n, r in runs.items()}, groups(run)
+    )
     # the twin, with our rows' standard errors and 95 % intervals; the Markdown labels rows from it
-    frame = attach_intervals(labelled_rows(csv_frame(results, agents, run), agents), cells)
+    frame = attach_intervals(
+        labelled_rows(csv_frame(results, agents, run), agents), pd.concat([cells, grouped], ignore_index=True)
+    )
     agents = with_stand_ins(agents, frame)
     instances = ctx.read_table(paths.shared("j1") / "instances.parquet", Instances)
     markdown = render(results, agents, run, provenance(instances), intervals=cells)

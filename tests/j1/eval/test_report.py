@@ -227,3 +227,39 @@ def test_an_agents_repeated_runs_are_a_repeats_group_under_its_name():
     csv = csv_frame(results, agents, run(groups))
     std = csv[(csv["table"] == "repeats_std") & (csv.source == "ours") & (csv.metric == "III-3")]
     assert std.agent.tolist() == ["s"] and std.value.tolist() == [10.0]
+
+
+def test_a_repeats_groups_interval_includes_the_run_to_run_variance():
+    """III-3 per run over two cases: (100, 20), (100, 40), (100, 60) → 60, 70, 80 with SEs 40, 30, 20 (|a − b| / 2).
+    SE² = (40² + 30² + 20²) / 3 + 10² / 3 = 966.67 + 33.33 = 1000, so SE = √1000."""
+    from dataclasses import replace
+
+    from steps.j1.eval.intervals import item_scores_of, repeats_cells
+    from steps.j1.eval.tables import agent_repeats
+    from steps.stats.cells import attach_intervals, cell_intervals
+
+    runs = []
+    for i in range(3):
+        values: list[tuple[float | None, str]] = [(1.0, "scored"), (0.2 + 0.2 * i, "scored")]
+        runs.append((pd.DataFrame(rows("s", "CR", "III-3", values)), dialogues("s", "CR", [3, 4])))
+    table = pd.DataFrame(
+        {"agent": ["s"], "model": "openai/gpt-4o-2024-11-20", "agent_scripted": False, "environment_scripted": False}
+    )
+    repeats, groups = agent_repeats({"s": runs}, table)
+    cells = cell_intervals(item_scores_of(runs[0][0]))
+    grouped = repeats_cells(cells, {"s": [s for s, _ in runs]}, groups)
+    cell = grouped[(grouped.metric == "III-3") & (grouped.scope == "CR")].iloc[0]
+    assert (cell.table, cell.agent, cell.runs) == ("repeats_mean", "s", 3)
+    assert cell.estimate == pytest.approx(70.0) and cell.sd_runs == pytest.approx(10.0)
+    assert cell.se == pytest.approx(1000**0.5) and cell.ci_method.startswith("repeats(k=3)+")
+    one = cells[(cells.metric == "III-3") & (cells.scope == "CR")].iloc[0]
+    assert one.se == pytest.approx(40.0) and cell.se > (2900 / 3) ** 0.5  # above the within-run part alone
+
+    results = replace(results_for(["s"], {}), repeats=repeats)
+    agents = {"s": AgentInfo("s", "openai/gpt-4o-2024-11-20", False, None)}
+    # the twin: the repeats_mean row carries the group's interval, the repeats_std row none
+    csv = attach_intervals(csv_frame(results, agents, run(groups)), pd.concat([cells, grouped], ignore_index=True))
+    mean = csv[(csv["table"] == "repeats_mean") & (csv.source == "ours") & (csv.metric == "III-3")].iloc[0]
+    assert mean.value == pytest.approx(70.0) and mean.se == pytest.approx(1000**0.5, abs=1e-6)
+    std = csv[(csv["table"] == "repeats_std") & (csv.source == "ours") & (csv.metric == "III-3")].iloc[0]
+    assert pd.isna(std.se) and pd.isna(std.ci_low)

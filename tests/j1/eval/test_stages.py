@@ -162,3 +162,37 @@ def test_a_rerun_on_a_warm_cache_writes_identical_scores_and_reports(project):
     cache = paths["params_file"].parent / "cache"
     usage = read_usage_log(cache, paths["runs"] / "oracle" / "judge_usage.parquet", last=True)
     assert len(usage) > 0 and usage.cache_hit.all()
+
+
+def test_repeated_runs_report_their_interval_with_the_run_to_run_variance(project, tmp_path):
+    """An agent's own `repeats: 2` (its repeat 1 here the null agent's run, copied: two runs far apart) and a
+    j1.eval.repeats group of the two agents: each Table 3 cell's mean over the runs carries the combined interval
+    (docs/statistics.md#repeated-runs), never narrower in SE than the runs' within-run part."""
+    import math
+    import shutil
+
+    from steps.paths import Paths
+
+    paths, _ = project
+    here = Paths(data=tmp_path / "data", reports=tmp_path / "reports", cache=paths["paths"].cache)
+    shutil.copytree(paths["paths"].data, here.data, symlinks=True)
+    shutil.copytree(here.run("j1", "null"), here.repeat_run("j1", "oracle", 1))
+    doc = yaml.safe_load(paths["params_file"].read_text(encoding="utf-8"))
+    doc["agents"]["oracle"]["repeats"] = 2
+    doc["j1"]["eval"]["repeats"] = {"pair": ["oracle", "null"]}
+    params = tmp_path / "params.yaml"
+    params.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    assert run_stage("j1_report", j1_report, params_file=params, paths=here) == 0
+    csv = pd.read_csv(here.reports / "j1.csv", keep_default_na=False, na_values=[""])
+    mine = csv[csv.source == "ours"].set_index(["table", "agent", "scope", "metric"])
+    for group in ("oracle", "pair"):  # the same two runs under both names
+        mean = mine.loc[("repeats_mean", group, "CR", "III-3")]
+        std = mine.loc[("repeats_std", group, "CR", "III-3")]
+        one, other = mine.loc[("table3", "oracle", "CR", "III-3")], mine.loc[("table3", "null", "CR", "III-3")]
+        assert mean.value == pytest.approx((one.value + other.value) / 2, abs=1e-6) and std.value > 50
+        assert mean.ci_method.startswith("repeats(k=2)+cluster")
+        within = math.sqrt((one.se**2 + other.se**2) / 2)
+        assert mean.se == pytest.approx(math.sqrt(within**2 + std.value**2 / 2), abs=1e-5)
+        assert mean.ci_low < mean.value < mean.ci_high and pd.isna(std.se)
+    text = (here.reports / "j1.md").read_text(encoding="utf-8")
+    assert "oracle = oracle, oracle/repeat-1" in text and "includes the run-to-run variance" in text
