@@ -11,11 +11,12 @@ parallel slots (`steps.llm.vllm.server_limits`): the agent's concurrency is its 
 The agent's entry (`agents.<NAME>`: model, endpoint, `benchmarks`, `limit`, `decoding`, `concurrency`), the shared
 roles `judge` and `environment` when given, `llm.max_failed_fraction` when given, and the `runs` lists that dvc.yaml
 iterates are rewritten in place (comments and every other value kept, under params.yaml's write lock), then DVC
-runs, with one Prefect server for all of them (as `make run`), exactly the stages the plan (`plan`) lists and
-prints first: the shared stages two of its benchmarks need, then one benchmark at a time its own shared stages, the
-agent's stages and its report (a benchmark that fails stops there; the others still run and are recorded), but a
-report only when every other agent's stage it reads is up to date, and at the end the HTML report. Another agent's
-stage is never run: a stale one (its parameters changed, its outputs missing) would make model calls nobody asked
+runs, with one Prefect server for all of them (as `make run`), exactly the stages the plan (`plan`) lists and prints
+first: the shared stages two of its benchmarks need, then one benchmark at a time its own shared stages, the agent's
+stages and its report (a benchmark that fails stops there; the others still run and are recorded), but a report only
+when every other agent's stage it reads is up to date, and at the end the HTML report. Another agent's stale stage
+(its parameters changed, its outputs missing, as every stand-in's in a fresh clone) is run only when it calls no
+real model (`offline_stage`: a scripted agent under scripted roles); any other would make model calls nobody asked
 for here, so the report that reads it is not refreshed, and the eval names the stale stages and the command that
 runs them (exit 1). Evals in one project run one at a time (flows/kit/locks.py: a second waits for the first). At
 the end the agent's headline numbers are printed as `jurisflow results` shows them, from the same rows
@@ -463,6 +464,20 @@ def plan(agent: str, benchmarks: list[str]) -> Plan:
     )
 
 
+def offline_stage(params: Params, stage: str) -> bool:
+    """Whether DVC stage `stage` (`name@agent[-setting]`) calls only scripted models: its agent is a scripted
+    stand-in and so is every role of its benchmark (environment, judge, seats such as UCL's reference). Such a stage
+    costs no model call, so `eval` runs it when a report needs it (a fresh clone has no outputs of the stand-ins)."""
+    from steps.pipeline import owner
+
+    name, _, rest = stage.partition("@")
+    agent = next((a for a in params.agents if rest == a or rest.startswith(f"{a}-")), None)
+    benchmark = owner(name)
+    if agent is None or benchmark is None or not params.agent(agent).is_scripted:
+        return False
+    return all(params.role_model(benchmark, role).is_scripted for role in params.section_named(benchmark).ROLES)
+
+
 def stale_stages(stages: list[str] | None = None, env: dict[str, str] | None = None) -> list[str]:
     """Which of the stages (None: every stage) `dvc status` reports as not up to date; when it cannot tell (it
     failed), all of them, so that nothing is taken as up to date unchecked."""
@@ -520,6 +535,7 @@ def run_plan(agent: str, chosen: Plan, say: Callable[[str], None]) -> Outcome:
     bin_dir = Path(sys.executable).parent
     env = session_env({**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"})  # stages: python
     out = Outcome()
+    params = load_params(PARAMS_FILE)
     with children.interruptible(), pipeline.served(env, announce=True) as served:
 
         def repro(stages: list[str]) -> bool:
@@ -547,6 +563,16 @@ def run_plan(agent: str, chosen: Plan, say: Callable[[str], None]) -> Outcome:
             if report not in chosen.reports:
                 continue
             stale = stale_stages(chosen.others[report], served)
+            if stale and all(offline_stage(params, s) for s in stale):  # a fresh clone: the stand-ins' outputs
+                say(
+                    f"{report}: the scripted agents' stages it reads are not up to date here (a fresh clone has none "
+                    f"of their outputs); running them, offline, no model called: {', '.join(stale)}"
+                )
+                if children.run(dvc_command("--wait-for-lock", "repro", *stale), env=served) != 0:
+                    out.failed[benchmark] = left(stale)
+                    say(f"{report}: the scripted agents' stages failed ({out.failed[benchmark]})")
+                    continue
+                stale = []
             if stale:
                 say(
                     f"{report} not refreshed: it reads other agents' stages that are not up to date, which this eval "
