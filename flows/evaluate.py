@@ -478,6 +478,16 @@ def offline_stage(params: Params, stage: str) -> bool:
     return all(params.role_model(benchmark, role).is_scripted for role in params.section_named(benchmark).ROLES)
 
 
+def all_offline(stages: list[str]) -> bool:
+    """Whether every one of the stages calls only scripted models (`offline_stage`, under params.yaml); False when
+    params.yaml cannot be read."""
+    try:
+        params = load_params(PARAMS_FILE)
+    except ParamsError:
+        return False
+    return all(offline_stage(params, s) for s in stages)
+
+
 def stale_stages(stages: list[str] | None = None, env: dict[str, str] | None = None) -> list[str]:
     """Which of the stages (None: every stage) `dvc status` reports as not up to date; when it cannot tell (it
     failed), all of them, so that nothing is taken as up to date unchecked."""
@@ -535,7 +545,6 @@ def run_plan(agent: str, chosen: Plan, say: Callable[[str], None]) -> Outcome:
     bin_dir = Path(sys.executable).parent
     env = session_env({**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"})  # stages: python
     out = Outcome()
-    params = load_params(PARAMS_FILE)
     with children.interruptible(), pipeline.served(env, announce=True) as served:
 
         def repro(stages: list[str]) -> bool:
@@ -563,7 +572,7 @@ def run_plan(agent: str, chosen: Plan, say: Callable[[str], None]) -> Outcome:
             if report not in chosen.reports:
                 continue
             stale = stale_stages(chosen.others[report], served)
-            if stale and all(offline_stage(params, s) for s in stale):  # a fresh clone: the stand-ins' outputs
+            if stale and all_offline(stale):  # a fresh clone has none of the stand-ins' outputs
                 say(
                     f"{report}: the scripted agents' stages it reads are not up to date here (a fresh clone has none "
                     f"of their outputs); running them, offline, no model called: {', '.join(stale)}"
