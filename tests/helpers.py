@@ -272,3 +272,21 @@ def one_source_project(root: Path, mirror: Path) -> None:
         root / "sources.yaml", [{"path": "mile/evaluate_data.json", "sha256": sha256_bytes(data), "dataset": "mile"}]
     )
     (root / "params.yaml").write_text("sources:\n  mirror: m\n  download: false\n", encoding="utf-8")
+
+
+def sampler_params(tmp_path: Path, repeats: int, **sections: dict) -> Path:
+    """A params.yaml with one scripted sampling agent (`scripted/sampler` at temperature 0.7) repeated `repeats`
+    times, the scripted roles, a response cache under `tmp_path` and the benchmark `sections` (the repeats tests)."""
+    import yaml
+
+    sampler = {"model": "scripted/sampler", "decoding": {"temperature": 0.7}}
+    doc = {
+        "agents": {"sampler": sampler | ({"repeats": repeats} if repeats > 1 else {})},
+        "environment": {"model": "scripted/persona"},
+        "judge": {"model": "scripted/judge"},
+        "llm": {"cache_dir": str(tmp_path / "cache"), "backoff_base_s": 0.01, "max_attempts": 2},
+        **sections,
+    }
+    path = tmp_path / f"params-{repeats}.yaml"
+    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    return path

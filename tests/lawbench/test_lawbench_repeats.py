@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import yaml
 
 from flows.kit.paths import Paths
 from flows.kit.stage import run_stage
@@ -22,21 +21,13 @@ from steps.lawbench.stages import ITEM_SCORES, PUBLISHED_ITEMS, PUBLISHED_SCORES
 from steps.reports.repeats import SD_TABLE
 from steps.stats.cells import cell_intervals
 from steps.tables import read_table, write_table
-from tests.helpers import project_paths, write_lawbench_interim
+from tests.helpers import project_paths, sampler_params, write_lawbench_interim
 
 pytestmark = pytest.mark.slow  # runs stages end to end
 
 
 def _params(tmp_path: Path, repeats: int) -> Path:
-    sampler = {"model": "scripted/sampler", "decoding": {"temperature": 0.7}}
-    doc = {
-        "agents": {"sampler": sampler | ({"repeats": repeats} if repeats > 1 else {})},
-        "llm": {"cache_dir": str(tmp_path / "cache"), "backoff_base_s": 0.01, "max_attempts": 2},
-        "lawbench": {"limit": 3},
-    }
-    path = tmp_path / f"params-{repeats}.yaml"
-    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
-    return path
+    return sampler_params(tmp_path, repeats, lawbench={"limit": 3})
 
 
 def _overall(csv: pd.DataFrame, table: str = "zero_shot", scope: str = "overall") -> pd.Series:

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import yaml
 
 from flows.kit.paths import Paths
 from flows.kit.stage import run_stage
@@ -20,23 +19,13 @@ from steps.mile.schemas import MileDialogues, MileScores
 from steps.reports.repeats import SD_TABLE
 from steps.stats.cells import cell_intervals
 from steps.tables import read_table
-from tests.helpers import project_paths
+from tests.helpers import project_paths, sampler_params
 
 pytestmark = pytest.mark.slow  # runs stages end to end
 
 
 def _params(tmp_path: Path, repeats: int) -> Path:
-    sampler = {"model": "scripted/sampler", "decoding": {"temperature": 0.7}}
-    doc = {
-        "agents": {"sampler": sampler | ({"repeats": repeats} if repeats > 1 else {})},
-        "environment": {"model": "scripted/persona"},
-        "judge": {"model": "scripted/judge"},
-        "llm": {"cache_dir": str(tmp_path / "llm")},
-        "mile": {"sample": 4},
-    }
-    path = tmp_path / f"params-{repeats}.yaml"
-    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
-    return path
+    return sampler_params(tmp_path, repeats, mile={"sample": 4})
 
 
 def _cell(csv: pd.DataFrame, table: str = "interaction", scope: str = "overall") -> pd.Series:

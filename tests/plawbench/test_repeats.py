@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import yaml
 
 from flows.kit.paths import Paths
 from flows.kit.stage import run_stage
@@ -20,23 +19,14 @@ from steps.reports.repeats import SD_TABLE
 from steps.sources.tables import interim_tables
 from steps.stats.cells import cell_intervals
 from steps.tables import read_table, to_arrow, write_parquet_atomic
+from tests.helpers import sampler_params
 from tests.plawbench.conftest import NAMES
 
 pytestmark = pytest.mark.slow  # runs stages end to end
 
 
 def _params(tmp_path: Path, repeats: int) -> Path:
-    sampler = {"model": "scripted/sampler", "decoding": {"temperature": 0.7}}
-    doc = {
-        "agents": {"sampler": sampler | ({"repeats": repeats} if repeats > 1 else {})},
-        "environment": {"model": "scripted/persona"},
-        "judge": {"model": "scripted/judge"},
-        "llm": {"cache_dir": str(tmp_path / "cache"), "backoff_base_s": 0.01, "max_attempts": 2},
-        "plawbench": {"limit": 2, "multiturn": {"enabled": False}},
-    }
-    path = tmp_path / f"params-{repeats}.yaml"
-    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
-    return path
+    return sampler_params(tmp_path, repeats, plawbench={"limit": 2, "multiturn": {"enabled": False}})
 
 
 def _cell(csv: pd.DataFrame, table: str = "table3", scope: str = "overall", metric: str = "T2") -> pd.Series:

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import yaml
 
 from flows.kit.paths import Paths
 from flows.kit.stage import run_stage
@@ -23,20 +22,15 @@ from steps.tables import read_table, write_table
 from steps.ucl.intervals import item_scores_of
 from steps.ucl.schemas import UclDialogues, UclHintScores, UclVerdicts
 from steps.ucl.sources import Ucl
+from tests.helpers import sampler_params
 
 
 def _params(tmp_path: Path, repeats: int) -> Path:
-    sampler = {"model": "scripted/sampler", "decoding": {"temperature": 0.7}}
-    doc = {
-        "agents": {"sampler": sampler | ({"repeats": repeats} if repeats > 1 else {})},
-        "environment": {"model": "scripted/persona"},
-        "judge": {"model": "scripted/judge"},
-        "llm": {"cache_dir": str(tmp_path / "cache"), "backoff_base_s": 0.01, "max_attempts": 2},
-        "ucl": {"limit": 10, "tasks": ["Article Recitation", "Legal Issue Consultation"], "max_exchanges": 1},
-    }
-    path = tmp_path / f"params-{repeats}.yaml"
-    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
-    return path
+    return sampler_params(
+        tmp_path,
+        repeats,
+        ucl={"limit": 10, "tasks": ["Article Recitation", "Legal Issue Consultation"], "max_exchanges": 1},
+    )
 
 
 def _run(params: Path, paths: Paths) -> None:
