@@ -22,6 +22,7 @@ the pushed run cache instead of running them.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import subprocess
@@ -94,10 +95,16 @@ def make_plan(agents: list[str] | None = None, params_file: Path = PARAMS_FILE) 
 
 
 def _graph() -> nx.DiGraph:
-    """DVC's stage graph of this repository (an edge runs from a stage to one it depends on)."""
+    """DVC's stage graph of this repository (an edge runs from a stage to one it depends on), read once per
+    working directory by this process (dvc.yaml does not change during a run)."""
+    return _graph_of(str(Path.cwd()))
+
+
+@functools.cache
+def _graph_of(root: str) -> nx.DiGraph:
     from dvc.repo import Repo
 
-    with Repo() as repo:
+    with Repo(root) as repo:
         return repo.index.graph
 
 
