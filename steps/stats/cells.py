@@ -126,15 +126,76 @@ def aggregate_interval(
         rows = where[key]
         part[local[rows], 2 * j] = weight[rows] * score[rows]
         part[local[rows], 2 * j + 1] = weight[rows]
-    strata = items[STRATUM].to_numpy()[used] if STRATUM in items else None
-    data = ClusterSums.from_items(part, items.cluster.to_numpy()[used], strata)
+    clusters = items.cluster.to_numpy()[used]
     w = np.array([weights[k] for k in keys])
+    note = ""
+    strata = items[STRATUM].to_numpy()[used] if STRATUM in items else None
+    if strata is not None:
+        rows_of = [local[where[k]] for k in keys]
+        part, w, strata, note = collapse_lonely_strata(part, w, clusters, strata, rows_of)
+    data = ClusterSums.from_items(part, clusters, strata)
 
     def statistic(totals: np.ndarray) -> np.ndarray:
         with np.errstate(invalid="ignore", divide="ignore"):
             return (totals[:, 0::2] / totals[:, 1::2]) @ w
 
-    return cluster_bootstrap(data, statistic, b=b, seed=seed)
+    iv = cluster_bootstrap(data, statistic, b=b, seed=seed)
+    return replace(iv, method=f"{iv.method[:-1]}; {note})") if note else iv
+
+
+COLLAPSED = ("collapsed",)  # the stratum label of the collapsed one-cluster strata (a tuple: no item's label)
+
+
+def collapse_lonely_strata(
+    part: np.ndarray, w: np.ndarray, clusters: np.ndarray, strata: np.ndarray, rows_of: list[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
+    """Collapse the strata that hold a single cluster, so that the bootstrap can see their variance.
+
+    A stratum of one cluster is drawn once in every replicate: its cell's mean never moves, and an aggregate of
+    such cells (LawBench at one item per task) would read `± 0.0`. The components (`part`'s column pairs: weighted
+    sum, weight; `rows_of[j]`: component j's rows) whose rows are one cluster alone in its stratum and in no other
+    component are replaced by one pseudo-cell, the w-weighted mean of their means, whose clusters are resampled
+    together in one stratum: the collapsed-strata estimator, which counts the between-stratum spread as variance
+    (conservative). Returns the new columns, component weights and strata, and a note for the method ('' when no
+    stratum has one cluster); a single such component cannot be collapsed and is held fixed, as before."""
+    per_stratum = pd.Series(clusters).groupby(strata).nunique()
+    lonely_strata = set(per_stratum.index[per_stratum == 1])
+    if not lonely_strata:
+        return part, w, strata, ""
+    owner = np.full(part.shape[0], -1)
+    shared = np.zeros(part.shape[0], dtype=bool)
+    for j, rows in enumerate(rows_of):
+        shared[rows] |= owner[rows] >= 0
+        owner[rows] = j
+    lonely = []
+    for j, rows in enumerate(rows_of):
+        own = np.unique(clusters[rows])
+        if own.size != 1 or strata[rows[0]] not in lonely_strata or part[rows, 2 * j + 1].sum() <= 0:
+            continue
+        mine = clusters == own[0]
+        if np.all(owner[mine] == j) and not shared[mine].any():
+            lonely.append(j)
+    if len(lonely) < 2:
+        return part, w, strata, f"{_strata(len(lonely_strata))} held fixed"
+    keep = [j for j in range(w.size) if j not in lonely]
+    columns = [c for j in keep for c in (2 * j, 2 * j + 1)]
+    pseudo = np.zeros((part.shape[0], 2))
+    total = float(w[lonely].sum())
+    new_strata = strata.astype(object)
+    for j in lonely:
+        rows = rows_of[j]
+        share = w[j] / total / part[rows, 2 * j + 1].sum()
+        pseudo[rows, 0] = share * part[rows, 2 * j]
+        pseudo[rows, 1] = share * part[rows, 2 * j + 1]
+        for r in rows:
+            new_strata[r] = COLLAPSED
+    held = len(lonely_strata) - len(lonely)
+    note = f"{_strata(len(lonely))} collapsed" + (f", {held} held fixed" if held else "")
+    return np.hstack([part[:, columns], pseudo]), np.append(w[keep], total), new_strata, note
+
+
+def _strata(count: int) -> str:
+    return f"{count} one-cluster {'stratum' if count == 1 else 'strata'}"
 
 
 def cell_intervals(scores: ItemScores, b: int = DEFAULT_B, seed: int = DEFAULT_SEED) -> pd.DataFrame:

@@ -82,6 +82,22 @@ def test_the_bootstrap_resamples_items_within_their_task() -> None:
     assert memo.ci_low == pytest.approx(0.65) and memo.ci_high == pytest.approx(0.65)
 
 
+def test_one_item_per_task_collapses_the_tasks_into_one_stratum() -> None:
+    """`--limit 1`: every task is one item, a stratum of one cluster that the within-task bootstrap never varies
+    (it read `± 0.0`). The collapsed strata resample the tasks' items together: the bootstrap SE of a mean of k
+    values, √(Σ(y − ȳ)²)/k, here for the overall of 20 tasks scoring 0 or 1 (10 each): 0.5/√20."""
+    items = pd.concat([_rows(t, [float(i % 2)]) for i, t in enumerate(TASK_IDS) if t != "2-1"], ignore_index=True)
+    items = pd.concat([items, _rows("2-1", [], [(1, 0, 0)])], ignore_index=True)  # F0.5 = 1
+    cells = cell_intervals(item_scores_of(items), b=4000).set_index(["table", "scope", "metric"])
+    overall = cells.loc[("zero_shot", "overall", "score")]
+    ones = 1 + sum(i % 2 for i, t in enumerate(TASK_IDS) if t != "2-1")
+    y = np.array([1.0] * ones + [0.0] * (20 - ones))
+    assert overall.estimate == pytest.approx(y.mean())
+    assert overall.se == pytest.approx(np.std(y) / math.sqrt(20), rel=0.05)
+    assert overall.ci_method == "cluster-bootstrap(B=4000; 20 one-cluster strata collapsed)"
+    assert overall.ci_low < overall.estimate < overall.ci_high
+
+
 def test_item_scores_average_to_every_task_score() -> None:
     """score_predictions_and_items: a task's score is the mean of its items' values (2-1: F0.5 of their counts)."""
     predictions = ["A", "正确答案：B", "", "C"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 import statsmodels.api as sm
 from scipy import stats as sps
@@ -21,6 +22,7 @@ from steps.stats import (
     paired_difference,
     wilson,
 )
+from steps.stats.cells import aggregate_interval
 from steps.stats.intervals import CHUNK, mean_of_ratios, ratio
 from steps.stats.paired import permutation_p
 
@@ -117,6 +119,31 @@ def test_stratified_bootstrap_of_an_average_of_averages() -> None:
     assert iv.low is not None and iv.high is not None and 0 <= iv.low < 13 / 24 < iv.high <= 1
     with pytest.raises(ValueError, match="two strata"):
         ClusterSums.from_items(cols, [0, 0, 1, 2, 3, 4, 5], strata=["A", "B", "A", "A", "B", "B", "B"])
+
+
+def _one_setting(values: dict[str, list[float]]) -> pd.DataFrame:
+    rows = [
+        {"agent": "a", "table": "s", "scope": t, "metric": "m", "item": f"{t}/{i}", "cluster": f"{t}/{i}",
+         "score": v, "kind": "mean", "stratum": t}
+        for t, vs in values.items() for i, v in enumerate(vs)
+    ]  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_one_cluster_strata_are_collapsed_not_read_as_zero_variance() -> None:
+    # mean of task means; t1 has two items (0, 1), t2 and t3 one each (0.5, 1): the two lonely strata become one
+    # pseudo-cell (their mean 0.75, weight 2/3) resampled in one stratum. Bootstrap variance by hand:
+    # (1/3)²·Var*(t1 mean) + (2/3)²·Var*(pseudo) = (1/9)(0.25/2) + (4/9)(0.0625/2) = 1/36
+    weights = {("s", t, "m"): 1 / 3 for t in ("t1", "t2", "t3")}
+    iv = aggregate_interval(_one_setting({"t1": [0.0, 1.0], "t2": [0.5], "t3": [1.0]}), weights, b=4000, seed=3)
+    assert iv is not None and iv.estimate == pytest.approx(2 / 3)
+    assert iv.se == pytest.approx(1 / 6, rel=0.05) and iv.method.endswith("; 2 one-cluster strata collapsed)")
+    # a single lonely stratum has nothing to be collapsed with: held fixed, and the method says so
+    iv = aggregate_interval(_one_setting({"t1": [0.0, 1.0], "t2": [0.5, 0.2], "t3": [1.0]}), weights, b=400)
+    assert iv is not None and iv.method.endswith("; 1 one-cluster stratum held fixed)")
+    # no lonely stratum: the plain stratified bootstrap
+    iv = aggregate_interval(_one_setting({"t1": [0.0, 1.0], "t2": [0.5, 0.2], "t3": [1.0, 0.3]}), weights, b=400)
+    assert iv is not None and iv.method == "cluster-bootstrap(B=400)"
 
 
 def test_mcnemar_exact_is_the_binomial_test_of_discordant_pairs() -> None:
