@@ -365,8 +365,14 @@ def _topics(results: Results, agents: dict[str, AgentInfo]) -> pd.DataFrame:
     )
 
 
-def _repeats(results: Results, run: RunInfo) -> pd.DataFrame:
+def _repeats(results: Results, run: RunInfo, intervals: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Tables 11-12: each repeats group's mean ± sample std over its runs, then (with `intervals`, the groups'
+    `repeats_mean` cells from steps/j1/eval/intervals.py repeats_cells) a row of each mean's 95 % interval, which
+    includes the run-to-run variance, and the paper's row where a paper model corresponds."""
     r = results.repeats
+    bounds = {} if intervals is None else {
+        (x["agent"], x["scope"], x["metric"]): (x["ci_low"], x["ci_high"]) for x in intervals.to_dict("records")
+    }  # fmt: skip
     paper = _lookup(paper_long().rename(columns={"model": "agent"}))
     rows: list[Sequence[object]] = []
     papers = group_papers(run)
@@ -387,6 +393,8 @@ def _repeats(results: Results, run: RunInfo) -> pd.DataFrame:
                 )
             )
         rows.append(row)
+        if bounds:
+            rows.append(["↳ 95 % interval (runs' spread in)"] + [_bounds(bounds.get((group, *c))) for c in TABLE3])
         model = papers.get(group)
         if model:
             rows.append(
@@ -399,6 +407,13 @@ def _repeats(results: Results, run: RunInfo) -> pd.DataFrame:
                 ]
             )
     return pd.DataFrame(rows, columns=["Group"] + [f"{s} {m}" for s, m in TABLE3])
+
+
+def _bounds(pair: tuple[object, object] | None) -> str:
+    """`[low, high]` of an interval, or '' without one."""
+    if pair is None or pd.isna(pair[0]) or pd.isna(pair[1]):  # type: ignore[arg-type]
+        return ""
+    return f"[{float(pair[0]):.1f}, {float(pair[1]):.1f}]"  # type: ignore[arg-type]
 
 
 def _provenance(sizes: list[tuple[str, int, int]], provenance: Provenance | None) -> str:
@@ -418,10 +433,12 @@ def render(
     run: RunInfo,
     provenance: Provenance | None = None,
     intervals: pd.DataFrame | None = None,
+    repeat_intervals: pd.DataFrame | None = None,
 ) -> str:
     """The whole report: the tables built here, the prose in templates/report.md.j2; `provenance` (from the
     instances table) opens it with where the instances come from and how they differ from J1's; `intervals`
-    (steps.stats.cells.cell_intervals) puts `± half the 95 % interval` beside our numbers."""
+    (steps.stats.cells.cell_intervals) puts `± half the 95 % interval` beside our numbers; `repeat_intervals`
+    (the groups' `repeats_mean` cells) gives Tables 11-12 a row of intervals."""
     long = ours_long(results)
     if intervals is not None:
         keys = ["agent", "table", "scope", "metric"]
@@ -457,7 +474,7 @@ def render(
         diagnostics=_wide(long, "diagnostics", list(DIAGNOSTICS), agents, names),
         topics=_topics(results, agents),
         groups=groups(run),
-        repeats=_repeats(results, run) if groups(run) else None,
+        repeats=_repeats(results, run, repeat_intervals) if groups(run) else None,
         normalised=NORMALISED[str(run.options.get("penalty_normaliser"))],
         failed_calls=int(cells.n_failed.sum()),
         unparsable=int(cells.n_unparsable.sum()),

@@ -343,7 +343,7 @@ def report(ctx: StageContext) -> str:
     )
     agents = with_stand_ins(agents, frame)
     instances = ctx.read_table(paths.shared("j1") / "instances.parquet", Instances)
-    markdown = render(results, agents, run, provenance(instances), intervals=cells)
+    markdown = render(results, agents, run, provenance(instances), intervals=cells, repeat_intervals=grouped)
     ctx.write_text(reports / "j1.md", markdown)
     twin = long_csv(frame, table="reports/j1.csv", with_unparsable=True, with_limit=True, with_intervals=True)
     ctx.write_text(reports / "j1.csv", twin)

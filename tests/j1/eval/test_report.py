@@ -263,3 +263,9 @@ def test_a_repeats_groups_interval_includes_the_run_to_run_variance():
     assert mean.value == pytest.approx(70.0) and mean.se == pytest.approx(1000**0.5, abs=1e-6)
     std = csv[(csv["table"] == "repeats_std") & (csv.source == "ours") & (csv.metric == "III-3")].iloc[0]
     assert pd.isna(std.se) and pd.isna(std.ci_low)
+    # the Markdown: under the group's mean ± std, the row of its 95 % intervals (the same bounds as the twin)
+    lines = render(results, agents, run(groups), repeat_intervals=grouped).splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("| s (3 runs) |"))
+    assert lines[at + 1].startswith("| ↳ 95 % interval (runs' spread in) |")
+    column = next(i for i, h in enumerate(lines[at - 2].split("|")) if h.strip() == "CR III-3")
+    assert lines[at + 1].split("|")[column].strip() == f"[{mean.ci_low:.1f}, {mean.ci_high:.1f}]"
