@@ -405,7 +405,7 @@ class Plan:
         return (
             f"eval {agent}: dvc repro --single-item, one benchmark at a time (a failure stops its own benchmark "
             f"only): {'; '.join(steps)}{html} (a report only when the other agents' stages it reads are up to date; "
-            "those are never run here)"
+            "those of scripted agents under scripted roles are built first, offline; any other is never run here)"
         )
 
 

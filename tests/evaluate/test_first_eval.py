@@ -3,8 +3,10 @@ that call no model have run) evaluates a model on an OpenAI-compatible server th
 
 - `eval --dry-run` reads the server's context and names the items whose prompts would not fit; it calls no model
   and writes nothing;
-- the real `eval` completes every benchmark: the agent's dialogues that outgrow the context end `context_exceeded`
-  (the model's limit, not a failed stage), the HTML report is rebuilt, and no output is left for `git add`;
+- the real `eval` completes every benchmark, building first the missing outputs of the scripted agent that every
+  report compares with (offline, as in a fresh clone): the agent's dialogues that outgrow the context end
+  `context_exceeded` (the model's limit, not a failed stage), the HTML report is rebuilt, and no output is left for
+  `git add`;
 - a second `eval` with the server down fails fast with one line, and loses nothing: every output and `dvc status`
   are as the first eval left them.
 """
@@ -51,9 +53,11 @@ def _outputs(project: Path) -> dict[str, bytes]:
 
 @pytest.fixture
 def project(tmp_path, base, mirror, prefect_api) -> Path:
-    """A copy of the base project with no agent, committed: what a user has after cloning and the data stages."""
+    """A copy of the base project, committed: what a user has after cloning and the data stages. As in a clone, a
+    scripted agent is listed whose outputs do not exist (DVC outputs are not in git): every report reads its
+    stages, which `eval` builds offline (here on one unit each, to keep the test short)."""
     dest = tmp_path / "project"
-    copy_project(dest, {"agents": {}}, replace=("agents",), base=base)
+    copy_project(dest, {"agents": {"null": {"model": "scripted/null", "limit": 1}}}, replace=("agents",), base=base)
     env = run_env(mirror, prefect_api)
     assert _run(["git", "add", "-A"], dest, env).returncode == 0
     assert _run([*GIT, "commit", "-qm", "fresh"], dest, env).returncode == 0
@@ -76,6 +80,9 @@ def test_a_first_eval_on_a_small_context(project, mirror, prefect_api):
         assert server.faults_injected["context"] > 0  # the server did refuse requests too long for it
     for benchmark in BENCHMARKS:
         assert f"  {benchmark} " in said and "done, report refreshed" in said, benchmark
+        # the scripted agent's stages, missing as in a fresh clone, were built offline before the report
+        assert f"{benchmark}_report: the scripted agents' stages it reads are not up to date" in said, benchmark
+    assert "null" in (project / "reports/ucl.md").read_text(encoding="utf-8")
     ended = pd.concat(
         [pd.read_parquet(project / f"data/{b}/runs/tight/dialogues.parquet").ended_by for b in ("j1", "ucl", "mile")]
     )
