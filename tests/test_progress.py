@@ -50,6 +50,17 @@ def test_calls_count_for_the_stage_the_loop_and_the_group_they_run_in(capsys):
     assert "demo loop: 4/4 (100%), 4 calls (1 cached, 1 failed), 100 tokens" in capsys.readouterr().err
 
 
+def test_a_request_longer_than_the_context_is_counted_apart_from_the_failed_calls():
+    """An agent's overflow ends its dialogue as the model's limit (the stage's check says so), so the progress lines
+    and the closing line count `context_exceeded` calls apart: a reader never sees them as failed calls."""
+    with progress.stage("demo_stage") as meter:
+        progress.observe_calls(_call(5))
+        progress.observe_calls(_call(7, failure="context_exceeded"))
+        progress.observe_calls(_call(3, failure="timeout"))
+        summary = meter.summary()
+    assert summary.endswith("; 3 calls (0 cached, 1 failed, 1 over the context), 15 tokens (15 new)")
+
+
 def test_a_groups_first_started_call_begins_it_once_by_its_context_or_its_instance():
     """The door's starter (`progress.began`) begins the group at work (gather_groups' context) or, in work that runs
     every group at once (follow_groups), the group its call's instance belongs to; each tally tells its listeners

@@ -30,6 +30,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TaskID, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
+from steps.llm.results import FailureKind
 from steps.tables import natural_key
 
 if TYPE_CHECKING:
@@ -70,6 +71,7 @@ class Tally:
     calls: int = 0
     cached: int = 0
     failed: int = 0
+    over_context: int = 0  # `context_exceeded` calls: the stage's check says whether each is the agent's limit
     tokens: int = 0
     new_tokens: int = 0  # of calls not answered from the cache
     tenth: int = 0  # the last tenth of `total` a plain line reported
@@ -90,7 +92,10 @@ class Tally:
         tokens = record.prompt_tokens + record.completion_tokens
         self.calls += 1
         self.cached += bool(record.cache_hit)
-        self.failed += record.failure_kind is not None
+        if record.failure_kind == FailureKind.CONTEXT_EXCEEDED:
+            self.over_context += 1
+        else:
+            self.failed += record.failure_kind is not None
         self.tokens += tokens
         self.new_tokens += 0 if record.cache_hit else tokens
 
@@ -103,8 +108,13 @@ class Tally:
             return None
         return max(0, self.total - self.done) * self.elapsed() / self.done
 
+    def counts_text(self) -> str:
+        """`38 cached, 2 failed` (and `, 1 over the context` when a request was longer than the model's context)."""
+        over = f", {self.over_context:,} over the context" if self.over_context else ""
+        return f"{self.cached:,} cached, {self.failed:,} failed{over}"
+
     def calls_text(self) -> str:
-        return f"{self.calls:,} calls ({self.cached:,} cached, {self.failed:,} failed), {self.tokens:,} tokens"
+        return f"{self.calls:,} calls ({self.counts_text()}), {self.tokens:,} tokens"
 
     def line(self) -> str:
         """One plain line: `lawbench oracle zero_shot: 12/40 (30%), 12 calls (0 cached, 0 failed), 4,000 tokens,
@@ -272,8 +282,7 @@ class Meter:
             parts.append(f"{done:,}/{total:,} items" if total else f"{done:,} items")
         if stage.calls:
             parts.append(
-                f"{stage.calls:,} calls ({stage.cached:,} cached, {stage.failed:,} failed), "
-                f"{stage.tokens:,} tokens ({stage.new_tokens:,} new)"
+                f"{stage.calls:,} calls ({stage.counts_text()}), {stage.tokens:,} tokens ({stage.new_tokens:,} new)"
             )
         return head + (f"; {', '.join(parts)}" if parts else "")
 
@@ -342,6 +351,8 @@ class _CallsColumn(ProgressColumn):
         out = Text(f"{tally.calls:,} calls", style="cyan")
         out.append(f" ({tally.cached:,} cached, ")
         out.append(f"{tally.failed:,} failed", style="bold red" if tally.failed else "")
+        if tally.over_context:
+            out.append(f", {tally.over_context:,} over the context", style="yellow")
         out.append(f") {tally.tokens:,} tokens")
         return out
 
