@@ -90,8 +90,10 @@ def test_a_first_eval_on_a_small_context(project, mirror, prefect_api):
     assert "tight" in (project / "reports/html/lawbench.html").read_text(encoding="utf-8")  # the HTML rebuilt
     status = _run(["git", "status", "--porcelain", "--untracked-files=all"], project, env).stdout
     new = [line[3:] for line in status.splitlines() if line.startswith("??")]
-    # only reports kept in git are new (the agent's transcripts: commit them with dvc.lock); never a run output
-    assert new and all(path.startswith("reports/transcripts/tight/") for path in new), status
+    # only reports kept in git are new (J1's transcripts: commit them with dvc.lock; here the scripted agent's too,
+    # since its limit differs from the committed run's); never a run output
+    assert any(path.startswith("reports/transcripts/tight/") for path in new), status
+    assert all(path.startswith("reports/transcripts/") for path in new), status
     dvc = _run([BIN / "dvc", "status"], project, env).stdout
     stale = {line.rstrip(":") for line in dvc.splitlines() if line and not line[0].isspace() and line.endswith(":")}
     assert stale <= {"data_report", "judges_report"}, dvc  # eval leaves the data card and judge audit to `make run`
