@@ -27,7 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from perf.record import RESULTS, add_flag, record  # noqa: E402
+from record import RESULTS, add_flag, record  # noqa: E402  (perf/ is the script's folder)
+
 from steps.benchmarks import benchmarks  # noqa: E402
 from steps.paths import Paths  # noqa: E402
 from steps.registry import resolve  # noqa: E402

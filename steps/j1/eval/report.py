@@ -409,11 +409,11 @@ def _repeats(results: Results, run: RunInfo, intervals: pd.DataFrame | None = No
     return pd.DataFrame(rows, columns=["Group"] + [f"{s} {m}" for s, m in TABLE3])
 
 
-def _bounds(pair: tuple[object, object] | None) -> str:
+def _bounds(pair: tuple[float, float] | None) -> str:
     """`[low, high]` of an interval, or '' without one."""
-    if pair is None or pd.isna(pair[0]) or pd.isna(pair[1]):  # type: ignore[arg-type]
+    if pair is None or pd.isna(pair[0]) or pd.isna(pair[1]):
         return ""
-    return f"[{float(pair[0]):.1f}, {float(pair[1]):.1f}]"  # type: ignore[arg-type]
+    return f"[{float(pair[0]):.1f}, {float(pair[1]):.1f}]"
 
 
 def _provenance(sizes: list[tuple[str, int, int]], provenance: Provenance | None) -> str:
