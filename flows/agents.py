@@ -6,7 +6,8 @@
 
 `run` reproduces in three phases: (1) what no agent's stage depends on, once: the stages every agent needs (ingest,
 extract, the J1 instances, the rubrics, the UCL reference …) and those that need no agent (LawBench's scoring of the
-published predictions); (2) each agent's own stages, one Prefect task run per agent, up to `--jobs` at a time;
+published predictions); (2) each agent's own stages, one Prefect task run per agent and benchmark (`chains`), up to
+`--jobs` at a time;
 (3) the reports and what else is stale. Phases 1 and 3 run up to `--jobs` benchmarks at a time (`lanes`: one
 benchmark's stages in order per lane; a stage no benchmark declares before or after them). Lanes and agents run as
 concurrent `dvc --wait-for-lock repro --single-item` processes in this workspace: DVC releases its repository lock
@@ -172,6 +173,22 @@ def lanes(stages: list[str], jobs: int) -> Lanes:
     return Lanes(before, [lane for lane in out if lane], after)
 
 
+def chains(agents: dict[str, list[str]]) -> list[tuple[str, str, list[str]]]:
+    """Phase 2's units of work: each agent's stages split by the benchmark that declares them, as (agent,
+    benchmark, its stages in order), interleaved benchmark by benchmark (every agent's first benchmark, then every
+    agent's second …). Workers that take them in this order stay busy until the queue's short tail, whatever each
+    agent's mix (one lane per agent left a core idle while the slower agent finished), and one benchmark's failure
+    stops none of the agent's other benchmarks."""
+    from steps.pipeline import owner
+
+    per_agent: dict[str, dict[str, list[str]]] = {}
+    for agent, stages in agents.items():
+        for stage in stages:
+            per_agent.setdefault(agent, {}).setdefault(str(owner(stage.split("@")[0])), []).append(stage)
+    order = list(dict.fromkeys(b for mine in per_agent.values() for b in mine))
+    return [(a, b, mine[b]) for b in order for a, mine in per_agent.items() if b in mine]
+
+
 def fingerprint(root: Path = Path()) -> dict[str, str]:
     """What a worker's clone must share with the coordinator: the sha256 of params.yaml and dvc.yaml, and the git
     commit when there is one (the same stage definitions, parameters and code give the same DVC stage hashes)."""
@@ -235,7 +252,7 @@ def _env() -> dict[str, str]:
 
 @task(name="dvc repro", cache_policy=NO_CACHE)
 def repro_here(label: str, targets: list[str]) -> int:
-    """One agent's stages in this workspace, beside the other agents' (the shared stages are up to date)."""
+    """Stages of one agent (or one lane) in this workspace, beside the others' (the shared stages are up to date)."""
     return _stream(label, repro_args(targets, single=True), _env())
 
 
@@ -286,9 +303,15 @@ def agents_flow(plan: Plan, pool: str | None = None, jobs: int = 2) -> dict[str,
             a: repro_on_pool.with_options(task_run_name=f"agent {a}").submit(a, t, plan.shared, pool, expected)
             for a, t in plan.agents.items()
         }
-    else:
-        futures = {a: repro_here.with_options(task_run_name=f"agent {a}").submit(a, t) for a, t in plan.agents.items()}
-    codes |= {a: f.result() for a, f in futures.items()}
+        codes |= {a: f.result() for a, f in futures.items()}
+    else:  # each agent's stages of one benchmark, in order: `jobs` at a time, pulled from one queue (`chains`)
+        queued = [
+            (a, repro_here.with_options(task_run_name=f"agent {a} · {b}").submit(f"{a} {b}", stages))
+            for a, b, stages in chains(plan.agents)
+        ]
+        codes |= dict.fromkeys(plan.agents, 0)
+        for a, future in queued:
+            codes[a] = codes[a] or future.result()
     if any(codes.values()):
         return codes
     if not plan.final and not pool:  # the reports of the benchmarks, a few at a time, before the whole pipeline
@@ -327,7 +350,11 @@ def run(agents: list[str] | None = None, jobs: int = 2, pool: str | None = None)
         f"phase 1 (shared): {' '.join(plan.shared) or 'nothing'}\n"
         + "".join(f"phase 2 ({a}): {' '.join(t)}\n" for a, t in plan.agents.items())
         + f"phase 3: dvc repro {' '.join(plan.final) or '(the whole pipeline)'}"
-        + (f" --pull; agents on work pool {pool!r}" if pool else f"; {jobs} agents at a time"),
+        + (
+            f" --pull; agents on work pool {pool!r}"
+            if pool
+            else f"; phase 2 {jobs} at a time, an agent's stages of one benchmark each"
+        ),
         file=sys.stderr,
     )
     # prefect's own annotation rejects its thread pool runner (TaskRunner is invariant in its future type)

@@ -184,3 +184,42 @@ def test_lanes_run_after_what_they_need_and_a_failure_stops_what_follows(monkeyp
     ran.clear()
     assert agents.in_lanes("p", agents.Lanes([], [["a1"], ["bad"]], ["end"])) == 3
     assert ran == [("p 1", ["a1"]), ("p 2", ["bad"])]  # `end` never runs after a failed lane
+
+
+def test_phase_2_queues_each_agents_benchmarks_interleaved(at_root):
+    from flows.agents import chains
+
+    plan = make_plan()
+    work = chains(plan.agents)
+    assert [(a, b) for a, b, _ in work[:4]] == [
+        ("oracle", "j1"),
+        ("null", "j1"),
+        ("oracle", "lawbench"),
+        ("null", "lawbench"),
+    ]
+    assert sorted(s for _, _, stages in work for s in stages) == sorted(s for t in plan.agents.values() for s in t)
+    for agent, benchmark, stages in work:  # one agent's stages of one benchmark, in DVC's order (run before judge)
+        assert all(s.startswith(f"{benchmark}_") and s.split("@")[1].startswith(agent) for s in stages)
+        assert stages == [s for s in plan.agents[agent] if s in stages]
+
+
+def test_phase_2_runs_every_unit_and_a_failed_benchmark_fails_its_agent_only(monkeypatch):
+    import flows.agents as agents
+
+    ran: list[tuple[str, list[str]]] = []
+
+    class Task:  # repro_here as a task run: its work done at once, its exit code the future's result
+        def with_options(self, **_):
+            return self
+
+        def submit(self, label, targets):
+            ran.append((label, targets))
+            code = 3 if "j1_simulate@a" in targets else 0
+            return type("Future", (), {"result": lambda self: code})()
+
+    monkeypatch.setattr(agents, "repro_here", Task())
+    monkeypatch.setattr(agents, "_stream", lambda label, args, env: 0)
+    plan = agents.Plan([], {"a": ["j1_simulate@a", "mile_simulate@a"], "b": ["j1_simulate@b"]}, ["x_report"])
+    codes = agents.agents_flow.fn(plan)
+    assert ran == [("a j1", ["j1_simulate@a"]), ("b j1", ["j1_simulate@b"]), ("a mile", ["mile_simulate@a"])]
+    assert codes == {"a": 3, "b": 0}  # a's MILE ran after its J1 failed; phase 3 did not run
