@@ -281,12 +281,23 @@ def _hold(path: Path, which: str, seconds: float) -> subprocess.Popen:
 
 def test_a_second_eval_waits_for_the_first_saying_for_whom_before_writing(tmp_path):
     path = _file(tmp_path)
-    holder = _hold(path, "eval", 4)
-    done = _eval(tmp_path, "--model", "nosuchprovider/x")  # refused once it gets its turn: nothing runs
+    holder = _hold(path, "eval", 600)  # held until the second eval says it waits, however slowly it starts
+    second = subprocess.Popen(
+        [str(BIN / "jurisflow"), "eval", "--agent", "probe", "--model", "nosuchprovider/x"],  # refused on its turn
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert second.stderr is not None
+    before = []  # what it says until it waits (or ends)
+    while (line := second.stderr.readline()) and not line.startswith("waiting for the other `jurisflow eval`"):
+        before.append(line)
+    holder.terminate()
     holder.wait(timeout=60)
-    waiting = [line for line in done.stderr.splitlines() if line.startswith("waiting for the other `jurisflow eval`")]
-    assert len(waiting) == 1 and f"(pid {holder.pid}, agent first, since " in waiting[0]
-    assert done.returncode == 1 and "agents.probe.model" in done.stderr
+    rest = second.stderr.read()
+    assert second.wait(timeout=300) == 1 and "agents.probe.model" in rest, "".join(before) + line + rest
+    assert line.startswith("waiting for the other") and f"(pid {holder.pid}, agent first, since " in line
+    assert not any(x.startswith("waiting for the other") for x in rest.splitlines())  # said once
     assert path.read_text(encoding="utf-8") == BASE
 
 
