@@ -19,7 +19,7 @@ os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
 # Stage tests call a stage's body as a plain function (flows/kit/stage.py `orchestrated`): the same lines, outputs and
 # exit code without a Prefect flow run, whose server round trips made up most of their time. The tests of what
-# Prefect shows (runs, task states, the UI) and the session's one whole-pipeline run (`small`) turn it on.
+# Prefect shows (runs, task states, the UI) turn it on; the session's one whole-pipeline run (`small`) leaves it off.
 os.environ.setdefault("JURISFLOW_PREFECT", "off")
 
 ROOT = Path(__file__).resolve().parents[1]

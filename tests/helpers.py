@@ -176,7 +176,9 @@ def small_run(dest: Path, mirror: Path, prefect_api: str, base: Path | None = No
     `small_agents`), with its test server alive until the context ends."""
     from tests.fake_openai_server import FakeOpenAIServer
 
-    env = run_env(mirror, prefect_api) | {"JURISFLOW_PREFECT": "on"}  # the real thing: every stage a Prefect flow
+    # stages as plain processes (JURISFLOW_PREFECT off, as every stage test): Prefect's round trips for some forty
+    # stages cost the run a fifth of its CPU; what Prefect shows is tested on its own (tests/test_prefect_*.py)
+    env = run_env(mirror, prefect_api) | {"JURISFLOW_PREFECT": "off"}
     with FakeOpenAIServer() as server:
         agents = small_agents(server.url)
         copy_project(dest, {**SMALL, "agents": agents}, replace=("agents",), base=base)
