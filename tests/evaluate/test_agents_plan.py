@@ -159,25 +159,32 @@ def test_phase_3_runs_the_benchmarks_reports_in_lanes_and_the_shared_reports_aft
     ]
 
 
+class RecordedTask:
+    """`repro_here` as a task run: records (label, targets), its work done at once; the future's result is exit
+    code 3 when the targets hold `failing`, else 0."""
+
+    def __init__(self, ran: list[tuple[str, list[str]]], failing: str) -> None:
+        self.ran, self.failing = ran, failing
+
+    def with_options(self, **_):
+        return self
+
+    def submit(self, label, targets):
+        self.ran.append((label, targets))
+        code = 3 if self.failing in targets else 0
+        return type("Future", (), {"result": lambda self: code})()
+
+
 def test_lanes_run_after_what_they_need_and_a_failure_stops_what_follows(monkeypatch):
     import flows.agents as agents
 
     ran: list[tuple[str, list[str]]] = []
 
-    class Task:  # repro_here as a task run: its work done at once, its exit code the future's result
-        def with_options(self, **_):
-            return self
-
-        def submit(self, label, targets):
-            ran.append((label, targets))
-            code = 3 if "bad" in targets else 0
-            return type("Future", (), {"result": lambda self: code})()
-
     def stream(label, args, env):
         ran.append((label, args[args.index("repro") + 1 :]))
         return 0
 
-    monkeypatch.setattr(agents, "repro_here", Task())
+    monkeypatch.setattr(agents, "repro_here", RecordedTask(ran, failing="bad"))
     monkeypatch.setattr(agents, "_stream", stream)
     assert agents.in_lanes("p", agents.Lanes(["root"], [["a1", "a2"], ["b1"]], ["end"])) == 0
     assert ran == [("p", ["root"]), ("p 1", ["a1", "a2"]), ("p 2", ["b1"]), ("p", ["end"])]
@@ -207,17 +214,7 @@ def test_phase_2_runs_every_unit_and_a_failed_benchmark_fails_its_agent_only(mon
     import flows.agents as agents
 
     ran: list[tuple[str, list[str]]] = []
-
-    class Task:  # repro_here as a task run: its work done at once, its exit code the future's result
-        def with_options(self, **_):
-            return self
-
-        def submit(self, label, targets):
-            ran.append((label, targets))
-            code = 3 if "j1_simulate@a" in targets else 0
-            return type("Future", (), {"result": lambda self: code})()
-
-    monkeypatch.setattr(agents, "repro_here", Task())
+    monkeypatch.setattr(agents, "repro_here", RecordedTask(ran, failing="j1_simulate@a"))
     monkeypatch.setattr(agents, "_stream", lambda label, args, env: 0)
     plan = agents.Plan([], {"a": ["j1_simulate@a", "mile_simulate@a"], "b": ["j1_simulate@b"]}, ["x_report"])
     codes = agents.agents_flow.fn(plan)
